@@ -1,0 +1,53 @@
+#pragma once
+// What ThreadLab knows about the device that runs the kernels: a real CUDA GPU or the CPU emulator.
+
+#include <cstdint>
+#include <string>
+
+#include "dim3.hpp"
+
+namespace tl {
+
+enum class BackendKind {
+  kCudaInterop,  // CUDA on the GPU that also runs OpenGL: traces are written straight into GL buffers
+  kCudaCopy,     // CUDA works but OpenGL runs elsewhere: traces are copied to the host and uploaded
+  kEmulator,     // no usable CUDA device: kernels run on the CPU emulator
+};
+
+const char* to_string(BackendKind kind);
+[[nodiscard]] inline bool is_gpu(BackendKind kind) { return kind != BackendKind::kEmulator; }
+
+struct DeviceLimits {
+  std::uint32_t max_threads_per_block = 1024;
+  Dim3 max_block_dim{1024, 1024, 64};
+  Dim3 max_grid_dim{2147483647u, 65535u, 65535u};
+  std::uint32_t warp_size = 32;
+};
+
+struct DeviceInfo {
+  std::string name;
+  int compute_major = 0;  // 0 for the emulator
+  int compute_minor = 0;
+  int multiprocessors = 0;  // for the emulator: worker threads that run blocks
+  DeviceLimits limits;
+  std::uint64_t shared_memory_per_block = 48 * 1024;
+  std::uint64_t shared_memory_per_multiprocessor = 0;
+  std::uint32_t registers_per_block = 0;
+  std::uint32_t max_threads_per_multiprocessor = 0;
+  std::uint64_t global_memory_total = 0;
+  std::uint64_t global_memory_free = 0;
+  int clock_khz = 0;
+  int memory_bus_width_bits = 0;
+  int memory_clock_khz = 0;
+  int driver_version = 0;   // e.g. 13000 for CUDA 13.0; 0 when unknown
+  int runtime_version = 0;
+
+  // Peak DRAM bandwidth from the memory clock and bus width, or 0 when unknown.
+  [[nodiscard]] double theoretical_bandwidth_gbps() const;
+};
+
+// The limits CUDA documents for every GPU ThreadLab supports (compute capability 7.5 and newer); the
+// emulator enforces the same ones so that what is learned on a laptop holds on a GPU.
+DeviceLimits standard_cuda_limits();
+
+}  // namespace tl

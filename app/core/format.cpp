@@ -1,0 +1,48 @@
+#include "format.hpp"
+
+#include <bit>
+#include <cstdio>
+
+namespace tl {
+
+std::string format_bytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (bytes >= 1024.0 && unit < 4) {
+    bytes /= 1024.0;
+    ++unit;
+  }
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, unit == 0 ? "%.0f %s" : "%.2f %s", bytes, units[unit]);
+  return buffer;
+}
+
+std::string format_milliseconds(double ms) {
+  char buffer[32];
+  if (ms < 1.0) {
+    std::snprintf(buffer, sizeof buffer, "%.1f µs", ms * 1e3);
+  } else if (ms < 1000.0) {
+    std::snprintf(buffer, sizeof buffer, "%.3g ms", ms);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%.3g s", ms / 1e3);
+  }
+  return buffer;
+}
+
+std::string format_count(std::uint64_t n) {
+  std::string digits = std::to_string(n);
+  std::string out;
+  const int len = static_cast<int>(digits.size());
+  for (int i = 0; i < len; ++i) {
+    if (i > 0 && (len - i) % 3 == 0) out += ',';
+    out += digits[static_cast<std::size_t>(i)];
+  }
+  return out;
+}
+
+std::string format_power_of_two(std::uint64_t n) {
+  if (n >= 1024 && std::has_single_bit(n)) return "2^" + std::to_string(std::countr_zero(n));
+  return format_count(n);
+}
+
+}  // namespace tl

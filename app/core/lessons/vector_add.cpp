@@ -1,0 +1,104 @@
+#include "vector_add.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "core/format.hpp"
+
+namespace tl::lessons {
+
+Status validate_vector_add_size(std::uint64_t n, std::uint64_t max_bytes) {
+  if (n == 0) return invalid_argument("N must be at least 1: there is nothing to add.");
+  if (n > kVectorAddMaxN) {
+    return invalid_argument("N = " + std::to_string(n) + " does not fit the kernel's int index (at most " +
+                            std::to_string(kVectorAddMaxN) + ").");
+  }
+  if (max_bytes > 0 && vector_add_bytes(n) > static_cast<double>(max_bytes)) {
+    return Error{ErrorKind::kOutOfMemory,
+                 "N = " + std::to_string(n) + " needs " + format_bytes(vector_add_bytes(n)) +
+                     " for A, B and C, but only " + format_bytes(static_cast<double>(max_bytes)) +
+                     " is available; the largest N that fits is " +
+                     std::to_string(static_cast<std::uint64_t>(static_cast<double>(max_bytes) / 12.0)) + "."};
+  }
+  return Status::ok();
+}
+
+LaunchConfig single_block_config(std::uint64_t n) {
+  LaunchConfig config;
+  config.grid = {1, 1, 1};
+  config.block = {static_cast<std::uint32_t>(std::min<std::uint64_t>(n, 0xFFFFFFFFull)), 1, 1};
+  return config;
+}
+
+LaunchConfig covering_config(std::uint64_t n, std::uint32_t threads_per_block) {
+  LaunchConfig config;
+  config.block = {threads_per_block, 1, 1};
+  config.grid = {blocks_to_cover(n, threads_per_block), 1, 1};
+  return config;
+}
+
+void fill_random(std::span<float> values, std::uint32_t seed) {
+  // xorshift32: fast, deterministic on every platform, good enough for test data.
+  std::uint32_t state = seed == 0 ? 0x9E3779B9u : seed;
+  for (float& v : values) {
+    state ^= state << 13;
+    state ^= state >> 17;
+    state ^= state << 5;
+    // 24 random mantissa bits scaled into [-1, 1).
+    v = static_cast<float>(state >> 8) * (2.0f / 16777216.0f) - 1.0f;
+  }
+}
+
+void vector_add_reference(std::span<const float> a, std::span<const float> b, std::span<float> c) {
+  for (std::size_t i = 0; i < c.size(); ++i) c[i] = a[i] + b[i];
+}
+
+void vector_add_reference_parallel(std::span<const float> a, std::span<const float> b,
+                                   std::span<float> c, unsigned threads) {
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t n = c.size();
+  // Below this, starting threads costs more than the adds.
+  constexpr std::size_t kMinPerThread = 1 << 16;
+  threads = static_cast<unsigned>(std::clamp<std::size_t>(n / kMinPerThread, 1, threads));
+  if (threads == 1) return vector_add_reference(a, b, c);
+  std::vector<std::jthread> workers;
+  workers.reserve(threads);
+  const std::size_t chunk = (n + threads - 1) / threads;
+  for (unsigned t = 0; t < threads; ++t) {
+    const std::size_t begin = std::min(n, t * chunk);
+    const std::size_t end = std::min(n, begin + chunk);
+    workers.emplace_back([=] {
+      for (std::size_t i = begin; i < end; ++i) c[i] = a[i] + b[i];
+    });
+  }
+}
+
+std::string CheckResult::describe() const {
+  if (passed) return "check passed: every element equals A + B";
+  return "check FAILED: " + std::to_string(wrong_count) + " wrong element(s); first at index " +
+         std::to_string(first_wrong) + ": expected " + std::to_string(expected) + ", got " +
+         std::to_string(actual);
+}
+
+CheckResult check_vector_add(std::span<const float> a, std::span<const float> b,
+                             std::span<const float> c) {
+  CheckResult result;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    const float expected = a[i] + b[i];
+    // Compare bit patterns so that a NaN left in an unwritten element counts as wrong.
+    if (std::memcmp(&expected, &c[i], sizeof(float)) != 0) {
+      if (result.passed) {
+        result.passed = false;
+        result.first_wrong = i;
+        result.expected = expected;
+        result.actual = c[i];
+      }
+      ++result.wrong_count;
+    }
+  }
+  return result;
+}
+
+}  // namespace tl::lessons

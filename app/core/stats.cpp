@@ -1,0 +1,24 @@
+#include "stats.hpp"
+
+#include <algorithm>
+
+namespace tl {
+
+TimingStats summarize_timings(std::span<const double> samples_ms) {
+  TimingStats stats;
+  if (samples_ms.empty()) return stats;
+  std::vector<double> sorted(samples_ms.begin(), samples_ms.end());
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  stats.median_ms = n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+  stats.min_ms = sorted.front();
+  stats.max_ms = sorted.back();
+  stats.repeats = static_cast<int>(n);
+  return stats;
+}
+
+double gigabytes_per_second(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e6) : 0.0; }
+
+double gigaflops(double flops, double ms) { return ms > 0 ? flops / (ms * 1e6) : 0.0; }
+
+}  // namespace tl

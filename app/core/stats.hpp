@@ -1,0 +1,25 @@
+#pragma once
+// Summaries of repeated timings. A timing point is the median of its repeats, shown with its range,
+// because the mean of GPU timings is pulled up by the occasional slow run (clock ramp, preemption).
+
+#include <span>
+#include <vector>
+
+namespace tl {
+
+struct TimingStats {
+  double median_ms = 0;
+  double min_ms = 0;
+  double max_ms = 0;
+  int repeats = 0;
+  [[nodiscard]] bool empty() const { return repeats == 0; }
+};
+
+// Median (mean of the two middle values for an even count), min and max. Empty input gives empty stats.
+TimingStats summarize_timings(std::span<const double> samples_ms);
+
+// Throughput helpers: bytes or operations per millisecond expressed per second.
+[[nodiscard]] double gigabytes_per_second(double bytes, double ms);
+[[nodiscard]] double gigaflops(double flops, double ms);
+
+}  // namespace tl

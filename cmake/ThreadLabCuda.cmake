@@ -1,0 +1,21 @@
+# Decides whether the real CUDA kernels are built. Without nvcc the build still succeeds and the app
+# runs every kernel on the CPU emulator.
+set(THREADLAB_HAVE_CUDA OFF)
+if(NOT THREADLAB_CUDA STREQUAL "OFF")
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    enable_language(CUDA)
+    find_package(CUDAToolkit REQUIRED)
+    # CMake 3.25 does not know nvcc 13's flag for C++20; tell it.
+    set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+    set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+    set(CMAKE_CUDA_STANDARD 20)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    set(THREADLAB_HAVE_CUDA ON)
+  elseif(THREADLAB_CUDA STREQUAL "ON")
+    message(FATAL_ERROR "THREADLAB_CUDA=ON but no CUDA compiler was found (set CUDACXX or CMAKE_CUDA_COMPILER)")
+  else()
+    message(STATUS "ThreadLab: nvcc not found, building with the CPU emulator only")
+  endif()
+endif()

@@ -1,0 +1,19 @@
+# Every dependency comes from Debian packages (scripts/install-deps.sh installs them); nothing is
+# vendored or downloaded while building.
+find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
+find_package(OpenGL REQUIRED COMPONENTS OpenGL EGL)
+find_package(glfw3 3.3 REQUIRED)
+find_package(CLI11 REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
+pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)
+pkg_check_modules(MD4C REQUIRED IMPORTED_TARGET md4c)
+if(THREADLAB_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()
+
+# Fonts are looked up at run time; these are the Debian locations, overridable for other systems.
+set(THREADLAB_FONT_SANS "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf" CACHE FILEPATH "UI font")
+set(THREADLAB_FONT_MONO "/usr/share/fonts/truetype/jetbrains-mono/JetBrainsMono-Regular.ttf"
+    CACHE FILEPATH "Monospace font for code")

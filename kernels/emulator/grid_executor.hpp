@@ -1,0 +1,34 @@
+#pragma once
+// Runs a grid of emulated CUDA threads on the CPU with CUDA's semantics: every (block, thread) pair
+// runs the kernel body once with blockIdx/threadIdx/blockDim/gridDim set. Blocks are spread over
+// worker threads; within a block, threads run one after another, or, for kernels that call
+// __syncthreads(), as fibers that all reach each barrier before any passes it.
+
+#include <cstdint>
+#include <functional>
+
+#include "core/launch_config.hpp"
+#include "core/result.hpp"
+
+namespace tl::emu {
+
+enum class Barriers {
+  kNone,  // the kernel never calls __syncthreads(): the fast path
+  kUsed,  // the kernel calls __syncthreads(): threads of a block run as fibers
+};
+
+struct GridOptions {
+  Barriers barriers = Barriers::kNone;
+  unsigned workers = 0;  // 0: one per hardware thread
+};
+
+// Checks the configuration against CUDA's limits (the emulator refuses what a GPU would), then runs
+// `thread_body` for every thread of the grid. Returns an error if a thread called __syncthreads()
+// without Barriers::kUsed, or if the threads of a block did not all reach the same barriers.
+Status run_grid(const LaunchConfig& config, const GridOptions& options,
+                const std::function<void()>& thread_body);
+
+// Worker threads the emulator uses for `options` (what the device table shows as its "SMs").
+unsigned worker_count(const GridOptions& options = {});
+
+}  // namespace tl::emu
