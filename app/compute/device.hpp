@@ -1,0 +1,97 @@
+#pragma once
+// The device that runs ThreadLab's kernels: a CUDA GPU or the CPU emulator, behind one interface, so
+// every lesson is written once. Memory handed out by a device is only ever passed to that device's
+// kernel table and copy functions.
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "core/device_info.hpp"
+#include "core/result.hpp"
+#include "kernels/kernel_table.hpp"
+
+namespace tl::compute {
+
+struct MemoryInfo {
+  std::uint64_t free_bytes = 0;
+  std::uint64_t total_bytes = 0;
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+
+  [[nodiscard]] virtual bool is_gpu() const = 0;
+  [[nodiscard]] virtual const DeviceInfo& info() const = 0;
+  [[nodiscard]] virtual const kernels::KernelTable& kernels() const = 0;
+
+  virtual Result<void*> allocate(std::size_t bytes) = 0;
+  virtual void release(void* pointer) = 0;
+  virtual Status copy_to_device(void* device_dst, const void* host_src, std::size_t bytes) = 0;
+  virtual Status copy_to_host(void* host_dst, const void* device_src, std::size_t bytes) = 0;
+  virtual Status fill_zero(void* device_dst, std::size_t bytes) = 0;
+
+  // Waits for all submitted work. Errors raised inside kernels surface here; a sticky error (the
+  // context is unusable until reset) comes back as ErrorKind::kCudaStickyError.
+  virtual Status synchronize() = 0;
+  // Re-creates the device's context after a sticky error. Every allocation made before is gone.
+  virtual Status reset() = 0;
+
+  // Runs `work` `warmup` times untimed, then `repeats` times, each timed on the device's own clock
+  // (CUDA events on a GPU, a steady clock on the emulator). Returns milliseconds per run.
+  virtual Result<std::vector<double>> time_repeated(const std::function<Status()>& work, int warmup,
+                                                    int repeats) = 0;
+
+  virtual Result<MemoryInfo> memory_info() = 0;
+};
+
+// Device memory owned for its lifetime; moves, never copies.
+template <typename T>
+class DeviceArray {
+ public:
+  DeviceArray() = default;
+  DeviceArray(Device* device, T* data, std::size_t count) : device_(device), data_(data), count_(count) {}
+  DeviceArray(DeviceArray&& other) noexcept { *this = std::move(other); }
+  DeviceArray& operator=(DeviceArray&& other) noexcept {
+    if (this != &other) {
+      reset();
+      device_ = std::exchange(other.device_, nullptr);
+      data_ = std::exchange(other.data_, nullptr);
+      count_ = std::exchange(other.count_, 0);
+    }
+    return *this;
+  }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+  ~DeviceArray() { reset(); }
+
+  void reset() {
+    if (device_ != nullptr && data_ != nullptr) device_->release(data_);
+    data_ = nullptr;
+    count_ = 0;
+  }
+  [[nodiscard]] T* data() const { return data_; }
+  [[nodiscard]] std::size_t size() const { return count_; }
+  [[nodiscard]] std::size_t bytes() const { return count_ * sizeof(T); }
+
+ private:
+  Device* device_ = nullptr;
+  T* data_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+template <typename T>
+Result<DeviceArray<T>> allocate_array(Device& device, std::size_t count) {
+  auto pointer = device.allocate(count * sizeof(T));
+  if (!pointer) return pointer.error();
+  return DeviceArray<T>(&device, static_cast<T*>(*pointer), count);
+}
+
+std::unique_ptr<Device> make_emulator_device();
+
+// The CUDA device `ordinal`, or why there is none (not built with CUDA, no driver, no GPU).
+Result<std::unique_ptr<Device>> make_cuda_device(int ordinal = 0);
+
+}  // namespace tl::compute

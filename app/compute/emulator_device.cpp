@@ -1,0 +1,104 @@
+// The emulator "device": host memory and the CPU kernel table. Its timings are CPU timings and every
+// view labels them so.
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <new>
+#include <string>
+#include <thread>
+
+#include "device.hpp"
+#include "kernels/emulator/grid_executor.hpp"
+
+namespace tl::compute {
+namespace {
+
+std::uint64_t host_memory_available() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::uint64_t value_kib = 0;
+  std::string unit;
+  while (meminfo >> key >> value_kib >> unit) {
+    if (key == "MemAvailable:") return value_kib * 1024;
+  }
+  return 0;
+}
+
+std::uint64_t host_memory_total() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::uint64_t value_kib = 0;
+  std::string unit;
+  while (meminfo >> key >> value_kib >> unit) {
+    if (key == "MemTotal:") return value_kib * 1024;
+  }
+  return 0;
+}
+
+class EmulatorDevice final : public Device {
+ public:
+  EmulatorDevice() {
+    info_.name = "CPU emulator (" + std::to_string(emu::worker_count()) + " worker threads)";
+    info_.multiprocessors = static_cast<int>(emu::worker_count());
+    info_.limits = standard_cuda_limits();
+    info_.max_threads_per_multiprocessor = info_.limits.max_threads_per_block;
+    info_.global_memory_total = host_memory_total();
+    info_.global_memory_free = host_memory_available();
+  }
+
+  [[nodiscard]] bool is_gpu() const override { return false; }
+  [[nodiscard]] const DeviceInfo& info() const override { return info_; }
+  [[nodiscard]] const kernels::KernelTable& kernels() const override { return kernels::emulator_kernels(); }
+
+  Result<void*> allocate(std::size_t bytes) override {
+    void* p = std::malloc(bytes == 0 ? 1 : bytes);
+    if (p == nullptr) {
+      return Error{ErrorKind::kOutOfMemory, "out of host memory allocating " + std::to_string(bytes) + " bytes"};
+    }
+    return p;
+  }
+  void release(void* pointer) override { std::free(pointer); }
+  Status copy_to_device(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+    return Status::ok();
+  }
+  Status copy_to_host(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+    return Status::ok();
+  }
+  Status fill_zero(void* dst, std::size_t bytes) override {
+    std::memset(dst, 0, bytes);
+    return Status::ok();
+  }
+  Status synchronize() override { return Status::ok(); }
+  Status reset() override { return Status::ok(); }
+
+  Result<std::vector<double>> time_repeated(const std::function<Status()>& work, int warmup,
+                                            int repeats) override {
+    for (int i = 0; i < warmup; ++i) TL_RETURN_IF_ERROR(work());
+    std::vector<double> times;
+    times.reserve(static_cast<std::size_t>(repeats));
+    for (int i = 0; i < repeats; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      TL_RETURN_IF_ERROR(work());
+      const auto end = std::chrono::steady_clock::now();
+      times.push_back(std::chrono::duration<double, std::milli>(end - start).count());
+    }
+    return times;
+  }
+
+  Result<MemoryInfo> memory_info() override {
+    return MemoryInfo{host_memory_available(), host_memory_total()};
+  }
+
+ private:
+  DeviceInfo info_;
+};
+
+}  // namespace
+
+std::unique_ptr<Device> make_emulator_device() { return std::make_unique<EmulatorDevice>(); }
+
+}  // namespace tl::compute

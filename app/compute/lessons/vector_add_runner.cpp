@@ -1,0 +1,142 @@
+#include "vector_add_runner.hpp"
+
+#include <chrono>
+#include <limits>
+#include <thread>
+#include <vector>
+
+namespace tl::compute {
+namespace {
+
+bool cancelled(const std::atomic<bool>* flag) { return flag != nullptr && flag->load(); }
+
+Error cancel_error() { return {ErrorKind::kCancelled, "cancelled"}; }
+
+template <typename F>
+TimingStats time_on_host(F&& work, int warmup, int repeats) {
+  for (int i = 0; i < warmup; ++i) work();
+  std::vector<double> samples;
+  for (int i = 0; i < repeats; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    work();
+    const auto end = std::chrono::steady_clock::now();
+    samples.push_back(std::chrono::duration<double, std::milli>(end - start).count());
+  }
+  return summarize_timings(samples);
+}
+
+struct DeviceVectors {
+  DeviceArray<float> a, b, c;
+};
+
+Result<DeviceVectors> allocate_vectors(Device& device, std::uint64_t n) {
+  auto memory = device.memory_info();
+  if (!memory) return memory.error();
+  TL_RETURN_IF_ERROR(lessons::validate_vector_add_size(n, memory->free_bytes));
+  DeviceVectors v;
+  auto a = allocate_array<float>(device, n);
+  if (!a) return a.error();
+  auto b = allocate_array<float>(device, n);
+  if (!b) return b.error();
+  auto c = allocate_array<float>(device, n);
+  if (!c) return c.error();
+  v.a = std::move(*a);
+  v.b = std::move(*b);
+  v.c = std::move(*c);
+  return v;
+}
+
+// C starts as NaN so that an element no thread wrote fails the check instead of passing by luck.
+std::vector<float> poisoned(std::uint64_t n) {
+  return std::vector<float>(n, std::numeric_limits<float>::quiet_NaN());
+}
+
+}  // namespace
+
+Result<VectorAddReport> run_vector_add(Device& device, const VectorAddRequest& request) {
+  const std::uint64_t n = request.n;
+  TL_RETURN_IF_ERROR(lessons::validate_vector_add_size(n, 0));
+  std::vector<float> a(n), b(n);
+  lessons::fill_random(a, request.seed);
+  lessons::fill_random(b, request.seed * 2654435761u + 1);
+  std::vector<float> c = poisoned(n);
+
+  auto vectors = allocate_vectors(device, n);
+  if (!vectors) return vectors.error();
+  DeviceVectors& v = *vectors;
+  const std::size_t bytes = n * sizeof(float);
+
+  VectorAddReport report;
+  report.on_gpu = device.is_gpu();
+
+  auto upload = [&]() -> Status {
+    TL_RETURN_IF_ERROR(device.copy_to_device(v.a.data(), a.data(), bytes));
+    return device.copy_to_device(v.b.data(), b.data(), bytes);
+  };
+  auto h2d = device.time_repeated(upload, 0, request.repeats);
+  if (!h2d) return h2d.error();
+  report.host_to_device = summarize_timings(*h2d);
+  TL_RETURN_IF_ERROR(device.copy_to_device(v.c.data(), c.data(), bytes));
+  if (cancelled(request.cancel)) return cancel_error();
+
+  const auto& kernels = device.kernels();
+  const int n_int = static_cast<int>(n);
+  auto launch = [&]() -> Status {
+    return kernels.vector_add(request.config, v.a.data(), v.b.data(), v.c.data(), n_int);
+  };
+  auto kernel_times = device.time_repeated(launch, request.warmup, request.repeats);
+  if (!kernel_times) return kernel_times.error();
+  TL_RETURN_IF_ERROR(device.synchronize());
+  report.kernel = summarize_timings(*kernel_times);
+  if (cancelled(request.cancel)) return cancel_error();
+
+  auto download = [&]() -> Status { return device.copy_to_host(c.data(), v.c.data(), bytes); };
+  auto d2h = device.time_repeated(download, 0, request.repeats);
+  if (!d2h) return d2h.error();
+  report.device_to_host = summarize_timings(*d2h);
+
+  if (request.check) report.check = lessons::check_vector_add(a, b, c);
+
+  if (request.time_cpu) {
+    std::vector<float> reference(n);
+    if (cancelled(request.cancel)) return cancel_error();
+    report.cpu_single = time_on_host([&] { lessons::vector_add_reference(a, b, reference); },
+                                     request.warmup, request.repeats);
+    if (cancelled(request.cancel)) return cancel_error();
+    report.cpu_threads = std::max(1u, std::thread::hardware_concurrency());
+    report.cpu_multi = time_on_host([&] { lessons::vector_add_reference_parallel(a, b, reference); },
+                                    request.warmup, request.repeats);
+  }
+  return report;
+}
+
+Result<lessons::CheckResult> trace_vector_add(Device& device, std::uint64_t n, const LaunchConfig& config,
+                                              TraceSink& sink, std::uint32_t seed) {
+  TL_RETURN_IF_ERROR(lessons::validate_vector_add_size(n, 0));
+  std::vector<float> a(n), b(n);
+  lessons::fill_random(a, seed);
+  lessons::fill_random(b, seed * 2654435761u + 1);
+  std::vector<float> c = poisoned(n);
+  auto vectors = allocate_vectors(device, n);
+  if (!vectors) return vectors.error();
+  DeviceVectors& v = *vectors;
+  const std::size_t bytes = n * sizeof(float);
+  TL_RETURN_IF_ERROR(device.copy_to_device(v.a.data(), a.data(), bytes));
+  TL_RETURN_IF_ERROR(device.copy_to_device(v.b.data(), b.data(), bytes));
+  TL_RETURN_IF_ERROR(device.copy_to_device(v.c.data(), c.data(), bytes));
+
+  auto records = sink.acquire(device, n);
+  if (!records) return records.error();
+  Status launched = device.kernels().vector_add_traced(config, v.a.data(), v.b.data(), v.c.data(),
+                                                       static_cast<int>(n), *records);
+  if (launched) launched = device.synchronize();
+  // Publish even after a failed launch: the sink must give its buffer back (e.g. unmap it), and the
+  // view then honestly shows that nothing was written.
+  const Status published = sink.publish(device);
+  TL_RETURN_IF_ERROR(launched);
+  TL_RETURN_IF_ERROR(published);
+  TL_RETURN_IF_ERROR(device.copy_to_host(c.data(), v.c.data(), bytes));
+  return lessons::check_vector_add(a, b, c);
+}
+
+}  // namespace tl::compute

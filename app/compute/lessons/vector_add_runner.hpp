@@ -1,0 +1,53 @@
+#pragma once
+// Runs lesson 1 on a device: inputs, copies, the timed kernel, the check against the CPU, the traced
+// launch. The UI, the CLI and the tests all go through here.
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+
+#include "compute/device.hpp"
+#include "compute/trace_sink.hpp"
+#include "core/lessons/vector_add.hpp"
+#include "core/stats.hpp"
+
+namespace tl::compute {
+
+struct VectorAddRequest {
+  std::uint64_t n = 1 << 20;
+  LaunchConfig config = lessons::covering_config(1 << 20, 256);
+  bool check = true;
+  bool time_cpu = true;  // also time the single- and multi-threaded CPU references
+  int warmup = 1;        // untimed runs before the timed ones (first-launch and clock ramp costs)
+  int repeats = 5;
+  std::uint32_t seed = 1;
+  const std::atomic<bool>* cancel = nullptr;  // checked between measurements
+};
+
+struct VectorAddReport {
+  bool on_gpu = false;
+  TimingStats kernel;         // the untraced kernel alone
+  TimingStats host_to_device; // A and B
+  TimingStats device_to_host; // C
+  TimingStats cpu_single;     // empty when not requested
+  TimingStats cpu_multi;
+  unsigned cpu_threads = 0;
+  std::optional<lessons::CheckResult> check;
+
+  // Copy A and B in, run, copy C out: what a program actually waits for.
+  [[nodiscard]] double end_to_end_ms() const {
+    return host_to_device.median_ms + kernel.median_ms + device_to_host.median_ms;
+  }
+};
+
+// Allocates, uploads, launches and times. Launch errors (invalid configuration, out of memory,
+// faults) come back as errors carrying CUDA's own message; the device stays usable unless the error
+// is sticky.
+Result<VectorAddReport> run_vector_add(Device& device, const VectorAddRequest& request);
+
+// One traced launch writing its records into `sink`; the same inputs as run_vector_add with the same
+// seed. Returns the check of the traced kernel's output.
+Result<lessons::CheckResult> trace_vector_add(Device& device, std::uint64_t n, const LaunchConfig& config,
+                                              TraceSink& sink, std::uint32_t seed = 1);
+
+}  // namespace tl::compute
