@@ -1,0 +1,130 @@
+// The vector-add kernels on the emulator, through the same runner the app uses.
+
+#include <gtest/gtest.h>
+
+#include "compute/device.hpp"
+#include "compute/lessons/vector_add_runner.hpp"
+#include "compute/trace_sink.hpp"
+#include "core/trace.hpp"
+
+namespace tl::compute {
+namespace {
+
+struct Case {
+  std::uint64_t n;
+  LaunchConfig config;
+};
+
+class VectorAddEmulated : public ::testing::TestWithParam<Case> {
+ protected:
+  std::unique_ptr<Device> device_ = make_emulator_device();
+};
+
+TEST_P(VectorAddEmulated, MatchesTheCpuReferenceWhenTheGridCoversN) {
+  const Case c = GetParam();
+  VectorAddRequest request;
+  request.n = c.n;
+  request.config = c.config;
+  request.repeats = 1;
+  request.warmup = 0;
+  request.time_cpu = false;
+  auto report = run_vector_add(*device_, request);
+  ASSERT_TRUE(report.is_ok()) << report.message();
+  ASSERT_TRUE(report->check.has_value());
+  const bool covers = c.config.total_threads() >= c.n;
+  EXPECT_EQ(report->check->passed, covers) << report->check->describe();
+  if (!covers) {
+    // The first element no thread reached is the first one past the grid.
+    EXPECT_EQ(report->check->first_wrong, c.config.total_threads());
+    EXPECT_EQ(report->check->wrong_count, c.n - c.config.total_threads());
+  }
+  EXPECT_FALSE(report->on_gpu);
+  EXPECT_EQ(report->kernel.repeats, 1);
+}
+
+TEST_P(VectorAddEmulated, TraceEqualsTheAnalyticMapping) {
+  const Case c = GetParam();
+  HostTraceSink sink;
+  auto check = trace_vector_add(*device_, c.n, c.config, sink);
+  ASSERT_TRUE(check.is_ok()) << check.message();
+  const auto records = sink.records();
+  ASSERT_EQ(records.size(), c.n);
+  const std::uint64_t per_block = c.config.block.x;
+  for (std::uint64_t i = 0; i < c.n; ++i) {
+    const DecodedTrace d = decode(records[i], i, {1, c.n}, c.config);
+    if (i < c.config.total_threads()) {
+      // i = blockIdx.x * blockDim.x + threadIdx.x
+      ASSERT_EQ(d.writes, 1u) << i;
+      ASSERT_EQ(d.block.x, i / per_block) << i;
+      ASSERT_EQ(d.thread.x, i % per_block) << i;
+      ASSERT_EQ(d.warp, static_cast<std::int64_t>((i % per_block) / 32)) << i;
+      ASSERT_EQ(d.lane, static_cast<std::int64_t>((i % per_block) % 32)) << i;
+      ASSERT_EQ(d.sm, -1);
+    } else {
+      ASSERT_EQ(d.writes, 0u) << i;
+    }
+  }
+  const TraceSummary summary = summarize(records, c.config);
+  const std::uint64_t threads = c.config.total_threads();
+  EXPECT_EQ(summary.unwritten, threads >= c.n ? 0 : c.n - threads);
+  EXPECT_EQ(summary.idle_threads, threads > c.n ? threads - c.n : 0);
+  EXPECT_EQ(summary.written_more, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    OddSizesAndGrids, VectorAddEmulated,
+    ::testing::Values(Case{1, {{1, 1, 1}, {1, 1, 1}}},          // the smallest launch
+                      Case{1000, {{1, 1, 1}, {1000, 1, 1}}},    // the article's <<<1, 1000>>>
+                      Case{1000, {{4, 1, 1}, {256, 1, 1}}},     // 24 idle threads
+                      Case{1000, {{3, 1, 1}, {256, 1, 1}}},     // grid too small: 232 never written
+                      Case{4097, {{17, 1, 1}, {256, 1, 1}}},    // odd N, one extra block
+                      Case{999, {{1000, 1, 1}, {1, 1, 1}}},     // grid far too large, one thread each
+                      Case{12345, {{13, 1, 1}, {1000, 1, 1}}},  // block size not a multiple of 32
+                      Case{100000, {{64, 1, 1}, {1024, 1, 1}}}));
+
+TEST(VectorAddEmulatedErrors, InvalidConfigurationIsCudasErrorAndTheDeviceKeepsWorking) {
+  auto device = make_emulator_device();
+  VectorAddRequest request;
+  request.n = 2048;
+  request.config = {{1, 1, 1}, {2048, 1, 1}};
+  request.time_cpu = false;
+  auto report = run_vector_add(*device, request);
+  ASSERT_FALSE(report.is_ok());
+  EXPECT_NE(report.message().find("invalid configuration argument"), std::string::npos) << report.message();
+  request.config = {{8, 1, 1}, {256, 1, 1}};
+  auto again = run_vector_add(*device, request);
+  ASSERT_TRUE(again.is_ok()) << again.message();
+  EXPECT_TRUE(again->check->passed);
+}
+
+TEST(VectorAddEmulatedErrors, ZeroAndOversizedNAreRefusedWithAReason) {
+  auto device = make_emulator_device();
+  VectorAddRequest request;
+  request.n = 0;
+  auto zero = run_vector_add(*device, request);
+  ASSERT_FALSE(zero.is_ok());
+  EXPECT_EQ(zero.error().kind, ErrorKind::kInvalidArgument);
+  request.n = std::uint64_t{1} << 40;
+  auto huge = run_vector_add(*device, request);
+  ASSERT_FALSE(huge.is_ok());
+}
+
+TEST(VectorAddEmulatedTimings, ReportsEveryTimingWithItsRepeats) {
+  auto device = make_emulator_device();
+  VectorAddRequest request;
+  request.n = 1 << 16;
+  request.config = lessons::covering_config(request.n, 256);
+  request.repeats = 5;
+  auto report = run_vector_add(*device, request);
+  ASSERT_TRUE(report.is_ok()) << report.message();
+  for (const TimingStats* t : {&report->kernel, &report->host_to_device, &report->device_to_host,
+                               &report->cpu_single, &report->cpu_multi}) {
+    EXPECT_EQ(t->repeats, 5);
+    EXPECT_LE(t->min_ms, t->median_ms);
+    EXPECT_LE(t->median_ms, t->max_ms);
+  }
+  EXPECT_GE(report->end_to_end_ms(), report->kernel.median_ms);
+}
+
+}  // namespace
+}  // namespace tl::compute
