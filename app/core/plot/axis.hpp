@@ -1,7 +1,7 @@
 #pragma once
 // Axes for the CPU-vs-GPU plots: from the data on an axis to a padded range and "nice" ticks.
-// Timings span orders of magnitude (microseconds for a small vector, seconds for a big matmul on the
-// CPU), so log10 axes are the norm here; linear axes exist for GB/s and similar quantities.
+// Timings span orders of magnitude (microseconds for a small vector, seconds for a big matmul on
+// the CPU), so log10 axes are the norm here; linear axes exist for GB/s and similar quantities.
 
 #include <optional>
 #include <span>
@@ -57,7 +57,8 @@ struct AxisLayout {
 // over `range`, as close to 6 as the series allows.
 [[nodiscard]] double nice_linear_step(AxisRange range);
 
-// Major ticks at multiples of nice_linear_step(range) inside range.
+// Major ticks at multiples of nice_linear_step(range) inside range. Steps are decimal for every
+// format, kBytes included: byte counts on a linear axis are rare here (sizes sweep on log axes).
 [[nodiscard]] std::vector<AxisTick> linear_ticks(AxisRange range, TickFormat format);
 
 // Major ticks at decades; minor ticks at 2..9 × decade when the range spans few decades; every

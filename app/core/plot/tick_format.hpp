@@ -16,6 +16,9 @@ enum class TickFormat {
 // Short label for a tick: at most 3 significant digits ("10 ms", "1M", "4 KiB", "2.5").
 [[nodiscard]] std::string format_tick(double value, TickFormat format);
 
+// The same with an explicit precision, for linear ticks whose step needs more digits ("1.05K").
+[[nodiscard]] std::string format_value(double value, TickFormat format, int significant_digits);
+
 // Label for a hover readout: 4 significant digits ("12.35 ms", "1.5 MiB"); counts are exact with
 // thousands separators, and powers of two also show the exponent ("1,048,576 (2^20)").
 [[nodiscard]] std::string format_readout(double value, TickFormat format);

@@ -1,0 +1,44 @@
+#pragma once
+// What a plot shows: named series of points with a min–max range each, and vertical markers.
+// Plain data, filled by the sweep code and read by the plot widget and the exporters.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tl::plot {
+
+struct PlotPoint {
+  double x = 0;
+  double y = 0;  // the headline value: the median of the repeats for timings
+  double y_min = 0;
+  double y_max = 0;  // the spread of the repeats, drawn as a translucent band
+};
+
+// Whether the point carries a real min–max range around y. Points built with y only leave
+// y_min = y_max = 0, which must not become a band down to zero (or to the edge of a log axis).
+[[nodiscard]] inline bool has_spread(const PlotPoint& p) {
+  return p.y_max > p.y_min && p.y_min <= p.y && p.y <= p.y_max;
+}
+
+// Colour as 0xRRGGBBAA: the order people write colours in, independent of ImGui's packing.
+constexpr std::uint32_t rgba(std::uint8_t r, std::uint8_t g, std::uint8_t b, std::uint8_t a = 255) {
+  return (std::uint32_t{r} << 24) | (std::uint32_t{g} << 16) | (std::uint32_t{b} << 8) | a;
+}
+
+struct PlotSeries {
+  std::string name;
+  std::vector<PlotPoint> points;  // sorted by x: lines and bands join neighbours in this order
+  std::uint32_t color = rgba(255, 255, 255);
+  bool visible = true;
+  bool faint = false;  // an earlier sweep kept for comparison: drawn faded, behind current ones
+  bool dashed = false;
+};
+
+// A labelled vertical line, e.g. the size where the GPU starts beating the CPU.
+struct PlotMarker {
+  double x = 0;
+  std::string label;
+};
+
+}  // namespace tl::plot

@@ -1,0 +1,61 @@
+#include "ui/widgets/plot_legend.hpp"
+
+#include <imgui.h>
+
+#include "ui/widgets/plot_colors.hpp"
+
+namespace tl::ui {
+namespace {
+
+void paint_swatch(ImDrawList& draw, ImVec2 left_centre, float width, const plot::PlotSeries& s,
+                  bool visible) {
+  const float alpha = (s.faint ? kFaintAlpha : 1.0f) * (visible ? 1.0f : 0.3f);
+  const ImU32 color = plot_color(s.color, alpha);
+  const ImVec2 right{left_centre.x + width, left_centre.y};
+  if (s.dashed) {
+    const float third = width / 3.0f;
+    draw.AddLine(left_centre, {left_centre.x + third, right.y}, color, 2.0f);
+    draw.AddLine({right.x - third, right.y}, right, color, 2.0f);
+  } else {
+    draw.AddLine(left_centre, right, color, 2.0f);
+  }
+  draw.AddCircleFilled({left_centre.x + width * 0.5f, left_centre.y}, 3.5f, color);
+}
+
+}  // namespace
+
+bool draw_plot_legend(std::span<const plot::PlotSeries> series, plot::SeriesVisibility& visibility,
+                      float width) {
+  bool changed = false;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float swatch_width = ImGui::GetFontSize() * 1.5f;
+  const float row_start = ImGui::GetCursorScreenPos().x;
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    const plot::PlotSeries& s = series[i];
+    const bool visible = visibility.is_visible(s);
+    const ImVec2 text_size = ImGui::CalcTextSize(s.name.c_str());
+    const ImVec2 item_size{swatch_width + style.ItemInnerSpacing.x + text_size.x,
+                           ImGui::GetTextLineHeight()};
+    if (i > 0) {
+      // Same row when the entry still fits, otherwise wrap.
+      ImGui::SameLine(0, style.ItemSpacing.x * 2);
+      if (ImGui::GetCursorScreenPos().x + item_size.x > row_start + width) ImGui::NewLine();
+    }
+    ImGui::PushID(static_cast<int>(i));
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    if (ImGui::InvisibleButton("##legend", item_size)) {
+      visibility.toggle(s);
+      changed = true;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip(visible ? "Click to hide" : "Click to show");
+    ImGui::PopID();
+
+    ImDrawList& draw = *ImGui::GetWindowDrawList();
+    paint_swatch(draw, {at.x, at.y + item_size.y * 0.5f}, swatch_width, s, visible);
+    const ImU32 text = ImGui::GetColorU32(visible ? ImGuiCol_Text : ImGuiCol_TextDisabled);
+    draw.AddText({at.x + swatch_width + style.ItemInnerSpacing.x, at.y}, text, s.name.c_str());
+  }
+  return changed;
+}
+
+}  // namespace tl::ui

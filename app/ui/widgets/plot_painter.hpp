@@ -1,0 +1,37 @@
+#pragma once
+// The drawing half of the plot widget: turns already laid-out axes, series and markers into
+// ImDrawList calls. No layout decisions here beyond pixel offsets for text.
+
+#include <imgui.h>
+
+#include <span>
+
+#include "core/plot/plot_axes.hpp"
+#include "core/plot/series.hpp"
+#include "core/plot/view_transform.hpp"
+
+namespace tl::ui {
+
+struct SeriesStyle {
+  float line_thickness = 2.0f;
+  bool show_band = true;
+  bool show_point_markers = true;
+};
+
+// Background, grid lines for every tick (minor ones lighter), the frame, and tick labels outside
+// the plot rectangle (x below it, y to its left).
+void paint_axes(ImDrawList& draw, const plot::ViewTransform& view, const plot::PlotAxes& axes);
+
+// Band, line and point dots of one series. Faint series are drawn thinner and translucent.
+void paint_series(ImDrawList& draw, const plot::ViewTransform& view, const plot::PlotSeries& series,
+                  const SeriesStyle& style);
+
+// Dashed vertical lines with their labels along the top edge of the plot.
+void paint_markers(ImDrawList& draw, const plot::ViewTransform& view,
+                   std::span<const plot::PlotMarker> markers);
+
+// Crosshair through the mouse and a ring around the hovered point.
+void paint_crosshair(ImDrawList& draw, const plot::ViewTransform& view, ImVec2 mouse);
+void paint_point_highlight(ImDrawList& draw, ImVec2 point, ImU32 color);
+
+}  // namespace tl::ui

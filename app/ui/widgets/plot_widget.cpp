@@ -1,0 +1,147 @@
+#include "ui/widgets/plot_widget.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/plot/plot_axes.hpp"
+#include "ui/widgets/plot_colors.hpp"
+#include "ui/widgets/plot_legend.hpp"
+#include "ui/widgets/plot_painter.hpp"
+
+namespace tl::ui {
+namespace {
+
+// Height of the plot area when the caller leaves it to us and there is no room to fill.
+constexpr float kDefaultHeightEm = 18.0f;
+// Below this the plot cannot show ticks and data; it is drawn this big and clipped by the window.
+constexpr float kMinimumSideEm = 6.0f;
+
+float widest_label(const plot::AxisLayout& axis) {
+  float widest = 0;
+  for (const plot::AxisTick& tick : axis.ticks) {
+    if (!tick.label.empty()) widest = std::max(widest, ImGui::CalcTextSize(tick.label.c_str()).x);
+  }
+  return widest;
+}
+
+// The rectangle inside the canvas left once tick labels and axis titles have their room.
+plot::PixelRect plot_area(ImVec2 canvas_min, ImVec2 canvas_max, const plot::PlotAxes& axes,
+                          const PlotOptions& options) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float line = ImGui::GetTextLineHeight();
+  const float gap = style.ItemInnerSpacing.x;
+  const float left = widest_label(axes.y) + 2 * gap;
+  const float top = (options.y_title.empty() ? 0.5f * line : line + gap);
+  const float bottom = line + gap + (options.x_title.empty() ? 0.0f : line + gap);
+  // Room for half of the last x label, which is centred on its tick.
+  const float right = std::max(gap, 0.5f * widest_label(axes.x));
+  return {canvas_min.x + left, canvas_min.y + top, canvas_max.x - right, canvas_max.y - bottom};
+}
+
+void paint_axis_titles(ImDrawList& draw, ImVec2 canvas_min, ImVec2 canvas_max,
+                       const plot::PixelRect& area, const PlotOptions& options) {
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  if (!options.x_title.empty()) {
+    const ImVec2 size = ImGui::CalcTextSize(options.x_title.c_str());
+    const float centre = static_cast<float>(area.left + area.right) * 0.5f;
+    draw.AddText({centre - size.x * 0.5f, canvas_max.y - size.y}, text, options.x_title.c_str());
+  }
+  // ImGui cannot rotate text, so the y title sits above the y axis, left-aligned with the labels.
+  if (!options.y_title.empty()) draw.AddText(canvas_min, text, options.y_title.c_str());
+}
+
+void show_hover_tooltip(const plot::PlotSeries& series, const plot::PlotPoint& point,
+                        const PlotOptions& options) {
+  ImGui::BeginTooltip();
+  ImGui::TextUnformatted(series.name.c_str());
+  ImGui::Separator();
+  const std::string x = plot::format_readout(point.x, options.x_axis.format);
+  const std::string y = plot::format_readout(point.y, options.y_axis.format);
+  ImGui::Text("x: %s", x.c_str());
+  ImGui::Text("y: %s", y.c_str());
+  if (plot::has_spread(point)) {
+    const std::string low = plot::format_readout(point.y_min, options.y_axis.format);
+    const std::string high = plot::format_readout(point.y_max, options.y_axis.format);
+    // "to", not an en dash: the UI fonts load Latin-1 glyphs only.
+    ImGui::Text("range: %s to %s", low.c_str(), high.c_str());
+  }
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
+bool PlotWidget(const char* id, PlotState& state, std::span<const plot::PlotSeries> series,
+                std::span<const plot::PlotMarker> markers, const PlotOptions& options,
+                ImVec2 size) {
+  ImGui::PushID(id);
+  const ImVec2 available = ImGui::GetContentRegionAvail();
+  const float em = ImGui::GetFontSize();
+  const float width = std::max(size.x > 0 ? size.x : available.x, kMinimumSideEm * em);
+  const float total_height =
+      size.y > 0 ? size.y
+                 : (available.y > kMinimumSideEm * em ? available.y : kDefaultHeightEm * em);
+  const float top = ImGui::GetCursorScreenPos().y;
+
+  ImGui::BeginGroup();
+  if (!options.title.empty()) ImGui::TextUnformatted(options.title.c_str());
+  bool changed = false;
+  if (options.show_legend && !series.empty()) {
+    changed = draw_plot_legend(series, state.visibility, width);
+  }
+
+  // The canvas takes whatever height the title and legend left.
+  const float used = ImGui::GetCursorScreenPos().y - top;
+  const ImVec2 canvas_size{width, std::max(total_height - used, kMinimumSideEm * em)};
+  const ImVec2 canvas_min = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("##canvas", canvas_size);
+  const bool canvas_hovered = ImGui::IsItemHovered();
+  const ImVec2 canvas_max{canvas_min.x + canvas_size.x, canvas_min.y + canvas_size.y};
+
+  const plot::PlotAxes axes = plot::layout_plot_axes(
+      series, markers, state.visibility, options.x_axis, options.y_axis, options.show_bands);
+  const plot::PixelRect area = plot_area(canvas_min, canvas_max, axes, options);
+  state.view =
+      plot::ViewTransform(area, {axes.x.range, axes.x.scale}, {axes.y.range, axes.y.scale});
+
+  ImDrawList& draw = *ImGui::GetWindowDrawList();
+  paint_axes(draw, state.view, axes);
+  paint_axis_titles(draw, canvas_min, canvas_max, area, options);
+
+  const ImVec2 area_min{static_cast<float>(area.left), static_cast<float>(area.top)};
+  const ImVec2 area_max{static_cast<float>(area.right), static_cast<float>(area.bottom)};
+  draw.PushClipRect(area_min, area_max, true);
+  const SeriesStyle style{options.line_thickness, options.show_bands, options.show_point_markers};
+  // Earlier sweeps first, so the current ones are drawn on top of them.
+  for (const bool faint_pass : {true, false}) {
+    for (const plot::PlotSeries& s : series) {
+      if (s.faint == faint_pass && state.visibility.is_visible(s)) {
+        paint_series(draw, state.view, s, style);
+      }
+    }
+  }
+  paint_markers(draw, state.view, markers);
+
+  state.hovered.reset();
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  if (canvas_hovered && area.contains(mouse.x, mouse.y)) {
+    paint_crosshair(draw, state.view, mouse);
+    state.hovered = plot::nearest_point(state.view, series, state.visibility, mouse.x, mouse.y,
+                                        options.hover_radius_em * em);
+    if (state.hovered) {
+      const plot::PlotSeries& s = series[state.hovered->series_index];
+      const plot::PlotPoint& p = s.points[state.hovered->point_index];
+      const ImVec2 at{static_cast<float>(state.view.x_to_pixel(p.x)),
+                      static_cast<float>(state.view.y_to_pixel(p.y))};
+      paint_point_highlight(draw, at, plot_color(s.color));
+      show_hover_tooltip(s, p, options);
+    }
+  }
+  draw.PopClipRect();
+
+  ImGui::EndGroup();
+  ImGui::PopID();
+  return changed;
+}
+
+}  // namespace tl::ui
