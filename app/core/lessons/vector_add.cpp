@@ -55,14 +55,17 @@ void vector_add_reference(std::span<const float> a, std::span<const float> b, st
   for (std::size_t i = 0; i < c.size(); ++i) c[i] = a[i] + b[i];
 }
 
-void vector_add_reference_parallel(std::span<const float> a, std::span<const float> b,
+unsigned vector_add_reference_parallel(std::span<const float> a, std::span<const float> b,
                                    std::span<float> c, unsigned threads) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t n = c.size();
   // Below this, starting threads costs more than the adds.
   constexpr std::size_t kMinPerThread = 1 << 16;
   threads = static_cast<unsigned>(std::clamp<std::size_t>(n / kMinPerThread, 1, threads));
-  if (threads == 1) return vector_add_reference(a, b, c);
+  if (threads == 1) {
+    vector_add_reference(a, b, c);
+    return 1;
+  }
   std::vector<std::jthread> workers;
   workers.reserve(threads);
   const std::size_t chunk = (n + threads - 1) / threads;
@@ -73,6 +76,7 @@ void vector_add_reference_parallel(std::span<const float> a, std::span<const flo
       for (std::size_t i = begin; i < end; ++i) c[i] = a[i] + b[i];
     });
   }
+  return threads;
 }
 
 std::string CheckResult::describe() const {

@@ -34,8 +34,9 @@ void fill_random(std::span<float> values, std::uint32_t seed);
 
 // The plain loop a beginner writes: one thread, one element after another.
 void vector_add_reference(std::span<const float> a, std::span<const float> b, std::span<float> c);
-// The same work split over `threads` std::threads (0: all hardware threads).
-void vector_add_reference_parallel(std::span<const float> a, std::span<const float> b,
+// The same work split over `threads` std::threads (0: all hardware threads). Small inputs use fewer
+// threads, since starting one costs more than its share of adds; returns how many were used.
+unsigned vector_add_reference_parallel(std::span<const float> a, std::span<const float> b,
                                    std::span<float> c, unsigned threads = 0);
 
 struct CheckResult {

@@ -1,0 +1,91 @@
+// `threadlab info`: the device table and the backend the app would choose, with its reason.
+
+#include <iomanip>
+
+#include "commands.hpp"
+#include "core/format.hpp"
+#include "core/lessons/catalog.hpp"
+#include "interop/backend_selection.hpp"
+#include "platform/egl_context.hpp"
+
+namespace tl::cli {
+namespace {
+
+void row(std::ostream& out, const std::string& key, const std::string& value) {
+  out << "  " << std::left << std::setw(28) << key << value << '\n';
+}
+
+std::string dims(const Dim3& d) {
+  return std::to_string(d.x) + " × " + std::to_string(d.y) + " × " + std::to_string(d.z);
+}
+
+}  // namespace
+
+int command_info(const InfoOptions& options, std::ostream& out, std::ostream& err) {
+  auto preference = interop::parse_backend_preference(options.backend);
+  if (!preference) return fail(err, preference.message(), kExitUsage);
+  // Interop can only be judged with an OpenGL context, so info opens the headless one the renderer uses.
+  auto gl = platform::EglContext::create({});
+  auto choice = interop::choose_backend(*preference, gl.is_ok());
+  if (!choice) return fail(err, choice.message(), kExitFailure);
+  const DeviceInfo& info = choice->device->info();
+
+  out << "Device\n";
+  row(out, "name", info.name);
+  if (choice->device->is_gpu()) {
+    row(out, "compute capability", std::to_string(info.compute_major) + "." + std::to_string(info.compute_minor));
+    row(out, "streaming multiprocessors", std::to_string(info.multiprocessors));
+  } else {
+    row(out, "worker threads (\"SMs\")", std::to_string(info.multiprocessors));
+  }
+  row(out, "warp size", std::to_string(info.limits.warp_size));
+  row(out, "max threads per block", std::to_string(info.limits.max_threads_per_block));
+  row(out, "max block dimensions", dims(info.limits.max_block_dim));
+  row(out, "max grid dimensions", dims(info.limits.max_grid_dim));
+  row(out, "shared memory per block", format_bytes(static_cast<double>(info.shared_memory_per_block)));
+  if (info.shared_memory_per_multiprocessor > 0) {
+    row(out, "shared memory per SM", format_bytes(static_cast<double>(info.shared_memory_per_multiprocessor)));
+  }
+  if (info.max_threads_per_multiprocessor > 0 && choice->device->is_gpu()) {
+    row(out, "max threads per SM", std::to_string(info.max_threads_per_multiprocessor));
+  }
+  auto memory = choice->device->memory_info();
+  if (memory) {
+    row(out, choice->device->is_gpu() ? "global memory (free/total)" : "host memory (free/total)",
+        format_bytes(static_cast<double>(memory->free_bytes)) + " / " +
+            format_bytes(static_cast<double>(memory->total_bytes)));
+  }
+  if (info.theoretical_bandwidth_gbps() > 0) {
+    row(out, "peak memory bandwidth", std::to_string(static_cast<int>(info.theoretical_bandwidth_gbps())) + " GB/s");
+  }
+  if (info.driver_version > 0) {
+    row(out, "CUDA driver / runtime",
+        std::to_string(info.driver_version / 1000) + "." + std::to_string(info.driver_version % 1000 / 10) + " / " +
+            std::to_string(info.runtime_version / 1000) + "." + std::to_string(info.runtime_version % 1000 / 10));
+  }
+  out << "\nGraphics\n";
+  if (gl) {
+    row(out, "OpenGL (headless EGL)", (*gl)->renderer());
+  } else {
+    row(out, "OpenGL (headless EGL)", "unavailable: " + gl.message());
+  }
+  out << "\nBackend\n";
+  row(out, "chosen", to_string(choice->kind));
+  row(out, "reason", choice->reason);
+  return kExitOk;
+}
+
+int command_lessons(std::ostream& out) {
+  for (const auto& lesson : lessons::catalog()) {
+    out << lesson.number << ". " << std::left << std::setw(18) << lesson.id << std::setw(18) << lesson.title
+        << lesson.summary << (lesson.available ? "" : "  [coming]") << '\n';
+  }
+  return kExitOk;
+}
+
+int fail(std::ostream& err, const std::string& message, int status) {
+  err << "threadlab: " << message << '\n';
+  return status;
+}
+
+}  // namespace tl::cli

@@ -1,0 +1,78 @@
+// `threadlab run`: one launch, its timings, the check and optionally the trace as CSV.
+
+#include <fstream>
+
+#include "commands.hpp"
+#include "compute/lessons/vector_add_runner.hpp"
+#include "compute/trace_sink.hpp"
+#include "core/format.hpp"
+#include "core/trace.hpp"
+#include "interop/backend_selection.hpp"
+#include "launch_request.hpp"
+#include "timing_table.hpp"
+
+namespace tl::cli {
+namespace {
+
+// A trace CSV holds one row per element; past this it would be gigabytes nobody opens.
+constexpr std::uint64_t kMaxTraceElements = std::uint64_t{1} << 24;
+
+std::string backend_label(const interop::BackendChoice& choice) {
+  return choice.device->is_gpu() ? "CUDA on " + choice.device->info().name : "the CPU emulator";
+}
+
+}  // namespace
+
+int command_run(const RunOptions& options, std::ostream& out, std::ostream& err) {
+  auto request = resolve_launch(options.launch);
+  if (!request) return fail(err, request.message(), kExitUsage);
+  if (options.repeats < 1) return fail(err, "--repeats must be at least 1", kExitUsage);
+  if (!options.trace_path.empty() && request->n > kMaxTraceElements) {
+    return fail(err, "--trace is limited to 2^24 elements (" + format_count(kMaxTraceElements) + " rows)", kExitUsage);
+  }
+  auto preference = interop::parse_backend_preference(options.launch.backend);
+  if (!preference) return fail(err, "--backend: " + preference.message(), kExitUsage);
+  auto choice = interop::choose_backend(*preference, false);
+  if (!choice) return fail(err, choice.message(), kExitFailure);
+  compute::Device& device = *choice->device;
+
+  // An invalid configuration is launched anyway: CUDA's own error is part of the lesson. If it
+  // fails, the one line says both what CUDA said and why.
+  const auto problems = validate(request->config, device.info().limits);
+  auto explain = [&problems](const std::string& message) {
+    if (problems.empty() || message.find(problems.front().message) != std::string::npos) return message;
+    return message + " (why: " + problems.front().message + ")";
+  };
+
+  compute::VectorAddRequest run;
+  run.n = request->n;
+  run.config = request->config;
+  run.check = true;
+  run.repeats = options.repeats;
+  auto report = compute::run_vector_add(device, run);
+  if (!report) return fail(err, explain(report.message()), kExitFailure);
+  print_run_report(out, {request->n, request->config, *report}, backend_label(*choice));
+
+  int status = kExitOk;
+  if (options.check) {
+    out << "  " << report->check->describe() << '\n';
+    if (!report->check->passed) status = kExitFailure;
+  }
+
+  if (!options.trace_path.empty()) {
+    compute::HostTraceSink sink;
+    auto traced = compute::trace_vector_add(device, request->n, request->config, sink);
+    if (!traced) return fail(err, "traced launch: " + explain(traced.message()), kExitFailure);
+    std::ofstream file(options.trace_path);
+    if (!file) return fail(err, "cannot write " + options.trace_path, kExitFailure);
+    const Status written = write_trace_csv(file, sink.records(), {1, request->n}, request->config);
+    if (!written) return fail(err, options.trace_path + ": " + written.message(), kExitFailure);
+    const TraceSummary summary = summarize(sink.records(), request->config);
+    out << "  trace: " << options.trace_path << " (" << format_count(summary.elements) << " elements, "
+        << format_count(summary.unwritten) << " never written, " << format_count(summary.idle_threads)
+        << " idle threads)\n";
+  }
+  return status;
+}
+
+}  // namespace tl::cli

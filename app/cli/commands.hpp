@@ -1,0 +1,60 @@
+#pragma once
+// One function per subcommand; each returns the process exit status.
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "cli.hpp"
+
+namespace tl::cli {
+
+struct InfoOptions {
+  std::string backend = "auto";
+};
+int command_info(const InfoOptions& options, std::ostream& out, std::ostream& err);
+
+int command_lessons(std::ostream& out);
+
+struct LaunchOptions {
+  std::string lesson = "vector-add";
+  std::string n = "2^20";
+  std::string grid;   // empty: enough blocks to cover n
+  std::string block = "256";
+  bool single_block = false;  // the article's <<<1, N>>>
+  std::string backend = "auto";
+};
+
+struct RunOptions {
+  LaunchOptions launch;
+  bool check = false;
+  std::string trace_path;  // empty: no trace
+  int repeats = 5;
+};
+int command_run(const RunOptions& options, std::ostream& out, std::ostream& err);
+
+struct BenchOptions {
+  std::string lesson = "vector-add";
+  std::string sizes = "2^10..2^24";
+  std::string block = "256";
+  std::string format = "table";
+  std::string backend = "auto";
+  int repeats = 5;
+  bool cpu = true;
+};
+int command_bench(const BenchOptions& options, std::ostream& out, std::ostream& err);
+
+struct RenderOptions {
+  LaunchOptions launch;
+  std::string color_by = "block";
+  std::string out_path;
+  int width = 1280;
+  int height = 720;
+};
+int command_render(const RenderOptions& options, std::ostream& out, std::ostream& err);
+
+// Prints "threadlab: <message>" on one line and returns `status`.
+int fail(std::ostream& err, const std::string& message, int status);
+
+}  // namespace tl::cli

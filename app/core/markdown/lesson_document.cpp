@@ -1,0 +1,194 @@
+#include "lesson_document.hpp"
+
+#include <md4c.h>
+
+namespace tl::markdown {
+namespace {
+
+struct Builder {
+  Document document;
+  std::vector<int> list_ordinals;  // per open list: next number, or 0 for a bulleted list
+  int strong = 0;
+  int emphasis = 0;
+  int code = 0;
+  std::vector<std::string> links;
+  bool in_block = false;
+  bool in_code_block = false;
+  int quote_depth = 0;
+
+  Block& current() { return document.blocks.back(); }
+
+  void open(BlockKind kind, int level = 0, int ordinal = 0) {
+    Block block;
+    block.kind = kind;
+    block.level = level;
+    block.ordinal = ordinal;
+    document.blocks.push_back(std::move(block));
+    in_block = true;
+  }
+
+  void add_text(std::string_view text) {
+    if (document.blocks.empty()) open(BlockKind::kParagraph);
+    if (in_code_block) {
+      current().code.append(text);
+      return;
+    }
+    auto& spans = current().spans;
+    const bool is_strong = strong > 0;
+    const bool is_emphasis = emphasis > 0;
+    const bool is_code = code > 0;
+    const std::string link = links.empty() ? std::string() : links.back();
+    if (!spans.empty() && spans.back().strong == is_strong && spans.back().emphasis == is_emphasis &&
+        spans.back().code == is_code && spans.back().link == link) {
+      spans.back().text.append(text);
+      return;
+    }
+    spans.push_back({std::string(text), is_strong, is_emphasis, is_code, link});
+  }
+};
+
+std::string attribute(const MD_ATTRIBUTE& a) { return a.text == nullptr ? std::string() : std::string(a.text, a.size); }
+
+int enter_block(MD_BLOCKTYPE type, void* detail, void* user) {
+  auto& b = *static_cast<Builder*>(user);
+  switch (type) {
+    case MD_BLOCK_UL:
+      b.list_ordinals.push_back(0);
+      break;
+    case MD_BLOCK_OL:
+      b.list_ordinals.push_back(static_cast<int>(static_cast<MD_BLOCK_OL_DETAIL*>(detail)->start));
+      break;
+    case MD_BLOCK_LI: {
+      int ordinal = 0;
+      if (!b.list_ordinals.empty() && b.list_ordinals.back() > 0) ordinal = b.list_ordinals.back()++;
+      b.open(BlockKind::kListItem, static_cast<int>(b.list_ordinals.size()), ordinal);
+      break;
+    }
+    case MD_BLOCK_H:
+      b.open(BlockKind::kHeading, static_cast<int>(static_cast<MD_BLOCK_H_DETAIL*>(detail)->level));
+      break;
+    case MD_BLOCK_CODE: {
+      b.open(BlockKind::kCode);
+      b.current().code_info = attribute(static_cast<MD_BLOCK_CODE_DETAIL*>(detail)->info);
+      b.in_code_block = true;
+      break;
+    }
+    case MD_BLOCK_P:
+      // A paragraph directly inside a list item continues that item (tight and loose lists alike).
+      if (b.in_block && !b.document.blocks.empty() && b.current().kind == BlockKind::kListItem &&
+          b.current().spans.empty()) {
+        break;
+      }
+      b.open(b.quote_depth > 0 ? BlockKind::kQuote : BlockKind::kParagraph);
+      break;
+    case MD_BLOCK_QUOTE:
+      ++b.quote_depth;
+      break;
+    case MD_BLOCK_HR:
+      b.open(BlockKind::kRule);
+      break;
+    default:
+      break;
+  }
+  return 0;
+}
+
+int leave_block(MD_BLOCKTYPE type, void* /*detail*/, void* user) {
+  auto& b = *static_cast<Builder*>(user);
+  switch (type) {
+    case MD_BLOCK_UL:
+    case MD_BLOCK_OL:
+      b.list_ordinals.pop_back();
+      break;
+    case MD_BLOCK_CODE:
+      b.in_code_block = false;
+      b.in_block = false;
+      break;
+    case MD_BLOCK_QUOTE:
+      --b.quote_depth;
+      break;
+    case MD_BLOCK_LI:
+    case MD_BLOCK_H:
+    case MD_BLOCK_P:
+      b.in_block = false;
+      break;
+    default:
+      break;
+  }
+  return 0;
+}
+
+int enter_span(MD_SPANTYPE type, void* detail, void* user) {
+  auto& b = *static_cast<Builder*>(user);
+  if (type == MD_SPAN_STRONG) ++b.strong;
+  if (type == MD_SPAN_EM) ++b.emphasis;
+  if (type == MD_SPAN_CODE) ++b.code;
+  if (type == MD_SPAN_A) b.links.push_back(attribute(static_cast<MD_SPAN_A_DETAIL*>(detail)->href));
+  return 0;
+}
+
+int leave_span(MD_SPANTYPE type, void* /*detail*/, void* user) {
+  auto& b = *static_cast<Builder*>(user);
+  if (type == MD_SPAN_STRONG) --b.strong;
+  if (type == MD_SPAN_EM) --b.emphasis;
+  if (type == MD_SPAN_CODE) --b.code;
+  if (type == MD_SPAN_A && !b.links.empty()) b.links.pop_back();
+  return 0;
+}
+
+int text(MD_TEXTTYPE type, const MD_CHAR* chars, MD_SIZE size, void* user) {
+  auto& b = *static_cast<Builder*>(user);
+  switch (type) {
+    case MD_TEXT_SOFTBR:
+      b.add_text(" ");
+      break;
+    case MD_TEXT_BR:
+      b.add_text("\n");
+      break;
+    case MD_TEXT_ENTITY: {
+      const std::string entity(chars, size);
+      if (entity == "&amp;") b.add_text("&");
+      else if (entity == "&lt;") b.add_text("<");
+      else if (entity == "&gt;") b.add_text(">");
+      else if (entity == "&nbsp;") b.add_text(" ");
+      else b.add_text(entity);
+      break;
+    }
+    case MD_TEXT_NULLCHAR:
+      break;
+    default:
+      b.add_text(std::string_view(chars, size));
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string Document::title() const {
+  for (const Block& block : blocks) {
+    if (block.kind == BlockKind::kHeading && block.level == 1) {
+      std::string t;
+      for (const Span& s : block.spans) t += s.text;
+      return t;
+    }
+  }
+  return {};
+}
+
+Result<Document> parse(std::string_view markdown) {
+  Builder builder;
+  MD_PARSER parser{};
+  parser.abi_version = 0;
+  parser.flags = MD_FLAG_NOHTML | MD_FLAG_STRIKETHROUGH | MD_FLAG_PERMISSIVEAUTOLINKS;
+  parser.enter_block = enter_block;
+  parser.leave_block = leave_block;
+  parser.enter_span = enter_span;
+  parser.leave_span = leave_span;
+  parser.text = text;
+  if (md_parse(markdown.data(), static_cast<MD_SIZE>(markdown.size()), &parser, &builder) != 0) {
+    return Error{ErrorKind::kParseError, "the lesson text could not be parsed as markdown"};
+  }
+  return std::move(builder.document);
+}
+
+}  // namespace tl::markdown

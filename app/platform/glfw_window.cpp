@@ -1,0 +1,145 @@
+#include "platform/glfw_window.hpp"
+
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <cstdlib>
+#include <mutex>
+
+namespace tl::platform {
+namespace {
+
+// GLFW reports errors through a callback; the last one is kept so that a failed call can say why.
+// Recursive: a failed create() destroys its half-made window while still holding the lock.
+std::recursive_mutex glfw_mutex;
+std::string last_glfw_error;
+int live_windows = 0;
+
+void remember_glfw_error(int code, const char* description) {
+  last_glfw_error = std::string(description != nullptr ? description : "unknown error") +
+                    " (GLFW error " + std::to_string(code) + ")";
+}
+
+std::string take_glfw_error() {
+  std::string error = last_glfw_error.empty() ? "no reason given" : last_glfw_error;
+  last_glfw_error.clear();
+  return error;
+}
+
+bool has_display_variable() {
+  const char* x11 = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  return (x11 != nullptr && *x11 != '\0') || (wayland != nullptr && *wayland != '\0');
+}
+
+// GLFW is initialized with the first window and terminated with the last.
+void release_glfw_locked() {
+  if (live_windows == 0) glfwTerminate();
+}
+
+}  // namespace
+
+std::string no_display_message(const std::string& glfw_error) {
+  return "no display is available for a window (" + glfw_error +
+         "). On a server or over SSH without X forwarding, use the headless mode: "
+         "`threadlab render ...` writes PNG images, or start the app with `--headless`; "
+         "for a virtual display, run it under `xvfb-run`.";
+}
+
+Result<std::unique_ptr<GlfwWindow>> GlfwWindow::create(const WindowOptions& options) {
+  const std::lock_guard lock(glfw_mutex);
+  glfwSetErrorCallback(remember_glfw_error);
+  if (live_windows == 0 && glfwInit() != GLFW_TRUE) {
+    const std::string error = take_glfw_error();
+    if (!has_display_variable()) {
+      return Error{ErrorKind::kGraphicsError, no_display_message("DISPLAY is not set: " + error)};
+    }
+    return Error{ErrorKind::kGraphicsError, no_display_message(error)};
+  }
+  glfwDefaultWindowHints();
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_API);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_VISIBLE, options.visible ? GLFW_TRUE : GLFW_FALSE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  GLFWmonitor* monitor = options.fullscreen ? glfwGetPrimaryMonitor() : nullptr;
+  int width = options.width;
+  int height = options.height;
+  if (monitor != nullptr) {
+    if (const GLFWvidmode* mode = glfwGetVideoMode(monitor); mode != nullptr) {
+      width = mode->width;
+      height = mode->height;
+    }
+  }
+  auto window = std::unique_ptr<GlfwWindow>(new GlfwWindow());
+  window->window_ = glfwCreateWindow(width, height, options.title.c_str(), monitor, nullptr);
+  if (window->window_ == nullptr) {
+    const std::string error = take_glfw_error();
+    release_glfw_locked();
+    return Error{ErrorKind::kGraphicsError,
+                 "could not open a window with OpenGL 4.3 core (" + error +
+                     "). The graphics driver may be too old; the headless mode "
+                     "(`threadlab render ...` or `--headless`) may still work."};
+  }
+  ++live_windows;
+  glfwMakeContextCurrent(window->window_);
+  glfwSwapInterval(1);  // vsync: the UI does not need more frames than the screen shows
+  if (gladLoadGL(glfwGetProcAddress) == 0) {
+    return Error{ErrorKind::kGraphicsError, "the window's OpenGL functions could not be loaded"};
+  }
+  auto gl_string = [](GLenum name) {
+    const auto* text = reinterpret_cast<const char*>(glGetString(name));
+    return std::string(text != nullptr ? text : "unknown");
+  };
+  window->renderer_ = gl_string(GL_RENDERER);
+  window->vendor_ = gl_string(GL_VENDOR);
+  window->software_ = is_software_renderer(window->renderer_);
+  return window;
+}
+
+GlfwWindow::~GlfwWindow() {
+  if (window_ == nullptr) return;
+  const std::lock_guard lock(glfw_mutex);
+  glfwDestroyWindow(window_);
+  --live_windows;
+  release_glfw_locked();
+}
+
+Status GlfwWindow::make_current() {
+  glfwMakeContextCurrent(window_);
+  if (glfwGetCurrentContext() != window_) {
+    return Error{ErrorKind::kGraphicsError,
+                 "the window's OpenGL context could not be made current"};
+  }
+  return Status::ok();
+}
+
+bool GlfwWindow::should_close() const {
+  return glfwWindowShouldClose(window_) == GLFW_TRUE;
+}
+void GlfwWindow::request_close() {
+  glfwSetWindowShouldClose(window_, GLFW_TRUE);
+}
+void GlfwWindow::poll_events() {
+  glfwPollEvents();
+}
+void GlfwWindow::swap_buffers() {
+  glfwSwapBuffers(window_);
+}
+
+FramebufferSize GlfwWindow::framebuffer_size() const {
+  FramebufferSize size;
+  glfwGetFramebufferSize(window_, &size.width, &size.height);
+  return size;
+}
+
+ContentScale GlfwWindow::content_scale() const {
+  ContentScale scale;
+  glfwGetWindowContentScale(window_, &scale.x, &scale.y);
+  return scale;
+}
+
+}  // namespace tl::platform

@@ -1,0 +1,74 @@
+#pragma once
+// The trace of one launch as an OpenGL shader storage buffer of tl::TraceRecord, 16 bytes each; a
+// zero record means nobody wrote the element. Filled by CUDA-GL interop, by an upload from the host
+// or by clear(); drawn by MappingRenderer and summarized on the GPU.
+//
+// Every call needs the OpenGL context that created the buffer to be current. The buffer name is
+// created on the first reserve(), so a TraceBuffer can be declared before any context exists.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "core/result.hpp"
+#include "core/trace_record.hpp"
+
+namespace tl::render {
+
+struct TraceSummaryGpu {
+  std::uint64_t unwritten = 0;      // records with writes == 0
+  std::uint64_t written_more = 0;   // records with writes > 1
+  std::uint32_t max_iteration = 0;  // over written records
+};
+
+// The shaders index records with 32-bit unsigned integers.
+inline constexpr std::size_t kMaxTraceRecords = 0xFFFFFFFFu;
+
+struct SummaryKernel;
+
+class TraceBuffer {
+ public:
+  TraceBuffer();
+  ~TraceBuffer();
+  TraceBuffer(TraceBuffer&& other) noexcept;
+  TraceBuffer& operator=(TraceBuffer&& other) noexcept;
+  TraceBuffer(const TraceBuffer&) = delete;
+  TraceBuffer& operator=(const TraceBuffer&) = delete;
+
+  // Makes room for `count` records. Growing reallocates the GL storage (the contents are lost) and
+  // increments generation(), which tells CUDA-GL interop to register the buffer again. Never
+  // shrinks.
+  Status reserve(std::size_t count);
+  // reserve, then copies the records in; count() becomes records.size().
+  Status upload(std::span<const TraceRecord> records);
+  // reserve, then zero-fills the first `count` records; count() becomes `count`.
+  Status clear(std::size_t count);
+
+  // For writers that fill the buffer themselves (interop): how many records are valid.
+  void set_count(std::size_t count) { count_ = count; }
+  [[nodiscard]] std::size_t count() const { return count_; }
+  [[nodiscard]] std::size_t capacity() const { return capacity_; }
+
+  // One record, read back from the GPU (for hover tooltips; slow for many).
+  Result<TraceRecord> read(std::size_t index) const;
+
+  [[nodiscard]] std::uint32_t gl_buffer() const { return buffer_; }
+  [[nodiscard]] std::uint64_t generation() const { return generation_; }
+
+  // Counts over the first count() records with a compute shader. `threads_per_block` is accepted
+  // for the launch's context but the counts do not depend on it: records carry linear indices.
+  Result<TraceSummaryGpu> summarize(std::uint32_t threads_per_block) const;
+
+ private:
+  void release();
+
+  std::uint32_t buffer_ = 0;
+  std::size_t capacity_ = 0;
+  std::size_t count_ = 0;
+  std::uint64_t generation_ = 0;
+  // The summary compute shader and its result buffer, built on the first summarize().
+  mutable std::unique_ptr<SummaryKernel> summary_kernel_;
+};
+
+}  // namespace tl::render

@@ -1,0 +1,91 @@
+#pragma once
+// The one place where user commands turn into work: launches (traced now, timed in the background),
+// sweeps, lesson actions, view changes. Panels call these commands and read state(); they never
+// compute. Needs the OpenGL context current on the calling thread (the UI thread) for its lifetime.
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "app_state.hpp"
+#include "compute/device.hpp"
+#include "compute/trace_sink.hpp"
+#include "interop/backend_selection.hpp"
+#include "render/mapping_renderer.hpp"
+#include "render/trace_buffer.hpp"
+
+namespace tl::ui {
+
+struct ControllerOptions {
+  interop::BackendPreference backend = interop::BackendPreference::kAuto;
+  std::string gl_renderer;  // GL_RENDERER, for the status bar
+};
+
+class AppController {
+ public:
+  static Result<std::unique_ptr<AppController>> create(const ControllerOptions& options);
+  ~AppController();
+  AppController(const AppController&) = delete;
+  AppController& operator=(const AppController&) = delete;
+
+  [[nodiscard]] const AppState& state() const { return state_; }
+
+  // Launch controls. Invalid values are kept out with a message; invalid *configurations* are
+  // allowed, explained, and launched if the user insists, so CUDA's own error can be seen.
+  void set_n(std::uint64_t n);
+  void set_block(Dim3 block);
+  void set_grid(Dim3 grid);
+  void set_auto_grid(bool automatic);
+  void use_single_block();  // the article's <<<1, N>>>
+
+  // Traced launch now (the picture), then the untraced kernel timed in the background.
+  void launch();
+  [[nodiscard]] bool can_launch() const;
+  // Background measurements are running (a timed launch or a sweep).
+  [[nodiscard]] bool busy() const { return runner_.is_running(); }
+
+  void start_sweep();
+  void cancel_sweep();
+  void clear_plot();
+
+  // "threadlab:set?..." links in the lesson text.
+  void apply_lesson_action(const std::string& link);
+
+  // Mapping view.
+  void set_color_by(ColorBy mode);
+  void hover(std::optional<PixelPoint> pixel, Viewport viewport);
+  void zoom(double factor, double pixel_x, double pixel_y);
+  void pan(double dx, double dy);
+  void fit_view();
+  // Draws the current trace into the renderer's texture at this size; returns the GL texture name.
+  Result<std::uint32_t> render_mapping(Viewport viewport);
+
+  // The embedded text of a kernel source for the lesson panel, e.g. "kernels/vector_add.cuh".
+  [[nodiscard]] std::optional<std::string> embedded_source(const std::string& path) const;
+
+  // Once per frame: collects background results and progress.
+  void update();
+
+  void post(Severity severity, std::string text);
+
+ private:
+  AppController() = default;
+  Status initialize(const ControllerOptions& options);
+  void load_lesson();
+  void refresh_launch_problems();
+  void start_timed_run();
+  void handle_device_error(const Error& error);
+  void record_sweep_point(const SweepPoint& point);
+
+  AppState state_;
+  std::unique_ptr<compute::Device> device_;
+  render::TraceBuffer trace_buffer_;
+  std::unique_ptr<compute::TraceSink> trace_sink_;
+  std::unique_ptr<render::MappingRenderer> renderer_;
+  SweepRunner runner_;
+  bool runner_is_single_launch_ = false;
+  struct PendingRun;
+  std::shared_ptr<PendingRun> pending_run_;
+};
+
+}  // namespace tl::ui

@@ -1,0 +1,11 @@
+#pragma once
+// Runs the UI: in a GLFW window, or headless on an EGL context rendering into an offscreen target
+// (same UI code, the polyscope pattern). Returns the process exit status.
+
+#include "cli/cli.hpp"
+
+namespace tl::ui {
+
+int run_app(const cli::GuiOptions& options);
+
+}  // namespace tl::ui

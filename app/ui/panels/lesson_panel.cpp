@@ -1,0 +1,140 @@
+// The lesson text: markdown blocks with inline styles, the kernel source that runs, and "try this"
+// links that set the controls.
+
+#include <string>
+
+#include "panels.hpp"
+
+namespace tl::ui {
+namespace {
+
+// Draws spans as flowing, wrapped text: ImGui has no rich text, so words are laid out one by one.
+void flow_spans(AppController& controller, const std::vector<markdown::Span>& spans, const Fonts& fonts,
+                ImVec4 base_color) {
+  const float right_edge = ImGui::GetContentRegionMax().x;
+  bool line_empty = true;
+  for (const markdown::Span& span : spans) {
+    ImFont* font = span.code ? fonts.mono : (span.strong ? fonts.bold : fonts.body);
+    const bool is_link = !span.link.empty();
+    ImVec4 color = is_link ? kLinkColor : (span.emphasis ? ImVec4{0.85f, 0.87f, 0.95f, 1.0f} : base_color);
+    ImGui::PushFont(font);
+    std::size_t start = 0;
+    const std::string& text = span.text;
+    while (start < text.size()) {
+      if (text[start] == '\n') {
+        ImGui::NewLine();
+        line_empty = true;
+        ++start;
+        continue;
+      }
+      std::size_t end = text.find_first_of(" \n", start);
+      if (end == std::string::npos) end = text.size();
+      if (end < text.size() && text[end] == ' ') ++end;  // keep the space with its word
+      const std::string word = text.substr(start, end - start);
+      start = end;
+      const float width = ImGui::CalcTextSize(word.c_str()).x;
+      if (!line_empty) {
+        ImGui::SameLine(0, 0);
+        if (ImGui::GetCursorPosX() + width > right_edge) ImGui::NewLine();
+      }
+      if (line_empty && word == " ") continue;
+      if (span.code) {
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const ImVec2 size = ImGui::CalcTextSize(word.c_str());
+        ImGui::GetWindowDrawList()->AddRectFilled({p.x - 1, p.y}, {p.x + size.x + 1, p.y + size.y},
+                                                  ImGui::GetColorU32(kCodeBackground), 2.0f);
+      }
+      ImGui::TextColored(color, "%s", word.c_str());
+      line_empty = false;
+      if (is_link) {
+        if (ImGui::IsItemHovered()) {
+          ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+          const ImVec2 min = ImGui::GetItemRectMin();
+          const ImVec2 max = ImGui::GetItemRectMax();
+          ImGui::GetWindowDrawList()->AddLine({min.x, max.y}, {max.x, max.y}, ImGui::GetColorU32(kLinkColor));
+          ImGui::SetTooltip("Sets the controls for this experiment");
+        }
+        if (ImGui::IsItemClicked()) controller.apply_lesson_action(span.link);
+      }
+    }
+    ImGui::PopFont();
+  }
+}
+
+void draw_code(AppController& controller, const markdown::Block& block, const Fonts& fonts) {
+  std::string code = block.code;
+  std::string caption;
+  // ```kernel <path>```: the kernel file as compiled into this very binary.
+  if (block.code_info == "kernel") {
+    std::string path = code;
+    while (!path.empty() && (path.back() == '\n' || path.back() == ' ')) path.pop_back();
+    auto source = controller.embedded_source(path);
+    code = source ? *source : "(" + path + " is missing from this build)";
+    caption = path + ", as it runs";
+  }
+  if (!caption.empty()) ImGui::TextColored(kMutedColor, "%s", caption.c_str());
+  ImGui::PushFont(fonts.mono);
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, kCodeBackground);
+  const float line_height = ImGui::GetTextLineHeightWithSpacing();
+  int lines = 1;
+  for (char ch : code) lines += ch == '\n' ? 1 : 0;
+  const float height = line_height * static_cast<float>(lines) + ImGui::GetStyle().WindowPadding.y * 2;
+  ImGui::BeginChild(ImGui::GetID(&block), {0, height}, false, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::TextUnformatted(code.c_str());
+  ImGui::EndChild();
+  ImGui::PopStyleColor();
+  ImGui::PopFont();
+}
+
+}  // namespace
+
+void draw_lesson_panel(AppController& controller, const Fonts& fonts) {
+  const AppState& state = controller.state();
+  if (!state.lesson.error.empty()) {
+    ImGui::TextColored(kErrorColor, "%s", state.lesson.error.c_str());
+    return;
+  }
+  const ImVec4 text_color = ImGui::GetStyle().Colors[ImGuiCol_Text];
+  for (const markdown::Block& block : state.lesson.document.blocks) {
+    switch (block.kind) {
+      case markdown::BlockKind::kHeading:
+        ImGui::Spacing();
+        ImGui::PushFont(block.level <= 2 ? fonts.heading : fonts.bold);
+        flow_spans(controller, block.spans, fonts, text_color);
+        ImGui::PopFont();
+        ImGui::Spacing();
+        break;
+      case markdown::BlockKind::kParagraph:
+        flow_spans(controller, block.spans, fonts, text_color);
+        ImGui::Spacing();
+        break;
+      case markdown::BlockKind::kQuote:
+        ImGui::Indent();
+        flow_spans(controller, block.spans, fonts, kMutedColor);
+        ImGui::Unindent();
+        ImGui::Spacing();
+        break;
+      case markdown::BlockKind::kListItem: {
+        const float indent = ImGui::GetFontSize() * 1.2f * static_cast<float>(block.level);
+        ImGui::Indent(indent);
+        const std::string bullet = block.ordinal > 0 ? std::to_string(block.ordinal) + "." : "•";
+        ImGui::TextUnformatted(bullet.c_str());
+        ImGui::SameLine();
+        ImGui::BeginGroup();
+        flow_spans(controller, block.spans, fonts, text_color);
+        ImGui::EndGroup();
+        ImGui::Unindent(indent);
+        break;
+      }
+      case markdown::BlockKind::kCode:
+        draw_code(controller, block, fonts);
+        ImGui::Spacing();
+        break;
+      case markdown::BlockKind::kRule:
+        ImGui::Separator();
+        break;
+    }
+  }
+}
+
+}  // namespace tl::ui

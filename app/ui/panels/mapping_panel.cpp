@@ -1,0 +1,160 @@
+// The mapping view: which thread computed which element, drawn by the GPU (or the emulator's trace),
+// with zoom, pan, hover and a legend.
+
+#include <cstdint>
+#include <string>
+
+#include "core/format.hpp"
+#include "panels.hpp"
+
+namespace tl::ui {
+namespace {
+
+ImU32 to_imgui(const Rgb& c) { return ImGui::ColorConvertFloat4ToU32({c.r, c.g, c.b, 1.0f}); }
+
+void swatch(const Rgb& color, const char* label) {
+  const float size = ImGui::GetTextLineHeight();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::GetWindowDrawList()->AddRectFilled(p, {p.x + size, p.y + size}, to_imgui(color), 2.0f);
+  ImGui::Dummy({size, size});
+  ImGui::SameLine();
+  ImGui::TextUnformatted(label);
+  ImGui::SameLine(0, ImGui::GetFontSize());
+}
+
+void draw_legend(const AppState& state) {
+  const ColorBy mode = state.view.color_by;
+  ImGui::TextColored(kMutedColor, "%s", std::string(describe(mode)).c_str());
+  ImGui::SameLine(0, ImGui::GetFontSize());
+  const std::uint32_t per_block = static_cast<std::uint32_t>(state.trace.config.block.volume());
+  const std::uint32_t warp = state.device.limits.warp_size;
+  switch (mode) {
+    case ColorBy::kBlock:
+    case ColorBy::kWarp:
+      for (std::uint32_t i = 0; i < 4; ++i) swatch(categorical_color(i), std::to_string(i).c_str());
+      ImGui::TextUnformatted("...");
+      ImGui::SameLine(0, ImGui::GetFontSize());
+      break;
+    case ColorBy::kThread:
+      swatch(sequential_color(0.0f), "threadIdx 0");
+      swatch(sequential_color(1.0f), ("threadIdx " + std::to_string(per_block > 0 ? per_block - 1 : 0)).c_str());
+      break;
+    case ColorBy::kSm:
+      for (std::uint32_t i = 0; i < 3; ++i) swatch(categorical_color(i), ("SM " + std::to_string(i)).c_str());
+      swatch(kUnknownSmColor, "unknown (emulator)");
+      break;
+    case ColorBy::kWrites:
+      swatch(kWrittenOnceColor, "written once");
+      swatch(kWrittenTwiceColor, "written twice or more");
+      break;
+  }
+  (void)warp;
+  swatch(kUnwrittenColor, "never written");
+  swatch(kIdleThreadColor, "idle thread");
+  ImGui::NewLine();
+}
+
+void draw_hover_tooltip(const AppState& state) {
+  if (!state.view.hover) return;
+  const HoverInfo& hover = *state.view.hover;
+  ImGui::BeginTooltip();
+  if (hover.hit.kind == CellKind::kIdleThread) {
+    const std::uint64_t per_block = state.trace.config.block.volume();
+    ImGui::Text("idle thread %s", format_count(hover.hit.cell).c_str());
+    ImGui::Text("blockIdx.x = %llu, threadIdx.x = %llu", static_cast<unsigned long long>(hover.hit.cell / per_block),
+                static_cast<unsigned long long>(hover.hit.cell % per_block));
+    ImGui::TextColored(kMutedColor, "i = %s >= N: the guard if (i < n) keeps it from writing",
+                       format_count(hover.hit.cell).c_str());
+  } else if (hover.record) {
+    const DecodedTrace& d = *hover.record;
+    ImGui::Text("element %s", format_count(d.element).c_str());
+    if (!d.written) {
+      ImGui::TextColored(kErrorColor, "never written: no thread had index %s", format_count(d.element).c_str());
+    } else {
+      ImGui::Text("blockIdx = (%u, %u, %u)", d.block.x, d.block.y, d.block.z);
+      ImGui::Text("threadIdx = (%u, %u, %u)", d.thread.x, d.thread.y, d.thread.z);
+      ImGui::Text("warp %lld, lane %lld", static_cast<long long>(d.warp), static_cast<long long>(d.lane));
+      if (d.sm >= 0) {
+        ImGui::Text("SM %lld", static_cast<long long>(d.sm));
+      } else {
+        ImGui::TextColored(kMutedColor, "SM unknown (emulator)");
+      }
+      ImGui::Text("writes %u", d.writes);
+      ImGui::TextColored(kMutedColor, "i = %u * %u + %u", d.block.x, state.trace.config.block.x, d.thread.x);
+    }
+  }
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
+void draw_mapping_panel(AppController& controller, const Fonts& fonts) {
+  const AppState& state = controller.state();
+  ImGui::PushFont(fonts.bold);
+  ImGui::TextUnformatted("Who computed what");
+  ImGui::PopFont();
+  ImGui::SameLine(0, ImGui::GetFontSize());
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
+  if (ImGui::BeginCombo("colour by", std::string(to_string(state.view.color_by)).c_str())) {
+    for (ColorBy mode : all_color_modes()) {
+      if (ImGui::Selectable(std::string(to_string(mode)).c_str(), mode == state.view.color_by)) {
+        controller.set_color_by(mode);
+      }
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Fit")) controller.fit_view();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show every element (wheel zooms, drag pans)");
+
+  const TraceView& trace = state.trace;
+  if (trace.valid) {
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    ImGui::Text("%s elements, %s threads", format_count(trace.n).c_str(),
+                format_count(trace.config.total_threads()).c_str());
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    ImGui::TextColored(trace.unwritten > 0 ? kErrorColor : kMutedColor, "%s never written",
+                       format_count(trace.unwritten).c_str());
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    ImGui::TextColored(kMutedColor, "%s idle threads", format_count(trace.idle_threads).c_str());
+    if (trace.written_more > 0) {
+      ImGui::SameLine(0, ImGui::GetFontSize());
+      ImGui::TextColored(kErrorColor, "%s written twice", format_count(trace.written_more).c_str());
+    }
+  }
+  draw_legend(state);
+  if (!trace.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+    ImGui::TextWrapped("%s", trace.error.c_str());
+    ImGui::PopStyleColor();
+  }
+
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const Viewport viewport{static_cast<int>(avail.x), static_cast<int>(avail.y)};
+  if (viewport.width < 8 || viewport.height < 8 || !trace.valid) return;
+  auto texture = controller.render_mapping(viewport);
+  if (!texture) {
+    ImGui::TextColored(kErrorColor, "%s", texture.message().c_str());
+    return;
+  }
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  // The texture's first row is the picture's bottom row, as OpenGL stores it.
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(*texture)), avail, {0, 1}, {1, 0});
+  ImGui::SetCursorScreenPos(origin);
+  ImGui::InvisibleButton("mapping-view", avail);
+  const ImGuiIO& io = ImGui::GetIO();
+  if (ImGui::IsItemHovered()) {
+    const double x = io.MousePos.x - origin.x;
+    const double y = io.MousePos.y - origin.y;
+    if (io.MouseWheel != 0.0f) controller.zoom(io.MouseWheel > 0 ? 1.25 : 0.8, x, y);
+    controller.hover(PixelPoint{x, y}, viewport);
+    draw_hover_tooltip(controller.state());
+  } else {
+    controller.hover(std::nullopt, viewport);
+  }
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+    controller.pan(io.MouseDelta.x, io.MouseDelta.y);
+  }
+}
+
+}  // namespace tl::ui

@@ -1,0 +1,17 @@
+#pragma once
+// One function per panel, each in its own file. Panels draw AppState and call AppController
+// commands; they compute nothing themselves.
+
+#include "app_controller.hpp"
+#include "theme.hpp"
+
+namespace tl::ui {
+
+void draw_lesson_panel(AppController& controller, const Fonts& fonts);
+void draw_launch_panel(AppController& controller, const Fonts& fonts);
+void draw_mapping_panel(AppController& controller, const Fonts& fonts);
+void draw_timing_panel(AppController& controller, const Fonts& fonts);
+void draw_device_panel(AppController& controller, const Fonts& fonts);
+void draw_status_bar(AppController& controller, const Fonts& fonts);
+
+}  // namespace tl::ui

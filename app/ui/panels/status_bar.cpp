@@ -1,0 +1,29 @@
+// One line at the bottom: the backend and why, and the newest message.
+
+#include "panels.hpp"
+
+namespace tl::ui {
+
+void draw_status_bar(AppController& controller, const Fonts& /*fonts*/) {
+  const AppState& state = controller.state();
+  const ImVec4 backend_color = state.backend == BackendKind::kEmulator ? kWarningColor : kOkColor;
+  ImGui::TextColored(backend_color, "%s", to_string(state.backend));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", state.backend_reason.c_str());
+  ImGui::SameLine();
+  ImGui::TextColored(kMutedColor, "on %s", state.device.name.c_str());
+  if (!state.messages.empty()) {
+    const Message& last = state.messages.back();
+    const ImVec4 color = last.severity == Severity::kError   ? kErrorColor
+                         : last.severity == Severity::kWarning ? kWarningColor
+                                                                 : kMutedColor;
+    ImGui::SameLine(0, ImGui::GetFontSize() * 2.0f);
+    ImGui::TextColored(color, "%s", last.text.c_str());
+    if (ImGui::IsItemHovered() && state.messages.size() > 1) {
+      ImGui::BeginTooltip();
+      for (const Message& m : state.messages) ImGui::TextUnformatted(m.text.c_str());
+      ImGui::EndTooltip();
+    }
+  }
+}
+
+}  // namespace tl::ui

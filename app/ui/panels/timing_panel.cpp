@@ -1,0 +1,67 @@
+// CPU against GPU over N: the sweep, its progress, the plot and its export.
+
+#include <string>
+#include <vector>
+
+#include "core/plot/plot_export.hpp"
+#include "panels.hpp"
+#include "widgets/plot_widget.hpp"
+
+namespace tl::ui {
+
+void draw_timing_panel(AppController& controller, const Fonts& fonts) {
+  const AppState& state = controller.state();
+  const TimingPlot& timing = state.timing;
+  ImGui::PushFont(fonts.bold);
+  ImGui::TextUnformatted("CPU vs GPU");
+  ImGui::PopFont();
+  ImGui::SameLine(0, ImGui::GetFontSize());
+  if (timing.sweeping) {
+    if (ImGui::Button("Cancel")) controller.cancel_sweep();
+    ImGui::SameLine();
+    const float fraction =
+        timing.progress.total == 0 ? 0.0f
+                                   : static_cast<float>(timing.progress.done) / static_cast<float>(timing.progress.total);
+    const std::string overlay = timing.progress.current_label + "  (" + std::to_string(timing.progress.done) + "/" +
+                                std::to_string(timing.progress.total) + ")";
+    ImGui::ProgressBar(fraction, {ImGui::GetFontSize() * 16.0f, 0}, overlay.c_str());
+  } else {
+    ImGui::BeginDisabled(!controller.can_launch());
+    if (ImGui::Button("Run sweep")) controller.start_sweep();
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("Times every N from 2^10 up, with %u threads per block; earlier sweeps stay, faded",
+                        state.controls.block.x);
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Clear")) controller.clear_plot();
+    ImGui::SameLine();
+    if (ImGui::Button("Export CSV")) {
+      const Status saved = plot::export_csv("threadlab-sweep.csv", timing.series);
+      controller.post(saved ? Severity::kInfo : Severity::kError,
+                      saved ? "Saved threadlab-sweep.csv" : saved.message());
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Export JSON")) {
+      const Status saved = plot::export_json("threadlab-sweep.json", timing.series, timing.markers);
+      controller.post(saved ? Severity::kInfo : Severity::kError,
+                      saved ? "Saved threadlab-sweep.json" : saved.message());
+    }
+  }
+  if (!is_gpu(state.backend)) {
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    ImGui::TextColored(kWarningColor, "emulator: 'kernel' times are CPU times");
+  }
+
+  std::vector<plot::PlotSeries> shown;
+  shown.reserve(timing.earlier.size() + timing.series.size());
+  shown.insert(shown.end(), timing.earlier.begin(), timing.earlier.end());
+  shown.insert(shown.end(), timing.series.begin(), timing.series.end());
+  static PlotState plot_state;
+  PlotOptions options;
+  options.x_title = "elements N";
+  options.y_title = "time (median of 5, band: min to max)";
+  PlotWidget("##timing", plot_state, shown, timing.markers, options, {-1, -1});
+}
+
+}  // namespace tl::ui

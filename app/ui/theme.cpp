@@ -1,0 +1,69 @@
+#include "theme.hpp"
+
+#include <filesystem>
+
+namespace tl::ui {
+namespace {
+
+#ifndef THREADLAB_FONT_SANS
+#define THREADLAB_FONT_SANS "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+#endif
+#ifndef THREADLAB_FONT_SANS_BOLD
+#define THREADLAB_FONT_SANS_BOLD "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+#endif
+#ifndef THREADLAB_FONT_MONO
+#define THREADLAB_FONT_MONO "/usr/share/fonts/truetype/jetbrains-mono/JetBrainsMono-Regular.ttf"
+#endif
+
+// Latin-1 plus the few symbols the lessons and numbers use: arrows, ×, µ, –, σ, ≈, ≤, ≥.
+const ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x0394, 0x03C3, 0x2013, 0x2014, 0x2190, 0x2193,
+                                0x2248, 0x2248, 0x2264, 0x2265, 0x2022, 0x2022, 0x2026, 0x2026, 0};
+
+ImFont* load(const char* path, float size) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (!std::filesystem::exists(path)) return nullptr;
+  ImFontConfig config;
+  config.OversampleH = 2;
+  config.OversampleV = 2;
+  return io.Fonts->AddFontFromFileTTF(path, size, &config, kGlyphRanges);
+}
+
+}  // namespace
+
+Fonts setup_theme(float scale) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  Fonts fonts;
+  fonts.body = load(THREADLAB_FONT_SANS, 16.0f * scale);
+  if (fonts.body == nullptr) {
+    ImFontConfig config;
+    config.SizePixels = 13.0f * scale;
+    fonts.body = io.Fonts->AddFontDefault(&config);
+  }
+  fonts.bold = load(THREADLAB_FONT_SANS_BOLD, 16.0f * scale);
+  fonts.heading = load(THREADLAB_FONT_SANS_BOLD, 22.0f * scale);
+  fonts.mono = load(THREADLAB_FONT_MONO, 15.0f * scale);
+  if (fonts.heading == nullptr) fonts.heading = fonts.body;
+  if (fonts.mono == nullptr) fonts.mono = fonts.body;
+  if (fonts.bold == nullptr) fonts.bold = fonts.body;
+  io.FontDefault = fonts.body;
+
+  ImGui::StyleColorsDark();
+  ImGuiStyle& style = ImGui::GetStyle();
+  style.WindowRounding = 4.0f;
+  style.ChildRounding = 4.0f;
+  style.FrameRounding = 3.0f;
+  style.GrabRounding = 3.0f;
+  style.WindowPadding = {10, 10};
+  style.FramePadding = {6, 4};
+  style.ItemSpacing = {8, 6};
+  style.Colors[ImGuiCol_WindowBg] = {0.09f, 0.10f, 0.12f, 1.0f};
+  style.Colors[ImGuiCol_ChildBg] = {0.12f, 0.13f, 0.16f, 1.0f};
+  style.Colors[ImGuiCol_Button] = {0.20f, 0.36f, 0.56f, 1.0f};
+  style.Colors[ImGuiCol_ButtonHovered] = {0.26f, 0.46f, 0.70f, 1.0f};
+  style.Colors[ImGuiCol_ButtonActive] = {0.16f, 0.30f, 0.48f, 1.0f};
+  style.ScaleAllSizes(scale);
+  return fonts;
+}
+
+}  // namespace tl::ui

@@ -1,0 +1,51 @@
+#include "ui_root.hpp"
+
+#include "panels/panels.hpp"
+
+namespace tl::ui {
+
+void draw_ui(AppController& controller, const Fonts& fonts) {
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(viewport->WorkPos);
+  ImGui::SetNextWindowSize(viewport->WorkSize);
+  constexpr ImGuiWindowFlags kRootFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                          ImGuiWindowFlags_NoSavedSettings |
+                                          ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGui::Begin("ThreadLab", nullptr, kRootFlags);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const ImVec2 full = ImGui::GetContentRegionAvail();
+  const float status_height = ImGui::GetFrameHeightWithSpacing();
+  const float body_height = full.y - status_height;
+  const float lesson_width = full.x * 0.34f;
+
+  ImGui::BeginChild("lesson", {lesson_width, body_height}, true);
+  draw_lesson_panel(controller, fonts);
+  ImGui::EndChild();
+  ImGui::SameLine();
+
+  ImGui::BeginGroup();
+  const float right_width = full.x - lesson_width - style.ItemSpacing.x;
+  const float top_height = body_height * 0.58f;
+  const float controls_width = right_width * 0.32f;
+  ImGui::BeginChild("controls", {controls_width, top_height}, true);
+  draw_launch_panel(controller, fonts);
+  ImGui::Spacing();
+  ImGui::Separator();
+  draw_device_panel(controller, fonts);
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("mapping", {right_width - controls_width - style.ItemSpacing.x, top_height}, true,
+                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  draw_mapping_panel(controller, fonts);
+  ImGui::EndChild();
+  ImGui::BeginChild("timing", {right_width, body_height - top_height - style.ItemSpacing.y}, true,
+                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  draw_timing_panel(controller, fonts);
+  ImGui::EndChild();
+  ImGui::EndGroup();
+
+  draw_status_bar(controller, fonts);
+  ImGui::End();
+}
+
+}  // namespace tl::ui

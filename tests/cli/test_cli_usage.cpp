@@ -1,0 +1,82 @@
+// Bad command lines: each must exit 2 with exactly one line on stderr, "threadlab: <reason>", and
+// never crash. Scripts rely on the status; people read the one line.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cli_process.hpp"
+
+namespace tl::cli_test {
+namespace {
+
+struct UsageCase {
+  std::string name;  // the test's name suffix
+  std::vector<std::string> args;
+};
+
+void PrintTo(const UsageCase& c, std::ostream* os) {
+  *os << "threadlab";
+  for (const std::string& arg : c.args) *os << " '" << arg << "'";
+}
+
+class CliUsage : public ::testing::TestWithParam<UsageCase> {};
+
+TEST_P(CliUsage, ExitsTwoWithOneLineOnStderr) {
+  const ProcessResult r = run_threadlab(GetParam().args);
+  ASSERT_TRUE(r.spawned) << r.describe();
+  ASSERT_TRUE(r.exited) << "crashed\n" << r.describe();
+  EXPECT_EQ(r.exit_code, 2) << r.describe();
+  const std::vector<std::string> lines = split_lines(r.err);
+  ASSERT_EQ(lines.size(), 1u) << r.describe();
+  EXPECT_TRUE(lines[0].starts_with("threadlab: ")) << r.describe();
+  // The reason says something beyond the prefix.
+  EXPECT_GT(lines[0].size(), std::string("threadlab: ").size() + 5) << r.describe();
+  EXPECT_EQ(r.err.back(), '\n') << "the line must end with a newline\n" << r.describe();
+}
+
+const std::vector<std::string> kRun = {"run", "--backend", "emulator", "--repeats", "1"};
+
+std::vector<std::string> run_with(std::vector<std::string> extra) {
+  std::vector<std::string> args = kRun;
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+std::vector<std::string> bench_with(std::vector<std::string> extra) {
+  std::vector<std::string> args = {"bench", "--backend", "emulator", "--sizes", "2^10"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadArguments, CliUsage,
+    ::testing::Values(
+        UsageCase{"UnknownSubcommand", {"frobnicate"}},
+        UsageCase{"UnknownOption", run_with({"--frobnicate"})},
+        UsageCase{"UnknownInfoOption", {"info", "--frobnicate"}},
+        UsageCase{"MissingOptionValue", {"run", "--n"}},
+        UsageCase{"NNotANumber", run_with({"--n", "abc"})},
+        UsageCase{"NZero", run_with({"--n", "0"})}, UsageCase{"NNegative", run_with({"--n", "-5"})},
+        UsageCase{"NTooLarge", run_with({"--n", "2^64"})},
+        UsageCase{"BlockZero", run_with({"--n", "1000", "--block", "0"})},
+        UsageCase{"BlockTooLarge2D", run_with({"--n", "1000", "--block", "2000,2000"})},
+        UsageCase{"BlockNotADimension", run_with({"--block", "16,16,16,16"})},
+        UsageCase{"GridNotADimension", run_with({"--grid", "x"})},
+        UsageCase{"SingleBlockWithGrid", run_with({"--single-block", "--grid", "2"})},
+        UsageCase{"RunRepeatsZero", run_with({"--n", "1000", "--repeats", "0"})},
+        UsageCase{"UnknownLesson", run_with({"--lesson", "no-such-lesson"})},
+        UsageCase{"UnknownBackend", run_with({"--backend", "quantum"})},
+        UsageCase{"InfoUnknownBackend", {"info", "--backend", "quantum"}},
+        UsageCase{"BenchUnknownLesson", bench_with({"--lesson", "no-such-lesson"})},
+        UsageCase{"BenchFormatXml", bench_with({"--format", "xml"})},
+        UsageCase{"BenchSizesEmpty", {"bench", "--backend", "emulator", "--sizes", ""}},
+        UsageCase{"BenchSizesNotANumber", {"bench", "--backend", "emulator", "--sizes", "1,x"}},
+        UsageCase{"BenchSizesZero", {"bench", "--backend", "emulator", "--sizes", "0"}},
+        UsageCase{"BenchRepeatsZero", bench_with({"--repeats", "0"})},
+        UsageCase{"BenchBlock2D", bench_with({"--block", "16,16"})}),
+    [](const ::testing::TestParamInfo<UsageCase>& param_info) { return param_info.param.name; });
+
+}  // namespace
+}  // namespace tl::cli_test

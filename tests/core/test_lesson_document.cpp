@@ -1,0 +1,70 @@
+#include "core/markdown/lesson_document.hpp"
+
+#include <gtest/gtest.h>
+
+#include "core/lessons/lesson_action.hpp"
+
+namespace tl {
+namespace {
+
+using markdown::BlockKind;
+
+TEST(LessonDocument, ParsesHeadingsParagraphsListsAndCode) {
+  const auto doc = markdown::parse(
+      "# Vector add\n\nEach **thread** adds `one` element.\n\n"
+      "1. first\n2. second\n\n- bullet\n\n```cuda\nint i = 0;\n```\n\n> note\n\n---\n");
+  ASSERT_TRUE(doc.is_ok());
+  const auto& b = doc->blocks;
+  ASSERT_EQ(b.size(), 8u);
+  EXPECT_EQ(doc->title(), "Vector add");
+  EXPECT_EQ(b[0].kind, BlockKind::kHeading);
+  EXPECT_EQ(b[0].level, 1);
+  ASSERT_EQ(b[1].kind, BlockKind::kParagraph);
+  ASSERT_EQ(b[1].spans.size(), 5u);
+  EXPECT_EQ(b[1].spans[0].text, "Each ");
+  EXPECT_TRUE(b[1].spans[1].strong);
+  EXPECT_EQ(b[1].spans[1].text, "thread");
+  EXPECT_TRUE(b[1].spans[3].code);
+  EXPECT_EQ(b[2].kind, BlockKind::kListItem);
+  EXPECT_EQ(b[2].ordinal, 1);
+  EXPECT_EQ(b[3].ordinal, 2);
+  EXPECT_EQ(b[4].ordinal, 0);
+  EXPECT_EQ(b[5].kind, BlockKind::kCode);
+  EXPECT_EQ(b[5].code, "int i = 0;\n");
+  EXPECT_EQ(b[5].code_info, "cuda");
+  EXPECT_EQ(b[6].kind, BlockKind::kQuote);
+  EXPECT_EQ(b[7].kind, BlockKind::kRule);
+}
+
+TEST(LessonDocument, KeepsLinkTargetsAndSoftBreaksBecomeSpaces) {
+  const auto doc = markdown::parse("Try [one block](threadlab:set?grid=1&launch)\nnow.\n");
+  ASSERT_TRUE(doc.is_ok());
+  const auto& spans = doc->blocks.at(0).spans;
+  ASSERT_EQ(spans.size(), 3u);
+  EXPECT_EQ(spans[1].text, "one block");
+  EXPECT_EQ(spans[1].link, "threadlab:set?grid=1&launch");
+  EXPECT_EQ(spans[2].text, " now.");
+}
+
+TEST(LessonAction, ParsesSettingsAndLaunch) {
+  auto action = lessons::parse_lesson_action("threadlab:set?n=2^20&grid=1&block=1024&color=warp&launch");
+  ASSERT_TRUE(action.is_ok()) << action.message();
+  EXPECT_EQ(action->n, std::uint64_t{1} << 20);
+  EXPECT_EQ(action->grid, (Dim3{1, 1, 1}));
+  EXPECT_EQ(action->block, (Dim3{1024, 1, 1}));
+  EXPECT_EQ(action->color_by, "warp");
+  EXPECT_TRUE(action->launch);
+  EXPECT_FALSE(action->sweep);
+}
+
+TEST(LessonAction, RejectsUnknownSettingsAndBadValues) {
+  EXPECT_FALSE(lessons::parse_lesson_action("https://example.com").is_ok());
+  EXPECT_FALSE(lessons::parse_lesson_action("threadlab:set?speed=11").is_ok());
+  EXPECT_FALSE(lessons::parse_lesson_action("threadlab:set?n=lots").is_ok());
+  EXPECT_FALSE(lessons::parse_lesson_action("threadlab:set?block=0x").is_ok());
+  EXPECT_TRUE(lessons::is_lesson_action("threadlab:set?launch"));
+  EXPECT_FALSE(lessons::is_lesson_action("threadlab"));
+}
+
+}  // namespace
+}  // namespace tl

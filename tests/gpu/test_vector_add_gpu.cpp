@@ -1,0 +1,98 @@
+// The vector-add kernels on a real GPU: results, traces, and the error paths a student will hit.
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "compute/lessons/vector_add_runner.hpp"
+#include "compute/trace_sink.hpp"
+#include "core/trace.hpp"
+#include "gpu_test_environment.hpp"
+
+namespace tl::testing {
+namespace {
+
+using compute::HostTraceSink;
+using compute::VectorAddRequest;
+
+class VectorAddGpu : public GpuTest {};
+
+VectorAddRequest quick(std::uint64_t n, LaunchConfig config) {
+  VectorAddRequest request;
+  request.n = n;
+  request.config = config;
+  request.repeats = 2;
+  request.time_cpu = false;
+  return request;
+}
+
+TEST_F(VectorAddGpu, MatchesTheCpuReference) {
+  for (auto [n, config] : std::vector<std::pair<std::uint64_t, LaunchConfig>>{
+           {1, {{1, 1, 1}, {1, 1, 1}}},
+           {1000, {{1, 1, 1}, {1000, 1, 1}}},
+           {4097, {{17, 1, 1}, {256, 1, 1}}},
+           {12345, {{13, 1, 1}, {1000, 1, 1}}},
+           {std::uint64_t{1} << 24, lessons::covering_config(std::uint64_t{1} << 24, 256)}}) {
+    auto report = compute::run_vector_add(device(), quick(n, config));
+    ASSERT_TRUE(report.is_ok()) << report.message();
+    EXPECT_TRUE(report->on_gpu);
+    EXPECT_TRUE(report->check->passed) << n << " " << config.to_string() << ": " << report->check->describe();
+  }
+}
+
+TEST_F(VectorAddGpu, GridTooSmallLeavesTheTailUnwritten) {
+  auto report = compute::run_vector_add(device(), quick(1000, {{3, 1, 1}, {256, 1, 1}}));
+  ASSERT_TRUE(report.is_ok()) << report.message();
+  EXPECT_FALSE(report->check->passed);
+  EXPECT_EQ(report->check->first_wrong, 768u);
+  EXPECT_EQ(report->check->wrong_count, 232u);
+}
+
+TEST_F(VectorAddGpu, TheArticlesOneBlockOfHalfAMillionFailsWithCudasOwnErrorAndTheDeviceRecovers) {
+  auto failed = compute::run_vector_add(device(), quick(500000, lessons::single_block_config(500000)));
+  ASSERT_FALSE(failed.is_ok());
+  EXPECT_NE(failed.message().find("invalid configuration argument"), std::string::npos) << failed.message();
+  auto again = compute::run_vector_add(device(), quick(500000, lessons::covering_config(500000, 256)));
+  ASSERT_TRUE(again.is_ok()) << again.message();
+  EXPECT_TRUE(again->check->passed);
+}
+
+TEST_F(VectorAddGpu, AllocationBeyondFreeMemoryIsAClearErrorAndTheDeviceRecovers) {
+  compute::Device& gpu = device();
+  auto memory = gpu.memory_info();
+  ASSERT_TRUE(memory.is_ok());
+  auto too_big = gpu.allocate(memory->total_bytes * 2);
+  ASSERT_FALSE(too_big.is_ok());
+  EXPECT_EQ(too_big.error().kind, ErrorKind::kOutOfMemory) << too_big.message();
+  auto report = compute::run_vector_add(gpu, quick(1 << 20, lessons::covering_config(1 << 20, 256)));
+  ASSERT_TRUE(report.is_ok()) << report.message();
+  EXPECT_TRUE(report->check->passed);
+}
+
+TEST_F(VectorAddGpu, TraceEqualsTheAnalyticMappingAndNamesRealSms) {
+  const std::uint64_t n = 100000;
+  const LaunchConfig config{{97, 1, 1}, {1000, 1, 1}};  // 3000 idle threads, block not a multiple of 32
+  HostTraceSink sink;
+  auto check = compute::trace_vector_add(device(), n, config, sink);
+  ASSERT_TRUE(check.is_ok()) << check.message();
+  EXPECT_TRUE(check->passed);
+  std::set<std::int64_t> sms;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const DecodedTrace d = decode(sink.records()[i], i, {1, n}, config);
+    ASSERT_EQ(d.writes, 1u) << i;
+    ASSERT_EQ(d.block.x, i / 1000) << i;
+    ASSERT_EQ(d.thread.x, i % 1000) << i;
+    ASSERT_EQ(d.lane, static_cast<std::int64_t>((i % 1000) % 32)) << i;
+    ASSERT_GE(d.sm, 0) << i;
+    ASSERT_LT(d.sm, device().info().multiprocessors) << i;
+    sms.insert(d.sm);
+  }
+  // 97 blocks spread over the GPU: more than one SM must have taken part.
+  EXPECT_GT(sms.size(), 1u);
+  const TraceSummary summary = summarize(sink.records(), config);
+  EXPECT_EQ(summary.idle_threads, 97u * 1000u - n);
+  EXPECT_EQ(summary.unwritten, 0u);
+}
+
+}  // namespace
+}  // namespace tl::testing
