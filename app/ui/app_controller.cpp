@@ -350,11 +350,18 @@ void AppController::apply_lesson_action(const std::string& link) {
 void AppController::set_color_by(ColorBy mode) { state_.view.color_by = mode; }
 
 void AppController::hover(std::optional<PixelPoint> pixel, Viewport viewport) {
-  state_.view.hover.reset();
-  if (!pixel || !state_.trace.valid) return;
+  if (!pixel || !state_.trace.valid) {
+    state_.view.hover.reset();
+    return;
+  }
   const CellHit hit = element_at(state_.trace.layout, state_.view.transform, static_cast<int>(pixel->x),
                                  static_cast<int>(pixel->y), viewport);
-  if (hit.kind == CellKind::kNone) return;
+  if (hit.kind == CellKind::kNone) {
+    state_.view.hover.reset();
+    return;
+  }
+  // Reading a record back from the GPU stalls the pipeline: only when the mouse reaches a new cell.
+  if (state_.view.hover && state_.view.hover->hit.cell == hit.cell && state_.view.hover->hit.kind == hit.kind) return;
   HoverInfo info;
   info.hit = hit;
   if (hit.is_element()) {

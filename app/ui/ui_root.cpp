@@ -16,7 +16,7 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
   const ImVec2 full = ImGui::GetContentRegionAvail();
   const float status_height = ImGui::GetFrameHeightWithSpacing();
   const float body_height = full.y - status_height;
-  const float lesson_width = full.x * 0.34f;
+  const float lesson_width = full.x * 0.32f;
 
   ImGui::BeginChild("lesson", {lesson_width, body_height}, true);
   draw_lesson_panel(controller, fonts);
@@ -26,7 +26,7 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
   ImGui::BeginGroup();
   const float right_width = full.x - lesson_width - style.ItemSpacing.x;
   const float top_height = body_height * 0.58f;
-  const float controls_width = right_width * 0.32f;
+  const float controls_width = right_width * 0.36f;
   ImGui::BeginChild("controls", {controls_width, top_height}, true);
   draw_launch_panel(controller, fonts);
   ImGui::Spacing();

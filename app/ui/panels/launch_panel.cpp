@@ -20,7 +20,7 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
   const AppState& state = controller.state();
   const LaunchControls& c = state.controls;
   const DeviceLimits& limits = state.device.limits;
-  const float field_width = ImGui::GetFontSize() * 8.0f;
+  const float field_width = ImGui::GetFontSize() * 6.5f;
 
   ImGui::PushFont(fonts.bold);
   ImGui::TextUnformatted("Launch");

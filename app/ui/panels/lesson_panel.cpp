@@ -10,11 +10,11 @@ namespace {
 
 // Draws spans as flowing, wrapped text: ImGui has no rich text, so words are laid out one by one.
 void flow_spans(AppController& controller, const std::vector<markdown::Span>& spans, const Fonts& fonts,
-                ImVec4 base_color) {
+                ImVec4 base_color, ImFont* base_font) {
   const float right_edge = ImGui::GetContentRegionMax().x;
   bool line_empty = true;
   for (const markdown::Span& span : spans) {
-    ImFont* font = span.code ? fonts.mono : (span.strong ? fonts.bold : fonts.body);
+    ImFont* font = span.code ? fonts.mono : (span.strong ? fonts.bold : base_font);
     const bool is_link = !span.link.empty();
     ImVec4 color = is_link ? kLinkColor : (span.emphasis ? ImVec4{0.85f, 0.87f, 0.95f, 1.0f} : base_color);
     ImGui::PushFont(font);
@@ -99,18 +99,16 @@ void draw_lesson_panel(AppController& controller, const Fonts& fonts) {
     switch (block.kind) {
       case markdown::BlockKind::kHeading:
         ImGui::Spacing();
-        ImGui::PushFont(block.level <= 2 ? fonts.heading : fonts.bold);
-        flow_spans(controller, block.spans, fonts, text_color);
-        ImGui::PopFont();
+        flow_spans(controller, block.spans, fonts, text_color, block.level <= 2 ? fonts.heading : fonts.bold);
         ImGui::Spacing();
         break;
       case markdown::BlockKind::kParagraph:
-        flow_spans(controller, block.spans, fonts, text_color);
+        flow_spans(controller, block.spans, fonts, text_color, fonts.body);
         ImGui::Spacing();
         break;
       case markdown::BlockKind::kQuote:
         ImGui::Indent();
-        flow_spans(controller, block.spans, fonts, kMutedColor);
+        flow_spans(controller, block.spans, fonts, kMutedColor, fonts.body);
         ImGui::Unindent();
         ImGui::Spacing();
         break;
@@ -121,7 +119,7 @@ void draw_lesson_panel(AppController& controller, const Fonts& fonts) {
         ImGui::TextUnformatted(bullet.c_str());
         ImGui::SameLine();
         ImGui::BeginGroup();
-        flow_spans(controller, block.spans, fonts, text_color);
+        flow_spans(controller, block.spans, fonts, text_color, fonts.body);
         ImGui::EndGroup();
         ImGui::Unindent(indent);
         break;

@@ -12,8 +12,11 @@ namespace {
 
 ImU32 to_imgui(const Rgb& c) { return ImGui::ColorConvertFloat4ToU32({c.r, c.g, c.b, 1.0f}); }
 
+// A coloured square and its label, on the current line while they fit, else on the next.
 void swatch(const Rgb& color, const char* label) {
   const float size = ImGui::GetTextLineHeight();
+  const float width = size + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(label).x;
+  if (ImGui::GetCursorPosX() + width > ImGui::GetContentRegionMax().x) ImGui::NewLine();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImGui::GetWindowDrawList()->AddRectFilled(p, {p.x + size, p.y + size}, to_imgui(color), 2.0f);
   ImGui::Dummy({size, size});
@@ -25,7 +28,6 @@ void swatch(const Rgb& color, const char* label) {
 void draw_legend(const AppState& state) {
   const ColorBy mode = state.view.color_by;
   ImGui::TextColored(kMutedColor, "%s", std::string(describe(mode)).c_str());
-  ImGui::SameLine(0, ImGui::GetFontSize());
   const std::uint32_t per_block = static_cast<std::uint32_t>(state.trace.config.block.volume());
   const std::uint32_t warp = state.device.limits.warp_size;
   switch (mode) {
@@ -109,7 +111,6 @@ void draw_mapping_panel(AppController& controller, const Fonts& fonts) {
 
   const TraceView& trace = state.trace;
   if (trace.valid) {
-    ImGui::SameLine(0, ImGui::GetFontSize());
     ImGui::Text("%s elements, %s threads", format_count(trace.n).c_str(),
                 format_count(trace.config.total_threads()).c_str());
     ImGui::SameLine(0, ImGui::GetFontSize());

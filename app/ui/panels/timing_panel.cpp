@@ -53,6 +53,16 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
     ImGui::TextColored(kWarningColor, "emulator: 'kernel' times are CPU times");
   }
 
+  bool has_points = false;
+  for (const auto& s : timing.series) has_points = has_points || !s.points.empty();
+  if (!has_points && timing.earlier.empty() && !timing.sweeping) {
+    ImGui::Spacing();
+    ImGui::TextColored(kMutedColor,
+                       "Run a sweep to time vector add from N = 2^10 upwards on the CPU (1 thread and all threads)\n"
+                       "and on the %s (kernel alone, and end to end with the copies).",
+                       is_gpu(state.backend) ? "GPU" : "emulator");
+    return;
+  }
   std::vector<plot::PlotSeries> shown;
   shown.reserve(timing.earlier.size() + timing.series.size());
   shown.insert(shown.end(), timing.earlier.begin(), timing.earlier.end());

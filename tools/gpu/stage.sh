@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Builds the GPU-facing binaries for sm_90 in build-gpu/ and stages them in .gpu/bin/ for the GPU
+# test machine. Run from anywhere; needs nvcc.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$root"
+cmake -S . -B build-gpu -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+ninja -C build-gpu threadlab threadlab_gpu_tests threadlab_gl_tests
+mkdir -p .gpu/bin
+cp build-gpu/app/threadlab build-gpu/tests/gpu/threadlab_gpu_tests build-gpu/tests/gl/threadlab_gl_tests .gpu/bin/
+cp tools/gpu/pass.sh .gpu/bin/
+strip --strip-debug .gpu/bin/threadlab .gpu/bin/threadlab_gpu_tests .gpu/bin/threadlab_gl_tests
+du -sh .gpu
