@@ -12,6 +12,9 @@ if(NOT THREADLAB_CUDA STREQUAL "OFF")
     set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
     set(CMAKE_CUDA_STANDARD 20)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    # The CUDA runtime is linked statically, so a machine with an NVIDIA driver but no CUDA toolkit
+    # runs ThreadLab as it is.
+    set(CMAKE_CUDA_RUNTIME_LIBRARY Static)
     set(THREADLAB_HAVE_CUDA ON)
   elseif(THREADLAB_CUDA STREQUAL "ON")
     message(FATAL_ERROR "THREADLAB_CUDA=ON but no CUDA compiler was found (set CUDACXX or CMAKE_CUDA_COMPILER)")

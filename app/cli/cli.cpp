@@ -36,6 +36,8 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
   gui_command->add_option("--scale", gui_options.scale, "UI scale, e.g. 1.5 for a projector (default: monitor's)");
   gui_command->add_option("--backend", gui_options.backend, "auto, cuda, copy or emulator")->capture_default_str();
   gui_command->add_flag("--fullscreen", gui_options.fullscreen, "Full screen on the primary monitor");
+  gui_command->add_option("--action", gui_options.actions,
+                          "Start with a lesson action, e.g. 'threadlab:set?n=2^20&grid=1&launch' (repeatable)");
 
   InfoOptions info;
   auto* info_command = app.add_subcommand("info", "The device table and the backend that would be chosen");

@@ -22,6 +22,8 @@ struct GuiOptions {
   float scale = 0;             // UI scale; 0 follows the monitor's content scale
   std::string backend = "auto";
   bool fullscreen = false;
+  // Lesson actions applied at start-up, e.g. "threadlab:set?n=2^24&sweep" (as the lesson's links).
+  std::vector<std::string> actions;
 };
 
 // The graphical app, started when no subcommand (or `gui`) is given; supplied by the app so that the

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <thread>
 
+#include "core/lessons/lesson_action.hpp"
 #include "platform/egl_context.hpp"
 #include "platform/glfw_window.hpp"
 #include "render/offscreen_target.hpp"
@@ -25,6 +26,26 @@ namespace {
 constexpr const char* kGlslVersion = "#version 430";
 // A screenshot should show finished measurements, so the last frame waits for them, up to this long.
 constexpr auto kMaxWaitForMeasurements = std::chrono::seconds(120);
+
+// Start-up actions are checked before anything opens, so a typo is a one-line error, not a
+// message inside the window.
+Status check_actions(const cli::GuiOptions& options) {
+  for (const std::string& action : options.actions) {
+    auto parsed = lessons::parse_lesson_action(action);
+    if (!parsed) return Status(parsed.error());
+  }
+  return Status::ok();
+}
+
+void apply_actions(AppController& controller, const cli::GuiOptions& options) {
+  for (const std::string& action : options.actions) {
+    controller.update();
+    // Each action waits for the previous one's measurements, as a person clicking would.
+    while (controller.busy()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    controller.update();
+    controller.apply_lesson_action(action);
+  }
+}
 
 int fail(const std::string& message) {
   std::cerr << "threadlab: " << message << '\n';
@@ -83,6 +104,7 @@ int run_window(const cli::GuiOptions& options, interop::BackendPreference backen
     if (!controller) {
       status = fail(controller.message());
     } else {
+      apply_actions(**controller, options);
       for (int frame = 0; !(*window)->should_close(); ++frame) {
         const bool last = options.frames > 0 && frame == options.frames - 1;
         (*window)->poll_events();
@@ -134,6 +156,7 @@ int run_headless(const cli::GuiOptions& options, interop::BackendPreference back
     if (!controller) {
       status = fail(controller.message());
     } else {
+      apply_actions(**controller, options);
       const int frames = options.frames > 0 ? options.frames : 3;
       for (int frame = 0; frame < frames; ++frame) {
         if (frame == frames - 1) wait_for_measurements(**controller);
@@ -164,6 +187,8 @@ int run_headless(const cli::GuiOptions& options, interop::BackendPreference back
 int run_app(const cli::GuiOptions& options) {
   auto backend = interop::parse_backend_preference(options.backend);
   if (!backend) return fail("--backend: " + backend.message());
+  const Status actions = check_actions(options);
+  if (!actions) return fail("--action: " + actions.message());
   return options.headless ? run_headless(options, *backend) : run_window(options, *backend);
 }
 

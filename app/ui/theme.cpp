@@ -1,6 +1,8 @@
 #include "theme.hpp"
 
+#include <cstdlib>
 #include <filesystem>
+#include <string>
 
 namespace tl::ui {
 namespace {
@@ -19,13 +21,32 @@ namespace {
 const ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x0394, 0x03C3, 0x2013, 0x2014, 0x2190, 0x2193,
                                 0x2248, 0x2248, 0x2264, 0x2265, 0x2022, 0x2022, 0x2026, 0x2026, 0};
 
-ImFont* load(const char* path, float size) {
+// The configured path, unless a folder in $THREADLAB_FONT_DIR (colon-separated) holds a file of the
+// same name: for systems that keep their fonts elsewhere.
+std::string find_font(const char* configured) {
+  const std::filesystem::path path(configured);
+  if (const char* dirs = std::getenv("THREADLAB_FONT_DIR")) {
+    std::string list = dirs;
+    std::size_t start = 0;
+    while (start <= list.size()) {
+      std::size_t end = list.find(':', start);
+      if (end == std::string::npos) end = list.size();
+      const std::filesystem::path candidate = std::filesystem::path(list.substr(start, end - start)) / path.filename();
+      if (std::filesystem::exists(candidate)) return candidate.string();
+      start = end + 1;
+    }
+  }
+  return path.string();
+}
+
+ImFont* load(const char* configured, float size) {
   ImGuiIO& io = ImGui::GetIO();
+  const std::string path = find_font(configured);
   if (!std::filesystem::exists(path)) return nullptr;
   ImFontConfig config;
   config.OversampleH = 2;
   config.OversampleV = 2;
-  return io.Fonts->AddFontFromFileTTF(path, size, &config, kGlyphRanges);
+  return io.Fonts->AddFontFromFileTTF(path.c_str(), size, &config, kGlyphRanges);
 }
 
 }  // namespace

@@ -47,7 +47,7 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
       controller.set_block({static_cast<std::uint32_t>(threads), 1, 1});
     }
   }
-  const std::string block_limit = "max " + std::to_string(limits.max_threads_per_block);
+  const std::string block_limit = "≤ " + std::to_string(limits.max_threads_per_block);
   limit_hint(block_limit.c_str());
 
   bool automatic = c.auto_grid;
@@ -64,7 +64,8 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
     }
   }
   ImGui::EndDisabled();
-  const std::string grid_limit = "max " + format_count(limits.max_grid_dim.x);
+  const std::string grid_limit =
+      limits.max_grid_dim.x == 0x7FFFFFFFu ? "≤ 2^31 - 1" : "≤ " + format_count(limits.max_grid_dim.x);
   limit_hint(grid_limit.c_str());
 
   if (ImGui::Button("<<<1, N>>>")) controller.use_single_block();
