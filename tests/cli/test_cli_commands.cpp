@@ -74,10 +74,36 @@ TEST(CliRun, TooSmallGridFailsCheckAtFirstUncoveredIndex) {
   EXPECT_THAT(r.out + r.err, HasSubstr("232 wrong")) << r.describe();
 }
 
+// Per cli.hpp, every failure ends in one line on stderr; a failed check is a failure (exit 1).
+TEST(CliRun, FailedCheckEndsWithOneLineOnStderr) {
+  const ProcessResult r =
+      run_threadlab({"run", "--lesson", "vector-add", "--n", "1000", "--grid", "3", "--block",
+                     "256", "--check", "--backend", "emulator"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  ASSERT_EQ(r.exit_code, 1) << r.describe();
+  const std::vector<std::string> lines = split_lines(r.err);
+  ASSERT_EQ(lines.size(), 1u) << r.describe();
+  EXPECT_TRUE(lines[0].starts_with("threadlab: ")) << r.describe();
+  EXPECT_THAT(lines[0], HasSubstr("768")) << r.describe();
+}
+
 TEST(CliRun, SingleBlockBeyondLimitReportsTheLaunchError) {
   // The article's <<<1, N>>> with N over the 1024-thread limit: CUDA's own error, as one line.
   const ProcessResult r =
       run_threadlab({"run", "--single-block", "--n", "2048", "--backend", "emulator"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  const std::vector<std::string> lines = split_lines(r.err);
+  ASSERT_EQ(lines.size(), 1u) << r.describe();
+  EXPECT_TRUE(lines[0].starts_with("threadlab: ")) << r.describe();
+  EXPECT_THAT(lines[0], HasSubstr("invalid configuration argument")) << r.describe();
+}
+
+TEST(CliRun, BlockBeyondLimitReportsTheLaunchError) {
+  // Same lesson with --block: an invalid configuration is launched, not refused, so the user
+  // sees what CUDA says.
+  const ProcessResult r =
+      run_threadlab({"run", "--n", "4096", "--block", "2048", "--backend", "emulator"});
   ASSERT_TRUE(r.exited) << r.describe();
   EXPECT_EQ(r.exit_code, 1) << r.describe();
   const std::vector<std::string> lines = split_lines(r.err);

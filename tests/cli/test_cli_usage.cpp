@@ -60,6 +60,9 @@ INSTANTIATE_TEST_SUITE_P(
         UsageCase{"NNotANumber", run_with({"--n", "abc"})},
         UsageCase{"NZero", run_with({"--n", "0"})}, UsageCase{"NNegative", run_with({"--n", "-5"})},
         UsageCase{"NTooLarge", run_with({"--n", "2^64"})},
+        // A zero dimension is not a dimension (parse_dim3 itself asks for positive integers), and
+        // vector add is a 1D lesson: both are bad command lines, unlike a 1D block over the
+        // 1024 limit, which is launched so that CUDA's own error shows (CliRun tests).
         UsageCase{"BlockZero", run_with({"--n", "1000", "--block", "0"})},
         UsageCase{"BlockTooLarge2D", run_with({"--n", "1000", "--block", "2000,2000"})},
         UsageCase{"BlockNotADimension", run_with({"--block", "16,16,16,16"})},
@@ -74,6 +77,7 @@ INSTANTIATE_TEST_SUITE_P(
         UsageCase{"BenchSizesEmpty", {"bench", "--backend", "emulator", "--sizes", ""}},
         UsageCase{"BenchSizesNotANumber", {"bench", "--backend", "emulator", "--sizes", "1,x"}},
         UsageCase{"BenchSizesZero", {"bench", "--backend", "emulator", "--sizes", "0"}},
+        UsageCase{"BenchBlockZero", bench_with({"--block", "0"})},
         UsageCase{"BenchRepeatsZero", bench_with({"--repeats", "0"})},
         UsageCase{"BenchBlock2D", bench_with({"--block", "16,16"})}),
     [](const ::testing::TestParamInfo<UsageCase>& param_info) { return param_info.param.name; });
