@@ -1,7 +1,7 @@
 #pragma once
 // The plain C++ face of the kernels: one table of launch functions per executor. The GPU table
-// launches the nvcc-compiled kernels on device pointers; the emulator table runs the very same kernel
-// source on the CPU on host pointers. Callers pick a table and never see CUDA types.
+// launches the nvcc-compiled kernels on device pointers; the emulator table runs the very same
+// kernel source on the CPU on host pointers. Callers pick a table and never see CUDA types.
 
 #include "core/launch_config.hpp"
 #include "core/result.hpp"

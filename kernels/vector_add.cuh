@@ -1,7 +1,7 @@
 // Lesson 1: C = A + B, one thread per element.
 //
-// The same source runs on the GPU (compiled by nvcc) and on ThreadLab's CPU emulator (compiled by the
-// host compiler), and the lesson shows it to you exactly as it is here.
+// The same source runs on the GPU (compiled by nvcc) and on ThreadLab's CPU emulator (compiled by
+// the host compiler), and the lesson shows it to you exactly as it is here.
 
 // Each thread computes its global index from its block's position in the grid and its own position
 // in the block. The grid usually has more threads than elements (the last block is not full), so

@@ -1,5 +1,6 @@
 #pragma once
-// The embedded lesson texts and kernel sources (generated from lessons/*/lesson.md and kernels/*.cuh).
+// The embedded lesson texts and kernel sources (generated from lessons/*/lesson.md and
+// kernels/*.cuh).
 
 #include <optional>
 #include <string_view>

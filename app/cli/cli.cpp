@@ -8,68 +8,98 @@
 namespace tl::cli {
 namespace {
 
-void add_launch_options(CLI::App& command, LaunchOptions& launch) {
-  command.add_option("--lesson", launch.lesson, "Lesson id (see `threadlab lessons`)")->capture_default_str();
-  command.add_option("--n", launch.n, "Number of elements: 1000, 2^24, 1<<20, 16M, 1e6")->capture_default_str();
-  command.add_option("--grid", launch.grid, "Blocks in the grid, X[,Y[,Z]] (default: enough to cover N)");
-  command.add_option("--block", launch.block, "Threads per block, X[,Y[,Z]]")->capture_default_str();
+// Returns the --block option, so the caller can tell whether it was given.
+CLI::Option* add_launch_options(CLI::App& command, LaunchOptions& launch) {
+  command.add_option("--lesson", launch.lesson, "Lesson id (see `threadlab lessons`)")
+      ->capture_default_str();
+  command.add_option("--n", launch.n, "Number of elements: 1000, 2^24, 1<<20, 16M, 1e6")
+      ->capture_default_str();
+  command.add_option("--grid", launch.grid,
+                     "Blocks in the grid, X[,Y[,Z]] (default: enough to cover N)");
+  CLI::Option* block = command.add_option("--block", launch.block, "Threads per block, X[,Y[,Z]]")
+                           ->capture_default_str();
   command.add_flag("--single-block", launch.single_block, "The article's first launch: <<<1, N>>>");
-  command.add_option("--backend", launch.backend, "auto, cuda, copy or emulator")->capture_default_str();
+  command.add_option("--backend", launch.backend, "auto, cuda, copy or emulator")
+      ->capture_default_str();
+  return block;
 }
 
 }  // namespace
 
 int run_cli(int argc, char** argv, const GuiLauncher& gui) {
-  CLI::App app{"ThreadLab: learn CUDA by running real kernels and seeing which thread computed what.\n"
-               "Without a subcommand, the window opens.",
-               "threadlab"};
+  CLI::App app{
+      "ThreadLab: learn CUDA by running real kernels and seeing which thread computed what.\n"
+      "Without a subcommand, the window opens.",
+      "threadlab"};
   app.set_version_flag("--version", "threadlab 0.1.0");
   app.require_subcommand(0, 1);
 
   GuiOptions gui_options;
-  auto* gui_command = app.add_subcommand("gui", "Open the window (the default), or run its UI headless");
-  gui_command->add_flag("--headless", gui_options.headless, "Render offscreen with EGL: no display needed");
-  gui_command->add_option("--frames", gui_options.frames, "Quit after this many frames (0: until closed)");
-  gui_command->add_option("--screenshot", gui_options.screenshot, "Save the last frame to this PNG");
-  gui_command->add_option("--width", gui_options.width, "Window or image width")->capture_default_str();
-  gui_command->add_option("--height", gui_options.height, "Window or image height")->capture_default_str();
-  gui_command->add_option("--scale", gui_options.scale, "UI scale, e.g. 1.5 for a projector (default: monitor's)");
-  gui_command->add_option("--backend", gui_options.backend, "auto, cuda, copy or emulator")->capture_default_str();
-  gui_command->add_flag("--fullscreen", gui_options.fullscreen, "Full screen on the primary monitor");
-  gui_command->add_option("--action", gui_options.actions,
-                          "Start with a lesson action, e.g. 'threadlab:set?n=2^20&grid=1&launch' (repeatable)");
+  auto* gui_command =
+      app.add_subcommand("gui", "Open the window (the default), or run its UI headless");
+  gui_command->add_flag("--headless", gui_options.headless,
+                        "Render offscreen with EGL: no display needed");
+  gui_command->add_option("--frames", gui_options.frames,
+                          "Quit after this many frames (0: until closed)");
+  gui_command->add_option("--screenshot", gui_options.screenshot,
+                          "Save the last frame to this PNG");
+  gui_command->add_option("--width", gui_options.width, "Window or image width")
+      ->capture_default_str();
+  gui_command->add_option("--height", gui_options.height, "Window or image height")
+      ->capture_default_str();
+  gui_command->add_option("--scale", gui_options.scale,
+                          "UI scale, e.g. 1.5 for a projector (default: monitor's)");
+  gui_command->add_option("--backend", gui_options.backend, "auto, cuda, copy or emulator")
+      ->capture_default_str();
+  gui_command->add_flag("--fullscreen", gui_options.fullscreen,
+                        "Full screen on the primary monitor");
+  gui_command->add_option(
+      "--action", gui_options.actions,
+      "Start with a lesson action, e.g. 'threadlab:set?n=2^20&grid=1&launch' (repeatable)");
 
   InfoOptions info;
-  auto* info_command = app.add_subcommand("info", "The device table and the backend that would be chosen");
-  info_command->add_option("--backend", info.backend, "auto, cuda, copy or emulator")->capture_default_str();
+  auto* info_command =
+      app.add_subcommand("info", "The device table and the backend that would be chosen");
+  info_command->add_option("--backend", info.backend, "auto, cuda, copy or emulator")
+      ->capture_default_str();
 
   auto* lessons_command = app.add_subcommand("lessons", "List the lessons");
 
   RunOptions run;
   auto* run_command = app.add_subcommand("run", "One launch: timings, --check, --trace");
-  add_launch_options(*run_command, run.launch);
-  run_command->add_flag("--check", run.check, "Compare with the CPU reference; exit 1 if any element is wrong");
-  run_command->add_option("--trace", run.trace_path, "Write who computed each element to this CSV file");
-  run_command->add_option("--repeats", run.repeats, "Timed runs after one warm-up")->capture_default_str();
+  CLI::Option* run_block = add_launch_options(*run_command, run.launch);
+  run_command->add_flag("--check", run.check,
+                        "Compare with the CPU reference; exit 1 if any element is wrong");
+  run_command->add_option("--trace", run.trace_path,
+                          "Write who computed each element to this CSV file");
+  run_command->add_option("--repeats", run.repeats, "Timed runs after one warm-up")
+      ->capture_default_str();
 
   BenchOptions bench;
   auto* bench_command = app.add_subcommand("bench", "CPU against GPU over a sweep of sizes");
   bench_command->add_option("--lesson", bench.lesson, "Lesson id")->capture_default_str();
-  bench_command->add_option("--sizes", bench.sizes, "Sizes: 1000,2^20 or a range of powers of two 2^10..2^28")
+  bench_command
+      ->add_option("--sizes", bench.sizes,
+                   "Sizes: 1000,2^20 or a range of powers of two 2^10..2^28")
       ->capture_default_str();
   bench_command->add_option("--block", bench.block, "Threads per block")->capture_default_str();
   bench_command->add_option("--format", bench.format, "table, csv or json")->capture_default_str();
-  bench_command->add_option("--backend", bench.backend, "auto, cuda or emulator")->capture_default_str();
-  bench_command->add_option("--repeats", bench.repeats, "Timed runs per point")->capture_default_str();
+  bench_command->add_option("--backend", bench.backend, "auto, cuda or emulator")
+      ->capture_default_str();
+  bench_command->add_option("--repeats", bench.repeats, "Timed runs per point")
+      ->capture_default_str();
   bench_command->add_flag("!--no-cpu", bench.cpu, "Skip the CPU references");
 
   RenderOptions render;
   auto* render_command = app.add_subcommand("render", "Draw the mapping view to a PNG, headless");
-  add_launch_options(*render_command, render.launch);
-  render_command->add_option("--color-by", render.color_by, "block, thread, warp, sm or writes")->capture_default_str();
+  CLI::Option* render_block = add_launch_options(*render_command, render.launch);
+  render_command->add_option("--color-by", render.color_by, "block, thread, warp, sm or writes")
+      ->capture_default_str();
   render_command->add_option("--out", render.out_path, "PNG file to write")->required();
-  render_command->add_option("--width", render.width, "Image width in pixels")->capture_default_str();
-  render_command->add_option("--height", render.height, "Image height in pixels")->capture_default_str();
+  render_command->add_option("--width", render.width, "Image width in pixels")
+      ->capture_default_str();
+  render_command->add_option("--height", render.height, "Image height in pixels")
+      ->capture_default_str();
 
   try {
     app.parse(argc, argv);
@@ -83,6 +113,8 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
     return fail(std::cerr, std::string(e.what()) + " (see threadlab --help)", kExitUsage);
   }
 
+  run.launch.block_given = run_block->count() > 0;
+  render.launch.block_given = render_block->count() > 0;
   if (*info_command) return command_info(info, std::cout, std::cerr);
   if (*lessons_command) return command_lessons(std::cout);
   if (*run_command) return command_run(run, std::cout, std::cerr);

@@ -14,20 +14,20 @@ inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
 
 struct GuiOptions {
-  bool headless = false;       // EGL offscreen instead of a window: same UI, no display needed
-  int frames = 0;              // stop after this many frames (0: run until the window closes)
-  std::string screenshot;      // PNG of the last frame, written on exit
+  bool headless = false;   // EGL offscreen instead of a window: same UI, no display needed
+  int frames = 0;          // stop after this many frames (0: run until the window closes)
+  std::string screenshot;  // PNG of the last frame, written on exit
   int width = 1600;
   int height = 1000;
-  float scale = 0;             // UI scale; 0 follows the monitor's content scale
+  float scale = 0;  // UI scale; 0 follows the monitor's content scale
   std::string backend = "auto";
   bool fullscreen = false;
   // Lesson actions applied at start-up, e.g. "threadlab:set?n=2^24&sweep" (as the lesson's links).
   std::vector<std::string> actions;
 };
 
-// The graphical app, started when no subcommand (or `gui`) is given; supplied by the app so that the
-// command line does not depend on the UI.
+// The graphical app, started when no subcommand (or `gui`) is given; supplied by the app so that
+// the command line does not depend on the UI.
 struct GuiLauncher {
   std::function<int(const GuiOptions& options)> run;
 };

@@ -20,7 +20,9 @@ int command_bench(const BenchOptions& options, std::ostream& out, std::ostream& 
   if (!sizes) return fail(err, "--sizes: " + sizes.message(), kExitUsage);
   auto block = parse_dim3(options.block);
   if (!block) return fail(err, "--block: " + block.message(), kExitUsage);
-  if (block->y != 1 || block->z != 1) return fail(err, "--block: vector add uses a 1D block", kExitUsage);
+  if (block->y != 1 || block->z != 1)
+    return fail(err, "--block: vector add uses a 1D block", kExitUsage);
+  if (block->x == 0) return fail(err, "--block: must be at least 1", kExitUsage);
   for (std::uint64_t n : *sizes) {
     const Status valid = lessons::validate_vector_add_size(n, 0);
     if (!valid) return fail(err, "--sizes: " + valid.message(), kExitUsage);
@@ -39,7 +41,8 @@ int command_bench(const BenchOptions& options, std::ostream& out, std::ostream& 
     request.repeats = options.repeats;
     request.time_cpu = options.cpu;
     auto report = compute::run_vector_add(*choice->device, request);
-    if (!report) return fail(err, "N = " + std::to_string(n) + ": " + report.message(), kExitFailure);
+    if (!report)
+      return fail(err, "N = " + std::to_string(n) + ": " + report.message(), kExitFailure);
     if (report->check && !report->check->passed) {
       return fail(err, "N = " + std::to_string(n) + ": " + report->check->describe(), kExitFailure);
     }

@@ -24,7 +24,8 @@ std::string dims(const Dim3& d) {
 int command_info(const InfoOptions& options, std::ostream& out, std::ostream& err) {
   auto preference = interop::parse_backend_preference(options.backend);
   if (!preference) return fail(err, preference.message(), kExitUsage);
-  // Interop can only be judged with an OpenGL context, so info opens the headless one the renderer uses.
+  // Interop can only be judged with an OpenGL context, so info opens the headless one the renderer
+  // uses.
   auto gl = platform::EglContext::create({});
   auto choice = interop::choose_backend(*preference, gl.is_ok());
   if (!choice) return fail(err, choice.message(), kExitFailure);
@@ -33,7 +34,8 @@ int command_info(const InfoOptions& options, std::ostream& out, std::ostream& er
   out << "Device\n";
   row(out, "name", info.name);
   if (choice->device->is_gpu()) {
-    row(out, "compute capability", std::to_string(info.compute_major) + "." + std::to_string(info.compute_minor));
+    row(out, "compute capability",
+        std::to_string(info.compute_major) + "." + std::to_string(info.compute_minor));
     row(out, "streaming multiprocessors", std::to_string(info.multiprocessors));
   } else {
     row(out, "worker threads (\"SMs\")", std::to_string(info.multiprocessors));
@@ -42,9 +44,11 @@ int command_info(const InfoOptions& options, std::ostream& out, std::ostream& er
   row(out, "max threads per block", std::to_string(info.limits.max_threads_per_block));
   row(out, "max block dimensions", dims(info.limits.max_block_dim));
   row(out, "max grid dimensions", dims(info.limits.max_grid_dim));
-  row(out, "shared memory per block", format_bytes(static_cast<double>(info.shared_memory_per_block)));
+  row(out, "shared memory per block",
+      format_bytes(static_cast<double>(info.shared_memory_per_block)));
   if (info.shared_memory_per_multiprocessor > 0) {
-    row(out, "shared memory per SM", format_bytes(static_cast<double>(info.shared_memory_per_multiprocessor)));
+    row(out, "shared memory per SM",
+        format_bytes(static_cast<double>(info.shared_memory_per_multiprocessor)));
   }
   if (info.max_threads_per_multiprocessor > 0 && choice->device->is_gpu()) {
     row(out, "max threads per SM", std::to_string(info.max_threads_per_multiprocessor));
@@ -56,12 +60,15 @@ int command_info(const InfoOptions& options, std::ostream& out, std::ostream& er
             format_bytes(static_cast<double>(memory->total_bytes)));
   }
   if (info.theoretical_bandwidth_gbps() > 0) {
-    row(out, "peak memory bandwidth", std::to_string(static_cast<int>(info.theoretical_bandwidth_gbps())) + " GB/s");
+    row(out, "peak memory bandwidth",
+        std::to_string(static_cast<int>(info.theoretical_bandwidth_gbps())) + " GB/s");
   }
   if (info.driver_version > 0) {
     row(out, "CUDA driver / runtime",
-        std::to_string(info.driver_version / 1000) + "." + std::to_string(info.driver_version % 1000 / 10) + " / " +
-            std::to_string(info.runtime_version / 1000) + "." + std::to_string(info.runtime_version % 1000 / 10));
+        std::to_string(info.driver_version / 1000) + "." +
+            std::to_string(info.driver_version % 1000 / 10) + " / " +
+            std::to_string(info.runtime_version / 1000) + "." +
+            std::to_string(info.runtime_version % 1000 / 10));
   }
   out << "\nGraphics\n";
   if (gl) {
@@ -77,8 +84,8 @@ int command_info(const InfoOptions& options, std::ostream& out, std::ostream& er
 
 int command_lessons(std::ostream& out) {
   for (const auto& lesson : lessons::catalog()) {
-    out << lesson.number << ". " << std::left << std::setw(18) << lesson.id << std::setw(18) << lesson.title
-        << lesson.summary << (lesson.available ? "" : "  [coming]") << '\n';
+    out << lesson.number << ". " << std::left << std::setw(18) << lesson.id << std::setw(18)
+        << lesson.title << lesson.summary << (lesson.available ? "" : "  [coming]") << '\n';
   }
   return kExitOk;
 }

@@ -24,11 +24,14 @@ int command_render(const RenderOptions& options, std::ostream& out, std::ostream
   auto request = resolve_launch(options.launch);
   if (!request) return fail(err, request.message(), kExitUsage);
   if (request->n > kMaxRenderedElements) {
-    return fail(err, "render draws at most 2^24 elements (" + format_count(kMaxRenderedElements) + ")", kExitUsage);
+    return fail(err,
+                "render draws at most 2^24 elements (" + format_count(kMaxRenderedElements) + ")",
+                kExitUsage);
   }
   auto color_by = parse_color_by(options.color_by);
   if (!color_by) return fail(err, "--color-by: " + color_by.message(), kExitUsage);
-  if (options.width < 1 || options.height < 1 || options.width > kMaxImageSide || options.height > kMaxImageSide) {
+  if (options.width < 1 || options.height < 1 || options.width > kMaxImageSide ||
+      options.height > kMaxImageSide) {
     return fail(err, "--width and --height must be between 1 and 16384 pixels", kExitUsage);
   }
   auto preference = interop::parse_backend_preference(options.launch.backend);
@@ -75,9 +78,9 @@ int command_render(const RenderOptions& options, std::ostream& out, std::ostream
   if (!pixels) return fail(err, pixels.message(), kExitFailure);
   const Status saved = render::write_png(options.out_path, options.width, options.height, *pixels);
   if (!saved) return fail(err, saved.message(), kExitFailure);
-  out << "wrote " << options.out_path << ": vector_add" << request->config.to_string() << ", N = "
-      << format_count(request->n) << ", colour by " << to_string(*color_by) << ", " << to_string(choice->kind)
-      << " (" << (*gl)->renderer() << ")\n";
+  out << "wrote " << options.out_path << ": vector_add" << request->config.to_string()
+      << ", N = " << format_count(request->n) << ", colour by " << to_string(*color_by) << ", "
+      << to_string(choice->kind) << " (" << (*gl)->renderer() << ")\n";
   return status;
 }
 

@@ -28,7 +28,9 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
   if (!request) return fail(err, request.message(), kExitUsage);
   if (options.repeats < 1) return fail(err, "--repeats must be at least 1", kExitUsage);
   if (!options.trace_path.empty() && request->n > kMaxTraceElements) {
-    return fail(err, "--trace is limited to 2^24 elements (" + format_count(kMaxTraceElements) + " rows)", kExitUsage);
+    return fail(
+        err, "--trace is limited to 2^24 elements (" + format_count(kMaxTraceElements) + " rows)",
+        kExitUsage);
   }
   auto preference = interop::parse_backend_preference(options.launch.backend);
   if (!preference) return fail(err, "--backend: " + preference.message(), kExitUsage);
@@ -40,7 +42,8 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
   // fails, the one line says both what CUDA said and why.
   const auto problems = validate(request->config, device.info().limits);
   auto explain = [&problems](const std::string& message) {
-    if (problems.empty() || message.find(problems.front().message) != std::string::npos) return message;
+    if (problems.empty() || message.find(problems.front().message) != std::string::npos)
+      return message;
     return message + " (why: " + problems.front().message + ")";
   };
 
@@ -58,6 +61,11 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
     out << "  " << report->check->describe() << '\n';
     if (!report->check->passed) status = kExitFailure;
   }
+  // Every failure ends in one line on stderr; the trace below is still written, since it shows why.
+  auto finish = [&](int code) {
+    if (code != kExitOk) fail(err, report->check->describe(), code);
+    return code;
+  };
 
   if (!options.trace_path.empty()) {
     compute::HostTraceSink sink;
@@ -68,11 +76,11 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
     const Status written = write_trace_csv(file, sink.records(), {1, request->n}, request->config);
     if (!written) return fail(err, options.trace_path + ": " + written.message(), kExitFailure);
     const TraceSummary summary = summarize(sink.records(), request->config);
-    out << "  trace: " << options.trace_path << " (" << format_count(summary.elements) << " elements, "
-        << format_count(summary.unwritten) << " never written, " << format_count(summary.idle_threads)
-        << " idle threads)\n";
+    out << "  trace: " << options.trace_path << " (" << format_count(summary.elements)
+        << " elements, " << format_count(summary.unwritten) << " never written, "
+        << format_count(summary.idle_threads) << " idle threads)\n";
   }
-  return status;
+  return finish(status);
 }
 
 }  // namespace tl::cli

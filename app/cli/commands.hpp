@@ -20,8 +20,9 @@ int command_lessons(std::ostream& out);
 struct LaunchOptions {
   std::string lesson = "vector-add";
   std::string n = "2^20";
-  std::string grid;   // empty: enough blocks to cover n
+  std::string grid;  // empty: enough blocks to cover n
   std::string block = "256";
+  bool block_given = false;   // --block was on the command line
   bool single_block = false;  // the article's <<<1, N>>>
   std::string backend = "auto";
 };

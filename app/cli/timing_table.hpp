@@ -17,9 +17,11 @@ struct BenchRow {
 };
 
 void print_run_report(std::ostream& out, const BenchRow& row, const std::string& backend);
-void print_bench_table(std::ostream& out, const std::vector<BenchRow>& rows, const std::string& backend);
-void print_bench_csv(std::ostream& out, const std::vector<BenchRow>& rows, const std::string& backend);
-void print_bench_json(std::ostream& out, const std::vector<BenchRow>& rows, const std::string& backend,
-                      const std::string& device_name);
+void print_bench_table(std::ostream& out, const std::vector<BenchRow>& rows,
+                       const std::string& backend);
+void print_bench_csv(std::ostream& out, const std::vector<BenchRow>& rows,
+                     const std::string& backend);
+void print_bench_json(std::ostream& out, const std::vector<BenchRow>& rows,
+                      const std::string& backend, const std::string& device_name);
 
 }  // namespace tl::cli

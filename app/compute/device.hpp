@@ -1,7 +1,7 @@
 #pragma once
-// The device that runs ThreadLab's kernels: a CUDA GPU or the CPU emulator, behind one interface, so
-// every lesson is written once. Memory handed out by a device is only ever passed to that device's
-// kernel table and copy functions.
+// The device that runs ThreadLab's kernels: a CUDA GPU or the CPU emulator, behind one interface,
+// so every lesson is written once. Memory handed out by a device is only ever passed to that
+// device's kernel table and copy functions.
 
 #include <cstddef>
 #include <functional>
@@ -52,7 +52,8 @@ template <typename T>
 class DeviceArray {
  public:
   DeviceArray() = default;
-  DeviceArray(Device* device, T* data, std::size_t count) : device_(device), data_(data), count_(count) {}
+  DeviceArray(Device* device, T* data, std::size_t count)
+      : device_(device), data_(data), count_(count) {}
   DeviceArray(DeviceArray&& other) noexcept { *this = std::move(other); }
   DeviceArray& operator=(DeviceArray&& other) noexcept {
     if (this != &other) {

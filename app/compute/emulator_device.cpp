@@ -1,5 +1,5 @@
-// The emulator "device": host memory and the CPU kernel table. Its timings are CPU timings and every
-// view labels them so.
+// The emulator "device": host memory and the CPU kernel table. Its timings are CPU timings and
+// every view labels them so.
 
 #include <chrono>
 #include <cstdlib>
@@ -15,26 +15,23 @@
 namespace tl::compute {
 namespace {
 
-std::uint64_t host_memory_available() {
+// A field of /proc/meminfo in bytes, 0 when it cannot be read.
+std::uint64_t meminfo_bytes(const std::string& field) {
   std::ifstream meminfo("/proc/meminfo");
   std::string key;
   std::uint64_t value_kib = 0;
   std::string unit;
   while (meminfo >> key >> value_kib >> unit) {
-    if (key == "MemAvailable:") return value_kib * 1024;
+    if (key == field) return value_kib * 1024;
   }
   return 0;
 }
 
+std::uint64_t host_memory_available() {
+  return meminfo_bytes("MemAvailable:");
+}
 std::uint64_t host_memory_total() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  std::uint64_t value_kib = 0;
-  std::string unit;
-  while (meminfo >> key >> value_kib >> unit) {
-    if (key == "MemTotal:") return value_kib * 1024;
-  }
-  return 0;
+  return meminfo_bytes("MemTotal:");
 }
 
 class EmulatorDevice final : public Device {
@@ -50,12 +47,15 @@ class EmulatorDevice final : public Device {
 
   [[nodiscard]] bool is_gpu() const override { return false; }
   [[nodiscard]] const DeviceInfo& info() const override { return info_; }
-  [[nodiscard]] const kernels::KernelTable& kernels() const override { return kernels::emulator_kernels(); }
+  [[nodiscard]] const kernels::KernelTable& kernels() const override {
+    return kernels::emulator_kernels();
+  }
 
   Result<void*> allocate(std::size_t bytes) override {
     void* p = std::malloc(bytes == 0 ? 1 : bytes);
     if (p == nullptr) {
-      return Error{ErrorKind::kOutOfMemory, "out of host memory allocating " + std::to_string(bytes) + " bytes"};
+      return Error{ErrorKind::kOutOfMemory,
+                   "out of host memory allocating " + std::to_string(bytes) + " bytes"};
     }
     return p;
   }
@@ -99,6 +99,8 @@ class EmulatorDevice final : public Device {
 
 }  // namespace
 
-std::unique_ptr<Device> make_emulator_device() { return std::make_unique<EmulatorDevice>(); }
+std::unique_ptr<Device> make_emulator_device() {
+  return std::make_unique<EmulatorDevice>();
+}
 
 }  // namespace tl::compute

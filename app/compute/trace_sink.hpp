@@ -21,8 +21,8 @@ class TraceSink {
   virtual Status publish(Device& device) = 0;
 };
 
-// Keeps the records in host memory, for the CLI's --trace and for tests. On a GPU they are written to
-// device memory and copied back in publish().
+// Keeps the records in host memory, for the CLI's --trace and for tests. On a GPU they are written
+// to device memory and copied back in publish().
 class HostTraceSink final : public TraceSink {
  public:
   Result<TraceRecord*> acquire(Device& device, std::size_t count) override;

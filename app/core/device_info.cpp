@@ -19,6 +19,8 @@ double DeviceInfo::theoretical_bandwidth_gbps() const {
   return 2.0 * memory_clock_khz * 1e3 * (memory_bus_width_bits / 8.0) / 1e9;
 }
 
-DeviceLimits standard_cuda_limits() { return DeviceLimits{}; }
+DeviceLimits standard_cuda_limits() {
+  return DeviceLimits{};
+}
 
 }  // namespace tl

@@ -9,13 +9,16 @@
 namespace tl {
 
 enum class BackendKind {
-  kCudaInterop,  // CUDA on the GPU that also runs OpenGL: traces are written straight into GL buffers
+  kCudaInterop,  // CUDA on the GPU that also runs OpenGL: traces are written straight into GL
+                 // buffers
   kCudaCopy,     // CUDA works but OpenGL runs elsewhere: traces are copied to the host and uploaded
   kEmulator,     // no usable CUDA device: kernels run on the CPU emulator
 };
 
 const char* to_string(BackendKind kind);
-[[nodiscard]] inline bool is_gpu(BackendKind kind) { return kind != BackendKind::kEmulator; }
+[[nodiscard]] inline bool is_gpu(BackendKind kind) {
+  return kind != BackendKind::kEmulator;
+}
 
 struct DeviceLimits {
   std::uint32_t max_threads_per_block = 1024;
@@ -39,15 +42,15 @@ struct DeviceInfo {
   int clock_khz = 0;
   int memory_bus_width_bits = 0;
   int memory_clock_khz = 0;
-  int driver_version = 0;   // e.g. 13000 for CUDA 13.0; 0 when unknown
+  int driver_version = 0;  // e.g. 13000 for CUDA 13.0; 0 when unknown
   int runtime_version = 0;
 
   // Peak DRAM bandwidth from the memory clock and bus width, or 0 when unknown.
   [[nodiscard]] double theoretical_bandwidth_gbps() const;
 };
 
-// The limits CUDA documents for every GPU ThreadLab supports (compute capability 7.5 and newer); the
-// emulator enforces the same ones so that what is learned on a laptop holds on a GPU.
+// The limits CUDA documents for every GPU ThreadLab supports (compute capability 7.5 and newer);
+// the emulator enforces the same ones so that what is learned on a laptop holds on a GPU.
 DeviceLimits standard_cuda_limits();
 
 }  // namespace tl

@@ -15,9 +15,8 @@ std::string dim3_text(const Dim3& d) {
 void check_axis(std::vector<LaunchProblem>& problems, const char* what, char axis,
                 std::uint32_t value, std::uint32_t limit, LaunchProblemKind kind) {
   if (value <= limit) return;
-  problems.push_back(
-      {kind, std::string(what) + "." + axis + " = " + std::to_string(value) + " exceeds this device's limit of " +
-                 std::to_string(limit) + "."});
+  problems.push_back({kind, std::string(what) + "." + axis + " = " + std::to_string(value) +
+                                " exceeds this device's limit of " + std::to_string(limit) + "."});
 }
 
 }  // namespace
@@ -59,7 +58,8 @@ std::vector<LaunchProblem> validate(const LaunchConfig& config, const DeviceLimi
 Status check_launch(const LaunchConfig& config, const DeviceLimits& limits) {
   auto problems = validate(config, limits);
   if (problems.empty()) return Status::ok();
-  return invalid_argument(config.to_string() + " is not a valid launch: " + problems.front().message);
+  return invalid_argument(config.to_string() +
+                          " is not a valid launch: " + problems.front().message);
 }
 
 std::uint32_t blocks_to_cover(std::uint64_t n, std::uint32_t threads_per_block) {
@@ -74,7 +74,8 @@ Result<Dim3> parse_dim3(const std::string& text) {
   std::uint32_t values[3] = {1, 1, 1};
   int count = 0;
   std::size_t pos = 0;
-  const std::string bad = "'" + text + "' is not a dimension: expected 1 to 3 positive integers like 256 or 16,16";
+  const std::string bad =
+      "'" + text + "' is not a dimension: expected 1 to 3 positive integers like 256 or 16,16";
   while (true) {
     while (pos < text.size() && text[pos] == ' ') ++pos;
     if (count == 3) return invalid_argument(bad);

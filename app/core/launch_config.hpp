@@ -1,6 +1,6 @@
 #pragma once
-// A kernel launch configuration <<<grid, block>>> and its validation against a device's limits, with
-// messages that explain why a configuration is invalid, not only that it is.
+// A kernel launch configuration <<<grid, block>>> and its validation against a device's limits,
+// with messages that explain why a configuration is invalid, not only that it is.
 
 #include <cstdint>
 #include <string>
@@ -41,7 +41,8 @@ std::vector<LaunchProblem> validate(const LaunchConfig& config, const DeviceLimi
 // The first problem as a Status, for callers that only need yes or no.
 Status check_launch(const LaunchConfig& config, const DeviceLimits& limits);
 
-// The smallest 1D grid that gives every one of n elements a thread with this many threads per block.
+// The smallest 1D grid that gives every one of n elements a thread with this many threads per
+// block.
 std::uint32_t blocks_to_cover(std::uint64_t n, std::uint32_t threads_per_block);
 
 // Parses "256", "16,16" or "8,8,4" (also with 'x' or '×' as separator) into a Dim3.

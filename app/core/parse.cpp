@@ -19,8 +19,10 @@ Result<std::uint64_t> parse_plain(const std::string& text, const std::string& or
   std::uint64_t value = 0;
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec == std::errc::result_out_of_range) return invalid_argument("'" + original + "' is too large");
-  if (ec != std::errc{} || ptr != end) return invalid_argument("'" + original + "' is not a whole number");
+  if (ec == std::errc::result_out_of_range)
+    return invalid_argument("'" + original + "' is too large");
+  if (ec != std::errc{} || ptr != end)
+    return invalid_argument("'" + original + "' is not a whole number");
   return value;
 }
 
@@ -51,11 +53,12 @@ Result<std::uint64_t> parse_count(const std::string& raw) {
     const char* text;
     std::uint64_t factor;
   };
-  for (const Suffix s : {Suffix{"Ki", 1ull << 10}, Suffix{"Mi", 1ull << 20}, Suffix{"Gi", 1ull << 30},
-                         Suffix{"K", 1000ull}, Suffix{"k", 1000ull}, Suffix{"M", 1000000ull},
-                         Suffix{"G", 1000000000ull}}) {
+  for (const Suffix s : {Suffix{"Ki", 1ull << 10}, Suffix{"Mi", 1ull << 20},
+                         Suffix{"Gi", 1ull << 30}, Suffix{"K", 1000ull}, Suffix{"k", 1000ull},
+                         Suffix{"M", 1000000ull}, Suffix{"G", 1000000000ull}}) {
     const std::string suffix = s.text;
-    if (text.size() > suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    if (text.size() > suffix.size() &&
+        text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0) {
       auto base = parse_plain(text.substr(0, text.size() - suffix.size()), raw);
       if (!base) return base;
       if (*base > UINT64_MAX / s.factor) return invalid_argument("'" + raw + "' is too large");
@@ -80,7 +83,8 @@ Result<std::vector<std::uint64_t>> parse_count_list(const std::string& text) {
       auto high = parse_count(item.substr(dots + 2));
       if (!high) return high.error();
       if (!std::has_single_bit(*low) || !std::has_single_bit(*high) || *low > *high) {
-        return invalid_argument("range '" + item + "' must go from a power of two up to a power of two");
+        return invalid_argument("range '" + item +
+                                "' must go from a power of two up to a power of two");
       }
       for (std::uint64_t v = *low; v <= *high && v != 0; v <<= 1) values.push_back(v);
     } else {

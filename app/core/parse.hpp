@@ -9,8 +9,8 @@
 
 namespace tl {
 
-// A non-negative integer: decimal, 2^k, 1<<k, k-suffixed (K = 1e3, M = 1e6, G = 1e9, Ki/Mi/Gi powers
-// of 1024) or scientific with an integral value (1e6).
+// A non-negative integer: decimal, 2^k, 1<<k, k-suffixed (K = 1e3, M = 1e6, G = 1e9, Ki/Mi/Gi
+// powers of 1024) or scientific with an integral value (1e6).
 Result<std::uint64_t> parse_count(const std::string& text);
 
 // "a,b,c" of counts, or "a..b" for the powers of two from a to b (both powers of two, a <= b), or a

@@ -10,16 +10,16 @@
 namespace tl {
 
 enum class ErrorKind {
-  kInvalidArgument,   // the user asked for something impossible (bad size, bad launch configuration)
-  kOutOfMemory,       // host or device allocation failed
-  kCudaError,         // the CUDA runtime returned an error (launch, copy, event, ...)
-  kCudaStickyError,   // the CUDA context is corrupted and must be reset before any further work
-  kNoDevice,          // no usable CUDA device
-  kGraphicsError,     // OpenGL, EGL, window or interop failure
-  kIoError,           // file could not be read or written
-  kParseError,        // a file or an argument could not be understood
-  kCancelled,         // the user cancelled a running operation
-  kTooSlow,           // refused because it would take far too long on this executor
+  kInvalidArgument,  // the user asked for something impossible (bad size, bad launch configuration)
+  kOutOfMemory,      // host or device allocation failed
+  kCudaError,        // the CUDA runtime returned an error (launch, copy, event, ...)
+  kCudaStickyError,  // the CUDA context is corrupted and must be reset before any further work
+  kNoDevice,         // no usable CUDA device
+  kGraphicsError,    // OpenGL, EGL, window or interop failure
+  kIoError,          // file could not be read or written
+  kParseError,       // a file or an argument could not be understood
+  kCancelled,        // the user cancelled a running operation
+  kTooSlow,          // refused because it would take far too long on this executor
 };
 
 struct Error {
@@ -45,8 +45,8 @@ class Status {
 template <typename T>
 class Result {
  public:
-  Result(T value) : state_(std::move(value)) {}      // NOLINT
-  Result(Error error) : state_(std::move(error)) {}  // NOLINT
+  Result(T value) : state_(std::move(value)) {}             // NOLINT
+  Result(Error error) : state_(std::move(error)) {}         // NOLINT
   Result(const Status& status) : state_(status.error()) {}  // only for a failed status
 
   [[nodiscard]] bool is_ok() const { return std::holds_alternative<T>(state_); }
@@ -72,8 +72,8 @@ inline Error invalid_argument(std::string message) {
 }  // namespace tl
 
 // Returns the failed status of an expression from the enclosing function.
-#define TL_RETURN_IF_ERROR(expr)               \
-  do {                                         \
-    ::tl::Status tl_status_ = (expr);          \
+#define TL_RETURN_IF_ERROR(expr)                        \
+  do {                                                  \
+    ::tl::Status tl_status_ = (expr);                   \
     if (!tl_status_.is_ok()) return tl_status_.error(); \
   } while (false)

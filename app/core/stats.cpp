@@ -17,8 +17,12 @@ TimingStats summarize_timings(std::span<const double> samples_ms) {
   return stats;
 }
 
-double gigabytes_per_second(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e6) : 0.0; }
+double gigabytes_per_second(double bytes, double ms) {
+  return ms > 0 ? bytes / (ms * 1e6) : 0.0;
+}
 
-double gigaflops(double flops, double ms) { return ms > 0 ? flops / (ms * 1e6) : 0.0; }
+double gigaflops(double flops, double ms) {
+  return ms > 0 ? flops / (ms * 1e6) : 0.0;
+}
 
 }  // namespace tl

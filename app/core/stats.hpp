@@ -15,7 +15,8 @@ struct TimingStats {
   [[nodiscard]] bool empty() const { return repeats == 0; }
 };
 
-// Median (mean of the two middle values for an even count), min and max. Empty input gives empty stats.
+// Median (mean of the two middle values for an even count), min and max. Empty input gives empty
+// stats.
 TimingStats summarize_timings(std::span<const double> samples_ms);
 
 // Throughput helpers: bytes or operations per millisecond expressed per second.

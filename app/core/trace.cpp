@@ -31,7 +31,8 @@ TraceSummary summarize(std::span<const TraceRecord> records, const LaunchConfig&
   s.elements = records.size();
   s.threads_launched = config.total_threads();
   // Idle threads are counted exactly with one bit per launched thread while that stays small; past
-  // that, threads minus written elements, which is exact when each thread writes at most one element.
+  // that, threads minus written elements, which is exact when each thread writes at most one
+  // element.
   constexpr std::uint64_t kExactLimit = std::uint64_t{1} << 28;
   const bool exact = s.threads_launched <= kExactLimit;
   std::vector<bool> active(exact ? s.threads_launched : 0, false);
@@ -46,7 +47,8 @@ TraceSummary summarize(std::span<const TraceRecord> records, const LaunchConfig&
     if (r.writes > 1) ++s.written_more;
     s.max_iteration = std::max(s.max_iteration, r.iteration);
     if (exact) {
-      const std::uint64_t thread = std::uint64_t{r.block} * per_block + (r.thread_and_sm & kTraceThreadMask);
+      const std::uint64_t thread =
+          std::uint64_t{r.block} * per_block + (r.thread_and_sm & kTraceThreadMask);
       if (thread < active.size()) active[thread] = true;
     }
   }

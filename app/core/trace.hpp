@@ -39,10 +39,10 @@ DecodedTrace decode(const TraceRecord& record, std::uint64_t element, const Data
 
 struct TraceSummary {
   std::uint64_t elements = 0;
-  std::uint64_t unwritten = 0;        // elements no thread wrote: the grid was too small
-  std::uint64_t written_more = 0;     // elements written more than once: overlapping indices
+  std::uint64_t unwritten = 0;     // elements no thread wrote: the grid was too small
+  std::uint64_t written_more = 0;  // elements written more than once: overlapping indices
   std::uint64_t threads_launched = 0;
-  std::uint64_t idle_threads = 0;     // threads launched that had no element: i >= n
+  std::uint64_t idle_threads = 0;  // threads launched that had no element: i >= n
   std::uint32_t max_iteration = 0;
 };
 

@@ -1,7 +1,8 @@
 #pragma once
-// The tracing contract, shared by the traced kernels (GPU and emulator), the OpenGL renderer and the
-// exporters. One record per data element, 16 bytes, laid out so that a GLSL std430 `uvec4` array reads
-// it unchanged. A zero-filled buffer means "nobody wrote anything": every launch starts from zeros.
+// The tracing contract, shared by the traced kernels (GPU and emulator), the OpenGL renderer and
+// the exporters. One record per data element, 16 bytes, laid out so that a GLSL std430 `uvec4`
+// array reads it unchanged. A zero-filled buffer means "nobody wrote anything": every launch starts
+// from zeros.
 //
 // This header is included by CUDA device code, so it holds plain data only.
 
@@ -10,10 +11,11 @@
 namespace tl {
 
 struct TraceRecord {
-  std::uint32_t block;          // linear block index: x + gridDim.x * (y + gridDim.y * z)
-  std::uint32_t thread_and_sm;  // bits 0..15 linear thread index in its block, 16..31 SM id + 1 (0: unknown)
-  std::uint32_t iteration;      // grid-stride pass that wrote the element, 0 without a grid-stride loop
-  std::uint32_t writes;         // how many times the element was written (atomically incremented)
+  std::uint32_t block;  // linear block index: x + gridDim.x * (y + gridDim.y * z)
+  std::uint32_t
+      thread_and_sm;  // bits 0..15 linear thread index in its block, 16..31 SM id + 1 (0: unknown)
+  std::uint32_t iteration;  // grid-stride pass that wrote the element, 0 without a grid-stride loop
+  std::uint32_t writes;     // how many times the element was written (atomically incremented)
 };
 static_assert(sizeof(TraceRecord) == 16, "the GL shaders read a TraceRecord as one uvec4");
 

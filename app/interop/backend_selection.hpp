@@ -1,6 +1,7 @@
 #pragma once
 // The fallback chain, decided once at start-up and shown to the user with its reason:
-//   CUDA + interop (GL on the CUDA GPU) → CUDA + copy (GL elsewhere) → CPU emulator (no usable CUDA).
+//   CUDA + interop (GL on the CUDA GPU) → CUDA + copy (GL elsewhere) → CPU emulator (no usable
+//   CUDA).
 
 #include <memory>
 #include <string>

@@ -22,14 +22,16 @@ Status CudaInteropTraceSink::register_buffer() {
   unregister_buffer();
   // The kernel overwrites every record after a memset, so CUDA never needs the old contents.
   TL_RETURN_IF_ERROR(compute::cuda_status(
-      cudaGraphicsGLRegisterBuffer(&resource_, buffer_.gl_buffer(), cudaGraphicsRegisterFlagsWriteDiscard),
+      cudaGraphicsGLRegisterBuffer(&resource_, buffer_.gl_buffer(),
+                                   cudaGraphicsRegisterFlagsWriteDiscard),
       "registering the trace buffer with CUDA (cudaGraphicsGLRegisterBuffer)"));
   registered_generation_ = buffer_.generation();
   return Status::ok();
 }
 
 void CudaInteropTraceSink::unregister_buffer() {
-  // Must happen before the GL buffer is deleted or reallocated, or the driver keeps a stale mapping.
+  // Must happen before the GL buffer is deleted or reallocated, or the driver keeps a stale
+  // mapping.
   if (resource_ != nullptr) cudaGraphicsUnregisterResource(resource_);
   resource_ = nullptr;
 }
@@ -46,8 +48,9 @@ Result<TraceRecord*> CudaInteropTraceSink::acquire(compute::Device& device, std:
   mapped_ = true;
   void* pointer = nullptr;
   std::size_t size = 0;
-  Status status = compute::cuda_status(cudaGraphicsResourceGetMappedPointer(&pointer, &size, resource_),
-                                       "getting the mapped trace buffer's address");
+  Status status =
+      compute::cuda_status(cudaGraphicsResourceGetMappedPointer(&pointer, &size, resource_),
+                           "getting the mapped trace buffer's address");
   if (status && size < count * sizeof(TraceRecord)) {
     status = Error{ErrorKind::kGraphicsError, "the mapped trace buffer is smaller than requested"};
   }
@@ -63,7 +66,8 @@ Status CudaInteropTraceSink::publish(compute::Device& /*device*/) {
   if (!mapped_) return Status::ok();
   mapped_ = false;
   // Unmapping orders the CUDA work before any later GL use of the buffer.
-  return compute::cuda_status(cudaGraphicsUnmapResources(1, &resource_), "unmapping the trace buffer");
+  return compute::cuda_status(cudaGraphicsUnmapResources(1, &resource_),
+                              "unmapping the trace buffer");
 }
 
 std::string probe_interop(int cuda_ordinal) {
@@ -75,7 +79,8 @@ std::string probe_interop(int cuda_ordinal) {
   if (error != cudaSuccess || count == 0) {
     cudaGetLastError();
     return "OpenGL runs on " + gl_name + ", not on the CUDA GPU (" +
-           (error != cudaSuccess ? std::string(cudaGetErrorString(error)) : std::string("no CUDA device")) +
+           (error != cudaSuccess ? std::string(cudaGetErrorString(error))
+                                 : std::string("no CUDA device")) +
            "); traces are copied through the host";
   }
   bool same_device = false;

@@ -32,7 +32,8 @@ class CudaInteropTraceSink final : public compute::TraceSink {
 };
 
 // Whether CUDA can write into this GL context's buffers: the context must run on `cuda_ordinal`'s
-// GPU (cudaGLGetDevices) and a buffer must register and map. Empty string on success, else the reason.
+// GPU (cudaGLGetDevices) and a buffer must register and map. Empty string on success, else the
+// reason.
 std::string probe_interop(int cuda_ordinal);
 
 }  // namespace tl::interop

@@ -7,7 +7,8 @@
 
 namespace tl::interop {
 
-std::unique_ptr<compute::TraceSink> make_gl_trace_sink(BackendKind kind, render::TraceBuffer& buffer) {
+std::unique_ptr<compute::TraceSink> make_gl_trace_sink(BackendKind kind,
+                                                       render::TraceBuffer& buffer) {
 #if defined(THREADLAB_HAVE_CUDA)
   if (kind == BackendKind::kCudaInterop) return std::make_unique<CudaInteropTraceSink>(buffer);
 #else

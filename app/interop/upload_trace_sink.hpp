@@ -1,6 +1,6 @@
 #pragma once
-// The copy and emulator paths: records land in host memory (straight from the emulator, or copied back
-// from the GPU) and are uploaded into the GL buffer.
+// The copy and emulator paths: records land in host memory (straight from the emulator, or copied
+// back from the GPU) and are uploaded into the GL buffer.
 
 #include <vector>
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <mutex>
 
+#include "compute/lessons/vector_add_series.hpp"
 #include "core/format.hpp"
 #include "core/lessons/catalog.hpp"
 #include "core/lessons/lesson_action.hpp"
@@ -11,7 +12,6 @@
 #include "core/sweep/size_sweep.hpp"
 #include "interop/gl_trace_sink.hpp"
 #include "lesson_texts.hpp"
-#include "compute/lessons/vector_add_series.hpp"
 
 namespace tl::ui {
 
@@ -49,12 +49,14 @@ Status AppController::initialize(const ControllerOptions& options) {
   if (!renderer) return renderer.error();
   renderer_ = std::move(*renderer);
   if (auto memory = device_->memory_info()) {
-    state_.max_n = std::min<std::uint64_t>(lessons::kVectorAddMaxN,
-                                           static_cast<std::uint64_t>(static_cast<double>(memory->free_bytes) * 0.9 / 12.0));
+    state_.max_n = std::min<std::uint64_t>(
+        lessons::kVectorAddMaxN,
+        static_cast<std::uint64_t>(static_cast<double>(memory->free_bytes) * 0.9 / 12.0));
   }
   load_lesson();
   refresh_launch_problems();
-  post(Severity::kInfo, std::string("Backend: ") + to_string(state_.backend) + ". " + state_.backend_reason);
+  post(Severity::kInfo,
+       std::string("Backend: ") + to_string(state_.backend) + ". " + state_.backend_reason);
   launch();
   return Status::ok();
 }
@@ -127,7 +129,9 @@ void AppController::use_single_block() {
   refresh_launch_problems();
 }
 
-bool AppController::can_launch() const { return !runner_.is_running(); }
+bool AppController::can_launch() const {
+  return !runner_.is_running();
+}
 
 void AppController::handle_device_error(const Error& error) {
   if (error.kind != ErrorKind::kCudaStickyError) return;
@@ -144,7 +148,8 @@ void AppController::handle_device_error(const Error& error) {
 
 void AppController::launch() {
   if (!can_launch()) {
-    post(Severity::kWarning, "Measurements are running in the background; wait or cancel them first.");
+    post(Severity::kWarning,
+         "Measurements are running in the background; wait or cancel them first.");
     return;
   }
   const LaunchControls& c = state_.controls;
@@ -155,7 +160,8 @@ void AppController::launch() {
   trace.check.reset();
   state_.view.hover.reset();
   for (const auto& problem : state_.launch_problems) {
-    post(Severity::kWarning, "Launching " + trace.config.to_string() + " anyway: " + problem.message);
+    post(Severity::kWarning,
+         "Launching " + trace.config.to_string() + " anyway: " + problem.message);
   }
 
   if (c.n > kMaxTracedElements) {
@@ -254,7 +260,8 @@ void AppController::start_sweep() {
   compute::Device* device = device_.get();
   const std::uint32_t block = plot.sweep_block;
   for (std::uint64_t n : size_sweep(1 << 10, max_n, 1)) {
-    jobs.push_back({"N = " + format_power_of_two(n), [device, n, block](const std::atomic<bool>& cancel) -> Result<SweepPoint> {
+    jobs.push_back({"N = " + format_power_of_two(n),
+                    [device, n, block](const std::atomic<bool>& cancel) -> Result<SweepPoint> {
                       compute::VectorAddRequest request;
                       request.n = n;
                       request.config = lessons::covering_config(n, block);
@@ -273,7 +280,9 @@ void AppController::start_sweep() {
   plot.sweeping = started.is_ok();
 }
 
-void AppController::cancel_sweep() { runner_.cancel(); }
+void AppController::cancel_sweep() {
+  runner_.cancel();
+}
 
 void AppController::clear_plot() {
   if (runner_.is_running() && !runner_is_single_launch_) return;
@@ -286,7 +295,8 @@ void AppController::record_sweep_point(const SweepPoint& point) {
   compute::add_sweep_point(state_.timing.series, point);
   state_.timing.markers.clear();
   if (auto crossover = compute::find_gpu_crossover(state_.timing.series)) {
-    state_.timing.markers.push_back(plot::PlotMarker{*crossover, "GPU end to end beats 1 CPU thread"});
+    state_.timing.markers.push_back(
+        plot::PlotMarker{*crossover, "GPU end to end beats 1 CPU thread"});
   }
 }
 
@@ -306,7 +316,8 @@ void AppController::update() {
         state_.timed.report = std::move(result->value());
       } else {
         state_.timed.error = result->message();
-        if (result->error().kind != ErrorKind::kCancelled) post(Severity::kError, result->message());
+        if (result->error().kind != ErrorKind::kCancelled)
+          post(Severity::kError, result->message());
         handle_device_error(result->error());
       }
     }
@@ -347,27 +358,32 @@ void AppController::apply_lesson_action(const std::string& link) {
   if (action->sweep) start_sweep();
 }
 
-void AppController::set_color_by(ColorBy mode) { state_.view.color_by = mode; }
+void AppController::set_color_by(ColorBy mode) {
+  state_.view.color_by = mode;
+}
 
 void AppController::hover(std::optional<PixelPoint> pixel, Viewport viewport) {
   if (!pixel || !state_.trace.valid) {
     state_.view.hover.reset();
     return;
   }
-  const CellHit hit = element_at(state_.trace.layout, state_.view.transform, static_cast<int>(pixel->x),
-                                 static_cast<int>(pixel->y), viewport);
+  const CellHit hit = element_at(state_.trace.layout, state_.view.transform,
+                                 static_cast<int>(pixel->x), static_cast<int>(pixel->y), viewport);
   if (hit.kind == CellKind::kNone) {
     state_.view.hover.reset();
     return;
   }
   // Reading a record back from the GPU stalls the pipeline: only when the mouse reaches a new cell.
-  if (state_.view.hover && state_.view.hover->hit.cell == hit.cell && state_.view.hover->hit.kind == hit.kind) return;
+  if (state_.view.hover && state_.view.hover->hit.cell == hit.cell &&
+      state_.view.hover->hit.kind == hit.kind)
+    return;
   HoverInfo info;
   info.hit = hit;
   if (hit.is_element()) {
     auto record = trace_buffer_.read(hit.cell);
     if (record) {
-      info.record = decode(*record, hit.cell, {1, state_.trace.n}, state_.trace.config, state_.device.limits.warp_size);
+      info.record = decode(*record, hit.cell, {1, state_.trace.n}, state_.trace.config,
+                           state_.device.limits.warp_size);
     }
   }
   state_.view.hover = info;
@@ -377,13 +393,19 @@ void AppController::zoom(double factor, double pixel_x, double pixel_y) {
   state_.view.transform = zoom_about(state_.view.transform, factor, pixel_x, pixel_y);
 }
 
-void AppController::pan(double dx, double dy) { state_.view.transform = pan_by_pixels(state_.view.transform, dx, dy); }
+void AppController::pan(double dx, double dy) {
+  state_.view.transform = pan_by_pixels(state_.view.transform, dx, dy);
+}
 
-void AppController::fit_view() { state_.view.fit_pending = true; }
+void AppController::fit_view() {
+  state_.view.fit_pending = true;
+}
 
 Result<std::uint32_t> AppController::render_mapping(Viewport viewport) {
   if (viewport.width <= 0 || viewport.height <= 0) return invalid_argument("empty view");
-  if (!state_.trace.valid) return invalid_argument(state_.trace.error.empty() ? "nothing launched yet" : state_.trace.error);
+  if (!state_.trace.valid)
+    return invalid_argument(state_.trace.error.empty() ? "nothing launched yet"
+                                                       : state_.trace.error);
   if (state_.view.fit_pending) {
     state_.view.transform = fit_to_view(state_.trace.layout, viewport, 4.0);
     state_.view.fit_pending = false;

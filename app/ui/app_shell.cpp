@@ -24,7 +24,8 @@ namespace tl::ui {
 namespace {
 
 constexpr const char* kGlslVersion = "#version 430";
-// A screenshot should show finished measurements, so the last frame waits for them, up to this long.
+// A screenshot should show finished measurements, so the last frame waits for them, up to this
+// long.
 constexpr auto kMaxWaitForMeasurements = std::chrono::seconds(120);
 
 // Start-up actions are checked before anything opens, so a typo is a one-line error, not a
@@ -66,14 +67,17 @@ struct ImGuiContextGuard {
 
 // RGBA rows of the bound framebuffer, top row first.
 std::vector<std::uint8_t> read_framebuffer(int width, int height) {
-  std::vector<std::uint8_t> pixels(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 4);
+  std::vector<std::uint8_t> pixels(static_cast<std::size_t>(width) *
+                                   static_cast<std::size_t>(height) * 4);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
   std::vector<std::uint8_t> flipped(pixels.size());
   const std::size_t row = static_cast<std::size_t>(width) * 4;
   for (int y = 0; y < height; ++y) {
-    std::copy_n(pixels.begin() + static_cast<std::ptrdiff_t>(row * static_cast<std::size_t>(y)), row,
-                flipped.begin() + static_cast<std::ptrdiff_t>(row * static_cast<std::size_t>(height - 1 - y)));
+    std::copy_n(pixels.begin() + static_cast<std::ptrdiff_t>(row * static_cast<std::size_t>(y)),
+                row,
+                flipped.begin() +
+                    static_cast<std::ptrdiff_t>(row * static_cast<std::size_t>(height - 1 - y)));
   }
   return flipped;
 }
@@ -94,7 +98,8 @@ int run_window(const cli::GuiOptions& options, interop::BackendPreference backen
   auto window = platform::GlfwWindow::create(window_options);
   if (!window) return fail(window.message());
   ImGuiContextGuard imgui;
-  const float scale = options.scale > 0 ? options.scale : std::max(1.0f, (*window)->content_scale().x);
+  const float scale =
+      options.scale > 0 ? options.scale : std::max(1.0f, (*window)->content_scale().x);
   const Fonts fonts = setup_theme(scale);
   ImGui_ImplGlfw_InitForOpenGL((*window)->native(), true);
   ImGui_ImplOpenGL3_Init(kGlslVersion);
@@ -172,8 +177,9 @@ int run_headless(const cli::GuiOptions& options, interop::BackendPreference back
       }
       if (!options.screenshot.empty()) {
         auto pixels = (*target)->read_pixels();
-        const Status saved = pixels ? render::write_png(options.screenshot, options.width, options.height, *pixels)
-                                    : pixels.status();
+        const Status saved =
+            pixels ? render::write_png(options.screenshot, options.width, options.height, *pixels)
+                   : pixels.status();
         if (!saved) status = fail(saved.message());
       }
     }

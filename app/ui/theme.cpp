@@ -18,8 +18,9 @@ namespace {
 #endif
 
 // Latin-1 plus the few symbols the lessons and numbers use: arrows, ×, µ, –, σ, ≈, ≤, ≥.
-const ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x0394, 0x03C3, 0x2013, 0x2014, 0x2190, 0x2193,
-                                0x2248, 0x2248, 0x2264, 0x2265, 0x2022, 0x2022, 0x2026, 0x2026, 0};
+const ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x0394, 0x03C3, 0x2013, 0x2014,
+                                0x2190, 0x2193, 0x2248, 0x2248, 0x2264, 0x2265,
+                                0x2022, 0x2022, 0x2026, 0x2026, 0};
 
 // The configured path, unless a folder in $THREADLAB_FONT_DIR (colon-separated) holds a file of the
 // same name: for systems that keep their fonts elsewhere.
@@ -31,7 +32,8 @@ std::string find_font(const char* configured) {
     while (start <= list.size()) {
       std::size_t end = list.find(':', start);
       if (end == std::string::npos) end = list.size();
-      const std::filesystem::path candidate = std::filesystem::path(list.substr(start, end - start)) / path.filename();
+      const std::filesystem::path candidate =
+          std::filesystem::path(list.substr(start, end - start)) / path.filename();
       if (std::filesystem::exists(candidate)) return candidate.string();
       start = end + 1;
     }

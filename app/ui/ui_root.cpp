@@ -34,8 +34,8 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
   draw_device_panel(controller, fonts);
   ImGui::EndChild();
   ImGui::SameLine();
-  ImGui::BeginChild("mapping", {right_width - controls_width - style.ItemSpacing.x, top_height}, true,
-                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  ImGui::BeginChild("mapping", {right_width - controls_width - style.ItemSpacing.x, top_height},
+                    true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   draw_mapping_panel(controller, fonts);
   ImGui::EndChild();
   ImGui::BeginChild("timing", {right_width, body_height - top_height - style.ItemSpacing.y}, true,

@@ -1,7 +1,7 @@
 #pragma once
-// Lets the CUDA kernels in kernels/*.cuh compile with the host compiler, so the very same source runs
-// on the CPU emulator. It supplies what nvcc would: the built-in index variables, dim3, the function
-// qualifiers, __shared__, __syncthreads() and the atomics the kernels use.
+// Lets the CUDA kernels in kernels/*.cuh compile with the host compiler, so the very same source
+// runs on the CPU emulator. It supplies what nvcc would: the built-in index variables, dim3, the
+// function qualifiers, __shared__, __syncthreads() and the atomics the kernels use.
 //
 // Only emulator translation units include this, never one compiled by nvcc.
 
@@ -30,7 +30,8 @@ inline thread_local dim3 blockDim;
 inline thread_local dim3 gridDim;
 inline constexpr int warpSize = 32;
 
-// Suspends the calling emulated thread until every thread of its block has arrived (grid_executor.cpp).
+// Suspends the calling emulated thread until every thread of its block has arrived
+// (grid_executor.cpp).
 void syncthreads();
 
 inline unsigned int atomicAdd(unsigned int* address, unsigned int value) {

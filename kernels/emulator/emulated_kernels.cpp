@@ -28,12 +28,13 @@ Status emulate(const char* kernel, const LaunchConfig& config, const emu::GridOp
   return emu::run_grid(config, options, body);
 }
 
-Status emulate_vector_add(const LaunchConfig& config, const float* a, const float* b, float* c, int n) {
+Status emulate_vector_add(const LaunchConfig& config, const float* a, const float* b, float* c,
+                          int n) {
   return emulate("vector_add", config, {}, [=] { emulated::vector_add(a, b, c, n); });
 }
 
-Status emulate_vector_add_traced(const LaunchConfig& config, const float* a, const float* b, float* c,
-                                 int n, TraceRecord* trace) {
+Status emulate_vector_add_traced(const LaunchConfig& config, const float* a, const float* b,
+                                 float* c, int n, TraceRecord* trace) {
   return emulate("vector_add_traced", config, {},
                  [=] { emulated::vector_add_traced(a, b, c, n, trace); });
 }

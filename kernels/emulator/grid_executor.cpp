@@ -16,8 +16,8 @@
 namespace tl::emu {
 namespace {
 
-// Fiber stacks: kernels keep little on the stack, but the host compiler at -O0 and the sanitizers need
-// headroom. mmap with MAP_NORESERVE only commits the pages a fiber touches.
+// Fiber stacks: kernels keep little on the stack, but the host compiler at -O0 and the sanitizers
+// need headroom. mmap with MAP_NORESERVE only commits the pages a fiber touches.
 constexpr std::size_t kFiberStackBytes = 128 * 1024;
 
 enum class FiberState { kRunning, kAtBarrier, kFinished };
@@ -48,7 +48,8 @@ class StackPool {
  public:
   explicit StackPool(std::size_t count) : count_(count) {
     bytes_ = count * kFiberStackBytes;
-    void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     base_ = p == MAP_FAILED ? nullptr : static_cast<char*>(p);
   }
   ~StackPool() {
@@ -109,9 +110,11 @@ std::string run_block_as_fibers(std::vector<Fiber>& fibers, const StackPool& sta
     }
     if (finished == count) break;
     if (at_barrier != 0 && finished != 0 && at_barrier + finished == count) {
-      error = "__syncthreads() was not reached by every thread of block (" + std::to_string(blockIdx.x) + ", " +
-              std::to_string(blockIdx.y) + ", " + std::to_string(blockIdx.z) +
-              "): a barrier inside a branch that some threads skip deadlocks or corrupts a real GPU.";
+      error =
+          "__syncthreads() was not reached by every thread of block (" +
+          std::to_string(blockIdx.x) + ", " + std::to_string(blockIdx.y) + ", " +
+          std::to_string(blockIdx.z) +
+          "): a barrier inside a branch that some threads skip deadlocks or corrupts a real GPU.";
       // Let the waiting threads run to completion so no fiber is left suspended mid-kernel.
       for (Fiber& f : fibers) {
         while (f.state == FiberState::kAtBarrier) {
@@ -153,7 +156,8 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
   TL_RETURN_IF_ERROR(check_launch(config, standard_cuda_limits()));
   const std::uint64_t blocks = config.grid.volume();
   const std::uint64_t threads_per_block = config.block.volume();
-  const unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(worker_count(options), blocks));
+  const unsigned workers =
+      static_cast<unsigned>(std::min<std::uint64_t>(worker_count(options), blocks));
 
   std::atomic<std::uint64_t> next_block{0};
   std::mutex error_mutex;
@@ -200,7 +204,8 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
           }
         }
         if (g_barrier_misuse) {
-          record_error("the kernel called __syncthreads() but was launched on the emulator as barrier-free");
+          record_error(
+              "the kernel called __syncthreads() but was launched on the emulator as barrier-free");
           return;
         }
       }

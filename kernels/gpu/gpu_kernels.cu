@@ -20,8 +20,8 @@ Status gpu_vector_add(const LaunchConfig& config, const float* a, const float* b
   return launch_status("vector_add", config);
 }
 
-Status gpu_vector_add_traced(const LaunchConfig& config, const float* a, const float* b, float* c, int n,
-                             TraceRecord* trace) {
+Status gpu_vector_add_traced(const LaunchConfig& config, const float* a, const float* b, float* c,
+                             int n, TraceRecord* trace) {
   gpu::vector_add_traced<<<to_dim3(config.grid), to_dim3(config.block)>>>(a, b, c, n, trace);
   return launch_status("vector_add_traced", config);
 }

@@ -99,6 +99,19 @@ TEST(CliRun, SingleBlockBeyondLimitReportsTheLaunchError) {
   EXPECT_THAT(lines[0], HasSubstr("invalid configuration argument")) << r.describe();
 }
 
+TEST(CliRun, TwoDimensionalBlockBeyondLimitIsLaunchedAndReportsTheLaunchError) {
+  // 2000 x 2000 threads in one block: each dimension may look plausible, the product is not. It is
+  // launched anyway, as the lesson wants, and fails with CUDA's wording and the reason.
+  const ProcessResult r =
+      run_threadlab({"run", "--n", "1000", "--block", "2000,2000", "--backend", "emulator"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  const std::vector<std::string> lines = split_lines(r.err);
+  ASSERT_EQ(lines.size(), 1u) << r.describe();
+  EXPECT_THAT(lines[0], HasSubstr("invalid configuration argument")) << r.describe();
+  EXPECT_THAT(lines[0], HasSubstr("threads per block")) << r.describe();
+}
+
 TEST(CliRun, BlockBeyondLimitReportsTheLaunchError) {
   // Same lesson with --block: an invalid configuration is launched, not refused, so the user
   // sees what CUDA says.

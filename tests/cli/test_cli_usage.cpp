@@ -64,7 +64,9 @@ INSTANTIATE_TEST_SUITE_P(
         // vector add is a 1D lesson: both are bad command lines, unlike a 1D block over the
         // 1024 limit, which is launched so that CUDA's own error shows (CliRun tests).
         UsageCase{"BlockZero", run_with({"--n", "1000", "--block", "0"})},
-        UsageCase{"BlockTooLarge2D", run_with({"--n", "1000", "--block", "2000,2000"})},
+        UsageCase{"GridZero", run_with({"--n", "1000", "--grid", "0"})},
+        UsageCase{"SingleBlockWithBlock",
+                  run_with({"--n", "1000", "--single-block", "--block", "64"})},
         UsageCase{"BlockNotADimension", run_with({"--block", "16,16,16,16"})},
         UsageCase{"GridNotADimension", run_with({"--grid", "x"})},
         UsageCase{"SingleBlockWithGrid", run_with({"--single-block", "--grid", "2"})},

@@ -37,8 +37,10 @@ TEST(LaunchConfig, ReportsEachAxisLimit) {
     return false;
   };
   EXPECT_TRUE(has(validate({{1, 1, 1}, {1, 1, 65}}, limits), LaunchProblemKind::kBlockDimTooLarge));
-  EXPECT_TRUE(has(validate({{1, 65536, 1}, {1, 1, 1}}, limits), LaunchProblemKind::kGridDimTooLarge));
-  EXPECT_TRUE(has(validate({{1, 1, 65536}, {1, 1, 1}}, limits), LaunchProblemKind::kGridDimTooLarge));
+  EXPECT_TRUE(
+      has(validate({{1, 65536, 1}, {1, 1, 1}}, limits), LaunchProblemKind::kGridDimTooLarge));
+  EXPECT_TRUE(
+      has(validate({{1, 1, 65536}, {1, 1, 1}}, limits), LaunchProblemKind::kGridDimTooLarge));
   EXPECT_TRUE(has(validate({{0, 1, 1}, {32, 1, 1}}, limits), LaunchProblemKind::kZeroDimension));
   EXPECT_TRUE(has(validate({{1, 1, 1}, {32, 0, 1}}, limits), LaunchProblemKind::kZeroDimension));
 }
@@ -83,7 +85,8 @@ TEST(ParseDim3, AcceptsOneToThreeDimensions) {
 }
 
 TEST(ParseDim3, RejectsWhatIsNotADimension) {
-  for (const char* bad : {"", "abc", "-1", "1,2,3,4", "16,", ",16", "1.5", "16;16", "99999999999"}) {
+  for (const char* bad :
+       {"", "abc", "-1", "1,2,3,4", "16,", ",16", "1.5", "16;16", "99999999999"}) {
     const auto parsed = parse_dim3(bad);
     EXPECT_FALSE(parsed.is_ok()) << bad;
     if (!parsed) EXPECT_EQ(parsed.error().kind, ErrorKind::kInvalidArgument) << bad;

@@ -47,7 +47,8 @@ TEST(LessonDocument, KeepsLinkTargetsAndSoftBreaksBecomeSpaces) {
 }
 
 TEST(LessonAction, ParsesSettingsAndLaunch) {
-  auto action = lessons::parse_lesson_action("threadlab:set?n=2^20&grid=1&block=1024&color=warp&launch");
+  auto action =
+      lessons::parse_lesson_action("threadlab:set?n=2^20&grid=1&block=1024&color=warp&launch");
   ASSERT_TRUE(action.is_ok()) << action.message();
   EXPECT_EQ(action->n, std::uint64_t{1} << 20);
   EXPECT_EQ(action->grid, (Dim3{1, 1, 1}));

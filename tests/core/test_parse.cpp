@@ -18,8 +18,8 @@ TEST(ParseCount, AcceptsTheFormsPeopleType) {
 }
 
 TEST(ParseCount, RejectsWhatIsNotACount) {
-  for (const char* bad : {"", "abc", "-5", "1.5", "2^", "2^99", "1e-3", "12abc", "99999999999999999999",
-                          "20000000000G"}) {
+  for (const char* bad : {"", "abc", "-5", "1.5", "2^", "2^99", "1e-3", "12abc",
+                          "99999999999999999999", "20000000000G"}) {
     EXPECT_FALSE(parse_count(bad).is_ok()) << bad;
   }
 }

@@ -45,10 +45,12 @@ TEST(Trace, UnwrittenElementHasNoOwner) {
 }
 
 TEST(Trace, SummaryCountsUnwrittenDoubleWrittenAndIdleThreads) {
-  // 2 blocks of 4 threads over 6 elements: thread 6 and 7 idle. Element 5 unwritten, element 2 twice.
+  // 2 blocks of 4 threads over 6 elements: thread 6 and 7 idle. Element 5 unwritten, element 2
+  // twice.
   const LaunchConfig config{{2, 1, 1}, {4, 1, 1}};
-  std::vector<TraceRecord> records = {record(0, 0, 0, 0, 1), record(0, 1, 0, 0, 1), record(0, 2, 0, 0, 2),
-                                      record(0, 3, 0, 0, 1), record(1, 0, 1, 3, 1), TraceRecord{}};
+  std::vector<TraceRecord> records = {record(0, 0, 0, 0, 1), record(0, 1, 0, 0, 1),
+                                      record(0, 2, 0, 0, 2), record(0, 3, 0, 0, 1),
+                                      record(1, 0, 1, 3, 1), TraceRecord{}};
   const TraceSummary s = summarize(records, config);
   EXPECT_EQ(s.elements, 6u);
   EXPECT_EQ(s.unwritten, 1u);
@@ -64,7 +66,8 @@ TEST(Trace, CsvHasTheContractHeaderAndOneRowPerElement) {
   std::ostringstream out;
   ASSERT_TRUE(write_trace_csv(out, records, {1, 2}, config).is_ok());
   EXPECT_EQ(out.str(),
-            "element,row,col,block_x,block_y,block_z,thread_x,thread_y,thread_z,warp,lane,sm,iteration,writes\n"
+            "element,row,col,block_x,block_y,block_z,thread_x,thread_y,thread_z,warp,lane,sm,"
+            "iteration,writes\n"
             "0,0,0,1,0,0,33,0,0,1,1,4,0,1\n"
             "1,0,1,-1,-1,-1,-1,-1,-1,-1,-1,-1,0,0\n");
 }

@@ -1,5 +1,5 @@
-// Kernels that exercise __shared__ and __syncthreads() in the emulator. Included inside a namespace by
-// the test, exactly as the lesson kernels are.
+// Kernels that exercise __shared__ and __syncthreads() in the emulator. Included inside a namespace
+// by the test, exactly as the lesson kernels are.
 
 // Reverses each block's slice through shared memory: correct only if every thread's write lands
 // before any thread's read, i.e. only if the barrier works.

@@ -26,10 +26,12 @@ TEST(GridExecutor, RunsEveryBlockAndThreadExactlyOnce) {
                 std::lock_guard lock(mutex);
                 EXPECT_EQ(blockDim.x, 4u);
                 EXPECT_EQ(gridDim.z, 2u);
-                seen.emplace(blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z);
+                seen.emplace(blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y,
+                             threadIdx.z);
               }).is_ok());
   EXPECT_EQ(seen.size(), config.total_threads());
-  std::set<std::tuple<unsigned, unsigned, unsigned, unsigned, unsigned, unsigned>> unique(seen.begin(), seen.end());
+  std::set<std::tuple<unsigned, unsigned, unsigned, unsigned, unsigned, unsigned>> unique(
+      seen.begin(), seen.end());
   EXPECT_EQ(unique.size(), config.total_threads());
 }
 
@@ -50,16 +52,21 @@ TEST_P(BarrierTest, SharedMemoryAndSyncthreadsBehaveAsOnAGpu) {
   const LaunchConfig config{{blocks, 1, 1}, {threads, 1, 1}};
   GridOptions options;
   options.barriers = Barriers::kUsed;
-  ASSERT_TRUE(run_grid(config, options, [&] { test_kernels::reverse_each_block(in.data(), out.data()); }).is_ok());
+  ASSERT_TRUE(run_grid(config, options, [&] {
+                test_kernels::reverse_each_block(in.data(), out.data());
+              }).is_ok());
   for (unsigned b = 0; b < blocks; ++b) {
     for (unsigned t = 0; t < threads; ++t) {
-      ASSERT_EQ(out[b * threads + t], static_cast<int>(b * threads + threads - 1 - t)) << b << " " << t;
+      ASSERT_EQ(out[b * threads + t], static_cast<int>(b * threads + threads - 1 - t))
+          << b << " " << t;
     }
   }
-  ASSERT_TRUE(run_grid(config, options, [&] { test_kernels::block_sum(in.data(), sums.data()); }).is_ok());
+  ASSERT_TRUE(
+      run_grid(config, options, [&] { test_kernels::block_sum(in.data(), sums.data()); }).is_ok());
   for (unsigned b = 0; b < blocks; ++b) {
     const int first = static_cast<int>(b * threads);
-    const int expected = static_cast<int>(threads) * first + static_cast<int>(threads * (threads - 1) / 2);
+    const int expected =
+        static_cast<int>(threads) * first + static_cast<int>(threads * (threads - 1) / 2);
     EXPECT_EQ(sums[b], expected) << b;
   }
 }
@@ -78,7 +85,8 @@ TEST(GridExecutor, DivergentBarrierIsReported) {
   std::vector<int> out(64, 0);
   GridOptions options;
   options.barriers = Barriers::kUsed;
-  const Status status = run_grid({{2, 1, 1}, {64, 1, 1}}, options, [&] { test_kernels::divergent_barrier(out.data()); });
+  const Status status = run_grid({{2, 1, 1}, {64, 1, 1}}, options,
+                                 [&] { test_kernels::divergent_barrier(out.data()); });
   ASSERT_FALSE(status.is_ok());
   EXPECT_NE(status.message().find("not reached by every thread"), std::string::npos);
 }
@@ -89,9 +97,9 @@ TEST(GridExecutor, SingleWorkerGivesTheSameResult) {
   GridOptions options;
   options.barriers = Barriers::kUsed;
   options.workers = 1;
-  ASSERT_TRUE(run_grid({{8, 1, 1}, {128, 1, 1}}, options,
-                       [&] { test_kernels::reverse_each_block(in.data(), out.data()); })
-                  .is_ok());
+  ASSERT_TRUE(run_grid({{8, 1, 1}, {128, 1, 1}}, options, [&] {
+                test_kernels::reverse_each_block(in.data(), out.data());
+              }).is_ok());
   EXPECT_EQ(out[0], 127);
   EXPECT_EQ(out[128], 255);
 }

@@ -73,12 +73,12 @@ TEST_P(VectorAddEmulated, TraceEqualsTheAnalyticMapping) {
 
 INSTANTIATE_TEST_SUITE_P(
     OddSizesAndGrids, VectorAddEmulated,
-    ::testing::Values(Case{1, {{1, 1, 1}, {1, 1, 1}}},          // the smallest launch
-                      Case{1000, {{1, 1, 1}, {1000, 1, 1}}},    // the article's <<<1, 1000>>>
-                      Case{1000, {{4, 1, 1}, {256, 1, 1}}},     // 24 idle threads
-                      Case{1000, {{3, 1, 1}, {256, 1, 1}}},     // grid too small: 232 never written
-                      Case{4097, {{17, 1, 1}, {256, 1, 1}}},    // odd N, one extra block
-                      Case{999, {{1000, 1, 1}, {1, 1, 1}}},     // grid far too large, one thread each
+    ::testing::Values(Case{1, {{1, 1, 1}, {1, 1, 1}}},        // the smallest launch
+                      Case{1000, {{1, 1, 1}, {1000, 1, 1}}},  // the article's <<<1, 1000>>>
+                      Case{1000, {{4, 1, 1}, {256, 1, 1}}},   // 24 idle threads
+                      Case{1000, {{3, 1, 1}, {256, 1, 1}}},   // grid too small: 232 never written
+                      Case{4097, {{17, 1, 1}, {256, 1, 1}}},  // odd N, one extra block
+                      Case{999, {{1000, 1, 1}, {1, 1, 1}}},   // grid far too large, one thread each
                       Case{12345, {{13, 1, 1}, {1000, 1, 1}}},  // block size not a multiple of 32
                       Case{100000, {{64, 1, 1}, {1024, 1, 1}}}));
 
@@ -90,7 +90,8 @@ TEST(VectorAddEmulatedErrors, InvalidConfigurationIsCudasErrorAndTheDeviceKeepsW
   request.time_cpu = false;
   auto report = run_vector_add(*device, request);
   ASSERT_FALSE(report.is_ok());
-  EXPECT_NE(report.message().find("invalid configuration argument"), std::string::npos) << report.message();
+  EXPECT_NE(report.message().find("invalid configuration argument"), std::string::npos)
+      << report.message();
   request.config = {{8, 1, 1}, {256, 1, 1}};
   auto again = run_vector_add(*device, request);
   ASSERT_TRUE(again.is_ok()) << again.message();

@@ -25,7 +25,8 @@ class TraceToGlGpu : public GpuTest {
     buffer_ = std::make_unique<render::TraceBuffer>();
   }
 
-  // Every element's record, read back from the GL buffer, must equal i = blockIdx.x * blockDim.x + threadIdx.x.
+  // Every element's record, read back from the GL buffer, must equal i = blockIdx.x * blockDim.x +
+  // threadIdx.x.
   void expect_analytic_mapping(std::uint64_t n, const LaunchConfig& config) {
     ASSERT_EQ(buffer_->count(), n);
     const std::uint64_t step = n > 4096 ? n / 4096 : 1;
@@ -51,8 +52,8 @@ class TraceToGlGpu : public GpuTest {
 TEST_F(TraceToGlGpu, InteropIsChosenWhenOpenGlRunsOnTheCudaGpu) {
   auto choice = interop::choose_backend(interop::BackendPreference::kAuto, true);
   ASSERT_TRUE(choice.is_ok()) << choice.message();
-  std::cout << "GL renderer: " << gl_->renderer() << "\nbackend: " << to_string(choice->kind) << " — "
-            << choice->reason << '\n';
+  std::cout << "GL renderer: " << gl_->renderer() << "\nbackend: " << to_string(choice->kind)
+            << " — " << choice->reason << '\n';
   if (gl_->is_software()) {
     EXPECT_EQ(choice->kind, BackendKind::kCudaCopy) << choice->reason;
   } else {

@@ -46,7 +46,8 @@ TEST_F(VectorAddGpu, MatchesTheCpuReference) {
     auto report = compute::run_vector_add(device(), quick(n, config));
     ASSERT_TRUE(report.is_ok()) << report.message();
     EXPECT_TRUE(report->on_gpu);
-    EXPECT_TRUE(report->check->passed) << n << " " << config.to_string() << ": " << report->check->describe();
+    EXPECT_TRUE(report->check->passed)
+        << n << " " << config.to_string() << ": " << report->check->describe();
   }
 }
 
@@ -59,10 +60,12 @@ TEST_F(VectorAddGpu, GridTooSmallLeavesTheTailUnwritten) {
 }
 
 TEST_F(VectorAddGpu, TheArticlesOneBlockOfHalfAMillionFailsWithCudasOwnErrorAndTheDeviceRecovers) {
-  auto failed = compute::run_vector_add(device(), quick(500000, lessons::single_block_config(500000)));
+  auto failed =
+      compute::run_vector_add(device(), quick(500000, lessons::single_block_config(500000)));
   ASSERT_FALSE(failed.is_ok());
   expect_refused_launch(failed.error());
-  auto again = compute::run_vector_add(device(), quick(500000, lessons::covering_config(500000, 256)));
+  auto again =
+      compute::run_vector_add(device(), quick(500000, lessons::covering_config(500000, 256)));
   ASSERT_TRUE(again.is_ok()) << again.message();
   EXPECT_TRUE(again->check->passed);
 }
@@ -74,14 +77,16 @@ TEST_F(VectorAddGpu, AllocationBeyondFreeMemoryIsAClearErrorAndTheDeviceRecovers
   auto too_big = gpu.allocate(memory->total_bytes * 2);
   ASSERT_FALSE(too_big.is_ok());
   EXPECT_EQ(too_big.error().kind, ErrorKind::kOutOfMemory) << too_big.message();
-  auto report = compute::run_vector_add(gpu, quick(1 << 20, lessons::covering_config(1 << 20, 256)));
+  auto report =
+      compute::run_vector_add(gpu, quick(1 << 20, lessons::covering_config(1 << 20, 256)));
   ASSERT_TRUE(report.is_ok()) << report.message();
   EXPECT_TRUE(report->check->passed);
 }
 
 TEST_F(VectorAddGpu, TraceEqualsTheAnalyticMappingAndNamesRealSms) {
   const std::uint64_t n = 100000;
-  const LaunchConfig config{{103, 1, 1}, {1000, 1, 1}};  // 3000 idle threads, block not a multiple of 32
+  const LaunchConfig config{{103, 1, 1},
+                            {1000, 1, 1}};  // 3000 idle threads, block not a multiple of 32
   HostTraceSink sink;
   auto check = compute::trace_vector_add(device(), n, config, sink);
   ASSERT_TRUE(check.is_ok()) << check.message();

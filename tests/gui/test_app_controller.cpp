@@ -18,7 +18,8 @@ class AppControllerTest : public ::testing::Test {
     auto gl = platform::EglContext::create({});
     ASSERT_TRUE(gl.is_ok()) << gl.message();
     gl_ = std::move(*gl);
-    auto controller = AppController::create({interop::BackendPreference::kEmulator, gl_->renderer()});
+    auto controller =
+        AppController::create({interop::BackendPreference::kEmulator, gl_->renderer()});
     ASSERT_TRUE(controller.is_ok()) << controller.message();
     controller_ = std::move(*controller);
     wait_until_idle();
@@ -45,8 +46,9 @@ TEST_F(AppControllerTest, StartsOnTheEmulatorWithTheLessonAndAFirstLaunch) {
   ASSERT_TRUE(s.trace.valid) << s.trace.error;
   ASSERT_TRUE(s.timed.report.has_value()) << s.timed.error;
   EXPECT_TRUE(s.timed.report->check->passed);
-  EXPECT_TRUE(controller_->embedded_source("kernels/vector_add.cuh")->find("__global__ void vector_add") !=
-              std::string::npos);
+  EXPECT_TRUE(
+      controller_->embedded_source("kernels/vector_add.cuh")->find("__global__ void vector_add") !=
+      std::string::npos);
 }
 
 TEST_F(AppControllerTest, TooFewBlocksLeaveElementsUnwrittenAndTheCheckSaysWhere) {
@@ -67,8 +69,10 @@ TEST_F(AppControllerTest, OneBlockOfTooManyThreadsShowsCudasErrorAndTheAppKeepsW
   wait_until_idle();
   const AppState& s = controller_->state();
   EXPECT_FALSE(s.launch_problems.empty());
-  EXPECT_NE(s.trace.error.find("invalid configuration argument"), std::string::npos) << s.trace.error;
-  EXPECT_NE(s.timed.error.find("invalid configuration argument"), std::string::npos) << s.timed.error;
+  EXPECT_NE(s.trace.error.find("invalid configuration argument"), std::string::npos)
+      << s.trace.error;
+  EXPECT_NE(s.timed.error.find("invalid configuration argument"), std::string::npos)
+      << s.timed.error;
   // The picture shows the honest outcome: nothing written.
   EXPECT_EQ(s.trace.unwritten, 2048u);
 

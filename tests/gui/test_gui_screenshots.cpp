@@ -1,13 +1,13 @@
 // The real app, started as a user starts it: headless on EGL, and in a real window when an X
-// display exists (CTest runs this under xvfb-run where it is installed). Each run saves a screenshot
-// that must show the UI with the mapping view drawn.
+// display exists (CTest runs this under xvfb-run where it is installed). Each run saves a
+// screenshot that must show the UI with the mapping view drawn.
 
 #include <gtest/gtest.h>
 
+#include <stb_image.h>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
-#include <stb_image.h>
 
 #include "../cli/cli_process.hpp"
 #include "core/color_scheme.hpp"
@@ -40,7 +40,8 @@ void expect_ui_with_mapping_view(const Image& image, int width, int height) {
   const auto block0 = to_rgb8(categorical_color(0));
   std::size_t block0_pixels = 0;
   for (std::size_t i = 0; i + 2 < image.rgb.size(); i += 3) {
-    colours.insert(std::uint32_t{image.rgb[i]} << 16 | std::uint32_t{image.rgb[i + 1]} << 8 | image.rgb[i + 2]);
+    colours.insert(std::uint32_t{image.rgb[i]} << 16 | std::uint32_t{image.rgb[i + 1]} << 8 |
+                   image.rgb[i + 2]);
     if (std::abs(image.rgb[i] - block0[0]) <= 2 && std::abs(image.rgb[i + 1] - block0[1]) <= 2 &&
         std::abs(image.rgb[i + 2] - block0[2]) <= 2) {
       ++block0_pixels;
@@ -58,8 +59,9 @@ std::string output_path(const std::string& name) {
 TEST(GuiHeadless, RendersTheUiIntoAScreenshot) {
   const std::string png = output_path("threadlab-headless.png");
   std::filesystem::remove(png);
-  auto result = cli_test::run_threadlab({"gui", "--headless", "--frames", "3", "--width", "1280", "--height", "800",
-                                         "--backend", "emulator", "--screenshot", png});
+  auto result =
+      cli_test::run_threadlab({"gui", "--headless", "--frames", "3", "--width", "1280", "--height",
+                               "800", "--backend", "emulator", "--screenshot", png});
   ASSERT_TRUE(result.exited && result.exit_code == 0) << result.describe();
   expect_ui_with_mapping_view(load_png(png), 1280, 800);
 }
@@ -69,8 +71,9 @@ TEST(GuiWindow, RunsInARealWindowAndSavesAScreenshot) {
   if (display == nullptr || *display == '\0') GTEST_SKIP() << "no X display: run under xvfb-run";
   const std::string png = output_path("threadlab-window.png");
   std::filesystem::remove(png);
-  auto result = cli_test::run_threadlab({"gui", "--frames", "30", "--width", "1280", "--height", "800", "--scale",
-                                         "1", "--backend", "emulator", "--screenshot", png});
+  auto result =
+      cli_test::run_threadlab({"gui", "--frames", "30", "--width", "1280", "--height", "800",
+                               "--scale", "1", "--backend", "emulator", "--screenshot", png});
   ASSERT_TRUE(result.exited && result.exit_code == 0) << result.describe();
   expect_ui_with_mapping_view(load_png(png), 1280, 800);
   // Keep it where a person can look at it after the run.

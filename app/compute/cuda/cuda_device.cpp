@@ -25,7 +25,9 @@ class CudaDevice final : public Device {
 
   [[nodiscard]] bool is_gpu() const override { return true; }
   [[nodiscard]] const DeviceInfo& info() const override { return info_; }
-  [[nodiscard]] const kernels::KernelTable& kernels() const override { return kernels::gpu_kernels(); }
+  [[nodiscard]] const kernels::KernelTable& kernels() const override {
+    return kernels::gpu_kernels();
+  }
 
   Result<void*> allocate(std::size_t bytes) override {
     void* p = nullptr;
@@ -38,10 +40,12 @@ class CudaDevice final : public Device {
   }
   void release(void* pointer) override { cudaFree(pointer); }
   Status copy_to_device(void* dst, const void* src, std::size_t bytes) override {
-    return cuda_status(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), "cudaMemcpy host to device");
+    return cuda_status(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice),
+                       "cudaMemcpy host to device");
   }
   Status copy_to_host(void* dst, const void* src, std::size_t bytes) override {
-    return cuda_status(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy device to host");
+    return cuda_status(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost),
+                       "cudaMemcpy device to host");
   }
   Status fill_zero(void* dst, std::size_t bytes) override {
     return cuda_status(cudaMemset(dst, 0, bytes), "cudaMemset");
@@ -117,7 +121,8 @@ class CudaDevice final : public Device {
     info_.shared_memory_per_block = prop.sharedMemPerBlock;
     info_.shared_memory_per_multiprocessor = prop.sharedMemPerMultiprocessor;
     info_.registers_per_block = static_cast<std::uint32_t>(prop.regsPerBlock);
-    info_.max_threads_per_multiprocessor = static_cast<std::uint32_t>(prop.maxThreadsPerMultiProcessor);
+    info_.max_threads_per_multiprocessor =
+        static_cast<std::uint32_t>(prop.maxThreadsPerMultiProcessor);
     info_.global_memory_total = prop.totalGlobalMem;
     // Clock rates left cudaDeviceProp in CUDA 13; the attributes remain.
     cudaDeviceGetAttribute(&info_.clock_khz, cudaDevAttrClockRate, ordinal_);
@@ -140,12 +145,13 @@ Result<std::unique_ptr<Device>> make_cuda_device(int ordinal) {
   int count = 0;
   const cudaError_t error = cudaGetDeviceCount(&count);
   if (error != cudaSuccess) {
-    return Error{ErrorKind::kNoDevice, std::string("no usable CUDA device: ") + cudaGetErrorString(error) +
-                                           " (" + cudaGetErrorName(error) + ")"};
+    return Error{ErrorKind::kNoDevice, std::string("no usable CUDA device: ") +
+                                           cudaGetErrorString(error) + " (" +
+                                           cudaGetErrorName(error) + ")"};
   }
   if (ordinal < 0 || ordinal >= count) {
-    return Error{ErrorKind::kNoDevice, "CUDA device " + std::to_string(ordinal) + " does not exist (" +
-                                           std::to_string(count) + " found)"};
+    return Error{ErrorKind::kNoDevice, "CUDA device " + std::to_string(ordinal) +
+                                           " does not exist (" + std::to_string(count) + " found)"};
   }
   auto device = std::make_unique<CudaDevice>(ordinal);
   TL_RETURN_IF_ERROR(device->initialize());

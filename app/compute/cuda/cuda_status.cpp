@@ -22,7 +22,8 @@ bool is_sticky(cudaError_t error) {
 
 Status cuda_status(cudaError_t error, const std::string& what) {
   if (error == cudaSuccess) return Status::ok();
-  std::string message = what + ": " + cudaGetErrorString(error) + " (" + cudaGetErrorName(error) + ")";
+  std::string message =
+      what + ": " + cudaGetErrorString(error) + " (" + cudaGetErrorName(error) + ")";
   ErrorKind kind = ErrorKind::kCudaError;
   if (is_sticky(error)) {
     kind = ErrorKind::kCudaStickyError;
@@ -31,7 +32,8 @@ Status cuda_status(cudaError_t error, const std::string& what) {
     kind = ErrorKind::kOutOfMemory;
   } else if (error == cudaErrorNoDevice || error == cudaErrorInsufficientDriver ||
              error == cudaErrorInitializationError || error == cudaErrorDevicesUnavailable ||
-             error == cudaErrorSystemDriverMismatch || error == cudaErrorCompatNotSupportedOnDevice) {
+             error == cudaErrorSystemDriverMismatch ||
+             error == cudaErrorCompatNotSupportedOnDevice) {
     kind = ErrorKind::kNoDevice;
   }
   return Error{kind, message};

@@ -13,8 +13,8 @@ namespace tl::compute {
 // call in the process returns the same error.
 bool is_sticky(cudaError_t error);
 
-// "what: <cudaGetErrorString> (<cudaGetErrorName>)", as kCudaStickyError, kOutOfMemory, kNoDevice or
-// kCudaError; OK for cudaSuccess.
+// "what: <cudaGetErrorString> (<cudaGetErrorName>)", as kCudaStickyError, kOutOfMemory, kNoDevice
+// or kCudaError; OK for cudaSuccess.
 Status cuda_status(cudaError_t error, const std::string& what);
 
 }  // namespace tl::compute

@@ -5,8 +5,9 @@
 namespace tl::compute {
 
 Result<std::unique_ptr<Device>> make_cuda_device(int /*ordinal*/) {
-  return Error{ErrorKind::kNoDevice,
-               "this ThreadLab was built without the CUDA toolkit, so kernels run on the CPU emulator"};
+  return Error{
+      ErrorKind::kNoDevice,
+      "this ThreadLab was built without the CUDA toolkit, so kernels run on the CPU emulator"};
 }
 
 }  // namespace tl::compute

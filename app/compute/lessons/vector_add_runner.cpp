@@ -8,9 +8,13 @@
 namespace tl::compute {
 namespace {
 
-bool cancelled(const std::atomic<bool>* flag) { return flag != nullptr && flag->load(); }
+bool cancelled(const std::atomic<bool>* flag) {
+  return flag != nullptr && flag->load();
+}
 
-Error cancel_error() { return {ErrorKind::kCancelled, "cancelled"}; }
+Error cancel_error() {
+  return {ErrorKind::kCancelled, "cancelled"};
+}
 
 template <typename F>
 TimingStats time_on_host(F&& work, int warmup, int repeats) {
@@ -104,14 +108,15 @@ Result<VectorAddReport> run_vector_add(Device& device, const VectorAddRequest& r
                                      request.warmup, request.repeats);
     if (cancelled(request.cancel)) return cancel_error();
     report.cpu_multi = time_on_host(
-        [&] { report.cpu_threads = lessons::vector_add_reference_parallel(a, b, reference); }, request.warmup,
-        request.repeats);
+        [&] { report.cpu_threads = lessons::vector_add_reference_parallel(a, b, reference); },
+        request.warmup, request.repeats);
   }
   return report;
 }
 
-Result<lessons::CheckResult> trace_vector_add(Device& device, std::uint64_t n, const LaunchConfig& config,
-                                              TraceSink& sink, std::uint32_t seed) {
+Result<lessons::CheckResult> trace_vector_add(Device& device, std::uint64_t n,
+                                              const LaunchConfig& config, TraceSink& sink,
+                                              std::uint32_t seed) {
   TL_RETURN_IF_ERROR(lessons::validate_vector_add_size(n, 0));
   std::vector<float> a(n), b(n);
   lessons::fill_random(a, seed);

@@ -1,6 +1,6 @@
 #pragma once
-// Runs lesson 1 on a device: inputs, copies, the timed kernel, the check against the CPU, the traced
-// launch. The UI, the CLI and the tests all go through here.
+// Runs lesson 1 on a device: inputs, copies, the timed kernel, the check against the CPU, the
+// traced launch. The UI, the CLI and the tests all go through here.
 
 #include <atomic>
 #include <cstdint>
@@ -26,10 +26,10 @@ struct VectorAddRequest {
 
 struct VectorAddReport {
   bool on_gpu = false;
-  TimingStats kernel;         // the untraced kernel alone
-  TimingStats host_to_device; // A and B
-  TimingStats device_to_host; // C
-  TimingStats cpu_single;     // empty when not requested
+  TimingStats kernel;          // the untraced kernel alone
+  TimingStats host_to_device;  // A and B
+  TimingStats device_to_host;  // C
+  TimingStats cpu_single;      // empty when not requested
   TimingStats cpu_multi;
   unsigned cpu_threads = 0;
   std::optional<lessons::CheckResult> check;
@@ -45,9 +45,10 @@ struct VectorAddReport {
 // is sticky.
 Result<VectorAddReport> run_vector_add(Device& device, const VectorAddRequest& request);
 
-// One traced launch writing its records into `sink`; the same inputs as run_vector_add with the same
-// seed. Returns the check of the traced kernel's output.
-Result<lessons::CheckResult> trace_vector_add(Device& device, std::uint64_t n, const LaunchConfig& config,
-                                              TraceSink& sink, std::uint32_t seed = 1);
+// One traced launch writing its records into `sink`; the same inputs as run_vector_add with the
+// same seed. Returns the check of the traced kernel's output.
+Result<lessons::CheckResult> trace_vector_add(Device& device, std::uint64_t n,
+                                              const LaunchConfig& config, TraceSink& sink,
+                                              std::uint32_t seed = 1);
 
 }  // namespace tl::compute

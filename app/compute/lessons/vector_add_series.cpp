@@ -9,7 +9,8 @@ namespace tl::compute {
 
 SeriesNames series_names(bool on_gpu) {
   if (on_gpu) return {"CPU, 1 thread", "CPU, all threads", "GPU kernel", "GPU end to end"};
-  return {"CPU, 1 thread", "CPU, all threads", "Emulated kernel (CPU)", "Emulated end to end (CPU)"};
+  return {"CPU, 1 thread", "CPU, all threads", "Emulated kernel (CPU)",
+          "Emulated end to end (CPU)"};
 }
 
 std::vector<plot::PlotSeries> make_timing_series(bool on_gpu, std::uint32_t threads_per_block) {
@@ -42,9 +43,11 @@ SweepPoint to_sweep_point(std::uint64_t n, const VectorAddReport& report) {
 
 void add_sweep_point(std::vector<plot::PlotSeries>& series, const SweepPoint& point) {
   for (const NamedTiming& timing : point.timings) {
-    auto it = std::find_if(series.begin(), series.end(), [&](const plot::PlotSeries& s) { return s.name == timing.name; });
+    auto it = std::find_if(series.begin(), series.end(),
+                           [&](const plot::PlotSeries& s) { return s.name == timing.name; });
     if (it == series.end()) continue;
-    it->points.push_back({point.x, timing.stats.median_ms, timing.stats.min_ms, timing.stats.max_ms});
+    it->points.push_back(
+        {point.x, timing.stats.median_ms, timing.stats.min_ms, timing.stats.max_ms});
     std::sort(it->points.begin(), it->points.end(),
               [](const plot::PlotPoint& a, const plot::PlotPoint& b) { return a.x < b.x; });
   }

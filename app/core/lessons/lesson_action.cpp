@@ -9,7 +9,9 @@ namespace {
 constexpr std::string_view kPrefix = "threadlab:set";
 }
 
-bool is_lesson_action(const std::string& link) { return link.rfind(kPrefix, 0) == 0; }
+bool is_lesson_action(const std::string& link) {
+  return link.rfind(kPrefix, 0) == 0;
+}
 
 Result<LessonAction> parse_lesson_action(const std::string& link) {
   if (!is_lesson_action(link)) return invalid_argument("'" + link + "' is not a ThreadLab action");

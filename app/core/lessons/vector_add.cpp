@@ -12,15 +12,18 @@ namespace tl::lessons {
 Status validate_vector_add_size(std::uint64_t n, std::uint64_t max_bytes) {
   if (n == 0) return invalid_argument("N must be at least 1: there is nothing to add.");
   if (n > kVectorAddMaxN) {
-    return invalid_argument("N = " + std::to_string(n) + " does not fit the kernel's int index (at most " +
+    return invalid_argument("N = " + std::to_string(n) +
+                            " does not fit the kernel's int index (at most " +
                             std::to_string(kVectorAddMaxN) + ").");
   }
   if (max_bytes > 0 && vector_add_bytes(n) > static_cast<double>(max_bytes)) {
-    return Error{ErrorKind::kOutOfMemory,
-                 "N = " + std::to_string(n) + " needs " + format_bytes(vector_add_bytes(n)) +
-                     " for A, B and C, but only " + format_bytes(static_cast<double>(max_bytes)) +
-                     " is available; the largest N that fits is " +
-                     std::to_string(static_cast<std::uint64_t>(static_cast<double>(max_bytes) / 12.0)) + "."};
+    return Error{
+        ErrorKind::kOutOfMemory,
+        "N = " + std::to_string(n) + " needs " + format_bytes(vector_add_bytes(n)) +
+            " for A, B and C, but only " + format_bytes(static_cast<double>(max_bytes)) +
+            " is available; the largest N that fits is " +
+            std::to_string(static_cast<std::uint64_t>(static_cast<double>(max_bytes) / 12.0)) +
+            "."};
   }
   return Status::ok();
 }
@@ -56,7 +59,7 @@ void vector_add_reference(std::span<const float> a, std::span<const float> b, st
 }
 
 unsigned vector_add_reference_parallel(std::span<const float> a, std::span<const float> b,
-                                   std::span<float> c, unsigned threads) {
+                                       std::span<float> c, unsigned threads) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t n = c.size();
   // Below this, starting threads costs more than the adds.

@@ -1,6 +1,6 @@
 #pragma once
-// Lesson 1, vector add C = A + B: the parameters, the CPU references and the check. No CUDA here: the
-// kernels live in kernels/vector_add.cuh and run through app/compute.
+// Lesson 1, vector add C = A + B: the parameters, the CPU references and the check. No CUDA here:
+// the kernels live in kernels/vector_add.cuh and run through app/compute.
 
 #include <cstdint>
 #include <span>
@@ -14,8 +14,12 @@ namespace tl::lessons {
 inline constexpr std::string_view kVectorAddId = "vector-add";
 
 // Bytes and floating-point operations of one C = A + B over n floats: read A and B, write C.
-[[nodiscard]] inline double vector_add_bytes(std::uint64_t n) { return 12.0 * static_cast<double>(n); }
-[[nodiscard]] inline double vector_add_flops(std::uint64_t n) { return static_cast<double>(n); }
+[[nodiscard]] inline double vector_add_bytes(std::uint64_t n) {
+  return 12.0 * static_cast<double>(n);
+}
+[[nodiscard]] inline double vector_add_flops(std::uint64_t n) {
+  return static_cast<double>(n);
+}
 
 // The kernel indexes with a 32-bit int, as the source article writes it.
 inline constexpr std::uint64_t kVectorAddMaxN = 0x7FFFFFFFull;
@@ -37,7 +41,7 @@ void vector_add_reference(std::span<const float> a, std::span<const float> b, st
 // The same work split over `threads` std::threads (0: all hardware threads). Small inputs use fewer
 // threads, since starting one costs more than its share of adds; returns how many were used.
 unsigned vector_add_reference_parallel(std::span<const float> a, std::span<const float> b,
-                                   std::span<float> c, unsigned threads = 0);
+                                       std::span<float> c, unsigned threads = 0);
 
 struct CheckResult {
   bool passed = true;
@@ -48,8 +52,8 @@ struct CheckResult {
   [[nodiscard]] std::string describe() const;
 };
 
-// Compares c against a + b element by element. Float addition is exact to compare here: GPU, emulator
-// and CPU all compute one correctly rounded add per element.
+// Compares c against a + b element by element. Float addition is exact to compare here: GPU,
+// emulator and CPU all compute one correctly rounded add per element.
 CheckResult check_vector_add(std::span<const float> a, std::span<const float> b,
                              std::span<const float> c);
 

@@ -38,8 +38,9 @@ struct Builder {
     const bool is_emphasis = emphasis > 0;
     const bool is_code = code > 0;
     const std::string link = links.empty() ? std::string() : links.back();
-    if (!spans.empty() && spans.back().strong == is_strong && spans.back().emphasis == is_emphasis &&
-        spans.back().code == is_code && spans.back().link == link) {
+    if (!spans.empty() && spans.back().strong == is_strong &&
+        spans.back().emphasis == is_emphasis && spans.back().code == is_code &&
+        spans.back().link == link) {
       spans.back().text.append(text);
       return;
     }
@@ -47,7 +48,9 @@ struct Builder {
   }
 };
 
-std::string attribute(const MD_ATTRIBUTE& a) { return a.text == nullptr ? std::string() : std::string(a.text, a.size); }
+std::string attribute(const MD_ATTRIBUTE& a) {
+  return a.text == nullptr ? std::string() : std::string(a.text, a.size);
+}
 
 int enter_block(MD_BLOCKTYPE type, void* detail, void* user) {
   auto& b = *static_cast<Builder*>(user);
@@ -60,7 +63,8 @@ int enter_block(MD_BLOCKTYPE type, void* detail, void* user) {
       break;
     case MD_BLOCK_LI: {
       int ordinal = 0;
-      if (!b.list_ordinals.empty() && b.list_ordinals.back() > 0) ordinal = b.list_ordinals.back()++;
+      if (!b.list_ordinals.empty() && b.list_ordinals.back() > 0)
+        ordinal = b.list_ordinals.back()++;
       b.open(BlockKind::kListItem, static_cast<int>(b.list_ordinals.size()), ordinal);
       break;
     }
@@ -147,11 +151,16 @@ int text(MD_TEXTTYPE type, const MD_CHAR* chars, MD_SIZE size, void* user) {
       break;
     case MD_TEXT_ENTITY: {
       const std::string entity(chars, size);
-      if (entity == "&amp;") b.add_text("&");
-      else if (entity == "&lt;") b.add_text("<");
-      else if (entity == "&gt;") b.add_text(">");
-      else if (entity == "&nbsp;") b.add_text(" ");
-      else b.add_text(entity);
+      if (entity == "&amp;")
+        b.add_text("&");
+      else if (entity == "&lt;")
+        b.add_text("<");
+      else if (entity == "&gt;")
+        b.add_text(">");
+      else if (entity == "&nbsp;")
+        b.add_text(" ");
+      else
+        b.add_text(entity);
       break;
     }
     case MD_TEXT_NULLCHAR:

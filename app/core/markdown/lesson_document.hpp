@@ -22,11 +22,11 @@ enum class BlockKind { kHeading, kParagraph, kListItem, kCode, kQuote, kRule };
 
 struct Block {
   BlockKind kind = BlockKind::kParagraph;
-  int level = 0;              // heading level 1..6; list nesting depth for list items (1 = top)
-  int ordinal = 0;            // 1-based number in an ordered list, 0 in a bulleted one
-  std::vector<Span> spans;    // inline content of headings, paragraphs, list items, quotes
-  std::string code;           // contents of a code block
-  std::string code_info;      // the fenced block's info string, e.g. "cuda" or "kernel vector_add.cuh"
+  int level = 0;            // heading level 1..6; list nesting depth for list items (1 = top)
+  int ordinal = 0;          // 1-based number in an ordered list, 0 in a bulleted one
+  std::vector<Span> spans;  // inline content of headings, paragraphs, list items, quotes
+  std::string code;         // contents of a code block
+  std::string code_info;  // the fenced block's info string, e.g. "cuda" or "kernel vector_add.cuh"
 };
 
 struct Document {

@@ -21,21 +21,26 @@ void draw_device_panel(AppController& controller, const Fonts& fonts) {
   };
   row("name", d.name);
   if (is_gpu(state.backend)) {
-    row("compute capability", std::to_string(d.compute_major) + "." + std::to_string(d.compute_minor));
+    row("compute capability",
+        std::to_string(d.compute_major) + "." + std::to_string(d.compute_minor));
     row("SMs", std::to_string(d.multiprocessors));
   } else {
     row("worker threads", std::to_string(d.multiprocessors));
   }
   row("warp size", std::to_string(d.limits.warp_size));
   row("threads / block", "≤ " + std::to_string(d.limits.max_threads_per_block));
-  row("block dims", "≤ " + std::to_string(d.limits.max_block_dim.x) + " × " + std::to_string(d.limits.max_block_dim.y) +
-                        " × " + std::to_string(d.limits.max_block_dim.z));
-  row("grid dims", "≤ " + format_count(d.limits.max_grid_dim.x) + " × " + std::to_string(d.limits.max_grid_dim.y) +
-                       " × " + std::to_string(d.limits.max_grid_dim.z));
+  row("block dims", "≤ " + std::to_string(d.limits.max_block_dim.x) + " × " +
+                        std::to_string(d.limits.max_block_dim.y) + " × " +
+                        std::to_string(d.limits.max_block_dim.z));
+  row("grid dims", "≤ " + format_count(d.limits.max_grid_dim.x) + " × " +
+                       std::to_string(d.limits.max_grid_dim.y) + " × " +
+                       std::to_string(d.limits.max_grid_dim.z));
   row("shared mem / block", format_bytes(static_cast<double>(d.shared_memory_per_block)));
-  row(is_gpu(state.backend) ? "global memory" : "host memory", format_bytes(static_cast<double>(d.global_memory_total)));
+  row(is_gpu(state.backend) ? "global memory" : "host memory",
+      format_bytes(static_cast<double>(d.global_memory_total)));
   if (d.theoretical_bandwidth_gbps() > 0) {
-    row("peak bandwidth", std::to_string(static_cast<int>(d.theoretical_bandwidth_gbps())) + " GB/s");
+    row("peak bandwidth",
+        std::to_string(static_cast<int>(d.theoretical_bandwidth_gbps())) + " GB/s");
   }
   row("OpenGL", state.gl_renderer);
   ImGui::EndTable();

@@ -64,12 +64,14 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
     }
   }
   ImGui::EndDisabled();
-  const std::string grid_limit =
-      limits.max_grid_dim.x == 0x7FFFFFFFu ? "≤ 2^31 - 1" : "≤ " + format_count(limits.max_grid_dim.x);
+  const std::string grid_limit = limits.max_grid_dim.x == 0x7FFFFFFFu
+                                     ? "≤ 2^31 - 1"
+                                     : "≤ " + format_count(limits.max_grid_dim.x);
   limit_hint(grid_limit.c_str());
 
   if (ImGui::Button("<<<1, N>>>")) controller.use_single_block();
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The article's first try: one block with a thread per element");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The article's first try: one block with a thread per element");
 
   ImGui::Separator();
   ImGui::PushFont(fonts.mono);
@@ -80,9 +82,11 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
   ImGui::TextColored(kMutedColor, "%s threads for %s elements", format_count(launched).c_str(),
                      format_count(c.n).c_str());
   if (launched > c.n) {
-    ImGui::TextColored(kMutedColor, "%s idle threads (i >= N)", format_count(launched - c.n).c_str());
+    ImGui::TextColored(kMutedColor, "%s idle threads (i >= N)",
+                       format_count(launched - c.n).c_str());
   } else if (launched < c.n) {
-    ImGui::TextColored(kWarningColor, "%s elements get no thread", format_count(c.n - launched).c_str());
+    ImGui::TextColored(kWarningColor, "%s elements get no thread",
+                       format_count(c.n - launched).c_str());
   }
   for (const LaunchProblem& problem : state.launch_problems) {
     ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
@@ -123,7 +127,8 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
         ImGui::TableNextColumn();
         ImGui::Text("%s", format_milliseconds(t.median_ms).c_str());
         if (ImGui::IsItemHovered()) {
-          ImGui::SetTooltip("median of %d runs; min %s, max %s", t.repeats, format_milliseconds(t.min_ms).c_str(),
+          ImGui::SetTooltip("median of %d runs; min %s, max %s", t.repeats,
+                            format_milliseconds(t.min_ms).c_str(),
                             format_milliseconds(t.max_ms).c_str());
         }
       };

@@ -9,14 +9,15 @@ namespace tl::ui {
 namespace {
 
 // Draws spans as flowing, wrapped text: ImGui has no rich text, so words are laid out one by one.
-void flow_spans(AppController& controller, const std::vector<markdown::Span>& spans, const Fonts& fonts,
-                ImVec4 base_color, ImFont* base_font) {
+void flow_spans(AppController& controller, const std::vector<markdown::Span>& spans,
+                const Fonts& fonts, ImVec4 base_color, ImFont* base_font) {
   const float right_edge = ImGui::GetContentRegionMax().x;
   bool line_empty = true;
   for (const markdown::Span& span : spans) {
     ImFont* font = span.code ? fonts.mono : (span.strong ? fonts.bold : base_font);
     const bool is_link = !span.link.empty();
-    ImVec4 color = is_link ? kLinkColor : (span.emphasis ? ImVec4{0.85f, 0.87f, 0.95f, 1.0f} : base_color);
+    ImVec4 color =
+        is_link ? kLinkColor : (span.emphasis ? ImVec4{0.85f, 0.87f, 0.95f, 1.0f} : base_color);
     ImGui::PushFont(font);
     std::size_t start = 0;
     const std::string& text = span.text;
@@ -51,7 +52,8 @@ void flow_spans(AppController& controller, const std::vector<markdown::Span>& sp
           ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
           const ImVec2 min = ImGui::GetItemRectMin();
           const ImVec2 max = ImGui::GetItemRectMax();
-          ImGui::GetWindowDrawList()->AddLine({min.x, max.y}, {max.x, max.y}, ImGui::GetColorU32(kLinkColor));
+          ImGui::GetWindowDrawList()->AddLine({min.x, max.y}, {max.x, max.y},
+                                              ImGui::GetColorU32(kLinkColor));
           ImGui::SetTooltip("Sets the controls for this experiment");
         }
         if (ImGui::IsItemClicked()) controller.apply_lesson_action(span.link);
@@ -78,7 +80,8 @@ void draw_code(AppController& controller, const markdown::Block& block, const Fo
   const float line_height = ImGui::GetTextLineHeightWithSpacing();
   int lines = 1;
   for (char ch : code) lines += ch == '\n' ? 1 : 0;
-  const float height = line_height * static_cast<float>(lines) + ImGui::GetStyle().WindowPadding.y * 2;
+  const float height =
+      line_height * static_cast<float>(lines) + ImGui::GetStyle().WindowPadding.y * 2;
   ImGui::BeginChild(ImGui::GetID(&block), {0, height}, false, ImGuiWindowFlags_HorizontalScrollbar);
   ImGui::TextUnformatted(code.c_str());
   ImGui::EndChild();
@@ -99,7 +102,8 @@ void draw_lesson_panel(AppController& controller, const Fonts& fonts) {
     switch (block.kind) {
       case markdown::BlockKind::kHeading:
         ImGui::Spacing();
-        flow_spans(controller, block.spans, fonts, text_color, block.level <= 2 ? fonts.heading : fonts.bold);
+        flow_spans(controller, block.spans, fonts, text_color,
+                   block.level <= 2 ? fonts.heading : fonts.bold);
         ImGui::Spacing();
         break;
       case markdown::BlockKind::kParagraph:

@@ -1,5 +1,5 @@
-// The mapping view: which thread computed which element, drawn by the GPU (or the emulator's trace),
-// with zoom, pan, hover and a legend.
+// The mapping view: which thread computed which element, drawn by the GPU (or the emulator's
+// trace), with zoom, pan, hover and a legend.
 
 #include <cstdint>
 #include <string>
@@ -10,7 +10,9 @@
 namespace tl::ui {
 namespace {
 
-ImU32 to_imgui(const Rgb& c) { return ImGui::ColorConvertFloat4ToU32({c.r, c.g, c.b, 1.0f}); }
+ImU32 to_imgui(const Rgb& c) {
+  return ImGui::ColorConvertFloat4ToU32({c.r, c.g, c.b, 1.0f});
+}
 
 // A coloured square and its label, on the current line while they fit, else on the next.
 void swatch(const Rgb& color, const char* label) {
@@ -39,10 +41,12 @@ void draw_legend(const AppState& state) {
       break;
     case ColorBy::kThread:
       swatch(sequential_color(0.0f), "threadIdx 0");
-      swatch(sequential_color(1.0f), ("threadIdx " + std::to_string(per_block > 0 ? per_block - 1 : 0)).c_str());
+      swatch(sequential_color(1.0f),
+             ("threadIdx " + std::to_string(per_block > 0 ? per_block - 1 : 0)).c_str());
       break;
     case ColorBy::kSm:
-      for (std::uint32_t i = 0; i < 3; ++i) swatch(categorical_color(i), ("SM " + std::to_string(i)).c_str());
+      for (std::uint32_t i = 0; i < 3; ++i)
+        swatch(categorical_color(i), ("SM " + std::to_string(i)).c_str());
       swatch(kUnknownSmColor, "unknown (emulator)");
       break;
     case ColorBy::kWrites:
@@ -63,7 +67,8 @@ void draw_hover_tooltip(const AppState& state) {
   if (hover.hit.kind == CellKind::kIdleThread) {
     const std::uint64_t per_block = state.trace.config.block.volume();
     ImGui::Text("idle thread %s", format_count(hover.hit.cell).c_str());
-    ImGui::Text("blockIdx.x = %llu, threadIdx.x = %llu", static_cast<unsigned long long>(hover.hit.cell / per_block),
+    ImGui::Text("blockIdx.x = %llu, threadIdx.x = %llu",
+                static_cast<unsigned long long>(hover.hit.cell / per_block),
                 static_cast<unsigned long long>(hover.hit.cell % per_block));
     ImGui::TextColored(kMutedColor, "i = %s >= N: the guard if (i < n) keeps it from writing",
                        format_count(hover.hit.cell).c_str());
@@ -71,18 +76,21 @@ void draw_hover_tooltip(const AppState& state) {
     const DecodedTrace& d = *hover.record;
     ImGui::Text("element %s", format_count(d.element).c_str());
     if (!d.written) {
-      ImGui::TextColored(kErrorColor, "never written: no thread had index %s", format_count(d.element).c_str());
+      ImGui::TextColored(kErrorColor, "never written: no thread had index %s",
+                         format_count(d.element).c_str());
     } else {
       ImGui::Text("blockIdx = (%u, %u, %u)", d.block.x, d.block.y, d.block.z);
       ImGui::Text("threadIdx = (%u, %u, %u)", d.thread.x, d.thread.y, d.thread.z);
-      ImGui::Text("warp %lld, lane %lld", static_cast<long long>(d.warp), static_cast<long long>(d.lane));
+      ImGui::Text("warp %lld, lane %lld", static_cast<long long>(d.warp),
+                  static_cast<long long>(d.lane));
       if (d.sm >= 0) {
         ImGui::Text("SM %lld", static_cast<long long>(d.sm));
       } else {
         ImGui::TextColored(kMutedColor, "SM unknown (emulator)");
       }
       ImGui::Text("writes %u", d.writes);
-      ImGui::TextColored(kMutedColor, "i = %u * %u + %u", d.block.x, state.trace.config.block.x, d.thread.x);
+      ImGui::TextColored(kMutedColor, "i = %u * %u + %u", d.block.x, state.trace.config.block.x,
+                         d.thread.x);
     }
   }
   ImGui::EndTooltip();
@@ -140,7 +148,8 @@ void draw_mapping_panel(AppController& controller, const Fonts& fonts) {
   }
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   // The texture's first row is the picture's bottom row, as OpenGL stores it.
-  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(*texture)), avail, {0, 1}, {1, 0});
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(*texture)), avail, {0, 1},
+               {1, 0});
   ImGui::SetCursorScreenPos(origin);
   ImGui::InvisibleButton("mapping-view", avail);
   const ImGuiIO& io = ImGui::GetIO();

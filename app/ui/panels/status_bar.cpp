@@ -13,9 +13,9 @@ void draw_status_bar(AppController& controller, const Fonts& /*fonts*/) {
   ImGui::TextColored(kMutedColor, "on %s", state.device.name.c_str());
   if (!state.messages.empty()) {
     const Message& last = state.messages.back();
-    const ImVec4 color = last.severity == Severity::kError   ? kErrorColor
+    const ImVec4 color = last.severity == Severity::kError     ? kErrorColor
                          : last.severity == Severity::kWarning ? kWarningColor
-                                                                 : kMutedColor;
+                                                               : kMutedColor;
     ImGui::SameLine(0, ImGui::GetFontSize() * 2.0f);
     ImGui::TextColored(color, "%s", last.text.c_str());
     if (ImGui::IsItemHovered() && state.messages.size() > 1) {

@@ -20,9 +20,11 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
     if (ImGui::Button("Cancel")) controller.cancel_sweep();
     ImGui::SameLine();
     const float fraction =
-        timing.progress.total == 0 ? 0.0f
-                                   : static_cast<float>(timing.progress.done) / static_cast<float>(timing.progress.total);
-    const std::string overlay = timing.progress.current_label + "  (" + std::to_string(timing.progress.done) + "/" +
+        timing.progress.total == 0
+            ? 0.0f
+            : static_cast<float>(timing.progress.done) / static_cast<float>(timing.progress.total);
+    const std::string overlay = timing.progress.current_label + "  (" +
+                                std::to_string(timing.progress.done) + "/" +
                                 std::to_string(timing.progress.total) + ")";
     ImGui::ProgressBar(fraction, {ImGui::GetFontSize() * 16.0f, 0}, overlay.c_str());
   } else {
@@ -30,8 +32,9 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
     if (ImGui::Button("Run sweep")) controller.start_sweep();
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("Times every N from 2^10 up, with %u threads per block; earlier sweeps stay, faded",
-                        state.controls.block.x);
+      ImGui::SetTooltip(
+          "Times every N from 2^10 up, with %u threads per block; earlier sweeps stay, faded",
+          state.controls.block.x);
     }
     ImGui::SameLine();
     if (ImGui::Button("Clear")) controller.clear_plot();
@@ -58,7 +61,8 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
   if (!has_points && timing.earlier.empty() && !timing.sweeping) {
     ImGui::Spacing();
     ImGui::TextColored(kMutedColor,
-                       "Run a sweep to time vector add from N = 2^10 upwards on the CPU (1 thread and all threads)\n"
+                       "Run a sweep to time vector add from N = 2^10 upwards on the CPU (1 thread "
+                       "and all threads)\n"
                        "and on the %s (kernel alone, and end to end with the copies).",
                        is_gpu(state.backend) ? "GPU" : "emulator");
     return;
