@@ -1,20 +1,18 @@
 #pragma once
-// The plain C++ face of the kernels: one table of launch functions per executor. The GPU table
-// launches the nvcc-compiled kernels on device pointers; the emulator table runs the very same
-// kernel source on the CPU on host pointers. Callers pick a table and never see CUDA types.
+// The plain C++ face of the kernels: one table of launch functions per executor, one entry per
+// lesson. The GPU table launches the nvcc-compiled kernels on device pointers; the emulator table
+// runs the very same kernel source on the CPU on host pointers. Callers pick a table through their
+// Device and never see CUDA types.
+//
+// GPU launches are asynchronous: a launch function reports configuration errors at once
+// (cudaGetLastError), while faults inside the kernel surface at the next synchronisation.
 
-#include "core/launch_config.hpp"
-#include "core/result.hpp"
-#include "core/trace_record.hpp"
+#include "kernels/vector_add_kernels.hpp"
 
 namespace tl::kernels {
 
 struct KernelTable {
-  // Lesson 1. Launch only: the GPU launches are asynchronous and report configuration errors
-  // (cudaGetLastError); faults inside the kernel surface at the next synchronisation.
-  Status (*vector_add)(const LaunchConfig& config, const float* a, const float* b, float* c, int n);
-  Status (*vector_add_traced)(const LaunchConfig& config, const float* a, const float* b, float* c,
-                              int n, TraceRecord* trace);
+  VectorAddKernels vector_add;
 };
 
 const KernelTable& emulator_kernels();

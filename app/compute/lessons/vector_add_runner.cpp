@@ -86,7 +86,7 @@ Result<VectorAddReport> run_vector_add(Device& device, const VectorAddRequest& r
   const auto& kernels = device.kernels();
   const int n_int = static_cast<int>(n);
   auto launch = [&]() -> Status {
-    return kernels.vector_add(request.config, v.a.data(), v.b.data(), v.c.data(), n_int);
+    return kernels.vector_add.add(request.config, v.a.data(), v.b.data(), v.c.data(), n_int);
   };
   auto kernel_times = device.time_repeated(launch, request.warmup, request.repeats);
   if (!kernel_times) return kernel_times.error();
@@ -132,8 +132,8 @@ Result<lessons::CheckResult> trace_vector_add(Device& device, std::uint64_t n,
 
   auto records = sink.acquire(device, n);
   if (!records) return records.error();
-  Status launched = device.kernels().vector_add_traced(config, v.a.data(), v.b.data(), v.c.data(),
-                                                       static_cast<int>(n), *records);
+  Status launched = device.kernels().vector_add.add_traced(
+      config, v.a.data(), v.b.data(), v.c.data(), static_cast<int>(n), *records);
   if (launched) launched = device.synchronize();
   // Publish even after a failed launch: the sink must give its buffer back (e.g. unmap it), and the
   // view then honestly shows that nothing was written.
