@@ -8,11 +8,19 @@
 // (cudaGetLastError), while faults inside the kernel surface at the next synchronisation.
 
 #include "kernels/vector_add_kernels.hpp"
+#include "kernels/matmul_kernels.hpp"
+#include "kernels/thread_hierarchy_kernels.hpp"
+#include "kernels/matrix_add_kernels.hpp"
+#include "kernels/dense_layer_kernels.hpp"
 
 namespace tl::kernels {
 
 struct KernelTable {
   VectorAddKernels vector_add;
+  MatmulKernels matmul;
+  ThreadHierarchyKernels thread_hierarchy;
+  MatrixAddKernels matrix_add;
+  DenseLayerKernels dense_layer;
 };
 
 const KernelTable& emulator_kernels();

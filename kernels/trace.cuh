@@ -18,6 +18,18 @@ __device__ __forceinline__ unsigned int sm_id() {
 #endif
 }
 
+// Nanoseconds on the GPU's global timer (%globaltimer): one clock shared by every SM, so block
+// start and end times compare across SMs. The emulator has no such clock and reports 0.
+__device__ __forceinline__ unsigned long long global_timer_ns() {
+#if defined(__CUDA_ARCH__)
+  unsigned long long ns;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+  return ns;
+#else
+  return 0;
+#endif
+}
+
 __device__ __forceinline__ void trace_element(TraceRecord* trace, unsigned long long element,
                                               unsigned int iteration) {
   const unsigned int block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);

@@ -4,24 +4,25 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "launch_request.hpp"
 
 namespace tl::cli {
 namespace {
 
-// Returns the --block option, so the caller can tell whether it was given.
-CLI::Option* add_launch_options(CLI::App& command, LaunchOptions& launch) {
-  command.add_option("--lesson", launch.lesson, "Lesson id (see `threadlab lessons`)")
-      ->capture_default_str();
-  command.add_option("--n", launch.n, "Number of elements: 1000, 2^24, 1<<20, 16M, 1e6")
-      ->capture_default_str();
-  command.add_option("--grid", launch.grid,
-                     "Blocks in the grid, X[,Y[,Z]] (default: enough to cover N)");
-  CLI::Option* block = command.add_option("--block", launch.block, "Threads per block, X[,Y[,Z]]")
-                           ->capture_default_str();
+// The options every launching subcommand shares: the lesson, each lesson parameter as --<name>
+// (the union over all lessons; a lesson refuses the ones it does not take), --single-block and
+// --backend. Parameters are kept as text for the lesson to parse.
+void add_launch_options(CLI::App& command, LaunchOptions& launch, const std::vector<lessons::ParamSpec>& params) {
+  command.add_option("--lesson", launch.lesson, "Lesson id (see `threadlab lessons`)")->capture_default_str();
+  for (const lessons::ParamSpec& spec : params) {
+    command
+        .add_option_function<std::string>(
+            "--" + spec.name, [&launch, name = spec.name](const std::string& value) { launch.params[name] = value; },
+            spec.help + " (default " + spec.default_value + ")")
+        ->type_name("TEXT");
+  }
   command.add_flag("--single-block", launch.single_block, "The article's first launch: <<<1, N>>>");
-  command.add_option("--backend", launch.backend, "auto, cuda, copy or emulator")
-      ->capture_default_str();
-  return block;
+  command.add_option("--backend", launch.backend, "auto, cuda, copy or emulator")->capture_default_str();
 }
 
 }  // namespace
@@ -67,7 +68,8 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
 
   RunOptions run;
   auto* run_command = app.add_subcommand("run", "One launch: timings, --check, --trace");
-  CLI::Option* run_block = add_launch_options(*run_command, run.launch);
+  const std::vector<lessons::ParamSpec> params = all_lesson_params();
+  add_launch_options(*run_command, run.launch, params);
   run_command->add_flag("--check", run.check,
                         "Compare with the CPU reference; exit 1 if any element is wrong");
   run_command->add_option("--trace", run.trace_path,
@@ -77,22 +79,16 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
 
   BenchOptions bench;
   auto* bench_command = app.add_subcommand("bench", "CPU against GPU over a sweep of sizes");
-  bench_command->add_option("--lesson", bench.lesson, "Lesson id")->capture_default_str();
-  bench_command
-      ->add_option("--sizes", bench.sizes,
-                   "Sizes: 1000,2^20 or a range of powers of two 2^10..2^28")
+  add_launch_options(*bench_command, bench.launch, params);
+  bench_command->add_option("--sizes", bench.sizes, "Sizes: 1000,2^20 or a range of powers of two 2^10..2^28")
       ->capture_default_str();
-  bench_command->add_option("--block", bench.block, "Threads per block")->capture_default_str();
   bench_command->add_option("--format", bench.format, "table, csv or json")->capture_default_str();
-  bench_command->add_option("--backend", bench.backend, "auto, cuda or emulator")
-      ->capture_default_str();
-  bench_command->add_option("--repeats", bench.repeats, "Timed runs per point")
-      ->capture_default_str();
+  bench_command->add_option("--repeats", bench.repeats, "Timed runs per point")->capture_default_str();
   bench_command->add_flag("!--no-cpu", bench.cpu, "Skip the CPU references");
 
   RenderOptions render;
   auto* render_command = app.add_subcommand("render", "Draw the mapping view to a PNG, headless");
-  CLI::Option* render_block = add_launch_options(*render_command, render.launch);
+  add_launch_options(*render_command, render.launch, params);
   render_command->add_option("--color-by", render.color_by, "block, thread, warp, sm or writes")
       ->capture_default_str();
   render_command->add_option("--out", render.out_path, "PNG file to write")->required();
@@ -113,8 +109,6 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
     return fail(std::cerr, std::string(e.what()) + " (see threadlab --help)", kExitUsage);
   }
 
-  run.launch.block_given = run_block->count() > 0;
-  render.launch.block_given = render_block->count() > 0;
   if (*info_command) return command_info(info, std::cout, std::cerr);
   if (*lessons_command) return command_lessons(std::cout);
   if (*run_command) return command_run(run, std::cout, std::cerr);

@@ -1,7 +1,6 @@
 // `threadlab render`: the mapping view of one traced launch, drawn headless (EGL) into a PNG.
 
 #include "commands.hpp"
-#include "compute/lessons/vector_add_runner.hpp"
 #include "core/color_scheme.hpp"
 #include "core/format.hpp"
 #include "core/mapping_layout.hpp"
@@ -21,9 +20,11 @@ constexpr int kMaxImageSide = 16384;
 }  // namespace
 
 int command_render(const RenderOptions& options, std::ostream& out, std::ostream& err) {
-  auto request = resolve_launch(options.launch);
-  if (!request) return fail(err, request.message(), kExitUsage);
-  if (request->n > kMaxRenderedElements) {
+  auto lesson = configure_lesson(options.launch);
+  if (!lesson) return fail(err, lesson.message(), kExitUsage);
+  const DataShape shape = (*lesson)->data_shape();
+  const LaunchConfig config = (*lesson)->launch_config();
+  if (shape.elements() > kMaxRenderedElements) {
     return fail(err,
                 "render draws at most 2^24 elements (" + format_count(kMaxRenderedElements) + ")",
                 kExitUsage);
@@ -41,16 +42,17 @@ int command_render(const RenderOptions& options, std::ostream& out, std::ostream
   if (!gl) return fail(err, "no headless OpenGL context: " + gl.message(), kExitFailure);
   auto choice = interop::choose_backend(*preference, true);
   if (!choice) return fail(err, choice.message(), kExitFailure);
-  const auto problems = validate(request->config, choice->device->info().limits);
+  const auto problems = validate(config, choice->device->info().limits);
 
   render::TraceBuffer buffer;
-  auto layout = layout_1d(request->n, request->config.total_threads(), 0,
-                          static_cast<double>(options.width) / static_cast<double>(options.height));
+  auto layout = shape.rows > 1 ? layout_2d(shape.rows, shape.cols)
+                               : layout_1d(shape.elements(), config.total_threads(), 0,
+                                           static_cast<double>(options.width) / static_cast<double>(options.height));
   if (!layout) return fail(err, layout.message(), kExitUsage);
   int status = kExitOk;
   {
     auto sink = interop::make_gl_trace_sink(choice->kind, buffer);
-    auto check = compute::trace_vector_add(*choice->device, request->n, request->config, *sink);
+    auto check = (*lesson)->run_traced(*choice->device, *sink);
     if (!check) {
       // Draw what a failed launch leaves, nothing written, and still report the failure.
       std::string message = check.message();
@@ -59,7 +61,7 @@ int command_render(const RenderOptions& options, std::ostream& out, std::ostream
       }
       err << "threadlab: " << message << '\n';
       status = kExitFailure;
-      const Status cleared = buffer.clear(request->n);
+      const Status cleared = buffer.clear(shape.elements());
       if (!cleared) return fail(err, cleared.message(), kExitFailure);
     }
   }
@@ -67,7 +69,7 @@ int command_render(const RenderOptions& options, std::ostream& out, std::ostream
   if (!renderer) return fail(err, renderer.message(), kExitFailure);
   render::MappingView view;
   view.layout = *layout;
-  view.launch = request->config;
+  view.launch = config;
   view.warp_size = choice->device->info().limits.warp_size;
   view.color_by = *color_by;
   const Viewport viewport{options.width, options.height};
@@ -78,8 +80,8 @@ int command_render(const RenderOptions& options, std::ostream& out, std::ostream
   if (!pixels) return fail(err, pixels.message(), kExitFailure);
   const Status saved = render::write_png(options.out_path, options.width, options.height, *pixels);
   if (!saved) return fail(err, saved.message(), kExitFailure);
-  out << "wrote " << options.out_path << ": vector_add" << request->config.to_string()
-      << ", N = " << format_count(request->n) << ", colour by " << to_string(*color_by) << ", "
+  out << "wrote " << options.out_path << ": " << (*lesson)->info().id << config.to_string() << ", "
+      << format_count(shape.elements()) << " elements, colour by " << to_string(*color_by) << ", "
       << to_string(choice->kind) << " (" << (*gl)->renderer() << ")\n";
   return status;
 }

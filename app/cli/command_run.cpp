@@ -3,7 +3,6 @@
 #include <fstream>
 
 #include "commands.hpp"
-#include "compute/lessons/vector_add_runner.hpp"
 #include "compute/trace_sink.hpp"
 #include "core/format.hpp"
 #include "core/trace.hpp"
@@ -24,63 +23,61 @@ std::string backend_label(const interop::BackendChoice& choice) {
 }  // namespace
 
 int command_run(const RunOptions& options, std::ostream& out, std::ostream& err) {
-  auto request = resolve_launch(options.launch);
-  if (!request) return fail(err, request.message(), kExitUsage);
+  auto lesson = configure_lesson(options.launch);
+  if (!lesson) return fail(err, lesson.message(), kExitUsage);
   if (options.repeats < 1) return fail(err, "--repeats must be at least 1", kExitUsage);
-  if (!options.trace_path.empty() && request->n > kMaxTraceElements) {
-    return fail(
-        err, "--trace is limited to 2^24 elements (" + format_count(kMaxTraceElements) + " rows)",
-        kExitUsage);
+  const DataShape shape = (*lesson)->data_shape();
+  const LaunchConfig config = (*lesson)->launch_config();
+  if (!options.trace_path.empty() && shape.elements() > kMaxTraceElements) {
+    return fail(err, "--trace is limited to 2^24 elements (" + format_count(kMaxTraceElements) + " rows)",
+                kExitUsage);
   }
   auto preference = interop::parse_backend_preference(options.launch.backend);
   if (!preference) return fail(err, "--backend: " + preference.message(), kExitUsage);
   auto choice = interop::choose_backend(*preference, false);
   if (!choice) return fail(err, choice.message(), kExitFailure);
   compute::Device& device = *choice->device;
+  (*lesson)->set_repeats(options.repeats);
 
   // An invalid configuration is launched anyway: CUDA's own error is part of the lesson. If it
   // fails, the one line says both what CUDA said and why.
-  const auto problems = validate(request->config, device.info().limits);
+  const auto problems = validate(config, device.info().limits);
   auto explain = [&problems](const std::string& message) {
-    if (problems.empty() || message.find(problems.front().message) != std::string::npos)
-      return message;
+    if (problems.empty() || message.find(problems.front().message) != std::string::npos) return message;
     return message + " (why: " + problems.front().message + ")";
   };
 
-  compute::VectorAddRequest run;
-  run.n = request->n;
-  run.config = request->config;
-  run.check = true;
-  run.repeats = options.repeats;
-  auto report = compute::run_vector_add(device, run);
+  auto report = (*lesson)->run_timed(device, nullptr);
   if (!report) return fail(err, explain(report.message()), kExitFailure);
-  print_run_report(out, {request->n, request->config, *report}, backend_label(*choice));
+  const std::string id((*lesson)->info().id);
+  print_run_report(out, id, {shape, config, std::nullopt, {}}, *report, backend_label(*choice));
 
-  int status = kExitOk;
+  bool check_failed = false;
   if (options.check) {
-    out << "  " << report->check->describe() << '\n';
-    if (!report->check->passed) status = kExitFailure;
+    if (report->check) {
+      out << "  " << report->check->description << '\n';
+      check_failed = !report->check->passed;
+    } else {
+      out << "  no check: this run has no output to compare\n";
+    }
   }
-  // Every failure ends in one line on stderr; the trace below is still written, since it shows why.
-  auto finish = [&](int code) {
-    if (code != kExitOk) fail(err, report->check->describe(), code);
-    return code;
-  };
 
   if (!options.trace_path.empty()) {
     compute::HostTraceSink sink;
-    auto traced = compute::trace_vector_add(device, request->n, request->config, sink);
+    auto traced = (*lesson)->run_traced(device, sink);
     if (!traced) return fail(err, "traced launch: " + explain(traced.message()), kExitFailure);
     std::ofstream file(options.trace_path);
     if (!file) return fail(err, "cannot write " + options.trace_path, kExitFailure);
-    const Status written = write_trace_csv(file, sink.records(), {1, request->n}, request->config);
+    const Status written = write_trace_csv(file, sink.records(), traced->shape, traced->config);
     if (!written) return fail(err, options.trace_path + ": " + written.message(), kExitFailure);
-    const TraceSummary summary = summarize(sink.records(), request->config);
-    out << "  trace: " << options.trace_path << " (" << format_count(summary.elements)
-        << " elements, " << format_count(summary.unwritten) << " never written, "
-        << format_count(summary.idle_threads) << " idle threads)\n";
+    const TraceSummary summary = summarize(sink.records(), traced->config);
+    out << "  trace: " << options.trace_path << " (" << format_count(summary.elements) << " elements, "
+        << format_count(summary.unwritten) << " never written, " << format_count(summary.idle_threads)
+        << " idle threads)\n";
   }
-  return finish(status);
+  // Every failure ends in one line on stderr; the trace above is still written, since it shows why.
+  if (check_failed) return fail(err, report->check->description, kExitFailure);
+  return kExitOk;
 }
 
 }  // namespace tl::cli

@@ -2,6 +2,7 @@
 // One function per subcommand; each returns the process exit status.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -19,11 +20,8 @@ int command_lessons(std::ostream& out);
 
 struct LaunchOptions {
   std::string lesson = "vector-add";
-  std::string n = "2^20";
-  std::string grid;  // empty: enough blocks to cover n
-  std::string block = "256";
-  bool block_given = false;   // --block was on the command line
-  bool single_block = false;  // the article's <<<1, N>>>
+  std::map<std::string, std::string> params;  // --n 1000, --block 16,16, ... as given
+  bool single_block = false;                  // the article's <<<1, N>>>
   std::string backend = "auto";
 };
 
@@ -36,11 +34,9 @@ struct RunOptions {
 int command_run(const RunOptions& options, std::ostream& out, std::ostream& err);
 
 struct BenchOptions {
-  std::string lesson = "vector-add";
+  LaunchOptions launch;  // the lesson, its parameters (the size is swept) and the backend
   std::string sizes = "2^10..2^24";
-  std::string block = "256";
   std::string format = "table";
-  std::string backend = "auto";
   int repeats = 5;
   bool cpu = true;
 };

@@ -1,20 +1,18 @@
 #pragma once
-// Turns the launch options shared by run, bench and render into a validated size and configuration.
+// Turns the launch options shared by run, bench and render into a configured lesson.
+
+#include <memory>
 
 #include "commands.hpp"
-#include "core/launch_config.hpp"
+#include "compute/lessons/lesson.hpp"
 #include "core/result.hpp"
 
 namespace tl::cli {
 
-struct LaunchRequest {
-  std::uint64_t n = 0;
-  LaunchConfig config;
-};
+// The lesson with the command line's parameters applied (and --single-block, for 1D lessons).
+Result<std::unique_ptr<compute::Lesson>> configure_lesson(const LaunchOptions& options);
 
-Result<LaunchRequest> resolve_launch(const LaunchOptions& options);
-
-// A lesson the command line can run in this version, or why not.
-Status check_lesson(const std::string& id);
+// Every parameter name of every available lesson, for registering command-line options.
+std::vector<lessons::ParamSpec> all_lesson_params();
 
 }  // namespace tl::cli

@@ -1,27 +1,28 @@
 #pragma once
-// Formatting vector-add reports for the terminal, as CSV and as JSON.
+// Formatting lesson reports for the terminal, as CSV and as JSON.
 
 #include <cstdint>
 #include <ostream>
 #include <string>
 #include <vector>
 
-#include "compute/lessons/vector_add_runner.hpp"
+#include "compute/lessons/lesson.hpp"
 
 namespace tl::cli {
 
 struct BenchRow {
-  std::uint64_t n = 0;
+  std::uint64_t size = 0;
   LaunchConfig config;
-  compute::VectorAddReport report;
+  compute::LessonReport report;
 };
 
-void print_run_report(std::ostream& out, const BenchRow& row, const std::string& backend);
-void print_bench_table(std::ostream& out, const std::vector<BenchRow>& rows,
-                       const std::string& backend);
-void print_bench_csv(std::ostream& out, const std::vector<BenchRow>& rows,
+void print_run_report(std::ostream& out, const std::string& lesson, const compute::TracedLaunch& what,
+                      const compute::LessonReport& report, const std::string& backend);
+void print_bench_table(std::ostream& out, const std::string& lesson, const std::string& size_label,
+                       const std::vector<BenchRow>& rows, const std::string& backend);
+void print_bench_csv(std::ostream& out, const std::string& lesson, const std::vector<BenchRow>& rows,
                      const std::string& backend);
-void print_bench_json(std::ostream& out, const std::vector<BenchRow>& rows,
+void print_bench_json(std::ostream& out, const std::string& lesson, const std::vector<BenchRow>& rows,
                       const std::string& backend, const std::string& device_name);
 
 }  // namespace tl::cli

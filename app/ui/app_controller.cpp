@@ -3,13 +3,11 @@
 #include <algorithm>
 #include <mutex>
 
-#include "compute/lessons/vector_add_series.hpp"
+#include "compute/lessons/lesson_series.hpp"
 #include "core/format.hpp"
 #include "core/lessons/catalog.hpp"
 #include "core/lessons/lesson_action.hpp"
 #include "core/lessons/vector_add.hpp"
-#include "core/plot/crossover.hpp"
-#include "core/sweep/size_sweep.hpp"
 #include "interop/gl_trace_sink.hpp"
 #include "lesson_texts.hpp"
 
@@ -18,11 +16,12 @@ namespace tl::ui {
 // The traced view is drawn from one GL buffer of 16-byte records: 2^24 of them are 256 MiB.
 constexpr std::uint64_t kMaxTracedElements = std::uint64_t{1} << 24;
 constexpr std::size_t kMaxMessages = 50;
+constexpr std::size_t kMaxEarlierSeries = 16;
 
 // The result slot of a single timed launch, filled by the background job.
 struct AppController::PendingRun {
   std::mutex mutex;
-  std::optional<Result<compute::VectorAddReport>> result;
+  std::optional<Result<compute::LessonReport>> result;
 };
 
 Result<std::unique_ptr<AppController>> AppController::create(const ControllerOptions& options) {
@@ -48,22 +47,20 @@ Status AppController::initialize(const ControllerOptions& options) {
   auto renderer = render::MappingRenderer::create();
   if (!renderer) return renderer.error();
   renderer_ = std::move(*renderer);
-  if (auto memory = device_->memory_info()) {
-    state_.max_n = std::min<std::uint64_t>(
-        lessons::kVectorAddMaxN,
-        static_cast<std::uint64_t>(static_cast<double>(memory->free_bytes) * 0.9 / 12.0));
-  }
-  load_lesson();
-  refresh_launch_problems();
-  post(Severity::kInfo,
-       std::string("Backend: ") + to_string(state_.backend) + ". " + state_.backend_reason);
+  auto lesson = compute::make_lesson(lessons::kVectorAddId);
+  if (!lesson) return lesson.error();
+  lesson_ = std::move(*lesson);
+  load_lesson_text();
+  refresh_controls();
+  post(Severity::kInfo, std::string("Backend: ") + to_string(state_.backend) + ". " + state_.backend_reason);
   launch();
   return Status::ok();
 }
 
-void AppController::load_lesson() {
-  const auto lesson = lessons::find_lesson(lessons::kVectorAddId);
-  const std::string path = "lessons/" + std::string(lesson->folder) + "/lesson.md";
+void AppController::load_lesson_text() {
+  state_.lesson = {};
+  const lessons::LessonInfo& info = lesson_->info();
+  const std::string path = "lessons/" + std::string(info.folder) + "/lesson.md";
   const auto text = lesson_texts::find_text(path);
   if (!text) {
     state_.lesson.error = "the lesson text " + path + " is missing from this build";
@@ -89,53 +86,58 @@ void AppController::post(Severity severity, std::string text) {
   while (state_.messages.size() > kMaxMessages) state_.messages.pop_front();
 }
 
-void AppController::refresh_launch_problems() {
+void AppController::refresh_controls() {
   LaunchControls& c = state_.controls;
-  if (c.auto_grid) c.grid = {blocks_to_cover(c.n, c.block.x), 1, 1};
-  state_.launch_problems = validate(c.config(), state_.device.limits);
+  c.lesson_id = std::string(lesson_->info().id);
+  const auto specs = lesson_->params();
+  c.specs.assign(specs.begin(), specs.end());
+  c.values = lesson_->values();
+  c.presets = lesson_->presets();
+  c.resolved = lesson_->launch_config();
+  c.shape = lesson_->data_shape();
+  state_.launch_problems = validate(c.resolved, state_.device.limits);
 }
 
-void AppController::set_n(std::uint64_t n) {
-  const Status valid = lessons::validate_vector_add_size(n, 0);
-  if (!valid) {
-    post(Severity::kWarning, valid.message());
+void AppController::select_lesson(const std::string& id) {
+  if (id == state_.controls.lesson_id) return;
+  if (runner_.is_running()) {
+    post(Severity::kWarning, "Measurements are running in the background; wait or cancel them first.");
     return;
   }
-  state_.controls.n = n;
-  refresh_launch_problems();
+  auto lesson = compute::make_lesson(id);
+  if (!lesson) {
+    post(Severity::kError, lesson.message());
+    return;
+  }
+  lesson_ = std::move(*lesson);
+  load_lesson_text();
+  refresh_controls();
+  state_.timing = {};
+  state_.timed = {};
+  launch();
 }
 
-void AppController::set_block(Dim3 block) {
-  state_.controls.block = block;
-  refresh_launch_problems();
+bool AppController::set_params(const lessons::ParamValues& values) {
+  const Status configured = lesson_->configure(values);
+  if (!configured) {
+    post(Severity::kWarning, configured.message());
+    return false;
+  }
+  refresh_controls();
+  return true;
 }
 
-void AppController::set_grid(Dim3 grid) {
-  state_.controls.grid = grid;
-  state_.controls.auto_grid = false;
-  refresh_launch_problems();
+void AppController::set_param(const std::string& name, const std::string& value) { set_params({{name, value}}); }
+
+void AppController::apply_preset(std::size_t index) {
+  if (index < state_.controls.presets.size()) set_params(state_.controls.presets[index].values);
 }
 
-void AppController::set_auto_grid(bool automatic) {
-  state_.controls.auto_grid = automatic;
-  refresh_launch_problems();
-}
-
-void AppController::use_single_block() {
-  const LaunchConfig config = lessons::single_block_config(state_.controls.n);
-  state_.controls.auto_grid = false;
-  state_.controls.grid = config.grid;
-  state_.controls.block = config.block;
-  refresh_launch_problems();
-}
-
-bool AppController::can_launch() const {
-  return !runner_.is_running();
-}
+bool AppController::can_launch() const { return !runner_.is_running(); }
 
 void AppController::handle_device_error(const Error& error) {
   if (error.kind != ErrorKind::kCudaStickyError) return;
-  // The context is gone: every allocation and interop registration with it. Reset and start over.
+  // The context is gone, with every allocation and interop registration in it: reset, start over.
   trace_sink_.reset();
   const Status reset = device_->reset();
   if (!reset) {
@@ -148,43 +150,40 @@ void AppController::handle_device_error(const Error& error) {
 
 void AppController::launch() {
   if (!can_launch()) {
-    post(Severity::kWarning,
-         "Measurements are running in the background; wait or cancel them first.");
+    post(Severity::kWarning, "Measurements are running in the background; wait or cancel them first.");
     return;
   }
   const LaunchControls& c = state_.controls;
   TraceView& trace = state_.trace;
-  trace.n = c.n;
+  trace = {};
+  trace.n = c.elements();
+  trace.shape = c.shape;
   trace.config = c.config();
-  trace.error.clear();
-  trace.check.reset();
   state_.view.hover.reset();
   for (const auto& problem : state_.launch_problems) {
-    post(Severity::kWarning,
-         "Launching " + trace.config.to_string() + " anyway: " + problem.message);
+    post(Severity::kWarning, "Launching " + trace.config.to_string() + " anyway: " + problem.message);
   }
 
-  if (c.n > kMaxTracedElements) {
-    trace.valid = false;
-    trace.error = "The picture shows up to 2^24 elements; N = " + format_count(c.n) +
-                  " is timed but not drawn.";
+  if (trace.n > kMaxTracedElements) {
+    trace.error = "The picture shows up to 2^24 elements; " + format_count(trace.n) +
+                  " are timed but not drawn.";
   } else {
-    auto check = compute::trace_vector_add(*device_, c.n, trace.config, *trace_sink_);
-    if (!check) {
-      trace.valid = false;
-      trace.error = check.message();
-      post(Severity::kError, check.message());
-      handle_device_error(check.error());
+    auto traced = lesson_->run_traced(*device_, *trace_sink_);
+    if (!traced) {
+      trace.error = traced.message();
+      post(Severity::kError, traced.message());
+      handle_device_error(traced.error());
       // A failed launch wrote nothing: show the elements as they are, all unwritten.
-      if (trace_buffer_.clear(c.n)) {
-        trace.valid = true;
-      }
+      trace.valid = trace_buffer_.clear(trace.n).is_ok();
     } else {
       trace.valid = true;
-      trace.check = *check;
+      trace.check = traced->check;
+      trace.blocks = std::move(traced->blocks);
     }
     if (trace.valid) {
-      auto layout = layout_1d(c.n, trace.config.total_threads());
+      // 1D data wraps into rows with the idle threads after it; 2D data is drawn as its matrix.
+      auto layout = trace.shape.rows > 1 ? layout_2d(trace.shape.rows, trace.shape.cols)
+                                         : layout_1d(trace.n, trace.config.total_threads());
       if (layout) {
         trace.layout = *layout;
         state_.view.fit_pending = true;
@@ -192,13 +191,14 @@ void AppController::launch() {
         trace.valid = false;
         trace.error = layout.message();
       }
-      auto summary = trace_buffer_.summarize(trace.config.block.x);
-      if (summary) {
+      if (auto summary = trace_buffer_.summarize(static_cast<std::uint32_t>(trace.config.block.volume()))) {
         trace.unwritten = summary->unwritten;
         trace.written_more = summary->written_more;
       }
+      // Threads that wrote nothing: exact when each thread writes at most one element, which is
+      // what the picture's idle cells show.
       const std::uint64_t threads = trace.config.total_threads();
-      const std::uint64_t written = c.n - trace.unwritten;
+      const std::uint64_t written = trace.n - trace.unwritten;
       trace.idle_threads = threads > written ? threads - written : 0;
     }
   }
@@ -207,25 +207,28 @@ void AppController::launch() {
 
 void AppController::start_timed_run() {
   TimedRun& timed = state_.timed;
+  timed = {};
   timed.pending = true;
-  timed.n = state_.controls.n;
+  timed.n = state_.controls.elements();
   timed.config = state_.controls.config();
-  timed.report.reset();
-  timed.error.clear();
   pending_run_ = std::make_shared<PendingRun>();
-  compute::VectorAddRequest request;
-  request.n = timed.n;
-  request.config = timed.config;
   auto slot = pending_run_;
   compute::Device* device = device_.get();
-  SweepJob job{"timing " + request.config.to_string(),
-               [slot, device, request](const std::atomic<bool>& cancel) -> Result<SweepPoint> {
-                 compute::VectorAddRequest r = request;
-                 r.cancel = &cancel;
-                 auto report = compute::run_vector_add(*device, r);
+  // The job owns a lesson of its own, configured like the current one, so the UI may change the
+  // controls while it runs.
+  auto lesson = compute::make_lesson(lesson_->info().id);
+  if (!lesson || !(*lesson)->configure(lesson_->values())) {
+    timed.pending = false;
+    timed.error = "could not prepare the timed run";
+    return;
+  }
+  std::shared_ptr<compute::Lesson> job_lesson(std::move(*lesson));
+  SweepJob job{"timing " + timed.config.to_string(),
+               [slot, device, job_lesson](const std::atomic<bool>& cancel) -> Result<SweepPoint> {
+                 auto report = job_lesson->run_timed(*device, &cancel);
                  std::lock_guard lock(slot->mutex);
                  slot->result = report;
-                 return SweepPoint{static_cast<double>(r.n), {}};
+                 return SweepPoint{};
                }};
   runner_is_single_launch_ = true;
   const Status started = runner_.start({std::move(job)});
@@ -248,30 +251,29 @@ void AppController::start_sweep() {
     s.name += " (earlier)";
     plot.earlier.push_back(s);
   }
-  while (plot.earlier.size() > 12) plot.earlier.erase(plot.earlier.begin());
-  plot.sweep_block = std::max(1u, state_.controls.block.x);
-  plot.series = compute::make_timing_series(device_->is_gpu(), plot.sweep_block);
+  while (plot.earlier.size() > kMaxEarlierSeries) plot.earlier.erase(plot.earlier.begin());
+  plot.series.clear();
   plot.markers.clear();
+  plot.x_title = lesson_->size_label();
 
-  // The emulator is slow: it runs every thread on the CPU, so its sweep stops earlier.
-  const std::uint64_t top = device_->is_gpu() ? (std::uint64_t{1} << 28) : (std::uint64_t{1} << 24);
-  const std::uint64_t max_n = std::min(top, std::max<std::uint64_t>(state_.max_n, 1024));
   std::vector<SweepJob> jobs;
   compute::Device* device = device_.get();
-  const std::uint32_t block = plot.sweep_block;
-  for (std::uint64_t n : size_sweep(1 << 10, max_n, 1)) {
-    jobs.push_back({"N = " + format_power_of_two(n),
-                    [device, n, block](const std::atomic<bool>& cancel) -> Result<SweepPoint> {
-                      compute::VectorAddRequest request;
-                      request.n = n;
-                      request.config = lessons::covering_config(n, block);
-                      request.cancel = &cancel;
-                      auto report = compute::run_vector_add(*device, request);
+  const std::string id(lesson_->info().id);
+  for (std::uint64_t size : lesson_->sweep_sizes(*device_)) {
+    auto lesson = compute::make_lesson(id);
+    if (!lesson) break;
+    std::shared_ptr<compute::Lesson> job_lesson(std::move(*lesson));
+    (void)job_lesson->configure(lesson_->values());
+    const Status sized = job_lesson->configure(lesson_->values_for_size(size));
+    if (!sized) continue;
+    jobs.push_back({lesson_->size_label() + " = " + format_power_of_two(size),
+                    [device, size, job_lesson](const std::atomic<bool>& cancel) -> Result<SweepPoint> {
+                      auto report = job_lesson->run_timed(*device, &cancel);
                       if (!report) return report.error();
                       if (report->check && !report->check->passed) {
-                        return Error{ErrorKind::kCudaError, report->check->describe()};
+                        return Error{ErrorKind::kCudaError, report->check->description};
                       }
-                      return compute::to_sweep_point(n, *report);
+                      return compute::to_sweep_point(static_cast<double>(size), *report);
                     }});
   }
   runner_is_single_launch_ = false;
@@ -280,9 +282,7 @@ void AppController::start_sweep() {
   plot.sweeping = started.is_ok();
 }
 
-void AppController::cancel_sweep() {
-  runner_.cancel();
-}
+void AppController::cancel_sweep() { runner_.cancel(); }
 
 void AppController::clear_plot() {
   if (runner_.is_running() && !runner_is_single_launch_) return;
@@ -294,9 +294,10 @@ void AppController::clear_plot() {
 void AppController::record_sweep_point(const SweepPoint& point) {
   compute::add_sweep_point(state_.timing.series, point);
   state_.timing.markers.clear();
-  if (auto crossover = compute::find_gpu_crossover(state_.timing.series)) {
-    state_.timing.markers.push_back(
-        plot::PlotMarker{*crossover, "GPU end to end beats 1 CPU thread"});
+  if (const auto pair = lesson_->crossover()) {
+    if (auto crossover = compute::find_series_crossover(state_.timing.series, *pair)) {
+      state_.timing.markers.push_back(plot::PlotMarker{*crossover, pair->second + " beats " + pair->first});
+    }
   }
 }
 
@@ -304,7 +305,7 @@ void AppController::update() {
   const bool running = runner_.is_running();
   if (runner_is_single_launch_) {
     (void)runner_.take_new_points();
-    std::optional<Result<compute::VectorAddReport>> result;
+    std::optional<Result<compute::LessonReport>> result;
     if (pending_run_) {
       std::lock_guard lock(pending_run_->mutex);
       result = std::move(pending_run_->result);
@@ -316,8 +317,7 @@ void AppController::update() {
         state_.timed.report = std::move(result->value());
       } else {
         state_.timed.error = result->message();
-        if (result->error().kind != ErrorKind::kCancelled)
-          post(Severity::kError, result->message());
+        if (result->error().kind != ErrorKind::kCancelled) post(Severity::kError, result->message());
         handle_device_error(result->error());
       }
     }
@@ -343,47 +343,46 @@ void AppController::apply_lesson_action(const std::string& link) {
     post(Severity::kError, action.message());
     return;
   }
-  if (action->n) set_n(*action->n);
-  if (action->block) set_block(*action->block);
-  if (action->grid) {
-    set_grid(*action->grid);
-  } else if (action->block || action->n) {
-    set_auto_grid(true);
+  if (action->lesson) {
+    select_lesson(*action->lesson);
+    if (state_.controls.lesson_id != *action->lesson) return;
   }
+  if (!action->values.empty() && !set_params(action->values)) return;
   if (action->color_by) {
     auto mode = parse_color_by(*action->color_by);
-    if (mode) state_.view.color_by = *mode;
+    if (mode) {
+      state_.view.color_by = *mode;
+    } else {
+      post(Severity::kWarning, mode.message());
+    }
   }
   if (action->launch) launch();
   if (action->sweep) start_sweep();
 }
 
-void AppController::set_color_by(ColorBy mode) {
-  state_.view.color_by = mode;
-}
+void AppController::set_color_by(ColorBy mode) { state_.view.color_by = mode; }
 
 void AppController::hover(std::optional<PixelPoint> pixel, Viewport viewport) {
   if (!pixel || !state_.trace.valid) {
     state_.view.hover.reset();
     return;
   }
-  const CellHit hit = element_at(state_.trace.layout, state_.view.transform,
-                                 static_cast<int>(pixel->x), static_cast<int>(pixel->y), viewport);
+  const CellHit hit = element_at(state_.trace.layout, state_.view.transform, static_cast<int>(pixel->x),
+                                 static_cast<int>(pixel->y), viewport);
   if (hit.kind == CellKind::kNone) {
     state_.view.hover.reset();
     return;
   }
   // Reading a record back from the GPU stalls the pipeline: only when the mouse reaches a new cell.
-  if (state_.view.hover && state_.view.hover->hit.cell == hit.cell &&
-      state_.view.hover->hit.kind == hit.kind)
+  if (state_.view.hover && state_.view.hover->hit.cell == hit.cell && state_.view.hover->hit.kind == hit.kind) {
     return;
+  }
   HoverInfo info;
   info.hit = hit;
   if (hit.is_element()) {
     auto record = trace_buffer_.read(hit.cell);
     if (record) {
-      info.record = decode(*record, hit.cell, {1, state_.trace.n}, state_.trace.config,
-                           state_.device.limits.warp_size);
+      info.record = decode(*record, hit.cell, state_.trace.shape, state_.trace.config, state_.device.limits.warp_size);
     }
   }
   state_.view.hover = info;
@@ -393,19 +392,15 @@ void AppController::zoom(double factor, double pixel_x, double pixel_y) {
   state_.view.transform = zoom_about(state_.view.transform, factor, pixel_x, pixel_y);
 }
 
-void AppController::pan(double dx, double dy) {
-  state_.view.transform = pan_by_pixels(state_.view.transform, dx, dy);
-}
+void AppController::pan(double dx, double dy) { state_.view.transform = pan_by_pixels(state_.view.transform, dx, dy); }
 
-void AppController::fit_view() {
-  state_.view.fit_pending = true;
-}
+void AppController::fit_view() { state_.view.fit_pending = true; }
 
 Result<std::uint32_t> AppController::render_mapping(Viewport viewport) {
   if (viewport.width <= 0 || viewport.height <= 0) return invalid_argument("empty view");
-  if (!state_.trace.valid)
-    return invalid_argument(state_.trace.error.empty() ? "nothing launched yet"
-                                                       : state_.trace.error);
+  if (!state_.trace.valid) {
+    return invalid_argument(state_.trace.error.empty() ? "nothing launched yet" : state_.trace.error);
+  }
   if (state_.view.fit_pending) {
     state_.view.transform = fit_to_view(state_.trace.layout, viewport, 4.0);
     state_.view.fit_pending = false;

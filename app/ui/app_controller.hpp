@@ -9,6 +9,7 @@
 
 #include "app_state.hpp"
 #include "compute/device.hpp"
+#include "compute/lessons/lesson.hpp"
 #include "compute/trace_sink.hpp"
 #include "interop/backend_selection.hpp"
 #include "render/mapping_renderer.hpp"
@@ -30,13 +31,14 @@ class AppController {
 
   [[nodiscard]] const AppState& state() const { return state_; }
 
-  // Launch controls. Invalid values are kept out with a message; invalid *configurations* are
-  // allowed, explained, and launched if the user insists, so CUDA's own error can be seen.
-  void set_n(std::uint64_t n);
-  void set_block(Dim3 block);
-  void set_grid(Dim3 grid);
-  void set_auto_grid(bool automatic);
-  void use_single_block();  // the article's <<<1, N>>>
+  // Lessons and their controls. Invalid values are kept out with a message and the previous value
+  // stays; invalid *configurations* are allowed, explained, and launched if the user insists, so
+  // CUDA's own error can be seen.
+  void select_lesson(const std::string& id);
+  void set_param(const std::string& name, const std::string& value);
+  // Several values at once, validated together (a lesson link, a preset).
+  bool set_params(const lessons::ParamValues& values);
+  void apply_preset(std::size_t index);
 
   // Traced launch now (the picture), then the untraced kernel timed in the background.
   void launch();
@@ -71,14 +73,15 @@ class AppController {
  private:
   AppController() = default;
   Status initialize(const ControllerOptions& options);
-  void load_lesson();
-  void refresh_launch_problems();
+  void load_lesson_text();
+  void refresh_controls();
   void start_timed_run();
   void handle_device_error(const Error& error);
   void record_sweep_point(const SweepPoint& point);
 
   AppState state_;
   std::unique_ptr<compute::Device> device_;
+  std::unique_ptr<compute::Lesson> lesson_;
   render::TraceBuffer trace_buffer_;
   std::unique_ptr<compute::TraceSink> trace_sink_;
   std::unique_ptr<render::MappingRenderer> renderer_;

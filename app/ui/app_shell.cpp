@@ -13,7 +13,9 @@
 #include <iostream>
 #include <thread>
 
+#include "compute/lessons/lesson.hpp"
 #include "core/lessons/lesson_action.hpp"
+#include "core/lessons/vector_add.hpp"
 #include "platform/egl_context.hpp"
 #include "platform/glfw_window.hpp"
 #include "render/offscreen_target.hpp"
@@ -31,9 +33,18 @@ constexpr auto kMaxWaitForMeasurements = std::chrono::seconds(120);
 // Start-up actions are checked before anything opens, so a typo is a one-line error, not a
 // message inside the window.
 Status check_actions(const cli::GuiOptions& options) {
+  std::string lesson_id(lessons::kVectorAddId);
   for (const std::string& action : options.actions) {
     auto parsed = lessons::parse_lesson_action(action);
     if (!parsed) return Status(parsed.error());
+    if (parsed->lesson) lesson_id = *parsed->lesson;
+    auto lesson = compute::make_lesson(lesson_id);
+    if (!lesson) return lesson.status();
+    TL_RETURN_IF_ERROR((*lesson)->configure(parsed->values));
+    if (parsed->color_by) {
+      auto mode = parse_color_by(*parsed->color_by);
+      if (!mode) return mode.status();
+    }
   }
   return Status::ok();
 }

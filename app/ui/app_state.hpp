@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "compute/lessons/vector_add_runner.hpp"
+#include "compute/lessons/lesson.hpp"
 #include "core/color_scheme.hpp"
 #include "core/device_info.hpp"
 #include "core/launch_config.hpp"
@@ -20,25 +20,30 @@
 
 namespace tl::ui {
 
-// The controls of the vector-add lesson, as the user set them.
+// The current lesson's controls, as the user set them, and what they amount to.
 struct LaunchControls {
-  std::uint64_t n = 1000;
-  Dim3 grid{4, 1, 1};
-  Dim3 block{256, 1, 1};
-  bool auto_grid = true;  // grid follows n and the block size: ceil(n / blockDim.x)
-  [[nodiscard]] LaunchConfig config() const { return {grid, block}; }
+  std::string lesson_id;
+  std::vector<lessons::ParamSpec> specs;
+  lessons::ParamValues values;
+  std::vector<compute::LessonPreset> presets;
+  LaunchConfig resolved;  // the configuration a launch uses (an "auto" grid resolved)
+  DataShape shape;        // the data the kernels work on
+  [[nodiscard]] LaunchConfig config() const { return resolved; }
+  [[nodiscard]] std::uint64_t elements() const { return shape.elements(); }
 };
 
 // The last traced launch, drawn by the mapping view.
 struct TraceView {
   bool valid = false;
   std::uint64_t n = 0;
+  DataShape shape;
   LaunchConfig config;
   MappingLayout layout;
   std::uint64_t unwritten = 0;
   std::uint64_t written_more = 0;
   std::uint64_t idle_threads = 0;
-  std::optional<lessons::CheckResult> check;
+  std::optional<compute::LessonCheck> check;
+  std::vector<BlockRecord> blocks;
   std::string error;  // why the last traced launch failed, shown in place of the picture
 };
 
@@ -60,7 +65,7 @@ struct TimedRun {
   bool pending = false;  // measuring in the background
   std::uint64_t n = 0;
   LaunchConfig config;
-  std::optional<compute::VectorAddReport> report;
+  std::optional<compute::LessonReport> report;
   std::string error;
 };
 
@@ -76,7 +81,7 @@ struct TimingPlot {
   std::vector<plot::PlotMarker> markers;  // the CPU/GPU crossover
   SweepProgress progress;
   bool sweeping = false;
-  std::uint32_t sweep_block = 256;
+  std::string x_title = "elements N";
 };
 
 struct LessonText {
@@ -92,7 +97,6 @@ struct AppState {
   std::string gl_renderer;
   LaunchControls controls;
   std::vector<LaunchProblem> launch_problems;  // why the current controls are invalid, if they are
-  std::uint64_t max_n = 0;                     // what memory allows for a timed run
   TraceView trace;
   ViewSettings view;
   TimedRun timed;

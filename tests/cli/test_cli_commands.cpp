@@ -131,7 +131,7 @@ TEST(CliBench, CsvHasHeaderAndOneRowPerSize) {
   ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
   const std::vector<std::string> lines = split_lines(r.out);
   ASSERT_EQ(lines.size(), 3u) << r.describe();
-  EXPECT_TRUE(lines[0].starts_with("lesson,backend,n,")) << r.describe();
+  EXPECT_TRUE(lines[0].starts_with("lesson,backend,size,grid,block,emulated_kernel_cpu_ms,")) << r.describe();
   const auto columns = std::count(lines[0].begin(), lines[0].end(), ',');
   EXPECT_TRUE(lines[1].starts_with("vector-add,emulator,1024,")) << r.describe();
   EXPECT_TRUE(lines[2].starts_with("vector-add,emulator,4096,")) << r.describe();
@@ -151,13 +151,17 @@ TEST(CliBench, JsonIsValidWithOnePointPerSize) {
   EXPECT_EQ(doc.value("backend", ""), "emulator") << r.describe();
   ASSERT_TRUE(doc.contains("points") && doc["points"].is_array()) << r.describe();
   ASSERT_EQ(doc["points"].size(), 2u) << r.describe();
-  EXPECT_EQ(doc["points"][0].value("n", 0u), 1024u) << r.describe();
-  EXPECT_EQ(doc["points"][1].value("n", 0u), 4096u) << r.describe();
+  EXPECT_EQ(doc.value("lesson", ""), "vector-add") << r.describe();
+  EXPECT_EQ(doc["points"][0].value("size", 0u), 1024u) << r.describe();
+  EXPECT_EQ(doc["points"][1].value("size", 0u), 4096u) << r.describe();
   for (const auto& point : doc["points"]) {
-    // One timed run per point: the emulated kernel was measured, with a real number.
-    ASSERT_TRUE(point.contains("kernel") && point["kernel"].is_object()) << point.dump();
-    EXPECT_EQ(point["kernel"].value("repeats", 0), 1) << point.dump();
-    EXPECT_GE(point["kernel"].value("median_ms", -1.0), 0.0) << point.dump();
+    // One timed run per point: the emulated kernel was measured, with a real number, and checked.
+    ASSERT_TRUE(point.contains("timings") && point["timings"].is_array()) << point.dump();
+    const auto& kernel = point["timings"][0];
+    EXPECT_EQ(kernel.value("name", ""), "Emulated kernel (CPU)") << point.dump();
+    EXPECT_EQ(kernel["stats"].value("repeats", 0), 1) << point.dump();
+    EXPECT_GE(kernel["stats"].value("median_ms", -1.0), 0.0) << point.dump();
+    EXPECT_TRUE(point.value("check_passed", false)) << point.dump();
   }
 }
 

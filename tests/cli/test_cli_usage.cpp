@@ -81,7 +81,7 @@ INSTANTIATE_TEST_SUITE_P(
         UsageCase{"BenchSizesZero", {"bench", "--backend", "emulator", "--sizes", "0"}},
         UsageCase{"BenchBlockZero", bench_with({"--block", "0"})},
         UsageCase{"BenchRepeatsZero", bench_with({"--repeats", "0"})},
-        UsageCase{"BenchBlock2D", bench_with({"--block", "16,16"})}),
+        UsageCase{"BenchParameterOfAnotherLesson", bench_with({"--rows", "16"})}),
     [](const ::testing::TestParamInfo<UsageCase>& param_info) { return param_info.param.name; });
 
 }  // namespace

@@ -50,19 +50,28 @@ TEST(LessonAction, ParsesSettingsAndLaunch) {
   auto action =
       lessons::parse_lesson_action("threadlab:set?n=2^20&grid=1&block=1024&color=warp&launch");
   ASSERT_TRUE(action.is_ok()) << action.message();
-  EXPECT_EQ(action->n, std::uint64_t{1} << 20);
-  EXPECT_EQ(action->grid, (Dim3{1, 1, 1}));
-  EXPECT_EQ(action->block, (Dim3{1024, 1, 1}));
+  EXPECT_EQ(action->values.at("n"), "2^20");
+  EXPECT_EQ(action->values.at("grid"), "1");
+  EXPECT_EQ(action->values.at("block"), "1024");
+  EXPECT_FALSE(action->lesson.has_value());
   EXPECT_EQ(action->color_by, "warp");
   EXPECT_TRUE(action->launch);
   EXPECT_FALSE(action->sweep);
 }
 
-TEST(LessonAction, RejectsUnknownSettingsAndBadValues) {
+TEST(LessonAction, SwitchesLessonsAndPassesParametersOnForTheLessonToCheck) {
+  auto action = lessons::parse_lesson_action("threadlab:set?lesson=matmul&m=64&sweep");
+  ASSERT_TRUE(action.is_ok()) << action.message();
+  EXPECT_EQ(action->lesson, "matmul");
+  EXPECT_EQ(action->values.at("m"), "64");
+  EXPECT_TRUE(action->sweep);
+}
+
+TEST(LessonAction, RejectsMalformedLinks) {
   EXPECT_FALSE(lessons::parse_lesson_action("https://example.com").is_ok());
-  EXPECT_FALSE(lessons::parse_lesson_action("threadlab:set?speed=11").is_ok());
-  EXPECT_FALSE(lessons::parse_lesson_action("threadlab:set?n=lots").is_ok());
-  EXPECT_FALSE(lessons::parse_lesson_action("threadlab:set?block=0x").is_ok());
+  EXPECT_FALSE(lessons::parse_lesson_action("threadlab:setn=1").is_ok());
+  EXPECT_FALSE(lessons::parse_lesson_action("threadlab:set?n").is_ok());
+  EXPECT_FALSE(lessons::parse_lesson_action("threadlab:set?=5").is_ok());
   EXPECT_TRUE(lessons::is_lesson_action("threadlab:set?launch"));
   EXPECT_FALSE(lessons::is_lesson_action("threadlab"));
 }

@@ -72,6 +72,7 @@ Result<VectorAddReport> run_vector_add(Device& device, const VectorAddRequest& r
 
   VectorAddReport report;
   report.on_gpu = device.is_gpu();
+  report.n = n;
 
   auto upload = [&]() -> Status {
     TL_RETURN_IF_ERROR(device.copy_to_device(v.a.data(), a.data(), bytes));

@@ -26,6 +26,7 @@ struct VectorAddRequest {
 
 struct VectorAddReport {
   bool on_gpu = false;
+  std::uint64_t n = 0;
   TimingStats kernel;          // the untraced kernel alone
   TimingStats host_to_device;  // A and B
   TimingStats device_to_host;  // C

@@ -1,49 +1,44 @@
 #include "lesson_action.hpp"
 
-#include "core/launch_config.hpp"
-#include "core/parse.hpp"
-
 namespace tl::lessons {
 
 namespace {
 constexpr std::string_view kPrefix = "threadlab:set";
 }
 
-bool is_lesson_action(const std::string& link) {
-  return link.rfind(kPrefix, 0) == 0;
-}
+bool is_lesson_action(const std::string& link) { return link.rfind(kPrefix, 0) == 0; }
 
 Result<LessonAction> parse_lesson_action(const std::string& link) {
   if (!is_lesson_action(link)) return invalid_argument("'" + link + "' is not a ThreadLab action");
   LessonAction action;
   std::string query = link.substr(kPrefix.size());
-  if (!query.empty() && query[0] == '?') query.erase(0, 1);
+  if (!query.empty() && query[0] != '?') return invalid_argument("'" + link + "': expected '?' after threadlab:set");
+  if (!query.empty()) query.erase(0, 1);
   std::size_t start = 0;
   while (start < query.size()) {
     std::size_t end = query.find('&', start);
     if (end == std::string::npos) end = query.size();
     const std::string item = query.substr(start, end - start);
+    start = end + 1;
+    if (item.empty()) continue;
     const std::size_t eq = item.find('=');
     const std::string key = item.substr(0, eq);
-    const std::string value = eq == std::string::npos ? std::string() : item.substr(eq + 1);
-    if (key == "launch") {
+    const bool has_value = eq != std::string::npos;
+    const std::string value = has_value ? item.substr(eq + 1) : std::string();
+    if (key.empty()) return invalid_argument("in '" + link + "': a setting without a name");
+    if (key == "launch" && !has_value) {
       action.launch = true;
-    } else if (key == "sweep") {
+    } else if (key == "sweep" && !has_value) {
       action.sweep = true;
-    } else if (key == "n") {
-      auto n = parse_count(value);
-      if (!n) return invalid_argument("in '" + link + "': " + n.message());
-      action.n = *n;
-    } else if (key == "grid" || key == "block") {
-      auto d = parse_dim3(value);
-      if (!d) return invalid_argument("in '" + link + "': " + d.message());
-      (key == "grid" ? action.grid : action.block) = *d;
+    } else if (!has_value) {
+      return invalid_argument("in '" + link + "': '" + key + "' needs a value (" + key + "=...)");
+    } else if (key == "lesson") {
+      action.lesson = value;
     } else if (key == "color") {
       action.color_by = value;
-    } else if (!key.empty()) {
-      return invalid_argument("in '" + link + "': unknown setting '" + key + "'");
+    } else {
+      action.values[key] = value;
     }
-    start = end + 1;
   }
   return action;
 }

@@ -1,24 +1,23 @@
 #pragma once
 // "Try this" links in the lesson text set the controls, e.g.
 //   [launch <<<1, 2048>>>](threadlab:set?n=2048&grid=1&block=2048&launch)
-// Parsed here so the panel only forwards the action.
+// Parsed here so the panel only forwards the action. Lesson parameters are passed on as text for
+// the lesson to validate; the few keys below are the app's own.
 
-#include <cstdint>
 #include <optional>
 #include <string>
 
-#include "core/dim3.hpp"
+#include "core/lessons/lesson_params.hpp"
 #include "core/result.hpp"
 
 namespace tl::lessons {
 
 struct LessonAction {
-  std::optional<std::uint64_t> n;
-  std::optional<Dim3> grid;
-  std::optional<Dim3> block;
-  std::optional<std::string> color_by;
-  bool launch = false;
-  bool sweep = false;
+  std::optional<std::string> lesson;    // lesson=matmul: switch lessons first
+  ParamValues values;                   // every other key=value
+  std::optional<std::string> color_by;  // color=warp
+  bool launch = false;                  // launch
+  bool sweep = false;                   // sweep
 };
 
 [[nodiscard]] bool is_lesson_action(const std::string& link);

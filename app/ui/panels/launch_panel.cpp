@@ -1,17 +1,143 @@
-// Launch controls: N, threads per block, blocks, the article's <<<1, N>>>, and Launch. Invalid
-// configurations are explained next to the fields and can still be launched.
+// Launch controls, drawn from the lesson's own parameter list: counts and dimensions typed as text
+// ("2^20", "16,16", "auto"), choices as combos, flags as checkboxes; the lesson's presets (the
+// article's <<<1, N>>>); Launch. Invalid configurations are explained and can still be launched.
 
+#include <imgui_internal.h>
+
+#include <array>
+#include <cstring>
+#include <map>
 #include <string>
 
 #include "core/format.hpp"
+#include "core/lessons/catalog.hpp"
+#include "core/stats.hpp"
 #include "panels.hpp"
 
 namespace tl::ui {
 namespace {
 
-void limit_hint(const char* text) {
-  ImGui::SameLine();
-  ImGui::TextColored(kMutedColor, "%s", text);
+// Text being typed into a field, kept between frames until Enter applies it. Only UI state.
+struct EditBuffer {
+  std::array<char, 64> text{};
+};
+
+void copy_into(EditBuffer& buffer, const std::string& value) {
+  std::strncpy(buffer.text.data(), value.c_str(), buffer.text.size() - 1);
+  buffer.text.back() = '\0';
+}
+
+void draw_text_field(AppController& controller, const lessons::ParamSpec& spec, const std::string& value,
+                     const std::string& lesson_id) {
+  static std::map<std::string, EditBuffer> buffers;
+  EditBuffer& buffer = buffers[lesson_id + "/" + spec.name];
+  const std::string id = "##" + spec.name;
+  // Show the lesson's value unless the user is typing in this very field.
+  if (ImGui::GetActiveID() != ImGui::GetID(id.c_str())) copy_into(buffer, value);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
+  if (ImGui::InputText(id.c_str(), buffer.text.data(), buffer.text.size(), ImGuiInputTextFlags_EnterReturnsTrue)) {
+    controller.set_param(spec.name, buffer.text.data());
+  }
+  if (ImGui::IsItemDeactivated() && std::string(buffer.text.data()) != value) {
+    // Leaving the field without Enter applies the value too, as people expect from a form.
+    controller.set_param(spec.name, buffer.text.data());
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n(Enter applies; e.g. 1000, 2^20, 16,16)", spec.help.c_str());
+}
+
+void draw_param(AppController& controller, const lessons::ParamSpec& spec, const LaunchControls& controls) {
+  const auto it = controls.values.find(spec.name);
+  const std::string value = it != controls.values.end() ? it->second : spec.default_value;
+  switch (spec.kind) {
+    case lessons::ParamKind::kCount:
+    case lessons::ParamKind::kDim3:
+      draw_text_field(controller, spec, value, controls.lesson_id);
+      ImGui::SameLine();
+      ImGui::TextUnformatted(spec.label.c_str());
+      break;
+    case lessons::ParamKind::kChoice: {
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
+      if (ImGui::BeginCombo(spec.label.c_str(), value.c_str())) {
+        for (const std::string& choice : spec.choices) {
+          if (ImGui::Selectable(choice.c_str(), choice == value)) controller.set_param(spec.name, choice);
+        }
+        ImGui::EndCombo();
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spec.help.c_str());
+      break;
+    }
+    case lessons::ParamKind::kFlag: {
+      bool on = value == "1" || value == "true" || value == "on";
+      if (ImGui::Checkbox(spec.label.c_str(), &on)) controller.set_param(spec.name, on ? "1" : "0");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spec.help.c_str());
+      break;
+    }
+  }
+}
+
+void draw_lesson_selector(AppController& controller, const LaunchControls& controls) {
+  std::string current = controls.lesson_id;
+  for (const auto& lesson : lessons::catalog()) {
+    if (lesson.id == controls.lesson_id) current = std::to_string(lesson.number) + ". " + std::string(lesson.title);
+  }
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::BeginCombo("##lesson", current.c_str())) {
+    for (const auto& lesson : lessons::catalog()) {
+      const std::string label = std::to_string(lesson.number) + ". " + std::string(lesson.title) +
+                                (lesson.available ? "" : " (coming)");
+      ImGui::BeginDisabled(!lesson.available);
+      if (ImGui::Selectable(label.c_str(), lesson.id == controls.lesson_id)) {
+        controller.select_lesson(std::string(lesson.id));
+      }
+      ImGui::EndDisabled();
+      if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+        ImGui::SetTooltip("%s", std::string(lesson.summary).c_str());
+      }
+    }
+    ImGui::EndCombo();
+  }
+}
+
+void draw_report(const TimedRun& timed) {
+  if (timed.pending) {
+    ImGui::TextColored(kMutedColor, "timing %s ...", timed.config.to_string().c_str());
+    return;
+  }
+  if (!timed.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+    ImGui::TextWrapped("%s", timed.error.c_str());
+    ImGui::PopStyleColor();
+    return;
+  }
+  if (!timed.report) return;
+  const compute::LessonReport& r = *timed.report;
+  if (ImGui::BeginTable("timed", 3, ImGuiTableFlags_SizingStretchProp)) {
+    for (const compute::TimingRow& row : r.rows) {
+      if (row.stats.empty()) continue;
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(row.name.c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%s", format_milliseconds(row.stats.median_ms).c_str());
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("median of %d runs; min %s, max %s", row.stats.repeats,
+                          format_milliseconds(row.stats.min_ms).c_str(), format_milliseconds(row.stats.max_ms).c_str());
+      }
+      ImGui::TableNextColumn();
+      if (row.flops > 0 && row.flops > row.bytes) {
+        ImGui::TextColored(kMutedColor, "%.1f GFLOP/s", gigaflops(row.flops, row.stats.median_ms));
+      } else if (row.bytes > 0) {
+        ImGui::TextColored(kMutedColor, "%.1f GB/s", gigabytes_per_second(row.bytes, row.stats.median_ms));
+      }
+    }
+    ImGui::EndTable();
+  }
+  for (const std::string& note : r.notes) ImGui::TextColored(kMutedColor, "%s", note.c_str());
+  if (r.check) {
+    ImGui::PushStyleColor(ImGuiCol_Text, r.check->passed ? kOkColor : kErrorColor);
+    ImGui::TextWrapped("%s", r.check->description.c_str());
+    ImGui::PopStyleColor();
+  }
 }
 
 }  // namespace
@@ -19,74 +145,31 @@ void limit_hint(const char* text) {
 void draw_launch_panel(AppController& controller, const Fonts& fonts) {
   const AppState& state = controller.state();
   const LaunchControls& c = state.controls;
-  const DeviceLimits& limits = state.device.limits;
-  const float field_width = ImGui::GetFontSize() * 6.5f;
 
+  draw_lesson_selector(controller, c);
   ImGui::PushFont(fonts.bold);
   ImGui::TextUnformatted("Launch");
   ImGui::PopFont();
-
-  std::uint64_t n = c.n;
-  ImGui::SetNextItemWidth(field_width);
-  if (ImGui::InputScalar("N elements", ImGuiDataType_U64, &n, nullptr, nullptr, "%llu",
-                         ImGuiInputTextFlags_EnterReturnsTrue)) {
-    controller.set_n(n);
+  for (const lessons::ParamSpec& spec : c.specs) draw_param(controller, spec, c);
+  for (std::size_t i = 0; i < c.presets.size(); ++i) {
+    if (i > 0) ImGui::SameLine();
+    if (ImGui::Button(c.presets[i].label.c_str())) controller.apply_preset(i);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.presets[i].help.c_str());
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("How many floats to add. Press Enter to apply.");
-  ImGui::SameLine();
-  if (ImGui::SmallButton("/2") && c.n > 1) controller.set_n(c.n / 2);
-  ImGui::SameLine();
-  if (ImGui::SmallButton("x2")) controller.set_n(c.n * 2);
-
-  int threads = static_cast<int>(std::min<std::uint32_t>(c.block.x, 1u << 30));
-  ImGui::SetNextItemWidth(field_width);
-  if (ImGui::InputInt("threads / block", &threads, 32, 256, ImGuiInputTextFlags_EnterReturnsTrue)) {
-    if (threads < 1) {
-      controller.post(Severity::kWarning, "Threads per block must be at least 1.");
-    } else {
-      controller.set_block({static_cast<std::uint32_t>(threads), 1, 1});
-    }
-  }
-  const std::string block_limit = "≤ " + std::to_string(limits.max_threads_per_block);
-  limit_hint(block_limit.c_str());
-
-  bool automatic = c.auto_grid;
-  if (ImGui::Checkbox("enough blocks to cover N", &automatic)) controller.set_auto_grid(automatic);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("blocks = ceil(N / threads per block)");
-  int blocks = static_cast<int>(std::min<std::uint32_t>(c.grid.x, 0x7FFFFFFF));
-  ImGui::BeginDisabled(c.auto_grid);
-  ImGui::SetNextItemWidth(field_width);
-  if (ImGui::InputInt("blocks", &blocks, 1, 16, ImGuiInputTextFlags_EnterReturnsTrue)) {
-    if (blocks < 0) {
-      controller.post(Severity::kWarning, "The number of blocks cannot be negative.");
-    } else {
-      controller.set_grid({static_cast<std::uint32_t>(blocks), 1, 1});
-    }
-  }
-  ImGui::EndDisabled();
-  const std::string grid_limit = limits.max_grid_dim.x == 0x7FFFFFFFu
-                                     ? "≤ 2^31 - 1"
-                                     : "≤ " + format_count(limits.max_grid_dim.x);
-  limit_hint(grid_limit.c_str());
-
-  if (ImGui::Button("<<<1, N>>>")) controller.use_single_block();
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("The article's first try: one block with a thread per element");
+  ImGui::TextColored(kMutedColor, "device limit: %u threads per block", state.device.limits.max_threads_per_block);
 
   ImGui::Separator();
   ImGui::PushFont(fonts.mono);
-  ImGui::TextWrapped("vector_add%s(a, b, c, %llu)", c.config().to_string().c_str(),
-                     static_cast<unsigned long long>(c.n));
+  ImGui::TextWrapped("%s", c.config().to_string().c_str());
   ImGui::PopFont();
   const std::uint64_t launched = c.config().total_threads();
+  const std::uint64_t elements = c.elements();
   ImGui::TextColored(kMutedColor, "%s threads for %s elements", format_count(launched).c_str(),
-                     format_count(c.n).c_str());
-  if (launched > c.n) {
-    ImGui::TextColored(kMutedColor, "%s idle threads (i >= N)",
-                       format_count(launched - c.n).c_str());
-  } else if (launched < c.n) {
-    ImGui::TextColored(kWarningColor, "%s elements get no thread",
-                       format_count(c.n - launched).c_str());
+                     format_count(elements).c_str());
+  if (launched > elements) {
+    ImGui::TextColored(kMutedColor, "%s threads more than elements", format_count(launched - elements).c_str());
+  } else if (launched < elements) {
+    ImGui::TextColored(kWarningColor, "%s more elements than threads", format_count(elements - launched).c_str());
   }
   for (const LaunchProblem& problem : state.launch_problems) {
     ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
@@ -101,55 +184,11 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
   ImGui::EndDisabled();
   if (busy && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
     ImGui::SetTooltip("Measurements are running in the background");
-  }
-  if (!state.launch_problems.empty() && ImGui::IsItemHovered()) {
+  } else if (!state.launch_problems.empty() && ImGui::IsItemHovered()) {
     ImGui::SetTooltip("CUDA will refuse this configuration: launch it to see CUDA's own error");
   }
-
-  // The last timed run.
-  const TimedRun& timed = state.timed;
   ImGui::Spacing();
-  if (timed.pending) {
-    ImGui::TextColored(kMutedColor, "timing %s ...", timed.config.to_string().c_str());
-  } else if (!timed.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
-    ImGui::TextWrapped("%s", timed.error.c_str());
-    ImGui::PopStyleColor();
-  } else if (timed.report) {
-    const compute::VectorAddReport& r = *timed.report;
-    const bool gpu = r.on_gpu;
-    if (ImGui::BeginTable("timed", 2, ImGuiTableFlags_SizingStretchProp)) {
-      auto row = [](const char* what, const TimingStats& t) {
-        if (t.empty()) return;
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(what);
-        ImGui::TableNextColumn();
-        ImGui::Text("%s", format_milliseconds(t.median_ms).c_str());
-        if (ImGui::IsItemHovered()) {
-          ImGui::SetTooltip("median of %d runs; min %s, max %s", t.repeats,
-                            format_milliseconds(t.min_ms).c_str(),
-                            format_milliseconds(t.max_ms).c_str());
-        }
-      };
-      row(gpu ? "GPU kernel" : "kernel (emulated on CPU)", r.kernel);
-      row("copy A, B to device", r.host_to_device);
-      row("copy C to host", r.device_to_host);
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(gpu ? "GPU end to end" : "end to end (emulated)");
-      ImGui::TableNextColumn();
-      ImGui::Text("%s", format_milliseconds(r.end_to_end_ms()).c_str());
-      row("CPU, 1 thread", r.cpu_single);
-      row("CPU, all threads", r.cpu_multi);
-      ImGui::EndTable();
-    }
-    if (r.check) {
-      ImGui::PushStyleColor(ImGuiCol_Text, r.check->passed ? kOkColor : kErrorColor);
-      ImGui::TextWrapped("%s", r.check->describe().c_str());
-      ImGui::PopStyleColor();
-    }
-  }
+  draw_report(state.timed);
 }
 
 }  // namespace tl::ui

@@ -74,7 +74,12 @@ void draw_hover_tooltip(const AppState& state) {
                        format_count(hover.hit.cell).c_str());
   } else if (hover.record) {
     const DecodedTrace& d = *hover.record;
-    ImGui::Text("element %s", format_count(d.element).c_str());
+    if (state.trace.shape.rows > 1) {
+      ImGui::Text("element (row %llu, col %llu)", static_cast<unsigned long long>(d.row),
+                  static_cast<unsigned long long>(d.col));
+    } else {
+      ImGui::Text("element %s", format_count(d.element).c_str());
+    }
     if (!d.written) {
       ImGui::TextColored(kErrorColor, "never written: no thread had index %s",
                          format_count(d.element).c_str());
@@ -89,8 +94,12 @@ void draw_hover_tooltip(const AppState& state) {
         ImGui::TextColored(kMutedColor, "SM unknown (emulator)");
       }
       ImGui::Text("writes %u", d.writes);
-      ImGui::TextColored(kMutedColor, "i = %u * %u + %u", d.block.x, state.trace.config.block.x,
-                         d.thread.x);
+      if (d.iteration > 0) ImGui::Text("grid-stride pass %u", d.iteration);
+      // The vector-add index formula, shown where it is the one that ran: 1D data, 1D blocks.
+      if (state.trace.shape.rows <= 1 && state.trace.config.block.volume() == state.trace.config.block.x &&
+          d.iteration == 0) {
+        ImGui::TextColored(kMutedColor, "i = %u * %u + %u", d.block.x, state.trace.config.block.x, d.thread.x);
+      }
     }
   }
   ImGui::EndTooltip();

@@ -32,9 +32,7 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
     if (ImGui::Button("Run sweep")) controller.start_sweep();
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip(
-          "Times every N from 2^10 up, with %u threads per block; earlier sweeps stay, faded",
-          state.controls.block.x);
+      ImGui::SetTooltip("Times the lesson over growing sizes with the current settings; earlier sweeps stay, faded");
     }
     ImGui::SameLine();
     if (ImGui::Button("Clear")) controller.clear_plot();
@@ -61,9 +59,7 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
   if (!has_points && timing.earlier.empty() && !timing.sweeping) {
     ImGui::Spacing();
     ImGui::TextColored(kMutedColor,
-                       "Run a sweep to time vector add from N = 2^10 upwards on the CPU (1 thread "
-                       "and all threads)\n"
-                       "and on the %s (kernel alone, and end to end with the copies).",
+                       "Run a sweep to time this lesson over growing sizes on the CPU and on the %s.",
                        is_gpu(state.backend) ? "GPU" : "emulator");
     return;
   }
@@ -73,7 +69,7 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
   shown.insert(shown.end(), timing.series.begin(), timing.series.end());
   static PlotState plot_state;
   PlotOptions options;
-  options.x_title = "elements N";
+  options.x_title = timing.x_title;
   options.y_title = "time (median of 5, band: min to max)";
   PlotWidget("##timing", plot_state, shown, timing.markers, options, {-1, -1});
 }

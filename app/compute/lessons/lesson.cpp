@@ -1,0 +1,26 @@
+#include "lesson.hpp"
+
+#include "core/lessons/vector_add.hpp"
+#include "vector_add_lesson.hpp"
+
+namespace tl::compute {
+
+const TimingRow* LessonReport::find(std::string_view name) const {
+  for (const TimingRow& row : rows) {
+    if (row.name == name) return &row;
+  }
+  return nullptr;
+}
+
+Result<std::unique_ptr<Lesson>> make_lesson(std::string_view id) {
+  const auto info = lessons::find_lesson(id);
+  if (!info) {
+    std::string known;
+    for (const auto& l : lessons::catalog()) known += (known.empty() ? "" : ", ") + std::string(l.id);
+    return invalid_argument("unknown lesson '" + std::string(id) + "' (lessons: " + known + ")");
+  }
+  if (id == lessons::kVectorAddId) return std::unique_ptr<Lesson>(make_vector_add_lesson());
+  return invalid_argument("lesson '" + std::string(id) + "' is not available in this version yet");
+}
+
+}  // namespace tl::compute

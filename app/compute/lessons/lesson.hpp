@@ -1,0 +1,105 @@
+#pragma once
+// What every lesson offers the UI, the command line and the sweeps, so that they are written once:
+// parameters, a timed run (a table of timings), a traced run (who computed each element) and the
+// sizes a sweep visits. Each lesson implements it over its own kernels and CPU references.
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compute/device.hpp"
+#include "compute/trace_sink.hpp"
+#include "core/lessons/catalog.hpp"
+#include "core/lessons/lesson_params.hpp"
+#include "core/stats.hpp"
+#include "core/trace.hpp"
+
+namespace tl::compute {
+
+struct TimingRow {
+  std::string name;  // "GPU kernel", "copy A, B to device", "CPU, 1 thread", "cuBLAS SGEMM", ...
+  TimingStats stats;
+  double bytes = 0;  // moved per run, for GB/s (0: not meaningful)
+  double flops = 0;  // per run, for GFLOP/s (0: not meaningful)
+  bool plotted = true;  // a series of the sweep plot
+};
+
+struct LessonCheck {
+  bool passed = false;
+  std::string description;
+};
+
+struct LessonReport {
+  bool on_gpu = false;
+  std::vector<TimingRow> rows;
+  std::optional<LessonCheck> check;
+  std::vector<std::string> notes;  // e.g. why a CPU reference was skipped
+
+  [[nodiscard]] const TimingRow* find(std::string_view name) const;
+};
+
+struct TracedLaunch {
+  DataShape shape;       // the traced data as rows × cols (1D data: one row)
+  LaunchConfig config;   // the configuration that ran
+  std::optional<LessonCheck> check;
+  std::vector<BlockRecord> blocks;  // per block, where the lesson records them
+};
+
+// A preset the UI offers as a button, e.g. the article's <<<1, N>>>.
+struct LessonPreset {
+  std::string label;
+  std::string help;
+  lessons::ParamValues values;
+};
+
+class Lesson {
+ public:
+  virtual ~Lesson() = default;
+
+  [[nodiscard]] virtual const lessons::LessonInfo& info() const = 0;
+  [[nodiscard]] virtual std::span<const lessons::ParamSpec> params() const = 0;
+  // Merges `values` into the current parameters and validates them all; on error nothing changes.
+  virtual Status configure(const lessons::ParamValues& values) = 0;
+  // The current parameters, every one of them, as text.
+  [[nodiscard]] virtual lessons::ParamValues values() const = 0;
+
+  // The configuration the kernels are launched with (a grid of "auto" resolved) and the data.
+  [[nodiscard]] virtual LaunchConfig launch_config() const = 0;
+  [[nodiscard]] virtual DataShape data_shape() const = 0;
+  [[nodiscard]] virtual std::vector<LessonPreset> presets() const { return {}; }
+
+  // Timed run: the untraced kernels (warm-up, repeats), the copies and the CPU references.
+  virtual Result<LessonReport> run_timed(Device& device, const std::atomic<bool>* cancel) = 0;
+  // One traced launch writing its records into `sink`.
+  virtual Result<TracedLaunch> run_traced(Device& device, TraceSink& sink) = 0;
+
+  // Sweeps and `threadlab bench` vary one size; these give the parameters for a size and the sizes
+  // a sweep visits on `device`.
+  [[nodiscard]] virtual std::string size_label() const = 0;  // "elements N"
+  [[nodiscard]] virtual lessons::ParamValues values_for_size(std::uint64_t size) const = 0;
+  [[nodiscard]] virtual std::vector<std::uint64_t> sweep_sizes(const Device& device) const = 0;
+  // The two plotted rows whose crossing the plot marks (baseline, challenger), if any.
+  [[nodiscard]] virtual std::optional<std::pair<std::string, std::string>> crossover() const {
+    return std::nullopt;
+  }
+
+  // How timed runs measure: timed repeats after one warm-up, and whether the CPU references run.
+  void set_repeats(int repeats) { repeats_ = repeats < 1 ? 1 : repeats; }
+  void set_time_cpu(bool time_cpu) { time_cpu_ = time_cpu; }
+  [[nodiscard]] int repeats() const { return repeats_; }
+  [[nodiscard]] bool time_cpu() const { return time_cpu_; }
+
+ private:
+  int repeats_ = 5;
+  bool time_cpu_ = true;
+};
+
+// The lesson `id` ready to configure, or an error naming the lessons that exist.
+Result<std::unique_ptr<Lesson>> make_lesson(std::string_view id);
+
+}  // namespace tl::compute

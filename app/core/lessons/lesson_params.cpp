@@ -1,0 +1,79 @@
+#include "lesson_params.hpp"
+
+#include "core/launch_config.hpp"
+#include "core/parse.hpp"
+
+namespace tl::lessons {
+
+ParamReader::ParamReader(std::span<const ParamSpec> specs, const ParamValues& values)
+    : specs_(specs), values_(values) {}
+
+const ParamSpec* ParamReader::spec(const std::string& name) const {
+  for (const ParamSpec& s : specs_) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+std::string ParamReader::value(const std::string& name) const {
+  auto it = values_.find(name);
+  if (it != values_.end()) return it->second;
+  const ParamSpec* s = spec(name);
+  return s != nullptr ? s->default_value : std::string();
+}
+
+Status ParamReader::check_names(const std::string& lesson_id) const {
+  for (const auto& [name, text] : values_) {
+    if (spec(name) == nullptr) {
+      return invalid_argument("'" + name + "' is not a parameter of " + lesson_id + " (it takes " +
+                              list_param_names(specs_) + ")");
+    }
+  }
+  return Status::ok();
+}
+
+Result<std::uint64_t> ParamReader::count(const std::string& name) const {
+  auto parsed = parse_count(value(name));
+  if (!parsed) return invalid_argument(name + ": " + parsed.message());
+  return *parsed;
+}
+
+Result<Dim3> ParamReader::dim3(const std::string& name) const {
+  auto parsed = parse_dim3(value(name));
+  if (!parsed) return invalid_argument(name + ": " + parsed.message());
+  if (parsed->volume() == 0) return invalid_argument(name + ": every dimension must be at least 1");
+  return *parsed;
+}
+
+Result<Dim3> ParamReader::grid(const std::string& name) const {
+  const std::string text = value(name);
+  if (text.empty() || text == "auto") return Dim3{0, 0, 0};
+  return dim3(name);
+}
+
+Result<std::string> ParamReader::choice(const std::string& name) const {
+  const std::string text = value(name);
+  const ParamSpec* s = spec(name);
+  if (s == nullptr) return invalid_argument("unknown parameter " + name);
+  for (const std::string& c : s->choices) {
+    if (c == text) return text;
+  }
+  std::string allowed;
+  for (const std::string& c : s->choices) allowed += (allowed.empty() ? "" : ", ") + c;
+  return invalid_argument(name + ": '" + text + "' is not one of " + allowed);
+}
+
+Result<bool> ParamReader::flag(const std::string& name) const {
+  const std::string text = value(name);
+  if (text == "1" || text == "true" || text == "on" || text == "yes") return true;
+  if (text == "0" || text == "false" || text == "off" || text == "no" || text.empty()) return false;
+  return invalid_argument(name + ": '" + text + "' is not on or off");
+}
+
+std::string list_param_names(std::span<const ParamSpec> specs) {
+  std::string names;
+  for (const ParamSpec& s : specs) names += (names.empty() ? "--" : " --") + s.name;
+  return names;
+}
+
+}  // namespace tl::lessons

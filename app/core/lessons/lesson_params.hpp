@@ -1,0 +1,61 @@
+#pragma once
+// Lesson parameters as the command line, the UI and lesson links ("threadlab:set?m=64&k=32") give
+// them: named text values. Each lesson declares its parameters (ParamSpec) and parses the values it
+// receives, naming the parameter in every error.
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/dim3.hpp"
+#include "core/result.hpp"
+
+namespace tl::lessons {
+
+enum class ParamKind {
+  kCount,   // a non-negative integer: 1000, 2^20, 16M
+  kDim3,    // "256", "16,16", "8,8,4"; grids also accept "auto" (enough blocks to cover the data)
+  kChoice,  // one of `choices`
+  kFlag,    // "1"/"0", "true"/"false", "on"/"off"
+};
+
+struct ParamSpec {
+  std::string name;   // as on the command line without "--" and in lesson links: "n", "block"
+  std::string label;  // as in the UI: "N elements"
+  ParamKind kind = ParamKind::kCount;
+  std::string default_value;
+  std::vector<std::string> choices;  // kChoice only
+  std::string help;                  // one sentence, for tooltips and --help
+};
+
+using ParamValues = std::map<std::string, std::string>;
+
+// Typed access to a lesson's parameter values, with errors that name the parameter.
+class ParamReader {
+ public:
+  ParamReader(std::span<const ParamSpec> specs, const ParamValues& values);
+
+  // Fails if `values` holds a name that is not among the specs.
+  [[nodiscard]] Status check_names(const std::string& lesson_id) const;
+
+  Result<std::uint64_t> count(const std::string& name) const;
+  Result<Dim3> dim3(const std::string& name) const;
+  // "auto" (or empty) gives std::nullopt-like Dim3{0,0,0}; callers replace it with a covering grid.
+  Result<Dim3> grid(const std::string& name) const;
+  Result<std::string> choice(const std::string& name) const;
+  Result<bool> flag(const std::string& name) const;
+
+ private:
+  [[nodiscard]] const ParamSpec* spec(const std::string& name) const;
+  [[nodiscard]] std::string value(const std::string& name) const;  // given, or the default
+
+  std::span<const ParamSpec> specs_;
+  const ParamValues& values_;
+};
+
+// "--n --grid --block", for messages that list what a lesson accepts.
+std::string list_param_names(std::span<const ParamSpec> specs);
+
+}  // namespace tl::lessons

@@ -1,0 +1,187 @@
+// Lesson 5: a dense neural-network layer, Y = sigmoid(X · Wᵀ + b), for a batch of inputs.
+//
+// All matrices are float32 and row-major:
+//   X  batch × in    one input vector per row
+//   W  out × in      one row of weights per neuron
+//   b  out           one bias per neuron
+//   Y  batch × out   Y[r][o] = sigmoid(sum over i of W[o][i] * X[r][i], plus b[o])
+// With batch = 1 this is the article's y = sigmoid(W x + b), a matrix-vector product. With a batch
+// of inputs it becomes a matrix-matrix product: the same weights serve every row of X.
+//
+// Every kernel here gives each thread one element of Y, on a 2D grid laid over Y:
+//   x → the neuron o (a column of Y), y → the batch row r (a row of Y).
+// Consecutive threads of a warp (consecutive threadIdx.x) thus write consecutive elements of Y.
+//
+// The same source runs on the GPU (nvcc) and on ThreadLab's CPU emulator (the host compiler).
+
+// ---------------------------------------------------------------------------------------------
+// The activation: a __device__ function. Kernels call it like any C++ function; it runs on the
+// device, in the calling thread, and cannot be launched from the host on its own.
+//
+// The textbook formula 1 / (1 + e^-x) overflows e^-x to infinity for x below about -88 and the
+// other textbook form e^x / (1 + e^x) gives inf / inf = NaN for x above about 88. Choosing the form
+// by the sign of x means expf only ever sees a non-positive argument: it never overflows, the
+// result stays in [0, 1] for any finite x, and a tiny result for a very negative x keeps its
+// digits instead of collapsing to 1 / infinity. A NaN input stays NaN, so bugs are not hidden.
+__device__ __forceinline__ float sigmoid(float x) {
+  if (x >= 0.0f) {
+    return 1.0f / (1.0f + expf(-x));
+  }
+  const float e = expf(x);
+  return e / (1.0f + e);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The product z = sum over i of W[o][i] * X[r][i], staged through shared memory.
+//
+// A block covers blockDim.x neurons (at most 32: one warp) and blockDim.y batch rows (at most 32),
+// and walks along the inputs in chunks of kDenseTileIn. For each chunk, the whole block first
+// copies a tile of W (its neurons' weights) and a tile of X (its rows' inputs) into shared memory,
+// then every thread reads its row of each tile from there.
+//
+// Why not let thread o simply walk along its own row W[o][0..in)? Neighbouring threads would then
+// read addresses `in` floats apart: one warp load touches 32 different 128-byte segments. In the
+// tile load below, consecutive threads read consecutive weights of one neuron's row: a warp reads
+// 32 neighbouring floats, one 128-byte transaction. The reads of W are coalesced.
+//
+// Batch 1 (a matrix-vector product): every weight is used exactly once, so the layer can only be as
+// fast as W streams from memory; coalesced reads are what matter, and the kernel is memory bound.
+// Only out / 32 blocks exist, which is too few to keep a large GPU's memory system busy: cuBLAS
+// splits each long dot product over more threads for that case.
+// Large batch (a matrix product): each weight is used by `batch` threads. A tile of W in shared
+// memory serves blockDim.y rows of X and a tile of X serves blockDim.x neurons, so each global
+// read is reused that many times and the arithmetic, not memory, sets the pace.
+constexpr int kDenseTileIn = 32;
+constexpr int kDenseMaxTileOut = 32;
+constexpr int kDenseMaxTileRows = 32;
+
+// Every thread of the block must call this, even a thread whose (r, o) is outside Y: it helps load
+// the tiles, and all threads of a block must reach the same __syncthreads().
+__device__ float dense_dot_tiled(const float* X, const float* W, int batch, int in, int out) {
+  // +1 column: thread o reads w_tile[o][i] while its warp neighbours read w_tile[o + 1][i], ...;
+  // with 33 floats per row those land in 32 different shared-memory banks instead of one.
+  __shared__ float w_tile[kDenseMaxTileOut][kDenseTileIn + 1];
+  __shared__ float x_tile[kDenseMaxTileRows][kDenseTileIn];
+
+  const int neurons_in_block = blockDim.x;
+  const int rows_in_block = blockDim.y;
+  const int threads_in_block = neurons_in_block * rows_in_block;
+  const int thread_in_block = threadIdx.y * blockDim.x + threadIdx.x;
+  const int first_neuron = blockIdx.x * blockDim.x;
+  const int first_row = blockIdx.y * blockDim.y;
+
+  float sum = 0.0f;
+  for (int chunk = 0; chunk < in; chunk += kDenseTileIn) {
+    // Load the tiles: slot t is (neuron or row t / kDenseTileIn, input t % kDenseTileIn), so
+    // consecutive threads take consecutive inputs. Outside the matrices, load 0: it adds nothing.
+    for (int t = thread_in_block; t < neurons_in_block * kDenseTileIn; t += threads_in_block) {
+      const int o = first_neuron + t / kDenseTileIn;
+      const int i = chunk + t % kDenseTileIn;
+      w_tile[t / kDenseTileIn][t % kDenseTileIn] = (o < out && i < in) ? W[o * in + i] : 0.0f;
+    }
+    for (int t = thread_in_block; t < rows_in_block * kDenseTileIn; t += threads_in_block) {
+      const int r = first_row + t / kDenseTileIn;
+      const int i = chunk + t % kDenseTileIn;
+      x_tile[t / kDenseTileIn][t % kDenseTileIn] = (r < batch && i < in) ? X[r * in + i] : 0.0f;
+    }
+    __syncthreads();  // the tiles are complete before anyone reads them
+    for (int i = 0; i < kDenseTileIn; ++i) {
+      sum += w_tile[threadIdx.x][i] * x_tile[threadIdx.y][i];
+    }
+    __syncthreads();  // everyone is done reading before the next chunk overwrites the tiles
+  }
+  return sum;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Unfused: three kernels, as the formula reads. Each one reads its input from global memory and
+// writes its result back there, so Z makes three round trips through memory between the product
+// and the final Y.
+
+// 1. Z = X · Wᵀ
+__global__ void dense_product(const float* X, const float* W, float* Z, int batch, int in,
+                              int out) {
+  const int o = blockIdx.x * blockDim.x + threadIdx.x;
+  const int r = blockIdx.y * blockDim.y + threadIdx.y;
+  const float z = dense_dot_tiled(X, W, batch, in, out);
+  if (r < batch && o < out) {
+    Z[r * out + o] = z;
+  }
+}
+
+// 2. Z = Z + b, the bias of neuron o added to every row
+__global__ void dense_add_bias(float* Z, const float* b, int batch, int out) {
+  const int o = blockIdx.x * blockDim.x + threadIdx.x;
+  const int r = blockIdx.y * blockDim.y + threadIdx.y;
+  if (r < batch && o < out) {
+    Z[r * out + o] += b[o];
+  }
+}
+
+// 3. Y = sigmoid(Z), element-wise
+__global__ void dense_sigmoid(const float* Z, float* Y, int batch, int out) {
+  const int o = blockIdx.x * blockDim.x + threadIdx.x;
+  const int r = blockIdx.y * blockDim.y + threadIdx.y;
+  if (r < batch && o < out) {
+    Y[r * out + o] = sigmoid(Z[r * out + o]);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fused: the same product, then bias and sigmoid applied while z is still in a register. One
+// launch, and Y is the only thing written: no Z in memory at all.
+__global__ void dense_fused(const float* X, const float* W, const float* b, float* Y, int batch,
+                            int in, int out) {
+  const int o = blockIdx.x * blockDim.x + threadIdx.x;
+  const int r = blockIdx.y * blockDim.y + threadIdx.y;
+  const float z = dense_dot_tiled(X, W, batch, in, out);
+  if (r < batch && o < out) {
+    Y[r * out + o] = sigmoid(z + b[o]);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The epilogue after a cuBLAS product: Y = sigmoid(Z + b) in one pass. cuBLAS computes the
+// product; what comes after it is ours, fused into a single kernel.
+__global__ void dense_bias_sigmoid(const float* Z, const float* b, float* Y, int batch, int out) {
+  const int o = blockIdx.x * blockDim.x + threadIdx.x;
+  const int r = blockIdx.y * blockDim.y + threadIdx.y;
+  if (r < batch && o < out) {
+    Y[r * out + o] = sigmoid(Z[r * out + o] + b[o]);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Traced variants: the same work, and a record of who wrote each element of Y. ThreadLab draws the
+// records; it times only the kernels above.
+
+__global__ void dense_sigmoid_traced(const float* Z, float* Y, int batch, int out,
+                                     tl::TraceRecord* trace) {
+  const int o = blockIdx.x * blockDim.x + threadIdx.x;
+  const int r = blockIdx.y * blockDim.y + threadIdx.y;
+  if (r < batch && o < out) {
+    Y[r * out + o] = sigmoid(Z[r * out + o]);
+    tl::trace_element(trace, r * out + o, 0);
+  }
+}
+
+__global__ void dense_fused_traced(const float* X, const float* W, const float* b, float* Y,
+                                   int batch, int in, int out, tl::TraceRecord* trace) {
+  const int o = blockIdx.x * blockDim.x + threadIdx.x;
+  const int r = blockIdx.y * blockDim.y + threadIdx.y;
+  const float z = dense_dot_tiled(X, W, batch, in, out);
+  if (r < batch && o < out) {
+    Y[r * out + o] = sigmoid(z + b[o]);
+    tl::trace_element(trace, r * out + o, 0);
+  }
+}
+
+__global__ void dense_bias_sigmoid_traced(const float* Z, const float* b, float* Y, int batch,
+                                          int out, tl::TraceRecord* trace) {
+  const int o = blockIdx.x * blockDim.x + threadIdx.x;
+  const int r = blockIdx.y * blockDim.y + threadIdx.y;
+  if (r < batch && o < out) {
+    Y[r * out + o] = sigmoid(Z[r * out + o] + b[o]);
+    tl::trace_element(trace, r * out + o, 0);
+  }
+}

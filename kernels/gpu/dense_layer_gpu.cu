@@ -1,0 +1,85 @@
+// Lesson 5's kernels compiled by nvcc, and their launch functions.
+
+#include <cuda_runtime.h>
+
+#include "core/lessons/dense_layer.hpp"
+#include "gpu_launch.cuh"
+#include "kernels/dense_layer_kernels.hpp"
+#include "kernels/trace.cuh"
+
+namespace tl::gpu {
+#include "kernels/dense_layer.cuh"
+}  // namespace tl::gpu
+
+namespace tl::kernels {
+namespace {
+
+// The model validates launches against the kernel's shared-memory tiles: both must agree.
+static_assert(gpu::kDenseMaxTileOut == static_cast<int>(lessons::kDenseLayerMaxBlockX));
+static_assert(gpu::kDenseMaxTileRows == static_cast<int>(lessons::kDenseLayerMaxBlockY));
+
+Status product(const LaunchConfig& config, const float* x, const float* w, float* z, int batch,
+               int in, int out) {
+  TL_RETURN_IF_ERROR(lessons::validate_dense_layer_launch(config));
+  gpu::dense_product<<<to_dim3(config.grid), to_dim3(config.block)>>>(x, w, z, batch, in, out);
+  return launch_status("dense_product", config);
+}
+
+Status add_bias(const LaunchConfig& config, float* z, const float* b, int batch, int out) {
+  TL_RETURN_IF_ERROR(lessons::validate_dense_layer_launch(config));
+  gpu::dense_add_bias<<<to_dim3(config.grid), to_dim3(config.block)>>>(z, b, batch, out);
+  return launch_status("dense_add_bias", config);
+}
+
+Status sigmoid(const LaunchConfig& config, const float* z, float* y, int batch, int out) {
+  TL_RETURN_IF_ERROR(lessons::validate_dense_layer_launch(config));
+  gpu::dense_sigmoid<<<to_dim3(config.grid), to_dim3(config.block)>>>(z, y, batch, out);
+  return launch_status("dense_sigmoid", config);
+}
+
+Status fused(const LaunchConfig& config, const float* x, const float* w, const float* b, float* y,
+             int batch, int in, int out) {
+  TL_RETURN_IF_ERROR(lessons::validate_dense_layer_launch(config));
+  gpu::dense_fused<<<to_dim3(config.grid), to_dim3(config.block)>>>(x, w, b, y, batch, in, out);
+  return launch_status("dense_fused", config);
+}
+
+Status bias_sigmoid(const LaunchConfig& config, const float* z, const float* b, float* y,
+                    int batch, int out) {
+  TL_RETURN_IF_ERROR(lessons::validate_dense_layer_launch(config));
+  gpu::dense_bias_sigmoid<<<to_dim3(config.grid), to_dim3(config.block)>>>(z, b, y, batch, out);
+  return launch_status("dense_bias_sigmoid", config);
+}
+
+Status sigmoid_traced(const LaunchConfig& config, const float* z, float* y, int batch, int out,
+                      TraceRecord* trace) {
+  TL_RETURN_IF_ERROR(lessons::validate_dense_layer_launch(config));
+  gpu::dense_sigmoid_traced<<<to_dim3(config.grid), to_dim3(config.block)>>>(z, y, batch, out,
+                                                                              trace);
+  return launch_status("dense_sigmoid_traced", config);
+}
+
+Status fused_traced(const LaunchConfig& config, const float* x, const float* w, const float* b,
+                    float* y, int batch, int in, int out, TraceRecord* trace) {
+  TL_RETURN_IF_ERROR(lessons::validate_dense_layer_launch(config));
+  gpu::dense_fused_traced<<<to_dim3(config.grid), to_dim3(config.block)>>>(x, w, b, y, batch, in,
+                                                                            out, trace);
+  return launch_status("dense_fused_traced", config);
+}
+
+Status bias_sigmoid_traced(const LaunchConfig& config, const float* z, const float* b, float* y,
+                           int batch, int out, TraceRecord* trace) {
+  TL_RETURN_IF_ERROR(lessons::validate_dense_layer_launch(config));
+  gpu::dense_bias_sigmoid_traced<<<to_dim3(config.grid), to_dim3(config.block)>>>(z, b, y, batch,
+                                                                                   out, trace);
+  return launch_status("dense_bias_sigmoid_traced", config);
+}
+
+}  // namespace
+
+DenseLayerKernels dense_layer_gpu() {
+  return {product, add_bias, sigmoid, fused, bias_sigmoid, sigmoid_traced, fused_traced,
+          bias_sigmoid_traced};
+}
+
+}  // namespace tl::kernels

@@ -1,0 +1,48 @@
+// Lesson 3's kernels compiled by nvcc, and their launch functions.
+
+#include <cuda_runtime.h>
+
+#include "gpu_launch.cuh"
+#include "kernels/matrix_add_kernels.hpp"
+#include "kernels/trace.cuh"
+
+namespace tl::gpu {
+#include "kernels/matrix_add.cuh"
+}  // namespace tl::gpu
+
+namespace tl::kernels {
+namespace {
+
+Status x_to_col(const LaunchConfig& config, const float* a, const float* b, float* c, int rows,
+                int cols) {
+  gpu::matrix_add_x_to_col<<<to_dim3(config.grid), to_dim3(config.block)>>>(a, b, c, rows, cols);
+  return launch_status("matrix_add_x_to_col", config);
+}
+
+Status x_to_row(const LaunchConfig& config, const float* a, const float* b, float* c, int rows,
+                int cols) {
+  gpu::matrix_add_x_to_row<<<to_dim3(config.grid), to_dim3(config.block)>>>(a, b, c, rows, cols);
+  return launch_status("matrix_add_x_to_row", config);
+}
+
+Status x_to_col_traced(const LaunchConfig& config, const float* a, const float* b, float* c,
+                       int rows, int cols, TraceRecord* trace) {
+  gpu::matrix_add_x_to_col_traced<<<to_dim3(config.grid), to_dim3(config.block)>>>(a, b, c, rows,
+                                                                                   cols, trace);
+  return launch_status("matrix_add_x_to_col_traced", config);
+}
+
+Status x_to_row_traced(const LaunchConfig& config, const float* a, const float* b, float* c,
+                       int rows, int cols, TraceRecord* trace) {
+  gpu::matrix_add_x_to_row_traced<<<to_dim3(config.grid), to_dim3(config.block)>>>(a, b, c, rows,
+                                                                                   cols, trace);
+  return launch_status("matrix_add_x_to_row_traced", config);
+}
+
+}  // namespace
+
+MatrixAddKernels matrix_add_gpu() {
+  return {x_to_col, x_to_row, x_to_col_traced, x_to_row_traced};
+}
+
+}  // namespace tl::kernels

@@ -1,0 +1,49 @@
+#pragma once
+// Lesson 4's launch functions (kernels/matmul.cuh), one set per executor. Matrices are row-major
+// float arrays: A is m×k, B is k×n, C is m×n.
+
+#include <string>
+
+#include "core/launch_config.hpp"
+#include "core/result.hpp"
+#include "core/trace_record.hpp"
+
+namespace tl::kernels {
+
+struct MatmulKernels {
+  // Any 2D block; x runs along the columns of C, y along its rows.
+  Status (*naive)(const LaunchConfig& config, const float* a, const float* b, float* c, int m,
+                  int n, int k);
+  // `tile` is 8, 16 or 32 and picks the matmul_tiled<TILE> instantiation; the block must be
+  // tile×tile threads.
+  Status (*tiled)(const LaunchConfig& config, int tile, const float* a, const float* b, float* c,
+                  int m, int n, int k);
+  Status (*naive_traced)(const LaunchConfig& config, const float* a, const float* b, float* c,
+                         int m, int n, int k, TraceRecord* trace);
+  Status (*tiled_traced)(const LaunchConfig& config, int tile, const float* a, const float* b,
+                         float* c, int m, int n, int k, TraceRecord* trace);
+};
+
+MatmulKernels matmul_emulated();
+MatmulKernels matmul_gpu();  // only with CUDA
+
+// The tiled kernel hard-codes its tile size: it is a template, and a block's thread (x, y) loads
+// element (y, x) of each tile. Both executors refuse any other block shape before launching,
+// because such a launch would not fail: it would silently compute garbage.
+inline Status check_tiled_launch(int tile, const LaunchConfig& config) {
+  if (tile != 8 && tile != 16 && tile != 32) {
+    return invalid_argument("the tiled kernel is compiled for TILE = 8, 16 or 32, not " +
+                            std::to_string(tile) +
+                            " (32×32 = 1024 threads is the largest block CUDA allows).");
+  }
+  const auto t = static_cast<std::uint32_t>(tile);
+  if (config.block != Dim3{t, t, 1}) {
+    return invalid_argument("matmul_tiled<" + std::to_string(tile) + "> needs blocks of " +
+                            std::to_string(tile) + "×" + std::to_string(tile) +
+                            " threads, one per element of its tile, but the block is " +
+                            to_string(config.block) + ".");
+  }
+  return Status::ok();
+}
+
+}  // namespace tl::kernels

@@ -1,0 +1,97 @@
+// Lesson 2: the thread hierarchy. out[i] = 2 * in[i] + 1 over n elements, launched on a 1D, 2D or
+// 3D grid of 1D, 2D or 3D blocks.
+//
+// The same source runs on the GPU (compiled by nvcc) and on ThreadLab's CPU emulator (compiled by
+// the host compiler), and the lesson shows it to you exactly as it is here.
+
+// Every thread of the grid gets one number, its global linear index, built from all six built-ins.
+// The grid and each block count x fastest, then y, then z, like the digits of a number:
+//   1. my block's number in the grid:
+//        block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)
+//   2. my number inside my block:
+//        thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)
+//   3. the blocks before mine hold block * (blockDim.x * blockDim.y * blockDim.z) threads, so
+//        global index = block * threads_per_block + thread
+// The arithmetic is 64-bit: a large 3D grid holds more threads than a 32-bit int can count.
+__device__ __forceinline__ unsigned long long block_index_in_grid() {
+  return blockIdx.x +
+         gridDim.x * (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
+}
+
+__device__ __forceinline__ unsigned long long global_thread_index() {
+  const unsigned long long threads_per_block =
+      static_cast<unsigned long long>(blockDim.x) * blockDim.y * blockDim.z;
+  const unsigned int thread_in_block =
+      threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  return block_index_in_grid() * threads_per_block + thread_in_block;
+}
+
+// How many threads the whole grid holds: the step of a grid-stride loop.
+__device__ __forceinline__ unsigned long long total_threads_in_grid() {
+  return static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z * blockDim.x *
+         blockDim.y * blockDim.z;
+}
+
+// One element per thread: the grid must have at least n threads, and the ones past the end (the
+// last block is rarely full) must do nothing, hence the `if (i < n)` guard.
+__global__ void hierarchy_one_per_thread(const float* in, float* out, unsigned long long n) {
+  const unsigned long long i = global_thread_index();
+  if (i < n) {
+    out[i] = 2.0f * in[i] + 1.0f;
+  }
+}
+
+// A grid-stride loop: each thread starts at its global index and jumps ahead by the size of the
+// whole grid until it runs off the end. Any grid covers any n, even a single block; a grid sized to
+// the GPU (a few blocks per SM) does the same work with fewer, longer-lived threads.
+__global__ void hierarchy_grid_stride(const float* in, float* out, unsigned long long n) {
+  const unsigned long long stride = total_threads_in_grid();
+  for (unsigned long long i = global_thread_index(); i < n; i += stride) {
+    out[i] = 2.0f * in[i] + 1.0f;
+  }
+}
+
+// ---- Traced variants: the same work, plus records of who did it, where and when. ThreadLab draws
+// ---- these records; it times only the kernels above.
+
+// Thread 0 of a block speaks for the whole block.
+__device__ __forceinline__ bool is_first_thread_of_block() {
+  return threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
+}
+
+// Called by every thread of the block once its work is done. The barrier makes thread 0 wait for
+// the slowest thread of its block before it reads the end time, so [start, end] spans the block.
+__device__ __forceinline__ void record_block(tl::BlockRecord* blocks, unsigned long long start_ns) {
+  __syncthreads();
+  if (is_first_thread_of_block()) {
+    tl::BlockRecord& record = blocks[block_index_in_grid()];
+    record.sm = static_cast<int>(tl::sm_id());  // -1 on the emulator, which has no SMs
+    record.reserved = 0;
+    record.start_ns = start_ns;
+    record.end_ns = tl::global_timer_ns();
+  }
+}
+
+__global__ void hierarchy_one_per_thread_traced(const float* in, float* out, unsigned long long n,
+                                                tl::TraceRecord* trace, tl::BlockRecord* blocks) {
+  const unsigned long long start_ns = is_first_thread_of_block() ? tl::global_timer_ns() : 0;
+  const unsigned long long i = global_thread_index();
+  if (i < n) {
+    out[i] = 2.0f * in[i] + 1.0f;
+    tl::trace_element(trace, i, 0);
+  }
+  record_block(blocks, start_ns);  // outside the `if`: every thread must reach the barrier
+}
+
+__global__ void hierarchy_grid_stride_traced(const float* in, float* out, unsigned long long n,
+                                             tl::TraceRecord* trace, tl::BlockRecord* blocks) {
+  const unsigned long long start_ns = is_first_thread_of_block() ? tl::global_timer_ns() : 0;
+  const unsigned long long stride = total_threads_in_grid();
+  unsigned int pass = 0;  // 0 on the first trip round the loop, 1 on the second, ...
+  for (unsigned long long i = global_thread_index(); i < n; i += stride) {
+    out[i] = 2.0f * in[i] + 1.0f;
+    tl::trace_element(trace, i, pass);
+    ++pass;
+  }
+  record_block(blocks, start_ns);
+}

@@ -1,0 +1,30 @@
+#pragma once
+// Lesson 2's launch functions (kernels/thread_hierarchy.cuh), one set per executor. `n` is 64-bit:
+// the lesson's grids can hold more threads, and its arrays more elements, than an int counts.
+
+#include <cstdint>
+
+#include "core/launch_config.hpp"
+#include "core/result.hpp"
+#include "core/trace_record.hpp"
+
+namespace tl::kernels {
+
+struct ThreadHierarchyKernels {
+  // out[i] = 2 * in[i] + 1, one element per thread (elements past the grid are left untouched).
+  Status (*one_per_thread)(const LaunchConfig& config, const float* in, float* out,
+                           std::uint64_t n);
+  // The same with a grid-stride loop: any grid covers every element.
+  Status (*grid_stride)(const LaunchConfig& config, const float* in, float* out, std::uint64_t n);
+  // Traced variants: one TraceRecord per element (n of them) and one BlockRecord per block
+  // (config.grid.volume() of them, indexed by the linear block index).
+  Status (*one_per_thread_traced)(const LaunchConfig& config, const float* in, float* out,
+                                  std::uint64_t n, TraceRecord* trace, BlockRecord* blocks);
+  Status (*grid_stride_traced)(const LaunchConfig& config, const float* in, float* out,
+                               std::uint64_t n, TraceRecord* trace, BlockRecord* blocks);
+};
+
+ThreadHierarchyKernels thread_hierarchy_emulated();
+ThreadHierarchyKernels thread_hierarchy_gpu();  // only with CUDA
+
+}  // namespace tl::kernels
