@@ -1,0 +1,45 @@
+#include "core/lessons/lesson_params.hpp"
+
+#include <gtest/gtest.h>
+
+namespace tl::lessons {
+namespace {
+
+const std::vector<ParamSpec> kSpecs = {
+    {"n", "N", ParamKind::kCount, "1000", {}, "elements"},
+    {"grid", "blocks", ParamKind::kDim3, "auto", {}, "grid"},
+    {"block", "threads", ParamKind::kDim3, "256", {}, "block"},
+    {"mapping", "mapping", ParamKind::kChoice, "x_to_col", {"x_to_col", "x_to_row"}, "index mapping"},
+    {"grid_stride", "grid-stride loop", ParamKind::kFlag, "0", {}, "loop"},
+};
+
+TEST(ParamReader, DefaultsAndGivenValues) {
+  const ParamValues values = {{"n", "2^20"}, {"block", "16,16"}, {"mapping", "x_to_row"}, {"grid_stride", "on"}};
+  ParamReader reader(kSpecs, values);
+  EXPECT_TRUE(reader.check_names("test").is_ok());
+  EXPECT_EQ(*reader.count("n"), 1u << 20);
+  EXPECT_EQ(*reader.dim3("block"), (Dim3{16, 16, 1}));
+  EXPECT_EQ(*reader.grid("grid"), (Dim3{0, 0, 0}));  // "auto"
+  EXPECT_EQ(*reader.choice("mapping"), "x_to_row");
+  EXPECT_TRUE(*reader.flag("grid_stride"));
+}
+
+TEST(ParamReader, ErrorsNameTheParameter) {
+  const ParamValues values = {{"n", "lots"}, {"block", "0"}, {"mapping", "diagonal"}, {"grid_stride", "maybe"}};
+  ParamReader reader(kSpecs, values);
+  EXPECT_EQ(reader.count("n").message().rfind("n: ", 0), 0u);
+  EXPECT_NE(reader.dim3("block").message().find("at least 1"), std::string::npos);
+  EXPECT_NE(reader.choice("mapping").message().find("x_to_col, x_to_row"), std::string::npos);
+  EXPECT_FALSE(reader.flag("grid_stride").is_ok());
+}
+
+TEST(ParamReader, UnknownNamesListWhatTheLessonTakes) {
+  const ParamValues values = {{"m", "64"}};
+  const Status status = ParamReader(kSpecs, values).check_names("vector-add");
+  ASSERT_FALSE(status.is_ok());
+  EXPECT_NE(status.message().find("'m' is not a parameter of vector-add"), std::string::npos);
+  EXPECT_NE(status.message().find("--n --grid --block --mapping --grid_stride"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tl::lessons
