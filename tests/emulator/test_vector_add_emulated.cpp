@@ -98,6 +98,24 @@ TEST(VectorAddEmulatedErrors, InvalidConfigurationIsCudasErrorAndTheDeviceKeepsW
   EXPECT_TRUE(again->check->passed);
 }
 
+TEST(VectorAddEmulatedErrors, GridsWhoseIntIndexWouldWrapAreRefusedBeforeTheyWriteOutOfBounds) {
+  auto device = make_emulator_device();
+  VectorAddRequest request;
+  request.n = 1000;
+  request.config = {{2147483647u, 1, 1}, {2, 1, 1}};  // valid for CUDA, 2^32 - 2 threads along x
+  request.time_cpu = false;
+  auto report = run_vector_add(*device, request);
+  ASSERT_FALSE(report.is_ok());
+  EXPECT_NE(report.message().find("2^31 - 1"), std::string::npos) << report.message();
+  HostTraceSink sink;
+  EXPECT_FALSE(trace_vector_add(*device, 1000, request.config, sink).is_ok());
+  request.config = {{1u << 21, 1, 1}, {1024, 1, 1}};  // exactly 2^31 threads: every i fits
+  request.repeats = 1;
+  request.warmup = 0;
+  request.n = 16;
+  EXPECT_TRUE(lessons::check_vector_add_index_range(request.config).is_ok());
+}
+
 TEST(VectorAddEmulatedErrors, ZeroAndOversizedNAreRefusedWithAReason) {
   auto device = make_emulator_device();
   VectorAddRequest request;

@@ -33,6 +33,13 @@ struct DeviceVectors {
   DeviceArray<float> a, b, c;
 };
 
+// Configurations CUDA refuses are launched, so its own error can be seen; the ones it would accept
+// but that overflow the kernel's int index are refused here, before they write out of bounds.
+Status check_launchable(const Device& device, const LaunchConfig& config) {
+  if (!validate(config, device.info().limits).empty()) return Status::ok();
+  return lessons::check_vector_add_index_range(config);
+}
+
 Result<DeviceVectors> allocate_vectors(Device& device, std::uint64_t n) {
   auto memory = device.memory_info();
   if (!memory) return memory.error();
@@ -60,6 +67,7 @@ std::vector<float> poisoned(std::uint64_t n) {
 Result<VectorAddReport> run_vector_add(Device& device, const VectorAddRequest& request) {
   const std::uint64_t n = request.n;
   TL_RETURN_IF_ERROR(lessons::validate_vector_add_size(n, 0));
+  TL_RETURN_IF_ERROR(check_launchable(device, request.config));
   std::vector<float> a(n), b(n);
   lessons::fill_random(a, request.seed);
   lessons::fill_random(b, request.seed * 2654435761u + 1);
@@ -119,6 +127,7 @@ Result<lessons::CheckResult> trace_vector_add(Device& device, std::uint64_t n,
                                               const LaunchConfig& config, TraceSink& sink,
                                               std::uint32_t seed) {
   TL_RETURN_IF_ERROR(lessons::validate_vector_add_size(n, 0));
+  TL_RETURN_IF_ERROR(check_launchable(device, config));
   std::vector<float> a(n), b(n);
   lessons::fill_random(a, seed);
   lessons::fill_random(b, seed * 2654435761u + 1);
