@@ -1,0 +1,32 @@
+#pragma once
+// cuBLAS, loaded at run time with dlopen rather than linked: ThreadLab starts, and everything but
+// the cuBLAS rows works, on a machine that has the NVIDIA driver but not the CUDA toolkit's
+// libraries. The rows that need cuBLAS then say why they are missing.
+
+#include <cublas_v2.h>
+
+#include <string>
+
+#include "core/result.hpp"
+
+namespace tl::compute {
+
+struct CublasApi {
+  cublasStatus_t (*create)(cublasHandle_t* handle);
+  cublasStatus_t (*destroy)(cublasHandle_t handle);
+  cublasStatus_t (*set_math_mode)(cublasHandle_t handle, cublasMath_t mode);
+  cublasStatus_t (*sgemm)(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                          int m, int n, int k, const float* alpha, const float* a, int lda,
+                          const float* b, int ldb, const float* beta, float* c, int ldc);
+  const char* (*status_name)(cublasStatus_t status);
+  const char* (*status_string)(cublasStatus_t status);
+};
+
+// The loaded library, or why it could not be loaded. Loaded once; later calls return the same.
+Result<const CublasApi*> cublas_api();
+
+// "what: <cuBLAS's description> (<CUBLAS_STATUS_NAME>)", as ErrorKind::kCudaError (kOutOfMemory
+// when cuBLAS could not allocate its workspace); OK for CUBLAS_STATUS_SUCCESS.
+Status cublas_status(const CublasApi& api, cublasStatus_t status, const std::string& what);
+
+}  // namespace tl::compute
