@@ -26,8 +26,8 @@ struct DenseLayerKernels {
   // Traced variants: one TraceRecord per element of Y, element r * out + o.
   Status (*sigmoid_traced)(const LaunchConfig& config, const float* z, float* y, int batch, int out,
                            TraceRecord* trace);
-  Status (*fused_traced)(const LaunchConfig& config, const float* x, const float* w,
-                         const float* b, float* y, int batch, int in, int out, TraceRecord* trace);
+  Status (*fused_traced)(const LaunchConfig& config, const float* x, const float* w, const float* b,
+                         float* y, int batch, int in, int out, TraceRecord* trace);
   Status (*bias_sigmoid_traced)(const LaunchConfig& config, const float* z, const float* b,
                                 float* y, int batch, int out, TraceRecord* trace);
 };

@@ -7,11 +7,11 @@
 // GPU launches are asynchronous: a launch function reports configuration errors at once
 // (cudaGetLastError), while faults inside the kernel surface at the next synchronisation.
 
-#include "kernels/vector_add_kernels.hpp"
-#include "kernels/matmul_kernels.hpp"
-#include "kernels/thread_hierarchy_kernels.hpp"
-#include "kernels/matrix_add_kernels.hpp"
 #include "kernels/dense_layer_kernels.hpp"
+#include "kernels/matmul_kernels.hpp"
+#include "kernels/matrix_add_kernels.hpp"
+#include "kernels/thread_hierarchy_kernels.hpp"
+#include "kernels/vector_add_kernels.hpp"
 
 namespace tl::kernels {
 

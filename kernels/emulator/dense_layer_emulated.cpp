@@ -50,8 +50,8 @@ Status fused(const LaunchConfig& config, const float* x, const float* w, const f
                       [=] { emulated::dense_fused(x, w, b, y, batch, in, out); });
 }
 
-Status bias_sigmoid(const LaunchConfig& config, const float* z, const float* b, float* y,
-                    int batch, int out) {
+Status bias_sigmoid(const LaunchConfig& config, const float* z, const float* b, float* y, int batch,
+                    int out) {
   TL_RETURN_IF_ERROR(lessons::validate_dense_layer_launch(config));
   return emu::emulate("dense_bias_sigmoid", config, kElementWise,
                       [=] { emulated::dense_bias_sigmoid(z, b, y, batch, out); });
@@ -81,8 +81,8 @@ Status bias_sigmoid_traced(const LaunchConfig& config, const float* z, const flo
 }  // namespace
 
 DenseLayerKernels dense_layer_emulated() {
-  return {product, add_bias, sigmoid, fused, bias_sigmoid, sigmoid_traced, fused_traced,
-          bias_sigmoid_traced};
+  return {product,      add_bias,       sigmoid,      fused,
+          bias_sigmoid, sigmoid_traced, fused_traced, bias_sigmoid_traced};
 }
 
 }  // namespace tl::kernels

@@ -44,8 +44,8 @@ Status fused(const LaunchConfig& config, const float* x, const float* w, const f
   return launch_status("dense_fused", config);
 }
 
-Status bias_sigmoid(const LaunchConfig& config, const float* z, const float* b, float* y,
-                    int batch, int out) {
+Status bias_sigmoid(const LaunchConfig& config, const float* z, const float* b, float* y, int batch,
+                    int out) {
   TL_RETURN_IF_ERROR(lessons::validate_dense_layer_launch(config));
   gpu::dense_bias_sigmoid<<<to_dim3(config.grid), to_dim3(config.block)>>>(z, b, y, batch, out);
   return launch_status("dense_bias_sigmoid", config);
@@ -55,7 +55,7 @@ Status sigmoid_traced(const LaunchConfig& config, const float* z, float* y, int 
                       TraceRecord* trace) {
   TL_RETURN_IF_ERROR(lessons::validate_dense_layer_launch(config));
   gpu::dense_sigmoid_traced<<<to_dim3(config.grid), to_dim3(config.block)>>>(z, y, batch, out,
-                                                                              trace);
+                                                                             trace);
   return launch_status("dense_sigmoid_traced", config);
 }
 
@@ -63,7 +63,7 @@ Status fused_traced(const LaunchConfig& config, const float* x, const float* w, 
                     float* y, int batch, int in, int out, TraceRecord* trace) {
   TL_RETURN_IF_ERROR(lessons::validate_dense_layer_launch(config));
   gpu::dense_fused_traced<<<to_dim3(config.grid), to_dim3(config.block)>>>(x, w, b, y, batch, in,
-                                                                            out, trace);
+                                                                           out, trace);
   return launch_status("dense_fused_traced", config);
 }
 
@@ -71,15 +71,15 @@ Status bias_sigmoid_traced(const LaunchConfig& config, const float* z, const flo
                            int batch, int out, TraceRecord* trace) {
   TL_RETURN_IF_ERROR(lessons::validate_dense_layer_launch(config));
   gpu::dense_bias_sigmoid_traced<<<to_dim3(config.grid), to_dim3(config.block)>>>(z, b, y, batch,
-                                                                                   out, trace);
+                                                                                  out, trace);
   return launch_status("dense_bias_sigmoid_traced", config);
 }
 
 }  // namespace
 
 DenseLayerKernels dense_layer_gpu() {
-  return {product, add_bias, sigmoid, fused, bias_sigmoid, sigmoid_traced, fused_traced,
-          bias_sigmoid_traced};
+  return {product,      add_bias,       sigmoid,      fused,
+          bias_sigmoid, sigmoid_traced, fused_traced, bias_sigmoid_traced};
 }
 
 }  // namespace tl::kernels

@@ -23,7 +23,7 @@ Status naive(const LaunchConfig& config, const float* a, const float* b, float* 
 Status naive_traced(const LaunchConfig& config, const float* a, const float* b, float* c, int m,
                     int n, int k, TraceRecord* trace) {
   gpu::matmul_naive_traced<<<to_dim3(config.grid), to_dim3(config.block)>>>(a, b, c, m, n, k,
-                                                                             trace);
+                                                                            trace);
   return launch_status("matmul_naive_traced", config);
 }
 

@@ -48,8 +48,8 @@ TEST(BlockTimeline, SlotsWavesAndTheTail) {
   EXPECT_EQ(timeline.waves, 3u);
   EXPECT_EQ(timeline.last_wave_blocks, 2u);
   EXPECT_DOUBLE_EQ(timeline.tail_fill, 0.5);
-  // Normalised to the earliest start: 1000 .. 1295.
-  EXPECT_EQ(timeline.span_ns, 295u);
+  // Normalised to the earliest start: from 1000 to 1290.
+  EXPECT_EQ(timeline.span_ns, 290u);
   const SmTimeline& sm7 = timeline.sms[1];  // blocks 0, 2, 4, 6, 8
   EXPECT_EQ(sm7.blocks[0].block, 0u);
   EXPECT_EQ(sm7.blocks[0].start_ns, 0u);

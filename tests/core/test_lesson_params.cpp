@@ -9,12 +9,18 @@ const std::vector<ParamSpec> kSpecs = {
     {"n", "N", ParamKind::kCount, "1000", {}, "elements"},
     {"grid", "blocks", ParamKind::kDim3, "auto", {}, "grid"},
     {"block", "threads", ParamKind::kDim3, "256", {}, "block"},
-    {"mapping", "mapping", ParamKind::kChoice, "x_to_col", {"x_to_col", "x_to_row"}, "index mapping"},
+    {"mapping",
+     "mapping",
+     ParamKind::kChoice,
+     "x_to_col",
+     {"x_to_col", "x_to_row"},
+     "index mapping"},
     {"grid_stride", "grid-stride loop", ParamKind::kFlag, "0", {}, "loop"},
 };
 
 TEST(ParamReader, DefaultsAndGivenValues) {
-  const ParamValues values = {{"n", "2^20"}, {"block", "16,16"}, {"mapping", "x_to_row"}, {"grid_stride", "on"}};
+  const ParamValues values = {
+      {"n", "2^20"}, {"block", "16,16"}, {"mapping", "x_to_row"}, {"grid_stride", "on"}};
   ParamReader reader(kSpecs, values);
   EXPECT_TRUE(reader.check_names("test").is_ok());
   EXPECT_EQ(*reader.count("n"), 1u << 20);
@@ -25,7 +31,8 @@ TEST(ParamReader, DefaultsAndGivenValues) {
 }
 
 TEST(ParamReader, ErrorsNameTheParameter) {
-  const ParamValues values = {{"n", "lots"}, {"block", "0"}, {"mapping", "diagonal"}, {"grid_stride", "maybe"}};
+  const ParamValues values = {
+      {"n", "lots"}, {"block", "0"}, {"mapping", "diagonal"}, {"grid_stride", "maybe"}};
   ParamReader reader(kSpecs, values);
   EXPECT_EQ(reader.count("n").message().rfind("n: ", 0), 0u);
   EXPECT_NE(reader.dim3("block").message().find("at least 1"), std::string::npos);

@@ -87,8 +87,7 @@ TEST(MatmulModel, CpuReferencesAreSkippedWhenPredictedTooSlow) {
 TEST(MatmulModel, EmulatorBudgetRefusesLargeLaunchesWithASizeThatFits) {
   const MatmulVariant tiled{MatmulKernel::kTiled, 8, {}};
   const MatmulSize small{64, 64, 64};
-  EXPECT_TRUE(
-      check_emulator_budget(small, tiled, matmul_covering_config(small, tiled), 2).is_ok());
+  EXPECT_TRUE(check_emulator_budget(small, tiled, matmul_covering_config(small, tiled), 2).is_ok());
   const MatmulSize big{2048, 2048, 2048};
   const Status refused = check_emulator_budget(big, tiled, matmul_covering_config(big, tiled), 2);
   ASSERT_FALSE(refused.is_ok());
@@ -153,9 +152,8 @@ TEST(MatmulModel, ToleranceAcceptsRoundingButNotAMissingTerm) {
       }
       reordered[i * size.n + j] = (i + j) % 2 == 0 ? sum_reversed : static_cast<float>(sum);
       // An off-by-one loop bound drops the last term.
-      missing_term[i * size.n + j] =
-          static_cast<float>(sum - double{in.a[i * size.k + size.k - 1]} *
-                                       in.b[(size.k - 1) * size.n + j]);
+      missing_term[i * size.n + j] = static_cast<float>(
+          sum - double{in.a[i * size.k + size.k - 1]} * in.b[(size.k - 1) * size.n + j]);
     }
   }
   const MatmulCheckResult fine = check_matmul(in.a, in.b, reordered, reference, size);
@@ -173,7 +171,7 @@ TEST(MatmulModel, CheckReportsTheFirstWrongElementAndTheLargestError) {
   std::vector<float> reference(size.c_elements());
   matmul_reference(in.a, in.b, reference, size);
   std::vector<float> c = reference;
-  c[2 * 7 + 4] += 0.5f;                                 // (2, 4)
+  c[2 * 7 + 4] += 0.5f;                                    // (2, 4)
   c[4 * 7 + 6] = std::numeric_limits<float>::quiet_NaN();  // (4, 6): never written
   const MatmulCheckResult r = check_matmul(in.a, in.b, c, reference, size);
   EXPECT_FALSE(r.passed);

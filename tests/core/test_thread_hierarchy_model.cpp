@@ -83,7 +83,7 @@ TEST(ThreadHierarchyModel, OwnerOfAnElementWithAndWithoutAGridStrideLoop) {
   EXPECT_EQ(first->global_thread, 200u);
   EXPECT_EQ(first->position, (ThreadPosition{{1, 0, 0}, {72, 0, 0}}));
   EXPECT_EQ(first->pass, 0u);
-  EXPECT_FALSE(owner_of_element(params, threads, 384).has_value());  // the grid ran out
+  EXPECT_FALSE(owner_of_element(params, threads, 384).has_value());   // the grid ran out
   EXPECT_FALSE(owner_of_element(params, threads, 1000).has_value());  // past n
 
   params.grid_stride = true;

@@ -1,6 +1,14 @@
 #include "lesson.hpp"
 
+#include "core/lessons/dense_layer.hpp"
+#include "core/lessons/matmul.hpp"
+#include "core/lessons/matrix_add.hpp"
+#include "core/lessons/thread_hierarchy.hpp"
 #include "core/lessons/vector_add.hpp"
+#include "dense_layer_lesson.hpp"
+#include "matmul_lesson.hpp"
+#include "matrix_add_lesson.hpp"
+#include "thread_hierarchy_lesson.hpp"
 #include "vector_add_lesson.hpp"
 
 namespace tl::compute {
@@ -16,10 +24,15 @@ Result<std::unique_ptr<Lesson>> make_lesson(std::string_view id) {
   const auto info = lessons::find_lesson(id);
   if (!info) {
     std::string known;
-    for (const auto& l : lessons::catalog()) known += (known.empty() ? "" : ", ") + std::string(l.id);
+    for (const auto& l : lessons::catalog())
+      known += (known.empty() ? "" : ", ") + std::string(l.id);
     return invalid_argument("unknown lesson '" + std::string(id) + "' (lessons: " + known + ")");
   }
   if (id == lessons::kVectorAddId) return std::unique_ptr<Lesson>(make_vector_add_lesson());
+  if (id == lessons::kThreadHierarchyId) return make_thread_hierarchy_lesson();
+  if (id == lessons::kMatrixAddId) return make_matrix_add_lesson();
+  if (id == lessons::kMatmulId) return make_matmul_lesson();
+  if (id == lessons::kDenseLayerId) return make_dense_layer_lesson();
   return invalid_argument("lesson '" + std::string(id) + "' is not available in this version yet");
 }
 

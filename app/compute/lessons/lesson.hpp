@@ -24,8 +24,8 @@ namespace tl::compute {
 struct TimingRow {
   std::string name;  // "GPU kernel", "copy A, B to device", "CPU, 1 thread", "cuBLAS SGEMM", ...
   TimingStats stats;
-  double bytes = 0;  // moved per run, for GB/s (0: not meaningful)
-  double flops = 0;  // per run, for GFLOP/s (0: not meaningful)
+  double bytes = 0;     // moved per run, for GB/s (0: not meaningful)
+  double flops = 0;     // per run, for GFLOP/s (0: not meaningful)
   bool plotted = true;  // a series of the sweep plot
 };
 
@@ -44,8 +44,8 @@ struct LessonReport {
 };
 
 struct TracedLaunch {
-  DataShape shape;       // the traced data as rows × cols (1D data: one row)
-  LaunchConfig config;   // the configuration that ran
+  DataShape shape;      // the traced data as rows × cols (1D data: one row)
+  LaunchConfig config;  // the configuration that ran
   std::optional<LessonCheck> check;
   std::vector<BlockRecord> blocks;  // per block, where the lesson records them
 };

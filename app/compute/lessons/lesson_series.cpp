@@ -15,7 +15,9 @@ constexpr std::uint32_t kCool[] = {plot::rgba(0x4E, 0xB3, 0xD3), plot::rgba(0x7B
                                    plot::rgba(0xC3, 0x8B, 0xE8), plot::rgba(0x5F, 0xD4, 0xC8),
                                    plot::rgba(0x9A, 0xA6, 0xB8)};
 
-bool is_cpu_series(const std::string& name) { return name.rfind("CPU", 0) == 0; }
+bool is_cpu_series(const std::string& name) {
+  return name.rfind("CPU", 0) == 0;
+}
 
 std::uint32_t next_color(const std::vector<plot::PlotSeries>& series, bool cpu) {
   std::size_t same_side = 0;
@@ -36,8 +38,9 @@ SweepPoint to_sweep_point(double x, const LessonReport& report) {
 
 void add_sweep_point(std::vector<plot::PlotSeries>& series, const SweepPoint& point) {
   for (const NamedTiming& timing : point.timings) {
-    auto it = std::find_if(series.begin(), series.end(),
-                           [&](const plot::PlotSeries& s) { return s.name == timing.name && !s.faint; });
+    auto it = std::find_if(series.begin(), series.end(), [&](const plot::PlotSeries& s) {
+      return s.name == timing.name && !s.faint;
+    });
     if (it == series.end()) {
       plot::PlotSeries created;
       created.name = timing.name;
@@ -48,7 +51,8 @@ void add_sweep_point(std::vector<plot::PlotSeries>& series, const SweepPoint& po
       series.push_back(std::move(created));
       it = series.end() - 1;
     }
-    it->points.push_back({point.x, timing.stats.median_ms, timing.stats.min_ms, timing.stats.max_ms});
+    it->points.push_back(
+        {point.x, timing.stats.median_ms, timing.stats.min_ms, timing.stats.max_ms});
     std::sort(it->points.begin(), it->points.end(),
               [](const plot::PlotPoint& a, const plot::PlotPoint& b) { return a.x < b.x; });
   }

@@ -20,9 +20,8 @@ namespace tl::compute {
 struct MatmulRequest {
   lessons::MatmulSize size;
   // The kernels to time, in this order; the same kernel may appear with several tiles or blocks.
-  std::vector<lessons::MatmulVariant> variants = {
-      {lessons::MatmulKernel::kNaive, 16, {16, 16, 1}},
-      {lessons::MatmulKernel::kTiled, 16, {16, 16, 1}}};
+  std::vector<lessons::MatmulVariant> variants = {{lessons::MatmulKernel::kNaive, 16, {16, 16, 1}},
+                                                  {lessons::MatmulKernel::kTiled, 16, {16, 16, 1}}};
   // nullopt: each kernel gets the grid that covers C with its block. Set: every kernel launches
   // this grid (with its own block), e.g. to show what a grid that is too small leaves unwritten.
   std::optional<Dim3> grid;
@@ -40,10 +39,10 @@ struct MatmulTiming {
   // "naive, block 16×16", "tiled, TILE = 16", "cuBLAS SGEMM", "CPU naive, 1 thread",
   // "CPU cache-blocked, 8 threads".
   std::string name;
-  std::optional<LaunchConfig> config;  // for the lesson's kernels
-  TimingStats time;                    // empty when skipped
-  double gflops = 0;                   // 2·M·N·K at the median time
-  std::string skipped;                 // why it did not run; empty when it ran
+  std::optional<LaunchConfig> config;               // for the lesson's kernels
+  TimingStats time;                                 // empty when skipped
+  double gflops = 0;                                // 2·M·N·K at the median time
+  std::string skipped;                              // why it did not run; empty when it ran
   std::optional<lessons::MatmulCheckResult> check;  // absent when not checked
   [[nodiscard]] bool ran() const { return skipped.empty(); }
 };

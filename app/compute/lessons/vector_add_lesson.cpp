@@ -21,14 +21,20 @@ struct SeriesNames {
 
 SeriesNames series_names(bool on_gpu) {
   if (on_gpu) return {"CPU, 1 thread", "CPU, all threads", "GPU kernel", "GPU end to end"};
-  return {"CPU, 1 thread", "CPU, all threads", "Emulated kernel (CPU)", "Emulated end to end (CPU)"};
+  return {"CPU, 1 thread", "CPU, all threads", "Emulated kernel (CPU)",
+          "Emulated end to end (CPU)"};
 }
 
 const std::vector<lessons::ParamSpec>& specs() {
   static const std::vector<lessons::ParamSpec> kSpecs = {
       {"n", "N elements", lessons::ParamKind::kCount, "1000", {}, "How many floats to add"},
-      {"grid", "blocks", lessons::ParamKind::kDim3, "auto", {},
-       "Blocks in the grid; auto: enough to give every element a thread, ceil(N / threads per block)"},
+      {"grid",
+       "blocks",
+       lessons::ParamKind::kDim3,
+       "auto",
+       {},
+       "Blocks in the grid; auto: enough to give every element a thread, ceil(N / threads per "
+       "block)"},
       {"block", "threads / block", lessons::ParamKind::kDim3, "256", {}, "Threads in each block"},
   };
   return kSpecs;
@@ -62,7 +68,8 @@ class VectorAddLesson final : public Lesson {
     if (!grid) return grid.error();
     LaunchConfig config{*grid, *block};
     if (grid->volume() == 0) {
-      config.grid = {blocks_to_cover(*n, static_cast<std::uint32_t>(std::min<std::uint64_t>(block->volume(), 0xFFFFFFFFu))),
+      config.grid = {blocks_to_cover(*n, static_cast<std::uint32_t>(std::min<std::uint64_t>(
+                                             block->volume(), 0xFFFFFFFFu))),
                      1, 1};
     }
     values_ = std::move(merged);
@@ -75,7 +82,8 @@ class VectorAddLesson final : public Lesson {
   [[nodiscard]] DataShape data_shape() const override { return {1, n_}; }
 
   [[nodiscard]] std::vector<LessonPreset> presets() const override {
-    return {{"<<<1, N>>>", "The article's first try: one block with a thread per element",
+    return {{"<<<1, N>>>",
+             "The article's first try: one block with a thread per element",
              {{"grid", "1"}, {"block", std::to_string(n_)}}}};
   }
 
@@ -111,7 +119,8 @@ class VectorAddLesson final : public Lesson {
   [[nodiscard]] std::vector<std::uint64_t> sweep_sizes(const Device& device) const override {
     // The emulator runs every thread on the CPU, so its sweep stops earlier.
     const std::uint64_t top = device.is_gpu() ? (std::uint64_t{1} << 28) : (std::uint64_t{1} << 24);
-    const std::uint64_t fits = static_cast<std::uint64_t>(static_cast<double>(device.info().global_memory_free) * 0.8 / 12.0);
+    const std::uint64_t fits = static_cast<std::uint64_t>(
+        static_cast<double>(device.info().global_memory_free) * 0.8 / 12.0);
     return size_sweep(1 << 10, std::max<std::uint64_t>(1 << 10, std::min(top, fits)), 1);
   }
   [[nodiscard]] std::optional<std::pair<std::string, std::string>> crossover() const override {
@@ -127,19 +136,22 @@ class VectorAddLesson final : public Lesson {
     report.on_gpu = r.on_gpu;
     const double n = static_cast<double>(r.n);
     report.rows.push_back({names.kernel, r.kernel, 12.0 * n, n, true});
-    report.rows.push_back({r.on_gpu ? "copy A, B host → device" : "copy A, B (emulated)", r.host_to_device, 8.0 * n, 0, false});
-    report.rows.push_back({r.on_gpu ? "copy C device → host" : "copy C (emulated)", r.device_to_host, 4.0 * n, 0, false});
+    report.rows.push_back({r.on_gpu ? "copy A, B host → device" : "copy A, B (emulated)",
+                           r.host_to_device, 8.0 * n, 0, false});
+    report.rows.push_back({r.on_gpu ? "copy C device → host" : "copy C (emulated)",
+                           r.device_to_host, 4.0 * n, 0, false});
     TimingStats e2e;
     e2e.median_ms = r.end_to_end_ms();
     e2e.min_ms = r.host_to_device.min_ms + r.kernel.min_ms + r.device_to_host.min_ms;
     e2e.max_ms = r.host_to_device.max_ms + r.kernel.max_ms + r.device_to_host.max_ms;
     e2e.repeats = r.kernel.repeats;
     report.rows.push_back({names.end_to_end, e2e, 12.0 * n, n, true});
-    if (!r.cpu_single.empty()) report.rows.push_back({names.cpu_single, r.cpu_single, 12.0 * n, n, true});
+    if (!r.cpu_single.empty())
+      report.rows.push_back({names.cpu_single, r.cpu_single, 12.0 * n, n, true});
     if (!r.cpu_multi.empty()) {
       report.rows.push_back({names.cpu_multi, r.cpu_multi, 12.0 * n, n, true});
-      report.notes.push_back("'" + std::string(names.cpu_multi) + "' used " + std::to_string(r.cpu_threads) +
-                             " thread(s)");
+      report.notes.push_back("'" + std::string(names.cpu_multi) + "' used " +
+                             std::to_string(r.cpu_threads) + " thread(s)");
     }
     if (r.check) report.check = LessonCheck{r.check->passed, r.check->describe()};
     return report;
@@ -152,6 +164,8 @@ class VectorAddLesson final : public Lesson {
 
 }  // namespace
 
-std::unique_ptr<Lesson> make_vector_add_lesson() { return std::make_unique<VectorAddLesson>(); }
+std::unique_ptr<Lesson> make_vector_add_lesson() {
+  return std::make_unique<VectorAddLesson>();
+}
 
 }  // namespace tl::compute

@@ -9,12 +9,12 @@ constexpr LessonInfo kLessons[] = {
      true},
     {2, "thread-hierarchy", "Thread hierarchy",
      "grid, blocks, warps and threads; grid-stride loops; SMs and waves", "02_thread_hierarchy",
-     false},
+     true},
     {3, "2d-blocks", "2D blocks", "dim3 grids on a matrix; coalesced against strided indexing",
-     "03_2d_blocks", false},
-    {4, "matmul", "Matrix multiply", "naive, shared-memory tiled and cuBLAS", "04_matmul", false},
+     "03_2d_blocks", true},
+    {4, "matmul", "Matrix multiply", "naive, shared-memory tiled and cuBLAS", "04_matmul", true},
     {5, "dense-layer", "Dense layer", "y = sigmoid(Wx + b): unfused, fused and cuBLAS",
-     "05_dense_layer", false},
+     "05_dense_layer", true},
 };
 
 }  // namespace

@@ -104,16 +104,16 @@ double dense_layer_bytes(const DenseLayerParams& params, DenseLayerPath path) {
 }
 
 std::uint64_t dense_layer_device_bytes(const DenseLayerParams& params) {
-  return 4 * (params.out * params.in + params.batch * params.in + params.out +
-              2 * params.outputs());
+  return 4 *
+         (params.out * params.in + params.batch * params.in + params.out + 2 * params.outputs());
 }
 
 Status validate_dense_layer(const DenseLayerParams& params, std::uint64_t max_bytes) {
   if (params.batch == 0 || params.in == 0 || params.out == 0) {
-    return invalid_argument("batch, in and out must all be at least 1 (got batch = " +
-                            std::to_string(params.batch) + ", in = " + std::to_string(params.in) +
-                            ", out = " + std::to_string(params.out) + "): a layer needs inputs, " +
-                            "neurons and at least one input vector.");
+    return invalid_argument(
+        "batch, in and out must all be at least 1 (got batch = " + std::to_string(params.batch) +
+        ", in = " + std::to_string(params.in) + ", out = " + std::to_string(params.out) +
+        "): a layer needs inputs, " + "neurons and at least one input vector.");
   }
   // Checked one factor at a time so that the products below cannot overflow 64 bits.
   const std::uint64_t limit = kDenseLayerMaxElements;
@@ -149,9 +149,10 @@ Status validate_dense_layer_launch(const LaunchConfig& config) {
         ". Try a block of 32 × 8.");
   }
   if (block.z != 1 || config.grid.z != 1) {
-    return invalid_argument("the dense-layer kernels use a 2D grid of 2D blocks (x: neurons, "
-                            "y: batch rows); the z dimensions must be 1, got grid " +
-                            to_string(config.grid) + " and block " + to_string(block) + ".");
+    return invalid_argument(
+        "the dense-layer kernels use a 2D grid of 2D blocks (x: neurons, "
+        "y: batch rows); the z dimensions must be 1, got grid " +
+        to_string(config.grid) + " and block " + to_string(block) + ".");
   }
   return Status::ok();
 }
@@ -170,8 +171,9 @@ Status check_emulator_size(const DenseLayerParams& params) {
       "batch × in × out = " + format_count(params.multiply_adds()) +
           " multiply-adds is more than the CPU emulator takes (" +
           format_count(kDenseLayerEmulatorMaxMultiplyAdds) +
-          "): it runs every GPU thread on the CPU, and this layer would keep it busy for minutes. "
-          "Make the layer smaller (for example in = out = 1024 with batch 32), or run on a GPU."};
+          "): it runs every GPU thread on the CPU, the product's threads as fibers that meet at "
+          "every __syncthreads(), and this layer would hold it for far too long. Make the layer "
+          "smaller (for example in = out = 1024 with batch 8), or run it on a GPU."};
 }
 
 DenseLayerData make_dense_layer_data(const DenseLayerParams& params, std::uint32_t seed) {
@@ -220,8 +222,7 @@ unsigned dense_layer_reference_parallel(const DenseLayerParams& params, const De
 
 double predicted_cpu_reference_ms(const DenseLayerParams& params, unsigned threads) {
   const unsigned used = useful_threads(params.multiply_adds(), std::max(1u, threads));
-  return static_cast<double>(params.multiply_adds()) * kCpuNanosecondsPerMultiplyAdd * 1e-6 /
-         used;
+  return static_cast<double>(params.multiply_adds()) * kCpuNanosecondsPerMultiplyAdd * 1e-6 / used;
 }
 
 std::string cpu_reference_skip_reason(const DenseLayerParams& params, unsigned threads, int runs) {
@@ -237,9 +238,9 @@ std::string cpu_reference_skip_reason(const DenseLayerParams& params, unsigned t
 
 // Why a tolerance at all: float addition is not associative, and the executors do not add in the
 // same order. The CPU loop adds in input order; the GPU compiler fuses each multiply and add into
-// one FMA (one rounding instead of two); cuBLAS splits the sum into pieces and adds the partial sums.
-// None of them is wrong. The classic bound for a sum of n products in float, in ANY order, with or
-// without FMA, is |computed - exact| <= gamma_n * sum |w_i x_i|, gamma_n = n u / (1 - n u),
+// one FMA (one rounding instead of two); cuBLAS splits the sum into pieces and adds the partial
+// sums. None of them is wrong. The classic bound for a sum of n products in float, in ANY order,
+// with or without FMA, is |computed - exact| <= gamma_n * sum |w_i x_i|, gamma_n = n u / (1 - n u),
 // u = 2^-24 (half a float ulp of 1). The bias add makes it n + 1 terms.
 // The sigmoid then scales an error in z by its slope, at most 1/4, and adds its own rounding: expf
 // is within 2 ulp on CUDA, and the add and the division round once more each, a few float
@@ -254,9 +255,9 @@ double dense_layer_tolerance(std::uint64_t in, double abs_sum) {
 }
 
 std::string DenseCheckResult::describe() const {
-  std::string scope = checked == total ? "every element" : format_count(checked) + " of " +
-                                                               format_count(total) +
-                                                               " elements (a spread of rows)";
+  std::string scope = checked == total ? "every element"
+                                       : format_count(checked) + " of " + format_count(total) +
+                                             " elements (a spread of rows)";
   if (passed) {
     return "check passed: " + scope + " within tolerance of the exact layer; largest error " +
            std::to_string(max_error) + " (tolerance there " + std::to_string(tolerance_at_max) +

@@ -14,6 +14,7 @@
 
 #include "core/launch_config.hpp"
 #include "core/result.hpp"
+#include "core/trace.hpp"
 
 namespace tl::lessons {
 
@@ -30,14 +31,20 @@ Result<DenseLayerPath> parse_dense_layer_path(std::string_view text);
 
 // The CLI and UI names: --batch --in --out --path.
 struct DenseLayerParams {
-  std::uint64_t batch = 1;  // input vectors per launch: 1 is a matrix-vector product
-  std::uint64_t in = 1024;  // inputs per vector (columns of W)
+  std::uint64_t batch = 1;   // input vectors per launch: 1 is a matrix-vector product
+  std::uint64_t in = 1024;   // inputs per vector (columns of W)
   std::uint64_t out = 1024;  // neurons (rows of W)
   DenseLayerPath path = DenseLayerPath::kFused;
 
   [[nodiscard]] std::uint64_t multiply_adds() const { return batch * in * out; }
   [[nodiscard]] std::uint64_t outputs() const { return batch * out; }  // elements of Y
 };
+
+// A traced launch records one element per element of Y: rows = batch, cols = out, element
+// r * out + o.
+[[nodiscard]] inline DataShape dense_layer_trace_shape(const DenseLayerParams& params) {
+  return {params.batch, params.out};
+}
 
 // Every element of Y costs `in` multiply-adds (2 flops each) and one bias add. The sigmoid is not
 // counted: by convention an exponential is not a flop, and it is cheap next to the product.
@@ -75,9 +82,11 @@ Status validate_dense_layer_launch(const LaunchConfig& config);
 [[nodiscard]] LaunchConfig dense_layer_config(const DenseLayerParams& params,
                                               Dim3 block = kDenseLayerDefaultBlock);
 
-// The CPU emulator runs every GPU thread on the CPU; beyond this many multiply-adds one launch
-// takes many seconds, so it refuses with ErrorKind::kTooSlow and says what to do instead.
-inline constexpr std::uint64_t kDenseLayerEmulatorMaxMultiplyAdds = std::uint64_t{1} << 26;
+// The CPU emulator runs every GPU thread on the CPU, and the product's threads as fibers that
+// switch at every __syncthreads(): about 20 ns per multiply-add, where the plain CPU loop needs 1.
+// Beyond this many multiply-adds a timed run (several launches of each path) would hold the
+// emulator for many seconds, so it refuses with ErrorKind::kTooSlow and says what to do instead.
+inline constexpr std::uint64_t kDenseLayerEmulatorMaxMultiplyAdds = std::uint64_t{1} << 23;
 Status check_emulator_size(const DenseLayerParams& params);
 
 // The layer's inputs, deterministic for a seed. X is uniform in [-1, 1). W is uniform with
@@ -128,8 +137,8 @@ struct DenseCheckResult {
   std::uint64_t first_wrong_col = 0;
   double expected = 0;
   float actual = 0;
-  double max_error = 0;             // largest |actual - exact| over the checked elements
-  double tolerance_at_max = 0;      // the tolerance of that element
+  double max_error = 0;         // largest |actual - exact| over the checked elements
+  double tolerance_at_max = 0;  // the tolerance of that element
   [[nodiscard]] std::string describe() const;
 };
 

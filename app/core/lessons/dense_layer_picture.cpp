@@ -32,11 +32,9 @@ LayerPicture summarize_layer(const DenseLayerParams& params, const DenseLayerDat
   picture.out = params.out;
   max_cells = std::max(1u, max_cells);
   picture.input_cells = static_cast<std::uint32_t>(std::min<std::uint64_t>(params.in, max_cells));
-  picture.neuron_cells =
-      static_cast<std::uint32_t>(std::min<std::uint64_t>(params.out, max_cells));
+  picture.neuron_cells = static_cast<std::uint32_t>(std::min<std::uint64_t>(params.out, max_cells));
   const std::span<const float> weights = data.weights;
-  const std::span<const float> first_input =
-      std::span<const float>(data.inputs).first(params.in);
+  const std::span<const float> first_input = std::span<const float>(data.inputs).first(params.in);
 
   for (std::uint32_t c = 0; c < picture.input_cells; ++c) {
     picture.inputs.push_back(mean(first_input, cell_range(c, picture.input_cells, params.in)));
@@ -50,8 +48,8 @@ LayerPicture summarize_layer(const DenseLayerParams& params, const DenseLayerDat
       for (std::uint64_t o = neurons.begin; o < neurons.end; ++o) {
         for (std::uint64_t i = inputs.begin; i < inputs.end; ++i) sum += weights[o * params.in + i];
       }
-      const double count = static_cast<double>((neurons.end - neurons.begin) *
-                                               (inputs.end - inputs.begin));
+      const double count =
+          static_cast<double>((neurons.end - neurons.begin) * (inputs.end - inputs.begin));
       picture.weights.push_back(static_cast<float>(sum / count));
     }
   }

@@ -6,13 +6,16 @@ namespace {
 constexpr std::string_view kPrefix = "threadlab:set";
 }
 
-bool is_lesson_action(const std::string& link) { return link.rfind(kPrefix, 0) == 0; }
+bool is_lesson_action(const std::string& link) {
+  return link.rfind(kPrefix, 0) == 0;
+}
 
 Result<LessonAction> parse_lesson_action(const std::string& link) {
   if (!is_lesson_action(link)) return invalid_argument("'" + link + "' is not a ThreadLab action");
   LessonAction action;
   std::string query = link.substr(kPrefix.size());
-  if (!query.empty() && query[0] != '?') return invalid_argument("'" + link + "': expected '?' after threadlab:set");
+  if (!query.empty() && query[0] != '?')
+    return invalid_argument("'" + link + "': expected '?' after threadlab:set");
   if (!query.empty()) query.erase(0, 1);
   std::size_t start = 0;
   while (start < query.size()) {

@@ -33,8 +33,8 @@ constexpr double kNaiveCpuFlopsPerSecond = 0.4e9;
 constexpr double kBlockedCpuFlopsPerSecondPerThread = 2.0e9;
 // The emulator: a cost per emulated thread (setting the indices, calling the kernel), much more
 // for a kernel with barriers (each thread becomes a fiber with its own context), a cost per
-// multiply-add, and for each thread at each __syncthreads() a fiber switch there and back. Measured:
-// 256^3 takes 0.03 s naive, 2.4 s tiled with TILE = 8, on two workers.
+// multiply-add, and for each thread at each __syncthreads() a fiber switch there and back.
+// Measured: 256^3 takes 0.03 s naive, 2.4 s tiled with TILE = 8, on two workers.
 constexpr double kEmulatorSecondsPerThread = 40e-9;
 constexpr double kEmulatorSecondsPerFiberThread = 7e-6;
 constexpr double kEmulatorSecondsPerMultiplyAdd = 4e-9;
@@ -129,8 +129,8 @@ std::string cpu_reference_skip_reason(const MatmulSize& size, CpuReference refer
   const char* name = reference == CpuReference::kNaive ? "the single-threaded triple loop"
                                                        : "the cache-blocked multi-threaded loop";
   return "CPU reference skipped: " + std::string(name) + " would need about " +
-         format_seconds(seconds) + " for " + format_count(static_cast<std::uint64_t>(
-                                                  matmul_flops(size))) +
+         format_seconds(seconds) + " for " +
+         format_count(static_cast<std::uint64_t>(matmul_flops(size))) +
          " floating-point operations (M×N×K = " + size.to_string() + "); the limit is " +
          format_seconds(kCpuReferenceBudgetSeconds) + ".";
 }
@@ -157,8 +157,7 @@ double predicted_emulator_seconds(const MatmulSize& size, const MatmulVariant& v
   }
   const double per_thread = variant.kernel == MatmulKernel::kTiled ? kEmulatorSecondsPerFiberThread
                                                                    : kEmulatorSecondsPerThread;
-  const double seconds = threads * per_thread +
-                         multiply_adds * kEmulatorSecondsPerMultiplyAdd +
+  const double seconds = threads * per_thread + multiply_adds * kEmulatorSecondsPerMultiplyAdd +
                          barriers * kEmulatorSecondsPerBarrier;
   return seconds / std::max(1u, workers);
 }
@@ -213,8 +212,9 @@ std::string MatmulCheckResult::describe() const {
   char max_error[32];
   std::snprintf(max_error, sizeof max_error, "%.3g", max_abs_error);
   if (passed) {
-    return std::string("check passed: every element of C is within float32 rounding of the "
-                       "reference (largest difference ") +
+    return std::string(
+               "check passed: every element of C is within float32 rounding of the "
+               "reference (largest difference ") +
            max_error + ")";
   }
   char detail[160];
@@ -222,8 +222,8 @@ std::string MatmulCheckResult::describe() const {
                 static_cast<double>(expected), static_cast<double>(actual),
                 static_cast<double>(tolerance));
   return "check FAILED: " + format_count(wrong_count) + " wrong element(s); first at (row " +
-         std::to_string(first_wrong_row) + ", col " + std::to_string(first_wrong_col) + "): " +
-         detail + "; largest difference " + max_error;
+         std::to_string(first_wrong_row) + ", col " + std::to_string(first_wrong_col) +
+         "): " + detail + "; largest difference " + max_error;
 }
 
 MatmulCheckResult check_matmul(std::span<const float> a, std::span<const float> b,

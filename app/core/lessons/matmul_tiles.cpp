@@ -8,18 +8,17 @@ namespace {
 
 Status check_element(const MatmulSize& size, std::uint32_t row, std::uint32_t col) {
   if (row >= size.m || col >= size.n) {
-    return invalid_argument("element (row " + std::to_string(row) + ", col " +
-                            std::to_string(col) + ") is outside C, which has " +
-                            std::to_string(size.m) + " rows and " + std::to_string(size.n) +
-                            " columns.");
+    return invalid_argument("element (row " + std::to_string(row) + ", col " + std::to_string(col) +
+                            ") is outside C, which has " + std::to_string(size.m) + " rows and " +
+                            std::to_string(size.n) + " columns.");
   }
   return Status::ok();
 }
 
 // The tile of `tile` indices starting at `begin`, clipped to [0, limit).
 IndexRange clipped_tile(std::uint32_t begin, std::uint32_t tile, std::uint32_t limit) {
-  return {begin, static_cast<std::uint32_t>(std::min<std::uint64_t>(limit, std::uint64_t{begin} +
-                                                                               tile))};
+  return {begin,
+          static_cast<std::uint32_t>(std::min<std::uint64_t>(limit, std::uint64_t{begin} + tile))};
 }
 
 }  // namespace

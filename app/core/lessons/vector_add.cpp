@@ -32,10 +32,11 @@ Status check_vector_add_index_range(const LaunchConfig& config) {
   const std::uint64_t threads_along_x = std::uint64_t{config.grid.x} * config.block.x;
   constexpr std::uint64_t kIntRange = std::uint64_t{1} << 31;
   if (threads_along_x <= kIntRange) return Status::ok();
-  return invalid_argument(config.to_string() + " launches " + std::to_string(threads_along_x) +
-                          " threads along x, but the kernel's int i = blockIdx.x * blockDim.x + threadIdx.x "
-                          "holds at most 2^31 - 1: i would wrap to negative values and write outside the "
-                          "arrays. Use fewer blocks.");
+  return invalid_argument(
+      config.to_string() + " launches " + std::to_string(threads_along_x) +
+      " threads along x, but the kernel's int i = blockIdx.x * blockDim.x + threadIdx.x "
+      "holds at most 2^31 - 1: i would wrap to negative values and write outside the "
+      "arrays. Use fewer blocks.");
 }
 
 LaunchConfig single_block_config(std::uint64_t n) {

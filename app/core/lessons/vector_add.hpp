@@ -28,9 +28,10 @@ inline constexpr std::uint64_t kVectorAddMaxN = 0x7FFFFFFFull;
 // available (max_bytes; 0 skips that check).
 Status validate_vector_add_size(std::uint64_t n, std::uint64_t max_bytes);
 
-// The kernel computes i = blockIdx.x * blockDim.x + threadIdx.x in a 32-bit int. With more than 2^31
-// threads along x that wraps to negative values that pass `i < n` and write outside the arrays, so
-// such launches are refused with the reason (a grid-stride loop, lesson 2, covers any N instead).
+// The kernel computes i = blockIdx.x * blockDim.x + threadIdx.x in a 32-bit int. With more than
+// 2^31 threads along x that wraps to negative values that pass `i < n` and write outside the
+// arrays, so such launches are refused with the reason (a grid-stride loop, lesson 2, covers any N
+// instead).
 Status check_vector_add_index_range(const LaunchConfig& config);
 
 // The source article's first launch: one block of n threads.

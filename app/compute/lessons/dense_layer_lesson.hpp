@@ -1,0 +1,59 @@
+#pragma once
+// Lesson 5, a dense layer Y = sigmoid(X · Wᵀ + b), behind the Lesson interface. A timed run
+// measures the unfused, fused and cuBLAS paths side by side on the same data; a traced run records
+// who computed each element of Y on the selected path.
+//
+// The class is declared here, not hidden in the .cpp as the other lessons are, because it offers
+// one thing the Lesson interface does not: the small picture of the layer (input strip, weight
+// heatmap, output strip) from its last timed run.
+
+#include <memory>
+#include <optional>
+
+#include "core/lessons/dense_layer.hpp"
+#include "core/lessons/dense_layer_picture.hpp"
+#include "lesson.hpp"
+
+namespace tl::compute {
+
+class DenseLayerLesson final : public Lesson {
+ public:
+  DenseLayerLesson();
+
+  [[nodiscard]] const lessons::LessonInfo& info() const override;
+  [[nodiscard]] std::span<const lessons::ParamSpec> params() const override;
+  Status configure(const lessons::ParamValues& values) override;
+  [[nodiscard]] lessons::ParamValues values() const override { return values_; }
+
+  // The selected path's configuration; every path's kernels launch with it.
+  [[nodiscard]] LaunchConfig launch_config() const override { return config_; }
+  // Y: batch rows of `out` neurons.
+  [[nodiscard]] DataShape data_shape() const override {
+    return lessons::dense_layer_trace_shape(layer_);
+  }
+
+  Result<LessonReport> run_timed(Device& device, const std::atomic<bool>* cancel) override;
+  Result<TracedLaunch> run_traced(Device& device, TraceSink& sink) override;
+
+  [[nodiscard]] std::string size_label() const override { return "batch"; }
+  [[nodiscard]] lessons::ParamValues values_for_size(std::uint64_t size) const override;
+  [[nodiscard]] std::vector<std::uint64_t> sweep_sizes(const Device& device) const override;
+  [[nodiscard]] std::optional<std::pair<std::string, std::string>> crossover() const override;
+
+  // The layer drawn small by this object's last successful timed run, with the output of the
+  // selected path (fused where that path could not run); null before one, and after a run that
+  // failed. Not synchronised: read it on the thread that ran run_timed, or after it returned.
+  [[nodiscard]] const lessons::LayerPicture* last_picture() const {
+    return last_picture_ ? &*last_picture_ : nullptr;
+  }
+
+ private:
+  lessons::ParamValues values_;
+  lessons::DenseLayerParams layer_;
+  LaunchConfig config_;
+  std::optional<lessons::LayerPicture> last_picture_;
+};
+
+std::unique_ptr<Lesson> make_dense_layer_lesson();
+
+}  // namespace tl::compute

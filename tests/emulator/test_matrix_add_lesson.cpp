@@ -1,0 +1,219 @@
+// Lesson 3, 2D blocks, through the Lesson interface the UI and the command line use: its
+// parameters as lesson links give them, the covering grid of each mapping, timed runs that measure
+// both mappings, traced runs of the selected one, sweeps over square matrices, presets.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "compute/lessons/lesson.hpp"
+#include "core/trace.hpp"
+
+namespace tl::compute {
+namespace {
+
+constexpr const char* kCoalescedRow = "Emulated kernel (CPU), x → column (coalesced)";
+constexpr const char* kStridedRow = "Emulated kernel (CPU), x → row (strided)";
+
+class MatrixAddLessonTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto lesson = make_lesson("2d-blocks");
+    ASSERT_TRUE(lesson.is_ok()) << lesson.message();
+    lesson_ = std::move(*lesson);
+    lesson_->set_repeats(1);
+  }
+
+  std::unique_ptr<Device> device_ = make_emulator_device();
+  std::unique_ptr<Lesson> lesson_;
+};
+
+TEST_F(MatrixAddLessonTest, IsTheThirdLessonWithAMatrixOfData) {
+  EXPECT_EQ(lesson_->info().number, 3);
+  EXPECT_TRUE(lesson_->info().available);
+  std::vector<std::string> names;
+  for (const auto& spec : lesson_->params()) names.push_back(spec.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"rows", "cols", "grid", "block", "mapping"}));
+  EXPECT_EQ(lesson_->values().at("block"), "16,16");
+  EXPECT_EQ(lesson_->values().at("mapping"), "x_to_col");
+  ASSERT_TRUE(lesson_->configure({{"rows", "100"}, {"cols", "70"}}).is_ok());
+  EXPECT_EQ(lesson_->data_shape().rows, 100u);
+  EXPECT_EQ(lesson_->data_shape().cols, 70u);
+}
+
+TEST_F(MatrixAddLessonTest, AutoGridCoversTheMatrixUnderTheSelectedMapping) {
+  ASSERT_TRUE(lesson_->configure({{"rows", "100"}, {"cols", "70"}, {"block", "32,8"}}).is_ok());
+  // x counts columns: ceil(70 / 32) = 3 blocks in x, ceil(100 / 8) = 13 in y.
+  EXPECT_EQ(lesson_->launch_config(), (LaunchConfig{{3, 13, 1}, {32, 8, 1}}));
+  ASSERT_TRUE(lesson_->configure({{"mapping", "x_to_row"}}).is_ok());
+  // x counts rows: ceil(100 / 32) = 4, ceil(70 / 8) = 9.
+  EXPECT_EQ(lesson_->launch_config(), (LaunchConfig{{4, 9, 1}, {32, 8, 1}}));
+  ASSERT_TRUE(lesson_->configure({{"grid", "6,7"}}).is_ok());
+  EXPECT_EQ(lesson_->launch_config().grid, (Dim3{6, 7, 1}));
+}
+
+TEST_F(MatrixAddLessonTest, BadOrUnknownParametersChangeNothing) {
+  ASSERT_TRUE(lesson_->configure({{"rows", "64"}, {"cols", "48"}}).is_ok());
+  const auto before = lesson_->values();
+  const LaunchConfig config_before = lesson_->launch_config();
+
+  EXPECT_FALSE(lesson_->configure({{"rows", "0"}, {"block", "32,8"}}).is_ok());
+  const auto bad_mapping = lesson_->configure({{"mapping", "diagonal"}, {"cols", "10"}});
+  ASSERT_FALSE(bad_mapping.is_ok());
+  EXPECT_NE(bad_mapping.message().find("mapping"), std::string::npos) << bad_mapping.message();
+  EXPECT_FALSE(lesson_->configure({{"block", "16,0"}}).is_ok());
+  EXPECT_FALSE(lesson_->configure({{"cols", "lots"}}).is_ok());
+  // More threads in x than the kernel's int column can count.
+  EXPECT_FALSE(lesson_->configure({{"grid", "2147483647,1"}, {"block", "1024"}}).is_ok());
+  const auto unknown = lesson_->configure({{"n", "4"}});
+  ASSERT_FALSE(unknown.is_ok());
+  EXPECT_NE(unknown.message().find("not a parameter"), std::string::npos) << unknown.message();
+
+  EXPECT_EQ(lesson_->values(), before);
+  EXPECT_EQ(lesson_->launch_config(), config_before);
+}
+
+TEST_F(MatrixAddLessonTest, TimedRunReportsBothMappingsAndTheCpuWithBytes) {
+  ASSERT_TRUE(lesson_->configure({{"rows", "100"}, {"cols", "70"}, {"block", "32,8"}}).is_ok());
+  auto report = lesson_->run_timed(*device_, nullptr);
+  ASSERT_TRUE(report.is_ok()) << report.message();
+  EXPECT_FALSE(report->on_gpu);
+  ASSERT_EQ(report->rows.size(), 3u);
+  // Coalesced first, whichever mapping is selected: the same series on every run.
+  EXPECT_EQ(report->rows[0].name, kCoalescedRow);
+  EXPECT_EQ(report->rows[1].name, kStridedRow);
+  EXPECT_EQ(report->rows[2].name, "CPU, 1 thread");
+  for (const TimingRow& row : report->rows) {
+    EXPECT_DOUBLE_EQ(row.bytes, 12.0 * 7000) << row.name;
+    EXPECT_DOUBLE_EQ(row.flops, 7000.0) << row.name;
+    EXPECT_EQ(row.stats.repeats, 1) << row.name;
+    EXPECT_TRUE(row.plotted) << row.name;
+  }
+  ASSERT_TRUE(report->check.has_value());
+  EXPECT_TRUE(report->check->passed) << report->check->description;
+  EXPECT_NE(report->check->description.find("both mappings"), std::string::npos)
+      << report->check->description;
+  // The mapping not selected ran with its own covering grid, and the report says which.
+  const std::string grid_note =
+      "x → row ran with " + LaunchConfig{{4, 9, 1}, {32, 8, 1}}.to_string();
+  EXPECT_TRUE(std::any_of(report->notes.begin(), report->notes.end(), [&](const std::string& note) {
+    return note.find(grid_note) != std::string::npos;
+  })) << grid_note;
+
+  ASSERT_TRUE(lesson_->configure({{"mapping", "x_to_row"}}).is_ok());
+  auto strided = lesson_->run_timed(*device_, nullptr);
+  ASSERT_TRUE(strided.is_ok()) << strided.message();
+  ASSERT_EQ(strided->rows.size(), 3u);
+  EXPECT_EQ(strided->rows[0].name, kCoalescedRow);
+  EXPECT_EQ(strided->rows[1].name, kStridedRow);
+}
+
+TEST_F(MatrixAddLessonTest, ANarrowGridFailsTheCheckOfTheSelectedMappingOnly) {
+  // 6 blocks of 16 in x reach column 95: columns 96 to 99 are never written under x_to_col.
+  ASSERT_TRUE(lesson_
+                  ->configure({{"rows", "100"},
+                               {"cols", "100"},
+                               {"grid", "6,7"},
+                               {"block", "16,16"},
+                               {"mapping", "x_to_col"}})
+                  .is_ok());
+  lesson_->set_time_cpu(false);
+  auto report = lesson_->run_timed(*device_, nullptr);
+  ASSERT_TRUE(report.is_ok()) << report.message();
+  ASSERT_TRUE(report->check.has_value());
+  EXPECT_FALSE(report->check->passed);
+  EXPECT_EQ(report->check->description.rfind("x → column: ", 0), 0u) << report->check->description;
+  EXPECT_NE(report->check->description.find("(row 0, col 96)"), std::string::npos)
+      << report->check->description;
+  EXPECT_EQ(report->find("CPU, 1 thread"), nullptr);
+  EXPECT_NE(report->find(kStridedRow), nullptr);
+}
+
+TEST_F(MatrixAddLessonTest, TracedRunTracesTheSelectedMappingOverTheMatrix) {
+  ASSERT_TRUE(
+      lesson_
+          ->configure(
+              {{"rows", "100"}, {"cols", "70"}, {"block", "16,16"}, {"mapping", "x_to_row"}})
+          .is_ok());
+  HostTraceSink sink;
+  auto traced = lesson_->run_traced(*device_, sink);
+  ASSERT_TRUE(traced.is_ok()) << traced.message();
+  EXPECT_EQ(traced->shape.rows, 100u);
+  EXPECT_EQ(traced->shape.cols, 70u);
+  EXPECT_EQ(traced->config, (LaunchConfig{{7, 5, 1}, {16, 16, 1}}));
+  ASSERT_TRUE(traced->check.has_value());
+  EXPECT_TRUE(traced->check->passed) << traced->check->description;
+  EXPECT_TRUE(traced->blocks.empty());
+  ASSERT_EQ(sink.records().size(), 7000u);
+  EXPECT_EQ(summarize(sink.records(), traced->config).unwritten, 0u);
+  // Element (37, 20) under row = x: x = 37 is block 2, thread 5; y = 20 is block 1, thread 4.
+  const std::uint64_t element = 37 * 70 + 20;
+  const DecodedTrace owner =
+      decode(sink.records()[element], element, traced->shape, traced->config);
+  EXPECT_EQ(owner.row, 37u);
+  EXPECT_EQ(owner.col, 20u);
+  EXPECT_EQ(owner.block, (Dim3{2, 1, 0}));
+  EXPECT_EQ(owner.thread, (Dim3{5, 4, 0}));
+  EXPECT_EQ(owner.writes, 1u);
+}
+
+TEST_F(MatrixAddLessonTest, SweepVisitsSquareMatricesWithinWhatTheEmulatorDoes) {
+  EXPECT_EQ(lesson_->size_label(), "matrix side (rows = cols)");
+  const auto sizes = lesson_->sweep_sizes(*device_);
+  ASSERT_FALSE(sizes.empty());
+  EXPECT_EQ(sizes.front(), 32u);
+  EXPECT_LE(sizes.back(), 4096u);
+  EXPECT_TRUE(std::is_sorted(sizes.begin(), sizes.end()));
+
+  ASSERT_TRUE(
+      lesson_->configure({{"grid", "6,7"}, {"block", "32,8"}, {"mapping", "x_to_row"}}).is_ok());
+  const auto values = lesson_->values_for_size(256);
+  EXPECT_EQ(values.at("rows"), "256");
+  EXPECT_EQ(values.at("cols"), "256");
+  EXPECT_EQ(values.at("grid"), "auto");
+  EXPECT_EQ(values.at("mapping"), "x_to_row");
+  EXPECT_EQ(values.at("block"), "32,8");
+  ASSERT_TRUE(lesson_->configure(values).is_ok());
+  EXPECT_EQ(lesson_->launch_config(), (LaunchConfig{{8, 32, 1}, {32, 8, 1}}));
+}
+
+TEST_F(MatrixAddLessonTest, PresetsSelectTheMappingsTheLessonCompares) {
+  const auto presets = lesson_->presets();
+  auto find = [&](const std::string& label) -> const LessonPreset* {
+    auto it = std::find_if(presets.begin(), presets.end(),
+                           [&](const LessonPreset& p) { return p.label == label; });
+    return it == presets.end() ? nullptr : &*it;
+  };
+  const LessonPreset* article = find("the article's row = threadIdx.x");
+  ASSERT_NE(article, nullptr);
+  EXPECT_EQ(article->values.at("mapping"), "x_to_row");
+  const LessonPreset* coalesced = find("coalesced");
+  ASSERT_NE(coalesced, nullptr);
+  EXPECT_EQ(coalesced->values.at("mapping"), "x_to_col");
+
+  const LessonPreset* single_block = find("the article's single block");
+  ASSERT_NE(single_block, nullptr);
+  ASSERT_TRUE(lesson_->configure(single_block->values).is_ok());
+  EXPECT_EQ(lesson_->launch_config(), (LaunchConfig{{1, 1, 1}, {32, 32, 1}}));
+  HostTraceSink sink;
+  auto traced = lesson_->run_traced(*device_, sink);
+  ASSERT_TRUE(traced.is_ok()) << traced.message();
+  EXPECT_TRUE(traced->check->passed) << traced->check->description;
+
+  for (const LessonPreset& p : presets) {
+    EXPECT_TRUE(lesson_->configure(p.values).is_ok()) << p.label;
+    EXPECT_TRUE(validate(lesson_->launch_config(), device_->info().limits).empty()) << p.label;
+  }
+}
+
+TEST_F(MatrixAddLessonTest, CrossoverIsThePlainLoopAgainstTheCoalescedKernel) {
+  const auto pair = lesson_->crossover();
+  ASSERT_TRUE(pair.has_value());
+  EXPECT_EQ(pair->first, "CPU, 1 thread");
+  EXPECT_EQ(pair->second, "GPU kernel, x → column (coalesced)");
+}
+
+}  // namespace
+}  // namespace tl::compute

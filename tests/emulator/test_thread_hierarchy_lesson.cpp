@@ -1,0 +1,232 @@
+// Lesson 2, the thread hierarchy, through the Lesson interface the UI and the command line use:
+// its parameters as lesson links give them, the auto grid, timed and traced runs, sweeps, presets.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "compute/lessons/lesson.hpp"
+#include "core/trace.hpp"
+
+namespace tl::compute {
+namespace {
+
+class ThreadHierarchyLessonTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto lesson = make_lesson("thread-hierarchy");
+    ASSERT_TRUE(lesson.is_ok()) << lesson.message();
+    lesson_ = std::move(*lesson);
+    lesson_->set_repeats(1);
+  }
+
+  // The preset with this label; fails the test when there is none.
+  const LessonPreset* preset(const std::string& label) {
+    presets_ = lesson_->presets();
+    auto it = std::find_if(presets_.begin(), presets_.end(),
+                           [&](const LessonPreset& p) { return p.label == label; });
+    return it == presets_.end() ? nullptr : &*it;
+  }
+
+  std::unique_ptr<Device> device_ = make_emulator_device();
+  std::unique_ptr<Lesson> lesson_;
+  std::vector<LessonPreset> presets_;
+};
+
+TEST_F(ThreadHierarchyLessonTest, IsTheSecondLessonAndAvailable) {
+  EXPECT_EQ(lesson_->info().number, 2);
+  EXPECT_TRUE(lesson_->info().available);
+  std::vector<std::string> names;
+  for (const auto& spec : lesson_->params()) names.push_back(spec.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"n", "grid", "block", "grid_stride"}));
+  const auto values = lesson_->values();
+  EXPECT_EQ(values.size(), 4u);
+  EXPECT_EQ(values.at("grid"), "auto");
+  EXPECT_EQ(values.at("block"), "256");
+  EXPECT_EQ(values.at("grid_stride"), "0");
+}
+
+TEST_F(ThreadHierarchyLessonTest, AutoGridCoversTheDataInXWhateverTheBlockShape) {
+  ASSERT_TRUE(lesson_->configure({{"n", "1000"}, {"block", "256"}}).is_ok());
+  EXPECT_EQ(lesson_->launch_config(), (LaunchConfig{{4, 1, 1}, {256, 1, 1}}));
+  // A 3D block of 128 threads: ceil(3000 / 128) = 24 blocks, all in x.
+  ASSERT_TRUE(lesson_->configure({{"n", "3000"}, {"block", "8,4,4"}}).is_ok());
+  EXPECT_EQ(lesson_->launch_config(), (LaunchConfig{{24, 1, 1}, {8, 4, 4}}));
+  EXPECT_EQ(lesson_->data_shape().rows, 1u);
+  EXPECT_EQ(lesson_->data_shape().cols, 3000u);
+  ASSERT_TRUE(lesson_->configure({{"grid", "4,3,2"}}).is_ok());
+  EXPECT_EQ(lesson_->launch_config().grid, (Dim3{4, 3, 2}));
+  EXPECT_EQ(lesson_->values().at("grid"), "4,3,2");
+}
+
+TEST_F(ThreadHierarchyLessonTest, BadOrUnknownParametersChangeNothing) {
+  ASSERT_TRUE(lesson_->configure({{"n", "5000"}, {"grid", "4"}, {"grid_stride", "1"}}).is_ok());
+  const auto before = lesson_->values();
+  const LaunchConfig config_before = lesson_->launch_config();
+
+  const auto n_zero = lesson_->configure({{"n", "0"}, {"block", "128"}});
+  EXPECT_FALSE(n_zero.is_ok());
+  const auto bad_flag = lesson_->configure({{"grid_stride", "maybe"}, {"block", "128"}});
+  ASSERT_FALSE(bad_flag.is_ok());
+  EXPECT_NE(bad_flag.message().find("grid_stride"), std::string::npos) << bad_flag.message();
+  EXPECT_FALSE(lesson_->configure({{"block", "16,0"}}).is_ok());
+  EXPECT_FALSE(lesson_->configure({{"grid", "lots"}}).is_ok());
+  // Legal dimensions whose product the kernel's 64-bit index cannot count.
+  EXPECT_FALSE(lesson_->configure({{"grid", "2147483647,65535,65535"}, {"block", "1024"}}).is_ok());
+  // Another lesson's parameter is not this one's.
+  const auto unknown = lesson_->configure({{"rows", "4"}});
+  ASSERT_FALSE(unknown.is_ok());
+  EXPECT_NE(unknown.message().find("not a parameter"), std::string::npos) << unknown.message();
+
+  EXPECT_EQ(lesson_->values(), before);
+  EXPECT_EQ(lesson_->launch_config(), config_before);
+}
+
+TEST_F(ThreadHierarchyLessonTest, AConfigurationCudaRefusesIsKeptForItsErrorToShow) {
+  ASSERT_TRUE(lesson_->configure({{"grid", "1"}, {"block", "2048"}}).is_ok());
+  EXPECT_EQ(lesson_->launch_config().block, (Dim3{2048, 1, 1}));
+  auto report = lesson_->run_timed(*device_, nullptr);
+  ASSERT_FALSE(report.is_ok());
+  EXPECT_NE(report.message().find("invalid configuration argument"), std::string::npos)
+      << report.message();
+}
+
+TEST_F(ThreadHierarchyLessonTest, TimedGridStrideRunReportsRowsPassesAndTheCheck) {
+  // 4 × 3 × 2 blocks of 8 × 4 × 4: 3072 threads for 5000 elements, two passes.
+  ASSERT_TRUE(
+      lesson_
+          ->configure({{"n", "5000"}, {"grid", "4,3,2"}, {"block", "8,4,4"}, {"grid_stride", "1"}})
+          .is_ok());
+  auto report = lesson_->run_timed(*device_, nullptr);
+  ASSERT_TRUE(report.is_ok()) << report.message();
+  EXPECT_FALSE(report->on_gpu);
+  ASSERT_TRUE(report->check.has_value());
+  EXPECT_TRUE(report->check->passed) << report->check->description;
+  ASSERT_EQ(report->rows.size(), 2u);
+  EXPECT_EQ(report->find("GPU kernel"), nullptr);
+  const TimingRow* kernel = report->find("Emulated kernel (CPU)");
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_EQ(kernel->stats.repeats, 1);
+  EXPECT_DOUBLE_EQ(kernel->bytes, 8.0 * 5000);
+  EXPECT_DOUBLE_EQ(kernel->flops, 2.0 * 5000);
+  const TimingRow* cpu = report->find("CPU, 1 thread");
+  ASSERT_NE(cpu, nullptr);
+  EXPECT_DOUBLE_EQ(cpu->bytes, 8.0 * 5000);
+  ASSERT_EQ(report->notes.size(), 1u);
+  EXPECT_NE(report->notes[0].find("3,072 threads for 5,000 elements"), std::string::npos)
+      << report->notes[0];
+  EXPECT_NE(report->notes[0].find("up to 2 passes"), std::string::npos) << report->notes[0];
+}
+
+TEST_F(ThreadHierarchyLessonTest, TimedRunWithTooFewThreadsFailsTheCheckAndSaysWhy) {
+  ASSERT_TRUE(lesson_->configure({{"n", "5000"}, {"grid", "4,3,2"}, {"block", "8,4,4"}}).is_ok());
+  lesson_->set_time_cpu(false);
+  auto report = lesson_->run_timed(*device_, nullptr);
+  ASSERT_TRUE(report.is_ok()) << report.message();
+  ASSERT_TRUE(report->check.has_value());
+  EXPECT_FALSE(report->check->passed);
+  EXPECT_NE(report->check->description.find("index 3072"), std::string::npos)
+      << report->check->description;
+  EXPECT_EQ(report->find("CPU, 1 thread"), nullptr);
+  ASSERT_EQ(report->notes.size(), 1u);
+  EXPECT_NE(report->notes[0].find("the last 1,928 are never computed"), std::string::npos)
+      << report->notes[0];
+}
+
+TEST_F(ThreadHierarchyLessonTest, TracedRunReturnsTheShapeTheConfigAndEveryBlock) {
+  // 2 blocks of 64 threads loop over 1000 elements: passes 0 to 7.
+  ASSERT_TRUE(
+      lesson_->configure({{"n", "1000"}, {"grid", "2"}, {"block", "64"}, {"grid_stride", "1"}})
+          .is_ok());
+  HostTraceSink sink;
+  auto traced = lesson_->run_traced(*device_, sink);
+  ASSERT_TRUE(traced.is_ok()) << traced.message();
+  EXPECT_EQ(traced->shape.rows, 1u);
+  EXPECT_EQ(traced->shape.cols, 1000u);
+  EXPECT_EQ(traced->config, (LaunchConfig{{2, 1, 1}, {64, 1, 1}}));
+  ASSERT_TRUE(traced->check.has_value());
+  EXPECT_TRUE(traced->check->passed) << traced->check->description;
+  ASSERT_EQ(traced->blocks.size(), 2u);
+  for (const BlockRecord& block : traced->blocks) EXPECT_EQ(block.sm, -1);  // no SMs to record
+  const TraceSummary summary = summarize(sink.records(), traced->config);
+  EXPECT_EQ(summary.unwritten, 0u);
+  EXPECT_EQ(summary.max_iteration, 7u);
+  // Element 300 is thread 300 % 128 = 44 (block 0, thread 44) on pass 2.
+  const DecodedTrace element = decode(sink.records()[300], 300, traced->shape, traced->config);
+  EXPECT_EQ(element.block, (Dim3{0, 0, 0}));
+  EXPECT_EQ(element.thread, (Dim3{44, 0, 0}));
+  EXPECT_EQ(element.iteration, 2u);
+}
+
+TEST_F(ThreadHierarchyLessonTest, TracedRunOfA3DGridRecordsOneBlockRecordPerBlock) {
+  ASSERT_TRUE(lesson_->configure({{"n", "3000"}, {"grid", "4,3,2"}, {"block", "8,4,4"}}).is_ok());
+  HostTraceSink sink;
+  auto traced = lesson_->run_traced(*device_, sink);
+  ASSERT_TRUE(traced.is_ok()) << traced.message();
+  EXPECT_EQ(traced->blocks.size(), 24u);
+  EXPECT_TRUE(traced->check->passed) << traced->check->description;
+  const TraceSummary summary = summarize(sink.records(), traced->config);
+  EXPECT_EQ(summary.unwritten, 0u);
+  EXPECT_EQ(summary.idle_threads, 72u);  // 3072 threads for 3000 elements
+}
+
+TEST_F(ThreadHierarchyLessonTest, SweepVariesNAndKeepsTheGridOnlyForAGridStrideLoop) {
+  const auto sizes = lesson_->sweep_sizes(*device_);
+  ASSERT_FALSE(sizes.empty());
+  EXPECT_EQ(sizes.front(), 1024u);
+  EXPECT_LE(sizes.back(), std::uint64_t{1} << 24);
+  EXPECT_TRUE(std::is_sorted(sizes.begin(), sizes.end()));
+  EXPECT_EQ(lesson_->size_label(), "elements N");
+
+  ASSERT_TRUE(lesson_->configure({{"grid", "3"}}).is_ok());
+  auto values = lesson_->values_for_size(1 << 16);
+  EXPECT_EQ(values.at("n"), std::to_string(1 << 16));
+  EXPECT_EQ(values.at("grid"), "auto");  // one element per thread: the grid grows with N
+  ASSERT_TRUE(lesson_->configure(values).is_ok());
+  EXPECT_EQ(lesson_->launch_config().grid, (Dim3{256, 1, 1}));
+
+  ASSERT_TRUE(lesson_->configure({{"grid", "4"}, {"grid_stride", "1"}}).is_ok());
+  values = lesson_->values_for_size(1 << 20);
+  EXPECT_EQ(values.at("grid"), "4");
+  EXPECT_EQ(values.at("grid_stride"), "1");
+
+  // One thread looping over everything: the sweep stops at 2^16 passes.
+  ASSERT_TRUE(lesson_->configure({{"grid", "1"}, {"block", "1"}}).is_ok());
+  const auto one_thread = lesson_->sweep_sizes(*device_);
+  ASSERT_FALSE(one_thread.empty());
+  EXPECT_EQ(one_thread.back(), std::uint64_t{1} << 16);
+}
+
+TEST_F(ThreadHierarchyLessonTest, PresetsAreValidAndShowTheHierarchy) {
+  const LessonPreset* stride = preset("grid-stride with 4 blocks");
+  ASSERT_NE(stride, nullptr);
+  EXPECT_EQ(stride->values.at("grid"), "4");
+  EXPECT_EQ(stride->values.at("grid_stride"), "1");
+  const LessonPreset* three_d = preset("3D grid");
+  ASSERT_NE(three_d, nullptr);
+  ASSERT_TRUE(lesson_->configure(three_d->values).is_ok());
+  EXPECT_EQ(lesson_->launch_config(), (LaunchConfig{{4, 2, 2}, {8, 4, 4}}));
+  // It covers its N exactly: every thread has an element.
+  HostTraceSink sink;
+  auto traced = lesson_->run_traced(*device_, sink);
+  ASSERT_TRUE(traced.is_ok()) << traced.message();
+  EXPECT_TRUE(traced->check->passed) << traced->check->description;
+  EXPECT_EQ(summarize(sink.records(), traced->config).idle_threads, 0u);
+
+  for (const LessonPreset& p : lesson_->presets()) {
+    EXPECT_TRUE(lesson_->configure(p.values).is_ok()) << p.label;
+    EXPECT_TRUE(validate(lesson_->launch_config(), device_->info().limits).empty()) << p.label;
+    EXPECT_FALSE(p.help.empty()) << p.label;
+  }
+}
+
+TEST_F(ThreadHierarchyLessonTest, CrossoverIsThePlainLoopAgainstTheKernel) {
+  const auto pair = lesson_->crossover();
+  ASSERT_TRUE(pair.has_value());
+  EXPECT_EQ(pair->first, "CPU, 1 thread");
+  EXPECT_EQ(pair->second, "GPU kernel");
+}
+
+}  // namespace
+}  // namespace tl::compute
