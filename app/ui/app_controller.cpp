@@ -52,7 +52,8 @@ Status AppController::initialize(const ControllerOptions& options) {
   lesson_ = std::move(*lesson);
   load_lesson_text();
   refresh_controls();
-  post(Severity::kInfo, std::string("Backend: ") + to_string(state_.backend) + ". " + state_.backend_reason);
+  post(Severity::kInfo,
+       std::string("Backend: ") + to_string(state_.backend) + ". " + state_.backend_reason);
   launch();
   return Status::ok();
 }
@@ -99,22 +100,27 @@ void AppController::refresh_controls() {
 }
 
 void AppController::select_lesson(const std::string& id) {
-  if (id == state_.controls.lesson_id) return;
+  if (switch_lesson(id)) launch();
+}
+
+bool AppController::switch_lesson(const std::string& id) {
+  if (id == state_.controls.lesson_id) return false;
   if (runner_.is_running()) {
-    post(Severity::kWarning, "Measurements are running in the background; wait or cancel them first.");
-    return;
+    post(Severity::kWarning,
+         "Measurements are running in the background; wait or cancel them first.");
+    return false;
   }
   auto lesson = compute::make_lesson(id);
   if (!lesson) {
     post(Severity::kError, lesson.message());
-    return;
+    return false;
   }
   lesson_ = std::move(*lesson);
   load_lesson_text();
   refresh_controls();
   state_.timing = {};
   state_.timed = {};
-  launch();
+  return true;
 }
 
 bool AppController::set_params(const lessons::ParamValues& values) {
@@ -127,13 +133,17 @@ bool AppController::set_params(const lessons::ParamValues& values) {
   return true;
 }
 
-void AppController::set_param(const std::string& name, const std::string& value) { set_params({{name, value}}); }
+void AppController::set_param(const std::string& name, const std::string& value) {
+  set_params({{name, value}});
+}
 
 void AppController::apply_preset(std::size_t index) {
   if (index < state_.controls.presets.size()) set_params(state_.controls.presets[index].values);
 }
 
-bool AppController::can_launch() const { return !runner_.is_running(); }
+bool AppController::can_launch() const {
+  return !runner_.is_running();
+}
 
 void AppController::handle_device_error(const Error& error) {
   if (error.kind != ErrorKind::kCudaStickyError) return;
@@ -148,20 +158,24 @@ void AppController::handle_device_error(const Error& error) {
   post(Severity::kWarning, "The GPU was reset after a fatal kernel error; you can launch again.");
 }
 
-void AppController::launch() {
+void AppController::launch(bool timed) {
   if (!can_launch()) {
-    post(Severity::kWarning, "Measurements are running in the background; wait or cancel them first.");
+    post(Severity::kWarning,
+         "Measurements are running in the background; wait or cancel them first.");
     return;
   }
   const LaunchControls& c = state_.controls;
   TraceView& trace = state_.trace;
+  const std::uint64_t launch_number = trace.launch_number + 1;
   trace = {};
+  trace.launch_number = launch_number;
   trace.n = c.elements();
   trace.shape = c.shape;
   trace.config = c.config();
   state_.view.hover.reset();
   for (const auto& problem : state_.launch_problems) {
-    post(Severity::kWarning, "Launching " + trace.config.to_string() + " anyway: " + problem.message);
+    post(Severity::kWarning,
+         "Launching " + trace.config.to_string() + " anyway: " + problem.message);
   }
 
   if (trace.n > kMaxTracedElements) {
@@ -179,6 +193,7 @@ void AppController::launch() {
       trace.valid = true;
       trace.check = traced->check;
       trace.blocks = std::move(traced->blocks);
+      if (!trace.blocks.empty()) trace.timeline = lessons::build_block_timeline(trace.blocks);
     }
     if (trace.valid) {
       // 1D data wraps into rows with the idle threads after it; 2D data is drawn as its matrix.
@@ -191,7 +206,8 @@ void AppController::launch() {
         trace.valid = false;
         trace.error = layout.message();
       }
-      if (auto summary = trace_buffer_.summarize(static_cast<std::uint32_t>(trace.config.block.volume()))) {
+      if (auto summary =
+              trace_buffer_.summarize(static_cast<std::uint32_t>(trace.config.block.volume()))) {
         trace.unwritten = summary->unwritten;
         trace.written_more = summary->written_more;
       }
@@ -202,7 +218,7 @@ void AppController::launch() {
       trace.idle_threads = threads > written ? threads - written : 0;
     }
   }
-  start_timed_run();
+  if (timed) start_timed_run();
 }
 
 void AppController::start_timed_run() {
@@ -266,15 +282,16 @@ void AppController::start_sweep() {
     (void)job_lesson->configure(lesson_->values());
     const Status sized = job_lesson->configure(lesson_->values_for_size(size));
     if (!sized) continue;
-    jobs.push_back({lesson_->size_label() + " = " + format_power_of_two(size),
-                    [device, size, job_lesson](const std::atomic<bool>& cancel) -> Result<SweepPoint> {
-                      auto report = job_lesson->run_timed(*device, &cancel);
-                      if (!report) return report.error();
-                      if (report->check && !report->check->passed) {
-                        return Error{ErrorKind::kCudaError, report->check->description};
-                      }
-                      return compute::to_sweep_point(static_cast<double>(size), *report);
-                    }});
+    jobs.push_back(
+        {lesson_->size_label() + " = " + format_power_of_two(size),
+         [device, size, job_lesson](const std::atomic<bool>& cancel) -> Result<SweepPoint> {
+           auto report = job_lesson->run_timed(*device, &cancel);
+           if (!report) return report.error();
+           if (report->check && !report->check->passed) {
+             return Error{ErrorKind::kCudaError, report->check->description};
+           }
+           return compute::to_sweep_point(static_cast<double>(size), *report);
+         }});
   }
   runner_is_single_launch_ = false;
   const Status started = runner_.start(std::move(jobs), {OnJobError::kContinue});
@@ -282,7 +299,9 @@ void AppController::start_sweep() {
   plot.sweeping = started.is_ok();
 }
 
-void AppController::cancel_sweep() { runner_.cancel(); }
+void AppController::cancel_sweep() {
+  runner_.cancel();
+}
 
 void AppController::clear_plot() {
   if (runner_.is_running() && !runner_is_single_launch_) return;
@@ -296,7 +315,8 @@ void AppController::record_sweep_point(const SweepPoint& point) {
   state_.timing.markers.clear();
   if (const auto pair = lesson_->crossover()) {
     if (auto crossover = compute::find_series_crossover(state_.timing.series, *pair)) {
-      state_.timing.markers.push_back(plot::PlotMarker{*crossover, pair->second + " beats " + pair->first});
+      state_.timing.markers.push_back(
+          plot::PlotMarker{*crossover, pair->second + " beats " + pair->first});
     }
   }
 }
@@ -317,7 +337,8 @@ void AppController::update() {
         state_.timed.report = std::move(result->value());
       } else {
         state_.timed.error = result->message();
-        if (result->error().kind != ErrorKind::kCancelled) post(Severity::kError, result->message());
+        if (result->error().kind != ErrorKind::kCancelled)
+          post(Severity::kError, result->message());
         handle_device_error(result->error());
       }
     }
@@ -343,11 +364,18 @@ void AppController::apply_lesson_action(const std::string& link) {
     post(Severity::kError, action.message());
     return;
   }
+  // A link to another lesson switches first and launches once, with the link's values: launching
+  // the new lesson's defaults first would keep the runner busy and refuse the link's own launch.
+  bool switched = false;
   if (action->lesson) {
-    select_lesson(*action->lesson);
+    switched = switch_lesson(*action->lesson);
     if (state_.controls.lesson_id != *action->lesson) return;
   }
-  if (!action->values.empty() && !set_params(action->values)) return;
+  if (!action->values.empty() && !set_params(action->values)) {
+    // The new lesson still gets its first picture, with its defaults, rather than the old one's.
+    if (switched) launch();
+    return;
+  }
   if (action->color_by) {
     auto mode = parse_color_by(*action->color_by);
     if (mode) {
@@ -356,25 +384,30 @@ void AppController::apply_lesson_action(const std::string& link) {
       post(Severity::kWarning, mode.message());
     }
   }
-  if (action->launch) launch();
+  // A sweep times every size itself, so a launch before it only draws the picture: its timed run
+  // would keep the background runner busy and refuse the sweep.
+  if (action->launch || switched) launch(/*timed=*/!action->sweep);
   if (action->sweep) start_sweep();
 }
 
-void AppController::set_color_by(ColorBy mode) { state_.view.color_by = mode; }
+void AppController::set_color_by(ColorBy mode) {
+  state_.view.color_by = mode;
+}
 
 void AppController::hover(std::optional<PixelPoint> pixel, Viewport viewport) {
   if (!pixel || !state_.trace.valid) {
     state_.view.hover.reset();
     return;
   }
-  const CellHit hit = element_at(state_.trace.layout, state_.view.transform, static_cast<int>(pixel->x),
-                                 static_cast<int>(pixel->y), viewport);
+  const CellHit hit = element_at(state_.trace.layout, state_.view.transform,
+                                 static_cast<int>(pixel->x), static_cast<int>(pixel->y), viewport);
   if (hit.kind == CellKind::kNone) {
     state_.view.hover.reset();
     return;
   }
   // Reading a record back from the GPU stalls the pipeline: only when the mouse reaches a new cell.
-  if (state_.view.hover && state_.view.hover->hit.cell == hit.cell && state_.view.hover->hit.kind == hit.kind) {
+  if (state_.view.hover && state_.view.hover->hit.cell == hit.cell &&
+      state_.view.hover->hit.kind == hit.kind) {
     return;
   }
   HoverInfo info;
@@ -382,7 +415,8 @@ void AppController::hover(std::optional<PixelPoint> pixel, Viewport viewport) {
   if (hit.is_element()) {
     auto record = trace_buffer_.read(hit.cell);
     if (record) {
-      info.record = decode(*record, hit.cell, state_.trace.shape, state_.trace.config, state_.device.limits.warp_size);
+      info.record = decode(*record, hit.cell, state_.trace.shape, state_.trace.config,
+                           state_.device.limits.warp_size);
     }
   }
   state_.view.hover = info;
@@ -392,14 +426,19 @@ void AppController::zoom(double factor, double pixel_x, double pixel_y) {
   state_.view.transform = zoom_about(state_.view.transform, factor, pixel_x, pixel_y);
 }
 
-void AppController::pan(double dx, double dy) { state_.view.transform = pan_by_pixels(state_.view.transform, dx, dy); }
+void AppController::pan(double dx, double dy) {
+  state_.view.transform = pan_by_pixels(state_.view.transform, dx, dy);
+}
 
-void AppController::fit_view() { state_.view.fit_pending = true; }
+void AppController::fit_view() {
+  state_.view.fit_pending = true;
+}
 
 Result<std::uint32_t> AppController::render_mapping(Viewport viewport) {
   if (viewport.width <= 0 || viewport.height <= 0) return invalid_argument("empty view");
   if (!state_.trace.valid) {
-    return invalid_argument(state_.trace.error.empty() ? "nothing launched yet" : state_.trace.error);
+    return invalid_argument(state_.trace.error.empty() ? "nothing launched yet"
+                                                       : state_.trace.error);
   }
   if (state_.view.fit_pending) {
     state_.view.transform = fit_to_view(state_.trace.layout, viewport, 4.0);

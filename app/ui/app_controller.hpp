@@ -40,8 +40,9 @@ class AppController {
   bool set_params(const lessons::ParamValues& values);
   void apply_preset(std::size_t index);
 
-  // Traced launch now (the picture), then the untraced kernel timed in the background.
-  void launch();
+  // Traced launch now (the picture), then, if `timed`, the untraced kernels timed in the
+  // background.
+  void launch(bool timed = true);
   [[nodiscard]] bool can_launch() const;
   // Background measurements are running (a timed launch or a sweep).
   [[nodiscard]] bool busy() const { return runner_.is_running(); }
@@ -74,6 +75,8 @@ class AppController {
   AppController() = default;
   Status initialize(const ControllerOptions& options);
   void load_lesson_text();
+  // Makes `id` the current lesson without launching it; false when it already is or cannot be.
+  bool switch_lesson(const std::string& id);
   void refresh_controls();
   void start_timed_run();
   void handle_device_error(const Error& error);

@@ -12,6 +12,7 @@
 #include "core/color_scheme.hpp"
 #include "core/device_info.hpp"
 #include "core/launch_config.hpp"
+#include "core/lessons/block_timeline.hpp"
 #include "core/mapping_layout.hpp"
 #include "core/markdown/lesson_document.hpp"
 #include "core/plot/series.hpp"
@@ -34,6 +35,7 @@ struct LaunchControls {
 
 // The last traced launch, drawn by the mapping view.
 struct TraceView {
+  std::uint64_t launch_number = 0;  // counts traced launches, so views can tell a new one
   bool valid = false;
   std::uint64_t n = 0;
   DataShape shape;
@@ -44,6 +46,7 @@ struct TraceView {
   std::uint64_t idle_threads = 0;
   std::optional<compute::LessonCheck> check;
   std::vector<BlockRecord> blocks;
+  lessons::BlockTimeline timeline;  // which SM ran each block, and when (lessons that record it)
   std::string error;  // why the last traced launch failed, shown in place of the picture
 };
 

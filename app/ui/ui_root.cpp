@@ -40,7 +40,26 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
   ImGui::EndChild();
   ImGui::BeginChild("timing", {right_width, body_height - top_height - style.ItemSpacing.y}, true,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-  draw_timing_panel(controller, fonts);
+  // The SM timeline shares the space with the timing plot: both answer "how did it run?".
+  if (ImGui::BeginTabBar("results")) {
+    if (ImGui::BeginTabItem("CPU vs GPU")) {
+      draw_timing_panel(controller, fonts);
+      ImGui::EndTabItem();
+    }
+    // A new launch that measured its blocks on a GPU brings the timeline to the front once.
+    static std::uint64_t shown_launch = 0;
+    const TraceView& trace = controller.state().trace;
+    ImGuiTabItemFlags flags = 0;
+    if (trace.timeline.measured && trace.launch_number != shown_launch) {
+      flags = ImGuiTabItemFlags_SetSelected;
+      shown_launch = trace.launch_number;
+    }
+    if (!trace.blocks.empty() && ImGui::BeginTabItem("SM timeline", nullptr, flags)) {
+      draw_sm_timeline_panel(controller, fonts);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
   ImGui::EndChild();
   ImGui::EndGroup();
 

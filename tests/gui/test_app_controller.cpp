@@ -101,7 +101,8 @@ TEST_F(AppControllerTest, InvalidInputsAreRefusedAndThePreviousStateKept) {
   EXPECT_NE(controller_->state().messages.back().text.find("not a parameter"), std::string::npos);
   controller_->set_param("n", "2^40");
   EXPECT_EQ(controller_->state().controls.values.at("n"), "5000");
-  // A configuration CUDA refuses is accepted as controls (explained, launchable): the lesson wants it.
+  // A configuration CUDA refuses is accepted as controls (explained, launchable): the lesson wants
+  // it.
   controller_->set_param("block", "4096");
   EXPECT_EQ(controller_->state().controls.values.at("block"), "4096");
   EXPECT_FALSE(controller_->state().launch_problems.empty());
@@ -171,6 +172,68 @@ TEST_F(AppControllerTest, ACompletedSweepHasTheCpuAndEmulatedSeries) {
   wait_until_idle();
   EXPECT_EQ(controller_->state().timing.earlier.size(), 4u);
   EXPECT_TRUE(controller_->state().timing.earlier[0].faint);
+}
+
+TEST_F(AppControllerTest, AMatmulLinkSwitchesLessonsAndLaunchesTheTiledKernel) {
+  controller_->apply_lesson_action(
+      "threadlab:set?lesson=matmul&m=40&n=24&k=16&kernel=tiled&tile=8&launch");
+  wait_until_idle();
+  const AppState& s = controller_->state();
+  EXPECT_EQ(s.controls.lesson_id, "matmul");
+  EXPECT_EQ(s.lesson.title, "Matrix multiply");
+  ASSERT_TRUE(s.trace.valid) << s.trace.error;
+  // C is drawn as its 40×24 matrix, every element written by one of the 3×5 blocks of 8×8.
+  EXPECT_EQ(s.trace.shape.rows, 40u);
+  EXPECT_EQ(s.trace.shape.cols, 24u);
+  EXPECT_EQ(s.trace.config, (LaunchConfig{{3, 5, 1}, {8, 8, 1}}));
+  EXPECT_EQ(s.trace.unwritten, 0u);
+  ASSERT_TRUE(s.timed.report.has_value()) << s.timed.error;
+  ASSERT_TRUE(s.timed.report->check.has_value());
+  EXPECT_TRUE(s.timed.report->check->passed) << s.timed.report->check->description;
+}
+
+TEST_F(AppControllerTest, A2dBlocksLinkTracesTheMatrixAndTimesBothMappings) {
+  controller_->apply_lesson_action(
+      "threadlab:set?lesson=2d-blocks&rows=64&cols=48&mapping=x_to_row&launch");
+  wait_until_idle();
+  const AppState& s = controller_->state();
+  EXPECT_EQ(s.controls.lesson_id, "2d-blocks");
+  EXPECT_EQ(s.lesson.title, "2D blocks");
+  EXPECT_EQ(s.controls.values.at("mapping"), "x_to_row");
+  ASSERT_TRUE(s.trace.valid) << s.trace.error;
+  // A is drawn as its 64×48 matrix; under row = x, 16×16 blocks need 4 in x and 3 in y.
+  EXPECT_EQ(s.trace.shape.rows, 64u);
+  EXPECT_EQ(s.trace.shape.cols, 48u);
+  EXPECT_EQ(s.trace.config, (LaunchConfig{{4, 3, 1}, {16, 16, 1}}));
+  EXPECT_EQ(s.trace.unwritten, 0u);
+  ASSERT_TRUE(s.trace.check.has_value());
+  EXPECT_TRUE(s.trace.check->passed) << s.trace.check->description;
+  ASSERT_TRUE(s.timed.report.has_value()) << s.timed.error;
+  EXPECT_NE(s.timed.report->find("Emulated kernel (CPU), x → column (coalesced)"), nullptr);
+  EXPECT_NE(s.timed.report->find("Emulated kernel (CPU), x → row (strided)"), nullptr);
+  ASSERT_TRUE(s.timed.report->check.has_value());
+  EXPECT_TRUE(s.timed.report->check->passed) << s.timed.report->check->description;
+}
+
+TEST_F(AppControllerTest, ADenseLayerLinkTracesYAndTimesEveryPath) {
+  controller_->apply_lesson_action(
+      "threadlab:set?lesson=dense-layer&batch=4&in=40&out=24&path=fused&launch");
+  wait_until_idle();
+  const AppState& s = controller_->state();
+  EXPECT_EQ(s.controls.lesson_id, "dense-layer");
+  EXPECT_EQ(s.lesson.title, "Dense layer");
+  EXPECT_EQ(s.controls.values.at("path"), "fused");
+  ASSERT_TRUE(s.trace.valid) << s.trace.error;
+  // Y is drawn as its 4 × 24 matrix: one block of 32 × 8 threads, x along the neurons.
+  EXPECT_EQ(s.trace.shape.rows, 4u);
+  EXPECT_EQ(s.trace.shape.cols, 24u);
+  EXPECT_EQ(s.trace.config, (LaunchConfig{{1, 1, 1}, {32, 8, 1}}));
+  EXPECT_EQ(s.trace.unwritten, 0u);
+  ASSERT_TRUE(s.timed.report.has_value()) << s.timed.error;
+  EXPECT_NE(s.timed.report->find("Emulated fused (CPU)"), nullptr);
+  EXPECT_NE(s.timed.report->find("Emulated unfused, 3 launches (CPU)"), nullptr);
+  ASSERT_TRUE(s.timed.report->check.has_value());
+  EXPECT_TRUE(s.timed.report->check->passed) << s.timed.report->check->description;
 }
 
 }  // namespace

@@ -27,25 +27,28 @@ void copy_into(EditBuffer& buffer, const std::string& value) {
   buffer.text.back() = '\0';
 }
 
-void draw_text_field(AppController& controller, const lessons::ParamSpec& spec, const std::string& value,
-                     const std::string& lesson_id) {
+void draw_text_field(AppController& controller, const lessons::ParamSpec& spec,
+                     const std::string& value, const std::string& lesson_id) {
   static std::map<std::string, EditBuffer> buffers;
   EditBuffer& buffer = buffers[lesson_id + "/" + spec.name];
   const std::string id = "##" + spec.name;
   // Show the lesson's value unless the user is typing in this very field.
   if (ImGui::GetActiveID() != ImGui::GetID(id.c_str())) copy_into(buffer, value);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
-  if (ImGui::InputText(id.c_str(), buffer.text.data(), buffer.text.size(), ImGuiInputTextFlags_EnterReturnsTrue)) {
+  if (ImGui::InputText(id.c_str(), buffer.text.data(), buffer.text.size(),
+                       ImGuiInputTextFlags_EnterReturnsTrue)) {
     controller.set_param(spec.name, buffer.text.data());
   }
   if (ImGui::IsItemDeactivated() && std::string(buffer.text.data()) != value) {
     // Leaving the field without Enter applies the value too, as people expect from a form.
     controller.set_param(spec.name, buffer.text.data());
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n(Enter applies; e.g. 1000, 2^20, 16,16)", spec.help.c_str());
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s\n(Enter applies; e.g. 1000, 2^20, 16,16)", spec.help.c_str());
 }
 
-void draw_param(AppController& controller, const lessons::ParamSpec& spec, const LaunchControls& controls) {
+void draw_param(AppController& controller, const lessons::ParamSpec& spec,
+                const LaunchControls& controls) {
   const auto it = controls.values.find(spec.name);
   const std::string value = it != controls.values.end() ? it->second : spec.default_value;
   switch (spec.kind) {
@@ -59,7 +62,8 @@ void draw_param(AppController& controller, const lessons::ParamSpec& spec, const
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
       if (ImGui::BeginCombo(spec.label.c_str(), value.c_str())) {
         for (const std::string& choice : spec.choices) {
-          if (ImGui::Selectable(choice.c_str(), choice == value)) controller.set_param(spec.name, choice);
+          if (ImGui::Selectable(choice.c_str(), choice == value))
+            controller.set_param(spec.name, choice);
         }
         ImGui::EndCombo();
       }
@@ -78,7 +82,8 @@ void draw_param(AppController& controller, const lessons::ParamSpec& spec, const
 void draw_lesson_selector(AppController& controller, const LaunchControls& controls) {
   std::string current = controls.lesson_id;
   for (const auto& lesson : lessons::catalog()) {
-    if (lesson.id == controls.lesson_id) current = std::to_string(lesson.number) + ". " + std::string(lesson.title);
+    if (lesson.id == controls.lesson_id)
+      current = std::to_string(lesson.number) + ". " + std::string(lesson.title);
   }
   ImGui::SetNextItemWidth(-1);
   if (ImGui::BeginCombo("##lesson", current.c_str())) {
@@ -121,13 +126,15 @@ void draw_report(const TimedRun& timed) {
       ImGui::Text("%s", format_milliseconds(row.stats.median_ms).c_str());
       if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("median of %d runs; min %s, max %s", row.stats.repeats,
-                          format_milliseconds(row.stats.min_ms).c_str(), format_milliseconds(row.stats.max_ms).c_str());
+                          format_milliseconds(row.stats.min_ms).c_str(),
+                          format_milliseconds(row.stats.max_ms).c_str());
       }
       ImGui::TableNextColumn();
       if (row.flops > 0 && row.flops > row.bytes) {
         ImGui::TextColored(kMutedColor, "%.1f GFLOP/s", gigaflops(row.flops, row.stats.median_ms));
       } else if (row.bytes > 0) {
-        ImGui::TextColored(kMutedColor, "%.1f GB/s", gigabytes_per_second(row.bytes, row.stats.median_ms));
+        ImGui::TextColored(kMutedColor, "%.1f GB/s",
+                           gigabytes_per_second(row.bytes, row.stats.median_ms));
       }
     }
     ImGui::EndTable();
@@ -156,7 +163,8 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
     if (ImGui::Button(c.presets[i].label.c_str())) controller.apply_preset(i);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.presets[i].help.c_str());
   }
-  ImGui::TextColored(kMutedColor, "device limit: %u threads per block", state.device.limits.max_threads_per_block);
+  ImGui::TextColored(kMutedColor, "device limit: %u threads per block",
+                     state.device.limits.max_threads_per_block);
 
   ImGui::Separator();
   ImGui::PushFont(fonts.mono);
@@ -167,9 +175,11 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
   ImGui::TextColored(kMutedColor, "%s threads for %s elements", format_count(launched).c_str(),
                      format_count(elements).c_str());
   if (launched > elements) {
-    ImGui::TextColored(kMutedColor, "%s threads more than elements", format_count(launched - elements).c_str());
+    ImGui::TextColored(kMutedColor, "%s threads more than elements",
+                       format_count(launched - elements).c_str());
   } else if (launched < elements) {
-    ImGui::TextColored(kWarningColor, "%s more elements than threads", format_count(elements - launched).c_str());
+    ImGui::TextColored(kWarningColor, "%s more elements than threads",
+                       format_count(elements - launched).c_str());
   }
   for (const LaunchProblem& problem : state.launch_problems) {
     ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);

@@ -96,9 +96,10 @@ void draw_hover_tooltip(const AppState& state) {
       ImGui::Text("writes %u", d.writes);
       if (d.iteration > 0) ImGui::Text("grid-stride pass %u", d.iteration);
       // The vector-add index formula, shown where it is the one that ran: 1D data, 1D blocks.
-      if (state.trace.shape.rows <= 1 && state.trace.config.block.volume() == state.trace.config.block.x &&
-          d.iteration == 0) {
-        ImGui::TextColored(kMutedColor, "i = %u * %u + %u", d.block.x, state.trace.config.block.x, d.thread.x);
+      if (state.trace.shape.rows <= 1 &&
+          state.trace.config.block.volume() == state.trace.config.block.x && d.iteration == 0) {
+        ImGui::TextColored(kMutedColor, "i = %u * %u + %u", d.block.x, state.trace.config.block.x,
+                           d.thread.x);
       }
     }
   }

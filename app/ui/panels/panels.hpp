@@ -11,6 +11,7 @@ void draw_lesson_panel(AppController& controller, const Fonts& fonts);
 void draw_launch_panel(AppController& controller, const Fonts& fonts);
 void draw_mapping_panel(AppController& controller, const Fonts& fonts);
 void draw_timing_panel(AppController& controller, const Fonts& fonts);
+void draw_sm_timeline_panel(AppController& controller, const Fonts& fonts);
 void draw_device_panel(AppController& controller, const Fonts& fonts);
 void draw_status_bar(AppController& controller, const Fonts& fonts);
 

@@ -32,7 +32,9 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
     if (ImGui::Button("Run sweep")) controller.start_sweep();
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("Times the lesson over growing sizes with the current settings; earlier sweeps stay, faded");
+      ImGui::SetTooltip(
+          "Times the lesson over growing sizes with the current settings; earlier sweeps stay, "
+          "faded");
     }
     ImGui::SameLine();
     if (ImGui::Button("Clear")) controller.clear_plot();
@@ -58,9 +60,9 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
   for (const auto& s : timing.series) has_points = has_points || !s.points.empty();
   if (!has_points && timing.earlier.empty() && !timing.sweeping) {
     ImGui::Spacing();
-    ImGui::TextColored(kMutedColor,
-                       "Run a sweep to time this lesson over growing sizes on the CPU and on the %s.",
-                       is_gpu(state.backend) ? "GPU" : "emulator");
+    ImGui::TextColored(
+        kMutedColor, "Run a sweep to time this lesson over growing sizes on the CPU and on the %s.",
+        is_gpu(state.backend) ? "GPU" : "emulator");
     return;
   }
   std::vector<plot::PlotSeries> shown;
