@@ -11,18 +11,25 @@ namespace {
 
 // The options every launching subcommand shares: the lesson, each lesson parameter as --<name>
 // (the union over all lessons; a lesson refuses the ones it does not take), --single-block and
-// --backend. Parameters are kept as text for the lesson to parse.
-void add_launch_options(CLI::App& command, LaunchOptions& launch, const std::vector<lessons::ParamSpec>& params) {
-  command.add_option("--lesson", launch.lesson, "Lesson id (see `threadlab lessons`)")->capture_default_str();
+// --backend. Parameters are kept as text for the lesson to parse. A parameter whose name the
+// command already uses for an option of its own (render's --out, the PNG, against dense-layer's
+// out) is left out there: the lesson's default applies.
+void add_launch_options(CLI::App& command, LaunchOptions& launch,
+                        const std::vector<lessons::ParamSpec>& params) {
+  command.add_option("--lesson", launch.lesson, "Lesson id (see `threadlab lessons`)")
+      ->capture_default_str();
   for (const lessons::ParamSpec& spec : params) {
+    if (command.get_option_no_throw("--" + spec.name) != nullptr) continue;
     command
         .add_option_function<std::string>(
-            "--" + spec.name, [&launch, name = spec.name](const std::string& value) { launch.params[name] = value; },
+            "--" + spec.name,
+            [&launch, name = spec.name](const std::string& value) { launch.params[name] = value; },
             spec.help + " (default " + spec.default_value + ")")
         ->type_name("TEXT");
   }
   command.add_flag("--single-block", launch.single_block, "The article's first launch: <<<1, N>>>");
-  command.add_option("--backend", launch.backend, "auto, cuda, copy or emulator")->capture_default_str();
+  command.add_option("--backend", launch.backend, "auto, cuda, copy or emulator")
+      ->capture_default_str();
 }
 
 }  // namespace
@@ -80,18 +87,22 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
   BenchOptions bench;
   auto* bench_command = app.add_subcommand("bench", "CPU against GPU over a sweep of sizes");
   add_launch_options(*bench_command, bench.launch, params);
-  bench_command->add_option("--sizes", bench.sizes, "Sizes: 1000,2^20 or a range of powers of two 2^10..2^28")
+  bench_command
+      ->add_option("--sizes", bench.sizes,
+                   "Sizes: 1000,2^20 or a range of powers of two 2^10..2^28")
       ->capture_default_str();
   bench_command->add_option("--format", bench.format, "table, csv or json")->capture_default_str();
-  bench_command->add_option("--repeats", bench.repeats, "Timed runs per point")->capture_default_str();
+  bench_command->add_option("--repeats", bench.repeats, "Timed runs per point")
+      ->capture_default_str();
   bench_command->add_flag("!--no-cpu", bench.cpu, "Skip the CPU references");
 
   RenderOptions render;
   auto* render_command = app.add_subcommand("render", "Draw the mapping view to a PNG, headless");
+  // --out is the PNG here, so it is added before the lesson parameters (see add_launch_options).
+  render_command->add_option("--out", render.out_path, "PNG file to write")->required();
   add_launch_options(*render_command, render.launch, params);
   render_command->add_option("--color-by", render.color_by, "block, thread, warp, sm or writes")
       ->capture_default_str();
-  render_command->add_option("--out", render.out_path, "PNG file to write")->required();
   render_command->add_option("--width", render.width, "Image width in pixels")
       ->capture_default_str();
   render_command->add_option("--height", render.height, "Image height in pixels")

@@ -23,7 +23,8 @@ int command_bench(const BenchOptions& options, std::ostream& out, std::ostream& 
     auto lesson = configure_lesson(options.launch);
     if (!lesson) return fail(err, lesson.message(), kExitUsage);
     const Status sized = (*lesson)->configure((*base)->values_for_size(size));
-    if (!sized) return fail(err, "--sizes: " + std::to_string(size) + ": " + sized.message(), kExitUsage);
+    if (!sized)
+      return fail(err, "--sizes: " + std::to_string(size) + ": " + sized.message(), kExitUsage);
     (*lesson)->set_repeats(options.repeats);
     (*lesson)->set_time_cpu(options.cpu);
     points.push_back(std::move(*lesson));
@@ -39,9 +40,11 @@ int command_bench(const BenchOptions& options, std::ostream& out, std::ostream& 
   for (std::size_t i = 0; i < points.size(); ++i) {
     const std::uint64_t size = (*sizes)[i];
     auto report = points[i]->run_timed(*choice->device, nullptr);
-    if (!report) return fail(err, "size " + std::to_string(size) + ": " + report.message(), kExitFailure);
+    if (!report)
+      return fail(err, "size " + std::to_string(size) + ": " + report.message(), kExitFailure);
     if (report->check && !report->check->passed) {
-      return fail(err, "size " + std::to_string(size) + ": " + report->check->description, kExitFailure);
+      return fail(err, "size " + std::to_string(size) + ": " + report->check->description,
+                  kExitFailure);
     }
     rows.push_back({size, points[i]->launch_config(), *report});
   }

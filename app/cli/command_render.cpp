@@ -45,9 +45,11 @@ int command_render(const RenderOptions& options, std::ostream& out, std::ostream
   const auto problems = validate(config, choice->device->info().limits);
 
   render::TraceBuffer buffer;
-  auto layout = shape.rows > 1 ? layout_2d(shape.rows, shape.cols)
-                               : layout_1d(shape.elements(), config.total_threads(), 0,
-                                           static_cast<double>(options.width) / static_cast<double>(options.height));
+  auto layout =
+      shape.rows > 1
+          ? layout_2d(shape.rows, shape.cols)
+          : layout_1d(shape.elements(), config.total_threads(), 0,
+                      static_cast<double>(options.width) / static_cast<double>(options.height));
   if (!layout) return fail(err, layout.message(), kExitUsage);
   int status = kExitOk;
   {

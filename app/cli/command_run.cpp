@@ -29,8 +29,9 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
   const DataShape shape = (*lesson)->data_shape();
   const LaunchConfig config = (*lesson)->launch_config();
   if (!options.trace_path.empty() && shape.elements() > kMaxTraceElements) {
-    return fail(err, "--trace is limited to 2^24 elements (" + format_count(kMaxTraceElements) + " rows)",
-                kExitUsage);
+    return fail(
+        err, "--trace is limited to 2^24 elements (" + format_count(kMaxTraceElements) + " rows)",
+        kExitUsage);
   }
   auto preference = interop::parse_backend_preference(options.launch.backend);
   if (!preference) return fail(err, "--backend: " + preference.message(), kExitUsage);
@@ -43,7 +44,8 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
   // fails, the one line says both what CUDA said and why.
   const auto problems = validate(config, device.info().limits);
   auto explain = [&problems](const std::string& message) {
-    if (problems.empty() || message.find(problems.front().message) != std::string::npos) return message;
+    if (problems.empty() || message.find(problems.front().message) != std::string::npos)
+      return message;
     return message + " (why: " + problems.front().message + ")";
   };
 
@@ -71,9 +73,9 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
     const Status written = write_trace_csv(file, sink.records(), traced->shape, traced->config);
     if (!written) return fail(err, options.trace_path + ": " + written.message(), kExitFailure);
     const TraceSummary summary = summarize(sink.records(), traced->config);
-    out << "  trace: " << options.trace_path << " (" << format_count(summary.elements) << " elements, "
-        << format_count(summary.unwritten) << " never written, " << format_count(summary.idle_threads)
-        << " idle threads)\n";
+    out << "  trace: " << options.trace_path << " (" << format_count(summary.elements)
+        << " elements, " << format_count(summary.unwritten) << " never written, "
+        << format_count(summary.idle_threads) << " idle threads)\n";
   }
   // Every failure ends in one line on stderr; the trace above is still written, since it shows why.
   if (check_failed) return fail(err, report->check->description, kExitFailure);

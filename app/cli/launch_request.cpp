@@ -12,7 +12,8 @@ Result<std::unique_ptr<compute::Lesson>> configure_lesson(const LaunchOptions& o
   lessons::ParamValues values(options.params.begin(), options.params.end());
   if (options.single_block) {
     if (values.count("grid") != 0 || values.count("block") != 0) {
-      return invalid_argument("--single-block sets the grid and the block itself: drop --grid and --block");
+      return invalid_argument(
+          "--single-block sets the grid and the block itself: drop --grid and --block");
     }
   }
   const Status configured = (*lesson)->configure(values);
@@ -20,7 +21,8 @@ Result<std::unique_ptr<compute::Lesson>> configure_lesson(const LaunchOptions& o
   if (options.single_block) {
     const DataShape shape = (*lesson)->data_shape();
     if (shape.rows > 1) return invalid_argument("--single-block is for 1D data");
-    const Status single = (*lesson)->configure({{"grid", "1"}, {"block", std::to_string(shape.cols)}});
+    const Status single =
+        (*lesson)->configure({{"grid", "1"}, {"block", std::to_string(shape.cols)}});
     if (!single) return invalid_argument("--single-block: " + single.message());
   }
   return lesson;
@@ -33,7 +35,8 @@ std::vector<lessons::ParamSpec> all_lesson_params() {
     auto lesson = compute::make_lesson(info.id);
     if (!lesson) continue;
     for (const auto& spec : (*lesson)->params()) {
-      const bool known = std::any_of(all.begin(), all.end(), [&](const auto& s) { return s.name == spec.name; });
+      const bool known =
+          std::any_of(all.begin(), all.end(), [&](const auto& s) { return s.name == spec.name; });
       if (!known) all.push_back(spec);
     }
   }

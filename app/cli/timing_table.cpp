@@ -29,7 +29,8 @@ std::string rate(const compute::TimingRow& row) {
   if (row.flops > row.bytes && row.flops > 0) {
     std::snprintf(buffer, sizeof buffer, "%.1f GFLOP/s", gigaflops(row.flops, row.stats.median_ms));
   } else if (row.bytes > 0) {
-    std::snprintf(buffer, sizeof buffer, "%.1f GB/s", gigabytes_per_second(row.bytes, row.stats.median_ms));
+    std::snprintf(buffer, sizeof buffer, "%.1f GB/s",
+                  gigabytes_per_second(row.bytes, row.stats.median_ms));
   } else {
     return "";
   }
@@ -38,7 +39,10 @@ std::string rate(const compute::TimingRow& row) {
 
 nlohmann::json stats_json(const TimingStats& t) {
   if (t.empty()) return nullptr;
-  return {{"median_ms", t.median_ms}, {"min_ms", t.min_ms}, {"max_ms", t.max_ms}, {"repeats", t.repeats}};
+  return {{"median_ms", t.median_ms},
+          {"min_ms", t.min_ms},
+          {"max_ms", t.max_ms},
+          {"repeats", t.repeats}};
 }
 
 // Column names for CSV: "GPU kernel" → "gpu_kernel".
@@ -57,17 +61,29 @@ std::string column_name(const std::string& name) {
 
 }  // namespace
 
-void print_run_report(std::ostream& out, const std::string& lesson, const compute::TracedLaunch& what,
-                      const compute::LessonReport& report, const std::string& backend) {
-  out << lesson << what.config.to_string() << "  " << format_count(what.shape.elements()) << " elements";
+void print_run_report(std::ostream& out, const std::string& lesson,
+                      const compute::TracedLaunch& what, const compute::LessonReport& report,
+                      const std::string& backend) {
+  out << lesson << what.config.to_string() << "  " << format_count(what.shape.elements())
+      << " elements";
   if (what.shape.rows > 1) out << " (" << what.shape.rows << " × " << what.shape.cols << ")";
   out << "  on " << backend << '\n';
+  // Names hold arrows and other multi-byte characters: pad by what the terminal shows.
+  auto shown_width = [](const std::string& text) {
+    std::size_t width = 0;
+    for (unsigned char ch : text) width += (ch & 0xC0) != 0x80 ? 1 : 0;
+    return width;
+  };
+  std::size_t name_width = 0;
+  for (const compute::TimingRow& row : report.rows)
+    name_width = std::max(name_width, shown_width(row.name));
   for (const compute::TimingRow& row : report.rows) {
     if (row.stats.empty()) continue;
     char buffer[200];
-    std::snprintf(buffer, sizeof buffer, "  %-30s %12s  %-28s %s\n", row.name.c_str(),
-                  format_milliseconds(row.stats.median_ms).c_str(), range(row.stats).c_str(), rate(row).c_str());
-    out << buffer;
+    std::snprintf(buffer, sizeof buffer, " %12s  %-28s %s\n",
+                  format_milliseconds(row.stats.median_ms).c_str(), range(row.stats).c_str(),
+                  rate(row).c_str());
+    out << "  " << row.name << std::string(name_width - shown_width(row.name), ' ') << buffer;
   }
   for (const std::string& note : report.notes) out << "  note: " << note << '\n';
   int repeats = 0;
@@ -77,7 +93,8 @@ void print_run_report(std::ostream& out, const std::string& lesson, const comput
 
 void print_bench_table(std::ostream& out, const std::string& lesson, const std::string& size_label,
                        const std::vector<BenchRow>& rows, const std::string& backend) {
-  out << lesson << ", " << backend << "; median ms of each measurement; size = " << size_label << '\n';
+  out << lesson << ", " << backend << "; median ms of each measurement; size = " << size_label
+      << '\n';
   if (rows.empty()) return;
   char cell[96];
   std::snprintf(cell, sizeof cell, "%12s %20s", "size", "launch");
@@ -92,7 +109,8 @@ void print_bench_table(std::ostream& out, const std::string& lesson, const std::
   }
   out << '\n';
   for (const BenchRow& row : rows) {
-    std::snprintf(cell, sizeof cell, "%12s %20s", format_power_of_two(row.size).c_str(), row.config.to_string().c_str());
+    std::snprintf(cell, sizeof cell, "%12s %20s", format_power_of_two(row.size).c_str(),
+                  row.config.to_string().c_str());
     out << cell;
     for (std::size_t i = 0; i < row.report.rows.size(); ++i) {
       const int width = i < widths.size() ? widths[i] : 10;
@@ -103,8 +121,8 @@ void print_bench_table(std::ostream& out, const std::string& lesson, const std::
   }
 }
 
-void print_bench_csv(std::ostream& out, const std::string& lesson, const std::vector<BenchRow>& rows,
-                     const std::string& backend) {
+void print_bench_csv(std::ostream& out, const std::string& lesson,
+                     const std::vector<BenchRow>& rows, const std::string& backend) {
   out << "lesson,backend,size,grid,block";
   if (!rows.empty()) {
     for (const auto& timing : rows.front().report.rows) {
@@ -114,8 +132,8 @@ void print_bench_csv(std::ostream& out, const std::string& lesson, const std::ve
   }
   out << '\n';
   for (const BenchRow& row : rows) {
-    out << lesson << ',' << backend << ',' << row.size << ",\"" << to_string(row.config.grid) << "\",\""
-        << to_string(row.config.block) << '"';
+    out << lesson << ',' << backend << ',' << row.size << ",\"" << to_string(row.config.grid)
+        << "\",\"" << to_string(row.config.block) << '"';
     for (const auto& timing : row.report.rows) {
       out << ',' << ms(timing.stats) << ',' << timing.stats.min_ms << ',' << timing.stats.max_ms;
     }
@@ -123,8 +141,9 @@ void print_bench_csv(std::ostream& out, const std::string& lesson, const std::ve
   }
 }
 
-void print_bench_json(std::ostream& out, const std::string& lesson, const std::vector<BenchRow>& rows,
-                      const std::string& backend, const std::string& device_name) {
+void print_bench_json(std::ostream& out, const std::string& lesson,
+                      const std::vector<BenchRow>& rows, const std::string& backend,
+                      const std::string& device_name) {
   nlohmann::json points = nlohmann::json::array();
   for (const BenchRow& row : rows) {
     nlohmann::json timings = nlohmann::json::array();
@@ -133,14 +152,17 @@ void print_bench_json(std::ostream& out, const std::string& lesson, const std::v
       if (timing.bytes > 0 && !timing.stats.empty()) {
         t["gbps"] = gigabytes_per_second(timing.bytes, timing.stats.median_ms);
       }
-      if (timing.flops > 0 && !timing.stats.empty()) t["gflops"] = gigaflops(timing.flops, timing.stats.median_ms);
+      if (timing.flops > 0 && !timing.stats.empty())
+        t["gflops"] = gigaflops(timing.flops, timing.stats.median_ms);
       timings.push_back(t);
     }
-    nlohmann::json point = {{"size", row.size}, {"launch", row.config.to_string()}, {"timings", timings}};
+    nlohmann::json point = {
+        {"size", row.size}, {"launch", row.config.to_string()}, {"timings", timings}};
     if (row.report.check) point["check_passed"] = row.report.check->passed;
     points.push_back(point);
   }
-  const nlohmann::json doc = {{"lesson", lesson}, {"backend", backend}, {"device", device_name}, {"points", points}};
+  const nlohmann::json doc = {
+      {"lesson", lesson}, {"backend", backend}, {"device", device_name}, {"points", points}};
   out << doc.dump(2) << '\n';
 }
 

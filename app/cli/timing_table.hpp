@@ -16,13 +16,15 @@ struct BenchRow {
   compute::LessonReport report;
 };
 
-void print_run_report(std::ostream& out, const std::string& lesson, const compute::TracedLaunch& what,
-                      const compute::LessonReport& report, const std::string& backend);
+void print_run_report(std::ostream& out, const std::string& lesson,
+                      const compute::TracedLaunch& what, const compute::LessonReport& report,
+                      const std::string& backend);
 void print_bench_table(std::ostream& out, const std::string& lesson, const std::string& size_label,
                        const std::vector<BenchRow>& rows, const std::string& backend);
-void print_bench_csv(std::ostream& out, const std::string& lesson, const std::vector<BenchRow>& rows,
-                     const std::string& backend);
-void print_bench_json(std::ostream& out, const std::string& lesson, const std::vector<BenchRow>& rows,
-                      const std::string& backend, const std::string& device_name);
+void print_bench_csv(std::ostream& out, const std::string& lesson,
+                     const std::vector<BenchRow>& rows, const std::string& backend);
+void print_bench_json(std::ostream& out, const std::string& lesson,
+                      const std::vector<BenchRow>& rows, const std::string& backend,
+                      const std::string& device_name);
 
 }  // namespace tl::cli

@@ -5,8 +5,15 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <stdlib.h>
+
 #include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -131,7 +138,8 @@ TEST(CliBench, CsvHasHeaderAndOneRowPerSize) {
   ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
   const std::vector<std::string> lines = split_lines(r.out);
   ASSERT_EQ(lines.size(), 3u) << r.describe();
-  EXPECT_TRUE(lines[0].starts_with("lesson,backend,size,grid,block,emulated_kernel_cpu_ms,")) << r.describe();
+  EXPECT_TRUE(lines[0].starts_with("lesson,backend,size,grid,block,emulated_kernel_cpu_ms,"))
+      << r.describe();
   const auto columns = std::count(lines[0].begin(), lines[0].end(), ',');
   EXPECT_TRUE(lines[1].starts_with("vector-add,emulator,1024,")) << r.describe();
   EXPECT_TRUE(lines[2].starts_with("vector-add,emulator,4096,")) << r.describe();
@@ -162,6 +170,296 @@ TEST(CliBench, JsonIsValidWithOnePointPerSize) {
     EXPECT_EQ(kernel["stats"].value("repeats", 0), 1) << point.dump();
     EXPECT_GE(kernel["stats"].value("median_ms", -1.0), 0.0) << point.dump();
     EXPECT_TRUE(point.value("check_passed", false)) << point.dump();
+  }
+}
+
+// A temporary directory of the test's own, so parallel test processes never write the same file.
+class CliMatmul : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "threadlab-cli-matmul-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+  std::filesystem::path dir_;
+};
+
+TEST_F(CliMatmul, RunTracesEveryElementOfCAtItsRowAndColumn) {
+  const std::filesystem::path path = dir_ / "trace.csv";
+  const ProcessResult r = run_threadlab({"run", "--lesson", "matmul", "--m", "37", "--n", "53",
+                                         "--k", "29", "--kernel", "tiled", "--tile", "8", "--check",
+                                         "--backend", "emulator", "--trace", path.string()});
+  ASSERT_TRUE(r.exited) << r.describe();
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("check passed")) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("Emulated tiled kernel, TILE = 8 (CPU)")) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("GFLOP/s")) << r.describe();
+
+  std::ifstream file(path);
+  ASSERT_TRUE(file) << "no trace at " << path;
+  std::string header;
+  std::getline(file, header);
+  std::map<std::string, std::size_t> column;
+  {
+    std::stringstream names(header);
+    std::string name;
+    for (std::size_t i = 0; std::getline(names, name, ','); ++i) column[name] = i;
+  }
+  for (const char* name : {"element", "row", "col", "block_x", "block_y", "thread_x", "thread_y"}) {
+    ASSERT_EQ(column.count(name), 1u) << name << " missing from " << header;
+  }
+  std::uint64_t lines = 0;
+  std::string line;
+  while (std::getline(file, line)) {
+    std::vector<std::int64_t> fields;
+    std::stringstream values(line);
+    std::string field;
+    while (std::getline(values, field, ',')) fields.push_back(std::stoll(field));
+    ASSERT_EQ(fields.size(), column.size()) << line;
+    // C is row-major with N = 53 columns; the tiled kernel's 8×8 blocks: x along the columns.
+    const std::int64_t element = fields[column["element"]];
+    const std::int64_t row = element / 53, col = element % 53;
+    ASSERT_EQ(element, static_cast<std::int64_t>(lines)) << line;
+    EXPECT_EQ(fields[column["row"]], row) << line;
+    EXPECT_EQ(fields[column["col"]], col) << line;
+    EXPECT_EQ(fields[column["block_x"]], col / 8) << line;
+    EXPECT_EQ(fields[column["block_y"]], row / 8) << line;
+    EXPECT_EQ(fields[column["thread_x"]], col % 8) << line;
+    EXPECT_EQ(fields[column["thread_y"]], row % 8) << line;
+    ++lines;
+  }
+  EXPECT_EQ(lines, 37u * 53u);
+}
+
+TEST(CliBench, MatmulJsonHasOnePointPerSquareSize) {
+  const ProcessResult r =
+      run_threadlab({"bench", "--lesson", "matmul", "--sizes", "32,64", "--format", "json",
+                     "--backend", "emulator", "--repeats", "1"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  const nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(doc.is_discarded()) << "not valid JSON\n" << r.describe();
+  EXPECT_EQ(doc.value("lesson", ""), "matmul") << r.describe();
+  ASSERT_TRUE(doc.contains("points") && doc["points"].is_array()) << r.describe();
+  ASSERT_EQ(doc["points"].size(), 2u) << r.describe();
+  EXPECT_EQ(doc["points"][0].value("size", 0u), 32u) << r.describe();
+  EXPECT_EQ(doc["points"][1].value("size", 0u), 64u) << r.describe();
+  for (const auto& point : doc["points"]) {
+    EXPECT_TRUE(point.value("check_passed", false)) << point.dump();
+    // Both kernels were timed once, with a rate in GFLOP/s.
+    std::vector<std::string> timed;
+    for (const auto& timing : point["timings"]) {
+      if (!timing["stats"].is_null() && timing.contains("gflops")) {
+        EXPECT_EQ(timing["stats"].value("repeats", 0), 1) << timing.dump();
+        EXPECT_GT(timing.value("gflops", 0.0), 0.0) << timing.dump();
+        timed.push_back(timing.value("name", ""));
+      }
+    }
+    EXPECT_THAT(timed, ::testing::Contains("Emulated naive kernel, block 16×16 (CPU)"))
+        << point.dump();
+    EXPECT_THAT(timed, ::testing::Contains("Emulated tiled kernel, TILE = 16 (CPU)"))
+        << point.dump();
+  }
+}
+
+// Lessons 2 and 3 from the command line: their parameters as options, their traces and pictures.
+// A temporary directory of the test's own, so parallel test processes never write the same file.
+class CliLessonFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "threadlab-cli-lessons-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+
+  // A trace CSV: its header's column names and its rows of integers.
+  struct Csv {
+    std::map<std::string, std::size_t> column;
+    std::vector<std::vector<std::int64_t>> rows;
+    std::string error;  // non-empty when the file could not be read
+  };
+
+  static Csv read_csv(const std::filesystem::path& path) {
+    Csv csv;
+    std::ifstream file(path);
+    if (!file) {
+      csv.error = "cannot open " + path.string();
+      return csv;
+    }
+    std::string line;
+    std::getline(file, line);
+    std::stringstream header(line);
+    std::string name;
+    for (std::size_t i = 0; std::getline(header, name, ','); ++i) csv.column[name] = i;
+    while (std::getline(file, line)) {
+      std::vector<std::int64_t> row;
+      std::stringstream fields(line);
+      for (std::string field; std::getline(fields, field, ',');) {
+        try {
+          row.push_back(std::stoll(field));
+        } catch (const std::exception&) {
+          csv.error = "not an integer: '" + field + "' in line " + line;
+          return csv;
+        }
+      }
+      if (row.size() != csv.column.size()) {
+        csv.error = "wrong field count in line " + line;
+        return csv;
+      }
+      csv.rows.push_back(std::move(row));
+    }
+    return csv;
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(CliLessonFiles, MatrixAddRunTimesBothMappingsAndTracesEveryElementAtItsPosition) {
+  const std::filesystem::path trace = dir_ / "matrix.csv";
+  const ProcessResult r =
+      run_threadlab({"run", "--lesson", "2d-blocks", "--rows", "100", "--cols", "70", "--check",
+                     "--repeats", "1", "--backend", "emulator", "--trace", trace.string()});
+  ASSERT_TRUE(r.exited) << r.describe();
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("check passed")) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("x → column (coalesced)")) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("x → row (strided)")) << r.describe();
+
+  Csv csv = read_csv(trace);
+  ASSERT_TRUE(csv.error.empty()) << csv.error;
+  for (const char* name : {"element", "row", "col", "writes"}) {
+    ASSERT_EQ(csv.column.count(name), 1u) << name;
+  }
+  ASSERT_EQ(csv.rows.size(), 7000u);
+  for (std::size_t i = 0; i < csv.rows.size(); ++i) {
+    const auto& fields = csv.rows[i];
+    const std::int64_t element = fields[csv.column["element"]];
+    ASSERT_EQ(element, static_cast<std::int64_t>(i));
+    // Row-major with 70 columns: element = row * 70 + col.
+    EXPECT_EQ(fields[csv.column["row"]], element / 70) << "element " << i;
+    EXPECT_EQ(fields[csv.column["col"]], element % 70) << "element " << i;
+    EXPECT_EQ(fields[csv.column["writes"]], 1) << "element " << i;
+  }
+}
+
+TEST_F(CliLessonFiles, ThreadHierarchyGridStrideTraceRecordsEachPass) {
+  // 2 blocks of 64 threads over 1000 elements: passes 0 to 7.
+  const std::filesystem::path trace = dir_ / "stride.csv";
+  const ProcessResult r =
+      run_threadlab({"run", "--lesson", "thread-hierarchy", "--n", "1000", "--grid", "2", "--block",
+                     "64", "--grid_stride", "1", "--check", "--repeats", "1", "--backend",
+                     "emulator", "--trace", trace.string()});
+  ASSERT_TRUE(r.exited) << r.describe();
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("check passed")) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("up to 8 passes")) << r.describe();
+
+  Csv csv = read_csv(trace);
+  ASSERT_TRUE(csv.error.empty()) << csv.error;
+  for (const char* name : {"element", "iteration"}) {
+    ASSERT_EQ(csv.column.count(name), 1u) << name;
+  }
+  ASSERT_EQ(csv.rows.size(), 1000u);
+  std::int64_t highest_pass = 0;
+  for (const auto& fields : csv.rows) {
+    // Element i is computed on pass i / 128, 128 being the grid's thread count.
+    const std::int64_t element = fields[csv.column["element"]];
+    const std::int64_t pass = fields[csv.column["iteration"]];
+    EXPECT_EQ(pass, element / 128) << "element " << element;
+    highest_pass = std::max(highest_pass, pass);
+  }
+  EXPECT_EQ(highest_pass, 7);
+}
+
+TEST_F(CliLessonFiles, RenderDrawsTheMatrixAddMappingToAPng) {
+  const std::filesystem::path png = dir_ / "x.png";
+  const ProcessResult r =
+      run_threadlab({"render", "--lesson", "2d-blocks", "--rows", "64", "--cols", "48", "--mapping",
+                     "x_to_row", "--color-by", "warp", "--width", "320", "--height", "240",
+                     "--backend", "emulator", "--out", png.string()});
+  ASSERT_TRUE(r.exited) << r.describe();
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("2d-blocks")) << r.describe();
+  std::ifstream file(png, std::ios::binary);
+  ASSERT_TRUE(file) << "no PNG at " << png << '\n' << r.describe();
+  char signature[4] = {};
+  file.read(signature, sizeof signature);
+  EXPECT_EQ(std::string(signature + 1, 3), "PNG");
+}
+
+// Lesson 5 from the command line: --batch, --in, --out and --path, every path timed in one run,
+// and the traced path's Y written element by element.
+TEST_F(CliLessonFiles, DenseLayerRunTimesEveryPathAndTracesEveryOutputOfY) {
+  const std::filesystem::path trace = dir_ / "dense.csv";
+  const ProcessResult r = run_threadlab({"run", "--lesson", "dense-layer", "--batch", "3", "--in",
+                                         "37", "--out", "29", "--path", "unfused", "--check",
+                                         "--backend", "emulator", "--trace", trace.string()});
+  ASSERT_TRUE(r.exited) << r.describe();
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("check passed")) << r.describe();
+  for (const char* row :
+       {"Emulated unfused, 3 launches (CPU)", "Emulated unfused 1/3: product X · Wᵀ (CPU)",
+        "Emulated unfused 2/3: add bias (CPU)", "Emulated unfused 3/3: sigmoid (CPU)",
+        "Emulated fused (CPU)", "CPU, 1 thread", "CPU, all threads"}) {
+    EXPECT_THAT(r.out, HasSubstr(row)) << r.describe();
+  }
+  EXPECT_THAT(r.out, HasSubstr("fused speed-up over unfused")) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("'cuBLAS + fused epilogue' not timed")) << r.describe();
+
+  Csv csv = read_csv(trace);
+  ASSERT_TRUE(csv.error.empty()) << csv.error;
+  for (const char* name : {"element", "row", "col", "block_x", "block_y", "thread_x", "thread_y"}) {
+    ASSERT_EQ(csv.column.count(name), 1u) << name;
+  }
+  // Y is 3 × 29, one 32 × 8 block: thread (x, y) computes neuron x of batch row y.
+  ASSERT_EQ(csv.rows.size(), 87u);
+  for (std::size_t i = 0; i < csv.rows.size(); ++i) {
+    const auto& fields = csv.rows[i];
+    const std::int64_t element = fields[csv.column["element"]];
+    ASSERT_EQ(element, static_cast<std::int64_t>(i));
+    EXPECT_EQ(fields[csv.column["row"]], element / 29) << "element " << i;
+    EXPECT_EQ(fields[csv.column["col"]], element % 29) << "element " << i;
+    EXPECT_EQ(fields[csv.column["block_x"]], 0) << "element " << i;
+    EXPECT_EQ(fields[csv.column["block_y"]], 0) << "element " << i;
+    EXPECT_EQ(fields[csv.column["thread_x"]], element % 29) << "element " << i;
+    EXPECT_EQ(fields[csv.column["thread_y"]], element / 29) << "element " << i;
+  }
+}
+
+TEST(CliBench, DenseLayerCsvHasOneRowPerBatchWithTheSameColumns) {
+  const ProcessResult r =
+      run_threadlab({"bench", "--lesson", "dense-layer", "--sizes", "1,2", "--in", "64", "--out",
+                     "32", "--format", "csv", "--backend", "emulator", "--repeats", "1"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  const std::vector<std::string> lines = split_lines(r.out);
+  ASSERT_EQ(lines.size(), 3u) << r.describe();
+  EXPECT_TRUE(
+      lines[0].starts_with("lesson,backend,size,grid,block,emulated_unfused_3_launches_cpu_ms,"))
+      << r.describe();
+  for (const char* column :
+       {",emulated_fused_cpu_ms,", ",cpu_1_thread_ms,", ",cpu_all_threads_ms,"}) {
+    EXPECT_THAT(lines[0], HasSubstr(column)) << r.describe();
+  }
+  EXPECT_THAT(lines[0], Not(HasSubstr("cublas"))) << r.describe();
+  // The batch is the size; 32 neurons fit one block 32 wide, the batch rows one block 8 high.
+  EXPECT_TRUE(lines[1].starts_with("dense-layer,emulator,1,\"1\",\"32×8\",")) << r.describe();
+  EXPECT_TRUE(lines[2].starts_with("dense-layer,emulator,2,\"1\",\"32×8\",")) << r.describe();
+  const auto columns = std::count(lines[0].begin(), lines[0].end(), ',');
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    EXPECT_EQ(std::count(lines[i].begin(), lines[i].end(), ','), columns)
+        << "row " << i << " does not match the header\n"
+        << r.describe();
+    // Every timing was measured: no "-" for a missing one.
+    EXPECT_THAT(lines[i], Not(HasSubstr(",-,"))) << r.describe();
   }
 }
 

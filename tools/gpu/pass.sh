@@ -7,6 +7,8 @@ mkdir -p "$out"
 bin=.gpu/bin
 # The device image has no font packages: use the ones staged with the binaries.
 export THREADLAB_FONT_DIR=$PWD/.gpu/fonts
+# cuBLAS comes from the device's CUDA toolkit (ThreadLab loads it at run time).
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 log="$out/gpu-pass.log"
 {
   echo "== $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
@@ -23,15 +25,21 @@ log="$out/gpu-pass.log"
     # The tests provoke CUDA API errors on purpose (refused launches, an oversized cudaMalloc), so
     # API errors are not counted; memory, race and barrier errors are.
     compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 3 $bin/threadlab_gpu_tests --gtest_brief=1 \
-      --gtest_filter='VectorAddGpu.*:TraceToGlGpu.*' 2>&1 | tail -n 6
+      2>&1 | tail -n 8
     echo "compute-sanitizer $tool exit: ${PIPESTATUS[0]}"
   done
   echo "== invalid launch, as the article tries it"
   $bin/threadlab run --single-block --n 500000
   echo "exit: $?"
   echo "== renders through interop"
-  $bin/threadlab render --n 2^16 --grid 256 --block 256 --color-by sm --out "$out/render-sm.png" --width 1200 --height 600
-  $bin/threadlab render --n 4000 --grid 15 --block 256 --color-by warp --out "$out/render-warp.png" --width 1200 --height 600
+  for lesson in "thread-hierarchy --n 5000 --grid 8 --block 128 --grid_stride 1 --color-by sm" \
+      "2d-blocks --rows 96 --cols 160 --block 16,16 --mapping x_to_row --color-by block" \
+      "matmul --m 96 --n 160 --k 64 --kernel tiled --tile 16 --color-by sm" \
+      "dense-layer --batch 64 --in 256 --out 160 --color-by warp"; do
+    name=${lesson%% *}
+    # shellcheck disable=SC2086
+    $bin/threadlab render --lesson $lesson --out "$out/render-$name.png" --width 1000 --height 600
+  done
   echo "== headless app, after a sweep"
   $bin/threadlab gui --headless --frames 3 --width 1600 --height 1000 --action 'threadlab:set?n=2^24&block=256&launch' \
     --action 'threadlab:set?sweep' --screenshot "$out/gui-headless-gpu.png"
