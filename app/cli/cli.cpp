@@ -12,8 +12,8 @@ namespace {
 // The options every launching subcommand shares: the lesson, each lesson parameter as --<name>
 // (the union over all lessons; a lesson refuses the ones it does not take), --single-block and
 // --backend. Parameters are kept as text for the lesson to parse. A parameter whose name the
-// command already uses for an option of its own (render's --out, the PNG, against dense-layer's
-// out) is left out there: the lesson's default applies.
+// command already uses for an option of its own (render's --out, the PNG) is left out there, so a
+// future lesson parameter cannot break a subcommand; lessons avoid such names.
 void add_launch_options(CLI::App& command, LaunchOptions& launch,
                         const std::vector<lessons::ParamSpec>& params) {
   command.add_option("--lesson", launch.lesson, "Lesson id (see `threadlab lessons`)")

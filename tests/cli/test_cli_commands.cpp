@@ -396,13 +396,27 @@ TEST_F(CliLessonFiles, RenderDrawsTheMatrixAddMappingToAPng) {
   EXPECT_EQ(std::string(signature + 1, 3), "PNG");
 }
 
-// Lesson 5 from the command line: --batch, --in, --out and --path, every path timed in one run,
-// and the traced path's Y written element by element.
+// render's --out names the PNG; the dense layer's sizes are --inputs and --neurons, so both fit in
+// one command line.
+TEST_F(CliLessonFiles, RenderDrawsTheDenseLayerWithItsSizesAndThePngPath) {
+  const std::filesystem::path png = dir_ / "dense.png";
+  const ProcessResult r =
+      run_threadlab({"render", "--lesson", "dense-layer", "--batch", "8", "--inputs", "40",
+                     "--neurons", "24", "--color-by", "block", "--width", "320", "--height", "240",
+                     "--backend", "emulator", "--out", png.string()});
+  ASSERT_TRUE(r.exited) << r.describe();
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("192 elements")) << r.describe();
+  EXPECT_TRUE(std::filesystem::exists(png)) << r.describe();
+}
+
+// Lesson 5 from the command line: --batch, --inputs, --neurons and --path, every path timed in one
+// run, and the traced path's Y written element by element.
 TEST_F(CliLessonFiles, DenseLayerRunTimesEveryPathAndTracesEveryOutputOfY) {
   const std::filesystem::path trace = dir_ / "dense.csv";
-  const ProcessResult r = run_threadlab({"run", "--lesson", "dense-layer", "--batch", "3", "--in",
-                                         "37", "--out", "29", "--path", "unfused", "--check",
-                                         "--backend", "emulator", "--trace", trace.string()});
+  const ProcessResult r = run_threadlab(
+      {"run", "--lesson", "dense-layer", "--batch", "3", "--inputs", "37", "--neurons", "29",
+       "--path", "unfused", "--check", "--backend", "emulator", "--trace", trace.string()});
   ASSERT_TRUE(r.exited) << r.describe();
   ASSERT_EQ(r.exit_code, 0) << r.describe();
   EXPECT_THAT(r.out, HasSubstr("check passed")) << r.describe();
@@ -436,9 +450,9 @@ TEST_F(CliLessonFiles, DenseLayerRunTimesEveryPathAndTracesEveryOutputOfY) {
 }
 
 TEST(CliBench, DenseLayerCsvHasOneRowPerBatchWithTheSameColumns) {
-  const ProcessResult r =
-      run_threadlab({"bench", "--lesson", "dense-layer", "--sizes", "1,2", "--in", "64", "--out",
-                     "32", "--format", "csv", "--backend", "emulator", "--repeats", "1"});
+  const ProcessResult r = run_threadlab({"bench", "--lesson", "dense-layer", "--sizes", "1,2",
+                                         "--inputs", "64", "--neurons", "32", "--format", "csv",
+                                         "--backend", "emulator", "--repeats", "1"});
   ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
   const std::vector<std::string> lines = split_lines(r.out);
   ASSERT_EQ(lines.size(), 3u) << r.describe();

@@ -44,8 +44,8 @@ TEST_F(DenseLayerLessonTest, IsInTheCatalogWithTheDocumentedDefaults) {
   EXPECT_TRUE(lesson_->info().available);
   const lessons::ParamValues values = lesson_->values();
   EXPECT_EQ(values.at("batch"), "1");
-  EXPECT_EQ(values.at("in"), "1024");
-  EXPECT_EQ(values.at("out"), "1024");
+  EXPECT_EQ(values.at("inputs"), "1024");
+  EXPECT_EQ(values.at("neurons"), "1024");
   EXPECT_EQ(values.at("path"), "fused");
   EXPECT_EQ(values.at("block"), "32,8");
   EXPECT_EQ(values.at("grid"), "auto");
@@ -65,7 +65,7 @@ TEST_F(DenseLayerLessonTest, IsInTheCatalogWithTheDocumentedDefaults) {
 
 TEST_F(DenseLayerLessonTest, AutoGridCoversYAndAnExplicitGridIsKept) {
   // Y is 20 × 70: x along the 70 neurons, y along the 20 batch rows.
-  ASSERT_TRUE(lesson_->configure({{"batch", "20"}, {"in", "100"}, {"out", "70"}}).is_ok());
+  ASSERT_TRUE(lesson_->configure({{"batch", "20"}, {"inputs", "100"}, {"neurons", "70"}}).is_ok());
   EXPECT_EQ(lesson_->launch_config(), (LaunchConfig{{3, 3, 1}, {32, 8, 1}}));
   EXPECT_EQ(lesson_->launch_config(),
             lessons::dense_layer_config({20, 100, 70, lessons::DenseLayerPath::kFused}));
@@ -81,15 +81,16 @@ TEST_F(DenseLayerLessonTest, AutoGridCoversYAndAnExplicitGridIsKept) {
 
 TEST_F(DenseLayerLessonTest, BadValuesAreRefusedNamingTheParameterAndChangeNothing) {
   ASSERT_TRUE(
-      lesson_->configure({{"batch", "4"}, {"in", "100"}, {"out", "70"}, {"path", "unfused"}})
+      lesson_
+          ->configure({{"batch", "4"}, {"inputs", "100"}, {"neurons", "70"}, {"path", "unfused"}})
           .is_ok());
   const lessons::ParamValues before = lesson_->values();
   const LaunchConfig config_before = lesson_->launch_config();
   const std::vector<std::pair<lessons::ParamValues, std::string>> bad = {
-      {{{"batch", "0"}, {"in", "64"}}, "batch: "},
-      {{{"in", "lots"}}, "in: "},
-      {{{"out", "-3"}}, "out: "},
-      {{{"out", "0"}}, "out: "},
+      {{{"batch", "0"}, {"inputs", "64"}}, "batch: "},
+      {{{"inputs", "lots"}}, "inputs: "},
+      {{{"neurons", "-3"}}, "neurons: "},
+      {{{"neurons", "0"}}, "neurons: "},
       {{{"path", "fast"}, {"batch", "8"}}, "path: "},
       {{{"block", "0,8"}}, "block: "},
       {{{"grid", "1,2,3,4"}}, "grid: "},
@@ -105,7 +106,7 @@ TEST_F(DenseLayerLessonTest, BadValuesAreRefusedNamingTheParameterAndChangeNothi
   // Refusals of the layer or the launch shape as a whole, which name what is wrong in the text.
   const std::vector<std::pair<lessons::ParamValues, std::string>> whole = {
       // X would be 2^20 × 2^20: past the kernels' int index.
-      {{{"batch", "2^20"}, {"in", "2^20"}}, "int index"},
+      {{{"batch", "2^20"}, {"inputs", "2^20"}}, "int index"},
       // Each block keeps the weights of at most 32 neurons in shared memory (lesson.md's link).
       {{{"block", "64,4"}, {"batch", "8"}}, "block 64×4 is too large"},
       {{{"grid", "2,2,2"}}, "z dimensions must be 1"},
@@ -120,8 +121,9 @@ TEST_F(DenseLayerLessonTest, BadValuesAreRefusedNamingTheParameterAndChangeNothi
 }
 
 TEST_F(DenseLayerLessonTest, TimedRunTimesEveryEmulatedPathAndTheCpuWithFlops) {
-  ASSERT_TRUE(lesson_->configure({{"batch", "3"}, {"in", "37"}, {"out", "29"}, {"path", "unfused"}})
-                  .is_ok());
+  ASSERT_TRUE(
+      lesson_->configure({{"batch", "3"}, {"inputs", "37"}, {"neurons", "29"}, {"path", "unfused"}})
+          .is_ok());
   auto report = lesson_->run_timed(*device_, nullptr);
   ASSERT_TRUE(report.is_ok()) << report.message();
   EXPECT_FALSE(report->on_gpu);
@@ -185,7 +187,7 @@ TEST_F(DenseLayerLessonTest, TimedRunTimesEveryEmulatedPathAndTheCpuWithFlops) {
 }
 
 TEST_F(DenseLayerLessonTest, WithoutTheCpuThereAreNoCpuRows) {
-  ASSERT_TRUE(lesson_->configure({{"batch", "2"}, {"in", "16"}, {"out", "8"}}).is_ok());
+  ASSERT_TRUE(lesson_->configure({{"batch", "2"}, {"inputs", "16"}, {"neurons", "8"}}).is_ok());
   lesson_->set_time_cpu(false);
   auto report = lesson_->run_timed(*device_, nullptr);
   ASSERT_TRUE(report.is_ok()) << report.message();
@@ -194,8 +196,9 @@ TEST_F(DenseLayerLessonTest, WithoutTheCpuThereAreNoCpuRows) {
 }
 
 TEST_F(DenseLayerLessonTest, TheCublasPathOnTheEmulatorIsCheckedAsFusedAndCannotBeTraced) {
-  ASSERT_TRUE(lesson_->configure({{"batch", "4"}, {"in", "40"}, {"out", "24"}, {"path", "cublas"}})
-                  .is_ok());
+  ASSERT_TRUE(
+      lesson_->configure({{"batch", "4"}, {"inputs", "40"}, {"neurons", "24"}, {"path", "cublas"}})
+          .is_ok());
   auto report = lesson_->run_timed(*device_, nullptr);
   ASSERT_TRUE(report.is_ok()) << report.message();
   ASSERT_TRUE(report->check.has_value());
@@ -208,8 +211,9 @@ TEST_F(DenseLayerLessonTest, TheCublasPathOnTheEmulatorIsCheckedAsFusedAndCannot
 }
 
 TEST_F(DenseLayerLessonTest, TracedRunIsTheSelectedPathOverY) {
-  ASSERT_TRUE(lesson_->configure({{"batch", "20"}, {"in", "100"}, {"out", "70"}, {"path", "fused"}})
-                  .is_ok());
+  ASSERT_TRUE(
+      lesson_->configure({{"batch", "20"}, {"inputs", "100"}, {"neurons", "70"}, {"path", "fused"}})
+          .is_ok());
   HostTraceSink sink;
   auto traced = lesson_->run_traced(*device_, sink);
   ASSERT_TRUE(traced.is_ok()) << traced.message();
@@ -234,11 +238,13 @@ TEST_F(DenseLayerLessonTest, TracedRunIsTheSelectedPathOverY) {
 
 TEST_F(DenseLayerLessonTest, AGridTooSmallLeavesTheLastNeuronsAndInputsUnwritten) {
   // 2 × 2 blocks of 32 × 8 reach neurons 0..63 of batch rows 0..15 only (lesson.md's link).
-  ASSERT_TRUE(
-      lesson_
-          ->configure(
-              {{"batch", "20"}, {"in", "100"}, {"out", "70"}, {"block", "32,8"}, {"grid", "2,2"}})
-          .is_ok());
+  ASSERT_TRUE(lesson_
+                  ->configure({{"batch", "20"},
+                               {"inputs", "100"},
+                               {"neurons", "70"},
+                               {"block", "32,8"},
+                               {"grid", "2,2"}})
+                  .is_ok());
   HostTraceSink sink;
   auto traced = lesson_->run_traced(*device_, sink);
   ASSERT_TRUE(traced.is_ok()) << traced.message();
@@ -251,7 +257,7 @@ TEST_F(DenseLayerLessonTest, AGridTooSmallLeavesTheLastNeuronsAndInputsUnwritten
 
 TEST_F(DenseLayerLessonTest, LayersBeyondTheEmulatorCapAreClearErrors) {
   // The article's 4096 × 4096 layer: 2^24 multiply-adds, twice the emulator's cap.
-  ASSERT_TRUE(lesson_->configure({{"in", "4096"}, {"out", "4096"}}).is_ok());
+  ASSERT_TRUE(lesson_->configure({{"inputs", "4096"}, {"neurons", "4096"}}).is_ok());
   auto timed = lesson_->run_timed(*device_, nullptr);
   ASSERT_FALSE(timed.is_ok());
   EXPECT_EQ(timed.error().kind, ErrorKind::kTooSlow);
@@ -262,7 +268,7 @@ TEST_F(DenseLayerLessonTest, LayersBeyondTheEmulatorCapAreClearErrors) {
   ASSERT_FALSE(traced.is_ok());
   EXPECT_EQ(traced.error().kind, ErrorKind::kTooSlow);
   // A layer that fits still runs afterwards.
-  ASSERT_TRUE(lesson_->configure({{"in", "64"}, {"out", "32"}}).is_ok());
+  ASSERT_TRUE(lesson_->configure({{"inputs", "64"}, {"neurons", "32"}}).is_ok());
   auto small = lesson_->run_timed(*device_, nullptr);
   ASSERT_TRUE(small.is_ok()) << small.message();
   EXPECT_TRUE(small->check->passed) << small->check->description;
@@ -274,20 +280,22 @@ TEST_F(DenseLayerLessonTest, SweepDoublesTheBatchWithinTheEmulatorCap) {
   // 1024 × 1024 is 2^20 multiply-adds per input vector: the cap of 2^23 allows a batch of 8.
   EXPECT_EQ(lesson_->sweep_sizes(*device_), (std::vector<std::uint64_t>{1, 2, 4, 8}));
   // A small layer goes up to the sweep's largest batch.
-  ASSERT_TRUE(lesson_->configure({{"in", "37"}, {"out", "29"}, {"path", "unfused"}}).is_ok());
+  ASSERT_TRUE(
+      lesson_->configure({{"inputs", "37"}, {"neurons", "29"}, {"path", "unfused"}}).is_ok());
   const auto small = lesson_->sweep_sizes(*device_);
   ASSERT_EQ(small.size(), 13u);
   EXPECT_EQ(small.front(), 1u);
   EXPECT_EQ(small.back(), 4096u);
   // A layer beyond the cap even for one vector keeps one point, whose refusal says why.
-  ASSERT_TRUE(lesson_->configure({{"in", "4096"}, {"out", "4096"}}).is_ok());
+  ASSERT_TRUE(lesson_->configure({{"inputs", "4096"}, {"neurons", "4096"}}).is_ok());
   EXPECT_EQ(lesson_->sweep_sizes(*device_), (std::vector<std::uint64_t>{1}));
 
-  ASSERT_TRUE(lesson_->configure({{"in", "1024"}, {"out", "512"}, {"grid", "2,2"}}).is_ok());
+  ASSERT_TRUE(
+      lesson_->configure({{"inputs", "1024"}, {"neurons", "512"}, {"grid", "2,2"}}).is_ok());
   const lessons::ParamValues values = lesson_->values_for_size(16);
   EXPECT_EQ(values.at("batch"), "16");
-  EXPECT_EQ(values.at("in"), "1024");
-  EXPECT_EQ(values.at("out"), "512");
+  EXPECT_EQ(values.at("inputs"), "1024");
+  EXPECT_EQ(values.at("neurons"), "512");
   EXPECT_EQ(values.at("path"), "unfused");
   EXPECT_EQ(values.at("grid"), "auto");
   // The largest point of the sweep runs on the emulator.

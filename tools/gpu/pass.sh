@@ -35,7 +35,7 @@ log="$out/gpu-pass.log"
   for lesson in "thread-hierarchy --n 5000 --grid 8 --block 128 --grid_stride 1 --color-by sm" \
       "2d-blocks --rows 96 --cols 160 --block 16,16 --mapping x_to_row --color-by block" \
       "matmul --m 96 --n 160 --k 64 --kernel tiled --tile 16 --color-by sm" \
-      "dense-layer --batch 64 --in 256 --out 160 --color-by warp"; do
+      "dense-layer --batch 64 --inputs 256 --neurons 160 --color-by warp"; do
     name=${lesson%% *}
     # shellcheck disable=SC2086
     $bin/threadlab render --lesson $lesson --out "$out/render-$name.png" --width 1000 --height 600

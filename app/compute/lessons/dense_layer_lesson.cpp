@@ -70,13 +70,13 @@ const std::vector<lessons::ParamSpec>& specs() {
        {},
        "Input vectors computed in one launch, the rows of X and of Y; 1 is a matrix-vector "
        "product"},
-      {"in",
+      {"inputs",
        "inputs per vector",
        lessons::ParamKind::kCount,
        "1024",
        {},
        "Inputs of each vector: the columns of X and of W"},
-      {"out",
+      {"neurons",
        "neurons",
        lessons::ParamKind::kCount,
        "1024",
@@ -251,9 +251,9 @@ Status DenseLayerLesson::configure(const lessons::ParamValues& given) {
   DenseLayerParams layer;
   auto batch = read_dimension(reader, "batch");
   if (!batch) return batch.error();
-  auto in = read_dimension(reader, "in");
+  auto in = read_dimension(reader, "inputs");
   if (!in) return in.error();
-  auto out = read_dimension(reader, "out");
+  auto out = read_dimension(reader, "neurons");
   if (!out) return out.error();
   layer.batch = *batch;
   layer.in = *in;

@@ -29,7 +29,7 @@ enum class DenseLayerPath {
 [[nodiscard]] std::string_view to_string(DenseLayerPath path);  // "unfused", "fused", "cublas"
 Result<DenseLayerPath> parse_dense_layer_path(std::string_view text);
 
-// The CLI and UI names: --batch --in --out --path.
+// The CLI and UI names: --batch --inputs --neurons --path.
 struct DenseLayerParams {
   std::uint64_t batch = 1;   // input vectors per launch: 1 is a matrix-vector product
   std::uint64_t in = 1024;   // inputs per vector (columns of W)
