@@ -11,18 +11,22 @@ namespace {
 
 // The options every launching subcommand shares: the lesson, each lesson parameter as --<name>
 // (the union over all lessons; a lesson refuses the ones it does not take), --single-block and
-// --backend. Parameters are kept as text for the lesson to parse. A parameter whose name the
-// command already uses for an option of its own (render's --out, the PNG) is left out there, so a
-// future lesson parameter cannot break a subcommand; lessons avoid such names.
+// --backend. Parameters are kept as text for the lesson to parse. A parameter name or alias
+// that the command already uses for an option of its own (render's --out, the PNG, against the
+// dense layer's alias --out for --neurons) is left out there: the command's own option wins.
 void add_launch_options(CLI::App& command, LaunchOptions& launch,
                         const std::vector<lessons::ParamSpec>& params) {
   command.add_option("--lesson", launch.lesson, "Lesson id (see `threadlab lessons`)")
       ->capture_default_str();
   for (const lessons::ParamSpec& spec : params) {
     if (command.get_option_no_throw("--" + spec.name) != nullptr) continue;
+    std::string names = "--" + spec.name;
+    for (const std::string& alias : spec.aliases) {
+      if (command.get_option_no_throw("--" + alias) == nullptr) names += ",--" + alias;
+    }
     command
         .add_option_function<std::string>(
-            "--" + spec.name,
+            names,
             [&launch, name = spec.name](const std::string& value) { launch.params[name] = value; },
             spec.help + " (default " + spec.default_value + ")")
         ->type_name("TEXT");

@@ -124,7 +124,13 @@ bool AppController::switch_lesson(const std::string& id) {
 }
 
 bool AppController::set_params(const lessons::ParamValues& values) {
-  const Status configured = lesson_->configure(values);
+  // Links may use a parameter's alias ("in" for the dense layer's "inputs").
+  auto canonical = lessons::with_canonical_names(lesson_->params(), values);
+  if (!canonical) {
+    post(Severity::kWarning, canonical.message());
+    return false;
+  }
+  const Status configured = lesson_->configure(*canonical);
   if (!configured) {
     post(Severity::kWarning, configured.message());
     return false;

@@ -414,9 +414,9 @@ TEST_F(CliLessonFiles, RenderDrawsTheDenseLayerWithItsSizesAndThePngPath) {
 // run, and the traced path's Y written element by element.
 TEST_F(CliLessonFiles, DenseLayerRunTimesEveryPathAndTracesEveryOutputOfY) {
   const std::filesystem::path trace = dir_ / "dense.csv";
-  const ProcessResult r = run_threadlab(
-      {"run", "--lesson", "dense-layer", "--batch", "3", "--inputs", "37", "--neurons", "29",
-       "--path", "unfused", "--check", "--backend", "emulator", "--trace", trace.string()});
+  const ProcessResult r = run_threadlab({"run", "--lesson", "dense-layer", "--batch", "3", "--in",
+                                         "37", "--out", "29", "--path", "unfused", "--check",
+                                         "--backend", "emulator", "--trace", trace.string()});
   ASSERT_TRUE(r.exited) << r.describe();
   ASSERT_EQ(r.exit_code, 0) << r.describe();
   EXPECT_THAT(r.out, HasSubstr("check passed")) << r.describe();

@@ -48,5 +48,25 @@ TEST(ParamReader, UnknownNamesListWhatTheLessonTakes) {
   EXPECT_NE(status.message().find("--n --grid --block --mapping --grid_stride"), std::string::npos);
 }
 
+TEST(ParamAliases, AliasesBecomeTheParameterNameAndOtherNamesStay) {
+  const std::vector<ParamSpec> specs = {
+      {"inputs", "inputs", ParamKind::kCount, "8", {}, "inputs", {"in"}},
+      {"neurons", "neurons", ParamKind::kCount, "8", {}, "neurons", {"out"}},
+  };
+  auto canonical = with_canonical_names(specs, {{"in", "40"}, {"neurons", "24"}, {"m", "3"}});
+  ASSERT_TRUE(canonical.is_ok()) << canonical.message();
+  EXPECT_EQ(*canonical, (ParamValues{{"inputs", "40"}, {"neurons", "24"}, {"m", "3"}}));
+}
+
+TEST(ParamAliases, OneParameterUnderTwoNamesIsRefused) {
+  const std::vector<ParamSpec> specs = {
+      {"neurons", "neurons", ParamKind::kCount, "8", {}, "neurons", {"out"}}};
+  auto canonical = with_canonical_names(specs, {{"out", "4"}, {"neurons", "5"}});
+  ASSERT_FALSE(canonical.is_ok());
+  EXPECT_NE(canonical.message().find("'neurons' and 'out' name the same parameter"),
+            std::string::npos)
+      << canonical.message();
+}
+
 }  // namespace
 }  // namespace tl::lessons

@@ -217,7 +217,7 @@ TEST_F(AppControllerTest, A2dBlocksLinkTracesTheMatrixAndTimesBothMappings) {
 
 TEST_F(AppControllerTest, ADenseLayerLinkTracesYAndTimesEveryPath) {
   controller_->apply_lesson_action(
-      "threadlab:set?lesson=dense-layer&batch=4&inputs=40&neurons=24&path=fused&launch");
+      "threadlab:set?lesson=dense-layer&batch=4&in=40&out=24&path=fused&launch");
   wait_until_idle();
   const AppState& s = controller_->state();
   EXPECT_EQ(s.controls.lesson_id, "dense-layer");

@@ -1,5 +1,8 @@
 #include "lesson_params.hpp"
 
+#include <algorithm>
+#include <map>
+
 #include "core/launch_config.hpp"
 #include "core/parse.hpp"
 
@@ -68,6 +71,27 @@ Result<bool> ParamReader::flag(const std::string& name) const {
   if (text == "1" || text == "true" || text == "on" || text == "yes") return true;
   if (text == "0" || text == "false" || text == "off" || text == "no" || text.empty()) return false;
   return invalid_argument(name + ": '" + text + "' is not on or off");
+}
+
+Result<ParamValues> with_canonical_names(std::span<const ParamSpec> specs,
+                                         const ParamValues& values) {
+  ParamValues canonical;
+  std::map<std::string, std::string> given_as;  // canonical name -> the name it was given under
+  for (const auto& [given_name, text] : values) {
+    std::string name = given_name;
+    for (const ParamSpec& spec : specs) {
+      if (std::find(spec.aliases.begin(), spec.aliases.end(), given_name) != spec.aliases.end()) {
+        name = spec.name;
+        break;
+      }
+    }
+    if (!canonical.emplace(name, text).second) {
+      return invalid_argument("'" + given_as[name] + "' and '" + given_name +
+                              "' name the same parameter: give only one");
+    }
+    given_as[name] = given_name;
+  }
+  return canonical;
 }
 
 std::string list_param_names(std::span<const ParamSpec> specs) {

@@ -28,6 +28,9 @@ struct ParamSpec {
   std::string default_value;
   std::vector<std::string> choices;  // kChoice only
   std::string help;                  // one sentence, for tooltips and --help
+  // Other names accepted on the command line and in lesson links, e.g. the dense layer's "in" and
+  // "out" for "inputs" and "neurons". The lesson itself only ever sees `name`.
+  std::vector<std::string> aliases;
 };
 
 using ParamValues = std::map<std::string, std::string>;
@@ -54,6 +57,11 @@ class ParamReader {
   std::span<const ParamSpec> specs_;
   const ParamValues& values_;
 };
+
+// `values` with every alias replaced by its parameter's name. Names that are neither are kept, for
+// the lesson to refuse with its own message; a parameter given under two names is an error.
+Result<ParamValues> with_canonical_names(std::span<const ParamSpec> specs,
+                                         const ParamValues& values);
 
 // "--n --grid --block", for messages that list what a lesson accepts.
 std::string list_param_names(std::span<const ParamSpec> specs);
