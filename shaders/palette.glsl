@@ -17,6 +17,7 @@ const int kColorByThread = 1;
 const int kColorByWarp = 2;
 const int kColorBySm = 3;
 const int kColorByWrites = 4;
+const int kColorByPass = 5;
 
 const uint kTraceThreadMask = 0xFFFFu;
 const uint kTraceSmShift = 16u;
@@ -89,5 +90,6 @@ vec3 color_for(int mode, uvec4 record, uint threads_per_block, uint warp_size) {
   if (mode == kColorBySm) {
     return sm_plus_one == 0u ? kUnknownSmColor : categorical_color(sm_plus_one - 1u);
   }
+  if (mode == kColorByPass) return categorical_color(record.z);
   return kUnwrittenColor;
 }

@@ -105,7 +105,9 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
   // --out is the PNG here, so it is added before the lesson parameters (see add_launch_options).
   render_command->add_option("--out", render.out_path, "PNG file to write")->required();
   add_launch_options(*render_command, render.launch, params);
-  render_command->add_option("--color-by", render.color_by, "block, thread, warp, sm or writes")
+  render_command
+      ->add_option("--color-by", render.color_by,
+                   "block, thread, warp, sm, writes or pass (the grid-stride iteration)")
       ->capture_default_str();
   render_command->add_option("--width", render.width, "Image width in pixels")
       ->capture_default_str();

@@ -7,8 +7,8 @@
 namespace tl {
 namespace {
 
-constexpr std::array<ColorBy, 5> kAllModes = {ColorBy::kBlock, ColorBy::kThread, ColorBy::kWarp,
-                                              ColorBy::kSm, ColorBy::kWrites};
+constexpr std::array<ColorBy, 6> kAllModes = {ColorBy::kBlock, ColorBy::kThread, ColorBy::kWarp,
+                                              ColorBy::kSm,    ColorBy::kWrites, ColorBy::kPass};
 
 // Every step below is written in float, as in palette.glsl, so both sides round alike.
 struct Oklab {
@@ -58,6 +58,8 @@ std::string_view to_string(ColorBy mode) {
       return "sm";
     case ColorBy::kWrites:
       return "writes";
+    case ColorBy::kPass:
+      return "pass";
   }
   return "block";
 }
@@ -74,6 +76,8 @@ std::string_view describe(ColorBy mode) {
       return "colour = the streaming multiprocessor that ran the block (grey: not recorded)";
     case ColorBy::kWrites:
       return "colour = how often the element was written: red never, green once, magenta twice+";
+    case ColorBy::kPass:
+      return "colour = the grid-stride pass that wrote the element (iteration 0, 1, 2, ...)";
   }
   return "";
 }
@@ -83,7 +87,7 @@ Result<ColorBy> parse_color_by(std::string_view name) {
     if (to_string(mode) == name) return mode;
   }
   return invalid_argument("unknown colour mode '" + std::string(name) +
-                          "': expected block, thread, warp, sm or writes");
+                          "': expected block, thread, warp, sm, writes or pass");
 }
 
 std::array<std::uint8_t, 3> to_rgb8(const Rgb& color) {
@@ -151,6 +155,9 @@ Rgb color_for(ColorBy mode, const TraceRecord& record, std::uint32_t threads_per
           global_warp_index(record.block, thread, threads_per_block, warp_size));
     case ColorBy::kSm:
       return sm_plus_one == 0 ? kUnknownSmColor : categorical_color(sm_plus_one - 1u);
+    case ColorBy::kPass:
+      // Categorical, not a ramp: neighbouring passes must be told apart however many there are.
+      return categorical_color(record.iteration);
     case ColorBy::kWrites:
       break;
   }

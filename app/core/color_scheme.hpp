@@ -13,11 +13,11 @@
 
 namespace tl {
 
-enum class ColorBy { kBlock, kThread, kWarp, kSm, kWrites };
+enum class ColorBy { kBlock, kThread, kWarp, kSm, kWrites, kPass };
 
 // Every mode, in the order the UI lists them.
 std::span<const ColorBy> all_color_modes();
-// "block", "thread", "warp", "sm", "writes": the names the CLI accepts.
+// "block", "thread", "warp", "sm", "writes", "pass": the names the CLI accepts.
 std::string_view to_string(ColorBy mode);
 Result<ColorBy> parse_color_by(std::string_view name);
 // One line for a legend, e.g. "colour = blockIdx (linear)".

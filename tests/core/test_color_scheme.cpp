@@ -34,7 +34,7 @@ TEST(ColorScheme, NamesRoundTrip) {
     EXPECT_FALSE(describe(mode).empty());
   }
   EXPECT_EQ(to_string(ColorBy::kSm), "sm");
-  EXPECT_EQ(all_color_modes().size(), 5u);
+  EXPECT_EQ(all_color_modes().size(), 6u);
 }
 
 TEST(ColorScheme, UnknownNameListsTheChoices) {
@@ -94,6 +94,18 @@ TEST(ColorScheme, UnwrittenElementsLookTheSameInEveryMode) {
   for (const ColorBy mode : all_color_modes()) {
     EXPECT_EQ(color_for(mode, TraceRecord{}, 128, 32), kUnwrittenColor) << to_string(mode);
   }
+}
+
+TEST(ColorScheme, PassModeReadsTheGridStrideIterationAndNeighboursDiffer) {
+  TraceRecord record = written(4, 9);
+  for (std::uint32_t pass = 0; pass < 8; ++pass) {
+    record.iteration = pass;
+    EXPECT_EQ(color_for(ColorBy::kPass, record, 256, 32), categorical_color(pass));
+    if (pass > 0) {
+      EXPECT_GT(distance(categorical_color(pass - 1), categorical_color(pass)), 20.0) << pass;
+    }
+  }
+  EXPECT_EQ(*parse_color_by("pass"), ColorBy::kPass);
 }
 
 TEST(ColorScheme, ModesReadTheRightFields) {

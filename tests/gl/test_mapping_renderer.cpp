@@ -51,7 +51,8 @@ std::vector<TraceRecord> one_d_trace(std::uint32_t n, std::uint32_t threads_per_
   for (std::uint32_t i = 0; i < n; ++i) {
     const std::uint32_t block = i / threads_per_block;
     const std::uint32_t sm_plus_one = block == 1 ? 0 : block % 3 + 1;
-    records[i] = {block, (i % threads_per_block) | (sm_plus_one << kTraceSmShift), 0, 1};
+    // Passes cycle 0..4 so that colour-by-pass has something to tell apart.
+    records[i] = {block, (i % threads_per_block) | (sm_plus_one << kTraceSmShift), i % 5, 1};
   }
   return records;
 }

@@ -53,6 +53,10 @@ void draw_legend(const AppState& state) {
       swatch(kWrittenOnceColor, "written once");
       swatch(kWrittenTwiceColor, "written twice or more");
       break;
+    case ColorBy::kPass:
+      for (std::uint32_t i = 0; i < 4; ++i)
+        swatch(categorical_color(i), ("pass " + std::to_string(i)).c_str());
+      break;
   }
   (void)warp;
   swatch(kUnwrittenColor, "never written");
