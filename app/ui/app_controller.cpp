@@ -50,6 +50,12 @@ Status AppController::initialize(const ControllerOptions& options) {
   auto lesson = compute::make_lesson(lessons::kVectorAddId);
   if (!lesson) return lesson.error();
   lesson_ = std::move(*lesson);
+  if (state_.backend == BackendKind::kEmulator) {
+    const lessons::ParamValues smaller = lesson_->emulator_defaults();
+    if (!smaller.empty() && !lesson_->configure(smaller).is_ok()) {
+      post(Severity::kWarning, "The emulator's smaller defaults were refused; the GPU's stay.");
+    }
+  }
   load_lesson_text();
   refresh_controls();
   post(Severity::kInfo,
@@ -116,6 +122,12 @@ bool AppController::switch_lesson(const std::string& id) {
     return false;
   }
   lesson_ = std::move(*lesson);
+  if (state_.backend == BackendKind::kEmulator) {
+    const lessons::ParamValues smaller = lesson_->emulator_defaults();
+    if (!smaller.empty() && !lesson_->configure(smaller).is_ok()) {
+      post(Severity::kWarning, "The emulator's smaller defaults were refused; the GPU's stay.");
+    }
+  }
   load_lesson_text();
   refresh_controls();
   state_.timing = {};
@@ -193,8 +205,13 @@ void AppController::launch(bool timed) {
       trace.error = traced.message();
       post(Severity::kError, traced.message());
       handle_device_error(traced.error());
-      // A failed launch wrote nothing: show the elements as they are, all unwritten.
-      trace.valid = trace_buffer_.clear(trace.n).is_ok();
+      // A launch that CUDA (or the emulator, as CUDA would) refused wrote nothing: show the
+      // elements as they are, all unwritten. A request refused before launching (too slow for the
+      // emulator, out of memory) has no picture, only its message.
+      const ErrorKind kind = traced.error().kind;
+      if (kind == ErrorKind::kCudaError || kind == ErrorKind::kCudaStickyError) {
+        trace.valid = trace_buffer_.clear(trace.n).is_ok();
+      }
     } else {
       trace.valid = true;
       trace.check = traced->check;

@@ -192,6 +192,31 @@ TEST_F(AppControllerTest, AMatmulLinkSwitchesLessonsAndLaunchesTheTiledKernel) {
   EXPECT_TRUE(s.timed.report->check->passed) << s.timed.report->check->description;
 }
 
+TEST_F(AppControllerTest, MatmulOpensOnTheEmulatorWithSizesItCanRun) {
+  controller_->select_lesson("matmul");
+  wait_until_idle();
+  const AppState& s = controller_->state();
+  EXPECT_EQ(s.controls.lesson_id, "matmul");
+  EXPECT_EQ(s.controls.values.at("m"), "160");
+  ASSERT_TRUE(s.trace.valid) << s.trace.error;
+  EXPECT_EQ(s.trace.shape.rows, 160u);
+  EXPECT_EQ(s.trace.shape.cols, 192u);
+  EXPECT_EQ(s.trace.unwritten, 0u);
+}
+
+TEST_F(AppControllerTest, ARequestTooSlowForTheEmulatorHasNoPictureOnlyItsReason) {
+  controller_->apply_lesson_action("threadlab:set?lesson=matmul&m=512&n=512&k=512&launch");
+  wait_until_idle();
+  const AppState& s = controller_->state();
+  EXPECT_FALSE(s.trace.valid);
+  EXPECT_NE(s.trace.error.find("emulator"), std::string::npos) << s.trace.error;
+  EXPECT_EQ(s.trace.unwritten, 0u);  // nothing claims the elements were left unwritten
+  // The app keeps working: a size the emulator can run draws again.
+  controller_->apply_lesson_action("threadlab:set?m=64&n=64&k=64&launch");
+  wait_until_idle();
+  EXPECT_TRUE(controller_->state().trace.valid) << controller_->state().trace.error;
+}
+
 TEST_F(AppControllerTest, A2dBlocksLinkTracesTheMatrixAndTimesBothMappings) {
   controller_->apply_lesson_action(
       "threadlab:set?lesson=2d-blocks&rows=64&cols=48&mapping=x_to_row&launch");

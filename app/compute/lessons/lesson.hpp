@@ -72,6 +72,9 @@ class Lesson {
   [[nodiscard]] virtual LaunchConfig launch_config() const = 0;
   [[nodiscard]] virtual DataShape data_shape() const = 0;
   [[nodiscard]] virtual std::vector<LessonPreset> presets() const { return {}; }
+  // Values that replace the defaults when the lesson opens on the CPU emulator, where the GPU
+  // defaults would take too long (empty: the defaults suit both).
+  [[nodiscard]] virtual lessons::ParamValues emulator_defaults() const { return {}; }
 
   // Timed run: the untraced kernels (warm-up, repeats), the copies and the CPU references.
   virtual Result<LessonReport> run_timed(Device& device, const std::atomic<bool>* cancel) = 0;
