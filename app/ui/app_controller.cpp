@@ -102,6 +102,8 @@ void AppController::refresh_controls() {
   c.presets = lesson_->presets();
   c.resolved = lesson_->launch_config();
   c.shape = lesson_->data_shape();
+  c.grid_diagram =
+      make_grid_diagram(c.resolved, lesson_->thread_coverage(), state_.device.limits.warp_size);
   state_.launch_problems = validate(c.resolved, state_.device.limits);
 }
 
@@ -407,6 +409,14 @@ void AppController::apply_lesson_action(const std::string& link) {
       post(Severity::kWarning, mode.message());
     }
   }
+  if (action->view) {
+    auto tab = parse_results_tab(*action->view);
+    if (tab) {
+      show_results(*tab);
+    } else {
+      post(Severity::kWarning, tab.message());
+    }
+  }
   // A sweep times every size itself, so a launch before it only draws the picture: its timed run
   // would keep the background runner busy and refuse the sweep.
   if (action->launch || switched) launch(/*timed=*/!action->sweep);
@@ -415,6 +425,18 @@ void AppController::apply_lesson_action(const std::string& link) {
 
 void AppController::set_color_by(ColorBy mode) {
   state_.view.color_by = mode;
+}
+
+void AppController::show_results(ResultsTab tab) {
+  state_.view.results_tab = tab;
+  ++state_.view.results_tab_requests;
+}
+
+Result<ResultsTab> parse_results_tab(const std::string& name) {
+  if (name == "plot") return ResultsTab::kTiming;
+  if (name == "grid") return ResultsTab::kGrid;
+  if (name == "timeline") return ResultsTab::kTimeline;
+  return invalid_argument("unknown view '" + name + "': expected plot, grid or timeline");
 }
 
 void AppController::hover(std::optional<PixelPoint> pixel, Viewport viewport) {

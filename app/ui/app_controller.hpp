@@ -56,6 +56,7 @@ class AppController {
 
   // Mapping view.
   void set_color_by(ColorBy mode);
+  void show_results(ResultsTab tab);
   void hover(std::optional<PixelPoint> pixel, Viewport viewport);
   void zoom(double factor, double pixel_x, double pixel_y);
   void pan(double dx, double dy);

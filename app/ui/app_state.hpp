@@ -11,6 +11,7 @@
 #include "compute/lessons/lesson.hpp"
 #include "core/color_scheme.hpp"
 #include "core/device_info.hpp"
+#include "core/grid_diagram.hpp"
 #include "core/launch_config.hpp"
 #include "core/lessons/block_timeline.hpp"
 #include "core/mapping_layout.hpp"
@@ -27,8 +28,9 @@ struct LaunchControls {
   std::vector<lessons::ParamSpec> specs;
   lessons::ParamValues values;
   std::vector<compute::LessonPreset> presets;
-  LaunchConfig resolved;  // the configuration a launch uses (an "auto" grid resolved)
-  DataShape shape;        // the data the kernels work on
+  LaunchConfig resolved;     // the configuration a launch uses (an "auto" grid resolved)
+  DataShape shape;           // the data the kernels work on
+  GridDiagram grid_diagram;  // the grid of blocks and their warps, idle threads marked
   [[nodiscard]] LaunchConfig config() const { return resolved; }
   [[nodiscard]] std::uint64_t elements() const { return shape.elements(); }
 };
@@ -56,11 +58,18 @@ struct HoverInfo {
   std::optional<DecodedTrace> record;  // for data cells
 };
 
+// The tabs under the mapping view.
+enum class ResultsTab { kTiming, kGrid, kTimeline };
+Result<ResultsTab> parse_results_tab(const std::string& name);  // "plot", "grid", "timeline"
+
 struct ViewSettings {
   ColorBy color_by = ColorBy::kBlock;
   ViewTransform transform;
   bool fit_pending = true;  // refit the picture to the panel on the next frame
   std::optional<HoverInfo> hover;
+  // A tab to bring to the front; the UI selects it once per request.
+  ResultsTab results_tab = ResultsTab::kTiming;
+  std::uint64_t results_tab_requests = 0;
 };
 
 // The last timed launch.

@@ -42,19 +42,33 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   // The SM timeline shares the space with the timing plot: both answer "how did it run?".
   if (ImGui::BeginTabBar("results")) {
-    if (ImGui::BeginTabItem("CPU vs GPU")) {
+    // A lesson link (view=...) or a new GPU launch with measured blocks brings a tab to the front,
+    // once; after that the user's clicks decide.
+    static std::uint64_t handled_requests = 0;
+    static std::uint64_t shown_launch = 0;
+    const ViewSettings& view = controller.state().view;
+    const TraceView& trace = controller.state().trace;
+    std::optional<ResultsTab> bring_forward;
+    if (view.results_tab_requests != handled_requests) {
+      bring_forward = view.results_tab;
+      handled_requests = view.results_tab_requests;
+    } else if (trace.timeline.measured && trace.launch_number != shown_launch) {
+      bring_forward = ResultsTab::kTimeline;
+    }
+    if (trace.timeline.measured) shown_launch = trace.launch_number;
+    auto flags_for = [&](ResultsTab tab) {
+      return bring_forward == tab ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
+    };
+    if (ImGui::BeginTabItem("CPU vs GPU", nullptr, flags_for(ResultsTab::kTiming))) {
       draw_timing_panel(controller, fonts);
       ImGui::EndTabItem();
     }
-    // A new launch that measured its blocks on a GPU brings the timeline to the front once.
-    static std::uint64_t shown_launch = 0;
-    const TraceView& trace = controller.state().trace;
-    ImGuiTabItemFlags flags = 0;
-    if (trace.timeline.measured && trace.launch_number != shown_launch) {
-      flags = ImGuiTabItemFlags_SetSelected;
-      shown_launch = trace.launch_number;
+    if (ImGui::BeginTabItem("Grid of blocks", nullptr, flags_for(ResultsTab::kGrid))) {
+      draw_grid_panel(controller, fonts);
+      ImGui::EndTabItem();
     }
-    if (!trace.blocks.empty() && ImGui::BeginTabItem("SM timeline", nullptr, flags)) {
+    if (!trace.blocks.empty() &&
+        ImGui::BeginTabItem("SM timeline", nullptr, flags_for(ResultsTab::kTimeline))) {
       draw_sm_timeline_panel(controller, fonts);
       ImGui::EndTabItem();
     }

@@ -67,6 +67,13 @@ TEST(LessonAction, SwitchesLessonsAndPassesParametersOnForTheLessonToCheck) {
   EXPECT_TRUE(action->sweep);
 }
 
+TEST(LessonAction, ViewPicksAResultsTabAndIsNotALessonParameter) {
+  auto action = lessons::parse_lesson_action("threadlab:set?view=grid&n=10");
+  ASSERT_TRUE(action.is_ok()) << action.message();
+  EXPECT_EQ(action->view, "grid");
+  EXPECT_EQ(action->values.count("view"), 0u);
+}
+
 TEST(LessonAction, RejectsMalformedLinks) {
   EXPECT_FALSE(lessons::parse_lesson_action("https://example.com").is_ok());
   EXPECT_FALSE(lessons::parse_lesson_action("threadlab:setn=1").is_ok());

@@ -192,6 +192,26 @@ TEST_F(AppControllerTest, AMatmulLinkSwitchesLessonsAndLaunchesTheTiledKernel) {
   EXPECT_TRUE(s.timed.report->check->passed) << s.timed.report->check->description;
 }
 
+TEST_F(AppControllerTest, TheGridDiagramFollowsTheControlsAndAViewLinkBringsItForward) {
+  const std::uint64_t requests = controller_->state().view.results_tab_requests;
+  controller_->apply_lesson_action(
+      "threadlab:set?lesson=thread-hierarchy&n=1000&grid=4&block=256&view=grid&launch");
+  wait_until_idle();
+  const AppState& s = controller_->state();
+  EXPECT_EQ(s.view.results_tab, ResultsTab::kGrid);
+  EXPECT_EQ(s.view.results_tab_requests, requests + 1);
+  const GridDiagram& d = s.controls.grid_diagram;
+  EXPECT_EQ(d.blocks, 4u);
+  ASSERT_TRUE(d.idle_threads.has_value());
+  EXPECT_EQ(*d.idle_threads, 24u);
+  // Changing a control updates the diagram before any launch.
+  controller_->set_param("block", "100");
+  EXPECT_EQ(controller_->state().controls.grid_diagram.config.block, (Dim3{100, 1, 1}));
+  EXPECT_EQ(controller_->state().controls.grid_diagram.last_warp_threads, 4u);
+  controller_->apply_lesson_action("threadlab:set?view=sideways");
+  EXPECT_EQ(controller_->state().view.results_tab, ResultsTab::kGrid);  // unchanged, with a message
+}
+
 TEST_F(AppControllerTest, MatmulOpensOnTheEmulatorWithSizesItCanRun) {
   controller_->select_lesson("matmul");
   wait_until_idle();

@@ -14,6 +14,7 @@
 
 #include "compute/device.hpp"
 #include "compute/trace_sink.hpp"
+#include "core/grid_diagram.hpp"
 #include "core/lessons/catalog.hpp"
 #include "core/lessons/lesson_params.hpp"
 #include "core/stats.hpp"
@@ -75,6 +76,11 @@ class Lesson {
   // Values that replace the defaults when the lesson opens on the CPU emulator, where the GPU
   // defaults would take too long (empty: the defaults suit both).
   [[nodiscard]] virtual lessons::ParamValues emulator_defaults() const { return {}; }
+  // How the threads map onto the elements, for the grid diagram's idle threads; none where threads
+  // cooperate on elements.
+  [[nodiscard]] virtual std::optional<ThreadCoverage> thread_coverage() const {
+    return std::nullopt;
+  }
 
   // Timed run: the untraced kernels (warm-up, repeats), the copies and the CPU references.
   virtual Result<LessonReport> run_timed(Device& device, const std::atomic<bool>* cancel) = 0;

@@ -162,6 +162,9 @@ class MatmulLesson final : public Lesson {
     return matmul_launch_config(size_, variant_, grid_);
   }
   [[nodiscard]] DataShape data_shape() const override { return {size_.m, size_.n}; }
+  [[nodiscard]] std::optional<ThreadCoverage> thread_coverage() const override {
+    return ThreadCoverage::matrix(size_.m, size_.n);  // both kernels: x → column, y → row of C
+  }
   // 512³ takes the emulator about ten seconds per launch; a non-square 160×192×128 takes a
   // fraction of one and still shows M, N and K apart and several tiles in each direction.
   [[nodiscard]] lessons::ParamValues emulator_defaults() const override {

@@ -119,6 +119,10 @@ class MatrixAddLesson final : public Lesson {
 
   [[nodiscard]] LaunchConfig launch_config() const override { return params_.config; }
   [[nodiscard]] DataShape data_shape() const override { return {params_.rows, params_.cols}; }
+  [[nodiscard]] std::optional<ThreadCoverage> thread_coverage() const override {
+    return ThreadCoverage::matrix(params_.rows, params_.cols,
+                                  params_.mapping == lessons::MatrixMapping::kXToRow);
+  }
 
   [[nodiscard]] std::vector<LessonPreset> presets() const override {
     return {

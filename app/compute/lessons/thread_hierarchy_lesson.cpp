@@ -102,6 +102,10 @@ class ThreadHierarchyLesson final : public Lesson {
 
   [[nodiscard]] LaunchConfig launch_config() const override { return params_.config; }
   [[nodiscard]] DataShape data_shape() const override { return {1, params_.n}; }
+  // With or without the grid-stride loop, thread i is idle exactly when i >= n.
+  [[nodiscard]] std::optional<ThreadCoverage> thread_coverage() const override {
+    return ThreadCoverage::linear(params_.n);
+  }
 
   [[nodiscard]] std::vector<LessonPreset> presets() const override {
     return {

@@ -80,6 +80,9 @@ class VectorAddLesson final : public Lesson {
 
   [[nodiscard]] LaunchConfig launch_config() const override { return config_; }
   [[nodiscard]] DataShape data_shape() const override { return {1, n_}; }
+  [[nodiscard]] std::optional<ThreadCoverage> thread_coverage() const override {
+    return ThreadCoverage::linear(n_);
+  }
 
   [[nodiscard]] std::vector<LessonPreset> presets() const override {
     return {{"<<<1, N>>>",

@@ -39,6 +39,8 @@ Result<LessonAction> parse_lesson_action(const std::string& link) {
       action.lesson = value;
     } else if (key == "color") {
       action.color_by = value;
+    } else if (key == "view") {
+      action.view = value;
     } else {
       action.values[key] = value;
     }

@@ -16,6 +16,7 @@ struct LessonAction {
   std::optional<std::string> lesson;    // lesson=matmul: switch lessons first
   ParamValues values;                   // every other key=value
   std::optional<std::string> color_by;  // color=warp
+  std::optional<std::string> view;      // view=grid: which results tab to bring to the front
   bool launch = false;                  // launch
   bool sweep = false;                   // sweep
 };

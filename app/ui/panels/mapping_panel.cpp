@@ -5,14 +5,11 @@
 #include <string>
 
 #include "core/format.hpp"
+#include "draw_colors.hpp"
 #include "panels.hpp"
 
 namespace tl::ui {
 namespace {
-
-ImU32 to_imgui(const Rgb& c) {
-  return ImGui::ColorConvertFloat4ToU32({c.r, c.g, c.b, 1.0f});
-}
 
 // A coloured square and its label, on the current line while they fit, else on the next.
 void swatch(const Rgb& color, const char* label) {

@@ -7,6 +7,7 @@
 
 #include "core/color_scheme.hpp"
 #include "core/format.hpp"
+#include "draw_colors.hpp"
 #include "panels.hpp"
 
 namespace tl::ui {
@@ -76,8 +77,7 @@ void draw_sm_timeline_panel(AppController& controller, const Fonts& fonts) {
       const float bottom =
           std::max(top + 1.0f, top + slot_height - (slot_height > 3 ? 1.0f : 0.0f));
       const Rgb c = categorical_color(static_cast<std::uint32_t>(block.block));
-      draw->AddRectFilled({x0, top}, {x1, bottom},
-                          ImGui::ColorConvertFloat4ToU32({c.r, c.g, c.b, 1.0f}));
+      draw->AddRectFilled({x0, top}, {x1, bottom}, to_imgui(c));
       if (mouse.x >= x0 && mouse.x <= x1 && mouse.y >= top && mouse.y <= bottom) {
         hovered = &block;
         hovered_sm = sm.sm;
