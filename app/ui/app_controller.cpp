@@ -193,6 +193,7 @@ void AppController::launch(bool timed) {
   trace.shape = c.shape;
   trace.config = c.config();
   state_.view.hover.reset();
+  state_.pick.reset();  // it named an element of the previous launch's C
   for (const auto& problem : state_.launch_problems) {
     post(Severity::kWarning,
          "Launching " + trace.config.to_string() + " anyway: " + problem.message);
@@ -420,11 +421,53 @@ void AppController::apply_lesson_action(const std::string& link) {
   // A sweep times every size itself, so a launch before it only draws the picture: its timed run
   // would keep the background runner busy and refuse the sweep.
   if (action->launch || switched) launch(/*timed=*/!action->sweep);
+  if (action->pick) {
+    auto cell = parse_dim3(*action->pick);  // "row,col"
+    if (cell) {
+      pick_element(cell->x, cell->y);
+    } else {
+      post(Severity::kWarning, "pick=" + *action->pick + ": expected row,col");
+    }
+  }
   if (action->sweep) start_sweep();
 }
 
 void AppController::set_color_by(ColorBy mode) {
   state_.view.color_by = mode;
+}
+
+void AppController::pick_hovered_element() {
+  if (state_.controls.lesson_id != "matmul" || !state_.view.hover ||
+      !state_.view.hover->hit.is_element()) {
+    return;
+  }
+  pick_element(state_.view.hover->hit.row, state_.view.hover->hit.col);
+}
+
+void AppController::pick_element(std::uint64_t row, std::uint64_t col) {
+  if (state_.controls.lesson_id != "matmul") {
+    post(Severity::kWarning, "Picking an element shows a matrix product's reads: matmul only.");
+    return;
+  }
+  if (row >= state_.controls.shape.rows || col >= state_.controls.shape.cols) {
+    post(Severity::kWarning,
+         "(" + std::to_string(row) + ", " + std::to_string(col) + ") is outside C");
+    return;
+  }
+  auto reads = lessons::matmul_element_reads(
+      state_.controls.values, static_cast<std::uint32_t>(row), static_cast<std::uint32_t>(col));
+  if (!reads) {
+    post(Severity::kWarning, reads.message());
+    return;
+  }
+  state_.pick = ElementPick{std::move(*reads), 0};
+  show_results(ResultsTab::kElementReads);
+}
+
+void AppController::show_pick_phase(std::uint32_t phase) {
+  if (!state_.pick || state_.pick->reads.phases.empty()) return;
+  const auto last = static_cast<std::uint32_t>(state_.pick->reads.phases.size() - 1);
+  state_.pick->phase = std::min(phase, last);
 }
 
 void AppController::show_results(ResultsTab tab) {
@@ -436,7 +479,8 @@ Result<ResultsTab> parse_results_tab(const std::string& name) {
   if (name == "plot") return ResultsTab::kTiming;
   if (name == "grid") return ResultsTab::kGrid;
   if (name == "timeline") return ResultsTab::kTimeline;
-  return invalid_argument("unknown view '" + name + "': expected plot, grid or timeline");
+  if (name == "reads") return ResultsTab::kElementReads;
+  return invalid_argument("unknown view '" + name + "': expected plot, grid, timeline or reads");
 }
 
 void AppController::hover(std::optional<PixelPoint> pixel, Viewport viewport) {

@@ -57,6 +57,10 @@ class AppController {
   // Mapping view.
   void set_color_by(ColorBy mode);
   void show_results(ResultsTab tab);
+  // Matrix multiply: the hovered element of C becomes the picked one, and its reads are shown.
+  void pick_hovered_element();
+  void pick_element(std::uint64_t row, std::uint64_t col);
+  void show_pick_phase(std::uint32_t phase);
   void hover(std::optional<PixelPoint> pixel, Viewport viewport);
   void zoom(double factor, double pixel_x, double pixel_y);
   void pan(double dx, double dy);

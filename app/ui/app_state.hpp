@@ -14,6 +14,7 @@
 #include "core/grid_diagram.hpp"
 #include "core/launch_config.hpp"
 #include "core/lessons/block_timeline.hpp"
+#include "core/lessons/matmul_tiles.hpp"
 #include "core/mapping_layout.hpp"
 #include "core/markdown/lesson_document.hpp"
 #include "core/plot/series.hpp"
@@ -59,7 +60,7 @@ struct HoverInfo {
 };
 
 // The tabs under the mapping view.
-enum class ResultsTab { kTiming, kGrid, kTimeline };
+enum class ResultsTab { kTiming, kGrid, kTimeline, kElementReads };
 Result<ResultsTab> parse_results_tab(const std::string& name);  // "plot", "grid", "timeline"
 
 struct ViewSettings {
@@ -102,6 +103,12 @@ struct LessonText {
   std::string error;
 };
 
+// The element of C picked in the matrix-multiply lesson, and what its thread reads.
+struct ElementPick {
+  lessons::MatmulElementReads reads;
+  std::uint32_t phase = 0;  // the tiled kernel's phase shown
+};
+
 struct AppState {
   BackendKind backend = BackendKind::kEmulator;
   std::string backend_reason;
@@ -110,6 +117,7 @@ struct AppState {
   LaunchControls controls;
   std::vector<LaunchProblem> launch_problems;  // why the current controls are invalid, if they are
   TraceView trace;
+  std::optional<ElementPick> pick;
   ViewSettings view;
   TimedRun timed;
   TimingPlot timing;

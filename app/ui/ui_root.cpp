@@ -67,6 +67,11 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
       draw_grid_panel(controller, fonts);
       ImGui::EndTabItem();
     }
+    if (controller.state().controls.lesson_id == "matmul" &&
+        ImGui::BeginTabItem("Element reads", nullptr, flags_for(ResultsTab::kElementReads))) {
+      draw_element_reads_panel(controller, fonts);
+      ImGui::EndTabItem();
+    }
     if (!trace.blocks.empty() &&
         ImGui::BeginTabItem("SM timeline", nullptr, flags_for(ResultsTab::kTimeline))) {
       draw_sm_timeline_panel(controller, fonts);

@@ -86,3 +86,35 @@ TEST(MatmulTiles, RefusesElementsOutsideCAndUnknownTiles) {
 
 }  // namespace
 }  // namespace tl::lessons
+
+namespace tl::lessons {
+namespace {
+
+TEST(MatmulElementReads, FromTheLessonValuesForBothKernels) {
+  ParamValues values = {{"m", "40"}, {"n", "24"}, {"k", "20"}, {"kernel", "tiled"}, {"tile", "8"}};
+  auto tiled = matmul_element_reads(values, 17, 9);
+  ASSERT_TRUE(tiled.is_ok()) << tiled.message();
+  EXPECT_TRUE(tiled->tiled);
+  EXPECT_EQ(tiled->size.k, 20u);
+  EXPECT_EQ(tiled->naive.a_row, 17u);
+  EXPECT_EQ(tiled->naive.b_col, 9u);
+  ASSERT_EQ(tiled->phases.size(), 3u);  // ceil(20 / 8)
+  EXPECT_EQ(tiled->phases[2].k_range, (IndexRange{16, 20}));
+  EXPECT_EQ(tiled->phases[0].a_rows, (IndexRange{16, 24}));  // the block's rows of C
+
+  values["kernel"] = "naive";
+  auto naive = matmul_element_reads(values, 0, 0);
+  ASSERT_TRUE(naive.is_ok()) << naive.message();
+  EXPECT_FALSE(naive->tiled);
+  EXPECT_TRUE(naive->phases.empty());
+  EXPECT_EQ(naive->naive.a_cols, (IndexRange{0, 20}));
+}
+
+TEST(MatmulElementReads, OutsideCOrMissingSizesAreErrors) {
+  const ParamValues values = {{"m", "4"}, {"n", "4"}, {"k", "4"}, {"kernel", "naive"}};
+  EXPECT_FALSE(matmul_element_reads(values, 4, 0).is_ok());
+  EXPECT_FALSE(matmul_element_reads({{"m", "4"}}, 0, 0).is_ok());
+}
+
+}  // namespace
+}  // namespace tl::lessons

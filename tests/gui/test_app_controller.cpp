@@ -212,6 +212,25 @@ TEST_F(AppControllerTest, TheGridDiagramFollowsTheControlsAndAViewLinkBringsItFo
   EXPECT_EQ(controller_->state().view.results_tab, ResultsTab::kGrid);  // unchanged, with a message
 }
 
+TEST_F(AppControllerTest, PickingAnElementOfCShowsItsReadsPhaseByPhase) {
+  controller_->apply_lesson_action(
+      "threadlab:set?lesson=matmul&m=40&n=48&k=36&kernel=tiled&tile=8&launch&pick=17,30");
+  wait_until_idle();
+  const AppState& s = controller_->state();
+  ASSERT_TRUE(s.pick.has_value());
+  EXPECT_EQ(s.view.results_tab, ResultsTab::kElementReads);
+  EXPECT_EQ(s.pick->reads.element, (lessons::MatrixCell{17, 30}));
+  ASSERT_EQ(s.pick->reads.phases.size(), 5u);  // ceil(36 / 8)
+  controller_->show_pick_phase(99);
+  EXPECT_EQ(controller_->state().pick->phase, 4u);  // clamped to the last phase
+  EXPECT_EQ(controller_->state().pick->reads.phases[4].k_range, (lessons::IndexRange{32, 36}));
+  // Outside C: refused with a message, the pick stays; a new launch clears it.
+  controller_->apply_lesson_action("threadlab:set?pick=40,0");
+  EXPECT_EQ(controller_->state().pick->reads.element, (lessons::MatrixCell{17, 30}));
+  controller_->launch(false);
+  EXPECT_FALSE(controller_->state().pick.has_value());
+}
+
 TEST_F(AppControllerTest, MatmulOpensOnTheEmulatorWithSizesItCanRun) {
   controller_->select_lesson("matmul");
   wait_until_idle();

@@ -41,6 +41,8 @@ Result<LessonAction> parse_lesson_action(const std::string& link) {
       action.color_by = value;
     } else if (key == "view") {
       action.view = value;
+    } else if (key == "pick") {
+      action.pick = value;
     } else {
       action.values[key] = value;
     }

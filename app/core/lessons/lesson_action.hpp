@@ -17,6 +17,7 @@ struct LessonAction {
   ParamValues values;                   // every other key=value
   std::optional<std::string> color_by;  // color=warp
   std::optional<std::string> view;      // view=grid: which results tab to bring to the front
+  std::optional<std::string> pick;      // pick=17,9: the element (row, col) to inspect
   bool launch = false;                  // launch
   bool sweep = false;                   // sweep
 };

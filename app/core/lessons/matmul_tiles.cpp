@@ -1,7 +1,11 @@
 #include "matmul_tiles.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <string>
+#include <utility>
+
+#include "core/parse.hpp"
 
 namespace tl::lessons {
 namespace {
@@ -60,6 +64,47 @@ Result<std::vector<TilePhase>> tiled_phases(const MatmulSize& size, std::uint32_
     result.push_back(phase);
   }
   return result;
+}
+
+namespace {
+
+Result<std::uint32_t> read_size(const ParamValues& values, const std::string& name) {
+  auto it = values.find(name);
+  if (it == values.end()) return invalid_argument("no '" + name + "' among the lesson's values");
+  auto parsed = parse_count(it->second);
+  if (!parsed) return invalid_argument(name + ": " + parsed.message());
+  if (*parsed == 0 || *parsed > std::numeric_limits<std::uint32_t>::max()) {
+    return invalid_argument(name + ": out of range");
+  }
+  return static_cast<std::uint32_t>(*parsed);
+}
+
+}  // namespace
+
+Result<MatmulElementReads> matmul_element_reads(const ParamValues& values, std::uint32_t row,
+                                                std::uint32_t col) {
+  MatmulElementReads reads;
+  for (auto [name, field] : {std::pair{"m", &reads.size.m}, std::pair{"n", &reads.size.n},
+                             std::pair{"k", &reads.size.k}}) {
+    auto value = read_size(values, name);
+    if (!value) return value.error();
+    *field = *value;
+  }
+  reads.element = {row, col};
+  auto naive = naive_reads(reads.size, row, col);
+  if (!naive) return naive.error();
+  reads.naive = *naive;
+  auto kernel = values.find("kernel");
+  reads.tiled = kernel != values.end() && kernel->second == "tiled";
+  if (reads.tiled) {
+    auto tile = read_size(values, "tile");
+    if (!tile) return tile.error();
+    reads.tile = *tile;
+    auto phases = tiled_phases(reads.size, row, col, reads.tile);
+    if (!phases) return phases.error();
+    reads.phases = std::move(*phases);
+  }
+  return reads;
 }
 
 }  // namespace tl::lessons

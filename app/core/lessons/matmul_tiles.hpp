@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/lessons/lesson_params.hpp"
 #include "core/lessons/matmul.hpp"
 #include "core/result.hpp"
 
@@ -56,5 +57,19 @@ Result<NaiveReads> naive_reads(const MatmulSize& size, std::uint32_t row, std::u
 // 32.
 Result<std::vector<TilePhase>> tiled_phases(const MatmulSize& size, std::uint32_t row,
                                             std::uint32_t col, std::uint32_t tile);
+
+// Everything the "element reads" view shows for the picked element of C, from the lesson's
+// parameter values (m, n, k, kernel, tile as text): the naive reads always, the tiled kernel's
+// phases when the kernel is "tiled".
+struct MatmulElementReads {
+  MatmulSize size;
+  MatrixCell element;
+  bool tiled = false;
+  std::uint32_t tile = 0;
+  NaiveReads naive;
+  std::vector<TilePhase> phases;  // empty for the naive kernel
+};
+Result<MatmulElementReads> matmul_element_reads(const ParamValues& values, std::uint32_t row,
+                                                std::uint32_t col);
 
 }  // namespace tl::lessons

@@ -170,6 +170,10 @@ void draw_mapping_panel(AppController& controller, const Fonts& fonts) {
     if (io.MouseWheel != 0.0f) controller.zoom(io.MouseWheel > 0 ? 1.25 : 0.8, x, y);
     controller.hover(PixelPoint{x, y}, viewport);
     draw_hover_tooltip(controller.state());
+    // A click (not the end of a drag) picks the element.
+    if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 4.0f) {
+      controller.pick_hovered_element();
+    }
   } else {
     controller.hover(std::nullopt, viewport);
   }
