@@ -138,13 +138,7 @@ bool AppController::switch_lesson(const std::string& id) {
 }
 
 bool AppController::set_params(const lessons::ParamValues& values) {
-  // Links may use a parameter's alias ("in" for the dense layer's "inputs").
-  auto canonical = lessons::with_canonical_names(lesson_->params(), values);
-  if (!canonical) {
-    post(Severity::kWarning, canonical.message());
-    return false;
-  }
-  const Status configured = lesson_->configure(*canonical);
+  const Status configured = lesson_->configure(values);
   if (!configured) {
     post(Severity::kWarning, configured.message());
     return false;
@@ -437,7 +431,8 @@ void AppController::set_color_by(ColorBy mode) {
 }
 
 void AppController::pick_hovered_element() {
-  if (state_.controls.lesson_id != "matmul" || !state_.view.hover ||
+  // Clicks in other lessons' views pick nothing, silently: only a product has reads to show.
+  if (state_.controls.lesson_id != lessons::kMatmulId || !state_.view.hover ||
       !state_.view.hover->hit.is_element()) {
     return;
   }
@@ -445,7 +440,7 @@ void AppController::pick_hovered_element() {
 }
 
 void AppController::pick_element(std::uint64_t row, std::uint64_t col) {
-  if (state_.controls.lesson_id != "matmul") {
+  if (state_.controls.lesson_id != lessons::kMatmulId) {
     post(Severity::kWarning, "Picking an element shows a matrix product's reads: matmul only.");
     return;
   }

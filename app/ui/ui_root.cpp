@@ -67,7 +67,7 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
       draw_grid_panel(controller, fonts);
       ImGui::EndTabItem();
     }
-    if (controller.state().controls.lesson_id == "matmul" &&
+    if (controller.state().controls.lesson_id == lessons::kMatmulId &&
         ImGui::BeginTabItem("Element reads", nullptr, flags_for(ResultsTab::kElementReads))) {
       draw_element_reads_panel(controller, fonts);
       ImGui::EndTabItem();

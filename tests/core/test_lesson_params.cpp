@@ -58,6 +58,21 @@ TEST(ParamAliases, AliasesBecomeTheParameterNameAndOtherNamesStay) {
   EXPECT_EQ(*canonical, (ParamValues{{"inputs", "40"}, {"neurons", "24"}, {"m", "3"}}));
 }
 
+TEST(ParamAliases, MergeResolvesAliasesKeepsTheRestAndRefusesUnknownNames) {
+  const std::vector<ParamSpec> specs = {
+      {"inputs", "inputs", ParamKind::kCount, "8", {}, "inputs", {"in"}},
+      {"neurons", "neurons", ParamKind::kCount, "8", {}, "neurons", {"out"}},
+  };
+  const ParamValues current = default_values(specs);
+  EXPECT_EQ(current, (ParamValues{{"inputs", "8"}, {"neurons", "8"}}));
+  auto merged = merge_values(specs, current, {{"out", "24"}}, "dense-layer");
+  ASSERT_TRUE(merged.is_ok()) << merged.message();
+  EXPECT_EQ(*merged, (ParamValues{{"inputs", "8"}, {"neurons", "24"}}));
+  auto unknown = merge_values(specs, current, {{"m", "3"}}, "dense-layer");
+  ASSERT_FALSE(unknown.is_ok());
+  EXPECT_NE(unknown.message().find("'m' is not a parameter of dense-layer"), std::string::npos);
+}
+
 TEST(ParamAliases, OneParameterUnderTwoNamesIsRefused) {
   const std::vector<ParamSpec> specs = {
       {"neurons", "neurons", ParamKind::kCount, "8", {}, "neurons", {"out"}}};

@@ -39,12 +39,23 @@ class DenseLayerLessonTest : public ::testing::Test {
   std::unique_ptr<Lesson> lesson_;
 };
 
+// The names, --in and --out, work on the lesson itself, not only through the CLI.
+TEST_F(DenseLayerLessonTest, InAndOutAreAliasesOfInputsAndNeurons) {
+  ASSERT_TRUE(lesson_->configure({{"in", "100"}, {"out", "70"}}).is_ok());
+  const lessons::ParamValues values = lesson_->values();
+  EXPECT_EQ(values.at("inputs"), "100");
+  EXPECT_EQ(values.at("neurons"), "70");
+  EXPECT_EQ(values.count("in"), 0u);
+  EXPECT_FALSE(lesson_->configure({{"out", "4"}, {"neurons", "5"}}).is_ok());
+}
+
 TEST_F(DenseLayerLessonTest, IsInTheCatalogWithTheDocumentedDefaults) {
   EXPECT_EQ(lesson_->info().id, "dense-layer");
   EXPECT_TRUE(lesson_->info().available);
   const lessons::ParamValues values = lesson_->values();
   EXPECT_EQ(values.at("batch"), "1");
   EXPECT_EQ(values.at("inputs"), "1024");
+
   EXPECT_EQ(values.at("neurons"), "1024");
   EXPECT_EQ(values.at("path"), "fused");
   EXPECT_EQ(values.at("block"), "32,8");

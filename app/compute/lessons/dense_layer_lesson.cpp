@@ -233,7 +233,7 @@ LessonReport to_lesson_report(const DenseLayerReport& r, const DenseLayerParams&
 }  // namespace
 
 DenseLayerLesson::DenseLayerLesson() {
-  for (const auto& spec : specs()) values_[spec.name] = spec.default_value;
+  values_ = lessons::default_values(specs());
   (void)configure({});
 }
 
@@ -247,10 +247,9 @@ std::span<const lessons::ParamSpec> DenseLayerLesson::params() const {
 }
 
 Status DenseLayerLesson::configure(const lessons::ParamValues& given) {
-  lessons::ParamValues merged = values_;
-  for (const auto& [name, value] : given) merged[name] = value;
-  lessons::ParamReader reader(specs(), merged);
-  TL_RETURN_IF_ERROR(reader.check_names(std::string(lessons::kDenseLayerId)));
+  auto merged = lessons::merge_values(specs(), values_, given, lessons::kDenseLayerId);
+  if (!merged) return merged.error();
+  lessons::ParamReader reader(specs(), *merged);
   DenseLayerParams layer;
   auto batch = read_dimension(reader, "batch");
   if (!batch) return batch.error();
@@ -279,7 +278,7 @@ Status DenseLayerLesson::configure(const lessons::ParamValues& given) {
   // it is a limit of these kernels, not of CUDA, so there is no CUDA error to show.
   TL_RETURN_IF_ERROR(lessons::validate_dense_layer_launch(config));
 
-  values_ = std::move(merged);
+  values_ = std::move(*merged);
   layer_ = layer;
   config_ = config;
   return Status::ok();

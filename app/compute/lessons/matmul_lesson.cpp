@@ -111,7 +111,7 @@ struct PlannedKernel {
 class MatmulLesson final : public Lesson {
  public:
   MatmulLesson() {
-    for (const auto& s : specs()) values_[s.name] = s.default_value;
+    values_ = lessons::default_values(specs());
     (void)configure({});
   }
 
@@ -123,10 +123,9 @@ class MatmulLesson final : public Lesson {
   [[nodiscard]] lessons::ParamValues values() const override { return values_; }
 
   Status configure(const lessons::ParamValues& given) override {
-    lessons::ParamValues merged = values_;
-    for (const auto& [name, value] : given) merged[name] = value;
-    lessons::ParamReader reader(specs(), merged);
-    TL_RETURN_IF_ERROR(reader.check_names(std::string(lessons::kMatmulId)));
+    auto merged = lessons::merge_values(specs(), values_, given, lessons::kMatmulId);
+    if (!merged) return merged.error();
+    lessons::ParamReader reader(specs(), *merged);
     auto m = read_dimension(reader, "m");
     if (!m) return m.error();
     auto n = read_dimension(reader, "n");
@@ -151,7 +150,7 @@ class MatmulLesson final : public Lesson {
     const MatmulVariant variant{*kernel, tile, *block};
     TL_RETURN_IF_ERROR(lessons::validate_matmul_variant(variant));
 
-    values_ = std::move(merged);
+    values_ = std::move(*merged);
     size_ = size;
     variant_ = variant;
     grid_ = grid->volume() == 0 ? std::nullopt : std::optional<Dim3>(*grid);

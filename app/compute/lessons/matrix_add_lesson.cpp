@@ -73,7 +73,7 @@ const std::vector<lessons::ParamSpec>& specs() {
 class MatrixAddLesson final : public Lesson {
  public:
   MatrixAddLesson() {
-    for (const auto& s : specs()) values_[s.name] = s.default_value;
+    values_ = lessons::default_values(specs());
     (void)configure({});
   }
 
@@ -85,10 +85,9 @@ class MatrixAddLesson final : public Lesson {
   [[nodiscard]] lessons::ParamValues values() const override { return values_; }
 
   Status configure(const lessons::ParamValues& given) override {
-    lessons::ParamValues merged = values_;
-    for (const auto& [name, value] : given) merged[name] = value;
-    lessons::ParamReader reader(specs(), merged);
-    TL_RETURN_IF_ERROR(reader.check_names(std::string(lessons::kMatrixAddId)));
+    auto merged = lessons::merge_values(specs(), values_, given, lessons::kMatrixAddId);
+    if (!merged) return merged.error();
+    lessons::ParamReader reader(specs(), *merged);
     auto rows = reader.count("rows");
     if (!rows) return rows.error();
     auto cols = reader.count("cols");
@@ -112,7 +111,7 @@ class MatrixAddLesson final : public Lesson {
     // Only what the kernel itself cannot do is refused here (an empty matrix, rows or columns past
     // its int indices); a configuration CUDA refuses is kept, so that its own error can be shown.
     TL_RETURN_IF_ERROR(lessons::validate_matrix_add(params, 0));
-    values_ = std::move(merged);
+    values_ = std::move(*merged);
     params_ = params;
     return Status::ok();
   }

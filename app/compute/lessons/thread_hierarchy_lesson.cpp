@@ -57,7 +57,7 @@ const std::vector<lessons::ParamSpec>& specs() {
 class ThreadHierarchyLesson final : public Lesson {
  public:
   ThreadHierarchyLesson() {
-    for (const auto& s : specs()) values_[s.name] = s.default_value;
+    values_ = lessons::default_values(specs());
     (void)configure({});
   }
 
@@ -69,10 +69,9 @@ class ThreadHierarchyLesson final : public Lesson {
   [[nodiscard]] lessons::ParamValues values() const override { return values_; }
 
   Status configure(const lessons::ParamValues& given) override {
-    lessons::ParamValues merged = values_;
-    for (const auto& [name, value] : given) merged[name] = value;
-    lessons::ParamReader reader(specs(), merged);
-    TL_RETURN_IF_ERROR(reader.check_names(std::string(lessons::kThreadHierarchyId)));
+    auto merged = lessons::merge_values(specs(), values_, given, lessons::kThreadHierarchyId);
+    if (!merged) return merged.error();
+    lessons::ParamReader reader(specs(), *merged);
     auto n = reader.count("n");
     if (!n) return n.error();
     auto block = reader.dim3("block");
@@ -94,7 +93,7 @@ class ThreadHierarchyLesson final : public Lesson {
     // Only what the kernel itself cannot do is refused here (N of 0, more threads than its 64-bit
     // index counts); a configuration CUDA refuses is kept, so that its own error can be shown.
     TL_RETURN_IF_ERROR(lessons::validate_thread_hierarchy(params, 0));
-    values_ = std::move(merged);
+    values_ = std::move(*merged);
     params_ = params;
     grid_is_auto_ = grid->volume() == 0;
     return Status::ok();

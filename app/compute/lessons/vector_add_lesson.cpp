@@ -43,7 +43,7 @@ const std::vector<lessons::ParamSpec>& specs() {
 class VectorAddLesson final : public Lesson {
  public:
   VectorAddLesson() {
-    for (const auto& s : specs()) values_[s.name] = s.default_value;
+    values_ = lessons::default_values(specs());
     (void)configure({});
   }
 
@@ -55,10 +55,9 @@ class VectorAddLesson final : public Lesson {
   [[nodiscard]] lessons::ParamValues values() const override { return values_; }
 
   Status configure(const lessons::ParamValues& given) override {
-    lessons::ParamValues merged = values_;
-    for (const auto& [name, value] : given) merged[name] = value;
-    lessons::ParamReader reader(specs(), merged);
-    TL_RETURN_IF_ERROR(reader.check_names(std::string(lessons::kVectorAddId)));
+    auto merged = lessons::merge_values(specs(), values_, given, lessons::kVectorAddId);
+    if (!merged) return merged.error();
+    lessons::ParamReader reader(specs(), *merged);
     auto n = reader.count("n");
     if (!n) return n.error();
     TL_RETURN_IF_ERROR(lessons::validate_vector_add_size(*n, 0));
@@ -72,7 +71,7 @@ class VectorAddLesson final : public Lesson {
                                              block->volume(), 0xFFFFFFFFu))),
                      1, 1};
     }
-    values_ = std::move(merged);
+    values_ = std::move(*merged);
     n_ = *n;
     config_ = config;
     return Status::ok();

@@ -94,6 +94,22 @@ Result<ParamValues> with_canonical_names(std::span<const ParamSpec> specs,
   return canonical;
 }
 
+ParamValues default_values(std::span<const ParamSpec> specs) {
+  ParamValues values;
+  for (const ParamSpec& spec : specs) values[spec.name] = spec.default_value;
+  return values;
+}
+
+Result<ParamValues> merge_values(std::span<const ParamSpec> specs, const ParamValues& current,
+                                 const ParamValues& given, std::string_view lesson_id) {
+  auto canonical = with_canonical_names(specs, given);
+  if (!canonical) return canonical.error();
+  ParamValues merged = current;
+  for (auto& [name, value] : *canonical) merged[name] = std::move(value);
+  TL_RETURN_IF_ERROR(ParamReader(specs, merged).check_names(std::string(lesson_id)));
+  return merged;
+}
+
 std::string list_param_names(std::span<const ParamSpec> specs) {
   std::string names;
   for (const ParamSpec& s : specs) names += (names.empty() ? "--" : " --") + s.name;

@@ -7,6 +7,7 @@
 #include <map>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/dim3.hpp"
@@ -29,7 +30,7 @@ struct ParamSpec {
   std::vector<std::string> choices;  // kChoice only
   std::string help;                  // one sentence, for tooltips and --help
   // Other names accepted on the command line and in lesson links, e.g. the dense layer's "in" and
-  // "out" for "inputs" and "neurons". The lesson itself only ever sees `name`.
+  // "out" for "inputs" and "neurons". merge_values turns them into `name` for the lesson.
   std::vector<std::string> aliases;
 };
 
@@ -62,6 +63,14 @@ class ParamReader {
 // the lesson to refuse with its own message; a parameter given under two names is an error.
 Result<ParamValues> with_canonical_names(std::span<const ParamSpec> specs,
                                          const ParamValues& values);
+
+// Every parameter at its default.
+ParamValues default_values(std::span<const ParamSpec> specs);
+
+// What every lesson's configure starts from: `current` with `given` merged in, aliases resolved,
+// and every name checked against `specs` (an unknown one is an error naming `lesson_id`).
+Result<ParamValues> merge_values(std::span<const ParamSpec> specs, const ParamValues& current,
+                                 const ParamValues& given, std::string_view lesson_id);
 
 // "--n --grid --block", for messages that list what a lesson accepts.
 std::string list_param_names(std::span<const ParamSpec> specs);
