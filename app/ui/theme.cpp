@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <string>
 
+#include "glyph_ranges.hpp"
+
 namespace tl::ui {
 namespace {
 
@@ -13,14 +15,12 @@ namespace {
 #ifndef THREADLAB_FONT_SANS_BOLD
 #define THREADLAB_FONT_SANS_BOLD "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 #endif
+#ifndef THREADLAB_FONT_MONO_FALLBACK
+#define THREADLAB_FONT_MONO_FALLBACK "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
+#endif
 #ifndef THREADLAB_FONT_MONO
 #define THREADLAB_FONT_MONO "/usr/share/fonts/truetype/jetbrains-mono/JetBrainsMono-Regular.ttf"
 #endif
-
-// Latin-1 plus the few symbols the lessons and numbers use: arrows, ×, µ, –, σ, ≈, ≤, ≥.
-const ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x0394, 0x03C3, 0x2013, 0x2014,
-                                0x2190, 0x2193, 0x2248, 0x2248, 0x2264, 0x2265,
-                                0x2022, 0x2022, 0x2026, 0x2026, 0};
 
 // The configured path, unless a folder in $THREADLAB_FONT_DIR (colon-separated) holds a file of the
 // same name: for systems that keep their fonts elsewhere.
@@ -41,14 +41,24 @@ std::string find_font(const char* configured) {
   return path.string();
 }
 
-ImFont* load(const char* configured, float size) {
+// Loads `configured`, then merges in `fallback` (when given and found) for the characters the
+// first font lacks: ImGui keeps a glyph from the first font that has it, so the fallback only
+// fills gaps (JetBrains Mono has no superscript ᵀ; DejaVu Sans Mono does).
+ImFont* load(const char* configured, float size, const char* fallback = nullptr) {
   ImGuiIO& io = ImGui::GetIO();
   const std::string path = find_font(configured);
   if (!std::filesystem::exists(path)) return nullptr;
   ImFontConfig config;
   config.OversampleH = 2;
   config.OversampleV = 2;
-  return io.Fonts->AddFontFromFileTTF(path.c_str(), size, &config, kGlyphRanges);
+  ImFont* font = io.Fonts->AddFontFromFileTTF(path.c_str(), size, &config, kUiGlyphRanges);
+  if (font == nullptr || fallback == nullptr) return font;
+  const std::string fallback_path = find_font(fallback);
+  if (!std::filesystem::exists(fallback_path)) return font;
+  ImFontConfig merge = config;
+  merge.MergeMode = true;
+  io.Fonts->AddFontFromFileTTF(fallback_path.c_str(), size, &merge, kUiGlyphRanges);
+  return font;
 }
 
 }  // namespace
@@ -65,7 +75,7 @@ Fonts setup_theme(float scale) {
   }
   fonts.bold = load(THREADLAB_FONT_SANS_BOLD, 16.0f * scale);
   fonts.heading = load(THREADLAB_FONT_SANS_BOLD, 22.0f * scale);
-  fonts.mono = load(THREADLAB_FONT_MONO, 15.0f * scale);
+  fonts.mono = load(THREADLAB_FONT_MONO, 15.0f * scale, THREADLAB_FONT_MONO_FALLBACK);
   if (fonts.heading == nullptr) fonts.heading = fonts.body;
   if (fonts.mono == nullptr) fonts.mono = fonts.body;
   if (fonts.bold == nullptr) fonts.bold = fonts.body;
