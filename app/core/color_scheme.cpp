@@ -119,6 +119,17 @@ Rgb sequential_color(float t) {
                   : oklab_to_srgb(mix(kMid, kLight, c * 2.0f - 1.0f));
 }
 
+Rgb diverging_color(float t) {
+  // Both ends equally far in lightness from a neutral grey centre that still stands out from the
+  // dark background, so that sign reads as hue and magnitude as distance from grey.
+  constexpr Oklab kNegative{0.58f, -0.04f, -0.16f};  // blue
+  constexpr Oklab kCentre{0.40f, 0.0f, 0.0f};        // grey
+  constexpr Oklab kPositive{0.70f, 0.10f, 0.12f};    // orange-red
+  const float c = std::clamp(t, -1.0f, 1.0f);
+  return c < 0.0f ? oklab_to_srgb(mix(kCentre, kNegative, -c))
+                  : oklab_to_srgb(mix(kCentre, kPositive, c));
+}
+
 Rgb idle_thread_color(bool stripe) {
   return stripe ? kIdleThreadStripeColor : kIdleThreadColor;
 }

@@ -51,6 +51,8 @@ inline constexpr float kGridLineShade = 0.62f;
 Rgb categorical_color(std::uint32_t index);
 // A perceptually ordered ramp for t in [0, 1] (dark blue, teal, yellow), t clamped.
 Rgb sequential_color(float t);
+// A ramp for signed values, t in [-1, 1] (clamped): blue below zero, grey at zero, orange above.
+Rgb diverging_color(float t);
 // Idle-thread cells are hatched: `stripe` picks the second grey.
 Rgb idle_thread_color(bool stripe);
 // Which grey an idle-thread pixel gets: diagonal stripes 4 pixels wide, in screen space (pixel

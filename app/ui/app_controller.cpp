@@ -6,6 +6,7 @@
 #include "compute/lessons/lesson_series.hpp"
 #include "core/format.hpp"
 #include "core/lessons/catalog.hpp"
+#include "core/lessons/dense_layer.hpp"
 #include "core/lessons/lesson_action.hpp"
 #include "core/lessons/vector_add.hpp"
 #include "interop/gl_trace_sink.hpp"
@@ -134,6 +135,9 @@ bool AppController::switch_lesson(const std::string& id) {
   refresh_controls();
   state_.timing = {};
   state_.timed = {};
+  state_.layer_picture.reset();
+  // The dense layer opens on its picture: the weights and outputs are what that lesson is about.
+  if (id == lessons::kDenseLayerId) show_results(ResultsTab::kLayer);
   return true;
 }
 
@@ -291,6 +295,7 @@ void AppController::start_sweep() {
   plot.series.clear();
   plot.markers.clear();
   plot.x_title = lesson_->size_label();
+  refresh_plot();
 
   std::vector<SweepJob> jobs;
   compute::Device* device = device_.get();
@@ -328,6 +333,30 @@ void AppController::clear_plot() {
   state_.timing.series.clear();
   state_.timing.earlier.clear();
   state_.timing.markers.clear();
+  refresh_plot();
+}
+
+void AppController::set_plot_quantity(plot::PlotQuantity quantity) {
+  state_.timing.quantity = quantity;
+  refresh_plot();
+}
+
+void AppController::refresh_plot() {
+  TimingPlot& plot = state_.timing;
+  std::vector<plot::PlotSeries> all;
+  all.reserve(plot.earlier.size() + plot.series.size());
+  all.insert(all.end(), plot.earlier.begin(), plot.earlier.end());
+  all.insert(all.end(), plot.series.begin(), plot.series.end());
+  plot.quantities.clear();
+  for (plot::PlotQuantity quantity : plot::all_plot_quantities()) {
+    if (quantity == plot::PlotQuantity::kTime || plot::has_quantity(all, quantity)) {
+      plot.quantities.push_back(quantity);
+    }
+  }
+  const bool available = std::find(plot.quantities.begin(), plot.quantities.end(), plot.quantity) !=
+                         plot.quantities.end();
+  plot.shown_quantity = available ? plot.quantity : plot::PlotQuantity::kTime;
+  plot.shown = plot::as_quantity(all, plot.shown_quantity);
 }
 
 void AppController::record_sweep_point(const SweepPoint& point) {
@@ -339,6 +368,7 @@ void AppController::record_sweep_point(const SweepPoint& point) {
           plot::PlotMarker{*crossover, pair->second + " beats " + pair->first});
     }
   }
+  refresh_plot();
 }
 
 void AppController::update() {
@@ -355,6 +385,9 @@ void AppController::update() {
       state_.timed.pending = false;
       if (*result) {
         state_.timed.report = std::move(result->value());
+        if (state_.timed.report->layer_picture) {
+          state_.layer_picture = state_.timed.report->layer_picture;
+        }
       } else {
         state_.timed.error = result->message();
         if (result->error().kind != ErrorKind::kCancelled)
@@ -404,6 +437,15 @@ void AppController::apply_lesson_action(const std::string& link) {
       post(Severity::kWarning, mode.message());
     }
   }
+  if (action->plot) {
+    auto quantity = plot::parse_plot_quantity(*action->plot);
+    if (quantity) {
+      set_plot_quantity(*quantity);
+      show_results(ResultsTab::kTiming);
+    } else {
+      post(Severity::kWarning, quantity.message());
+    }
+  }
   if (action->view) {
     auto tab = parse_results_tab(*action->view);
     if (tab) {
@@ -423,7 +465,11 @@ void AppController::apply_lesson_action(const std::string& link) {
       post(Severity::kWarning, "pick=" + *action->pick + ": expected row,col");
     }
   }
-  if (action->sweep) start_sweep();
+  if (action->sweep) {
+    // The sweep's curves are the point of such a link, unless it names a view of its own.
+    if (!action->view && !action->plot) show_results(ResultsTab::kTiming);
+    start_sweep();
+  }
 }
 
 void AppController::set_color_by(ColorBy mode) {
@@ -475,7 +521,9 @@ Result<ResultsTab> parse_results_tab(const std::string& name) {
   if (name == "grid") return ResultsTab::kGrid;
   if (name == "timeline") return ResultsTab::kTimeline;
   if (name == "reads") return ResultsTab::kElementReads;
-  return invalid_argument("unknown view '" + name + "': expected plot, grid, timeline or reads");
+  if (name == "layer") return ResultsTab::kLayer;
+  return invalid_argument("unknown view '" + name +
+                          "': expected plot, grid, timeline, reads or layer");
 }
 
 void AppController::hover(std::optional<PixelPoint> pixel, Viewport viewport) {

@@ -50,6 +50,9 @@ class AppController {
   void start_sweep();
   void cancel_sweep();
   void clear_plot();
+  // What the plot's y axis shows: time, GB/s or GFLOP/s (kept when the points allow no rate yet,
+  // so a link's plot=gflops before its sweep still applies when the points arrive).
+  void set_plot_quantity(plot::PlotQuantity quantity);
 
   // "threadlab:set?..." links in the lesson text.
   void apply_lesson_action(const std::string& link);
@@ -78,6 +81,8 @@ class AppController {
 
  private:
   AppController() = default;
+  // Rebuilds state_.timing.shown and .quantities after the series or the quantity changed.
+  void refresh_plot();
   Status initialize(const ControllerOptions& options);
   void load_lesson_text();
   // Makes `id` the current lesson without launching it; false when it already is or cannot be.

@@ -17,6 +17,7 @@
 #include "core/lessons/matmul_tiles.hpp"
 #include "core/mapping_layout.hpp"
 #include "core/markdown/lesson_document.hpp"
+#include "core/plot/plot_quantity.hpp"
 #include "core/plot/series.hpp"
 #include "core/sweep/sweep_runner.hpp"
 #include "core/trace.hpp"
@@ -60,8 +61,9 @@ struct HoverInfo {
 };
 
 // The tabs under the mapping view.
-enum class ResultsTab { kTiming, kGrid, kTimeline, kElementReads };
-Result<ResultsTab> parse_results_tab(const std::string& name);  // "plot", "grid", "timeline"
+enum class ResultsTab { kTiming, kGrid, kTimeline, kElementReads, kLayer };
+// "plot", "grid", "timeline", "reads", "layer"
+Result<ResultsTab> parse_results_tab(const std::string& name);
 
 struct ViewSettings {
   ColorBy color_by = ColorBy::kBlock;
@@ -95,6 +97,13 @@ struct TimingPlot {
   SweepProgress progress;
   bool sweeping = false;
   std::string x_title = "elements N";
+  // What the user asked the y axis to show, what it shows (time while the points carry no such
+  // work), the quantities the points allow, and the series as drawn: earlier sweeps first
+  // (behind), then the current one, converted to `shown_quantity`.
+  plot::PlotQuantity quantity = plot::PlotQuantity::kTime;
+  plot::PlotQuantity shown_quantity = plot::PlotQuantity::kTime;
+  std::vector<plot::PlotQuantity> quantities{plot::PlotQuantity::kTime};
+  std::vector<plot::PlotSeries> shown;
 };
 
 struct LessonText {
@@ -118,6 +127,9 @@ struct AppState {
   std::vector<LaunchProblem> launch_problems;  // why the current controls are invalid, if they are
   TraceView trace;
   std::optional<ElementPick> pick;
+  // The dense layer drawn small, from its last timed run: kept while the next run measures, so the
+  // tab does not flicker empty.
+  std::optional<lessons::LayerPicture> layer_picture;
   ViewSettings view;
   TimedRun timed;
   TimingPlot timing;

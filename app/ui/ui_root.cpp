@@ -1,5 +1,6 @@
 #include "ui_root.hpp"
 
+#include "core/lessons/dense_layer.hpp"
 #include "panels/panels.hpp"
 
 namespace tl::ui {
@@ -70,6 +71,11 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
     if (controller.state().controls.lesson_id == lessons::kMatmulId &&
         ImGui::BeginTabItem("Element reads", nullptr, flags_for(ResultsTab::kElementReads))) {
       draw_element_reads_panel(controller, fonts);
+      ImGui::EndTabItem();
+    }
+    if (controller.state().controls.lesson_id == lessons::kDenseLayerId &&
+        ImGui::BeginTabItem("Layer", nullptr, flags_for(ResultsTab::kLayer))) {
+      draw_layer_panel(controller, fonts);
       ImGui::EndTabItem();
     }
     if (!trace.blocks.empty() &&

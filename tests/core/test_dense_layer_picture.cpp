@@ -103,5 +103,37 @@ TEST(DenseLayerPicture, WithoutOutputsOnlyInputsAndWeightsAreDrawn) {
   EXPECT_LE(picture.weight_range.min, picture.weight_range.max);
 }
 
+TEST(DenseLayerPicture, SignedPartsCentreTheirColoursOnZero) {
+  // Weights in [-0.5, 0.25]: zero is the grey centre, -0.5 the full blue end, and +0.25 only
+  // halfway to orange, because the scale is the largest magnitude on either side.
+  const ValueRange weights{-0.5f, 0.25f};
+  EXPECT_EQ(layer_cell_color(0.0f, weights), diverging_color(0.0f));
+  EXPECT_EQ(layer_cell_color(-0.5f, weights), diverging_color(-1.0f));
+  EXPECT_EQ(layer_cell_color(0.25f, weights), diverging_color(0.5f));
+  EXPECT_NE(layer_cell_color(0.25f, weights), layer_cell_color(-0.25f, weights));
+}
+
+TEST(DenseLayerPicture, OneSignedPartsSpanTheSequentialRamp) {
+  // Sigmoid outputs in [0.2, 0.6]: the smallest is the ramp's dark end, the largest its light end.
+  const ValueRange outputs{0.2f, 0.6f};
+  EXPECT_EQ(layer_cell_color(0.2f, outputs), sequential_color(0.0f));
+  EXPECT_EQ(layer_cell_color(0.6f, outputs), sequential_color(1.0f));
+  EXPECT_EQ(layer_cell_color(0.4f, outputs), sequential_color(0.5f));
+  // All values equal: no division by zero, the middle of the ramp.
+  EXPECT_EQ(layer_cell_color(0.3f, {0.3f, 0.3f}), sequential_color(0.5f));
+}
+
+TEST(DenseLayerPicture, DivergingRampIsMonotoneInLightnessAwayFromZero) {
+  // Sign is hue, magnitude is distance from the grey centre: the ends differ from the centre and
+  // from each other, and values beyond [-1, 1] clamp.
+  EXPECT_NE(diverging_color(-1.0f), diverging_color(0.0f));
+  EXPECT_NE(diverging_color(1.0f), diverging_color(0.0f));
+  EXPECT_NE(diverging_color(-1.0f), diverging_color(1.0f));
+  EXPECT_EQ(diverging_color(3.0f), diverging_color(1.0f));
+  EXPECT_EQ(diverging_color(-3.0f), diverging_color(-1.0f));
+  EXPECT_GT(diverging_color(-1.0f).b, diverging_color(-1.0f).r);  // blue below zero
+  EXPECT_GT(diverging_color(1.0f).r, diverging_color(1.0f).b);    // orange above
+}
+
 }  // namespace
 }  // namespace tl::lessons

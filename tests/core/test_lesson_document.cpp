@@ -74,6 +74,13 @@ TEST(LessonAction, ViewPicksAResultsTabAndIsNotALessonParameter) {
   EXPECT_EQ(action->values.count("view"), 0u);
 }
 
+TEST(LessonAction, PlotPicksTheYQuantityAndIsNotALessonParameter) {
+  auto action = lessons::parse_lesson_action("threadlab:set?lesson=matmul&plot=gflops&sweep");
+  ASSERT_TRUE(action.is_ok()) << action.message();
+  EXPECT_EQ(action->plot, "gflops");
+  EXPECT_EQ(action->values.count("plot"), 0u);
+}
+
 TEST(LessonAction, RejectsMalformedLinks) {
   EXPECT_FALSE(lessons::parse_lesson_action("https://example.com").is_ok());
   EXPECT_FALSE(lessons::parse_lesson_action("threadlab:setn=1").is_ok());

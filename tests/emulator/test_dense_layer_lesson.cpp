@@ -33,7 +33,6 @@ class DenseLayerLessonTest : public ::testing::Test {
     lesson_->set_repeats(1);
   }
   // The concrete lesson, for what the interface does not offer.
-  DenseLayerLesson& dense() { return dynamic_cast<DenseLayerLesson&>(*lesson_); }
 
   std::unique_ptr<Device> device_ = make_emulator_device();
   std::unique_ptr<Lesson> lesson_;
@@ -64,7 +63,6 @@ TEST_F(DenseLayerLessonTest, IsInTheCatalogWithTheDocumentedDefaults) {
   EXPECT_EQ(lesson_->launch_config(), (LaunchConfig{{32, 1, 1}, {32, 8, 1}}));
   EXPECT_EQ(lesson_->data_shape().rows, 1u);
   EXPECT_EQ(lesson_->data_shape().cols, 1024u);
-  EXPECT_EQ(dense().last_picture(), nullptr);
 
   const auto params = lesson_->params();
   const auto path = std::find_if(params.begin(), params.end(),
@@ -186,8 +184,8 @@ TEST_F(DenseLayerLessonTest, TimedRunTimesEveryEmulatedPathAndTheCpuWithFlops) {
 
   // The picture of the layer: 37 inputs over at most 32 cells, 29 neurons drawn one by one, and
   // the unfused path's outputs, sigmoids in (0, 1).
-  const lessons::LayerPicture* picture = dense().last_picture();
-  ASSERT_NE(picture, nullptr);
+  ASSERT_TRUE(report->layer_picture.has_value());
+  const lessons::LayerPicture* picture = &*report->layer_picture;
   EXPECT_EQ(picture->in, 37u);
   EXPECT_EQ(picture->out, 29u);
   EXPECT_EQ(picture->input_cells, 32u);
@@ -273,7 +271,6 @@ TEST_F(DenseLayerLessonTest, LayersBeyondTheEmulatorCapAreClearErrors) {
   ASSERT_FALSE(timed.is_ok());
   EXPECT_EQ(timed.error().kind, ErrorKind::kTooSlow);
   EXPECT_NE(timed.message().find("emulator"), std::string::npos) << timed.message();
-  EXPECT_EQ(dense().last_picture(), nullptr);
   HostTraceSink sink;
   auto traced = lesson_->run_traced(*device_, sink);
   ASSERT_FALSE(traced.is_ok());
@@ -283,7 +280,7 @@ TEST_F(DenseLayerLessonTest, LayersBeyondTheEmulatorCapAreClearErrors) {
   auto small = lesson_->run_timed(*device_, nullptr);
   ASSERT_TRUE(small.is_ok()) << small.message();
   EXPECT_TRUE(small->check->passed) << small->check->description;
-  EXPECT_NE(dense().last_picture(), nullptr);
+  EXPECT_TRUE(small->layer_picture.has_value());
 }
 
 TEST_F(DenseLayerLessonTest, SweepDoublesTheBatchWithinTheEmulatorCap) {

@@ -174,6 +174,39 @@ TEST_F(AppControllerTest, ACompletedSweepHasTheCpuAndEmulatedSeries) {
   EXPECT_TRUE(controller_->state().timing.earlier[0].faint);
 }
 
+TEST_F(AppControllerTest, TheSweepCanBeReadAsRatesAndFallsBackToTimeWithoutPoints) {
+  // Before any point only time can be shown, even when a link asks for GFLOP/s.
+  controller_->apply_lesson_action("threadlab:set?plot=gflops");
+  EXPECT_EQ(controller_->state().timing.quantity, plot::PlotQuantity::kFlopRate);
+  EXPECT_EQ(controller_->state().timing.shown_quantity, plot::PlotQuantity::kTime);
+  EXPECT_EQ(controller_->state().view.results_tab, ResultsTab::kTiming);
+
+  controller_->apply_lesson_action("threadlab:set?n=4096&sweep");
+  wait_until_idle();
+  const TimingPlot& timing = controller_->state().timing;
+  ASSERT_FALSE(timing.series.empty());
+  // The points carry their work, so all three quantities are offered, and the asked-for one shows.
+  EXPECT_EQ(timing.quantities.size(), 3u);
+  EXPECT_EQ(timing.shown_quantity, plot::PlotQuantity::kFlopRate);
+  const plot::PlotSeries* kernel = nullptr;
+  for (const auto& s : timing.shown) {
+    if (s.name == "Emulated kernel (CPU)") kernel = &s;
+  }
+  ASSERT_NE(kernel, nullptr);
+  ASSERT_FALSE(kernel->points.empty());
+  // N additions in the median time: the first point's rate.
+  const plot::PlotPoint& time = timing.series[0].name == kernel->name ? timing.series[0].points[0]
+                                                                      : timing.series[1].points[0];
+  EXPECT_EQ(time.flops, time.x);
+  for (const auto& p : kernel->points) EXPECT_GT(p.y, 0) << "at x = " << p.x;
+
+  controller_->set_plot_quantity(plot::PlotQuantity::kTime);
+  EXPECT_EQ(timing.shown.size(), timing.series.size());
+  EXPECT_EQ(timing.shown[0].points[0].y, timing.series[0].points[0].y);
+  controller_->apply_lesson_action("threadlab:set?plot=tflops");  // refused with a message
+  EXPECT_EQ(timing.quantity, plot::PlotQuantity::kTime);
+}
+
 TEST_F(AppControllerTest, AMatmulLinkSwitchesLessonsAndLaunchesTheTiledKernel) {
   controller_->apply_lesson_action(
       "threadlab:set?lesson=matmul&m=40&n=24&k=16&kernel=tiled&tile=8&launch");
@@ -298,6 +331,27 @@ TEST_F(AppControllerTest, ADenseLayerLinkTracesYAndTimesEveryPath) {
   EXPECT_NE(s.timed.report->find("Emulated unfused, 3 launches (CPU)"), nullptr);
   ASSERT_TRUE(s.timed.report->check.has_value());
   EXPECT_TRUE(s.timed.report->check->passed) << s.timed.report->check->description;
+
+  // The lesson opens on the layer's picture: 40 inputs averaged into 32 cells, 24 neurons one by
+  // one, with the sigmoid's outputs.
+  EXPECT_EQ(s.view.results_tab, ResultsTab::kLayer);
+  ASSERT_TRUE(s.layer_picture.has_value());
+  EXPECT_EQ(s.layer_picture->in, 40u);
+  EXPECT_EQ(s.layer_picture->out, 24u);
+  EXPECT_EQ(s.layer_picture->input_cells, 32u);
+  EXPECT_EQ(s.layer_picture->neuron_cells, 24u);
+  EXPECT_EQ(s.layer_picture->outputs.size(), 24u);
+
+  // A sweep link brings the plot forward; the picture stays while the sweep runs.
+  controller_->apply_lesson_action("threadlab:set?sweep");
+  EXPECT_EQ(controller_->state().view.results_tab, ResultsTab::kTiming);
+  EXPECT_TRUE(controller_->state().layer_picture.has_value());
+  controller_->cancel_sweep();
+  wait_until_idle();
+  // Another lesson has no layer.
+  controller_->select_lesson("vector-add");
+  wait_until_idle();
+  EXPECT_FALSE(controller_->state().layer_picture.has_value());
 }
 
 }  // namespace

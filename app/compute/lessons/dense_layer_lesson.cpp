@@ -285,7 +285,6 @@ Status DenseLayerLesson::configure(const lessons::ParamValues& given) {
 }
 
 Result<LessonReport> DenseLayerLesson::run_timed(Device& device, const std::atomic<bool>* cancel) {
-  last_picture_.reset();
   DenseLayerRequest request;
   request.params = layer_;
   request.config = config_;
@@ -295,8 +294,9 @@ Result<LessonReport> DenseLayerLesson::run_timed(Device& device, const std::atom
   request.cancel = cancel;
   auto report = run_dense_layer(device, request);
   if (!report) return report.error();
-  last_picture_ = std::move(report->picture);
-  return to_lesson_report(*report, layer_, request.time_cpu);
+  LessonReport lesson_report = to_lesson_report(*report, layer_, request.time_cpu);
+  lesson_report.layer_picture = std::move(report->picture);
+  return lesson_report;
 }
 
 Result<TracedLaunch> DenseLayerLesson::run_traced(Device& device, TraceSink& sink) {

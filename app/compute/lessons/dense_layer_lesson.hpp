@@ -2,10 +2,8 @@
 // Lesson 5, a dense layer Y = sigmoid(X · Wᵀ + b), behind the Lesson interface. A timed run
 // measures the unfused, fused and cuBLAS paths side by side on the same data; a traced run records
 // who computed each element of Y on the selected path.
-//
-// The class is declared here, not hidden in the .cpp as the other lessons are, because it offers
-// one thing the Lesson interface does not: the small picture of the layer (input strip, weight
-// heatmap, output strip) from its last timed run.
+// A timed run's report also carries the small picture of the layer (input strip, weight heatmap,
+// output strip).
 
 #include <memory>
 #include <optional>
@@ -40,18 +38,10 @@ class DenseLayerLesson final : public Lesson {
   [[nodiscard]] std::vector<std::uint64_t> sweep_sizes(const Device& device) const override;
   [[nodiscard]] std::optional<std::pair<std::string, std::string>> crossover() const override;
 
-  // The layer drawn small by this object's last successful timed run, with the output of the
-  // selected path (fused where that path could not run); null before one, and after a run that
-  // failed. Not synchronised: read it on the thread that ran run_timed, or after it returned.
-  [[nodiscard]] const lessons::LayerPicture* last_picture() const {
-    return last_picture_ ? &*last_picture_ : nullptr;
-  }
-
  private:
   lessons::ParamValues values_;
   lessons::DenseLayerParams layer_;
   LaunchConfig config_;
-  std::optional<lessons::LayerPicture> last_picture_;
 };
 
 std::unique_ptr<Lesson> make_dense_layer_lesson();

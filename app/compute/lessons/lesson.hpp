@@ -16,6 +16,7 @@
 #include "compute/trace_sink.hpp"
 #include "core/grid_diagram.hpp"
 #include "core/lessons/catalog.hpp"
+#include "core/lessons/dense_layer_picture.hpp"
 #include "core/lessons/lesson_params.hpp"
 #include "core/stats.hpp"
 #include "core/trace.hpp"
@@ -40,6 +41,9 @@ struct LessonReport {
   std::vector<TimingRow> rows;
   std::optional<LessonCheck> check;
   std::vector<std::string> notes;  // e.g. why a CPU reference was skipped
+  // The dense layer drawn small (inputs, weight heatmap, outputs of the selected path); the other
+  // lessons' data is the mapping view itself.
+  std::optional<lessons::LayerPicture> layer_picture;
 
   [[nodiscard]] const TimingRow* find(std::string_view name) const;
 };

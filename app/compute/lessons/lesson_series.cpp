@@ -31,7 +31,8 @@ SweepPoint to_sweep_point(double x, const LessonReport& report) {
   SweepPoint point;
   point.x = x;
   for (const TimingRow& row : report.rows) {
-    if (row.plotted && !row.stats.empty()) point.timings.push_back({row.name, row.stats});
+    if (row.plotted && !row.stats.empty())
+      point.timings.push_back({row.name, row.stats, row.bytes, row.flops});
   }
   return point;
 }
@@ -51,8 +52,8 @@ void add_sweep_point(std::vector<plot::PlotSeries>& series, const SweepPoint& po
       series.push_back(std::move(created));
       it = series.end() - 1;
     }
-    it->points.push_back(
-        {point.x, timing.stats.median_ms, timing.stats.min_ms, timing.stats.max_ms});
+    it->points.push_back({point.x, timing.stats.median_ms, timing.stats.min_ms, timing.stats.max_ms,
+                          timing.bytes, timing.flops});
     std::sort(it->points.begin(), it->points.end(),
               [](const plot::PlotPoint& a, const plot::PlotPoint& b) { return a.x < b.x; });
   }

@@ -66,4 +66,14 @@ LayerPicture summarize_layer(const DenseLayerParams& params, const DenseLayerDat
   return picture;
 }
 
+Rgb layer_cell_color(float value, ValueRange range) {
+  if (range.min < 0.0f && range.max > 0.0f) {
+    const float largest = std::max(-range.min, range.max);
+    return diverging_color(value / largest);
+  }
+  const float span = range.max - range.min;
+  if (!(span > 0.0f)) return sequential_color(0.5f);
+  return sequential_color((value - range.min) / span);
+}
+
 }  // namespace tl::lessons

@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "core/color_scheme.hpp"
 #include "core/lessons/dense_layer.hpp"
 
 namespace tl::lessons {
@@ -48,5 +49,11 @@ inline constexpr std::uint32_t kLayerPictureMaxCells = 32;
 LayerPicture summarize_layer(const DenseLayerParams& params, const DenseLayerData& data,
                              std::span<const float> y,
                              std::uint32_t max_cells = kLayerPictureMaxCells);
+
+// The colour of one cell of the picture whose part spans `range`: signed data (weights, inputs
+// around zero) on the diverging ramp scaled by the largest magnitude, so zero is always grey;
+// data of one sign (the sigmoid's outputs) on the sequential ramp from min to max. A part whose
+// values are all equal gets the ramp's middle.
+[[nodiscard]] Rgb layer_cell_color(float value, ValueRange range);
 
 }  // namespace tl::lessons

@@ -43,6 +43,8 @@ Result<LessonAction> parse_lesson_action(const std::string& link) {
       action.view = value;
     } else if (key == "pick") {
       action.pick = value;
+    } else if (key == "plot") {
+      action.plot = value;
     } else {
       action.values[key] = value;
     }

@@ -18,6 +18,7 @@ struct LessonAction {
   std::optional<std::string> color_by;  // color=warp
   std::optional<std::string> view;      // view=grid: which results tab to bring to the front
   std::optional<std::string> pick;      // pick=17,9: the element (row, col) to inspect
+  std::optional<std::string> plot;      // plot=gflops: what the timing plot's y axis shows
   bool launch = false;                  // launch
   bool sweep = false;                   // sweep
 };

@@ -31,7 +31,7 @@ struct ParamSpec {
   std::string help;                  // one sentence, for tooltips and --help
   // Other names accepted on the command line and in lesson links, e.g. the dense layer's "in" and
   // "out" for "inputs" and "neurons". merge_values turns them into `name` for the lesson.
-  std::vector<std::string> aliases;
+  std::vector<std::string> aliases{};
 };
 
 using ParamValues = std::map<std::string, std::string>;

@@ -59,12 +59,13 @@ Status write_file(const std::filesystem::path& path, const std::string& text) {
 }  // namespace
 
 std::string series_to_csv(std::span<const PlotSeries> series) {
-  std::string csv = "series,x,y,y_min,y_max\n";
+  std::string csv = "series,x,y,y_min,y_max,bytes,flops\n";
   for (const PlotSeries& s : series) {
     const std::string name = csv_field(s.name);
     for (const PlotPoint& p : s.points) {
       csv += name + ',' + csv_number(p.x) + ',' + csv_number(p.y) + ',' + csv_number(p.y_min) +
-             ',' + csv_number(p.y_max) + '\n';
+             ',' + csv_number(p.y_max) + ',' + csv_number(p.bytes) + ',' + csv_number(p.flops) +
+             '\n';
     }
   }
   return csv;
@@ -80,7 +81,9 @@ std::string series_to_json(std::span<const PlotSeries> series,
       points.push_back({{"x", json_number(p.x)},
                         {"y", json_number(p.y)},
                         {"y_min", json_number(p.y_min)},
-                        {"y_max", json_number(p.y_max)}});
+                        {"y_max", json_number(p.y_max)},
+                        {"bytes", json_number(p.bytes)},
+                        {"flops", json_number(p.flops)}});
     }
     document["series"].push_back({{"name", s.name},
                                   {"color", hex_color(s.color)},

@@ -10,12 +10,13 @@
 
 namespace tl::plot {
 
-// One row per point, header `series,x,y,y_min,y_max`. Names are quoted when they need it (RFC
-// 4180); numbers are written in the shortest form that reads back to the same double.
+// One row per point, header `series,x,y,y_min,y_max,bytes,flops` (bytes and flops: the work of one
+// run at x, 0 where unknown, so rates can be computed from the file). Names are quoted when they
+// need it (RFC 4180); numbers are written in the shortest form that reads back to the same double.
 [[nodiscard]] std::string series_to_csv(std::span<const PlotSeries> series);
 
 // {"series": [{"name", "color": "#rrggbbaa", "visible", "faint", "dashed",
-//              "points": [{"x", "y", "y_min", "y_max"}]}],
+//              "points": [{"x", "y", "y_min", "y_max", "bytes", "flops"}]}],
 //  "markers": [{"x", "label"}]}, indented by two spaces. Non-finite numbers become null.
 [[nodiscard]] std::string series_to_json(std::span<const PlotSeries> series,
                                          std::span<const PlotMarker> markers);

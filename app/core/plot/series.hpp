@@ -13,6 +13,9 @@ struct PlotPoint {
   double y = 0;  // the headline value: the median of the repeats for timings
   double y_min = 0;
   double y_max = 0;  // the spread of the repeats, drawn as a translucent band
+  // The work one timed run did at x, so that a time can also be shown as a rate (0: unknown).
+  double bytes = 0;
+  double flops = 0;
 };
 
 // Whether the point carries a real min–max range around y. Points built with y only leave

@@ -31,6 +31,18 @@ constexpr std::array<Unit, 5> kByteUnits{{{1.0, " B"},
                                           {1099511627776.0, " TiB"}}};
 constexpr std::array<Unit, 5> kCountUnits{
     {{1.0, ""}, {1e3, "K"}, {1e6, "M"}, {1e9, "G"}, {1e12, "T"}}};
+constexpr std::array<Unit, 6> kByteRateUnits{{{1.0, " B/s"},
+                                              {1e3, " kB/s"},
+                                              {1e6, " MB/s"},
+                                              {1e9, " GB/s"},
+                                              {1e12, " TB/s"},
+                                              {1e15, " PB/s"}}};
+constexpr std::array<Unit, 6> kFlopRateUnits{{{1.0, " FLOP/s"},
+                                              {1e3, " kFLOP/s"},
+                                              {1e6, " MFLOP/s"},
+                                              {1e9, " GFLOP/s"},
+                                              {1e12, " TFLOP/s"},
+                                              {1e15, " PFLOP/s"}}};
 
 // Rounds to `digits` significant digits, so the unit is chosen after rounding: 999.96 µs must
 // become "1 ms", not "1000 µs".
@@ -85,6 +97,10 @@ std::string format_value(double value, TickFormat format, int significant_digits
       return with_unit(value, digits, kByteUnits);
     case TickFormat::kCount:
       return with_unit(value, digits, kCountUnits);
+    case TickFormat::kByteRate:
+      return with_unit(value, digits, kByteRateUnits);
+    case TickFormat::kFlopRate:
+      return with_unit(value, digits, kFlopRateUnits);
   }
   return plain_number(value, digits);
 }

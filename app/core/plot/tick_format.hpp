@@ -11,6 +11,8 @@ enum class TickFormat {
   kMilliseconds,  // value in ms, written with the unit that reads best: "10 µs", "2.5 ms", "1 s"
   kBytes,         // value in bytes, binary units: "512 B", "4 KiB", "1 MiB"
   kCount,         // element counts, SI suffixes: "500", "10K", "1M"
+  kByteRate,  // bytes per second, decimal units as bandwidths are quoted: "820 GB/s", "3.3 TB/s"
+  kFlopRate,  // floating-point operations per second: "900 GFLOP/s", "51 TFLOP/s"
 };
 
 // Short label for a tick: at most 3 significant digits ("10 ms", "1M", "4 KiB", "2.5").

@@ -12,6 +12,8 @@ namespace tl {
 struct NamedTiming {
   std::string name;  // "CPU", "GPU kernel", "GPU end-to-end", ...
   TimingStats stats;
+  double bytes = 0;  // moved per run, for GB/s (0: not meaningful)
+  double flops = 0;  // per run, for GFLOP/s (0: not meaningful)
 };
 
 struct SweepPoint {

@@ -11,6 +11,7 @@
 
 #include "core/format.hpp"
 #include "core/lessons/catalog.hpp"
+#include "core/plot/tick_format.hpp"
 #include "core/stats.hpp"
 #include "panels.hpp"
 
@@ -116,12 +117,17 @@ void draw_report(const TimedRun& timed) {
   }
   if (!timed.report) return;
   const compute::LessonReport& r = *timed.report;
-  if (ImGui::BeginTable("timed", 3, ImGuiTableFlags_SizingStretchProp)) {
+  if (ImGui::BeginTable("timed", 3, ImGuiTableFlags_None)) {
+    // The numbers keep their width; long row names ("Emulated unfused 1/3: product X·Wᵀ (CPU)")
+    // wrap in the space left rather than being cut off.
+    ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("time", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("rate", ImGuiTableColumnFlags_WidthFixed);
     for (const compute::TimingRow& row : r.rows) {
       if (row.stats.empty()) continue;
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(row.name.c_str());
+      ImGui::TextWrapped("%s", row.name.c_str());
       ImGui::TableNextColumn();
       ImGui::Text("%s", format_milliseconds(row.stats.median_ms).c_str());
       if (ImGui::IsItemHovered()) {
@@ -130,11 +136,18 @@ void draw_report(const TimedRun& timed) {
                           format_milliseconds(row.stats.max_ms).c_str());
       }
       ImGui::TableNextColumn();
+      // The rate the row is limited by: GFLOP/s where it computes more than it moves.
       if (row.flops > 0 && row.flops > row.bytes) {
-        ImGui::TextColored(kMutedColor, "%.1f GFLOP/s", gigaflops(row.flops, row.stats.median_ms));
+        ImGui::TextColored(kMutedColor, "%s",
+                           plot::format_value(gigaflops(row.flops, row.stats.median_ms) * 1e9,
+                                              plot::TickFormat::kFlopRate, 3)
+                               .c_str());
       } else if (row.bytes > 0) {
-        ImGui::TextColored(kMutedColor, "%.1f GB/s",
-                           gigabytes_per_second(row.bytes, row.stats.median_ms));
+        ImGui::TextColored(
+            kMutedColor, "%s",
+            plot::format_value(gigabytes_per_second(row.bytes, row.stats.median_ms) * 1e9,
+                               plot::TickFormat::kByteRate, 3)
+                .c_str());
       }
     }
     ImGui::EndTable();

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/plot/plot_export.hpp"
+#include "core/plot/plot_quantity.hpp"
 #include "panels.hpp"
 #include "widgets/plot_widget.hpp"
 
@@ -65,15 +66,27 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
         is_gpu(state.backend) ? "GPU" : "emulator");
     return;
   }
-  std::vector<plot::PlotSeries> shown;
-  shown.reserve(timing.earlier.size() + timing.series.size());
-  shown.insert(shown.end(), timing.earlier.begin(), timing.earlier.end());
-  shown.insert(shown.end(), timing.series.begin(), timing.series.end());
+  // Time, GB/s or GFLOP/s: the rates appear once a sweep has points that carry that work.
+  if (timing.quantities.size() > 1) {
+    ImGui::TextUnformatted("y:");
+    for (plot::PlotQuantity quantity : timing.quantities) {
+      ImGui::SameLine();
+      const std::string label(plot::quantity_label(quantity));
+      if (ImGui::RadioButton(label.c_str(), timing.shown_quantity == quantity)) {
+        controller.set_plot_quantity(quantity);
+      }
+    }
+    if (timing.shown_quantity == plot::PlotQuantity::kFlopRate) {
+      ImGui::SameLine(0, ImGui::GetFontSize());
+      ImGui::TextColored(kMutedColor, "higher is better; cuBLAS, where measured, is the ceiling");
+    }
+  }
   static PlotState plot_state;
   PlotOptions options;
   options.x_title = timing.x_title;
-  options.y_title = "time (median of 5, band: min to max)";
-  PlotWidget("##timing", plot_state, shown, timing.markers, options, {-1, -1});
+  options.y_title = std::string(plot::quantity_axis_title(timing.shown_quantity));
+  options.y_axis = plot::quantity_axis(timing.shown_quantity);
+  PlotWidget("##timing", plot_state, timing.shown, timing.markers, options, {-1, -1});
 }
 
 }  // namespace tl::ui

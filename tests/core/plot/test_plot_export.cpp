@@ -18,16 +18,18 @@ std::vector<PlotSeries> sample_series() {
                  .color = rgba(0x12, 0x34, 0x56, 0x78)};
   PlotSeries gpu{.name = "GPU, \"end-to-end\"", .points = {{1024, 0.1, 0.1, 0.1}}};
   gpu.dashed = true;
+  cpu.points[0].bytes = 12288;
+  cpu.points[0].flops = 1024;
   return {cpu, gpu};
 }
 
 TEST(PlotExport, CsvHasHeaderAndOneRowPerPoint) {
   const std::string csv = series_to_csv(sample_series());
   EXPECT_EQ(csv,
-            "series,x,y,y_min,y_max\n"
-            "CPU,1024,0.5,0.4,0.7\n"
-            "CPU,2048,1.25,1,1.5\n"
-            "\"GPU, \"\"end-to-end\"\"\",1024,0.1,0.1,0.1\n");
+            "series,x,y,y_min,y_max,bytes,flops\n"
+            "CPU,1024,0.5,0.4,0.7,12288,1024\n"
+            "CPU,2048,1.25,1,1.5,0,0\n"
+            "\"GPU, \"\"end-to-end\"\"\",1024,0.1,0.1,0.1,0,0\n");
 }
 
 TEST(PlotExport, CsvNumbersRoundTrip) {
@@ -53,6 +55,8 @@ TEST(PlotExport, JsonHasSeriesPointsAndMarkers) {
   EXPECT_EQ(json["series"][0]["name"], "CPU");
   EXPECT_EQ(json["series"][0]["color"], "#12345678");
   EXPECT_EQ(json["series"][0]["points"][1]["y_max"], 1.5);
+  EXPECT_EQ(json["series"][0]["points"][0]["bytes"], 12288);
+  EXPECT_EQ(json["series"][0]["points"][0]["flops"], 1024);
   EXPECT_EQ(json["series"][1]["dashed"], true);
   EXPECT_EQ(json["markers"][0]["x"], 4096);
   EXPECT_EQ(json["markers"][0]["label"], "crossover");

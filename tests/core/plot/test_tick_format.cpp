@@ -36,6 +36,15 @@ TEST(TickFormat, CountsUseSiSuffixes) {
   EXPECT_EQ(format_tick(2.5e9, TickFormat::kCount), "2.5G");
 }
 
+TEST(TickFormat, RatesUseDecimalUnitsAsHardwareSheetsDo) {
+  EXPECT_EQ(format_tick(2.764e12, TickFormat::kByteRate), "2.76 TB/s");
+  EXPECT_EQ(format_tick(419e9, TickFormat::kByteRate), "419 GB/s");
+  EXPECT_EQ(format_tick(999.96e9, TickFormat::kByteRate), "1 TB/s");
+  EXPECT_EQ(format_tick(51.2e12, TickFormat::kFlopRate), "51.2 TFLOP/s");
+  EXPECT_EQ(format_tick(820e6, TickFormat::kFlopRate), "820 MFLOP/s");
+  EXPECT_EQ(format_readout(5.3456e12, TickFormat::kFlopRate), "5.346 TFLOP/s");
+}
+
 TEST(TickFormat, PlainNumbersAvoidScientificNotationForEverydayMagnitudes) {
   EXPECT_EQ(format_tick(1200, TickFormat::kNumber), "1200");
   EXPECT_EQ(format_tick(0.25, TickFormat::kNumber), "0.25");

@@ -1,0 +1,74 @@
+// A lesson's timed runs become plot series that carry the work of each run, so the timing plot can
+// show GFLOP/s and GB/s as well as time.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "compute/lessons/lesson.hpp"
+#include "compute/lessons/lesson_series.hpp"
+#include "core/lessons/matmul.hpp"
+#include "core/plot/plot_quantity.hpp"
+
+namespace tl::compute {
+namespace {
+
+const plot::PlotSeries* find_series(const std::vector<plot::PlotSeries>& series,
+                                    const std::string& name) {
+  const auto it = std::find_if(series.begin(), series.end(),
+                               [&](const plot::PlotSeries& s) { return s.name == name; });
+  return it == series.end() ? nullptr : &*it;
+}
+
+TEST(LessonSeries, MatmulPointsCarryTheirFlopsAndBytes) {
+  auto device = make_emulator_device();
+  auto lesson = make_lesson("matmul");
+  ASSERT_TRUE(lesson.is_ok()) << lesson.message();
+  (*lesson)->set_repeats(1);
+  std::vector<plot::PlotSeries> series;
+  for (std::uint64_t size : {16u, 32u}) {
+    ASSERT_TRUE((*lesson)->configure((*lesson)->values_for_size(size)).is_ok());
+    auto report = (*lesson)->run_timed(*device, nullptr);
+    ASSERT_TRUE(report.is_ok()) << report.message();
+    add_sweep_point(series, to_sweep_point(static_cast<double>(size), *report));
+  }
+  ASSERT_FALSE(series.empty());
+
+  // Every plotted row of a product has its 2·M·N·K flops at every point.
+  const lessons::MatmulSize at32{32, 32, 32};
+  for (const plot::PlotSeries& s : series) {
+    ASSERT_EQ(s.points.size(), 2u) << s.name;
+    EXPECT_EQ(s.points[1].x, 32);
+    EXPECT_DOUBLE_EQ(s.points[1].flops, lessons::matmul_flops(at32)) << s.name;
+    EXPECT_GT(s.points[1].bytes, 0) << s.name;
+  }
+
+  // As GFLOP/s: the same series, each point's rate its flops over its median time.
+  const auto rates = plot::as_quantity(series, plot::PlotQuantity::kFlopRate);
+  ASSERT_EQ(rates.size(), series.size());
+  for (std::size_t i = 0; i < rates.size(); ++i) {
+    const plot::PlotPoint& time = series[i].points[1];
+    const plot::PlotPoint& rate = rates[i].points[1];
+    EXPECT_DOUBLE_EQ(rate.y, time.flops / (time.y * 1e-3)) << rates[i].name;
+  }
+  EXPECT_NE(find_series(rates, series.front().name), nullptr);
+}
+
+TEST(LessonSeries, RowsWithoutWorkStayTimeOnly) {
+  LessonReport report;
+  TimingRow copy{"copy to device", {}, 4096, 0, true};
+  copy.stats.median_ms = copy.stats.min_ms = copy.stats.max_ms = 0.5;
+  copy.stats.repeats = 1;
+  report.rows.push_back(copy);
+  std::vector<plot::PlotSeries> series;
+  add_sweep_point(series, to_sweep_point(1024, report));
+  ASSERT_EQ(series.size(), 1u);
+  EXPECT_EQ(series[0].points[0].bytes, 4096);
+  EXPECT_TRUE(plot::as_quantity(series, plot::PlotQuantity::kFlopRate).empty());
+  ASSERT_EQ(plot::as_quantity(series, plot::PlotQuantity::kBandwidth).size(), 1u);
+}
+
+}  // namespace
+}  // namespace tl::compute

@@ -1,0 +1,67 @@
+// Every "try this" link in every lesson text does what it says: it parses, names a lesson that
+// exists, sets only parameters that lesson has (a misspelt "inptus=" would otherwise be refused
+// only when a student clicks it), and asks for colours, views and plots the app knows.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "app_state.hpp"
+#include "compute/lessons/lesson.hpp"
+#include "core/color_scheme.hpp"
+#include "core/launch_config.hpp"
+#include "core/lessons/catalog.hpp"
+#include "core/lessons/lesson_action.hpp"
+#include "core/markdown/lesson_document.hpp"
+#include "core/plot/plot_quantity.hpp"
+#include "lesson_texts.hpp"
+
+namespace tl::ui {
+namespace {
+
+bool lesson_has_param(const compute::Lesson& lesson, const std::string& name) {
+  const auto specs = lesson.params();
+  return std::any_of(specs.begin(), specs.end(), [&](const lessons::ParamSpec& spec) {
+    return spec.name == name ||
+           std::find(spec.aliases.begin(), spec.aliases.end(), name) != spec.aliases.end();
+  });
+}
+
+TEST(LessonLinks, EveryLinkInEveryLessonIsValid) {
+  int links = 0;
+  for (const lessons::LessonInfo& info : lessons::catalog()) {
+    const std::string path = "lessons/" + std::string(info.folder) + "/lesson.md";
+    const auto text = lesson_texts::find_text(path);
+    ASSERT_TRUE(text.has_value()) << path;
+    auto document = markdown::parse(*text);
+    ASSERT_TRUE(document.is_ok()) << path << ": " << document.message();
+    for (const markdown::Block& block : document->blocks) {
+      for (const markdown::Span& span : block.spans) {
+        if (!lessons::is_lesson_action(span.link)) continue;
+        ++links;
+        const std::string where = path + ": [" + span.text + "](" + span.link + ")";
+        auto action = lessons::parse_lesson_action(span.link);
+        ASSERT_TRUE(action.is_ok()) << where << ": " << action.message();
+        const std::string id = action->lesson.value_or(std::string(info.id));
+        auto lesson = compute::make_lesson(id);
+        ASSERT_TRUE(lesson.is_ok()) << where << ": " << lesson.message();
+        for (const auto& [name, value] : action->values) {
+          EXPECT_TRUE(lesson_has_param(**lesson, name))
+              << where << ": lesson " << id << " has no parameter '" << name << "'";
+        }
+        if (action->color_by) {
+          EXPECT_TRUE(parse_color_by(*action->color_by).is_ok()) << where;
+        }
+        if (action->view) EXPECT_TRUE(parse_results_tab(*action->view).is_ok()) << where;
+        if (action->plot) EXPECT_TRUE(plot::parse_plot_quantity(*action->plot).is_ok()) << where;
+        if (action->pick) EXPECT_TRUE(parse_dim3(*action->pick).is_ok()) << where;
+      }
+    }
+  }
+  EXPECT_GE(links, 30) << "the lesson texts' links were not found";
+}
+
+}  // namespace
+}  // namespace tl::ui
