@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GPU pass, on the GPU test machine, from the project root, after `source .gpu/on-device.sh`.
-#   bash .gpu/bin/pass.sh [tests] [memcheck] [racecheck] [render] [bench]   (no argument: all of them)
+#   bash .gpu/bin/pass.sh [tests] [memcheck] [racecheck] [render] [gui] [bench]   (no argument: all)
 # Writes its log, PNGs and benchmark JSON to $OUT (at most 8 files come back). Every step has a time
 # limit, so one slow step cannot eat the whole device session.
 set -uo pipefail
@@ -8,7 +8,7 @@ out=${OUT:-/tmp/threadlab-gpu}
 mkdir -p "$out"
 bin=.gpu/bin
 sections=("$@")
-[[ ${#sections[@]} -eq 0 ]] && sections=(tests memcheck racecheck render bench)
+[[ ${#sections[@]} -eq 0 ]] && sections=(tests memcheck racecheck render gui bench)
 wants() { [[ " ${sections[*]} " == *" $1 "* ]]; }
 # The device image has no font packages: use the ones staged with the binaries.
 export THREADLAB_FONT_DIR=$PWD/.gpu/fonts
@@ -58,11 +58,21 @@ log="$out/gpu-pass.log"
       # shellcheck disable=SC2086
       timeout 60 $bin/threadlab render --lesson $lesson --out "$out/render-$name.png" --width 1000 --height 600
     done
-    echo "== headless app, after a sweep"
-    timeout 120 $bin/threadlab gui --headless --frames 3 --width 1600 --height 1000 \
-      --action 'threadlab:set?n=2^24&block=256&launch' --action 'threadlab:set?sweep' \
-      --screenshot "$out/gui-headless-gpu.png"
-    echo "exit: $?"
+  fi
+  if wants gui; then
+    # The whole app, headless on the GPU: each screenshot is taken after its measurements finish.
+    shot() {
+      local name=$1
+      shift
+      echo "== headless app: $name"
+      timeout 200 $bin/threadlab gui --headless --frames 3 --width 1600 --height 1000 "$@" \
+        --screenshot "$out/gui-$name.png"
+      echo "exit: $?"
+    }
+    shot vector-add-sweep --action 'threadlab:set?n=2^24&block=256&launch' --action 'threadlab:set?sweep'
+    shot matmul-gflops --action 'threadlab:set?lesson=matmul&kernel=tiled&tile=16&plot=gflops&sweep'
+    shot dense-layer --action \
+      'threadlab:set?lesson=dense-layer&batch=1&inputs=4096&neurons=4096&path=fused&view=layer&launch'
   fi
   if wants bench; then
     echo "== bench: vector add"
@@ -77,7 +87,6 @@ log="$out/gpu-pass.log"
     echo "exit: $?"
     echo "== bench: dense layer 4096 x 4096 over the batch"
     timeout 200 $bin/threadlab bench --lesson dense-layer --inputs 4096 --neurons 4096 --sizes 2^0..2^8 --format table
-    echo "exit: $?"
     echo "exit: $?"
   fi
 } 2>&1 | tee "$log"

@@ -20,6 +20,7 @@ cp tools/gpu/pass.sh .gpu/bin/
 # Fonts for screenshots: the device image has no font packages.
 mkdir -p .gpu/fonts
 cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf \
+  /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf \
   /usr/share/fonts/truetype/jetbrains-mono/JetBrainsMono-Regular.ttf .gpu/fonts/
 strip --strip-debug .gpu/bin/threadlab .gpu/bin/threadlab_gpu_tests .gpu/bin/threadlab_gl_tests
 du -sh .gpu

@@ -121,8 +121,12 @@ void draw_report(const TimedRun& timed) {
     // The numbers keep their width; long row names ("Emulated unfused 1/3: product X·Wᵀ (CPU)")
     // wrap in the space left rather than being cut off.
     ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableSetupColumn("time", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("rate", ImGuiTableColumnFlags_WidthFixed);
+    // Initial widths for the widest usual values, so the numbers are not clipped on the first
+    // frame a report appears (fixed columns fit their content one frame late).
+    ImGui::TableSetupColumn("time", ImGuiTableColumnFlags_WidthFixed,
+                            ImGui::CalcTextSize("888.8 ms").x);
+    ImGui::TableSetupColumn("rate", ImGuiTableColumnFlags_WidthFixed,
+                            ImGui::CalcTextSize("88.8 GFLOP/s").x);
     for (const compute::TimingRow& row : r.rows) {
       if (row.stats.empty()) continue;
       ImGui::TableNextRow();
