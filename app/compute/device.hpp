@@ -8,7 +8,10 @@
 #include <memory>
 #include <vector>
 
+#include <string_view>
+
 #include "core/device_info.hpp"
+#include "core/occupancy.hpp"
 #include "core/result.hpp"
 #include "kernels/kernel_table.hpp"
 
@@ -32,6 +35,8 @@ class Device {
   virtual Status copy_to_device(void* device_dst, const void* host_src, std::size_t bytes) = 0;
   virtual Status copy_to_host(void* host_dst, const void* device_src, std::size_t bytes) = 0;
   virtual Status fill_zero(void* device_dst, std::size_t bytes) = 0;
+  // Device memory to device memory: the copy-bandwidth ceiling the kernels are compared with.
+  virtual Status copy_on_device(void* device_dst, const void* device_src, std::size_t bytes) = 0;
 
   // Waits for all submitted work. Errors raised inside kernels surface here; a sticky error (the
   // context is unusable until reset) comes back as ErrorKind::kCudaStickyError.
@@ -45,6 +50,27 @@ class Device {
                                                     int repeats) = 0;
 
   virtual Result<MemoryInfo> memory_info() = 0;
+
+  // What the compiler gave a kernel (named as in kernels/kernel_inspector.hpp), and how many of
+  // its blocks CUDA says fit on one SM. The emulator has neither registers nor SMs to fill.
+  virtual Result<KernelResources> kernel_resources(std::string_view kernel) {
+    return no_occupancy(kernel);
+  }
+  virtual Result<std::uint32_t> active_blocks_per_sm(std::string_view kernel,
+                                                     std::uint32_t block_threads,
+                                                     std::uint64_t dynamic_shared_bytes) {
+    (void)block_threads;
+    (void)dynamic_shared_bytes;
+    return no_occupancy(kernel);
+  }
+
+ private:
+  static Error no_occupancy(std::string_view kernel) {
+    return Error{ErrorKind::kNoDevice,
+                 std::string(kernel) +
+                     ": occupancy needs an NVIDIA GPU: the registers and shared memory a kernel "
+                     "uses are assigned by nvcc for the GPU, and the emulator has no SMs to fill"};
+  }
 };
 
 // Device memory owned for its lifetime; moves, never copies.

@@ -37,6 +37,10 @@ struct DeviceInfo {
   std::uint64_t shared_memory_per_multiprocessor = 0;
   std::uint32_t registers_per_block = 0;
   std::uint32_t max_threads_per_multiprocessor = 0;
+  // What the occupancy calculation needs beyond the above (0 on the emulator: no SMs to fill).
+  std::uint32_t registers_per_multiprocessor = 0;
+  std::uint32_t max_blocks_per_multiprocessor = 0;
+  std::uint64_t reserved_shared_memory_per_block = 0;  // taken by the system from every block
   std::uint64_t global_memory_total = 0;
   std::uint64_t global_memory_free = 0;
   int clock_khz = 0;

@@ -106,6 +106,39 @@ void AppController::refresh_controls() {
   c.grid_diagram =
       make_grid_diagram(c.resolved, lesson_->thread_coverage(), state_.device.limits.warp_size);
   state_.launch_problems = validate(c.resolved, state_.device.limits);
+  refresh_occupancy();
+}
+
+void AppController::refresh_occupancy() {
+  OccupancyView& view = state_.controls.occupancy;
+  view = {};
+  const auto kernel = lesson_->occupancy_kernel();
+  if (!kernel) {
+    view.unavailable = "This path runs cuBLAS's own kernels, which ThreadLab cannot inspect.";
+    return;
+  }
+  view.kernel = *kernel;
+  if (!can_compute_occupancy(device_->info())) {
+    view.unavailable =
+        "Occupancy needs an NVIDIA GPU: nvcc assigns each kernel its registers and shared memory "
+        "for the GPU, and the emulator has no SMs to fill.";
+    return;
+  }
+  auto cached = kernel_resources_.find(*kernel);
+  if (cached == kernel_resources_.end()) {
+    auto resources = device_->kernel_resources(*kernel);
+    if (!resources) {
+      view.unavailable = resources.message();
+      return;
+    }
+    cached = kernel_resources_.emplace(*kernel, *resources).first;
+  }
+  view.resources = cached->second;
+  const std::uint64_t threads = state_.controls.resolved.block.volume();
+  view.current =
+      compute_occupancy(device_->info(), cached->second,
+                        static_cast<std::uint32_t>(std::min<std::uint64_t>(threads, 1u << 20)));
+  view.by_block_size = occupancy_by_block_size(device_->info(), cached->second);
 }
 
 void AppController::select_lesson(const std::string& id) {
@@ -522,8 +555,9 @@ Result<ResultsTab> parse_results_tab(const std::string& name) {
   if (name == "timeline") return ResultsTab::kTimeline;
   if (name == "reads") return ResultsTab::kElementReads;
   if (name == "layer") return ResultsTab::kLayer;
+  if (name == "occupancy") return ResultsTab::kOccupancy;
   return invalid_argument("unknown view '" + name +
-                          "': expected plot, grid, timeline, reads or layer");
+                          "': expected plot, grid, timeline, reads, layer or occupancy");
 }
 
 void AppController::hover(std::optional<PixelPoint> pixel, Viewport viewport) {

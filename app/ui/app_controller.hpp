@@ -3,6 +3,7 @@
 // sweeps, lesson actions, view changes. Panels call these commands and read state(); they never
 // compute. Needs the OpenGL context current on the calling thread (the UI thread) for its lifetime.
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -88,6 +89,7 @@ class AppController {
   // Makes `id` the current lesson without launching it; false when it already is or cannot be.
   bool switch_lesson(const std::string& id);
   void refresh_controls();
+  void refresh_occupancy();
   void start_timed_run();
   void handle_device_error(const Error& error);
   void record_sweep_point(const SweepPoint& point);
@@ -100,6 +102,8 @@ class AppController {
   std::unique_ptr<render::MappingRenderer> renderer_;
   SweepRunner runner_;
   bool runner_is_single_launch_ = false;
+  // What the compiler gave each kernel: asked once per kernel (it cannot change while running).
+  std::map<std::string, KernelResources, std::less<>> kernel_resources_;
   struct PendingRun;
   std::shared_ptr<PendingRun> pending_run_;
 };

@@ -17,12 +17,22 @@
 #include "core/lessons/matmul_tiles.hpp"
 #include "core/mapping_layout.hpp"
 #include "core/markdown/lesson_document.hpp"
+#include "core/occupancy.hpp"
 #include "core/plot/plot_quantity.hpp"
 #include "core/plot/series.hpp"
 #include "core/sweep/sweep_runner.hpp"
 #include "core/trace.hpp"
 
 namespace tl::ui {
+
+// The current kernel's theoretical occupancy at the chosen block size, and over block sizes.
+struct OccupancyView {
+  std::string kernel;  // as compiled, e.g. "matmul_tiled<16>"; empty when none applies
+  std::optional<KernelResources> resources;
+  Occupancy current;
+  std::vector<Occupancy> by_block_size;
+  std::string unavailable;  // why there is nothing to show (the emulator, cuBLAS, a CUDA error)
+};
 
 // The current lesson's controls, as the user set them, and what they amount to.
 struct LaunchControls {
@@ -33,6 +43,7 @@ struct LaunchControls {
   LaunchConfig resolved;     // the configuration a launch uses (an "auto" grid resolved)
   DataShape shape;           // the data the kernels work on
   GridDiagram grid_diagram;  // the grid of blocks and their warps, idle threads marked
+  OccupancyView occupancy;
   [[nodiscard]] LaunchConfig config() const { return resolved; }
   [[nodiscard]] std::uint64_t elements() const { return shape.elements(); }
 };
@@ -61,8 +72,8 @@ struct HoverInfo {
 };
 
 // The tabs under the mapping view.
-enum class ResultsTab { kTiming, kGrid, kTimeline, kElementReads, kLayer };
-// "plot", "grid", "timeline", "reads", "layer"
+enum class ResultsTab { kTiming, kGrid, kTimeline, kElementReads, kLayer, kOccupancy };
+// "plot", "grid", "timeline", "reads", "layer", "occupancy"
 Result<ResultsTab> parse_results_tab(const std::string& name);
 
 struct ViewSettings {

@@ -78,6 +78,10 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
       draw_layer_panel(controller, fonts);
       ImGui::EndTabItem();
     }
+    if (ImGui::BeginTabItem("Occupancy", nullptr, flags_for(ResultsTab::kOccupancy))) {
+      draw_occupancy_panel(controller, fonts);
+      ImGui::EndTabItem();
+    }
     if (!trace.blocks.empty() &&
         ImGui::BeginTabItem("SM timeline", nullptr, flags_for(ResultsTab::kTimeline))) {
       draw_sm_timeline_panel(controller, fonts);

@@ -4,6 +4,7 @@
 
 #include "core/lessons/dense_layer.hpp"
 #include "gpu_launch.cuh"
+#include "kernel_symbols.hpp"
 #include "kernels/dense_layer_kernels.hpp"
 #include "kernels/trace.cuh"
 
@@ -80,6 +81,17 @@ Status bias_sigmoid_traced(const LaunchConfig& config, const float* z, const flo
 DenseLayerKernels dense_layer_gpu() {
   return {product,      add_bias,       sigmoid,      fused,
           bias_sigmoid, sigmoid_traced, fused_traced, bias_sigmoid_traced};
+}
+
+std::span<const KernelSymbol> dense_layer_gpu_symbols() {
+  static const KernelSymbol kSymbols[] = {
+      {"dense_product", reinterpret_cast<const void*>(&gpu::dense_product)},
+      {"dense_add_bias", reinterpret_cast<const void*>(&gpu::dense_add_bias)},
+      {"dense_sigmoid", reinterpret_cast<const void*>(&gpu::dense_sigmoid)},
+      {"dense_fused", reinterpret_cast<const void*>(&gpu::dense_fused)},
+      {"dense_bias_sigmoid", reinterpret_cast<const void*>(&gpu::dense_bias_sigmoid)},
+  };
+  return kSymbols;
 }
 
 }  // namespace tl::kernels

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include "gpu_launch.cuh"
+#include "kernel_symbols.hpp"
 #include "kernels/matmul_kernels.hpp"
 #include "kernels/trace.cuh"
 
@@ -72,6 +73,16 @@ Status tiled_traced(const LaunchConfig& config, int tile, const float* a, const 
 
 MatmulKernels matmul_gpu() {
   return {naive, tiled, naive_traced, tiled_traced};
+}
+
+std::span<const KernelSymbol> matmul_gpu_symbols() {
+  static const KernelSymbol kSymbols[] = {
+      {"matmul_naive", reinterpret_cast<const void*>(&gpu::matmul_naive)},
+      {"matmul_tiled<8>", reinterpret_cast<const void*>(&gpu::matmul_tiled<8>)},
+      {"matmul_tiled<16>", reinterpret_cast<const void*>(&gpu::matmul_tiled<16>)},
+      {"matmul_tiled<32>", reinterpret_cast<const void*>(&gpu::matmul_tiled<32>)},
+  };
+  return kSymbols;
 }
 
 }  // namespace tl::kernels

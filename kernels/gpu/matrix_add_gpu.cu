@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include "gpu_launch.cuh"
+#include "kernel_symbols.hpp"
 #include "kernels/matrix_add_kernels.hpp"
 #include "kernels/trace.cuh"
 
@@ -43,6 +44,14 @@ Status x_to_row_traced(const LaunchConfig& config, const float* a, const float* 
 
 MatrixAddKernels matrix_add_gpu() {
   return {x_to_col, x_to_row, x_to_col_traced, x_to_row_traced};
+}
+
+std::span<const KernelSymbol> matrix_add_gpu_symbols() {
+  static const KernelSymbol kSymbols[] = {
+      {"matrix_add_x_to_col", reinterpret_cast<const void*>(&gpu::matrix_add_x_to_col)},
+      {"matrix_add_x_to_row", reinterpret_cast<const void*>(&gpu::matrix_add_x_to_row)},
+  };
+  return kSymbols;
 }
 
 }  // namespace tl::kernels

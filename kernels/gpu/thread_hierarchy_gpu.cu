@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include "gpu_launch.cuh"
+#include "kernel_symbols.hpp"
 #include "kernels/thread_hierarchy_kernels.hpp"
 #include "kernels/trace.cuh"
 
@@ -41,6 +42,14 @@ Status grid_stride_traced(const LaunchConfig& config, const float* in, float* ou
 
 ThreadHierarchyKernels thread_hierarchy_gpu() {
   return {one_per_thread, grid_stride, one_per_thread_traced, grid_stride_traced};
+}
+
+std::span<const KernelSymbol> thread_hierarchy_gpu_symbols() {
+  static const KernelSymbol kSymbols[] = {
+      {"hierarchy_one_per_thread", reinterpret_cast<const void*>(&gpu::hierarchy_one_per_thread)},
+      {"hierarchy_grid_stride", reinterpret_cast<const void*>(&gpu::hierarchy_grid_stride)},
+  };
+  return kSymbols;
 }
 
 }  // namespace tl::kernels

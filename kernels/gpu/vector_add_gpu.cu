@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include "gpu_launch.cuh"
+#include "kernel_symbols.hpp"
 #include "kernels/trace.cuh"
 #include "kernels/vector_add_kernels.hpp"
 
@@ -28,6 +29,13 @@ Status add_traced(const LaunchConfig& config, const float* a, const float* b, fl
 
 VectorAddKernels vector_add_gpu() {
   return {add, add_traced};
+}
+
+std::span<const KernelSymbol> vector_add_gpu_symbols() {
+  static const KernelSymbol kSymbols[] = {
+      {"vector_add", reinterpret_cast<const void*>(&gpu::vector_add)},
+  };
+  return kSymbols;
 }
 
 }  // namespace tl::kernels

@@ -354,5 +354,22 @@ TEST_F(AppControllerTest, ADenseLayerLinkTracesYAndTimesEveryPath) {
   EXPECT_FALSE(controller_->state().layer_picture.has_value());
 }
 
+TEST_F(AppControllerTest, OccupancyNamesTheKernelAndSaysWhyTheEmulatorHasNone) {
+  const OccupancyView& view = controller_->state().controls.occupancy;
+  EXPECT_EQ(view.kernel, "vector_add");
+  EXPECT_FALSE(view.resources.has_value());
+  EXPECT_NE(view.unavailable.find("NVIDIA GPU"), std::string::npos) << view.unavailable;
+  // The kernel follows the controls.
+  controller_->apply_lesson_action(
+      "threadlab:set?lesson=matmul&kernel=tiled&tile=8&view=occupancy");
+  EXPECT_EQ(controller_->state().view.results_tab, ResultsTab::kOccupancy);
+  EXPECT_EQ(controller_->state().controls.occupancy.kernel, "matmul_tiled<8>");
+  wait_until_idle();
+  controller_->apply_lesson_action("threadlab:set?lesson=dense-layer&path=cublas");
+  wait_until_idle();
+  EXPECT_TRUE(controller_->state().controls.occupancy.kernel.empty());
+  EXPECT_NE(controller_->state().controls.occupancy.unavailable.find("cuBLAS"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace tl::ui

@@ -6,6 +6,7 @@
 
 #include "compute/device.hpp"
 #include "cuda_status.hpp"
+#include "kernels/kernel_inspector.hpp"
 
 namespace tl::compute {
 namespace {
@@ -47,6 +48,10 @@ class CudaDevice final : public Device {
     return cuda_status(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost),
                        "cudaMemcpy device to host");
   }
+  Status copy_on_device(void* dst, const void* src, std::size_t bytes) override {
+    return cuda_status(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice),
+                       "cudaMemcpy device to device");
+  }
   Status fill_zero(void* dst, std::size_t bytes) override {
     return cuda_status(cudaMemset(dst, 0, bytes), "cudaMemset");
   }
@@ -74,6 +79,14 @@ class CudaDevice final : public Device {
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
     return result;
+  }
+
+  Result<KernelResources> kernel_resources(std::string_view kernel) override {
+    return kernels::gpu_kernel_resources(kernel);
+  }
+  Result<std::uint32_t> active_blocks_per_sm(std::string_view kernel, std::uint32_t block_threads,
+                                             std::uint64_t dynamic_shared_bytes) override {
+    return kernels::gpu_active_blocks_per_sm(kernel, block_threads, dynamic_shared_bytes);
   }
 
   Result<MemoryInfo> memory_info() override {
@@ -121,6 +134,10 @@ class CudaDevice final : public Device {
     info_.shared_memory_per_block = prop.sharedMemPerBlock;
     info_.shared_memory_per_multiprocessor = prop.sharedMemPerMultiprocessor;
     info_.registers_per_block = static_cast<std::uint32_t>(prop.regsPerBlock);
+    info_.registers_per_multiprocessor = static_cast<std::uint32_t>(prop.regsPerMultiprocessor);
+    info_.max_blocks_per_multiprocessor =
+        static_cast<std::uint32_t>(prop.maxBlocksPerMultiProcessor);
+    info_.reserved_shared_memory_per_block = prop.reservedSharedMemPerBlock;
     info_.max_threads_per_multiprocessor =
         static_cast<std::uint32_t>(prop.maxThreadsPerMultiProcessor);
     info_.global_memory_total = prop.totalGlobalMem;

@@ -284,6 +284,18 @@ Status DenseLayerLesson::configure(const lessons::ParamValues& given) {
   return Status::ok();
 }
 
+std::optional<std::string> DenseLayerLesson::occupancy_kernel() const {
+  switch (layer_.path) {
+    case DenseLayerPath::kUnfused:
+      return "dense_product";
+    case DenseLayerPath::kFused:
+      return "dense_fused";
+    case DenseLayerPath::kCublas:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 Result<LessonReport> DenseLayerLesson::run_timed(Device& device, const std::atomic<bool>* cancel) {
   DenseLayerRequest request;
   request.params = layer_;

@@ -86,6 +86,10 @@ class Lesson {
     return std::nullopt;
   }
 
+  // The kernel the current settings launch, as kernels/kernel_inspector.hpp names it, for the
+  // occupancy view; none where the work runs in a library (cuBLAS).
+  [[nodiscard]] virtual std::optional<std::string> occupancy_kernel() const = 0;
+
   // Timed run: the untraced kernels (warm-up, repeats), the copies and the CPU references.
   virtual Result<LessonReport> run_timed(Device& device, const std::atomic<bool>* cancel) = 0;
   // One traced launch writing its records into `sink`.

@@ -164,6 +164,10 @@ class MatmulLesson final : public Lesson {
   [[nodiscard]] std::optional<ThreadCoverage> thread_coverage() const override {
     return ThreadCoverage::matrix(size_.m, size_.n);  // both kernels: x → column, y → row of C
   }
+  [[nodiscard]] std::optional<std::string> occupancy_kernel() const override {
+    if (variant_.kernel == MatmulKernel::kNaive) return "matmul_naive";
+    return "matmul_tiled<" + std::to_string(variant_.tile) + ">";
+  }
   // 512³ takes the emulator about ten seconds per launch; a non-square 160×192×128 takes a
   // fraction of one and still shows M, N and K apart and several tiles in each direction.
   [[nodiscard]] lessons::ParamValues emulator_defaults() const override {

@@ -122,6 +122,10 @@ class MatrixAddLesson final : public Lesson {
     return ThreadCoverage::matrix(params_.rows, params_.cols,
                                   params_.mapping == lessons::MatrixMapping::kXToRow);
   }
+  [[nodiscard]] std::optional<std::string> occupancy_kernel() const override {
+    return params_.mapping == lessons::MatrixMapping::kXToRow ? "matrix_add_x_to_row"
+                                                              : "matrix_add_x_to_col";
+  }
 
   [[nodiscard]] std::vector<LessonPreset> presets() const override {
     return {

@@ -105,6 +105,9 @@ class ThreadHierarchyLesson final : public Lesson {
   [[nodiscard]] std::optional<ThreadCoverage> thread_coverage() const override {
     return ThreadCoverage::linear(params_.n);
   }
+  [[nodiscard]] std::optional<std::string> occupancy_kernel() const override {
+    return params_.grid_stride ? "hierarchy_grid_stride" : "hierarchy_one_per_thread";
+  }
 
   [[nodiscard]] std::vector<LessonPreset> presets() const override {
     return {

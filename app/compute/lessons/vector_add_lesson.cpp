@@ -82,6 +82,9 @@ class VectorAddLesson final : public Lesson {
   [[nodiscard]] std::optional<ThreadCoverage> thread_coverage() const override {
     return ThreadCoverage::linear(n_);
   }
+  [[nodiscard]] std::optional<std::string> occupancy_kernel() const override {
+    return "vector_add";
+  }
 
   [[nodiscard]] std::vector<LessonPreset> presets() const override {
     return {{"<<<1, N>>>",

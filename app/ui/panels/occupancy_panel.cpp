@@ -1,0 +1,145 @@
+// Occupancy of the current kernel: what the compiler gave it, how many of its blocks each SM
+// resource allows, which one runs out first, and a bar chart of occupancy over block sizes with
+// the current one marked. The numbers come from the core's occupancy model (checked against
+// CUDA's occupancy API on the GPU); this draws them.
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "core/format.hpp"
+#include "panels.hpp"
+
+namespace tl::ui {
+namespace {
+
+constexpr auto kUnlimited = std::numeric_limits<std::uint32_t>::max();
+
+std::string blocks_text(std::uint32_t blocks) {
+  return blocks == kUnlimited ? "no limit" : std::to_string(blocks);
+}
+
+void limit_row(const char* resource, const std::string& need, std::uint32_t blocks, bool limiting) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  if (limiting) {
+    ImGui::TextColored(kWarningColor, "%s", resource);
+  } else {
+    ImGui::TextUnformatted(resource);
+  }
+  ImGui::TableNextColumn();
+  ImGui::TextColored(kMutedColor, "%s", need.c_str());
+  ImGui::TableNextColumn();
+  if (limiting) {
+    ImGui::TextColored(kWarningColor, "%s  ← the limit", blocks_text(blocks).c_str());
+  } else {
+    ImGui::TextUnformatted(blocks_text(blocks).c_str());
+  }
+}
+
+void draw_chart(const OccupancyView& view, std::uint32_t current_threads) {
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float label = ImGui::GetTextLineHeightWithSpacing();
+  if (avail.x < 100 || avail.y < 3 * label || view.by_block_size.empty()) return;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float axis_w = ImGui::CalcTextSize("100%").x + 6;
+  const ImVec2 plot_min{origin.x + axis_w, origin.y + 2};
+  const ImVec2 plot_max{origin.x + avail.x - 4, origin.y + avail.y - label};
+  const float height = plot_max.y - plot_min.y;
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImU32 grid = ImGui::GetColorU32(ImGuiCol_Border);
+  const ImU32 text = ImGui::GetColorU32(kMutedColor);
+  for (int percent : {0, 50, 100}) {
+    const float y = plot_max.y - height * static_cast<float>(percent) / 100.0f;
+    draw->AddLine({plot_min.x, y}, {plot_max.x, y}, grid);
+    const std::string tick = std::to_string(percent) + "%";
+    draw->AddText({origin.x, y - ImGui::GetTextLineHeight() * 0.5f}, text, tick.c_str());
+  }
+  const auto count = static_cast<float>(view.by_block_size.size());
+  const float slot = (plot_max.x - plot_min.x) / count;
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  for (std::size_t i = 0; i < view.by_block_size.size(); ++i) {
+    const Occupancy& o = view.by_block_size[i];
+    const float x0 = plot_min.x + slot * static_cast<float>(i) + 1;
+    const float x1 = x0 + std::max(1.0f, slot - 2);
+    const float top = plot_max.y - height * static_cast<float>(o.fraction());
+    const bool current = o.block_threads == current_threads;
+    const ImVec4 colour = current                             ? kLinkColor
+                          : o.limit == OccupancyLimit::kWarps ? ImVec4{0.45f, 0.85f, 0.55f, 0.55f}
+                                                              : ImVec4{1.00f, 0.78f, 0.30f, 0.55f};
+    draw->AddRectFilled({x0, top}, {x1, plot_max.y}, ImGui::GetColorU32(colour));
+    const bool hovered = ImGui::IsWindowHovered() && mouse.x >= x0 && mouse.x < x1 &&
+                         mouse.y >= plot_min.y && mouse.y <= plot_max.y;
+    if (hovered) {
+      ImGui::SetTooltip("%u threads per block: %u blocks, %u of %u warps (%.0f%%), limited by %s",
+                        o.block_threads, o.active_blocks, o.active_warps, o.max_warps,
+                        o.fraction() * 100.0, std::string(to_string(o.limit)).c_str());
+    }
+    // Label every 256 threads, the sizes people try.
+    if (o.block_threads % 256 == 0 || i == 0) {
+      const std::string tick = std::to_string(o.block_threads);
+      draw->AddText({x0, plot_max.y + 2}, text, tick.c_str());
+    }
+  }
+  ImGui::Dummy(avail);
+}
+
+}  // namespace
+
+void draw_occupancy_panel(AppController& controller, const Fonts& fonts) {
+  const AppState& state = controller.state();
+  const OccupancyView& view = state.controls.occupancy;
+  ImGui::PushFont(fonts.bold);
+  ImGui::TextUnformatted("How full each SM can be");
+  ImGui::PopFont();
+  if (!view.unavailable.empty() || !view.resources) {
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    ImGui::TextColored(kMutedColor, "%s", view.kernel.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, kMutedColor);
+    ImGui::TextWrapped("%s", view.unavailable.c_str());
+    ImGui::PopStyleColor();
+    return;
+  }
+  const KernelResources& kernel = *view.resources;
+  const Occupancy& o = view.current;
+  ImGui::SameLine(0, ImGui::GetFontSize());
+  ImGui::Text("%s: %u registers per thread, %s static shared memory, at most %u threads per block",
+              view.kernel.c_str(), kernel.registers_per_thread,
+              format_bytes(static_cast<double>(kernel.static_shared_bytes)).c_str(),
+              kernel.max_threads_per_block);
+
+  if (o.active_blocks == 0) {
+    ImGui::TextColored(kErrorColor, "%u threads per block: this kernel cannot launch so (%s).",
+                       o.block_threads, std::string(to_string(o.limit)).c_str());
+  } else {
+    ImGui::Text("%u threads per block: %u blocks per SM, %u of %u warp slots = %.0f%% occupancy",
+                o.block_threads, o.active_blocks, o.active_warps, o.max_warps,
+                o.fraction() * 100.0);
+  }
+  const DeviceInfo& device = state.device;
+  if (ImGui::BeginTable("limits", 3, ImGuiTableFlags_SizingFixedFit)) {
+    limit_row(
+        "warp slots",
+        std::to_string(o.warps_per_block) + " warps of " + std::to_string(o.max_warps) + " per SM",
+        o.blocks_by_warps, o.active_blocks > 0 && o.limit == OccupancyLimit::kWarps);
+    limit_row("block slots",
+              "at most " + std::to_string(device.max_blocks_per_multiprocessor) + " blocks per SM",
+              o.blocks_by_block_slots, o.active_blocks > 0 && o.limit == OccupancyLimit::kBlocks);
+    limit_row("registers",
+              format_count(o.registers_per_block) + " of " +
+                  format_count(device.registers_per_multiprocessor) + " per SM",
+              o.blocks_by_registers, o.active_blocks > 0 && o.limit == OccupancyLimit::kRegisters);
+    limit_row("shared memory",
+              format_bytes(static_cast<double>(o.shared_bytes_per_block)) + " of " +
+                  format_bytes(static_cast<double>(device.shared_memory_per_multiprocessor)),
+              o.blocks_by_shared_memory,
+              o.active_blocks > 0 && o.limit == OccupancyLimit::kSharedMemory);
+    ImGui::EndTable();
+  }
+  ImGui::TextColored(kMutedColor,
+                     "By block size (blue: yours; green: full up to the warp slots; amber: another "
+                     "limit). More warps hide more memory latency; it is not speed in itself.");
+  draw_chart(view, o.block_threads);
+}
+
+}  // namespace tl::ui

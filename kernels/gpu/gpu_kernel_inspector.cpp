@@ -1,0 +1,70 @@
+// The CUDA runtime's function queries over the kernels the lessons compile.
+
+#include <cuda_runtime.h>
+
+#include <array>
+#include <string>
+
+#include "kernel_symbols.hpp"
+#include "kernels/kernel_inspector.hpp"
+
+namespace tl::kernels {
+namespace {
+
+using SymbolList = std::span<const KernelSymbol> (*)();
+constexpr std::array<SymbolList, 5> kLessons{vector_add_gpu_symbols, thread_hierarchy_gpu_symbols,
+                                             matrix_add_gpu_symbols, matmul_gpu_symbols,
+                                             dense_layer_gpu_symbols};
+
+Result<const void*> find_symbol(std::string_view kernel) {
+  for (SymbolList list : kLessons) {
+    for (const KernelSymbol& symbol : list()) {
+      if (symbol.name == kernel) return symbol.function;
+    }
+  }
+  return invalid_argument("no GPU kernel named '" + std::string(kernel) + "'");
+}
+
+Error cuda_error(const char* call, std::string_view kernel, cudaError_t error) {
+  return Error{ErrorKind::kCudaError, std::string(call) + "(" + std::string(kernel) +
+                                          "): " + cudaGetErrorString(error) + " (" +
+                                          cudaGetErrorName(error) + ")"};
+}
+
+}  // namespace
+
+std::vector<std::string> gpu_kernel_names() {
+  std::vector<std::string> names;
+  for (SymbolList list : kLessons) {
+    for (const KernelSymbol& symbol : list()) names.emplace_back(symbol.name);
+  }
+  return names;
+}
+
+Result<KernelResources> gpu_kernel_resources(std::string_view kernel) {
+  auto symbol = find_symbol(kernel);
+  if (!symbol) return symbol.error();
+  cudaFuncAttributes attributes{};
+  const cudaError_t error = cudaFuncGetAttributes(&attributes, *symbol);
+  if (error != cudaSuccess) return cuda_error("cudaFuncGetAttributes", kernel, error);
+  KernelResources resources;
+  resources.registers_per_thread = static_cast<std::uint32_t>(attributes.numRegs);
+  resources.static_shared_bytes = attributes.sharedSizeBytes;
+  resources.max_threads_per_block = static_cast<std::uint32_t>(attributes.maxThreadsPerBlock);
+  return resources;
+}
+
+Result<std::uint32_t> gpu_active_blocks_per_sm(std::string_view kernel, std::uint32_t block_threads,
+                                               std::uint64_t dynamic_shared_bytes) {
+  auto symbol = find_symbol(kernel);
+  if (!symbol) return symbol.error();
+  int blocks = 0;
+  const cudaError_t error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &blocks, *symbol, static_cast<int>(block_threads), dynamic_shared_bytes);
+  if (error != cudaSuccess) {
+    return cuda_error("cudaOccupancyMaxActiveBlocksPerMultiprocessor", kernel, error);
+  }
+  return static_cast<std::uint32_t>(blocks);
+}
+
+}  // namespace tl::kernels
