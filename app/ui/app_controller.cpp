@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <mutex>
 
+#include "compute/ceilings.hpp"
 #include "compute/lessons/lesson_series.hpp"
 #include "core/format.hpp"
 #include "core/lessons/catalog.hpp"
 #include "core/lessons/dense_layer.hpp"
 #include "core/lessons/lesson_action.hpp"
 #include "core/lessons/vector_add.hpp"
+#include "core/plot/tick_format.hpp"
 #include "interop/gl_trace_sink.hpp"
 #include "lesson_texts.hpp"
 
@@ -23,6 +25,8 @@ constexpr std::size_t kMaxEarlierSeries = 16;
 struct AppController::PendingRun {
   std::mutex mutex;
   std::optional<Result<compute::LessonReport>> result;
+  std::optional<Result<DeviceCeilings>> ceilings;
+  std::string ceilings_warning;
 };
 
 Result<std::unique_ptr<AppController>> AppController::create(const ControllerOptions& options) {
@@ -40,6 +44,7 @@ Status AppController::initialize(const ControllerOptions& options) {
   auto choice = interop::choose_backend(options.backend, true);
   if (!choice) return choice.error();
   device_ = std::move(choice->device);
+  ceilings_cache_ = options.ceilings_cache;
   state_.backend = choice->kind;
   state_.backend_reason = choice->reason;
   state_.device = device_->info();
@@ -296,8 +301,21 @@ void AppController::start_timed_run() {
     return;
   }
   std::shared_ptr<compute::Lesson> job_lesson(std::move(*lesson));
+  // The first timed run also measures the device's ceilings (about a second on a GPU, once per
+  // device thanks to the cache), before the lesson's own timings so they do not share the GPU.
+  const bool measure_ceilings = !ceilings_requested_;
+  ceilings_requested_ = true;
+  const auto cache = ceilings_cache_;
   SweepJob job{"timing " + timed.config.to_string(),
-               [slot, device, job_lesson](const std::atomic<bool>& cancel) -> Result<SweepPoint> {
+               [slot, device, job_lesson, measure_ceilings,
+                cache](const std::atomic<bool>& cancel) -> Result<SweepPoint> {
+                 if (measure_ceilings) {
+                   std::string warning;
+                   auto ceilings = compute::cached_ceilings(*device, cache, warning, &cancel);
+                   std::lock_guard lock(slot->mutex);
+                   slot->ceilings = std::move(ceilings);
+                   slot->ceilings_warning = std::move(warning);
+                 }
                  auto report = job_lesson->run_timed(*device, &cancel);
                  std::lock_guard lock(slot->mutex);
                  slot->result = report;
@@ -390,6 +408,25 @@ void AppController::refresh_plot() {
                          plot.quantities.end();
   plot.shown_quantity = available ? plot.quantity : plot::PlotQuantity::kTime;
   plot.shown = plot::as_quantity(all, plot.shown_quantity);
+  // On a rate axis, the device's measured ceiling for that rate, as a line to read the curves
+  // against.
+  plot.guides.clear();
+  if (state_.ceilings && !plot.shown.empty()) {
+    const DeviceCeilings& c = *state_.ceilings;
+    if (plot.shown_quantity == plot::PlotQuantity::kBandwidth && c.copy_bytes_per_second > 0) {
+      plot.guides.push_back(
+          {c.copy_bytes_per_second,
+           std::string(is_gpu(state_.backend) ? "device-to-device copy" : "host memcpy") +
+               ", measured here: " +
+               plot::format_value(c.copy_bytes_per_second, plot::TickFormat::kByteRate, 3)});
+    }
+    if (plot.shown_quantity == plot::PlotQuantity::kFlopRate && c.sgemm_flops_per_second > 0) {
+      plot.guides.push_back(
+          {c.sgemm_flops_per_second,
+           "cuBLAS SGEMM " + std::to_string(c.sgemm_size) + "³, measured here: " +
+               plot::format_value(c.sgemm_flops_per_second, plot::TickFormat::kFlopRate, 3)});
+    }
+  }
 }
 
 void AppController::record_sweep_point(const SweepPoint& point) {
@@ -409,10 +446,26 @@ void AppController::update() {
   if (runner_is_single_launch_) {
     (void)runner_.take_new_points();
     std::optional<Result<compute::LessonReport>> result;
+    std::optional<Result<DeviceCeilings>> ceilings;
+    std::string ceilings_warning;
     if (pending_run_) {
       std::lock_guard lock(pending_run_->mutex);
       result = std::move(pending_run_->result);
       pending_run_->result.reset();
+      ceilings = std::move(pending_run_->ceilings);
+      pending_run_->ceilings.reset();
+      ceilings_warning = std::move(pending_run_->ceilings_warning);
+    }
+    if (ceilings) {
+      if (*ceilings) {
+        state_.ceilings = ceilings->value();
+        refresh_plot();
+      } else if (ceilings->error().kind != ErrorKind::kCancelled) {
+        post(Severity::kWarning, "Could not measure the device's ceilings: " + ceilings->message());
+      } else {
+        ceilings_requested_ = false;  // cancelled: try again with the next run
+      }
+      if (!ceilings_warning.empty()) post(Severity::kWarning, ceilings_warning);
     }
     if (result) {
       state_.timed.pending = false;

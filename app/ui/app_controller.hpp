@@ -3,6 +3,7 @@
 // sweeps, lesson actions, view changes. Panels call these commands and read state(); they never
 // compute. Needs the OpenGL context current on the calling thread (the UI thread) for its lifetime.
 
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "compute/device.hpp"
 #include "compute/lessons/lesson.hpp"
 #include "compute/trace_sink.hpp"
+#include "core/device_ceilings.hpp"
 #include "interop/backend_selection.hpp"
 #include "render/mapping_renderer.hpp"
 #include "render/trace_buffer.hpp"
@@ -21,6 +23,8 @@ namespace tl::ui {
 struct ControllerOptions {
   interop::BackendPreference backend = interop::BackendPreference::kAuto;
   std::string gl_renderer;  // GL_RENDERER, for the status bar
+  // Where the device's measured ceilings are cached (none: measured each run, not stored).
+  std::optional<std::filesystem::path> ceilings_cache = default_ceilings_cache_path();
 };
 
 class AppController {
@@ -102,6 +106,8 @@ class AppController {
   std::unique_ptr<render::MappingRenderer> renderer_;
   SweepRunner runner_;
   bool runner_is_single_launch_ = false;
+  std::optional<std::filesystem::path> ceilings_cache_;
+  bool ceilings_requested_ = false;  // measured (or tried) once per device
   // What the compiler gave each kernel: asked once per kernel (it cannot change while running).
   std::map<std::string, KernelResources, std::less<>> kernel_resources_;
   struct PendingRun;

@@ -10,6 +10,7 @@
 
 #include "compute/lessons/lesson.hpp"
 #include "core/color_scheme.hpp"
+#include "core/device_ceilings.hpp"
 #include "core/device_info.hpp"
 #include "core/grid_diagram.hpp"
 #include "core/launch_config.hpp"
@@ -115,6 +116,7 @@ struct TimingPlot {
   plot::PlotQuantity shown_quantity = plot::PlotQuantity::kTime;
   std::vector<plot::PlotQuantity> quantities{plot::PlotQuantity::kTime};
   std::vector<plot::PlotSeries> shown;
+  std::vector<plot::PlotGuide> guides;  // the measured ceiling on a rate axis
 };
 
 struct LessonText {
@@ -133,6 +135,9 @@ struct AppState {
   BackendKind backend = BackendKind::kEmulator;
   std::string backend_reason;
   DeviceInfo device;
+  // The device's copy bandwidth and cuBLAS SGEMM rate, measured with the first timed run (or read
+  // from the cache): every GPU result is shown as a share of them.
+  std::optional<DeviceCeilings> ceilings;
   std::string gl_renderer;
   LaunchControls controls;
   std::vector<LaunchProblem> launch_problems;  // why the current controls are invalid, if they are

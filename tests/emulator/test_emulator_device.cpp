@@ -4,6 +4,10 @@
 
 #include <vector>
 
+#include <filesystem>
+#include <fstream>
+
+#include "compute/ceilings.hpp"
 #include "compute/device.hpp"
 
 namespace tl::compute {
@@ -31,6 +35,40 @@ TEST(EmulatorDevice, CopiesWithinItsMemory) {
   std::vector<float> back(1000);
   ASSERT_TRUE(device->copy_to_host(back.data(), b->data(), b->bytes()).is_ok());
   EXPECT_EQ(back, values);
+}
+
+TEST(EmulatorDevice, HasACopyCeilingButNoSgemmOne) {
+  auto device = make_emulator_device();
+  auto ceilings = measure_ceilings(*device);
+  ASSERT_TRUE(ceilings.is_ok()) << ceilings.message();
+  EXPECT_GT(ceilings->copy_bytes_per_second, 0);
+  EXPECT_GT(ceilings->copy_buffer_bytes, 0u);
+  EXPECT_EQ(ceilings->sgemm_flops_per_second, 0);
+  EXPECT_NE(ceilings->sgemm_absent.find("cuBLAS"), std::string::npos);
+  EXPECT_FALSE(ceilings->measured_at.empty());
+}
+
+TEST(EmulatorDevice, CeilingsAreMeasuredOnceThenReadFromTheCache) {
+  auto device = make_emulator_device();
+  const auto path =
+      std::filesystem::path(::testing::TempDir()) / "threadlab_cache_test" / "ceilings.json";
+  std::filesystem::remove(path);
+  std::string warning;
+  auto first = cached_ceilings(*device, path, warning);
+  ASSERT_TRUE(first.is_ok()) << first.message();
+  EXPECT_TRUE(warning.empty()) << warning;
+  ASSERT_TRUE(std::filesystem::exists(path));
+  // The second answer is the stored one, exactly (a new measurement would differ in its time).
+  auto second = cached_ceilings(*device, path, warning);
+  ASSERT_TRUE(second.is_ok());
+  EXPECT_EQ(*second, *first);
+
+  // A corrupt cache is a warning; the ceilings are measured anyway and the file repaired.
+  std::ofstream(path) << "{ corrupt";
+  auto repaired = cached_ceilings(*device, path, warning);
+  ASSERT_TRUE(repaired.is_ok());
+  EXPECT_NE(warning.find("ignoring the ceilings cache"), std::string::npos) << warning;
+  EXPECT_TRUE(CeilingsCache::load(path).is_ok());
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <thread>
 
 #include "app_controller.hpp"
@@ -19,8 +20,10 @@ class AppControllerTest : public ::testing::Test {
     auto gl = platform::EglContext::create({});
     ASSERT_TRUE(gl.is_ok()) << gl.message();
     gl_ = std::move(*gl);
-    auto controller =
-        AppController::create({interop::BackendPreference::kEmulator, gl_->renderer()});
+    // The device's ceilings are cached in the test's own folder, not the user's.
+    auto controller = AppController::create(
+        {interop::BackendPreference::kEmulator, gl_->renderer(),
+         std::filesystem::path(::testing::TempDir()) / "threadlab_gui_test" / "ceilings.json"});
     ASSERT_TRUE(controller.is_ok()) << controller.message();
     controller_ = std::move(*controller);
     wait_until_idle();
@@ -50,6 +53,10 @@ TEST_F(AppControllerTest, StartsOnTheEmulatorWithTheLessonAndAFirstLaunch) {
   EXPECT_TRUE(
       controller_->embedded_source("kernels/vector_add.cuh")->find("__global__ void vector_add") !=
       std::string::npos);
+  // The first timed run brought the device's ceilings: the emulator's copy, and no cuBLAS.
+  ASSERT_TRUE(s.ceilings.has_value());
+  EXPECT_GT(s.ceilings->copy_bytes_per_second, 0);
+  EXPECT_FALSE(s.ceilings->sgemm_absent.empty());
 }
 
 TEST_F(AppControllerTest, TooFewBlocksLeaveElementsUnwrittenAndTheCheckSaysWhere) {
@@ -200,7 +207,16 @@ TEST_F(AppControllerTest, TheSweepCanBeReadAsRatesAndFallsBackToTimeWithoutPoint
   EXPECT_EQ(time.flops, time.x);
   for (const auto& p : kernel->points) EXPECT_GT(p.y, 0) << "at x = " << p.x;
 
+  // No cuBLAS on the emulator: no ceiling line in GFLOP/s; in GB/s the measured memcpy.
+  EXPECT_TRUE(timing.guides.empty());
+  controller_->set_plot_quantity(plot::PlotQuantity::kBandwidth);
+  ASSERT_EQ(timing.guides.size(), 1u);
+  EXPECT_NE(timing.guides[0].label.find("memcpy, measured here"), std::string::npos);
+  ASSERT_TRUE(controller_->state().ceilings.has_value());
+  EXPECT_EQ(timing.guides[0].y, controller_->state().ceilings->copy_bytes_per_second);
+
   controller_->set_plot_quantity(plot::PlotQuantity::kTime);
+  EXPECT_TRUE(timing.guides.empty());
   EXPECT_EQ(timing.shown.size(), timing.series.size());
   EXPECT_EQ(timing.shown[0].points[0].y, timing.series[0].points[0].y);
   controller_->apply_lesson_action("threadlab:set?plot=tflops");  // refused with a message

@@ -156,12 +156,16 @@ LessonReport to_lesson_report(const DenseLayerReport& r, const DenseLayerParams&
   const double sigmoid_bytes = 4.0 * (2.0 * y);
 
   report.rows.push_back({names.unfused, r.unfused,
-                         lessons::dense_layer_bytes(layer, DenseLayerPath::kUnfused), flops, true});
-  report.rows.push_back({names.unfused_product, r.unfused_product, product_bytes, products, false});
-  report.rows.push_back({names.unfused_bias, r.unfused_bias, bias_bytes, y, false});
-  report.rows.push_back({names.unfused_sigmoid, r.unfused_sigmoid, sigmoid_bytes, 0, false});
+                         lessons::dense_layer_bytes(layer, DenseLayerPath::kUnfused), flops, true,
+                         r.on_gpu});
+  report.rows.push_back(
+      {names.unfused_product, r.unfused_product, product_bytes, products, false, r.on_gpu});
+  report.rows.push_back({names.unfused_bias, r.unfused_bias, bias_bytes, y, false, r.on_gpu});
+  report.rows.push_back(
+      {names.unfused_sigmoid, r.unfused_sigmoid, sigmoid_bytes, 0, false, r.on_gpu});
   report.rows.push_back({names.fused, r.fused,
-                         lessons::dense_layer_bytes(layer, DenseLayerPath::kFused), flops, true});
+                         lessons::dense_layer_bytes(layer, DenseLayerPath::kFused), flops, true,
+                         r.on_gpu});
   if (!r.unfused.empty() && !r.fused.empty() && r.fused.median_ms > 0) {
     // The emulator has no memory traffic to save, so there the speed-up can be below 1.
     report.notes.push_back("fused speed-up over unfused: " + speed_up(r.unfused, r.fused) + " (" +
@@ -174,10 +178,11 @@ LessonReport to_lesson_report(const DenseLayerReport& r, const DenseLayerParams&
   // keeps the same columns at every size; the emulator never has them.
   if (r.on_gpu) {
     report.rows.push_back({kCublasRow, r.cublas,
-                           lessons::dense_layer_bytes(layer, DenseLayerPath::kCublas), flops,
+                           lessons::dense_layer_bytes(layer, DenseLayerPath::kCublas), flops, true,
                            true});
-    report.rows.push_back({kCublasProductRow, r.cublas_product, product_bytes, products, false});
-    report.rows.push_back({kCublasEpilogueRow, r.cublas_epilogue, bias_bytes, y, false});
+    report.rows.push_back(
+        {kCublasProductRow, r.cublas_product, product_bytes, products, false, true});
+    report.rows.push_back({kCublasEpilogueRow, r.cublas_epilogue, bias_bytes, y, false, true});
   }
   if (!r.has_cublas()) {
     report.notes.push_back(quoted(kCublasRow) + " not timed: " + r.cublas_absent_reason);

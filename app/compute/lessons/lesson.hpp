@@ -29,6 +29,9 @@ struct TimingRow {
   double bytes = 0;     // moved per run, for GB/s (0: not meaningful)
   double flops = 0;     // per run, for GFLOP/s (0: not meaningful)
   bool plotted = true;  // a series of the sweep plot
+  // Work done on the GPU itself (a kernel, cuBLAS), not a copy over PCIe or the CPU: the rows
+  // compared with the device's ceilings.
+  bool on_device = false;
 };
 
 struct LessonCheck {

@@ -305,7 +305,7 @@ class MatmulLesson final : public Lesson {
         continue;
       }
       const MatmulTiming& timing = r.kernels[ran++];
-      report.rows.push_back({name, timing.time, bytes, flops, true});
+      report.rows.push_back({name, timing.time, bytes, flops, true, r.on_gpu});
       const bool selected = kernel.variant.kernel == variant_.kernel;
       if (selected) {
         if (timing.check)
@@ -316,7 +316,7 @@ class MatmulLesson final : public Lesson {
     }
 
     if (r.on_gpu) {
-      report.rows.push_back({kCublasRow, r.cublas.time, bytes, flops, true});
+      report.rows.push_back({kCublasRow, r.cublas.time, bytes, flops, true, true});
       if (!r.cublas.ran()) note_not_timed(kCublasRow, r.cublas.skipped);
     } else {
       note_not_timed(kCublasRow, r.cublas.skipped);

@@ -6,12 +6,9 @@
 #include <limits>
 #include <utility>
 
+#include "compute/optional_cublas.hpp"
 #include "core/lessons/matmul_reference.hpp"
 #include "core/lessons/vector_add.hpp"  // fill_random
-
-#if defined(THREADLAB_HAVE_CUDA)
-#include "compute/cuda/cublas_sgemm.hpp"
-#endif
 
 namespace tl::compute {
 namespace {
@@ -27,46 +24,6 @@ bool cancelled(const std::atomic<bool>* flag) {
 Error cancel_error() {
   return {ErrorKind::kCancelled, "cancelled"};
 }
-
-// cuBLAS where the device can run it: a GPU in a build with CUDA. Elsewhere every call explains
-// why there is none.
-class OptionalCublas {
- public:
-  explicit OptionalCublas(const Device& device) : on_gpu_(device.is_gpu()) {}
-
-  [[nodiscard]] bool available() const { return on_gpu_ && kBuiltWithCuda; }
-  [[nodiscard]] static std::string unavailable_reason() {
-    return "cuBLAS runs only on an NVIDIA GPU: the emulator has no cuBLAS";
-  }
-
-  Status initialize() {
-#if defined(THREADLAB_HAVE_CUDA)
-    if (available()) return sgemm_.initialize();
-#endif
-    return Error{ErrorKind::kNoDevice, unavailable_reason()};
-  }
-
-  Status multiply(const float* a, const float* b, float* c, const MatmulSize& size) {
-#if defined(THREADLAB_HAVE_CUDA)
-    if (available()) {
-      return sgemm_.multiply(a, b, c, static_cast<int>(size.m), static_cast<int>(size.n),
-                             static_cast<int>(size.k));
-    }
-#else
-    (void)a, (void)b, (void)c, (void)size;
-#endif
-    return Error{ErrorKind::kNoDevice, unavailable_reason()};
-  }
-
- private:
-#if defined(THREADLAB_HAVE_CUDA)
-  static constexpr bool kBuiltWithCuda = true;
-  CublasSgemm sgemm_;
-#else
-  static constexpr bool kBuiltWithCuda = false;
-#endif
-  bool on_gpu_;
-};
 
 struct HostMatrices {
   std::vector<float> a, b;

@@ -197,8 +197,8 @@ class MatrixAddLesson final : public Lesson {
     const double bytes = lessons::matrix_add_bytes(params_.rows, params_.cols);
     const double flops = static_cast<double>(params_.rows) * static_cast<double>(params_.cols);
     for (const MatrixMappingTiming* timing : {&r.x_to_col, &r.x_to_row}) {
-      report.rows.push_back(
-          {kernel_row_name(r.on_gpu, timing->mapping), timing->kernel, bytes, flops, true});
+      report.rows.push_back({kernel_row_name(r.on_gpu, timing->mapping), timing->kernel, bytes,
+                             flops, true, r.on_gpu});
     }
     if (!r.cpu_single.empty()) {
       report.rows.push_back({kCpuSingleRow, r.cpu_single, bytes, flops, true});

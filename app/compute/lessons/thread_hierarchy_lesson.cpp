@@ -184,7 +184,7 @@ class ThreadHierarchyLesson final : public Lesson {
     const double bytes = lessons::thread_hierarchy_bytes(r.n);
     const double flops = lessons::thread_hierarchy_flops(r.n);
     report.rows.push_back(
-        {r.on_gpu ? kGpuKernelRow : kEmulatedKernelRow, r.kernel, bytes, flops, true});
+        {r.on_gpu ? kGpuKernelRow : kEmulatedKernelRow, r.kernel, bytes, flops, true, r.on_gpu});
     if (!r.cpu_single.empty()) {
       report.rows.push_back({kCpuSingleRow, r.cpu_single, bytes, flops, true});
     }

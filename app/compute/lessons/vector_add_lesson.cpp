@@ -140,7 +140,7 @@ class VectorAddLesson final : public Lesson {
     LessonReport report;
     report.on_gpu = r.on_gpu;
     const double n = static_cast<double>(r.n);
-    report.rows.push_back({names.kernel, r.kernel, 12.0 * n, n, true});
+    report.rows.push_back({names.kernel, r.kernel, 12.0 * n, n, true, r.on_gpu});
     report.rows.push_back({r.on_gpu ? "copy A, B host → device" : "copy A, B (emulated)",
                            r.host_to_device, 8.0 * n, 0, false});
     report.rows.push_back({r.on_gpu ? "copy C device → host" : "copy C (emulated)",

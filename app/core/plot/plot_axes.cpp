@@ -6,7 +6,8 @@ namespace tl::plot {
 
 PlotAxes layout_plot_axes(std::span<const PlotSeries> series, std::span<const PlotMarker> markers,
                           const SeriesVisibility& visibility, const AxisOptions& x_options,
-                          const AxisOptions& y_options, bool include_bands) {
+                          const AxisOptions& y_options, bool include_bands,
+                          std::span<const PlotGuide> guides) {
   std::vector<double> xs;
   std::vector<double> ys;
   for (const PlotSeries& s : series) {
@@ -21,6 +22,10 @@ PlotAxes layout_plot_axes(std::span<const PlotSeries> series, std::span<const Pl
     }
   }
   for (const PlotMarker& marker : markers) xs.push_back(marker.x);
+  // Guides widen the range only where there are points to compare with them.
+  if (!ys.empty()) {
+    for (const PlotGuide& guide : guides) ys.push_back(guide.y);
+  }
   return {layout_axis(xs, x_options), layout_axis(ys, y_options)};
 }
 

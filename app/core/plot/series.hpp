@@ -44,4 +44,11 @@ struct PlotMarker {
   std::string label;
 };
 
+// A labelled horizontal line, e.g. the device's measured copy bandwidth on a GB/s axis: the
+// ceiling the curves are read against.
+struct PlotGuide {
+  double y = 0;
+  std::string label;
+};
+
 }  // namespace tl::plot

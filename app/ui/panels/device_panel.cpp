@@ -1,6 +1,7 @@
 // The device table: what the kernels run on and its limits.
 
 #include "core/format.hpp"
+#include "core/plot/tick_format.hpp"
 #include "panels.hpp"
 
 namespace tl::ui {
@@ -41,6 +42,18 @@ void draw_device_panel(AppController& controller, const Fonts& fonts) {
   if (d.theoretical_bandwidth_gbps() > 0) {
     row("peak bandwidth",
         std::to_string(static_cast<int>(d.theoretical_bandwidth_gbps())) + " GB/s");
+  }
+  // The ceilings every GPU result is compared with, measured here (see the timing table).
+  if (state.ceilings) {
+    const DeviceCeilings& c = *state.ceilings;
+    row(is_gpu(state.backend) ? "copy, measured" : "memcpy, measured",
+        plot::format_value(c.copy_bytes_per_second, plot::TickFormat::kByteRate, 3) + " (" +
+            format_bytes(static_cast<double>(c.copy_buffer_bytes)) + ")");
+    if (c.sgemm_flops_per_second > 0) {
+      row("cuBLAS SGEMM",
+          plot::format_value(c.sgemm_flops_per_second, plot::TickFormat::kFlopRate, 3) + " (" +
+              std::to_string(c.sgemm_size) + "³)");
+    }
   }
   row("OpenGL", state.gl_renderer);
   ImGui::EndTable();

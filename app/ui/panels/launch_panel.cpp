@@ -104,7 +104,7 @@ void draw_lesson_selector(AppController& controller, const LaunchControls& contr
   }
 }
 
-void draw_report(const TimedRun& timed) {
+void draw_report(const TimedRun& timed, const std::optional<DeviceCeilings>& ceilings) {
   if (timed.pending) {
     ImGui::TextColored(kMutedColor, "timing %s ...", timed.config.to_string().c_str());
     return;
@@ -117,7 +117,7 @@ void draw_report(const TimedRun& timed) {
   }
   if (!timed.report) return;
   const compute::LessonReport& r = *timed.report;
-  if (ImGui::BeginTable("timed", 3, ImGuiTableFlags_None)) {
+  if (ImGui::BeginTable("timed", ceilings ? 4 : 3, ImGuiTableFlags_None)) {
     // The numbers keep their width; long row names ("Emulated unfused 1/3: product X·Wᵀ (CPU)")
     // wrap in the space left rather than being cut off.
     ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
@@ -127,6 +127,10 @@ void draw_report(const TimedRun& timed) {
                             ImGui::CalcTextSize("888.8 ms").x);
     ImGui::TableSetupColumn("rate", ImGuiTableColumnFlags_WidthFixed,
                             ImGui::CalcTextSize("88.8 GFLOP/s").x);
+    if (ceilings) {
+      ImGui::TableSetupColumn("share", ImGuiTableColumnFlags_WidthFixed,
+                              ImGui::CalcTextSize("100%").x);
+    }
     for (const compute::TimingRow& row : r.rows) {
       if (row.stats.empty()) continue;
       ImGui::TableNextRow();
@@ -152,6 +156,20 @@ void draw_report(const TimedRun& timed) {
             plot::format_value(gigabytes_per_second(row.bytes, row.stats.median_ms) * 1e9,
                                plot::TickFormat::kByteRate, 3)
                 .c_str());
+      }
+      // The kernel's share of what this device does at best (its copy, cuBLAS SGEMM).
+      if (ceilings) {
+        ImGui::TableNextColumn();
+        const auto share =
+            row.on_device ? share_of_ceilings(row.bytes, row.flops, row.stats.median_ms, *ceilings)
+                          : std::nullopt;
+        if (share) {
+          ImGui::Text("%.0f%%", share->share * 100.0);
+          if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("of this device's %s, measured here",
+                              std::string(share->ceiling).c_str());
+          }
+        }
       }
     }
     ImGui::EndTable();
@@ -215,7 +233,7 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
     ImGui::SetTooltip("CUDA will refuse this configuration: launch it to see CUDA's own error");
   }
   ImGui::Spacing();
-  draw_report(state.timed);
+  draw_report(state.timed, state.ceilings);
 }
 
 }  // namespace tl::ui

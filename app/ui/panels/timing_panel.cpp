@@ -86,6 +86,7 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
   options.x_title = timing.x_title;
   options.y_title = std::string(plot::quantity_axis_title(timing.shown_quantity));
   options.y_axis = plot::quantity_axis(timing.shown_quantity);
+  options.guides = timing.guides;
   PlotWidget("##timing", plot_state, timing.shown, timing.markers, options, {-1, -1});
 }
 

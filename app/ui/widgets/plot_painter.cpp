@@ -153,4 +153,23 @@ void paint_point_highlight(ImDrawList& draw, ImVec2 point, ImU32 color) {
   draw.AddCircleFilled(point, radius * 0.6f, color);
 }
 
+void paint_guides(ImDrawList& draw, const plot::ViewTransform& view,
+                  std::span<const plot::PlotGuide> guides) {
+  const plot::PixelRect& r = view.rect();
+  const ImU32 color = style_color(ImGuiCol_Text, 0.75f);
+  const float pad = ImGui::GetStyle().ItemInnerSpacing.x;
+  for (const plot::PlotGuide& guide : guides) {
+    if (!std::isfinite(guide.y)) continue;
+    const double y = view.y_to_pixel(guide.y);
+    if (y < r.top || y > r.bottom) continue;
+    const plot::PixelPoint line[2] = {{r.left, y}, {r.right, y}};
+    for (const plot::PixelSegment& s : plot::dash_polyline(line, 3.0, 3.0)) {
+      draw.AddLine(to_imvec(s.from.x, s.from.y), to_imvec(s.to.x, s.to.y), color, 1.5f);
+    }
+    const ImVec2 size = ImGui::CalcTextSize(guide.label.c_str());
+    const ImVec2 at{static_cast<float>(r.right) - pad - size.x, static_cast<float>(y) - size.y - 2};
+    draw.AddText(at, color, guide.label.c_str());
+  }
+}
+
 }  // namespace tl::ui

@@ -29,6 +29,9 @@ void paint_series(ImDrawList& draw, const plot::ViewTransform& view, const plot:
 // Dashed vertical lines with their labels along the top edge of the plot.
 void paint_markers(ImDrawList& draw, const plot::ViewTransform& view,
                    std::span<const plot::PlotMarker> markers);
+// Horizontal dotted lines with their label at the right end, above the line.
+void paint_guides(ImDrawList& draw, const plot::ViewTransform& view,
+                  std::span<const plot::PlotGuide> guides);
 
 // Crosshair through the mouse and a ring around the hovered point.
 void paint_crosshair(ImDrawList& draw, const plot::ViewTransform& view, ImVec2 mouse);

@@ -98,8 +98,9 @@ bool PlotWidget(const char* id, PlotState& state, std::span<const plot::PlotSeri
   const bool canvas_hovered = ImGui::IsItemHovered();
   const ImVec2 canvas_max{canvas_min.x + canvas_size.x, canvas_min.y + canvas_size.y};
 
-  const plot::PlotAxes axes = plot::layout_plot_axes(
-      series, markers, state.visibility, options.x_axis, options.y_axis, options.show_bands);
+  const plot::PlotAxes axes =
+      plot::layout_plot_axes(series, markers, state.visibility, options.x_axis, options.y_axis,
+                             options.show_bands, options.guides);
   const plot::PixelRect area = plot_area(canvas_min, canvas_max, axes, options);
   state.view =
       plot::ViewTransform(area, {axes.x.range, axes.x.scale}, {axes.y.range, axes.y.scale});
@@ -121,6 +122,7 @@ bool PlotWidget(const char* id, PlotState& state, std::span<const plot::PlotSeri
     }
   }
   paint_markers(draw, state.view, markers);
+  paint_guides(draw, state.view, options.guides);
 
   state.hovered.reset();
   const ImVec2 mouse = ImGui::GetIO().MousePos;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/plot/axis.hpp"
 #include "core/plot/series.hpp"
@@ -23,6 +24,7 @@ struct PlotOptions {
   plot::AxisOptions x_axis{.scale = plot::AxisScale::kLog10, .format = plot::TickFormat::kCount};
   plot::AxisOptions y_axis{.scale = plot::AxisScale::kLog10,
                            .format = plot::TickFormat::kMilliseconds};
+  std::vector<plot::PlotGuide> guides{};  // horizontal reference lines, e.g. a measured ceiling
   bool show_legend = true;
   bool show_bands = true;          // min–max range of the repeats as a translucent band
   bool show_point_markers = true;  // a dot on every measured point, so the samples are visible

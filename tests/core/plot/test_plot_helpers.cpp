@@ -80,5 +80,17 @@ TEST(PlotAxes, HiddenSeriesDoNotCountAndBandsWidenY) {
   EXPECT_DOUBLE_EQ(axes.y.range.max, 2);
 }
 
+TEST(PlotAxes, GuidesStayInViewOnlyBesidePoints) {
+  const std::vector<PlotSeries> series{{.name = "kernel", .points = {{10, 5e12}, {1000, 8e12}}}};
+  const std::vector<PlotGuide> guides{{51.2e12, "cuBLAS SGEMM, measured"}};
+  const AxisOptions log{.scale = AxisScale::kLog10, .padding_fraction = 0};
+  const PlotAxes axes = layout_plot_axes(series, {}, SeriesVisibility{}, log, log, false, guides);
+  EXPECT_NEAR(axes.y.range.max, 51.2e12, 1e3);  // through log10 and back
+  EXPECT_NEAR(axes.y.range.min, 5e12, 1e3);
+  // With nothing plotted a guide alone does not set the axis: the empty plot keeps its default.
+  const PlotAxes empty = layout_plot_axes({}, {}, SeriesVisibility{}, log, log, false, guides);
+  EXPECT_DOUBLE_EQ(empty.y.range.max, 10);
+}
+
 }  // namespace
 }  // namespace tl::plot

@@ -1,0 +1,48 @@
+#include "compute/optional_cublas.hpp"
+
+#if defined(THREADLAB_HAVE_CUDA)
+#include "compute/cuda/cublas_sgemm.hpp"
+#endif
+
+namespace tl::compute {
+
+#if defined(THREADLAB_HAVE_CUDA)
+OptionalCublas::OptionalCublas(const Device& device)
+    : on_gpu_(device.is_gpu()), sgemm_(std::make_unique<CublasSgemm>()) {}
+#else
+// Never defined without CUDA: the unique_ptr stays empty and is never deleted through.
+class CublasSgemm {};
+OptionalCublas::OptionalCublas(const Device& device) : on_gpu_(device.is_gpu()) {}
+#endif
+
+OptionalCublas::~OptionalCublas() = default;
+
+bool OptionalCublas::available() const {
+  return on_gpu_ && sgemm_ != nullptr;
+}
+
+std::string OptionalCublas::unavailable_reason() {
+  return "cuBLAS runs only on an NVIDIA GPU: the emulator has no cuBLAS";
+}
+
+Status OptionalCublas::initialize() {
+#if defined(THREADLAB_HAVE_CUDA)
+  if (available()) return sgemm_->initialize();
+#endif
+  return Error{ErrorKind::kNoDevice, unavailable_reason()};
+}
+
+Status OptionalCublas::multiply(const float* a, const float* b, float* c,
+                                const lessons::MatmulSize& size) {
+#if defined(THREADLAB_HAVE_CUDA)
+  if (available()) {
+    return sgemm_->multiply(a, b, c, static_cast<int>(size.m), static_cast<int>(size.n),
+                            static_cast<int>(size.k));
+  }
+#else
+  (void)a, (void)b, (void)c, (void)size;
+#endif
+  return Error{ErrorKind::kNoDevice, unavailable_reason()};
+}
+
+}  // namespace tl::compute

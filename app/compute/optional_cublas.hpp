@@ -1,0 +1,36 @@
+#pragma once
+// cuBLAS SGEMM where the device can run it: a GPU in a build with CUDA. Elsewhere every call
+// explains why there is none, so callers (the matmul lesson, the device ceilings) need no #if.
+
+#include <memory>
+#include <string>
+
+#include "compute/device.hpp"
+#include "core/lessons/matmul.hpp"
+#include "core/result.hpp"
+
+namespace tl::compute {
+
+class CublasSgemm;
+
+class OptionalCublas {
+ public:
+  explicit OptionalCublas(const Device& device);
+  ~OptionalCublas();
+  OptionalCublas(const OptionalCublas&) = delete;
+  OptionalCublas& operator=(const OptionalCublas&) = delete;
+
+  [[nodiscard]] bool available() const;
+  [[nodiscard]] static std::string unavailable_reason();
+
+  // Loads cuBLAS and creates its handle, outside any timed run.
+  Status initialize();
+  // C = A · B, row-major, in device memory; asynchronous like a kernel.
+  Status multiply(const float* a, const float* b, float* c, const lessons::MatmulSize& size);
+
+ private:
+  bool on_gpu_;
+  std::unique_ptr<CublasSgemm> sgemm_;  // only in a build with CUDA
+};
+
+}  // namespace tl::compute

@@ -1,0 +1,126 @@
+#include "core/device_ceilings.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include <nlohmann/json.hpp>
+
+namespace tl {
+
+std::optional<double> share_of_ceiling(double rate, double ceiling) {
+  if (!(ceiling > 0) || !std::isfinite(ceiling) || !std::isfinite(rate) || rate < 0) {
+    return std::nullopt;
+  }
+  return rate / ceiling;
+}
+
+std::optional<CeilingShare> share_of_ceilings(double bytes, double flops, double milliseconds,
+                                              const DeviceCeilings& ceilings) {
+  if (!(milliseconds > 0)) return std::nullopt;
+  const double seconds = milliseconds * 1e-3;
+  if (flops > 0 && flops > bytes) {
+    const auto share = share_of_ceiling(flops / seconds, ceilings.sgemm_flops_per_second);
+    if (!share) return std::nullopt;
+    return CeilingShare{*share, "cuBLAS SGEMM"};
+  }
+  if (bytes > 0) {
+    const auto share = share_of_ceiling(bytes / seconds, ceilings.copy_bytes_per_second);
+    if (!share) return std::nullopt;
+    return CeilingShare{*share, "device copy"};
+  }
+  return std::nullopt;
+}
+
+std::string ceilings_key(const DeviceInfo& device) {
+  return device.name + " / sm_" + std::to_string(device.compute_major) +
+         std::to_string(device.compute_minor) + " / driver " +
+         std::to_string(device.driver_version);
+}
+
+std::optional<std::filesystem::path> default_ceilings_cache_path() {
+  const char* cache = std::getenv("XDG_CACHE_HOME");
+  if (cache != nullptr && *cache != '\0') {
+    return std::filesystem::path(cache) / "threadlab" / "ceilings.json";
+  }
+  const char* home = std::getenv("HOME");
+  if (home != nullptr && *home != '\0') {
+    return std::filesystem::path(home) / ".cache" / "threadlab" / "ceilings.json";
+  }
+  return std::nullopt;
+}
+
+Result<CeilingsCache> CeilingsCache::load(const std::filesystem::path& path) {
+  CeilingsCache cache;
+  std::error_code exists_error;
+  if (!std::filesystem::exists(path, exists_error)) return cache;
+  std::ifstream in(path);
+  if (!in) return Error{ErrorKind::kIoError, "cannot read " + path.string()};
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    const nlohmann::json document = nlohmann::json::parse(text.str());
+    if (!document.is_object() || !document.contains("devices") ||
+        !document.at("devices").is_object()) {
+      return Error{ErrorKind::kParseError, path.string() + ": expected {\"devices\": {...}}"};
+    }
+    for (const auto& [key, entry] : document.at("devices").items()) {
+      DeviceCeilings c;
+      c.copy_bytes_per_second = entry.at("copy_bytes_per_second").get<double>();
+      c.copy_buffer_bytes = entry.at("copy_buffer_bytes").get<std::uint64_t>();
+      c.sgemm_flops_per_second = entry.at("sgemm_flops_per_second").get<double>();
+      c.sgemm_size = entry.at("sgemm_size").get<std::uint32_t>();
+      c.sgemm_absent = entry.value("sgemm_absent", "");
+      c.measured_at = entry.value("measured_at", "");
+      if (!(c.copy_bytes_per_second > 0)) {
+        return Error{ErrorKind::kParseError,
+                     path.string() + ": '" + key + "' has no positive copy bandwidth"};
+      }
+      cache.entries_[key] = c;
+    }
+  } catch (const nlohmann::json::exception& e) {
+    return Error{ErrorKind::kParseError, path.string() + ": " + e.what()};
+  }
+  return cache;
+}
+
+Status CeilingsCache::save(const std::filesystem::path& path) const {
+  nlohmann::json devices = nlohmann::json::object();
+  for (const auto& [key, c] : entries_) {
+    devices[key] = {{"copy_bytes_per_second", c.copy_bytes_per_second},
+                    {"copy_buffer_bytes", c.copy_buffer_bytes},
+                    {"sgemm_flops_per_second", c.sgemm_flops_per_second},
+                    {"sgemm_size", c.sgemm_size},
+                    {"sgemm_absent", c.sgemm_absent},
+                    {"measured_at", c.measured_at}};
+  }
+  std::error_code created;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), created);
+  // Written beside and renamed into place, so a crash never leaves half a file.
+  const std::filesystem::path temporary = path.string() + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    if (!out) return Error{ErrorKind::kIoError, "cannot write " + temporary.string()};
+    out << nlohmann::json{{"devices", devices}}.dump(2) << '\n';
+    if (!out) return Error{ErrorKind::kIoError, "cannot write " + temporary.string()};
+  }
+  std::error_code renamed;
+  std::filesystem::rename(temporary, path, renamed);
+  if (renamed)
+    return Error{ErrorKind::kIoError, "cannot write " + path.string() + ": " + renamed.message()};
+  return Status::ok();
+}
+
+std::optional<DeviceCeilings> CeilingsCache::find(const std::string& key) const {
+  const auto it = entries_.find(key);
+  if (it == entries_.end()) return std::nullopt;
+  return it->second;
+}
+
+void CeilingsCache::store(const std::string& key, const DeviceCeilings& ceilings) {
+  entries_[key] = ceilings;
+}
+
+}  // namespace tl
