@@ -167,7 +167,10 @@ void paint_guides(ImDrawList& draw, const plot::ViewTransform& view,
       draw.AddLine(to_imvec(s.from.x, s.from.y), to_imvec(s.to.x, s.to.y), color, 1.5f);
     }
     const ImVec2 size = ImGui::CalcTextSize(guide.label.c_str());
-    const ImVec2 at{static_cast<float>(r.right) - pad - size.x, static_cast<float>(y) - size.y - 2};
+    // Above the line, or below it where the line runs along the top of the plot.
+    float label_top = static_cast<float>(y) - size.y - 2;
+    if (label_top < static_cast<float>(r.top)) label_top = static_cast<float>(y) + 2;
+    const ImVec2 at{static_cast<float>(r.right) - pad - size.x, label_top};
     draw.AddText(at, color, guide.label.c_str());
   }
 }
