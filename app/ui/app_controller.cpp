@@ -329,15 +329,17 @@ void AppController::start_timed_run() {
   }
 }
 
-void AppController::start_sweep() {
+void AppController::start_sweep(SweepKind kind) {
   if (runner_.is_running()) {
     post(Severity::kWarning, "Measurements are already running.");
     return;
   }
   TimingPlot& plot = state_.timing;
-  // Keep the previous sweep, faded, to compare with the new one.
+  // Keep the previous sweep, faded, to compare with the new one: only a sweep of the same kind,
+  // whose x means the same thing.
+  if (plot.kind != kind) plot.earlier.clear();
   for (auto& s : plot.series) {
-    if (s.points.empty()) continue;
+    if (s.points.empty() || plot.kind != kind) continue;
     s.faint = true;
     s.name += " (earlier)";
     plot.earlier.push_back(s);
@@ -345,29 +347,54 @@ void AppController::start_sweep() {
   while (plot.earlier.size() > kMaxEarlierSeries) plot.earlier.erase(plot.earlier.begin());
   plot.series.clear();
   plot.markers.clear();
-  plot.x_title = lesson_->size_label();
+  plot.kind = kind;
+
+  // Each point: its x, its label, and the parameters the lesson runs with there.
+  struct SweepStep {
+    double x;
+    std::string label;
+    lessons::ParamValues values;
+  };
+  std::vector<SweepStep> steps;
+  if (kind == SweepKind::kSize) {
+    plot.x_title = lesson_->size_label();
+    for (std::uint64_t size : lesson_->sweep_sizes(*device_)) {
+      steps.push_back({static_cast<double>(size),
+                       lesson_->size_label() + " = " + format_power_of_two(size),
+                       lesson_->values_for_size(size)});
+    }
+  } else {
+    plot.x_title = "threads per block, at " + lesson_->size_label() + " = " +
+                   format_count(state_.controls.elements());
+    for (const compute::BlockStep& step : lesson_->block_sweep()) {
+      steps.push_back({static_cast<double>(step.block.volume()), "block " + to_string(step.block),
+                       step.values});
+    }
+  }
   refresh_plot();
 
   std::vector<SweepJob> jobs;
   compute::Device* device = device_.get();
   const std::string id(lesson_->info().id);
-  for (std::uint64_t size : lesson_->sweep_sizes(*device_)) {
+  for (SweepStep& step : steps) {
     auto lesson = compute::make_lesson(id);
     if (!lesson) break;
     std::shared_ptr<compute::Lesson> job_lesson(std::move(*lesson));
     (void)job_lesson->configure(lesson_->values());
-    const Status sized = job_lesson->configure(lesson_->values_for_size(size));
-    if (!sized) continue;
-    jobs.push_back(
-        {lesson_->size_label() + " = " + format_power_of_two(size),
-         [device, size, job_lesson](const std::atomic<bool>& cancel) -> Result<SweepPoint> {
-           auto report = job_lesson->run_timed(*device, &cancel);
-           if (!report) return report.error();
-           if (report->check && !report->check->passed) {
-             return Error{ErrorKind::kCudaError, report->check->description};
-           }
-           return compute::to_sweep_point(static_cast<double>(size), *report);
-         }});
+    const Status configured = job_lesson->configure(step.values);
+    if (!configured) continue;
+    // The CPU does not care about the GPU's block size: over blocks only the kernels are timed.
+    if (kind == SweepKind::kBlock) job_lesson->set_time_cpu(false);
+    const double x = step.x;
+    jobs.push_back({std::move(step.label),
+                    [device, x, job_lesson](const std::atomic<bool>& cancel) -> Result<SweepPoint> {
+                      auto report = job_lesson->run_timed(*device, &cancel);
+                      if (!report) return report.error();
+                      if (report->check && !report->check->passed) {
+                        return Error{ErrorKind::kCudaError, report->check->description};
+                      }
+                      return compute::to_sweep_point(x, *report);
+                    }});
   }
   runner_is_single_launch_ = false;
   const Status started = runner_.start(std::move(jobs), {OnJobError::kContinue});
@@ -432,7 +459,8 @@ void AppController::refresh_plot() {
 void AppController::record_sweep_point(const SweepPoint& point) {
   compute::add_sweep_point(state_.timing.series, point);
   state_.timing.markers.clear();
-  if (const auto pair = lesson_->crossover()) {
+  // Where the GPU overtakes the CPU is a matter of size; over block sizes nothing crosses.
+  if (const auto pair = lesson_->crossover(); pair && state_.timing.kind == SweepKind::kSize) {
     if (auto crossover = compute::find_series_crossover(state_.timing.series, *pair)) {
       state_.timing.markers.push_back(
           plot::PlotMarker{*crossover, pair->second + " beats " + pair->first});
@@ -554,7 +582,7 @@ void AppController::apply_lesson_action(const std::string& link) {
   if (action->sweep) {
     // The sweep's curves are the point of such a link, unless it names a view of its own.
     if (!action->view && !action->plot) show_results(ResultsTab::kTiming);
-    start_sweep();
+    start_sweep(action->sweep_blocks ? SweepKind::kBlock : SweepKind::kSize);
   }
 }
 

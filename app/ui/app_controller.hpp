@@ -52,7 +52,7 @@ class AppController {
   // Background measurements are running (a timed launch or a sweep).
   [[nodiscard]] bool busy() const { return runner_.is_running(); }
 
-  void start_sweep();
+  void start_sweep(SweepKind kind = SweepKind::kSize);
   void cancel_sweep();
   void clear_plot();
   // What the plot's y axis shows: time, GB/s or GFLOP/s (kept when the points allow no rate yet,

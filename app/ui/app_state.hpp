@@ -102,7 +102,11 @@ struct Message {
   std::string text;
 };
 
+// What a sweep varies: the problem size, or the threads per block at the current size.
+enum class SweepKind { kSize, kBlock };
+
 struct TimingPlot {
+  SweepKind kind = SweepKind::kSize;
   std::vector<plot::PlotSeries> series;   // the current sweep
   std::vector<plot::PlotSeries> earlier;  // earlier sweeps, drawn faint for comparison
   std::vector<plot::PlotMarker> markers;  // the CPU/GPU crossover

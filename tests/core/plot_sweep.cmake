@@ -9,6 +9,7 @@ add_executable(threadlab_plot_sweep_tests
   ${CMAKE_CURRENT_LIST_DIR}/plot/test_tick_format.cpp
   ${CMAKE_CURRENT_LIST_DIR}/plot/test_view_transform.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sweep/test_size_sweep.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sweep/test_block_sweep.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sweep/test_sweep_runner.cpp)
 target_link_libraries(threadlab_plot_sweep_tests PRIVATE GTest::gtest_main threadlab_core
                       nlohmann_json::nlohmann_json threadlab_warnings)

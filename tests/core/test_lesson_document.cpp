@@ -81,6 +81,19 @@ TEST(LessonAction, PlotPicksTheYQuantityAndIsNotALessonParameter) {
   EXPECT_EQ(action->values.count("plot"), 0u);
 }
 
+TEST(LessonAction, SweepsOverSizesOrOverBlockSizes) {
+  auto sizes = lessons::parse_lesson_action("threadlab:set?sweep");
+  ASSERT_TRUE(sizes.is_ok());
+  EXPECT_TRUE(sizes->sweep);
+  EXPECT_FALSE(sizes->sweep_blocks);
+  auto blocks = lessons::parse_lesson_action("threadlab:set?n=2^24&sweep=block");
+  ASSERT_TRUE(blocks.is_ok());
+  EXPECT_TRUE(blocks->sweep);
+  EXPECT_TRUE(blocks->sweep_blocks);
+  EXPECT_EQ(blocks->values.count("sweep"), 0u);
+  EXPECT_FALSE(lessons::parse_lesson_action("threadlab:set?sweep=sideways").is_ok());
+}
+
 TEST(LessonAction, RejectsMalformedLinks) {
   EXPECT_FALSE(lessons::parse_lesson_action("https://example.com").is_ok());
   EXPECT_FALSE(lessons::parse_lesson_action("threadlab:setn=1").is_ok());

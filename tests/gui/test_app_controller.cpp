@@ -387,5 +387,38 @@ TEST_F(AppControllerTest, OccupancyNamesTheKernelAndSaysWhyTheEmulatorHasNone) {
   EXPECT_NE(controller_->state().controls.occupancy.unavailable.find("cuBLAS"), std::string::npos);
 }
 
+TEST_F(AppControllerTest, ABlockSweepTimesTheKernelsFromOneThreadToTheLimit) {
+  controller_->apply_lesson_action("threadlab:set?n=4096&sweep=block");
+  wait_until_idle();
+  const TimingPlot& timing = controller_->state().timing;
+  EXPECT_EQ(timing.kind, SweepKind::kBlock);
+  EXPECT_NE(timing.x_title.find("threads per block"), std::string::npos) << timing.x_title;
+  ASSERT_FALSE(timing.series.empty());
+  for (const auto& s : timing.series) {
+    EXPECT_EQ(s.name.rfind("CPU", 0), std::string::npos) << "the CPU is not timed over blocks";
+    ASSERT_FALSE(s.points.empty()) << s.name;
+    EXPECT_EQ(s.points.front().x, 1);
+    EXPECT_EQ(s.points.back().x, 1024);
+  }
+  EXPECT_TRUE(timing.markers.empty());
+  // A size sweep next does not keep the block sweep as its faded comparison: x means another thing.
+  controller_->start_sweep(SweepKind::kSize);
+  controller_->cancel_sweep();
+  wait_until_idle();
+  EXPECT_EQ(controller_->state().timing.kind, SweepKind::kSize);
+  EXPECT_TRUE(controller_->state().timing.earlier.empty());
+}
+
+TEST_F(AppControllerTest, TheTiledProductSweepsItsThreeTiles) {
+  controller_->apply_lesson_action(
+      "threadlab:set?lesson=matmul&m=48&n=40&k=32&kernel=tiled&tile=16&sweep=block");
+  wait_until_idle();
+  const TimingPlot& timing = controller_->state().timing;
+  ASSERT_FALSE(timing.series.empty());
+  std::vector<double> xs;
+  for (const auto& p : timing.series.front().points) xs.push_back(p.x);
+  EXPECT_EQ(xs, (std::vector<double>{64, 256, 1024}));
+}
+
 }  // namespace
 }  // namespace tl::ui

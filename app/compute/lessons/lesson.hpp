@@ -58,6 +58,12 @@ struct TracedLaunch {
   std::vector<BlockRecord> blocks;  // per block, where the lesson records them
 };
 
+// One step of a sweep over threads per block: the block, and the parameters that launch it.
+struct BlockStep {
+  Dim3 block;
+  lessons::ParamValues values;
+};
+
 // A preset the UI offers as a button, e.g. the article's <<<1, N>>>.
 struct LessonPreset {
   std::string label;
@@ -103,6 +109,10 @@ class Lesson {
   [[nodiscard]] virtual std::string size_label() const = 0;  // "elements N"
   [[nodiscard]] virtual lessons::ParamValues values_for_size(std::uint64_t size) const = 0;
   [[nodiscard]] virtual std::vector<std::uint64_t> sweep_sizes(const Device& device) const = 0;
+  // The sweep over threads per block at the current size (core/sweep/block_sweep.hpp), within what
+  // the lesson's kernels accept: the tiled matrix multiply, whose block is its tile, visits its
+  // three tiles.
+  [[nodiscard]] virtual std::vector<BlockStep> block_sweep() const = 0;
   // The two plotted rows whose crossing the plot marks (baseline, challenger), if any.
   [[nodiscard]] virtual std::optional<std::pair<std::string, std::string>> crossover() const {
     return std::nullopt;

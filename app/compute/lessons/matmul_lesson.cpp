@@ -10,6 +10,7 @@
 #include "core/launch_config.hpp"
 #include "core/lessons/matmul.hpp"
 #include "core/lessons/matmul_reference.hpp"
+#include "core/sweep/block_sweep.hpp"
 #include "core/sweep/size_sweep.hpp"
 #include "matmul_runner.hpp"
 
@@ -214,6 +215,26 @@ class MatmulLesson final : public Lesson {
     v["m"] = v["n"] = v["k"] = std::to_string(size);
     v["grid"] = "auto";
     return v;
+  }
+  [[nodiscard]] std::vector<BlockStep> block_sweep() const override {
+    std::vector<BlockStep> steps;
+    if (variant_.kernel == MatmulKernel::kTiled) {
+      // The tiled kernel's block is its tile: the sweep visits the three it is compiled for.
+      for (std::uint32_t tile : lessons::kMatmulTiles) {
+        lessons::ParamValues v = values_;
+        v["tile"] = std::to_string(tile);
+        v["grid"] = "auto";
+        steps.push_back({Dim3{tile, tile, 1}, std::move(v)});
+      }
+      return steps;
+    }
+    for (const Dim3& block : block_sweep_2d(standard_cuda_limits().max_threads_per_block, 32, 32)) {
+      lessons::ParamValues v = values_;
+      v["block"] = std::to_string(block.x) + "," + std::to_string(block.y);
+      v["grid"] = "auto";
+      steps.push_back({block, std::move(v)});
+    }
+    return steps;
   }
   [[nodiscard]] std::vector<std::uint64_t> sweep_sizes(const Device& device) const override {
     // A, B and C of size² floats each must fit in memory.

@@ -31,8 +31,11 @@ Result<LessonAction> parse_lesson_action(const std::string& link) {
     if (key.empty()) return invalid_argument("in '" + link + "': a setting without a name");
     if (key == "launch" && !has_value) {
       action.launch = true;
-    } else if (key == "sweep" && !has_value) {
+    } else if (key == "sweep" && (!has_value || value == "size" || value == "block")) {
       action.sweep = true;
+      action.sweep_blocks = value == "block";
+    } else if (key == "sweep") {
+      return invalid_argument("in '" + link + "': sweep=" + value + ": expected size or block");
     } else if (!has_value) {
       return invalid_argument("in '" + link + "': '" + key + "' needs a value (" + key + "=...)");
     } else if (key == "lesson") {

@@ -20,7 +20,8 @@ struct LessonAction {
   std::optional<std::string> pick;      // pick=17,9: the element (row, col) to inspect
   std::optional<std::string> plot;      // plot=gflops: what the timing plot's y axis shows
   bool launch = false;                  // launch
-  bool sweep = false;                   // sweep
+  bool sweep = false;                   // sweep (over sizes), or sweep=size / sweep=block
+  bool sweep_blocks = false;            // sweep=block: over threads per block at the current size
 };
 
 [[nodiscard]] bool is_lesson_action(const std::string& link);

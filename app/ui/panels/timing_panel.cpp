@@ -30,13 +30,20 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
     ImGui::ProgressBar(fraction, {ImGui::GetFontSize() * 16.0f, 0}, overlay.c_str());
   } else {
     ImGui::BeginDisabled(!controller.can_launch());
-    if (ImGui::Button("Run sweep")) controller.start_sweep();
-    ImGui::EndDisabled();
-    if (ImGui::IsItemHovered()) {
+    if (ImGui::Button("Sweep sizes")) controller.start_sweep(SweepKind::kSize);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
       ImGui::SetTooltip(
           "Times the lesson over growing sizes with the current settings; earlier sweeps stay, "
           "faded");
     }
+    ImGui::SameLine();
+    if (ImGui::Button("Sweep block sizes")) controller.start_sweep(SweepKind::kBlock);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+      ImGui::SetTooltip(
+          "Times the kernels at the current size with 1 to 1024 threads per block: partial "
+          "warps, then whole ones, up to the limit");
+    }
+    ImGui::EndDisabled();
     ImGui::SameLine();
     if (ImGui::Button("Clear")) controller.clear_plot();
     ImGui::SameLine();
@@ -61,9 +68,9 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
   for (const auto& s : timing.series) has_points = has_points || !s.points.empty();
   if (!has_points && timing.earlier.empty() && !timing.sweeping) {
     ImGui::Spacing();
-    ImGui::TextColored(
-        kMutedColor, "Run a sweep to time this lesson over growing sizes on the CPU and on the %s.",
-        is_gpu(state.backend) ? "GPU" : "emulator");
+    ImGui::TextColored(kMutedColor,
+                       "Sweep to time this lesson over growing sizes on the CPU and on the %s.",
+                       is_gpu(state.backend) ? "GPU" : "emulator");
     return;
   }
   // Time, GB/s or GFLOP/s: the rates appear once a sweep has points that carry that work.
