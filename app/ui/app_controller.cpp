@@ -414,6 +414,10 @@ void AppController::clear_plot() {
   refresh_plot();
 }
 
+void AppController::capture_done(const std::string& path, const Status& saved) {
+  post(saved ? Severity::kInfo : Severity::kError, saved ? "Saved " + path : saved.message());
+}
+
 void AppController::set_plot_quantity(plot::PlotQuantity quantity) {
   state_.timing.quantity = quantity;
   refresh_plot();
@@ -570,7 +574,10 @@ void AppController::apply_lesson_action(const std::string& link) {
   }
   // A sweep times every size itself, so a launch before it only draws the picture: its timed run
   // would keep the background runner busy and refuse the sweep.
-  if (action->launch || switched) launch(/*timed=*/!action->sweep);
+  // A sweep link that changes the controls also redraws the picture, so that what is drawn
+  // matches the controls the sweep runs with.
+  const bool redraw = action->sweep && !action->values.empty();
+  if (action->launch || switched || redraw) launch(/*timed=*/!action->sweep);
   if (action->pick) {
     auto cell = parse_dim3(*action->pick);  // "row,col"
     if (cell) {

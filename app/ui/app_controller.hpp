@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "app_state.hpp"
 #include "compute/device.hpp"
@@ -59,6 +60,12 @@ class AppController {
   // so a link's plot=gflops before its sweep still applies when the points arrive).
   void set_plot_quantity(plot::PlotQuantity quantity);
 
+  // Saving a part of the frame as PNG: a panel asks while drawing; the shell takes the request
+  // after rendering that frame, saves it, and reports back.
+  void request_capture(CaptureRequest request) { capture_ = std::move(request); }
+  std::optional<CaptureRequest> take_capture() { return std::exchange(capture_, std::nullopt); }
+  void capture_done(const std::string& path, const Status& saved);
+
   // "threadlab:set?..." links in the lesson text.
   void apply_lesson_action(const std::string& link);
 
@@ -107,7 +114,8 @@ class AppController {
   SweepRunner runner_;
   bool runner_is_single_launch_ = false;
   std::optional<std::filesystem::path> ceilings_cache_;
-  bool ceilings_requested_ = false;  // measured (or tried) once per device
+  bool ceilings_requested_ = false;
+  std::optional<CaptureRequest> capture_;  // measured (or tried) once per device
   // What the compiler gave each kernel: asked once per kernel (it cannot change while running).
   std::map<std::string, KernelResources, std::less<>> kernel_resources_;
   struct PendingRun;

@@ -14,8 +14,10 @@
 #include <thread>
 
 #include "compute/lessons/lesson.hpp"
+#include "core/image_crop.hpp"
 #include "core/lessons/lesson_action.hpp"
 #include "core/lessons/vector_add.hpp"
+#include "frame_capture.hpp"
 #include "platform/egl_context.hpp"
 #include "platform/glfw_window.hpp"
 #include "render/offscreen_target.hpp"
@@ -93,6 +95,11 @@ std::vector<std::uint8_t> read_framebuffer(int width, int height) {
   return flipped;
 }
 
+void save_capture(AppController& controller, const CaptureRequest& request, RgbaImage frame,
+                  float scale_x, float scale_y) {
+  controller.capture_done(request.path, save_frame_part(request, frame, scale_x, scale_y));
+}
+
 void wait_for_measurements(AppController& controller) {
   const auto deadline = std::chrono::steady_clock::now() + kMaxWaitForMeasurements;
   while (controller.busy() && std::chrono::steady_clock::now() < deadline) {
@@ -137,6 +144,13 @@ int run_window(const cli::GuiOptions& options, interop::BackendPreference backen
         glClearColor(0.06f, 0.06f, 0.08f, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        if (auto capture = (*controller)->take_capture()) {
+          glReadBuffer(GL_BACK);
+          const ImVec2 framebuffer_scale = ImGui::GetIO().DisplayFramebufferScale;
+          save_capture(**controller, *capture,
+                       {size.width, size.height, read_framebuffer(size.width, size.height)},
+                       framebuffer_scale.x, framebuffer_scale.y);
+        }
         if (last) {
           if (!options.screenshot.empty()) {
             glReadBuffer(GL_BACK);
@@ -185,6 +199,15 @@ int run_headless(const cli::GuiOptions& options, interop::BackendPreference back
         glClearColor(0.06f, 0.06f, 0.08f, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        if (auto capture = (*controller)->take_capture()) {
+          auto pixels = (*target)->read_pixels();
+          if (pixels) {
+            save_capture(**controller, *capture,
+                         {options.width, options.height, std::move(*pixels)}, 1.0f, 1.0f);
+          } else {
+            (*controller)->capture_done(capture->path, pixels.status());
+          }
+        }
       }
       if (!options.screenshot.empty()) {
         auto pixels = (*target)->read_pixels();

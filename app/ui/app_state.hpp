@@ -96,6 +96,15 @@ struct TimedRun {
   std::string error;
 };
 
+// A part of the next rendered frame to save as PNG (the plot's "Export PNG"), in UI coordinates.
+struct CaptureRequest {
+  std::string path;
+  float x = 0;
+  float y = 0;
+  float width = 0;
+  float height = 0;
+};
+
 enum class Severity { kInfo, kWarning, kError };
 struct Message {
   Severity severity = Severity::kInfo;

@@ -13,6 +13,10 @@ namespace tl::ui {
 void draw_timing_panel(AppController& controller, const Fonts& fonts) {
   const AppState& state = controller.state();
   const TimingPlot& timing = state.timing;
+  // The PNG export button sits above the plot but must know where the plot is drawn: it uses the
+  // previous frame's rectangle, where the plot stays unless the window changes size.
+  static ImVec2 plot_min{0, 0};
+  static ImVec2 plot_max{0, 0};
   ImGui::PushFont(fonts.bold);
   ImGui::TextUnformatted("CPU vs GPU");
   ImGui::PopFont();
@@ -58,6 +62,13 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
       controller.post(saved ? Severity::kInfo : Severity::kError,
                       saved ? "Saved threadlab-sweep.json" : saved.message());
     }
+    ImGui::SameLine();
+    ImGui::BeginDisabled(plot_max.x <= plot_min.x);
+    if (ImGui::Button("Export PNG")) {
+      controller.request_capture({"threadlab-plot.png", plot_min.x, plot_min.y,
+                                  plot_max.x - plot_min.x, plot_max.y - plot_min.y});
+    }
+    ImGui::EndDisabled();
   }
   if (!is_gpu(state.backend)) {
     ImGui::SameLine(0, ImGui::GetFontSize());
@@ -95,6 +106,8 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
   options.y_axis = plot::quantity_axis(timing.shown_quantity);
   options.guides = timing.guides;
   PlotWidget("##timing", plot_state, timing.shown, timing.markers, options, {-1, -1});
+  plot_min = ImGui::GetItemRectMin();
+  plot_max = ImGui::GetItemRectMax();
 }
 
 }  // namespace tl::ui
