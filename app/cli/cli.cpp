@@ -99,6 +99,9 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
   bench_command->add_option("--repeats", bench.repeats, "Timed runs per point")
       ->capture_default_str();
   bench_command->add_flag("!--no-cpu", bench.cpu, "Skip the CPU references");
+  bench_command->add_option("--suite", bench.suite,
+                            "ratios: each kernel against this device's copy bandwidth or cuBLAS, "
+                            "measured in one run (instead of a sweep)");
 
   RenderOptions render;
   auto* render_command = app.add_subcommand("render", "Draw the mapping view to a PNG, headless");
@@ -129,7 +132,11 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
   if (*info_command) return command_info(info, std::cout, std::cerr);
   if (*lessons_command) return command_lessons(std::cout);
   if (*run_command) return command_run(run, std::cout, std::cerr);
-  if (*bench_command) return command_bench(bench, std::cout, std::cerr);
+  if (*bench_command) {
+    if (bench.suite.empty()) return command_bench(bench, std::cout, std::cerr);
+    if (bench.suite == "ratios") return command_bench_ratios(bench, std::cout, std::cerr);
+    return fail(std::cerr, "--suite must be ratios", kExitUsage);
+  }
   if (*render_command) return command_render(render, std::cout, std::cerr);
   if (gui_options.frames < 0) return fail(std::cerr, "--frames must not be negative", kExitUsage);
   if (gui_options.width < 64 || gui_options.height < 64 || gui_options.width > 16384 ||

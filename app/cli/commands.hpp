@@ -39,8 +39,10 @@ struct BenchOptions {
   std::string format = "table";
   int repeats = 5;
   bool cpu = true;
+  std::string suite;  // "ratios": the fixed comparisons instead of a sweep
 };
 int command_bench(const BenchOptions& options, std::ostream& out, std::ostream& err);
+int command_bench_ratios(const BenchOptions& options, std::ostream& out, std::ostream& err);
 
 struct RenderOptions {
   LaunchOptions launch;

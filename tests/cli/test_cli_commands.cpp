@@ -150,6 +150,34 @@ TEST(CliBench, CsvHasHeaderAndOneRowPerSize) {
   }
 }
 
+TEST(CliBench, TheRatiosSuiteComparesEachResultInOneRun) {
+  const ProcessResult r = run_threadlab({"bench", "--suite", "ratios", "--format", "json",
+                                         "--backend", "emulator", "--repeats", "1"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  const nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(doc.is_discarded()) << "not valid JSON\n" << r.describe();
+  ASSERT_TRUE(doc.contains("ratios") && doc["ratios"].is_array()) << r.describe();
+  std::vector<std::string> whats;
+  for (const auto& row : doc["ratios"]) {
+    whats.push_back(row.value("what", ""));
+    EXPECT_GT(row.value("value", 0.0), 0.0) << row.dump();
+    // A ratio where there is something to compare with; on the emulator cuBLAS is absent, said so.
+    if (row["reference"].is_null()) {
+      EXPECT_FALSE(row.value("absent", "").empty()) << row.dump();
+    } else {
+      EXPECT_GT(row.value("ratio", 0.0), 0.0) << row.dump();
+    }
+  }
+  const auto has = [&](const std::string& part) {
+    return std::any_of(whats.begin(), whats.end(),
+                       [&](const std::string& w) { return w.find(part) != std::string::npos; });
+  };
+  EXPECT_TRUE(has("vector add kernel")) << r.describe();
+  EXPECT_TRUE(has("naive kernel")) << r.describe();
+  EXPECT_TRUE(has("TILE = 32")) << r.describe();
+  EXPECT_TRUE(has("dense layer")) << r.describe();
+}
+
 TEST(CliBench, JsonIsValidWithOnePointPerSize) {
   const ProcessResult r = run_threadlab({"bench", "--sizes", "2^10,2^12", "--format", "json",
                                          "--backend", "emulator", "--repeats", "1"});

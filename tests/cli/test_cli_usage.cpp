@@ -81,6 +81,9 @@ INSTANTIATE_TEST_SUITE_P(
         UsageCase{"BenchSizesZero", {"bench", "--backend", "emulator", "--sizes", "0"}},
         UsageCase{"BenchBlockZero", bench_with({"--block", "0"})},
         UsageCase{"BenchRepeatsZero", bench_with({"--repeats", "0"})},
+        UsageCase{"BenchUnknownSuite", bench_with({"--suite", "fastest"})},
+        UsageCase{"BenchRatiosBadFormat",
+                  {"bench", "--backend", "emulator", "--suite", "ratios", "--format", "xml"}},
         UsageCase{"BenchParameterOfAnotherLesson", bench_with({"--rows", "16"})}),
     [](const ::testing::TestParamInfo<UsageCase>& param_info) { return param_info.param.name; });
 

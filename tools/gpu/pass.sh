@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The GPU pass, on the GPU test machine, from the project root, after `source .gpu/on-device.sh`.
-#   bash .gpu/bin/pass.sh [tests] [memcheck] [racecheck] [render] [gui] [bench]   (no argument: all)
+#   bash .gpu/bin/pass.sh [tests] [memcheck] [racecheck] [render] [gui] [ratios] [bench]
+#   (no argument: all of them)
 # Writes its log, PNGs and benchmark JSON to $OUT (at most 8 files come back). Every step has a time
 # limit, so one slow step cannot eat the whole device session.
 set -uo pipefail
@@ -8,7 +9,7 @@ out=${OUT:-/tmp/threadlab-gpu}
 mkdir -p "$out"
 bin=.gpu/bin
 sections=("$@")
-[[ ${#sections[@]} -eq 0 ]] && sections=(tests memcheck racecheck render gui bench)
+[[ ${#sections[@]} -eq 0 ]] && sections=(tests memcheck racecheck render gui ratios bench)
 wants() { [[ " ${sections[*]} " == *" $1 "* ]]; }
 # The device image has no font packages: use the ones staged with the binaries.
 export THREADLAB_FONT_DIR=$PWD/.gpu/fonts
@@ -75,6 +76,13 @@ log="$out/gpu-pass.log"
     shot matmul-occupancy --action 'threadlab:set?lesson=matmul&kernel=naive&block=32,32&view=occupancy&launch'
     shot dense-layer --action \
       'threadlab:set?lesson=dense-layer&batch=1&inputs=4096&neurons=4096&path=fused&view=layer&launch'
+  fi
+  if wants ratios; then
+    echo "== bench --suite ratios: each result against its ceiling, in one run"
+    timeout 300 $bin/threadlab bench --suite ratios --format table
+    echo "exit: $?"
+    timeout 300 $bin/threadlab bench --suite ratios --format json > "$out/bench-ratios.json"
+    echo "exit: $?"
   fi
   if wants bench; then
     echo "== bench: vector add"

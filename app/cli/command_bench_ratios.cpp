@@ -1,0 +1,174 @@
+// `threadlab bench --suite ratios`: the comparisons a user makes, each measured in one run on one
+// device: vector add against the device's copy bandwidth, each matrix-multiply kernel against
+// cuBLAS SGEMM at the same size, the fused dense layer against the unfused chain and against
+// cuBLAS with the fused epilogue.
+
+#include <functional>
+#include <string_view>
+
+#include "commands.hpp"
+#include "compute/ceilings.hpp"
+#include "compute/lessons/lesson.hpp"
+#include "core/format.hpp"
+#include "interop/backend_selection.hpp"
+#include "ratio_table.hpp"
+
+namespace tl::cli {
+namespace {
+
+// The sizes of the comparisons: the on a GPU, small enough for seconds on the emulator.
+struct SuiteSizes {
+  std::uint64_t vector_n;
+  std::uint32_t matmul_side;
+  std::uint32_t dense_side;
+  std::uint32_t dense_large_batch;
+};
+constexpr SuiteSizes kGpuSizes{1ull << 28, 4096, 4096, 4096};
+constexpr SuiteSizes kEmulatorSizes{1ull << 20, 96, 128, 16};
+
+const compute::TimingRow* find_row(const compute::LessonReport& report,
+                                   const std::function<bool(std::string_view)>& matches) {
+  for (const compute::TimingRow& row : report.rows) {
+    if (!row.stats.empty() && matches(row.name)) return &row;
+  }
+  return nullptr;
+}
+
+bool contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
+
+double per_second(double work, const compute::TimingRow& row) {
+  return work / (row.stats.median_ms * 1e-3);
+}
+
+Result<compute::LessonReport> run(compute::Device& device, std::string_view lesson_id,
+                                  const lessons::ParamValues& values, int repeats) {
+  auto lesson = compute::make_lesson(lesson_id);
+  if (!lesson) return lesson.error();
+  TL_RETURN_IF_ERROR((*lesson)->configure(values));
+  (*lesson)->set_repeats(repeats);
+  (*lesson)->set_time_cpu(false);
+  auto report = (*lesson)->run_timed(device, nullptr);
+  if (!report) return report.error();
+  if (report->check && !report->check->passed) {
+    return Error{ErrorKind::kCudaError, std::string(lesson_id) + ": " + report->check->description};
+  }
+  return report;
+}
+
+Status vector_add_ratios(compute::Device& device, const SuiteSizes& sizes,
+                         const DeviceCeilings& ceilings, int repeats, std::vector<RatioRow>& rows) {
+  auto report = run(device, "vector-add", {{"n", std::to_string(sizes.vector_n)}}, repeats);
+  if (!report) return report.error();
+  const compute::TimingRow* kernel = find_row(*report, [](std::string_view name) {
+    return contains(name, "kernel") && !contains(name, "end to end");
+  });
+  if (kernel == nullptr) return Error{ErrorKind::kCudaError, "vector add: no kernel timing"};
+  rows.push_back(rate_ratio("vector add kernel, N = " + format_power_of_two(sizes.vector_n),
+                            per_second(kernel->bytes, *kernel) / 1e9, "GB/s",
+                            device.is_gpu() ? "device-to-device copy" : "host memcpy",
+                            ceilings.copy_bytes_per_second / 1e9));
+  return Status::ok();
+}
+
+Status matmul_ratios(compute::Device& device, const SuiteSizes& sizes, int repeats,
+                     std::vector<RatioRow>& rows) {
+  const std::string side = std::to_string(sizes.matmul_side);
+  const std::string size_text = side + "³";
+  bool naive_done = false;
+  for (const char* tile : {"16", "32"}) {
+    auto report =
+        run(device, "matmul",
+            {{"m", side}, {"n", side}, {"k", side}, {"kernel", "tiled"}, {"tile", tile}}, repeats);
+    if (!report) return report.error();
+    const compute::TimingRow* cublas =
+        find_row(*report, [](std::string_view name) { return name == "cuBLAS SGEMM"; });
+    const double reference = cublas != nullptr ? per_second(cublas->flops, *cublas) / 1e9 : 0;
+    for (const compute::TimingRow& row : report->rows) {
+      if (row.stats.empty()) continue;
+      const bool naive = contains(row.name, "naive kernel");
+      const bool tiled = contains(row.name, "tiled kernel");
+      if ((!naive && !tiled) || (naive && naive_done)) continue;
+      naive_done = naive_done || naive;
+      RatioRow ratio = rate_ratio(row.name + ", " + size_text, per_second(row.flops, row) / 1e9,
+                                  "GFLOP/s", "cuBLAS SGEMM, same size", reference);
+      if (reference <= 0) ratio.absent = "no cuBLAS on this device";
+      rows.push_back(std::move(ratio));
+    }
+  }
+  return Status::ok();
+}
+
+Status dense_ratios(compute::Device& device, const SuiteSizes& sizes, std::uint32_t batch,
+                    int repeats, std::vector<RatioRow>& rows) {
+  const std::string side = std::to_string(sizes.dense_side);
+  auto report = run(
+      device, "dense-layer",
+      {{"inputs", side}, {"neurons", side}, {"batch", std::to_string(batch)}, {"path", "fused"}},
+      repeats);
+  if (!report) return report.error();
+  const auto plotted = [&](std::string_view part, std::string_view unless) {
+    return find_row(*report, [&](std::string_view name) {
+      return contains(name, part) && (unless.empty() || !contains(name, unless)) &&
+             !contains(name, "/3");
+    });
+  };
+  const compute::TimingRow* fused = plotted("fused", "unfused");
+  const compute::TimingRow* unfused = plotted("unfused", "");
+  const compute::TimingRow* cublas = plotted("cuBLAS + fused epilogue", "");
+  if (fused == nullptr || unfused == nullptr) {
+    return Error{ErrorKind::kCudaError, "dense layer: no fused or unfused timing"};
+  }
+  const std::string layer = "dense layer " + side + "×" + side + ", batch " + std::to_string(batch);
+  rows.push_back(time_ratio(layer + ": fused", fused->stats.median_ms, "unfused, 3 launches",
+                            unfused->stats.median_ms));
+  RatioRow against_cublas =
+      time_ratio(layer + ": fused", fused->stats.median_ms, "cuBLAS + fused epilogue",
+                 cublas != nullptr ? cublas->stats.median_ms : 0);
+  if (cublas == nullptr) against_cublas.absent = "no cuBLAS on this device";
+  rows.push_back(std::move(against_cublas));
+  return Status::ok();
+}
+
+}  // namespace
+
+int command_bench_ratios(const BenchOptions& options, std::ostream& out, std::ostream& err) {
+  if (options.format != "table" && options.format != "csv" && options.format != "json") {
+    return fail(err, "--format must be table, csv or json", kExitUsage);
+  }
+  if (options.repeats < 1) return fail(err, "--repeats must be at least 1", kExitUsage);
+  auto preference = interop::parse_backend_preference(options.launch.backend);
+  if (!preference) return fail(err, "--backend: " + preference.message(), kExitUsage);
+  auto choice = interop::choose_backend(*preference, false);
+  if (!choice) return fail(err, choice.message(), kExitFailure);
+  compute::Device& device = *choice->device;
+  const SuiteSizes& sizes = device.is_gpu() ? kGpuSizes : kEmulatorSizes;
+
+  auto ceilings = compute::measure_ceilings(device);
+  if (!ceilings) return fail(err, "ceilings: " + ceilings.message(), kExitFailure);
+  std::vector<RatioRow> rows;
+  RatioRow copy =
+      rate_ratio(device.is_gpu() ? "device-to-device copy" : "host memcpy",
+                 ceilings->copy_bytes_per_second / 1e9, "GB/s", "theoretical DRAM bandwidth",
+                 device.info().theoretical_bandwidth_gbps());
+  if (copy.reference <= 0) copy.absent = "unknown on this device";
+  rows.push_back(std::move(copy));
+
+  Status status = vector_add_ratios(device, sizes, *ceilings, options.repeats, rows);
+  if (status) status = matmul_ratios(device, sizes, options.repeats, rows);
+  if (status) status = dense_ratios(device, sizes, 1, options.repeats, rows);
+  if (status) status = dense_ratios(device, sizes, sizes.dense_large_batch, options.repeats, rows);
+  if (!status) return fail(err, status.message(), kExitFailure);
+
+  if (options.format == "csv") {
+    print_ratio_csv(out, rows);
+  } else if (options.format == "json") {
+    print_ratio_json(out, device.info().name, rows);
+  } else {
+    print_ratio_table(out, device.info().name, rows);
+  }
+  return kExitOk;
+}
+
+}  // namespace tl::cli

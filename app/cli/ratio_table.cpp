@@ -1,0 +1,110 @@
+#include "ratio_table.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+namespace tl::cli {
+namespace {
+
+std::string number(double value, int digits) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*g", digits, value);
+  return text;
+}
+
+std::string ratio_text(const RatioRow& row) {
+  if (row.reference <= 0) return "n/a";
+  return number(row.ratio, 3) + (row.unit == "ms" ? "x faster" : "");
+}
+
+// Characters on screen, not bytes: "96³" and "128×128" must line up with plain ASCII.
+std::size_t display_width(const std::string& text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + '"';
+}
+
+}  // namespace
+
+RatioRow rate_ratio(std::string what, double value, std::string unit, std::string against,
+                    double reference) {
+  RatioRow row{std::move(what), value, std::move(unit), std::move(against), reference, {}, 0};
+  if (reference > 0) row.ratio = value / reference;
+  return row;
+}
+
+RatioRow time_ratio(std::string what, double milliseconds, std::string against,
+                    double reference_milliseconds) {
+  RatioRow row{std::move(what),        milliseconds, "ms", std::move(against),
+               reference_milliseconds, {},           0};
+  if (reference_milliseconds > 0 && milliseconds > 0)
+    row.ratio = reference_milliseconds / milliseconds;
+  return row;
+}
+
+void print_ratio_table(std::ostream& out, const std::string& device,
+                       const std::vector<RatioRow>& rows) {
+  out << "device: " << device << '\n';
+  std::size_t what_width = 4;
+  std::size_t against_width = 7;
+  for (const RatioRow& row : rows) {
+    what_width = std::max(what_width, display_width(row.what));
+    against_width = std::max(against_width, display_width(row.against));
+  }
+  auto pad = [](const std::string& text, std::size_t width) {
+    const std::size_t shown = display_width(text);
+    return text + std::string(width > shown ? width - shown : 0, ' ');
+  };
+  out << pad("what", what_width) << "  " << pad("value", 18) << pad("against", against_width)
+      << "  " << pad("reference", 18) << "ratio\n";
+  for (const RatioRow& row : rows) {
+    const std::string value = number(row.value, 4) + " " + row.unit;
+    const std::string reference =
+        row.reference > 0 ? number(row.reference, 4) + " " + row.unit : "-";
+    out << pad(row.what, what_width) << "  " << pad(value, 18) << pad(row.against, against_width)
+        << "  " << pad(reference, 18) << ratio_text(row);
+    if (row.reference <= 0 && !row.absent.empty()) out << " (" << row.absent << ")";
+    out << '\n';
+  }
+}
+
+void print_ratio_csv(std::ostream& out, const std::vector<RatioRow>& rows) {
+  out << "what,value,unit,against,reference,ratio\n";
+  for (const RatioRow& row : rows) {
+    out << csv_field(row.what) << ',' << number(row.value, 17) << ',' << row.unit << ','
+        << csv_field(row.against) << ',' << (row.reference > 0 ? number(row.reference, 17) : "")
+        << ',' << (row.reference > 0 ? number(row.ratio, 17) : "") << '\n';
+  }
+}
+
+void print_ratio_json(std::ostream& out, const std::string& device,
+                      const std::vector<RatioRow>& rows) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const RatioRow& row : rows) {
+    nlohmann::json item{{"what", row.what},       {"value", row.value},   {"unit", row.unit},
+                        {"against", row.against}, {"reference", nullptr}, {"ratio", nullptr}};
+    if (row.reference > 0) {
+      item["reference"] = row.reference;
+      item["ratio"] = row.ratio;
+    } else {
+      item["absent"] = row.absent;
+    }
+    list.push_back(std::move(item));
+  }
+  out << nlohmann::json{{"device", device}, {"ratios", list}}.dump(2) << '\n';
+}
+
+}  // namespace tl::cli

@@ -1,0 +1,36 @@
+#pragma once
+// `threadlab bench --suite ratios`: each result next to what it should be compared with, measured
+// in the same run: a kernel's GB/s against the device's copy, its GFLOP/s against cuBLAS, one
+// path's time against another's. As a table, CSV or JSON.
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace tl::cli {
+
+struct RatioRow {
+  std::string what;      // "vector add kernel, N = 2^26"
+  double value = 0;      // in `unit`
+  std::string unit;      // "GB/s", "GFLOP/s", "ms"
+  std::string against;   // "device-to-device copy", "cuBLAS SGEMM (same size)"
+  double reference = 0;  // in `unit`; 0 when there is nothing to compare with
+  std::string absent;    // why there is no reference (e.g. no cuBLAS on the emulator)
+  // value / reference for rates (higher is better), reference / value for times (a speed-up):
+  // above 1 the result beats what it is compared with. 0 when there is no reference.
+  double ratio = 0;
+};
+
+// A rate (GB/s, GFLOP/s) against a reference rate, or a time against a reference time.
+RatioRow rate_ratio(std::string what, double value, std::string unit, std::string against,
+                    double reference);
+RatioRow time_ratio(std::string what, double milliseconds, std::string against,
+                    double reference_milliseconds);
+
+void print_ratio_table(std::ostream& out, const std::string& device,
+                       const std::vector<RatioRow>& rows);
+void print_ratio_csv(std::ostream& out, const std::vector<RatioRow>& rows);
+void print_ratio_json(std::ostream& out, const std::string& device,
+                      const std::vector<RatioRow>& rows);
+
+}  // namespace tl::cli
