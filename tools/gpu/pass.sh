@@ -72,6 +72,7 @@ log="$out/gpu-pass.log"
     }
     shot vector-add-sweep --action 'threadlab:set?n=2^24&block=256&launch' --action 'threadlab:set?sweep'
     shot matmul-gflops --action 'threadlab:set?lesson=matmul&kernel=tiled&tile=16&plot=gflops&sweep'
+    shot vector-add-blocks --action 'threadlab:set?n=2^24&sweep=block'
     shot vector-add-gbps --action 'threadlab:set?n=2^24&block=256&plot=gbps&sweep'
     shot matmul-occupancy --action 'threadlab:set?lesson=matmul&kernel=naive&block=32,32&view=occupancy&launch'
     shot dense-layer --action \
