@@ -221,6 +221,12 @@ void AppController::launch(bool timed) {
     return;
   }
   const LaunchControls& c = state_.controls;
+  // The timing table describes one configuration: a launch of another one without timing (a
+  // sweep link's picture) leaves it empty rather than showing the old numbers beside the new
+  // picture.
+  if (!timed && (state_.timed.n != c.elements() || state_.timed.config != c.config())) {
+    state_.timed = {};
+  }
   TraceView& trace = state_.trace;
   const std::uint64_t launch_number = trace.launch_number + 1;
   trace = {};

@@ -15,6 +15,7 @@ std::vector<RatioRow> sample() {
   no_cublas.absent = "no cuBLAS on this device";
   return {rate_ratio("vector add kernel, N = 2^28", 2764, "GB/s", "device-to-device copy", 2958),
           time_ratio("dense layer 4096×4096, batch 1: fused", 0.160, "unfused, 3 launches", 0.32),
+          time_ratio("dense layer 4096×4096, batch 1: fused", 0.160, "cuBLAS + epilogue", 0.04),
           no_cublas};
 }
 
@@ -22,7 +23,8 @@ TEST(RatioTable, RatesAndTimesAreComparedTheWayTheyAreBetter) {
   const auto rows = sample();
   EXPECT_NEAR(rows[0].ratio, 2764.0 / 2958.0, 1e-12);  // a share of the ceiling
   EXPECT_NEAR(rows[1].ratio, 2.0, 1e-12);              // a speed-up: the reference time over ours
-  EXPECT_EQ(rows[2].ratio, 0);
+  EXPECT_NEAR(rows[2].ratio, 0.25, 1e-12);
+  EXPECT_EQ(rows[3].ratio, 0);
 }
 
 TEST(RatioTable, TableLinesUpAndSaysWhyARatioIsMissing) {
@@ -32,6 +34,7 @@ TEST(RatioTable, TableLinesUpAndSaysWhyARatioIsMissing) {
   EXPECT_NE(text.find("device: NVIDIA H100 80GB HBM3"), std::string::npos);
   EXPECT_NE(text.find("0.934"), std::string::npos) << text;
   EXPECT_NE(text.find("2x faster"), std::string::npos) << text;
+  EXPECT_NE(text.find("4x slower"), std::string::npos) << text;
   EXPECT_NE(text.find("n/a (no cuBLAS on this device)"), std::string::npos) << text;
   // "against" starts in the same column on every row, multi-byte characters (³, ×) or not.
   std::istringstream lines(text);
@@ -50,7 +53,7 @@ TEST(RatioTable, TableLinesUpAndSaysWhyARatioIsMissing) {
       ++chars;
     }
   }
-  ASSERT_EQ(columns.size(), 4u) << text;
+  ASSERT_EQ(columns.size(), 5u) << text;
   for (std::size_t c : columns) EXPECT_EQ(c, columns.front()) << text;
 }
 
@@ -59,16 +62,16 @@ TEST(RatioTable, CsvAndJsonCarryEveryRow) {
   print_ratio_csv(csv, sample());
   const std::string text = csv.str();
   EXPECT_EQ(text.substr(0, text.find('\n')), "what,value,unit,against,reference,ratio");
-  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 4);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 5);
   EXPECT_NE(text.find("\"dense layer 4096×4096, batch 1: fused\""), std::string::npos);
 
   std::ostringstream json;
   print_ratio_json(json, "GPU", sample());
   const auto doc = nlohmann::json::parse(json.str());
-  ASSERT_EQ(doc["ratios"].size(), 3u);
+  ASSERT_EQ(doc["ratios"].size(), 4u);
   EXPECT_EQ(doc["device"], "GPU");
-  EXPECT_TRUE(doc["ratios"][2]["ratio"].is_null());
-  EXPECT_EQ(doc["ratios"][2]["absent"], "no cuBLAS on this device");
+  EXPECT_TRUE(doc["ratios"][3]["ratio"].is_null());
+  EXPECT_EQ(doc["ratios"][3]["absent"], "no cuBLAS on this device");
 }
 
 }  // namespace
