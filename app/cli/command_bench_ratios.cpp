@@ -3,6 +3,7 @@
 // cuBLAS SGEMM at the same size, the fused dense layer against the unfused chain and against
 // cuBLAS with the fused epilogue.
 
+#include <algorithm>
 #include <functional>
 #include <string_view>
 
@@ -11,6 +12,8 @@
 #include "compute/lessons/lesson.hpp"
 #include "core/format.hpp"
 #include "interop/backend_selection.hpp"
+#include "interop/trace_delivery_timing.hpp"
+#include "platform/egl_context.hpp"
 #include "ratio_table.hpp"
 
 namespace tl::cli {
@@ -131,6 +134,33 @@ Status dense_ratios(compute::Device& device, const SuiteSizes& sizes, std::uint3
   return Status::ok();
 }
 
+// One traced frame of 2^24 elements (2^20 on the emulator), its records delivered to OpenGL by
+// interop against by the copy path. Needs a GL context (EGL here) on the CUDA GPU.
+void trace_delivery_ratio(compute::Device& device, int repeats, std::vector<RatioRow>& rows) {
+  const std::uint64_t n = device.is_gpu() ? (std::uint64_t{1} << 24) : (std::uint64_t{1} << 20);
+  const std::string what = "traced frame, N = " + format_power_of_two(n) + ": interop";
+  RatioRow row = time_ratio(what, 0, "copy path (device → host → GL)", 0);
+  if (!device.is_gpu()) {
+    row.absent = "interop needs a CUDA GPU";
+    rows.push_back(std::move(row));
+    return;
+  }
+  auto gl = platform::EglContext::create({.allow_software = false});
+  if (!gl) {
+    row.absent = "no OpenGL on the GPU: " + gl.message();
+    rows.push_back(std::move(row));
+    return;
+  }
+  auto interop = interop::time_trace_delivery(device, BackendKind::kCudaInterop, n, repeats);
+  auto copy = interop::time_trace_delivery(device, BackendKind::kCudaCopy, n, repeats);
+  if (!interop || !copy) {
+    row.absent = !interop ? interop.message() : copy.message();
+    rows.push_back(std::move(row));
+    return;
+  }
+  rows.push_back(time_ratio(what, *interop, "copy path (device → host → GL)", *copy));
+}
+
 }  // namespace
 
 int command_bench_ratios(const BenchOptions& options, std::ostream& out, std::ostream& err) {
@@ -160,6 +190,7 @@ int command_bench_ratios(const BenchOptions& options, std::ostream& out, std::os
   if (status) status = dense_ratios(device, sizes, 1, options.repeats, rows);
   if (status) status = dense_ratios(device, sizes, sizes.dense_large_batch, options.repeats, rows);
   if (!status) return fail(err, status.message(), kExitFailure);
+  trace_delivery_ratio(device, std::max(options.repeats, 5), rows);
 
   if (options.format == "csv") {
     print_ratio_csv(out, rows);

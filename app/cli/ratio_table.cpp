@@ -79,7 +79,7 @@ void print_ratio_table(std::ostream& out, const std::string& device,
   out << pad("what", what_width) << "  " << pad("value", 18) << pad("against", against_width)
       << "  " << pad("reference", 18) << "ratio\n";
   for (const RatioRow& row : rows) {
-    const std::string value = number(row.value, 4) + " " + row.unit;
+    const std::string value = row.value > 0 ? number(row.value, 4) + " " + row.unit : "-";
     const std::string reference =
         row.reference > 0 ? number(row.reference, 4) + " " + row.unit : "-";
     out << pad(row.what, what_width) << "  " << pad(value, 18) << pad(row.against, against_width)
