@@ -25,4 +25,19 @@ double gigaflops(double flops, double ms) {
   return ms > 0 ? flops / (ms * 1e6) : 0.0;
 }
 
+TimingStats add_stages(std::span<const TimingStats> stages) {
+  TimingStats total;
+  if (stages.empty()) return total;
+  int repeats = stages.front().repeats;
+  for (const TimingStats& stage : stages) {
+    if (stage.empty()) return {};
+    total.median_ms += stage.median_ms;
+    total.min_ms += stage.min_ms;
+    total.max_ms += stage.max_ms;
+    repeats = std::min(repeats, stage.repeats);
+  }
+  total.repeats = repeats;
+  return total;
+}
+
 }  // namespace tl

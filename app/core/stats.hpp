@@ -19,6 +19,11 @@ struct TimingStats {
 // stats.
 TimingStats summarize_timings(std::span<const double> samples_ms);
 
+// Stages run one after the other (copies in, kernel, copy out) as one: medians, minima and maxima
+// added up. The sum of medians is what a typical run of all stages takes when they are
+// independent; it is labelled as a sum where shown. Empty when any stage is empty.
+TimingStats add_stages(std::span<const TimingStats> stages);
+
 // Throughput helpers: bytes or operations per millisecond expressed per second.
 [[nodiscard]] double gigabytes_per_second(double bytes, double ms);
 [[nodiscard]] double gigaflops(double flops, double ms);

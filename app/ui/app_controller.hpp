@@ -59,6 +59,7 @@ class AppController {
   // What the plot's y axis shows: time, GB/s or GFLOP/s (kept when the points allow no rate yet,
   // so a link's plot=gflops before its sweep still applies when the points arrive).
   void set_plot_quantity(plot::PlotQuantity quantity);
+  void set_plot_log_y(bool log_y) { state_.timing.log_y = log_y; }
 
   // Saving a part of the frame as PNG: a panel asks while drawing; the shell takes the request
   // after rendering that frame, saves it, and reports back.

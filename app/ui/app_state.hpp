@@ -130,6 +130,9 @@ struct TimingPlot {
   std::vector<plot::PlotQuantity> quantities{plot::PlotQuantity::kTime};
   std::vector<plot::PlotSeries> shown;
   std::vector<plot::PlotGuide> guides;  // the measured ceiling on a rate axis
+  // Log axes show decades of sizes and times; a linear y shows small differences (two block sizes,
+  // two tiles) at their true proportion.
+  bool log_y = true;
 };
 
 struct LessonText {

@@ -35,5 +35,20 @@ TEST(Stats, Rates) {
   EXPECT_DOUBLE_EQ(gigabytes_per_second(1e9, 0.0), 0.0);
 }
 
+TEST(Stats, StagesAddUpAndAnyMissingStageEmptiesTheSum) {
+  const TimingStats copy_in{2.0, 1.5, 3.0, 5};
+  const TimingStats kernel{0.5, 0.4, 0.7, 5};
+  const TimingStats copy_out{1.0, 0.9, 1.2, 4};
+  const TimingStats stages[] = {copy_in, kernel, copy_out};
+  const TimingStats total = add_stages(stages);
+  EXPECT_DOUBLE_EQ(total.median_ms, 3.5);
+  EXPECT_DOUBLE_EQ(total.min_ms, 2.8);
+  EXPECT_DOUBLE_EQ(total.max_ms, 4.9);
+  EXPECT_EQ(total.repeats, 4);
+  const TimingStats with_gap[] = {copy_in, TimingStats{}, copy_out};
+  EXPECT_TRUE(add_stages(with_gap).empty());
+  EXPECT_TRUE(add_stages({}).empty());
+}
+
 }  // namespace
 }  // namespace tl

@@ -56,6 +56,41 @@ TEST(LessonSeries, MatmulPointsCarryTheirFlopsAndBytes) {
   EXPECT_NE(find_series(rates, series.front().name), nullptr);
 }
 
+TEST(LessonSeries, EveryLessonWithCopiesShowsItsEndToEndTime) {
+  // The kernel alone against the kernel with the copies around it: the honest GPU-vs-CPU baseline.
+  auto device = make_emulator_device();
+  const struct {
+    const char* lesson;
+    lessons::ParamValues values;
+    const char* kernel;
+    const char* end_to_end;
+  } cases[] = {
+      {"vector-add", {{"n", "4096"}}, "Emulated kernel (CPU)", "Emulated end to end (CPU)"},
+      {"matmul",
+       {{"m", "32"}, {"n", "24"}, {"k", "16"}, {"kernel", "tiled"}, {"tile", "8"}},
+       "Emulated tiled kernel, TILE = 8 (CPU)",
+       "Emulated end to end (CPU)"},
+      {"dense-layer",
+       {{"batch", "2"}, {"inputs", "40"}, {"neurons", "24"}},
+       "Emulated fused (CPU)",
+       "Emulated fused end to end (CPU)"},
+  };
+  for (const auto& c : cases) {
+    auto lesson = make_lesson(c.lesson);
+    ASSERT_TRUE(lesson.is_ok());
+    (*lesson)->set_repeats(1);
+    ASSERT_TRUE((*lesson)->configure(c.values).is_ok()) << c.lesson;
+    auto report = (*lesson)->run_timed(*device, nullptr);
+    ASSERT_TRUE(report.is_ok()) << report.message();
+    const TimingRow* kernel = report->find(c.kernel);
+    const TimingRow* end_to_end = report->find(c.end_to_end);
+    ASSERT_NE(kernel, nullptr) << c.lesson;
+    ASSERT_NE(end_to_end, nullptr) << c.lesson;
+    EXPECT_TRUE(end_to_end->plotted) << c.lesson;
+    EXPECT_GE(end_to_end->stats.median_ms, kernel->stats.median_ms) << c.lesson;
+  }
+}
+
 TEST(LessonSeries, RowsWithoutWorkStayTimeOnly) {
   LessonReport report;
   TimingRow copy{"copy to device", {}, 4096, 0, true};

@@ -25,6 +25,7 @@ struct RowNames {
   const char* fused;
   const char* copy_in;
   const char* copy_out;
+  const char* end_to_end;
 };
 
 RowNames row_names(bool on_gpu) {
@@ -35,7 +36,8 @@ RowNames row_names(bool on_gpu) {
             "GPU unfused 3/3: sigmoid",
             "GPU fused",
             "copy W, X, b host → device",
-            "copy Y device → host"};
+            "copy Y device → host",
+            "GPU fused end to end (with the copies)"};
   }
   return {"Emulated unfused, 3 launches (CPU)",
           "Emulated unfused 1/3: product X · Wᵀ (CPU)",
@@ -43,7 +45,8 @@ RowNames row_names(bool on_gpu) {
           "Emulated unfused 3/3: sigmoid (CPU)",
           "Emulated fused (CPU)",
           "copy W, X, b (emulated)",
-          "copy Y (emulated)"};
+          "copy Y (emulated)",
+          "Emulated fused end to end (CPU)"};
 }
 
 constexpr const char* kCublasRow = "cuBLAS + fused epilogue";
@@ -191,6 +194,11 @@ LessonReport to_lesson_report(const DenseLayerReport& r, const DenseLayerParams&
 
   report.rows.push_back({names.copy_in, r.host_to_device, 4.0 * (w + x + b), 0, false});
   report.rows.push_back({names.copy_out, r.device_to_host, 4.0 * y, 0, false});
+  // End to end: the fused kernel with the copies around it, what a program that computes the
+  // layer for host data pays.
+  const TimingStats fused_stages[] = {r.host_to_device, r.fused, r.device_to_host};
+  report.rows.push_back({names.end_to_end, add_stages(fused_stages),
+                         lessons::dense_layer_bytes(layer, DenseLayerPath::kFused), flops, true});
 
   // The CPU references, when asked for: listed even when skipped as too slow, for the same reason
   // as cuBLAS's rows, with the reason in a note. They move at least what the fused kernel moves.

@@ -25,6 +25,8 @@ using lessons::MatmulVariant;
 // sweep's series, so they must not change with the size (the blocked reference's thread count
 // does, and goes into a note instead).
 constexpr const char* kCpuNaiveRow = "CPU, naive 1 thread";
+constexpr const char* kGpuEndToEndRow = "GPU end to end (copies + the selected kernel)";
+constexpr const char* kEmulatedEndToEndRow = "Emulated end to end (CPU)";
 constexpr const char* kCpuBlockedRow = "CPU, blocked all threads";
 constexpr const char* kCublasRow = "cuBLAS SGEMM";
 
@@ -349,6 +351,16 @@ class MatmulLesson final : public Lesson {
                            r.host_to_device, input_bytes, 0, false});
     report.rows.push_back({r.on_gpu ? "copy C device → host" : "copy C (emulated)",
                            r.device_to_host, output_bytes, 0, false});
+    // End to end: the selected kernel with the copies around it, as a program that multiplies
+    // host matrices on the GPU pays for them.
+    for (std::size_t i = 0, timed = 0; i < kernels.size(); ++i) {
+      if (!kernels[i].not_timed.empty()) continue;
+      const MatmulTiming& timing = r.kernels[timed++];
+      if (kernels[i].variant.kernel != variant_.kernel) continue;
+      const TimingStats stages[] = {r.host_to_device, timing.time, r.device_to_host};
+      report.rows.push_back({r.on_gpu ? kGpuEndToEndRow : kEmulatedEndToEndRow, add_stages(stages),
+                             bytes, flops, true});
+    }
 
     report.rows.push_back({kCpuNaiveRow, r.cpu_naive.time, bytes, flops, true});
     if (!r.cpu_naive.ran()) note_not_timed(kCpuNaiveRow, r.cpu_naive.skipped);

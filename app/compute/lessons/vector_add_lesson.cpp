@@ -156,12 +156,8 @@ class VectorAddLesson final : public Lesson {
                            r.host_to_device, 8.0 * n, 0, false});
     report.rows.push_back({r.on_gpu ? "copy C device → host" : "copy C (emulated)",
                            r.device_to_host, 4.0 * n, 0, false});
-    TimingStats e2e;
-    e2e.median_ms = r.end_to_end_ms();
-    e2e.min_ms = r.host_to_device.min_ms + r.kernel.min_ms + r.device_to_host.min_ms;
-    e2e.max_ms = r.host_to_device.max_ms + r.kernel.max_ms + r.device_to_host.max_ms;
-    e2e.repeats = r.kernel.repeats;
-    report.rows.push_back({names.end_to_end, e2e, 12.0 * n, n, true});
+    const TimingStats stages[] = {r.host_to_device, r.kernel, r.device_to_host};
+    report.rows.push_back({names.end_to_end, add_stages(stages), 12.0 * n, n, true});
     if (!r.cpu_single.empty())
       report.rows.push_back({names.cpu_single, r.cpu_single, 12.0 * n, n, true});
     if (!r.cpu_multi.empty()) {

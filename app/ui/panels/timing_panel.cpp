@@ -99,11 +99,19 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
       ImGui::TextColored(kMutedColor, "higher is better; cuBLAS, where measured, is the ceiling");
     }
   }
+  bool log_y = timing.log_y;
+  if (timing.quantities.size() <= 1) ImGui::TextUnformatted("y:");
+  ImGui::SameLine(0, ImGui::GetFontSize());
+  if (ImGui::Checkbox("log scale", &log_y)) controller.set_plot_log_y(log_y);
   static PlotState plot_state;
   PlotOptions options;
   options.x_title = timing.x_title;
   options.y_title = std::string(plot::quantity_axis_title(timing.shown_quantity));
   options.y_axis = plot::quantity_axis(timing.shown_quantity);
+  if (!timing.log_y) {
+    options.y_axis.scale = plot::AxisScale::kLinear;
+    options.y_axis.include_zero = true;  // bars of time or rate read from zero
+  }
   options.guides = timing.guides;
   PlotWidget("##timing", plot_state, timing.shown, timing.markers, options, {-1, -1});
   plot_min = ImGui::GetItemRectMin();
