@@ -80,11 +80,12 @@ TEST_F(MatrixAddLessonTest, TimedRunReportsBothMappingsAndTheCpuWithBytes) {
   auto report = lesson_->run_timed(*device_, nullptr);
   ASSERT_TRUE(report.is_ok()) << report.message();
   EXPECT_FALSE(report->on_gpu);
-  ASSERT_EQ(report->rows.size(), 3u);
+  ASSERT_EQ(report->rows.size(), 4u);
   // Coalesced first, whichever mapping is selected: the same series on every run.
   EXPECT_EQ(report->rows[0].name, kCoalescedRow);
   EXPECT_EQ(report->rows[1].name, kStridedRow);
   EXPECT_EQ(report->rows[2].name, "CPU, 1 thread");
+  EXPECT_EQ(report->rows[3].name, "CPU, all threads");
   for (const TimingRow& row : report->rows) {
     EXPECT_DOUBLE_EQ(row.bytes, 12.0 * 7000) << row.name;
     EXPECT_DOUBLE_EQ(row.flops, 7000.0) << row.name;
@@ -105,7 +106,7 @@ TEST_F(MatrixAddLessonTest, TimedRunReportsBothMappingsAndTheCpuWithBytes) {
   ASSERT_TRUE(lesson_->configure({{"mapping", "x_to_row"}}).is_ok());
   auto strided = lesson_->run_timed(*device_, nullptr);
   ASSERT_TRUE(strided.is_ok()) << strided.message();
-  ASSERT_EQ(strided->rows.size(), 3u);
+  ASSERT_EQ(strided->rows.size(), 4u);
   EXPECT_EQ(strided->rows[0].name, kCoalescedRow);
   EXPECT_EQ(strided->rows[1].name, kStridedRow);
 }

@@ -103,7 +103,7 @@ TEST_F(ThreadHierarchyLessonTest, TimedGridStrideRunReportsRowsPassesAndTheCheck
   EXPECT_FALSE(report->on_gpu);
   ASSERT_TRUE(report->check.has_value());
   EXPECT_TRUE(report->check->passed) << report->check->description;
-  ASSERT_EQ(report->rows.size(), 2u);
+  ASSERT_EQ(report->rows.size(), 3u);
   EXPECT_EQ(report->find("GPU kernel"), nullptr);
   const TimingRow* kernel = report->find("Emulated kernel (CPU)");
   ASSERT_NE(kernel, nullptr);
@@ -113,10 +113,16 @@ TEST_F(ThreadHierarchyLessonTest, TimedGridStrideRunReportsRowsPassesAndTheCheck
   const TimingRow* cpu = report->find("CPU, 1 thread");
   ASSERT_NE(cpu, nullptr);
   EXPECT_DOUBLE_EQ(cpu->bytes, 8.0 * 5000);
-  ASSERT_EQ(report->notes.size(), 1u);
-  EXPECT_NE(report->notes[0].find("3,072 threads for 5,000 elements"), std::string::npos)
-      << report->notes[0];
-  EXPECT_NE(report->notes[0].find("up to 2 passes"), std::string::npos) << report->notes[0];
+  // The same loop on every core, the other honest CPU baseline, and how many it used.
+  const TimingRow* cpu_all = report->find("CPU, all threads");
+  ASSERT_NE(cpu_all, nullptr);
+  EXPECT_FALSE(cpu_all->stats.empty());
+  ASSERT_EQ(report->notes.size(), 2u);
+  EXPECT_NE(report->notes[0].find("'CPU, all threads' used 1 thread(s)"), std::string::npos)
+      << report->notes[0];  // 5000 elements are too few to be worth a second thread
+  EXPECT_NE(report->notes[1].find("3,072 threads for 5,000 elements"), std::string::npos)
+      << report->notes[1];
+  EXPECT_NE(report->notes[1].find("up to 2 passes"), std::string::npos) << report->notes[1];
 }
 
 TEST_F(ThreadHierarchyLessonTest, TimedRunWithTooFewThreadsFailsTheCheckAndSaysWhy) {

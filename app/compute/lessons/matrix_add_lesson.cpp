@@ -22,6 +22,7 @@ using lessons::MatrixMapping;
 // so both kernel rows are always there, coalesced first. On the emulator the kernel rows say what
 // they are: CPU timings of the emulated kernels.
 constexpr const char* kCpuSingleRow = "CPU, 1 thread";
+constexpr const char* kCpuMultiRow = "CPU, all threads";
 
 std::string kernel_row_name(bool on_gpu, MatrixMapping mapping) {
   const char* kernel = on_gpu ? "GPU kernel" : "Emulated kernel (CPU)";
@@ -213,6 +214,9 @@ class MatrixAddLesson final : public Lesson {
     }
     if (!r.cpu_single.empty()) {
       report.rows.push_back({kCpuSingleRow, r.cpu_single, bytes, flops, true});
+      report.rows.push_back({kCpuMultiRow, r.cpu_multi, bytes, flops, true});
+      report.notes.push_back("'" + std::string(kCpuMultiRow) + "' used " +
+                             std::to_string(r.cpu_threads) + " thread(s)");
     }
     report.check = combined_check(r);
     add_notes(report, r);

@@ -115,6 +115,11 @@ Result<MatrixAddReport> run_matrix_add(Device& device, const MatrixAddRequest& r
     report.cpu_single =
         time_on_host([&] { lessons::matrix_add_reference(host.a, host.b, reference); },
                      request.warmup, request.repeats);
+    report.cpu_multi = time_on_host(
+        [&] {
+          report.cpu_threads = lessons::matrix_add_reference_parallel(host.a, host.b, reference);
+        },
+        request.warmup, request.repeats);
   }
   return report;
 }

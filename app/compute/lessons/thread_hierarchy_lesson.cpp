@@ -17,6 +17,7 @@ namespace {
 // The names of the timed rows, which are also the sweep's series. On the emulator the kernel row
 // says what it is: a CPU timing of the emulated kernel.
 constexpr const char* kCpuSingleRow = "CPU, 1 thread";
+constexpr const char* kCpuMultiRow = "CPU, all threads";
 constexpr const char* kGpuKernelRow = "GPU kernel";
 constexpr const char* kEmulatedKernelRow = "Emulated kernel (CPU)";
 
@@ -198,6 +199,9 @@ class ThreadHierarchyLesson final : public Lesson {
         {r.on_gpu ? kGpuKernelRow : kEmulatedKernelRow, r.kernel, bytes, flops, true, r.on_gpu});
     if (!r.cpu_single.empty()) {
       report.rows.push_back({kCpuSingleRow, r.cpu_single, bytes, flops, true});
+      report.rows.push_back({kCpuMultiRow, r.cpu_multi, bytes, flops, true});
+      report.notes.push_back("'" + std::string(kCpuMultiRow) + "' used " +
+                             std::to_string(r.cpu_threads) + " thread(s)");
     }
     if (r.check) report.check = LessonCheck{r.check->passed, r.check->describe()};
     // How the threads met the data: what the grid-stride loop made of the grid, or what a grid too

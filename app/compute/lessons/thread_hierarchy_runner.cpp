@@ -82,6 +82,9 @@ Result<ThreadHierarchyReport> run_thread_hierarchy(Device& device,
     std::vector<float> reference(n);
     report.cpu_single = time_on_host([&] { lessons::thread_hierarchy_reference(in, reference); },
                                      request.warmup, request.repeats);
+    report.cpu_multi = time_on_host(
+        [&] { report.cpu_threads = lessons::thread_hierarchy_reference_parallel(in, reference); },
+        request.warmup, request.repeats);
     if (cancel_requested(request.cancel)) return cancelled_error();
   }
   return report;

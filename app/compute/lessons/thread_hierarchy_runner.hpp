@@ -33,6 +33,8 @@ struct ThreadHierarchyReport {
   std::uint64_t passes = 0;   // grid-stride trips of the busiest thread; 1 without the loop
   TimingStats kernel;         // the untraced kernel alone
   TimingStats cpu_single;     // empty when not requested
+  TimingStats cpu_multi;      // the same loop on every hardware thread
+  unsigned cpu_threads = 0;   // how many it used
   std::optional<lessons::ElementCheck> check;
 
   // `in` read and `out` written once per element, over the kernel's median time.

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/format.hpp"
+#include "core/parallel_chunks.hpp"
 
 namespace tl::lessons {
 namespace {
@@ -119,6 +120,14 @@ std::uint32_t sectors_per_warp_access(const MatrixAddParams& params) {
 
 void matrix_add_reference(std::span<const float> a, std::span<const float> b, std::span<float> c) {
   for (std::size_t i = 0; i < c.size(); ++i) c[i] = a[i] + b[i];
+}
+
+unsigned matrix_add_reference_parallel(std::span<const float> a, std::span<const float> b,
+                                       std::span<float> c, unsigned threads) {
+  return for_each_chunk(c.size(), threads, std::size_t{1} << 16,
+                        [&](std::size_t begin, std::size_t end) {
+                          for (std::size_t i = begin; i < end; ++i) c[i] = a[i] + b[i];
+                        });
 }
 
 ElementCheck check_matrix_add(std::span<const float> a, std::span<const float> b,

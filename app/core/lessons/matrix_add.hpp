@@ -72,6 +72,9 @@ Status validate_matrix_add(const MatrixAddParams& params, std::uint64_t max_byte
 
 // The plain loop over all rows·cols elements (the spans are the flattened matrices).
 void matrix_add_reference(std::span<const float> a, std::span<const float> b, std::span<float> c);
+// The same on every hardware thread (0) or `threads`; returns how many were used.
+unsigned matrix_add_reference_parallel(std::span<const float> a, std::span<const float> b,
+                                       std::span<float> c, unsigned threads = 0);
 
 // Compares c against a + b bit for bit, naming a wrong element by (row, col).
 ElementCheck check_matrix_add(std::span<const float> a, std::span<const float> b,

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/format.hpp"
+#include "core/parallel_chunks.hpp"
 
 namespace tl::lessons {
 
@@ -82,6 +83,14 @@ std::uint64_t grid_stride_passes(std::uint64_t n, std::uint64_t threads) {
 
 void thread_hierarchy_reference(std::span<const float> in, std::span<float> out) {
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = 2.0f * in[i] + 1.0f;
+}
+
+unsigned thread_hierarchy_reference_parallel(std::span<const float> in, std::span<float> out,
+                                             unsigned threads) {
+  return for_each_chunk(out.size(), threads, std::size_t{1} << 16,
+                        [&](std::size_t begin, std::size_t end) {
+                          for (std::size_t i = begin; i < end; ++i) out[i] = 2.0f * in[i] + 1.0f;
+                        });
 }
 
 ElementCheck check_thread_hierarchy(std::span<const float> in, std::span<const float> out) {

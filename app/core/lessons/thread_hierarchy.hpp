@@ -79,6 +79,9 @@ struct ElementOwner {
 
 // The plain loop: out[i] = 2 * in[i] + 1.
 void thread_hierarchy_reference(std::span<const float> in, std::span<float> out);
+// The same on every hardware thread (0) or `threads`; returns how many were used.
+unsigned thread_hierarchy_reference_parallel(std::span<const float> in, std::span<float> out,
+                                             unsigned threads = 0);
 
 // Compares out against 2 * in + 1, bit for bit (2x is exact, so 2x + 1 rounds once, everywhere).
 ElementCheck check_thread_hierarchy(std::span<const float> in, std::span<const float> out);

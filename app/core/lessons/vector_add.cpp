@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
-#include <thread>
 #include <vector>
 
 #include "core/format.hpp"
+#include "core/parallel_chunks.hpp"
 
 namespace tl::lessons {
 
@@ -71,26 +71,11 @@ void vector_add_reference(std::span<const float> a, std::span<const float> b, st
 
 unsigned vector_add_reference_parallel(std::span<const float> a, std::span<const float> b,
                                        std::span<float> c, unsigned threads) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t n = c.size();
-  // Below this, starting threads costs more than the adds.
-  constexpr std::size_t kMinPerThread = 1 << 16;
-  threads = static_cast<unsigned>(std::clamp<std::size_t>(n / kMinPerThread, 1, threads));
-  if (threads == 1) {
-    vector_add_reference(a, b, c);
-    return 1;
-  }
-  std::vector<std::jthread> workers;
-  workers.reserve(threads);
-  const std::size_t chunk = (n + threads - 1) / threads;
-  for (unsigned t = 0; t < threads; ++t) {
-    const std::size_t begin = std::min(n, t * chunk);
-    const std::size_t end = std::min(n, begin + chunk);
-    workers.emplace_back([=] {
-      for (std::size_t i = begin; i < end; ++i) c[i] = a[i] + b[i];
-    });
-  }
-  return threads;
+  // Below 2^16 elements a thread, starting it costs more than its adds.
+  return for_each_chunk(c.size(), threads, std::size_t{1} << 16,
+                        [&](std::size_t begin, std::size_t end) {
+                          for (std::size_t i = begin; i < end; ++i) c[i] = a[i] + b[i];
+                        });
 }
 
 std::string CheckResult::describe() const {
