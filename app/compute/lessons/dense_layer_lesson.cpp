@@ -4,7 +4,6 @@
 #include <utility>
 
 #include "core/format.hpp"
-#include "core/sweep/block_sweep.hpp"
 #include "core/sweep/size_sweep.hpp"
 #include "dense_layer_runner.hpp"
 
@@ -344,16 +343,7 @@ lessons::ParamValues DenseLayerLesson::values_for_size(std::uint64_t size) const
 
 std::vector<BlockStep> DenseLayerLesson::block_sweep() const {
   // Blocks at most as wide and as tall as the kernels' shared-memory tiles.
-  std::vector<BlockStep> steps;
-  for (const Dim3& block :
-       block_sweep_2d(standard_cuda_limits().max_threads_per_block, lessons::kDenseLayerMaxBlockX,
-                      lessons::kDenseLayerMaxBlockY)) {
-    lessons::ParamValues values = values_;
-    values["block"] = std::to_string(block.x) + "," + std::to_string(block.y);
-    values["grid"] = "auto";
-    steps.push_back({block, std::move(values)});
-  }
-  return steps;
+  return block_steps_2d(values_, lessons::kDenseLayerMaxBlockX, lessons::kDenseLayerMaxBlockY);
 }
 
 std::vector<std::uint64_t> DenseLayerLesson::sweep_sizes(const Device& device) const {

@@ -10,7 +10,6 @@
 #include "core/launch_config.hpp"
 #include "core/lessons/matmul.hpp"
 #include "core/lessons/matmul_reference.hpp"
-#include "core/sweep/block_sweep.hpp"
 #include "core/sweep/size_sweep.hpp"
 #include "matmul_runner.hpp"
 
@@ -230,13 +229,7 @@ class MatmulLesson final : public Lesson {
       }
       return steps;
     }
-    for (const Dim3& block : block_sweep_2d(standard_cuda_limits().max_threads_per_block, 32, 32)) {
-      lessons::ParamValues v = values_;
-      v["block"] = std::to_string(block.x) + "," + std::to_string(block.y);
-      v["grid"] = "auto";
-      steps.push_back({block, std::move(v)});
-    }
-    return steps;
+    return block_steps_2d(values_, 32, 32);
   }
   [[nodiscard]] std::vector<std::uint64_t> sweep_sizes(const Device& device) const override {
     // A, B and C of size² floats each must fit in memory.

@@ -9,7 +9,6 @@
 
 #include "core/format.hpp"
 #include "core/lessons/matrix_add.hpp"
-#include "core/sweep/block_sweep.hpp"
 #include "core/sweep/size_sweep.hpp"
 #include "matrix_add_runner.hpp"
 
@@ -178,14 +177,7 @@ class MatrixAddLesson final : public Lesson {
     return v;
   }
   [[nodiscard]] std::vector<BlockStep> block_sweep() const override {
-    std::vector<BlockStep> steps;
-    for (const Dim3& block : block_sweep_2d(standard_cuda_limits().max_threads_per_block, 32, 32)) {
-      lessons::ParamValues v = values_;
-      v["block"] = std::to_string(block.x) + "," + std::to_string(block.y);
-      v["grid"] = "auto";
-      steps.push_back({block, std::move(v)});
-    }
-    return steps;
+    return block_steps_2d(values_, 32, 32);
   }
   [[nodiscard]] std::vector<std::uint64_t> sweep_sizes(const Device& device) const override {
     std::uint64_t top = device.is_gpu() ? kGpuSweepTopSide : kEmulatorSweepTopSide;

@@ -7,7 +7,6 @@
 
 #include "core/format.hpp"
 #include "core/lessons/thread_hierarchy.hpp"
-#include "core/sweep/block_sweep.hpp"
 #include "core/sweep/size_sweep.hpp"
 #include "thread_hierarchy_runner.hpp"
 
@@ -174,14 +173,7 @@ class ThreadHierarchyLesson final : public Lesson {
     return size_sweep(1 << 10, std::max<std::uint64_t>(1 << 10, top), 1);
   }
   [[nodiscard]] std::vector<BlockStep> block_sweep() const override {
-    std::vector<BlockStep> steps;
-    for (const Dim3& block : block_sweep_1d(standard_cuda_limits().max_threads_per_block)) {
-      lessons::ParamValues v = values_;
-      v["block"] = std::to_string(block.x);
-      if (!params_.grid_stride) v["grid"] = "auto";
-      steps.push_back({block, std::move(v)});
-    }
-    return steps;
+    return block_steps_1d(values_, /*keep_grid=*/params_.grid_stride);
   }
   [[nodiscard]] std::optional<std::pair<std::string, std::string>> crossover() const override {
     // There are no copies to time here: the kernel against the plain loop. On the emulator there is

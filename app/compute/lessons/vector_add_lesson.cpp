@@ -4,7 +4,6 @@
 
 #include "core/format.hpp"
 #include "core/lessons/vector_add.hpp"
-#include "core/sweep/block_sweep.hpp"
 #include "core/sweep/size_sweep.hpp"
 #include "vector_add_runner.hpp"
 
@@ -130,14 +129,7 @@ class VectorAddLesson final : public Lesson {
     return size_sweep(1 << 10, std::max<std::uint64_t>(1 << 10, std::min(top, fits)), 1);
   }
   [[nodiscard]] std::vector<BlockStep> block_sweep() const override {
-    std::vector<BlockStep> steps;
-    for (const Dim3& block : block_sweep_1d(standard_cuda_limits().max_threads_per_block)) {
-      lessons::ParamValues v = values_;
-      v["block"] = std::to_string(block.x);
-      v["grid"] = "auto";
-      steps.push_back({block, std::move(v)});
-    }
-    return steps;
+    return block_steps_1d(values_);
   }
   [[nodiscard]] std::optional<std::pair<std::string, std::string>> crossover() const override {
     // Names from the GPU's series; on the emulator there is no GPU to overtake the CPU.

@@ -4,6 +4,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/parallel_chunks.hpp"
+
 namespace tl::lessons {
 namespace {
 
@@ -61,20 +63,11 @@ unsigned matmul_reference_threads(const MatmulSize& size, unsigned threads) {
 unsigned matmul_reference_blocked(std::span<const float> a, std::span<const float> b,
                                   std::span<float> c, const MatmulSize& size, unsigned threads) {
   threads = matmul_reference_threads(size, threads);
-  const std::size_t m = size.m, n = size.n, k = size.k;
-  if (threads <= 1) {
-    multiply_rows(a.data(), b.data(), c.data(), 0, m, n, k);
-    return 1;
-  }
-  std::vector<std::jthread> workers;
-  workers.reserve(threads);
-  const std::size_t chunk = (m + threads - 1) / threads;
-  for (unsigned t = 0; t < threads; ++t) {
-    const std::size_t begin = std::min(m, t * chunk);
-    const std::size_t end = std::min(m, begin + chunk);
-    workers.emplace_back([=] { multiply_rows(a.data(), b.data(), c.data(), begin, end, n, k); });
-  }
-  return threads;
+  const std::size_t n = size.n, k = size.k;
+  // Rows of C in one contiguous chunk per thread (the thread count already weighs the work).
+  return for_each_chunk(size.m, threads, 1, [&](std::size_t begin, std::size_t end) {
+    multiply_rows(a.data(), b.data(), c.data(), begin, end, n, k);
+  });
 }
 
 }  // namespace tl::lessons
