@@ -80,18 +80,27 @@ TEST_F(MatrixAddLessonTest, TimedRunReportsBothMappingsAndTheCpuWithBytes) {
   auto report = lesson_->run_timed(*device_, nullptr);
   ASSERT_TRUE(report.is_ok()) << report.message();
   EXPECT_FALSE(report->on_gpu);
-  ASSERT_EQ(report->rows.size(), 4u);
+  ASSERT_EQ(report->rows.size(), 7u);
   // Coalesced first, whichever mapping is selected: the same series on every run.
   EXPECT_EQ(report->rows[0].name, kCoalescedRow);
   EXPECT_EQ(report->rows[1].name, kStridedRow);
-  EXPECT_EQ(report->rows[2].name, "CPU, 1 thread");
-  EXPECT_EQ(report->rows[3].name, "CPU, all threads");
+  // Every plotted row did the same work: the kernels, end to end and the CPU loops.
+  int plotted = 0;
   for (const TimingRow& row : report->rows) {
+    EXPECT_EQ(row.stats.repeats, 1) << row.name;
+    if (!row.plotted) continue;
+    ++plotted;
     EXPECT_DOUBLE_EQ(row.bytes, 12.0 * 7000) << row.name;
     EXPECT_DOUBLE_EQ(row.flops, 7000.0) << row.name;
-    EXPECT_EQ(row.stats.repeats, 1) << row.name;
-    EXPECT_TRUE(row.plotted) << row.name;
   }
+  EXPECT_EQ(plotted, 5);
+  for (const char* name : {"copy A, B (emulated)", "copy C (emulated)", "Emulated end to end (CPU)",
+                           "CPU, 1 thread", "CPU, all threads"}) {
+    EXPECT_NE(report->find(name), nullptr) << name;
+  }
+  // End to end is the copies and the selected (coalesced) kernel.
+  EXPECT_GE(report->find("Emulated end to end (CPU)")->stats.median_ms,
+            report->rows[0].stats.median_ms);
   ASSERT_TRUE(report->check.has_value());
   EXPECT_TRUE(report->check->passed) << report->check->description;
   EXPECT_NE(report->check->description.find("both mappings"), std::string::npos)
@@ -106,7 +115,7 @@ TEST_F(MatrixAddLessonTest, TimedRunReportsBothMappingsAndTheCpuWithBytes) {
   ASSERT_TRUE(lesson_->configure({{"mapping", "x_to_row"}}).is_ok());
   auto strided = lesson_->run_timed(*device_, nullptr);
   ASSERT_TRUE(strided.is_ok()) << strided.message();
-  ASSERT_EQ(strided->rows.size(), 4u);
+  ASSERT_EQ(strided->rows.size(), 7u);
   EXPECT_EQ(strided->rows[0].name, kCoalescedRow);
   EXPECT_EQ(strided->rows[1].name, kStridedRow);
 }
@@ -209,11 +218,11 @@ TEST_F(MatrixAddLessonTest, PresetsSelectTheMappingsTheLessonCompares) {
   }
 }
 
-TEST_F(MatrixAddLessonTest, CrossoverIsThePlainLoopAgainstTheCoalescedKernel) {
+TEST_F(MatrixAddLessonTest, CrossoverIsThePlainLoopAgainstTheGpuEndToEnd) {
   const auto pair = lesson_->crossover();
   ASSERT_TRUE(pair.has_value());
   EXPECT_EQ(pair->first, "CPU, 1 thread");
-  EXPECT_EQ(pair->second, "GPU kernel, x → column (coalesced)");
+  EXPECT_EQ(pair->second, "GPU end to end (copies + the selected mapping)");
 }
 
 }  // namespace

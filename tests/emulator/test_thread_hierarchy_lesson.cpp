@@ -103,8 +103,13 @@ TEST_F(ThreadHierarchyLessonTest, TimedGridStrideRunReportsRowsPassesAndTheCheck
   EXPECT_FALSE(report->on_gpu);
   ASSERT_TRUE(report->check.has_value());
   EXPECT_TRUE(report->check->passed) << report->check->description;
-  ASSERT_EQ(report->rows.size(), 3u);
+  // The kernel, the two copies, end to end, and the CPU on one thread and on all.
+  ASSERT_EQ(report->rows.size(), 6u);
   EXPECT_EQ(report->find("GPU kernel"), nullptr);
+  ASSERT_NE(report->find("copy in (emulated)"), nullptr);
+  ASSERT_NE(report->find("Emulated end to end (CPU)"), nullptr);
+  EXPECT_TRUE(report->find("Emulated end to end (CPU)")->plotted);
+  EXPECT_FALSE(report->find("copy in (emulated)")->plotted);
   const TimingRow* kernel = report->find("Emulated kernel (CPU)");
   ASSERT_NE(kernel, nullptr);
   EXPECT_EQ(kernel->stats.repeats, 1);
@@ -227,11 +232,11 @@ TEST_F(ThreadHierarchyLessonTest, PresetsAreValidAndShowTheHierarchy) {
   }
 }
 
-TEST_F(ThreadHierarchyLessonTest, CrossoverIsThePlainLoopAgainstTheKernel) {
+TEST_F(ThreadHierarchyLessonTest, CrossoverIsThePlainLoopAgainstTheGpuEndToEnd) {
   const auto pair = lesson_->crossover();
   ASSERT_TRUE(pair.has_value());
   EXPECT_EQ(pair->first, "CPU, 1 thread");
-  EXPECT_EQ(pair->second, "GPU kernel");
+  EXPECT_EQ(pair->second, "GPU end to end");
 }
 
 }  // namespace

@@ -109,6 +109,22 @@ Result<MatrixAddReport> run_matrix_add(Device& device, const MatrixAddRequest& r
   report.x_to_row = std::move(*row_timing);
   if (cancel_requested(request.cancel)) return cancelled_error();
 
+  // The copies a program around either kernel pays for: for the end-to-end time.
+  const std::size_t bytes = host.a.size() * sizeof(float);
+  auto upload_times = device.time_repeated(
+      [&]() -> Status {
+        TL_RETURN_IF_ERROR(device.copy_to_device(matrices->a.data(), host.a.data(), bytes));
+        return device.copy_to_device(matrices->b.data(), host.b.data(), bytes);
+      },
+      0, request.repeats);
+  if (!upload_times) return upload_times.error();
+  report.host_to_device = summarize_timings(*upload_times);
+  std::vector<float> c(host.a.size());
+  auto download_times = device.time_repeated(
+      [&] { return device.copy_to_host(c.data(), matrices->c.data(), bytes); }, 0, request.repeats);
+  if (!download_times) return download_times.error();
+  report.device_to_host = summarize_timings(*download_times);
+
   if (request.time_cpu) {
     // Linear work: the CPU loop never takes long next to uploading the same data.
     std::vector<float> reference(host.a.size());

@@ -38,9 +38,11 @@ struct MatrixAddReport {
   lessons::MatrixMapping selected = lessons::MatrixMapping::kXToCol;
   MatrixMappingTiming x_to_col;
   MatrixMappingTiming x_to_row;
-  TimingStats cpu_single;    // empty when not requested
-  TimingStats cpu_multi;     // the same loop on every hardware thread
-  unsigned cpu_threads = 0;  // how many it used
+  TimingStats host_to_device;  // copying A and B to the device
+  TimingStats device_to_host;  // copying C back
+  TimingStats cpu_single;      // empty when not requested
+  TimingStats cpu_multi;       // the same loop on every hardware thread
+  unsigned cpu_threads = 0;    // how many it used
 
   [[nodiscard]] const MatrixMappingTiming& timing(lessons::MatrixMapping mapping) const {
     return mapping == lessons::MatrixMapping::kXToCol ? x_to_col : x_to_row;

@@ -16,6 +16,8 @@ namespace {
 // The names of the timed rows, which are also the sweep's series. On the emulator the kernel row
 // says what it is: a CPU timing of the emulated kernel.
 constexpr const char* kCpuSingleRow = "CPU, 1 thread";
+constexpr const char* kGpuEndToEndRow = "GPU end to end";
+constexpr const char* kEmulatedEndToEndRow = "Emulated end to end (CPU)";
 constexpr const char* kCpuMultiRow = "CPU, all threads";
 constexpr const char* kGpuKernelRow = "GPU kernel";
 constexpr const char* kEmulatedKernelRow = "Emulated kernel (CPU)";
@@ -176,9 +178,9 @@ class ThreadHierarchyLesson final : public Lesson {
     return block_steps_1d(values_, /*keep_grid=*/params_.grid_stride);
   }
   [[nodiscard]] std::optional<std::pair<std::string, std::string>> crossover() const override {
-    // There are no copies to time here: the kernel against the plain loop. On the emulator there is
-    // no GPU row, so no crossing.
-    return std::make_pair(std::string(kCpuSingleRow), std::string(kGpuKernelRow));
+    // End to end, copies included, against the plain loop, as in vector add. On the emulator there
+    // is no GPU row, so no crossing.
+    return std::make_pair(std::string(kCpuSingleRow), std::string(kGpuEndToEndRow));
   }
 
  private:
@@ -189,6 +191,14 @@ class ThreadHierarchyLesson final : public Lesson {
     const double flops = lessons::thread_hierarchy_flops(r.n);
     report.rows.push_back(
         {r.on_gpu ? kGpuKernelRow : kEmulatedKernelRow, r.kernel, bytes, flops, true, r.on_gpu});
+    const double element_bytes = 4.0 * static_cast<double>(r.n);
+    report.rows.push_back({r.on_gpu ? "copy in host → device" : "copy in (emulated)",
+                           r.host_to_device, element_bytes, 0, false});
+    report.rows.push_back({r.on_gpu ? "copy out device → host" : "copy out (emulated)",
+                           r.device_to_host, element_bytes, 0, false});
+    const TimingStats stages[] = {r.host_to_device, r.kernel, r.device_to_host};
+    report.rows.push_back({r.on_gpu ? kGpuEndToEndRow : kEmulatedEndToEndRow, add_stages(stages),
+                           bytes, flops, true});
     if (!r.cpu_single.empty()) {
       report.rows.push_back({kCpuSingleRow, r.cpu_single, bytes, flops, true});
       report.rows.push_back({kCpuMultiRow, r.cpu_multi, bytes, flops, true});

@@ -73,6 +73,18 @@ Result<ThreadHierarchyReport> run_thread_hierarchy(Device& device,
   report.kernel = summarize_timings(*times);
   if (cancel_requested(request.cancel)) return cancelled_error();
 
+  // The copies a program around this kernel pays for: for the end-to-end time.
+  const std::size_t bytes = n * sizeof(float);
+  auto upload = device.time_repeated(
+      [&] { return device.copy_to_device(buffers->in.data(), in.data(), bytes); }, 0,
+      request.repeats);
+  if (!upload) return upload.error();
+  report.host_to_device = summarize_timings(*upload);
+  auto download = device.time_repeated(
+      [&] { return device.copy_to_host(out.data(), out_device, bytes); }, 0, request.repeats);
+  if (!download) return download.error();
+  report.device_to_host = summarize_timings(*download);
+
   if (request.check) {
     TL_RETURN_IF_ERROR(device.copy_to_host(out.data(), out_device, n * sizeof(float)));
     report.check = lessons::check_thread_hierarchy(in, out);

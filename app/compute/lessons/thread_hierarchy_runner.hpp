@@ -29,12 +29,14 @@ struct ThreadHierarchyRequest {
 struct ThreadHierarchyReport {
   bool on_gpu = false;
   std::uint64_t n = 0;
-  std::uint64_t threads = 0;  // launched: the grid's thread count
-  std::uint64_t passes = 0;   // grid-stride trips of the busiest thread; 1 without the loop
-  TimingStats kernel;         // the untraced kernel alone
-  TimingStats cpu_single;     // empty when not requested
-  TimingStats cpu_multi;      // the same loop on every hardware thread
-  unsigned cpu_threads = 0;   // how many it used
+  std::uint64_t threads = 0;   // launched: the grid's thread count
+  std::uint64_t passes = 0;    // grid-stride trips of the busiest thread; 1 without the loop
+  TimingStats kernel;          // the untraced kernel alone
+  TimingStats host_to_device;  // copying `in` to the device
+  TimingStats device_to_host;  // copying `out` back
+  TimingStats cpu_single;      // empty when not requested
+  TimingStats cpu_multi;       // the same loop on every hardware thread
+  unsigned cpu_threads = 0;    // how many it used
   std::optional<lessons::ElementCheck> check;
 
   // `in` read and `out` written once per element, over the kernel's median time.
