@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# AddressSanitizer + UndefinedBehaviorSanitizer over the host code that every lesson shares: the
+# core (models, parsers, plot, sweeps), the CPU emulator with its fibers, and the lessons through
+# the emulator. Built without CUDA in its own directory (build-asan); nvcc's device code is checked
+# by compute-sanitizer on the GPU instead (tools/gpu/pass.sh). Any finding fails the run.
+#
+# Environment: THREADLAB_ASAN_BUILD_DIR (default: build-asan), THREADLAB_JOBS (default: nproc).
+set -euo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "${repo_root}"
+
+build_dir="${THREADLAB_ASAN_BUILD_DIR:-build-asan}"
+jobs="${THREADLAB_JOBS:-$(nproc)}"
+targets=(threadlab_core_tests threadlab_plot_sweep_tests threadlab_emulator_tests)
+
+scripts/install-deps.sh
+printf 'sanitizers: configuring %s (address, undefined; no CUDA)\n' "${build_dir}"
+cmake -S . -B "${build_dir}" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTHREADLAB_CUDA=OFF \
+  -DTHREADLAB_SANITIZE=address,undefined >/dev/null
+cmake --build "${build_dir}" --parallel "${jobs}" --target "${targets[@]}"
+
+# The emulator switches fibers with swapcontext, which ASan follows with a warning but no
+# instrumentation gap for these tests; halt_on_error makes any finding fatal.
+export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=0:strict_string_checks=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+status=0
+for target in "${targets[@]}"; do
+  binary="$(find "${build_dir}/tests" -type f -name "${target}" -perm -u+x | head -n 1)"
+  if [[ -z "${binary}" ]]; then
+    printf 'sanitizers: %s was not built\n' "${target}" >&2
+    exit 1
+  fi
+  printf 'sanitizers: %s\n' "${target}"
+  if ! "${binary}" --gtest_brief=1; then
+    status=1
+  fi
+done
+if [[ ${status} -ne 0 ]]; then
+  printf 'sanitizers: FAILED\n' >&2
+else
+  printf 'sanitizers: every test passed under AddressSanitizer and UndefinedBehaviorSanitizer\n'
+fi
+exit "${status}"
