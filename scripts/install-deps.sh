@@ -23,6 +23,8 @@ readonly REQUIRED_PACKAGES=(
   libgl1-mesa-dri
   libstb-dev libmd4c-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev
+  # clang and its runtime libraries for the libFuzzer targets (scripts/fuzz.sh, run by CI).
+  clang libclang-rt-dev
   # The UI font, and a virtual X server so the window tests run without a display.
   fonts-dejavu-core xvfb xauth
 )

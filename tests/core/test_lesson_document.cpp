@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 #include "core/lessons/lesson_action.hpp"
 
 namespace tl {
@@ -101,6 +105,24 @@ TEST(LessonAction, RejectsMalformedLinks) {
   EXPECT_FALSE(lessons::parse_lesson_action("threadlab:set?=5").is_ok());
   EXPECT_TRUE(lessons::is_lesson_action("threadlab:set?launch"));
   EXPECT_FALSE(lessons::is_lesson_action("threadlab"));
+}
+
+TEST(LessonDocument, ATextSizeMd4cGetsWrongIsAParseErrorNotACrash) {
+  // Found by fuzz_lesson_text: on this input md4c 0.4 passes a text callback a size of about 3 GB.
+  const std::filesystem::path path = std::filesystem::path(THREADLAB_SOURCE_DIR) /
+                                     "tests/fuzz/corpus/fuzz_lesson_text/md4c_huge_text_size";
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in) << path;
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GT(text.size(), 1000u);
+  auto document = markdown::parse(text);
+  if (!document.is_ok()) {
+    EXPECT_EQ(document.error().kind, ErrorKind::kParseError);
+  } else {
+    for (const auto& block : document->blocks) {
+      for (const auto& span : block.spans) EXPECT_LE(span.text.size(), text.size());
+    }
+  }
 }
 
 }  // namespace

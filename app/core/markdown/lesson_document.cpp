@@ -2,10 +2,30 @@
 
 #include <md4c.h>
 
+#include <functional>
+
 namespace tl::markdown {
 namespace {
 
 struct Builder {
+  // The markdown being parsed. md4c 0.4 (Debian 12's) can hand a callback a text whose size runs
+  // far past the document on some malformed input (found by fuzz_lesson_text): every text and
+  // attribute is checked against it, and an impossible one stops the parse with an error.
+  std::string_view source;
+  bool corrupt = false;
+
+  // Whether md4c's (chars, size) can be real: no longer than the document, and inside it when it
+  // points into it (md4c may also point at small buffers of its own).
+  [[nodiscard]] bool plausible(const char* chars, std::size_t size) const {
+    if (size > source.size()) return false;
+    if (chars == nullptr) return size == 0;
+    const char* begin = source.data();
+    const char* end = begin + source.size();
+    const bool inside =
+        !std::less<const char*>{}(chars, begin) && std::less<const char*>{}(chars, end);
+    return !inside || size <= static_cast<std::size_t>(end - chars);
+  }
+
   Document document;
   std::vector<int> list_ordinals;  // per open list: next number, or 0 for a bulleted list
   int strong = 0;
@@ -48,8 +68,13 @@ struct Builder {
   }
 };
 
-std::string attribute(const MD_ATTRIBUTE& a) {
-  return a.text == nullptr ? std::string() : std::string(a.text, a.size);
+std::string attribute(Builder& b, const MD_ATTRIBUTE& a) {
+  if (a.text == nullptr) return {};
+  if (!b.plausible(a.text, a.size)) {
+    b.corrupt = true;
+    return {};
+  }
+  return std::string(a.text, a.size);
 }
 
 int enter_block(MD_BLOCKTYPE type, void* detail, void* user) {
@@ -73,7 +98,7 @@ int enter_block(MD_BLOCKTYPE type, void* detail, void* user) {
       break;
     case MD_BLOCK_CODE: {
       b.open(BlockKind::kCode);
-      b.current().code_info = attribute(static_cast<MD_BLOCK_CODE_DETAIL*>(detail)->info);
+      b.current().code_info = attribute(b, static_cast<MD_BLOCK_CODE_DETAIL*>(detail)->info);
       b.in_code_block = true;
       break;
     }
@@ -94,7 +119,7 @@ int enter_block(MD_BLOCKTYPE type, void* detail, void* user) {
     default:
       break;
   }
-  return 0;
+  return b.corrupt ? 1 : 0;
 }
 
 int leave_block(MD_BLOCKTYPE type, void* /*detail*/, void* user) {
@@ -127,8 +152,9 @@ int enter_span(MD_SPANTYPE type, void* detail, void* user) {
   if (type == MD_SPAN_STRONG) ++b.strong;
   if (type == MD_SPAN_EM) ++b.emphasis;
   if (type == MD_SPAN_CODE) ++b.code;
-  if (type == MD_SPAN_A) b.links.push_back(attribute(static_cast<MD_SPAN_A_DETAIL*>(detail)->href));
-  return 0;
+  if (type == MD_SPAN_A)
+    b.links.push_back(attribute(b, static_cast<MD_SPAN_A_DETAIL*>(detail)->href));
+  return b.corrupt ? 1 : 0;
 }
 
 int leave_span(MD_SPANTYPE type, void* /*detail*/, void* user) {
@@ -142,6 +168,10 @@ int leave_span(MD_SPANTYPE type, void* /*detail*/, void* user) {
 
 int text(MD_TEXTTYPE type, const MD_CHAR* chars, MD_SIZE size, void* user) {
   auto& b = *static_cast<Builder*>(user);
+  if (!b.plausible(chars, size)) {
+    b.corrupt = true;
+    return 1;  // stops md_parse, which then returns this value
+  }
   switch (type) {
     case MD_TEXT_SOFTBR:
       b.add_text(" ");
@@ -186,6 +216,7 @@ std::string Document::title() const {
 
 Result<Document> parse(std::string_view markdown) {
   Builder builder;
+  builder.source = markdown;
   MD_PARSER parser{};
   parser.abi_version = 0;
   parser.flags = MD_FLAG_NOHTML | MD_FLAG_STRIKETHROUGH | MD_FLAG_PERMISSIVEAUTOLINKS;
@@ -194,7 +225,8 @@ Result<Document> parse(std::string_view markdown) {
   parser.enter_span = enter_span;
   parser.leave_span = leave_span;
   parser.text = text;
-  if (md_parse(markdown.data(), static_cast<MD_SIZE>(markdown.size()), &parser, &builder) != 0) {
+  if (md_parse(markdown.data(), static_cast<MD_SIZE>(markdown.size()), &parser, &builder) != 0 ||
+      builder.corrupt) {
     return Error{ErrorKind::kParseError, "the lesson text could not be parsed as markdown"};
   }
   return std::move(builder.document);

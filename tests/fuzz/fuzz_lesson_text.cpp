@@ -1,0 +1,23 @@
+// Lesson markdown, as a teacher might write it (or a file might be cut short): md4c's parse into the
+// blocks the lesson panel draws, and the "try this" links found in it.
+
+#include <cstdint>
+#include <string_view>
+
+#include "core/lessons/lesson_action.hpp"
+#include "core/markdown/lesson_document.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  auto document = tl::markdown::parse(text);
+  if (!document) return 0;
+  (void)document->title();
+  for (const auto& block : document->blocks) {
+    for (const auto& span : block.spans) {
+      if (tl::lessons::is_lesson_action(span.link)) {
+        (void)tl::lessons::parse_lesson_action(span.link);
+      }
+    }
+  }
+  return 0;
+}

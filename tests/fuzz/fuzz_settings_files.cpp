@@ -1,0 +1,28 @@
+// The files ThreadLab reads back on start: the device ceilings cache (JSON in the XDG cache). A file
+// another version wrote, or a half-written one, must give a clear error or a cache, never a crash.
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "core/device_ceilings.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const std::filesystem::path path =
+      std::filesystem::temp_directory_path() /
+      ("threadlab-fuzz-ceilings-" + std::to_string(getpid()) + ".json");
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  }
+  auto cache = tl::CeilingsCache::load(path);
+  if (cache) {
+    // What loaded saves and loads again to the same entries.
+    (void)cache->find("x");
+    if (cache->save(path).is_ok() && !tl::CeilingsCache::load(path).is_ok()) __builtin_trap();
+  }
+  return 0;
+}
