@@ -203,15 +203,37 @@ bool AppController::can_launch() const {
 
 void AppController::handle_device_error(const Error& error) {
   if (error.kind != ErrorKind::kCudaStickyError) return;
+  // Background jobs hold the device: stop them before touching it.
+  runner_.cancel();
+  runner_.wait();
+  state_.timing.sweeping = false;
+  state_.timed.pending = false;
   // The context is gone, with every allocation and interop registration in it: reset, start over.
   trace_sink_.reset();
   const Status reset = device_->reset();
-  if (!reset) {
-    post(Severity::kError, "Resetting the GPU failed: " + reset.message() + ". Restart ThreadLab.");
+  if (reset) {
+    trace_sink_ = interop::make_gl_trace_sink(state_.backend, trace_buffer_);
+    post(Severity::kWarning, "The GPU was reset after a fatal kernel error; you can launch again.");
     return;
   }
-  trace_sink_ = interop::make_gl_trace_sink(state_.backend, trace_buffer_);
-  post(Severity::kWarning, "The GPU was reset after a fatal kernel error; you can launch again.");
+  // CUDA documents that after some faults (an illegal address among them) the process must end
+  // before the GPU can be used again. Keep the lesson going on the emulator rather than stop.
+  switch_to_emulator("The GPU hit a fatal error (" + error.message +
+                     ") and cannot be used again until ThreadLab restarts; the lesson goes on "
+                     "on the CPU emulator.");
+}
+
+void AppController::switch_to_emulator(const std::string& why) {
+  device_ = compute::make_emulator_device();
+  state_.backend = BackendKind::kEmulator;
+  state_.backend_reason = why;
+  state_.device = device_->info();
+  state_.ceilings.reset();
+  ceilings_requested_ = false;
+  kernel_resources_.clear();
+  trace_sink_ = interop::make_gl_trace_sink(BackendKind::kEmulator, trace_buffer_);
+  refresh_controls();
+  post(Severity::kError, why);
 }
 
 void AppController::launch(bool timed) {

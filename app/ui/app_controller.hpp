@@ -103,7 +103,10 @@ class AppController {
   void refresh_controls();
   void refresh_occupancy();
   void start_timed_run();
+  // A sticky CUDA error: reset the device and re-create the interop sink, or, where CUDA cannot
+  // recover within the process, carry on on the emulator.
   void handle_device_error(const Error& error);
+  void switch_to_emulator(const std::string& why);
   void record_sweep_point(const SweepPoint& point);
 
   AppState state_;

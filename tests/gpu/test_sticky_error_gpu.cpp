@@ -1,0 +1,104 @@
+// A kernel fault poisons the CUDA context: every later call fails. The device layer must report it
+// as sticky; the app must then reset the device and re-create its interop resources, or, where CUDA
+// cannot recover within the process (CUDA 13 on the H100 cannot after an illegal address), carry on
+// on the emulator and say why. Either way the lesson keeps working and nothing crashes.
+// These tests poison the process's CUDA context, so they live in their own executable, one test
+// per process (CTest runs each discovered test alone), and out of the compute-sanitizer runs, which
+// would rightly report the deliberate fault.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <iostream>
+#include <thread>
+
+#include "app_controller.hpp"
+#include "compute/lessons/lesson.hpp"
+#include "faulting_kernel.hpp"
+#include "gpu_test_environment.hpp"
+#include "platform/egl_context.hpp"
+
+namespace tl {
+namespace {
+
+class StickyErrorGpu : public testing::GpuTest {};
+
+Result<compute::LessonReport> run_vector_add(compute::Device& device) {
+  auto lesson = compute::make_lesson("vector-add");
+  if (!lesson) return lesson.error();
+  TL_RETURN_IF_ERROR((*lesson)->configure({{"n", "100000"}}));
+  (*lesson)->set_repeats(1);
+  (*lesson)->set_time_cpu(false);
+  return (*lesson)->run_timed(device, nullptr);
+}
+
+TEST_F(StickyErrorGpu, AFaultIsReportedAsStickyAndTheResetSaysWhetherItRecovered) {
+  ASSERT_TRUE(testing::launch_faulting_kernel().is_ok());
+  const Status synced = device().synchronize();
+  ASSERT_FALSE(synced.is_ok());
+  EXPECT_EQ(synced.error().kind, ErrorKind::kCudaStickyError) << synced.message();
+  // Until the reset, the lessons fail too, with the same kind: the app knows to reset.
+  auto poisoned = run_vector_add(device());
+  ASSERT_FALSE(poisoned.is_ok());
+  EXPECT_EQ(poisoned.error().kind, ErrorKind::kCudaStickyError) << poisoned.message();
+
+  const Status reset = device().reset();
+  if (!reset) {
+    // Not recoverable in this process: the error says so, in CUDA's words, and nothing crashed.
+    EXPECT_FALSE(reset.message().empty());
+    std::cout << "reset after the fault: " << reset.message() << "\n";
+    return;
+  }
+  auto recovered = run_vector_add(device());
+  ASSERT_TRUE(recovered.is_ok()) << recovered.message();
+  ASSERT_TRUE(recovered->check.has_value());
+  EXPECT_TRUE(recovered->check->passed) << recovered->check->description;
+}
+
+void wait_until_idle(ui::AppController& controller) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (controller.busy() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  controller.update();
+}
+
+TEST(StickyErrorApp, AfterAFaultTheAppResetsOrMovesToTheEmulatorAndKeepsWorking) {
+  auto gl = platform::EglContext::create({.allow_software = false});
+  if (!gl) GTEST_SKIP() << "no OpenGL on a GPU: " << gl.message();
+  auto controller = ui::AppController::create(
+      {interop::BackendPreference::kCuda, (*gl)->renderer(), std::nullopt});
+  if (!controller) GTEST_SKIP() << "no CUDA device: " << controller.message();
+  ui::AppController& app = **controller;
+  wait_until_idle(app);
+  ASSERT_TRUE(app.state().trace.valid) << app.state().trace.error;
+
+  // The fault happens in the process's CUDA context, which the app shares; its next launch meets
+  // it.
+  ASSERT_TRUE(testing::launch_faulting_kernel().is_ok());
+  app.launch();
+  wait_until_idle(app);
+  // Reset and back on the GPU, or on the emulator because CUDA cannot go on in this process:
+  // either way the user is told which.
+  const bool on_gpu = is_gpu(app.state().backend);
+  bool told = false;
+  for (const auto& message : app.state().messages) {
+    told = told || message.text.find(on_gpu ? "The GPU was reset" : "until ThreadLab restarts") !=
+                       std::string::npos;
+  }
+  EXPECT_TRUE(told) << "the user is told what happened";
+  std::cout << "after the fault the app runs on: " << to_string(app.state().backend) << " ("
+            << app.state().backend_reason << ")\n";
+
+  // And then it works again, with the lesson's picture and its check.
+  app.launch();
+  wait_until_idle(app);
+  EXPECT_TRUE(app.state().trace.valid) << app.state().trace.error;
+  EXPECT_EQ(app.state().trace.unwritten, 0u);
+  ASSERT_TRUE(app.state().timed.report.has_value()) << app.state().timed.error;
+  ASSERT_TRUE(app.state().timed.report->check.has_value());
+  EXPECT_TRUE(app.state().timed.report->check->passed);
+}
+
+}  // namespace
+}  // namespace tl
