@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/format.hpp"
+
 namespace tl::cli {
 namespace {
 
@@ -26,23 +28,6 @@ std::string ratio_text(const RatioRow& row) {
   if (row.unit != "ms") return number(row.ratio, 3);
   if (row.ratio >= 1) return number(row.ratio, 3) + "x faster";
   return number(1.0 / row.ratio, 3) + "x slower";
-}
-
-// Characters on screen, not bytes: "96³" and "128×128" must line up with plain ASCII.
-std::size_t display_width(const std::string& text) {
-  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
-}
-
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  return quoted + '"';
 }
 
 }  // namespace

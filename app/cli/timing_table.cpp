@@ -69,21 +69,16 @@ void print_run_report(std::ostream& out, const std::string& lesson,
   if (what.shape.rows > 1) out << " (" << what.shape.rows << " × " << what.shape.cols << ")";
   out << "  on " << backend << '\n';
   // Names hold arrows and other multi-byte characters: pad by what the terminal shows.
-  auto shown_width = [](const std::string& text) {
-    std::size_t width = 0;
-    for (unsigned char ch : text) width += (ch & 0xC0) != 0x80 ? 1 : 0;
-    return width;
-  };
   std::size_t name_width = 0;
   for (const compute::TimingRow& row : report.rows)
-    name_width = std::max(name_width, shown_width(row.name));
+    name_width = std::max(name_width, display_width(row.name));
   for (const compute::TimingRow& row : report.rows) {
     if (row.stats.empty()) continue;
     char buffer[200];
     std::snprintf(buffer, sizeof buffer, " %12s  %-28s %s\n",
                   format_milliseconds(row.stats.median_ms).c_str(), range(row.stats).c_str(),
                   rate(row).c_str());
-    out << "  " << row.name << std::string(name_width - shown_width(row.name), ' ') << buffer;
+    out << "  " << row.name << std::string(name_width - display_width(row.name), ' ') << buffer;
   }
   for (const std::string& note : report.notes) out << "  note: " << note << '\n';
   int repeats = 0;

@@ -26,5 +26,18 @@ TEST(Format, Counts) {
   EXPECT_EQ(format_power_of_two(2), "2");
 }
 
+TEST(Format, DisplayWidthCountsCharactersNotBytes) {
+  EXPECT_EQ(display_width("abc"), 3u);
+  EXPECT_EQ(display_width("96³ → 128×128"), 13u);
+  EXPECT_EQ(display_width(""), 0u);
+}
+
+TEST(Format, CsvFieldsAreQuotedOnlyWhenTheyMustBe) {
+  EXPECT_EQ(csv_field("GPU kernel"), "GPU kernel");
+  EXPECT_EQ(csv_field("dense, batch 1"), "\"dense, batch 1\"");
+  EXPECT_EQ(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(csv_field("two\nlines"), "\"two\nlines\"");
+}
+
 }  // namespace
 }  // namespace tl

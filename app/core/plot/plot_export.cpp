@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/format.hpp"
+
 namespace tl::plot {
 namespace {
 
@@ -21,16 +23,6 @@ std::string csv_number(double value) {
   const auto [end, ec] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
   if (ec != std::errc{}) return "nan";
   return std::string(buffer.data(), end);
-}
-
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (const char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  return quoted + '"';
 }
 
 nlohmann::json json_number(double value) {
