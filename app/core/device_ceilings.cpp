@@ -3,12 +3,38 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <sstream>
+#include <stdexcept>
 #include <system_error>
 
 #include <nlohmann/json.hpp>
 
 namespace tl {
+namespace {
+
+// nlohmann's get<T>() converts any number to any arithmetic type with a plain cast, which is
+// undefined for a float out of the target's range (the fuzzer found 1e300 as a size). Fields are
+// therefore read by kind and range-checked here, and a wrong one is a parse error naming it.
+double read_rate(const nlohmann::json& entry, const char* name) {
+  const auto& field = entry.at(name);
+  if (!field.is_number()) throw std::invalid_argument(std::string(name) + " is not a number");
+  return field.get<double>();
+}
+
+template <typename Count>
+Count read_count(const nlohmann::json& entry, const char* name) {
+  const auto& field = entry.at(name);
+  if (field.is_number_unsigned()) {
+    const auto value = field.get<std::uint64_t>();
+    if (value <= std::numeric_limits<Count>::max()) return static_cast<Count>(value);
+  } else if (field.is_number_integer() && field.get<std::int64_t>() == 0) {
+    return 0;
+  }
+  throw std::invalid_argument(std::string(name) + " is not a count in range");
+}
+
+}  // namespace
 
 std::optional<double> share_of_ceiling(double rate, double ceiling) {
   if (!(ceiling > 0) || !std::isfinite(ceiling) || !std::isfinite(rate) || rate < 0) {
@@ -68,10 +94,13 @@ Result<CeilingsCache> CeilingsCache::load(const std::filesystem::path& path) {
     }
     for (const auto& [key, entry] : document.at("devices").items()) {
       DeviceCeilings c;
-      c.copy_bytes_per_second = entry.at("copy_bytes_per_second").get<double>();
-      c.copy_buffer_bytes = entry.at("copy_buffer_bytes").get<std::uint64_t>();
-      c.sgemm_flops_per_second = entry.at("sgemm_flops_per_second").get<double>();
-      c.sgemm_size = entry.at("sgemm_size").get<std::uint32_t>();
+      if (!entry.is_object()) {
+        return Error{ErrorKind::kParseError, path.string() + ": '" + key + "' is not an object"};
+      }
+      c.copy_bytes_per_second = read_rate(entry, "copy_bytes_per_second");
+      c.copy_buffer_bytes = read_count<std::uint64_t>(entry, "copy_buffer_bytes");
+      c.sgemm_flops_per_second = read_rate(entry, "sgemm_flops_per_second");
+      c.sgemm_size = read_count<std::uint32_t>(entry, "sgemm_size");
       c.sgemm_absent = entry.value("sgemm_absent", "");
       c.measured_at = entry.value("measured_at", "");
       if (!(c.copy_bytes_per_second > 0)) {
@@ -81,6 +110,8 @@ Result<CeilingsCache> CeilingsCache::load(const std::filesystem::path& path) {
       cache.entries_[key] = c;
     }
   } catch (const nlohmann::json::exception& e) {
+    return Error{ErrorKind::kParseError, path.string() + ": " + e.what()};
+  } catch (const std::invalid_argument& e) {
     return Error{ErrorKind::kParseError, path.string() + ": " + e.what()};
   }
   return cache;

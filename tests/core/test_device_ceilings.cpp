@@ -100,6 +100,20 @@ TEST(DeviceCeilings, ACorruptFileIsAParseErrorNotACrash) {
   }
 }
 
+// Found by the fuzzer: a count written as a huge or negative float was cast to an integer (UB).
+TEST(DeviceCeilings, CountsOutOfRangeOrNotWholeAreParseErrorsNamingTheField) {
+  const auto path = temp_file("counts.json");
+  std::filesystem::create_directories(path.parent_path());
+  for (const char* count : {"1e300", "-3", "2.5", "4294967296", "true", "\"8\""}) {
+    std::ofstream(path) << R"({"devices": {"x": {"copy_bytes_per_second": 1, "copy_buffer_bytes": 1,
+                               "sgemm_flops_per_second": 1, "sgemm_size": )"
+                        << count << "}}}";
+    auto loaded = CeilingsCache::load(path);
+    ASSERT_FALSE(loaded.is_ok()) << count;
+    EXPECT_NE(loaded.message().find("sgemm_size"), std::string::npos) << loaded.message();
+  }
+}
+
 TEST(DeviceCeilings, TheDefaultPathFollowsXdg) {
   const char* saved = std::getenv("XDG_CACHE_HOME");
   const std::string restore = saved != nullptr ? saved : "";
