@@ -9,6 +9,8 @@ find_package(nlohmann_json 3.10 REQUIRED)
 pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
 pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)
 pkg_check_modules(MD4C REQUIRED IMPORTED_TARGET md4c)
+# Demo scripts and settings are TOML (libtomlplusplus-dev).
+pkg_check_modules(TOMLPP REQUIRED IMPORTED_TARGET tomlplusplus)
 if(THREADLAB_BUILD_TESTS)
   find_package(GTest REQUIRED)
 endif()

@@ -22,6 +22,8 @@ readonly REQUIRED_PACKAGES=(
   # Mesa's software rasterizers (llvmpipe), for EGL surfaceless and for the window under Xvfb.
   libgl1-mesa-dri
   libstb-dev libmd4c-dev libcli11-dev nlohmann-json3-dev
+  # TOML for demo scripts and settings.
+  libtomlplusplus-dev
   libgtest-dev libgmock-dev
   # clang and its runtime libraries for the libFuzzer targets (scripts/fuzz.sh, run by CI).
   clang libclang-rt-dev

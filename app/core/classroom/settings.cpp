@@ -1,0 +1,136 @@
+#include "core/classroom/settings.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include <toml++/toml.h>
+
+#include "core/classroom/toml_fields.hpp"
+
+namespace tl::classroom {
+
+Result<Theme> parse_theme(const std::string& name) {
+  if (name == "dark") return Theme::kDark;
+  if (name == "high-contrast") return Theme::kHighContrast;
+  return invalid_argument("theme '" + name + "': expected dark or high-contrast");
+}
+
+std::string theme_name(Theme theme) {
+  return theme == Theme::kHighContrast ? "high-contrast" : "dark";
+}
+
+namespace {
+
+// Reads what it can into `settings`; returns the problems, one per line-numbered item.
+std::vector<std::string> read_fields(const toml::table& table, const std::string& file,
+                                     Settings& settings) {
+  std::vector<std::string> problems;
+  auto note = [&](const toml::node& node, const std::string& what) {
+    problems.push_back(located(file, node, what));
+  };
+  for (const auto& [name, node_pointer] : in_file_order(table)) {
+    const toml::node& node = *node_pointer;
+    if (name == "last_lesson") {
+      if (auto text = node.value<std::string>()) {
+        settings.last_lesson = *text;
+      } else {
+        note(node, "last_lesson must be a string");
+      }
+    } else if (name == "presenter_scale") {
+      const auto scale = node.value<double>();
+      if (scale && *scale >= kMinPresenterScale && *scale <= kMaxPresenterScale) {
+        settings.presenter_scale = static_cast<float>(*scale);
+      } else {
+        note(node, "presenter_scale must be a number from 1.5 to 3");
+      }
+    } else if (name == "theme") {
+      const auto text = node.value<std::string>();
+      auto theme =
+          text ? parse_theme(*text) : Result<Theme>(invalid_argument("theme must be a string"));
+      if (theme) {
+        settings.theme = *theme;
+      } else {
+        note(node, theme.message());
+      }
+    } else if (name == "window_width" || name == "window_height") {
+      const auto side = node.is_integer() ? node.value<std::int64_t>() : std::nullopt;
+      if (side && *side >= kMinWindowSide && *side <= kMaxWindowSide) {
+        (name == "window_width" ? settings.window_width : settings.window_height) =
+            static_cast<int>(*side);
+      } else {
+        note(node, name + " must be a whole number of pixels from 320 to 16384");
+      }
+    } else {
+      note(node, "unknown setting '" + name + "'");
+    }
+  }
+  return problems;
+}
+
+}  // namespace
+
+LoadedSettings load_settings(const std::filesystem::path& path) {
+  LoadedSettings loaded;
+  std::error_code exists_error;
+  if (!std::filesystem::exists(path, exists_error)) return loaded;
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) {
+    loaded.warning = "cannot read " + path.string() + "; using the default settings";
+    return loaded;
+  }
+  auto table = parse_toml(text.str(), path.string());
+  if (!table) {
+    loaded.warning = table.message() + "; using the default settings";
+    return loaded;
+  }
+  Settings read;
+  const auto problems = read_fields(*table, path.string(), read);
+  loaded.settings = read;
+  if (!problems.empty()) {
+    std::string line = problems.front() + " (left at its default)";
+    if (problems.size() > 1) line += " and " + std::to_string(problems.size() - 1) + " more";
+    loaded.warning = line;
+  }
+  return loaded;
+}
+
+Status save_settings(const std::filesystem::path& path, const Settings& settings) {
+  toml::table table{{"last_lesson", settings.last_lesson},
+                    {"presenter_scale", static_cast<double>(settings.presenter_scale)},
+                    {"theme", theme_name(settings.theme)},
+                    {"window_width", settings.window_width},
+                    {"window_height", settings.window_height}};
+  std::error_code created;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), created);
+  const std::filesystem::path temporary = path.string() + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    out << "# ThreadLab's settings, written by the app; edit while it is closed.\n"
+        << table << '\n';
+    if (!out) return Error{ErrorKind::kIoError, "cannot write " + temporary.string()};
+  }
+  std::error_code renamed;
+  std::filesystem::rename(temporary, path, renamed);
+  if (renamed) {
+    return Error{ErrorKind::kIoError, "cannot write " + path.string() + ": " + renamed.message()};
+  }
+  return Status::ok();
+}
+
+std::optional<std::filesystem::path> default_settings_path() {
+  const char* config = std::getenv("XDG_CONFIG_HOME");
+  if (config != nullptr && *config != '\0') {
+    return std::filesystem::path(config) / "threadlab" / "settings.toml";
+  }
+  const char* home = std::getenv("HOME");
+  if (home != nullptr && *home != '\0') {
+    return std::filesystem::path(home) / ".config" / "threadlab" / "settings.toml";
+  }
+  return std::nullopt;
+}
+
+}  // namespace tl::classroom

@@ -1,0 +1,55 @@
+#include "core/classroom/toml_fields.hpp"
+
+#include <algorithm>
+
+namespace tl::classroom {
+
+namespace {
+
+// toml++ quotes the offending character, which may be a newline or a control byte: the message
+// must stay one printable line.
+std::string one_line(std::string_view text) {
+  std::string line;
+  for (const char c : text) {
+    if (c == '\n') {
+      line += "\\n";
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      line += '?';
+    } else {
+      line += c;
+    }
+  }
+  return line;
+}
+
+}  // namespace
+
+Result<toml::table> parse_toml(std::string_view text, const std::string& file) {
+  try {
+    return toml::parse(text, file);
+  } catch (const toml::parse_error& error) {
+    const auto& where = error.source().begin;
+    return Error{ErrorKind::kParseError, file + ":" + std::to_string(where.line) + ":" +
+                                             std::to_string(where.column) + ": " +
+                                             one_line(error.description())};
+  }
+}
+
+std::vector<std::pair<std::string, const toml::node*>> in_file_order(const toml::table& table) {
+  std::vector<std::pair<std::string, const toml::node*>> entries;
+  for (auto&& [key, node] : table) entries.emplace_back(std::string(key.str()), &node);
+  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+    const auto& pa = a.second->source().begin;
+    const auto& pb = b.second->source().begin;
+    return pa.line != pb.line ? pa.line < pb.line : pa.column < pb.column;
+  });
+  return entries;
+}
+
+std::string located(const std::string& file, const toml::node& node, const std::string& what) {
+  const auto line = node.source().begin.line;
+  if (line == 0) return file + ": " + what;
+  return file + ":" + std::to_string(line) + ": " + what;
+}
+
+}  // namespace tl::classroom
