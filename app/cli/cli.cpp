@@ -55,10 +55,10 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
                           "Quit after this many frames (0: until closed)");
   gui_command->add_option("--screenshot", gui_options.screenshot,
                           "Save the last frame to this PNG");
-  gui_command->add_option("--width", gui_options.width, "Window or image width")
-      ->capture_default_str();
-  gui_command->add_option("--height", gui_options.height, "Window or image height")
-      ->capture_default_str();
+  gui_command->add_option("--width", gui_options.width,
+                          "Window or image width (default: the remembered window, 1600 headless)");
+  gui_command->add_option("--height", gui_options.height,
+                          "Window or image height (default: the remembered window, 1000 headless)");
   gui_command->add_option("--scale", gui_options.scale,
                           "UI scale, e.g. 1.5 for a projector (default: monitor's)");
   gui_command->add_option("--backend", gui_options.backend, "auto, cuda, copy or emulator")
@@ -68,6 +68,25 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
   gui_command->add_option(
       "--action", gui_options.actions,
       "Start with a lesson action, e.g. 'threadlab:set?n=2^20&grid=1&launch' (repeatable)");
+
+  // `demo` shares the window's options; its own are the script and, headless, the output folder.
+  GuiOptions demo_options;
+  auto* demo_command = app.add_subcommand(
+      "demo",
+      "Play a demo script (TOML) in the window, or render one PNG per step with --headless");
+  demo_command->add_option("script", demo_options.demo_script, "The demo script (.toml)")
+      ->required();
+  demo_command->add_flag("--headless", demo_options.headless,
+                         "Render offscreen with EGL, one PNG per step into --out");
+  demo_command->add_option("--out", demo_options.out_dir, "Folder for the PNGs (with --headless)");
+  demo_command->add_option("--width", demo_options.width, "Window or image width");
+  demo_command->add_option("--height", demo_options.height, "Window or image height");
+  demo_command->add_option("--scale", demo_options.scale,
+                           "UI scale (default: monitor's; 1 headless)");
+  demo_command->add_option("--backend", demo_options.backend, "auto, cuda, copy or emulator")
+      ->capture_default_str();
+  demo_command->add_flag("--fullscreen", demo_options.fullscreen,
+                         "Full screen on the monitor the window opens on");
 
   InfoOptions info;
   auto* info_command =
@@ -138,12 +157,21 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
     return fail(std::cerr, "--suite must be ratios", kExitUsage);
   }
   if (*render_command) return command_render(render, std::cout, std::cerr);
+  if (*demo_command) {
+    if (demo_options.headless && demo_options.out_dir.empty()) {
+      return fail(std::cerr, "demo --headless needs --out DIR for the PNGs", kExitUsage);
+    }
+    if (!demo_options.headless && !demo_options.out_dir.empty()) {
+      return fail(std::cerr, "demo --out is for --headless runs", kExitUsage);
+    }
+    gui_options = demo_options;
+  }
   if (gui_options.frames < 0) return fail(std::cerr, "--frames must not be negative", kExitUsage);
-  if (gui_options.width < 64 || gui_options.height < 64 || gui_options.width > 16384 ||
-      gui_options.height > 16384) {
+  const auto bad_side = [](int side) { return side != 0 && (side < 64 || side > 16384); };
+  if (bad_side(gui_options.width) || bad_side(gui_options.height)) {
     return fail(std::cerr, "--width and --height must be between 64 and 16384 pixels", kExitUsage);
   }
-  if (gui_options.scale < 0 || gui_options.scale > 4) {
+  if (gui_options.scale != 0 && (gui_options.scale < 0.5f || gui_options.scale > 4)) {
     return fail(std::cerr, "--scale must be between 0.5 and 4 (0: follow the monitor)", kExitUsage);
   }
   return gui.run(gui_options);

@@ -17,13 +17,17 @@ struct GuiOptions {
   bool headless = false;   // EGL offscreen instead of a window: same UI, no display needed
   int frames = 0;          // stop after this many frames (0: run until the window closes)
   std::string screenshot;  // PNG of the last frame, written on exit
-  int width = 1600;
-  int height = 1000;
-  float scale = 0;  // UI scale; 0 follows the monitor's content scale
+  int width = 0;           // 0: the remembered window size (window), 1600 (headless)
+  int height = 0;          // 0: the remembered window size (window), 1000 (headless)
+  float scale = 0;         // UI scale; 0 follows the monitor's content scale
   std::string backend = "auto";
   bool fullscreen = false;
   // Lesson actions applied at start-up, e.g. "threadlab:set?n=2^24&sweep" (as the lesson's links).
   std::vector<std::string> actions;
+  // `threadlab demo FILE`: the demo script to play, and with --headless the folder that gets one
+  // PNG per step.
+  std::string demo_script;
+  std::string out_dir;
 };
 
 // The graphical app, started when no subcommand (or `gui`) is given; supplied by the app so that

@@ -1,5 +1,7 @@
 #include "platform/glfw_window.hpp"
 
+#include <algorithm>
+
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -94,6 +96,9 @@ Result<std::unique_ptr<GlfwWindow>> GlfwWindow::create(const WindowOptions& opti
     const auto* text = reinterpret_cast<const char*>(glGetString(name));
     return std::string(text != nullptr ? text : "unknown");
   };
+  window->windowed_ = {0, 0, options.width, options.height};
+  if (monitor == nullptr)
+    glfwGetWindowPos(window->window_, &window->windowed_.x, &window->windowed_.y);
   window->renderer_ = gl_string(GL_RENDERER);
   window->vendor_ = gl_string(GL_VENDOR);
   window->software_ = is_software_renderer(window->renderer_);
@@ -140,6 +145,64 @@ ContentScale GlfwWindow::content_scale() const {
   ContentScale scale;
   glfwGetWindowContentScale(window_, &scale.x, &scale.y);
   return scale;
+}
+
+namespace {
+
+// The monitor holding most of the window: a projector is often the second screen.
+GLFWmonitor* monitor_under(GLFWwindow* window) {
+  int x = 0;
+  int y = 0;
+  int width = 0;
+  int height = 0;
+  glfwGetWindowPos(window, &x, &y);
+  glfwGetWindowSize(window, &width, &height);
+  int count = 0;
+  GLFWmonitor** monitors = glfwGetMonitors(&count);
+  GLFWmonitor* best = glfwGetPrimaryMonitor();
+  long best_area = -1;
+  for (int i = 0; i < count; ++i) {
+    const GLFWvidmode* mode = glfwGetVideoMode(monitors[i]);
+    if (mode == nullptr) continue;
+    int mx = 0;
+    int my = 0;
+    glfwGetMonitorPos(monitors[i], &mx, &my);
+    const long overlap_w = std::max(0, std::min(x + width, mx + mode->width) - std::max(x, mx));
+    const long overlap_h = std::max(0, std::min(y + height, my + mode->height) - std::max(y, my));
+    if (overlap_w * overlap_h > best_area) {
+      best_area = overlap_w * overlap_h;
+      best = monitors[i];
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+bool GlfwWindow::is_fullscreen() const {
+  return glfwGetWindowMonitor(window_) != nullptr;
+}
+
+void GlfwWindow::set_fullscreen(bool on) {
+  if (on == is_fullscreen()) return;
+  if (on) {
+    glfwGetWindowPos(window_, &windowed_.x, &windowed_.y);
+    glfwGetWindowSize(window_, &windowed_.width, &windowed_.height);
+    GLFWmonitor* monitor = monitor_under(window_);
+    const GLFWvidmode* mode = monitor != nullptr ? glfwGetVideoMode(monitor) : nullptr;
+    if (mode == nullptr) return;  // no monitor to fill (a virtual display): stay windowed
+    glfwSetWindowMonitor(window_, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+  } else {
+    glfwSetWindowMonitor(window_, nullptr, windowed_.x, windowed_.y, windowed_.width,
+                         windowed_.height, GLFW_DONT_CARE);
+  }
+}
+
+FramebufferSize GlfwWindow::windowed_size() const {
+  if (is_fullscreen()) return {windowed_.width, windowed_.height};
+  FramebufferSize size;
+  glfwGetWindowSize(window_, &size.width, &size.height);
+  return size;
 }
 
 }  // namespace tl::platform

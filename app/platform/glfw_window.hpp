@@ -51,9 +51,22 @@ class GlfwWindow final : public GlContext {
   // The monitor's UI scale (1 on a standard screen), for font sizes.
   [[nodiscard]] ContentScale content_scale() const;
   [[nodiscard]] GLFWwindow* native() const { return window_; }
+  // Full screen on the monitor the window is mostly on, or back to the window it was.
+  void set_fullscreen(bool on);
+  [[nodiscard]] bool is_fullscreen() const;
+  // The window's size in screen coordinates when not full screen (what the settings remember).
+  [[nodiscard]] FramebufferSize windowed_size() const;
 
  private:
   GlfwWindow() = default;
+
+  struct WindowedPlacement {
+    int x = 0;
+    int y = 0;
+    int width = 0;
+    int height = 0;
+  };
+  WindowedPlacement windowed_{};
 
   GLFWwindow* window_ = nullptr;
   std::string renderer_;

@@ -53,7 +53,13 @@ Status AppController::initialize(const ControllerOptions& options) {
   auto renderer = render::MappingRenderer::create();
   if (!renderer) return renderer.error();
   renderer_ = std::move(*renderer);
-  auto lesson = compute::make_lesson(lessons::kVectorAddId);
+  state_.classroom.presenter_scale = options.settings.presenter_scale;
+  state_.classroom.theme = options.settings.theme;
+  // The lesson the class was on last time; the first one where that is gone or unknown.
+  auto lesson =
+      compute::make_lesson(options.settings.last_lesson.empty() ? std::string(lessons::kVectorAddId)
+                                                                : options.settings.last_lesson);
+  if (!lesson) lesson = compute::make_lesson(lessons::kVectorAddId);
   if (!lesson) return lesson.error();
   lesson_ = std::move(*lesson);
   if (state_.backend == BackendKind::kEmulator) {
@@ -86,6 +92,7 @@ void AppController::load_lesson_text() {
   }
   state_.lesson.document = std::move(*document);
   state_.lesson.title = state_.lesson.document.title();
+  load_steps();
 }
 
 std::optional<std::string> AppController::embedded_source(const std::string& path) const {
@@ -555,14 +562,28 @@ void AppController::update() {
     state_.timing.progress = runner_.progress();
     state_.timing.sweeping = running;
   }
+  advance_demo_when_due();
 }
 
 void AppController::apply_lesson_action(const std::string& link) {
-  auto action = lessons::parse_lesson_action(link);
-  if (!action) {
-    post(Severity::kError, action.message());
+  auto parsed = lessons::parse_lesson_action(link);
+  if (!parsed) {
+    post(Severity::kError, parsed.message());
     return;
   }
+  apply_action(*parsed);
+  // A click on a step's link is a move to that step: the clicker goes on from there.
+  const auto& steps = state_.classroom.steps;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    if (steps[i].action == link) {
+      state_.classroom.cursor.go_to(i);
+      break;
+    }
+  }
+}
+
+void AppController::apply_action(const lessons::LessonAction& parsed) {
+  const lessons::LessonAction* action = &parsed;
   // A link to another lesson switches first and launches once, with the link's values: launching
   // the new lesson's defaults first would keep the runner busy and refuse the link's own launch.
   bool switched = false;

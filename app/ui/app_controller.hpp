@@ -14,6 +14,7 @@
 #include "compute/device.hpp"
 #include "compute/lessons/lesson.hpp"
 #include "compute/trace_sink.hpp"
+#include "core/classroom/settings.hpp"
 #include "core/device_ceilings.hpp"
 #include "interop/backend_selection.hpp"
 #include "render/mapping_renderer.hpp"
@@ -26,6 +27,8 @@ struct ControllerOptions {
   std::string gl_renderer;  // GL_RENDERER, for the status bar
   // Where the device's measured ceilings are cached (none: measured each run, not stored).
   std::optional<std::filesystem::path> ceilings_cache = default_ceilings_cache_path();
+  // What the settings file remembers: the lesson to open, the presenter scale and the theme.
+  classroom::Settings settings;
 };
 
 class AppController {
@@ -69,6 +72,32 @@ class AppController {
 
   // "threadlab:set?..." links in the lesson text.
   void apply_lesson_action(const std::string& link);
+  // The same, already parsed (a demo script's step).
+  void apply_action(const lessons::LessonAction& action);
+
+  // Classroom mode (app_controller_classroom.cpp). Right/Left (and a clicker's PageDown/PageUp)
+  // walk the lesson's guided steps, or the demo's steps while one plays; past the last step of a
+  // lesson comes the next lesson. A step stops the background work it would otherwise be refused
+  // by: in front of a class the click must always do something.
+  void next_step();
+  void previous_step();
+  void go_to_step(std::size_t index);
+  void set_presenter(bool on);
+  void set_presenter_scale(float scale);
+  void set_theme(classroom::Theme theme);
+  void set_fullscreen(bool on) { state_.classroom.fullscreen = on; }
+  void set_show_shortcuts(bool on) { state_.classroom.show_shortcuts = on; }
+  // Plays the script's first step; later ones follow with the keys or after their waits.
+  void start_demo(classroom::DemoScript script, bool timed_advance = true);
+  void play_demo_step(std::size_t index);
+  void set_demo_paused(bool paused);
+  void stop_demo();
+  // A PNG of the whole window (width × height in UI units) in the pictures folder.
+  void request_screenshot(float width, float height);
+  // The File menu's Quit: the shell closes the window after this frame.
+  void request_quit() { state_.quit_requested = true; }
+  // What the settings file should remember now.
+  [[nodiscard]] classroom::Settings settings_to_save(int window_width, int window_height) const;
 
   // Mapping view.
   void set_color_by(ColorBy mode);
@@ -108,6 +137,12 @@ class AppController {
   void handle_device_error(const Error& error);
   void switch_to_emulator(const std::string& why);
   void record_sweep_point(const SweepPoint& point);
+  // Classroom mode's helpers.
+  void load_steps();
+  void apply_step(std::size_t index);
+  void go_to_lesson_step(const std::string& lesson_id, bool at_last_step);
+  void stop_background_work();
+  void advance_demo_when_due();
 
   AppState state_;
   std::unique_ptr<compute::Device> device_;

@@ -10,14 +10,16 @@
 // clang-format on
 
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <thread>
 
-#include "compute/lessons/lesson.hpp"
+#include "action_check.hpp"
+#include "core/classroom/demo_script.hpp"
+#include "core/classroom/settings.hpp"
 #include "core/image_crop.hpp"
-#include "core/lessons/lesson_action.hpp"
-#include "core/lessons/vector_add.hpp"
 #include "frame_capture.hpp"
+#include "keyboard_shortcuts.hpp"
 #include "platform/egl_context.hpp"
 #include "platform/glfw_window.hpp"
 #include "render/offscreen_target.hpp"
@@ -28,28 +30,14 @@ namespace tl::ui {
 namespace {
 
 constexpr const char* kGlslVersion = "#version 430";
+constexpr int kHeadlessWidth = 1600;
+constexpr int kHeadlessHeight = 1000;
 // A screenshot should show finished measurements, so the last frame waits for them, up to this
 // long.
 constexpr auto kMaxWaitForMeasurements = std::chrono::seconds(120);
-
-// Start-up actions are checked before anything opens, so a typo is a one-line error, not a
-// message inside the window.
-Status check_actions(const cli::GuiOptions& options) {
-  std::string lesson_id(lessons::kVectorAddId);
-  for (const std::string& action : options.actions) {
-    auto parsed = lessons::parse_lesson_action(action);
-    if (!parsed) return Status(parsed.error());
-    if (parsed->lesson) lesson_id = *parsed->lesson;
-    auto lesson = compute::make_lesson(lesson_id);
-    if (!lesson) return lesson.status();
-    TL_RETURN_IF_ERROR((*lesson)->configure(parsed->values));
-    if (parsed->color_by) {
-      auto mode = parse_color_by(*parsed->color_by);
-      if (!mode) return mode.status();
-    }
-  }
-  return Status::ok();
-}
+// Frames drawn for each headless demo step before its picture: windows that size themselves to
+// their contents (the caption) take a frame to measure.
+constexpr int kFramesPerDemoStep = 3;
 
 void apply_actions(AppController& controller, const cli::GuiOptions& options) {
   for (const std::string& action : options.actions) {
@@ -76,6 +64,36 @@ struct ImGuiContextGuard {
   ~ImGuiContextGuard() { ImGui::DestroyContext(); }
   ImGuiContextGuard(const ImGuiContextGuard&) = delete;
   ImGuiContextGuard& operator=(const ImGuiContextGuard&) = delete;
+};
+
+// The fonts and style follow presenter mode and the theme. A change of scale rebuilds the font
+// atlas at the new size (sharp text), never a scaled bitmap; it happens between frames.
+class ThemeKeeper {
+ public:
+  ThemeKeeper(float base_scale, classroom::Theme theme) : base_scale_(base_scale) {
+    apply(1.0f, theme);
+  }
+  [[nodiscard]] const Fonts& fonts() const { return fonts_; }
+  // Call before the frame's NewFrame, with the renderer backend initialised.
+  void follow(const ClassroomState& classroom) {
+    const float factor = classroom.scale_factor();
+    const classroom::Theme theme = classroom.shown_theme();
+    if (factor == factor_ && theme == theme_) return;
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    apply(factor, theme);
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
+
+ private:
+  void apply(float factor, classroom::Theme theme) {
+    fonts_ = setup_theme(base_scale_ * factor, theme);
+    factor_ = factor;
+    theme_ = theme;
+  }
+  float base_scale_;
+  float factor_ = 0;
+  classroom::Theme theme_ = classroom::Theme::kDark;
+  Fonts fonts_;
 };
 
 // RGBA rows of the bound framebuffer, top row first.
@@ -108,35 +126,68 @@ void wait_for_measurements(AppController& controller) {
   controller.update();
 }
 
-int run_window(const cli::GuiOptions& options, interop::BackendPreference backend) {
+PlatformKeys glfw_keys() {
+  return {GLFW_KEY_F1,    GLFW_KEY_F5,    GLFW_KEY_F11,    GLFW_KEY_F12,
+          GLFW_KEY_EQUAL, GLFW_KEY_MINUS, GLFW_KEY_KP_ADD, GLFW_KEY_KP_SUBTRACT};
+}
+
+// What the settings file says, or the defaults with its warning on stderr and in the app.
+classroom::LoadedSettings read_settings() {
+  const auto path = classroom::default_settings_path();
+  if (!path) return {};
+  classroom::LoadedSettings loaded = classroom::load_settings(*path);
+  if (loaded.warning) std::cerr << "threadlab: warning: " << *loaded.warning << '\n';
+  return loaded;
+}
+
+void write_settings(const classroom::Settings& settings) {
+  const auto path = classroom::default_settings_path();
+  if (!path) return;
+  const Status saved = classroom::save_settings(*path, settings);
+  if (!saved) std::cerr << "threadlab: warning: settings not saved: " << saved.message() << '\n';
+}
+
+int run_window(const cli::GuiOptions& options, interop::BackendPreference backend,
+               std::optional<classroom::DemoScript> demo) {
+  const classroom::LoadedSettings loaded = read_settings();
   platform::WindowOptions window_options;
-  window_options.width = options.width;
-  window_options.height = options.height;
+  window_options.width = options.width > 0 ? options.width : loaded.settings.window_width;
+  window_options.height = options.height > 0 ? options.height : loaded.settings.window_height;
   window_options.fullscreen = options.fullscreen;
   auto window = platform::GlfwWindow::create(window_options);
   if (!window) return fail(window.message());
   ImGuiContextGuard imgui;
   const float scale =
       options.scale > 0 ? options.scale : std::max(1.0f, (*window)->content_scale().x);
-  const Fonts fonts = setup_theme(scale);
+  ThemeKeeper theme(scale, loaded.settings.theme);
   ImGui_ImplGlfw_InitForOpenGL((*window)->native(), true);
   ImGui_ImplOpenGL3_Init(kGlslVersion);
+  const PlatformKeys keys = glfw_keys();
   int status = 0;
   {
-    auto controller = AppController::create({backend, (*window)->renderer()});
+    ControllerOptions controller_options{backend, (*window)->renderer()};
+    controller_options.settings = loaded.settings;
+    auto controller = AppController::create(controller_options);
     if (!controller) {
       status = fail(controller.message());
     } else {
-      apply_actions(**controller, options);
+      AppController& app = **controller;
+      if (loaded.warning) app.post(Severity::kWarning, *loaded.warning);
+      app.set_fullscreen(options.fullscreen);
+      apply_actions(app, options);
+      if (demo) app.start_demo(std::move(*demo));
       for (int frame = 0; !(*window)->should_close(); ++frame) {
         const bool last = options.frames > 0 && frame == options.frames - 1;
         (*window)->poll_events();
-        if (last) wait_for_measurements(**controller);
-        (*controller)->update();
+        if (last) wait_for_measurements(app);
+        app.update();
+        (*window)->set_fullscreen(app.state().classroom.fullscreen);
+        theme.follow(app.state().classroom);
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         ImGui::NewFrame();
-        draw_ui(**controller, fonts);
+        handle_shortcuts(app, keys);
+        draw_ui(app, theme.fonts());
         ImGui::Render();
         const auto size = (*window)->framebuffer_size();
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -144,10 +195,10 @@ int run_window(const cli::GuiOptions& options, interop::BackendPreference backen
         glClearColor(0.06f, 0.06f, 0.08f, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-        if (auto capture = (*controller)->take_capture()) {
+        if (auto capture = app.take_capture()) {
           glReadBuffer(GL_BACK);
           const ImVec2 framebuffer_scale = ImGui::GetIO().DisplayFramebufferScale;
-          save_capture(**controller, *capture,
+          save_capture(app, *capture,
                        {size.width, size.height, read_framebuffer(size.width, size.height)},
                        framebuffer_scale.x, framebuffer_scale.y);
         }
@@ -160,7 +211,13 @@ int run_window(const cli::GuiOptions& options, interop::BackendPreference backen
           }
           (*window)->request_close();
         }
+        if (app.state().quit_requested) (*window)->request_close();
         (*window)->swap_buffers();
+      }
+      // Scripted and timed runs (tests, screenshots) leave the user's settings alone.
+      if (options.frames == 0) {
+        const auto windowed = (*window)->windowed_size();
+        write_settings(app.settings_to_save(windowed.width, windowed.height));
       }
     }
   }
@@ -169,51 +226,95 @@ int run_window(const cli::GuiOptions& options, interop::BackendPreference backen
   return status;
 }
 
-int run_headless(const cli::GuiOptions& options, interop::BackendPreference backend) {
+// One headless frame into the offscreen target, with any capture a panel asked for.
+void draw_headless_frame(AppController& controller, ThemeKeeper& theme,
+                         render::OffscreenTarget& target, int width, int height) {
+  controller.update();
+  theme.follow(controller.state().classroom);
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui::NewFrame();
+  draw_ui(controller, theme.fonts());
+  ImGui::Render();
+  target.bind();
+  glClearColor(0.06f, 0.06f, 0.08f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (auto capture = controller.take_capture()) {
+    auto pixels = target.read_pixels();
+    if (pixels) {
+      save_capture(controller, *capture, {width, height, std::move(*pixels)}, 1.0f, 1.0f);
+    } else {
+      controller.capture_done(capture->path, pixels.status());
+    }
+  }
+}
+
+Status save_target(render::OffscreenTarget& target, const std::string& path, int width,
+                   int height) {
+  auto pixels = target.read_pixels();
+  if (!pixels) return pixels.status();
+  return render::write_png(path, width, height, *pixels);
+}
+
+// Each step of the script played, measured and saved as DIR/<shot>.png: the same pictures every
+// run, for slides and for the README.
+int play_demo_headless(AppController& controller, classroom::DemoScript script,
+                       const std::string& out_dir, ThemeKeeper& theme,
+                       render::OffscreenTarget& target, int width, int height) {
+  std::error_code created;
+  std::filesystem::create_directories(out_dir, created);
+  if (created) return fail("cannot create " + out_dir + ": " + created.message());
+  const std::size_t steps = script.steps.size();
+  std::vector<std::string> shots;
+  for (const auto& step : script.steps) shots.push_back(step.shot);
+  // Waits are for people: here each step ends when it is measured and saved.
+  controller.start_demo(std::move(script), /*timed_advance=*/false);
+  for (std::size_t i = 0; i < steps; ++i) {
+    if (i > 0) controller.play_demo_step(i);
+    wait_for_measurements(controller);
+    for (int frame = 0; frame < kFramesPerDemoStep; ++frame) {
+      draw_headless_frame(controller, theme, target, width, height);
+    }
+    const std::string path = (std::filesystem::path(out_dir) / (shots[i] + ".png")).string();
+    const Status saved = save_target(target, path, width, height);
+    if (!saved) return fail(saved.message());
+    std::cout << path << '\n';
+  }
+  return 0;
+}
+
+int run_headless(const cli::GuiOptions& options, interop::BackendPreference backend,
+                 std::optional<classroom::DemoScript> demo) {
+  const int width = options.width > 0 ? options.width : kHeadlessWidth;
+  const int height = options.height > 0 ? options.height : kHeadlessHeight;
   auto gl = platform::EglContext::create({});
   if (!gl) return fail(gl.message());
-  auto target = render::OffscreenTarget::create(options.width, options.height);
+  auto target = render::OffscreenTarget::create(width, height);
   if (!target) return fail(target.message());
   ImGuiContextGuard imgui;
   ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = {static_cast<float>(options.width), static_cast<float>(options.height)};
+  io.DisplaySize = {static_cast<float>(width), static_cast<float>(height)};
   io.DeltaTime = 1.0f / 60.0f;
-  const Fonts fonts = setup_theme(options.scale > 0 ? options.scale : 1.0f);
+  // Headless runs are reproducible: they neither read nor write the user's settings.
+  ThemeKeeper theme(options.scale > 0 ? options.scale : 1.0f, classroom::Theme::kDark);
   ImGui_ImplOpenGL3_Init(kGlslVersion);
   int status = 0;
   {
     auto controller = AppController::create({backend, (*gl)->renderer()});
     if (!controller) {
       status = fail(controller.message());
+    } else if (demo) {
+      status = play_demo_headless(**controller, std::move(*demo), options.out_dir, theme, **target,
+                                  width, height);
     } else {
       apply_actions(**controller, options);
       const int frames = options.frames > 0 ? options.frames : 3;
       for (int frame = 0; frame < frames; ++frame) {
         if (frame == frames - 1) wait_for_measurements(**controller);
-        (*controller)->update();
-        ImGui_ImplOpenGL3_NewFrame();
-        ImGui::NewFrame();
-        draw_ui(**controller, fonts);
-        ImGui::Render();
-        (*target)->bind();
-        glClearColor(0.06f, 0.06f, 0.08f, 1.0f);
-        glClear(GL_COLOR_BUFFER_BIT);
-        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-        if (auto capture = (*controller)->take_capture()) {
-          auto pixels = (*target)->read_pixels();
-          if (pixels) {
-            save_capture(**controller, *capture,
-                         {options.width, options.height, std::move(*pixels)}, 1.0f, 1.0f);
-          } else {
-            (*controller)->capture_done(capture->path, pixels.status());
-          }
-        }
+        draw_headless_frame(**controller, theme, **target, width, height);
       }
       if (!options.screenshot.empty()) {
-        auto pixels = (*target)->read_pixels();
-        const Status saved =
-            pixels ? render::write_png(options.screenshot, options.width, options.height, *pixels)
-                   : pixels.status();
+        const Status saved = save_target(**target, options.screenshot, width, height);
         if (!saved) status = fail(saved.message());
       }
     }
@@ -227,9 +328,21 @@ int run_headless(const cli::GuiOptions& options, interop::BackendPreference back
 int run_app(const cli::GuiOptions& options) {
   auto backend = interop::parse_backend_preference(options.backend);
   if (!backend) return fail("--backend: " + backend.message());
-  const Status actions = check_actions(options);
-  if (!actions) return fail("--action: " + actions.message());
-  return options.headless ? run_headless(options, *backend) : run_window(options, *backend);
+  ActionChecker checker;
+  for (const std::string& action : options.actions) {
+    const Status checked = checker.check_link(action);
+    if (!checked) return fail("--action: " + checked.message());
+  }
+  std::optional<classroom::DemoScript> demo;
+  if (!options.demo_script.empty()) {
+    auto script = classroom::load_demo_script(options.demo_script);
+    if (!script) return fail(script.message());
+    const Status checked = check_demo_script(*script);
+    if (!checked) return fail(checked.message());
+    demo = std::move(*script);
+  }
+  return options.headless ? run_headless(options, *backend, std::move(demo))
+                          : run_window(options, *backend, std::move(demo));
 }
 
 }  // namespace tl::ui

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "classroom_state.hpp"
 #include "compute/lessons/lesson.hpp"
 #include "core/color_scheme.hpp"
 #include "core/device_ceilings.hpp"
@@ -166,6 +167,8 @@ struct AppState {
   TimedRun timed;
   TimingPlot timing;
   LessonText lesson;
+  ClassroomState classroom;
+  bool quit_requested = false;
   std::deque<Message> messages;  // newest last; the status bar shows the newest
 };
 

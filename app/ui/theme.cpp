@@ -61,9 +61,72 @@ ImFont* load(const char* configured, float size, const char* fallback = nullptr)
   return font;
 }
 
+const Palette kDarkPalette{
+    {1.00f, 0.42f, 0.40f, 1.0f},   // error
+    {1.00f, 0.78f, 0.30f, 1.0f},   // warning
+    {0.45f, 0.85f, 0.55f, 1.0f},   // ok
+    {0.62f, 0.64f, 0.70f, 1.0f},   // muted
+    {0.45f, 0.72f, 1.00f, 1.0f},   // link
+    {0.11f, 0.12f, 0.15f, 1.0f},   // code background
+    {0.20f, 0.30f, 0.45f, 0.55f},  // highlight
+};
+// For a projector in a lit room: black, white and saturated colours, nothing mid-grey that washes
+// out; muted text stays light enough to read from the back row.
+const Palette kHighContrastPalette{
+    {1.00f, 0.45f, 0.45f, 1.0f},   // error
+    {1.00f, 0.90f, 0.20f, 1.0f},   // warning
+    {0.40f, 1.00f, 0.50f, 1.0f},   // ok
+    {0.86f, 0.88f, 0.92f, 1.0f},   // muted
+    {0.35f, 0.90f, 1.00f, 1.0f},   // link
+    {0.00f, 0.00f, 0.00f, 1.0f},   // code background
+    {0.10f, 0.35f, 0.75f, 0.75f},  // highlight
+};
+
+Palette current_palette = kDarkPalette;
+
+void style_dark(ImGuiStyle& style) {
+  ImGui::StyleColorsDark(&style);
+  style.Colors[ImGuiCol_WindowBg] = {0.09f, 0.10f, 0.12f, 1.0f};
+  style.Colors[ImGuiCol_ChildBg] = {0.12f, 0.13f, 0.16f, 1.0f};
+  style.Colors[ImGuiCol_Button] = {0.20f, 0.36f, 0.56f, 1.0f};
+  style.Colors[ImGuiCol_ButtonHovered] = {0.26f, 0.46f, 0.70f, 1.0f};
+  style.Colors[ImGuiCol_ButtonActive] = {0.16f, 0.30f, 0.48f, 1.0f};
+}
+
+void style_high_contrast(ImGuiStyle& style) {
+  ImGui::StyleColorsDark(&style);
+  ImVec4* c = style.Colors;
+  c[ImGuiCol_Text] = {1.0f, 1.0f, 1.0f, 1.0f};
+  c[ImGuiCol_TextDisabled] = {0.75f, 0.75f, 0.75f, 1.0f};
+  c[ImGuiCol_WindowBg] = {0.0f, 0.0f, 0.0f, 1.0f};
+  c[ImGuiCol_ChildBg] = {0.04f, 0.04f, 0.05f, 1.0f};
+  c[ImGuiCol_PopupBg] = {0.0f, 0.0f, 0.0f, 0.98f};
+  c[ImGuiCol_Border] = {0.85f, 0.85f, 0.85f, 1.0f};
+  c[ImGuiCol_FrameBg] = {0.10f, 0.10f, 0.12f, 1.0f};
+  c[ImGuiCol_FrameBgHovered] = {0.20f, 0.25f, 0.40f, 1.0f};
+  c[ImGuiCol_FrameBgActive] = {0.25f, 0.35f, 0.60f, 1.0f};
+  c[ImGuiCol_Button] = {0.00f, 0.33f, 0.80f, 1.0f};
+  c[ImGuiCol_ButtonHovered] = {0.10f, 0.45f, 1.00f, 1.0f};
+  c[ImGuiCol_ButtonActive] = {0.00f, 0.25f, 0.60f, 1.0f};
+  c[ImGuiCol_Header] = {0.00f, 0.33f, 0.80f, 1.0f};
+  c[ImGuiCol_HeaderHovered] = {0.10f, 0.45f, 1.00f, 1.0f};
+  c[ImGuiCol_Tab] = {0.10f, 0.10f, 0.14f, 1.0f};
+  c[ImGuiCol_TabActive] = {0.00f, 0.33f, 0.80f, 1.0f};
+  c[ImGuiCol_TabHovered] = {0.10f, 0.45f, 1.00f, 1.0f};
+  c[ImGuiCol_CheckMark] = {1.0f, 1.0f, 1.0f, 1.0f};
+  c[ImGuiCol_PlotLines] = {1.0f, 1.0f, 1.0f, 1.0f};
+  c[ImGuiCol_MenuBarBg] = {0.06f, 0.06f, 0.08f, 1.0f};
+  style.FrameBorderSize = 1.0f;
+  style.ChildBorderSize = 2.0f;
+}
+
 }  // namespace
 
-Fonts setup_theme(float scale) {
+const Palette& palette() {
+  return current_palette;
+}
+
+Fonts setup_theme(float scale, classroom::Theme theme) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   Fonts fonts;
@@ -81,8 +144,15 @@ Fonts setup_theme(float scale) {
   if (fonts.bold == nullptr) fonts.bold = fonts.body;
   io.FontDefault = fonts.body;
 
-  ImGui::StyleColorsDark();
-  ImGuiStyle& style = ImGui::GetStyle();
+  // A fresh style each time: ScaleAllSizes multiplies, so scaling the old one would compound.
+  ImGuiStyle style;
+  const bool high_contrast = theme == classroom::Theme::kHighContrast;
+  if (high_contrast) {
+    style_high_contrast(style);
+  } else {
+    style_dark(style);
+  }
+  current_palette = high_contrast ? kHighContrastPalette : kDarkPalette;
   style.WindowRounding = 4.0f;
   style.ChildRounding = 4.0f;
   style.FrameRounding = 3.0f;
@@ -90,12 +160,8 @@ Fonts setup_theme(float scale) {
   style.WindowPadding = {10, 10};
   style.FramePadding = {6, 4};
   style.ItemSpacing = {8, 6};
-  style.Colors[ImGuiCol_WindowBg] = {0.09f, 0.10f, 0.12f, 1.0f};
-  style.Colors[ImGuiCol_ChildBg] = {0.12f, 0.13f, 0.16f, 1.0f};
-  style.Colors[ImGuiCol_Button] = {0.20f, 0.36f, 0.56f, 1.0f};
-  style.Colors[ImGuiCol_ButtonHovered] = {0.26f, 0.46f, 0.70f, 1.0f};
-  style.Colors[ImGuiCol_ButtonActive] = {0.16f, 0.30f, 0.48f, 1.0f};
   style.ScaleAllSizes(scale);
+  ImGui::GetStyle() = style;
   return fonts;
 }
 

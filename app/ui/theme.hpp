@@ -4,6 +4,8 @@
 
 #include <imgui.h>
 
+#include "core/classroom/settings.hpp"
+
 namespace tl::ui {
 
 struct Fonts {
@@ -13,16 +15,22 @@ struct Fonts {
   ImFont* mono = nullptr;
 };
 
-// Loads the fonts into the current ImGui context's atlas at `scale` and styles the UI. Call before
-// the renderer backend builds the font texture.
-Fonts setup_theme(float scale);
+// Loads the fonts into the current ImGui context's atlas at `scale` and styles the UI in `theme`.
+// Call before the renderer backend builds the font texture (again after a change of scale: the
+// atlas is rebuilt at the new size, so text stays sharp).
+Fonts setup_theme(float scale, classroom::Theme theme = classroom::Theme::kDark);
 
-// Colours the panels share, so that one meaning has one colour everywhere.
-inline const ImVec4 kErrorColor{1.00f, 0.42f, 0.40f, 1.0f};
-inline const ImVec4 kWarningColor{1.00f, 0.78f, 0.30f, 1.0f};
-inline const ImVec4 kOkColor{0.45f, 0.85f, 0.55f, 1.0f};
-inline const ImVec4 kMutedColor{0.62f, 0.64f, 0.70f, 1.0f};
-inline const ImVec4 kLinkColor{0.45f, 0.72f, 1.00f, 1.0f};
-inline const ImVec4 kCodeBackground{0.11f, 0.12f, 0.15f, 1.0f};
+// Colours the panels share, so that one meaning has one colour everywhere; the high-contrast
+// theme (presenter mode, for projectors) has its own.
+struct Palette {
+  ImVec4 error;
+  ImVec4 warning;
+  ImVec4 ok;
+  ImVec4 muted;
+  ImVec4 link;
+  ImVec4 code_background;
+  ImVec4 highlight;  // the current guided step's background
+};
+const Palette& palette();
 
 }  // namespace tl::ui

@@ -4,24 +4,49 @@
 #include "panels/panels.hpp"
 
 namespace tl::ui {
+namespace {
+
+// A results tab with its tooltip (hovering the tab, open or not); true when it is open.
+bool tab(const char* label, const char* tooltip, ImGuiTabItemFlags flags) {
+  const bool open = ImGui::BeginTabItem(label, nullptr, flags);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
+  return open;
+}
+
+}  // namespace
 
 void draw_ui(AppController& controller, const Fonts& fonts) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(viewport->WorkPos);
   ImGui::SetNextWindowSize(viewport->WorkSize);
-  constexpr ImGuiWindowFlags kRootFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                          ImGuiWindowFlags_NoSavedSettings |
-                                          ImGuiWindowFlags_NoBringToFrontOnFocus;
+  constexpr ImGuiWindowFlags kRootFlags =
+      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+      ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_MenuBar;
   ImGui::Begin("ThreadLab", nullptr, kRootFlags);
+  draw_menu_bar(controller, fonts);
   const ImGuiStyle& style = ImGui::GetStyle();
   const ImVec2 full = ImGui::GetContentRegionAvail();
   const float status_height = ImGui::GetFrameHeightWithSpacing();
   const float body_height = full.y - status_height;
   const float lesson_width = full.x * 0.32f;
 
-  ImGui::BeginChild("lesson", {lesson_width, body_height}, true);
+  // The lesson column: where the class is in the guided steps, above the text that scrolls.
+  ImGui::BeginGroup();
+  const ClassroomState& classroom = controller.state().classroom;
+  float steps_height = 0;
+  if (!classroom.steps.empty() || !classroom.steps_error.empty()) {
+    steps_height = ImGui::GetFrameHeightWithSpacing() + ImGui::GetTextLineHeightWithSpacing() +
+                   style.WindowPadding.y * 2;
+    ImGui::BeginChild("steps", {lesson_width, steps_height}, true,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    draw_step_bar(controller, fonts);
+    ImGui::EndChild();
+    steps_height += style.ItemSpacing.y;
+  }
+  ImGui::BeginChild("lesson", {lesson_width, body_height - steps_height}, true);
   draw_lesson_panel(controller, fonts);
   ImGui::EndChild();
+  ImGui::EndGroup();
   ImGui::SameLine();
 
   ImGui::BeginGroup();
@@ -30,9 +55,12 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
   const float controls_width = right_width * 0.36f;
   ImGui::BeginChild("controls", {controls_width, top_height}, true);
   draw_launch_panel(controller, fonts);
-  ImGui::Spacing();
-  ImGui::Separator();
-  draw_device_panel(controller, fonts);
+  // The device's table is for the desk; on the projector the status bar names the device.
+  if (!controller.state().classroom.presenter) {
+    ImGui::Spacing();
+    ImGui::Separator();
+    draw_device_panel(controller, fonts);
+  }
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("mapping", {right_width - controls_width - style.ItemSpacing.x, top_height},
@@ -60,30 +88,36 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
     auto flags_for = [&](ResultsTab tab) {
       return bring_forward == tab ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
     };
-    if (ImGui::BeginTabItem("CPU vs GPU", nullptr, flags_for(ResultsTab::kTiming))) {
+    if (tab("CPU vs GPU", "Timings over sizes or block sizes: CPU, GPU kernel and GPU end to end",
+            flags_for(ResultsTab::kTiming))) {
       draw_timing_panel(controller, fonts);
       ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("Grid of blocks", nullptr, flags_for(ResultsTab::kGrid))) {
+    if (tab("Grid of blocks", "The launch's grid: its blocks, their warps and idle threads",
+            flags_for(ResultsTab::kGrid))) {
       draw_grid_panel(controller, fonts);
       ImGui::EndTabItem();
     }
     if (controller.state().controls.lesson_id == lessons::kMatmulId &&
-        ImGui::BeginTabItem("Element reads", nullptr, flags_for(ResultsTab::kElementReads))) {
+        tab("Element reads", "What one element of C reads: a row of A, a column of B, tile by tile",
+            flags_for(ResultsTab::kElementReads))) {
       draw_element_reads_panel(controller, fonts);
       ImGui::EndTabItem();
     }
     if (controller.state().controls.lesson_id == lessons::kDenseLayerId &&
-        ImGui::BeginTabItem("Layer", nullptr, flags_for(ResultsTab::kLayer))) {
+        tab("Layer", "The dense layer small: inputs, weights and outputs",
+            flags_for(ResultsTab::kLayer))) {
       draw_layer_panel(controller, fonts);
       ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("Occupancy", nullptr, flags_for(ResultsTab::kOccupancy))) {
+    if (tab("Occupancy", "How many blocks of this kernel fit on one SM, and what limits them",
+            flags_for(ResultsTab::kOccupancy))) {
       draw_occupancy_panel(controller, fonts);
       ImGui::EndTabItem();
     }
     if (!trace.blocks.empty() &&
-        ImGui::BeginTabItem("SM timeline", nullptr, flags_for(ResultsTab::kTimeline))) {
+        tab("SM timeline", "Which SM ran each block, and when: the waves and the tail",
+            flags_for(ResultsTab::kTimeline))) {
       draw_sm_timeline_panel(controller, fonts);
       ImGui::EndTabItem();
     }
@@ -94,6 +128,8 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
 
   draw_status_bar(controller, fonts);
   ImGui::End();
+  draw_caption_overlay(controller, fonts);
+  draw_shortcuts_overlay(controller, fonts);
 }
 
 }  // namespace tl::ui

@@ -16,7 +16,7 @@ void draw_device_panel(AppController& controller, const Fonts& fonts) {
   auto row = [](const char* key, const std::string& value) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextColored(kMutedColor, "%s", key);
+    ImGui::TextColored(palette().muted, "%s", key);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(value.c_str());
   };

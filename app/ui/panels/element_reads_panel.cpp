@@ -33,7 +33,8 @@ void outline(ImDrawList* draw, const MatrixBox& box, std::uint32_t rows, std::ui
   const ImVec2 b = box.at(rows, cols);
   draw->AddRectFilled(a, b, IM_COL32(40, 42, 50, 255));
   draw->AddRect({a.x - 1, a.y - 1}, {b.x + 1, b.y + 1}, IM_COL32(140, 140, 150, 255));
-  draw->AddText({a.x, a.y - ImGui::GetTextLineHeight() - 2}, ImGui::GetColorU32(kMutedColor), name);
+  draw->AddText({a.x, a.y - ImGui::GetTextLineHeight() - 2}, ImGui::GetColorU32(palette().muted),
+                name);
 }
 
 }  // namespace
@@ -44,7 +45,7 @@ void draw_element_reads_panel(AppController& controller, const Fonts& fonts) {
   ImGui::TextUnformatted("What one thread reads");
   ImGui::PopFont();
   if (!state.pick) {
-    ImGui::TextColored(kMutedColor,
+    ImGui::TextColored(palette().muted,
                        "Click an element of C in the mapping view to see the row of A and the "
                        "column of B its thread reads, and, for the tiled kernel, the tiles loaded "
                        "phase by phase.");
@@ -62,15 +63,18 @@ void draw_element_reads_panel(AppController& controller, const Fonts& fonts) {
     if (ImGui::SliderInt("phase", &shown, 0, static_cast<int>(reads.phases.size()) - 1)) {
       controller.show_pick_phase(static_cast<std::uint32_t>(shown));
     }
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("Which step along K to show: the tiles of A and B loaded in that phase");
+    }
     phase = &reads.phases[pick.phase];
     ImGui::SameLine();
-    ImGui::TextColored(kMutedColor,
+    ImGui::TextColored(palette().muted,
                        "i = %u .. %u: the block loads a %u×%u tile of A and of B into shared "
                        "memory, then every thread reads %u values of each from there",
                        phase->k_range.begin, phase->k_range.end - 1, reads.tile, reads.tile,
                        phase->k_range.size());
   } else {
-    ImGui::TextColored(kMutedColor,
+    ImGui::TextColored(palette().muted,
                        "naive kernel: %u values of A and %u of B, every one from global memory",
                        size.k, size.k);
   }
@@ -121,7 +125,8 @@ void draw_element_reads_panel(AppController& controller, const Fonts& fonts) {
   ImGui::Dummy({avail.x, avail.y});
   if (phase != nullptr) {
     ImGui::SetCursorScreenPos({b.origin.x + scale * static_cast<float>(size.n) + gap, b_top});
-    ImGui::TextColored(kMutedColor, "white: the one value\nthis thread copies\ninto shared memory");
+    ImGui::TextColored(palette().muted,
+                       "white: the one value\nthis thread copies\ninto shared memory");
   }
 }
 

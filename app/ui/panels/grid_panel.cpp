@@ -24,20 +24,20 @@ void draw_caption(const GridDiagram& diagram, const DeviceLimits& limits) {
   ImGui::TextWrapped("%u warp(s) of %u per block", diagram.warps_per_block, diagram.warp_size);
   if (diagram.last_warp_threads < diagram.warp_size) {
     ImGui::SameLine();
-    ImGui::TextColored(kWarningColor, "the last uses %u of %u lanes", diagram.last_warp_threads,
+    ImGui::TextColored(palette().warning, "the last uses %u of %u lanes", diagram.last_warp_threads,
                        diagram.warp_size);
   }
   if (diagram.idle_threads) {
     if (*diagram.idle_threads > 0) {
-      ImGui::TextColored(kMutedColor, "%s idle thread(s): no element to compute",
+      ImGui::TextColored(palette().muted, "%s idle thread(s): no element to compute",
                          format_count(*diagram.idle_threads).c_str());
     } else {
-      ImGui::TextColored(kMutedColor, "no idle threads");
+      ImGui::TextColored(palette().muted, "no idle threads");
     }
   } else {
-    ImGui::TextColored(kMutedColor, "threads cooperate on elements: none is idle by position");
+    ImGui::TextColored(palette().muted, "threads cooperate on elements: none is idle by position");
   }
-  ImGui::TextColored(kMutedColor, "limits: block ≤ %u threads, ≤ %s; grid ≤ %s",
+  ImGui::TextColored(palette().muted, "limits: block ≤ %u threads, ≤ %s; grid ≤ %s",
                      limits.max_threads_per_block, dims(limits.max_block_dim).c_str(),
                      dims(limits.max_grid_dim).c_str());
 }
@@ -52,7 +52,7 @@ void draw_grid_panel(AppController& controller, const Fonts& fonts) {
   ImGui::PopFont();
   draw_caption(diagram, state.device.limits);
   if (diagram.shown.empty()) {
-    ImGui::TextColored(kErrorColor, "blocks this large cannot launch: none drawn");
+    ImGui::TextColored(palette().error, "blocks this large cannot launch: none drawn");
     return;
   }
 
@@ -92,13 +92,13 @@ void draw_grid_panel(AppController& controller, const Fonts& fonts) {
       const float x = origin.x + static_cast<float>(slot % per_row) * (tile_w + gap);
       const float y = origin.y + static_cast<float>(slot / per_row) * (tile_h + label_h + gap);
       draw->AddText({x + tile_w * 0.4f, y + label_h + tile_h * 0.4f},
-                    ImGui::GetColorU32(kMutedColor), "…");
+                    ImGui::GetColorU32(palette().muted), "…");
       ++slot;
     }
     const DiagramBlock& block = diagram.shown[i];
     const float x0 = origin.x + static_cast<float>(slot % per_row) * (tile_w + gap);
     const float y0 = origin.y + static_cast<float>(slot / per_row) * (tile_h + label_h + gap);
-    draw->AddText({x0, y0}, ImGui::GetColorU32(kMutedColor), dims(block.index).c_str());
+    draw->AddText({x0, y0}, ImGui::GetColorU32(palette().muted), dims(block.index).c_str());
     const float top = y0 + label_h;
     const std::uint32_t block_linear = static_cast<std::uint32_t>(
         diagram.config.grid.linear(block.index.x, block.index.y, block.index.z));
@@ -124,7 +124,7 @@ void draw_grid_panel(AppController& controller, const Fonts& fonts) {
     bottom = std::max(bottom, top + tile_h);
   }
   ImGui::Dummy({width, bottom - origin.y + gap});
-  ImGui::TextColored(kMutedColor, "one row = one warp; hover a thread for its indices");
+  ImGui::TextColored(palette().muted, "one row = one warp; hover a thread for its indices");
 }
 
 }  // namespace tl::ui

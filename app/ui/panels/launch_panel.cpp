@@ -102,15 +102,16 @@ void draw_lesson_selector(AppController& controller, const LaunchControls& contr
     }
     ImGui::EndCombo();
   }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The lesson: its text, kernels and controls");
 }
 
 void draw_report(const TimedRun& timed, const std::optional<DeviceCeilings>& ceilings) {
   if (timed.pending) {
-    ImGui::TextColored(kMutedColor, "timing %s ...", timed.config.to_string().c_str());
+    ImGui::TextColored(palette().muted, "timing %s ...", timed.config.to_string().c_str());
     return;
   }
   if (!timed.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
     ImGui::TextWrapped("%s", timed.error.c_str());
     ImGui::PopStyleColor();
     return;
@@ -146,13 +147,13 @@ void draw_report(const TimedRun& timed, const std::optional<DeviceCeilings>& cei
       ImGui::TableNextColumn();
       // The rate the row is limited by: GFLOP/s where it computes more than it moves.
       if (row.flops > 0 && row.flops > row.bytes) {
-        ImGui::TextColored(kMutedColor, "%s",
+        ImGui::TextColored(palette().muted, "%s",
                            plot::format_value(gigaflops(row.flops, row.stats.median_ms) * 1e9,
                                               plot::TickFormat::kFlopRate, 3)
                                .c_str());
       } else if (row.bytes > 0) {
         ImGui::TextColored(
-            kMutedColor, "%s",
+            palette().muted, "%s",
             plot::format_value(gigabytes_per_second(row.bytes, row.stats.median_ms) * 1e9,
                                plot::TickFormat::kByteRate, 3)
                 .c_str());
@@ -174,9 +175,9 @@ void draw_report(const TimedRun& timed, const std::optional<DeviceCeilings>& cei
     }
     ImGui::EndTable();
   }
-  for (const std::string& note : r.notes) ImGui::TextColored(kMutedColor, "%s", note.c_str());
+  for (const std::string& note : r.notes) ImGui::TextColored(palette().muted, "%s", note.c_str());
   if (r.check) {
-    ImGui::PushStyleColor(ImGuiCol_Text, r.check->passed ? kOkColor : kErrorColor);
+    ImGui::PushStyleColor(ImGuiCol_Text, r.check->passed ? palette().ok : palette().error);
     ImGui::TextWrapped("%s", r.check->description.c_str());
     ImGui::PopStyleColor();
   }
@@ -198,7 +199,7 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
     if (ImGui::Button(c.presets[i].label.c_str())) controller.apply_preset(i);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.presets[i].help.c_str());
   }
-  ImGui::TextColored(kMutedColor, "device limit: %u threads per block",
+  ImGui::TextColored(palette().muted, "device limit: %u threads per block",
                      state.device.limits.max_threads_per_block);
 
   ImGui::Separator();
@@ -207,17 +208,17 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
   ImGui::PopFont();
   const std::uint64_t launched = c.config().total_threads();
   const std::uint64_t elements = c.elements();
-  ImGui::TextColored(kMutedColor, "%s threads for %s elements", format_count(launched).c_str(),
+  ImGui::TextColored(palette().muted, "%s threads for %s elements", format_count(launched).c_str(),
                      format_count(elements).c_str());
   if (launched > elements) {
-    ImGui::TextColored(kMutedColor, "%s threads more than elements",
+    ImGui::TextColored(palette().muted, "%s threads more than elements",
                        format_count(launched - elements).c_str());
   } else if (launched < elements) {
-    ImGui::TextColored(kWarningColor, "%s more elements than threads",
+    ImGui::TextColored(palette().warning, "%s more elements than threads",
                        format_count(elements - launched).c_str());
   }
   for (const LaunchProblem& problem : state.launch_problems) {
-    ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
     ImGui::TextWrapped("%s", problem.message.c_str());
     ImGui::PopStyleColor();
   }

@@ -49,7 +49,7 @@ std::string covered(lessons::CellRange range) {
 }
 
 void scale_legend(const char* name, lessons::ValueRange range) {
-  ImGui::TextColored(kMutedColor, "%s %s .. %s", name, value_text(range.min, 3).c_str(),
+  ImGui::TextColored(palette().muted, "%s %s .. %s", name, value_text(range.min, 3).c_str(),
                      value_text(range.max, 3).c_str());
 }
 
@@ -61,7 +61,7 @@ void draw_layer_panel(AppController& controller, const Fonts& fonts) {
   ImGui::TextUnformatted("y = σ(W·x + b), drawn small");
   ImGui::PopFont();
   if (!state.layer_picture) {
-    ImGui::TextColored(kMutedColor,
+    ImGui::TextColored(palette().muted,
                        "Launch to see the layer: the inputs, the weights as a heatmap and the "
                        "outputs, from the timed run.");
     return;
@@ -69,7 +69,7 @@ void draw_layer_panel(AppController& controller, const Fonts& fonts) {
   const lessons::LayerPicture& picture = *state.layer_picture;
   const bool averaged = picture.input_cells < picture.in || picture.neuron_cells < picture.out;
   ImGui::SameLine(0, ImGui::GetFontSize());
-  ImGui::TextColored(kMutedColor, "%s inputs → %s neurons, batch row 0%s",
+  ImGui::TextColored(palette().muted, "%s inputs → %s neurons, batch row 0%s",
                      format_count(picture.in).c_str(), format_count(picture.out).c_str(),
                      averaged ? "; each cell is the mean of the values it covers" : "");
   scale_legend("x", picture.input_range);
@@ -80,7 +80,7 @@ void draw_layer_panel(AppController& controller, const Fonts& fonts) {
     scale_legend("y", picture.output_range);
   }
   ImGui::SameLine(0, ImGui::GetFontSize());
-  ImGui::TextColored(kMutedColor, "(blue < 0 < orange; dark → light for y)");
+  ImGui::TextColored(palette().muted, "(blue < 0 < orange; dark → light for y)");
 
   // Heatmap neuron_cells × input_cells; the input strip above it after a gap of one cell; the
   // σ arrow right of it, as wide as its label; the output strip right of the arrow; the heatmap's
@@ -101,7 +101,7 @@ void draw_layer_panel(AppController& controller, const Fonts& fonts) {
   const float heatmap_h = cell * static_cast<float>(picture.neuron_cells);
   const Strip outputs{{heatmap.x + heatmap_w + arrow_w, heatmap.y}, cell, true};
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  const ImU32 text = ImGui::GetColorU32(kMutedColor);
+  const ImU32 text = ImGui::GetColorU32(palette().muted);
   draw->AddText({inputs.origin.x, top_left.y}, text, "x (inputs)");
   draw->AddText({outputs.origin.x, heatmap.y - label}, text, "y");
   const std::string caption = "W: " + format_count(picture.out) + " neurons (rows) × " +

@@ -1,6 +1,8 @@
 // The lesson text: markdown blocks with inline styles, the kernel source that runs, and "try this"
 // links that set the controls.
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "panels.hpp"
@@ -17,7 +19,7 @@ void flow_spans(AppController& controller, const std::vector<markdown::Span>& sp
     ImFont* font = span.code ? fonts.mono : (span.strong ? fonts.bold : base_font);
     const bool is_link = !span.link.empty();
     ImVec4 color =
-        is_link ? kLinkColor : (span.emphasis ? ImVec4{0.85f, 0.87f, 0.95f, 1.0f} : base_color);
+        is_link ? palette().link : (span.emphasis ? ImVec4{0.85f, 0.87f, 0.95f, 1.0f} : base_color);
     ImGui::PushFont(font);
     std::size_t start = 0;
     const std::string& text = span.text;
@@ -43,7 +45,8 @@ void flow_spans(AppController& controller, const std::vector<markdown::Span>& sp
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const ImVec2 size = ImGui::CalcTextSize(word.c_str());
         ImGui::GetWindowDrawList()->AddRectFilled({p.x - 1, p.y}, {p.x + size.x + 1, p.y + size.y},
-                                                  ImGui::GetColorU32(kCodeBackground), 2.0f);
+                                                  ImGui::GetColorU32(palette().code_background),
+                                                  2.0f);
       }
       ImGui::TextColored(color, "%s", word.c_str());
       line_empty = false;
@@ -53,7 +56,7 @@ void flow_spans(AppController& controller, const std::vector<markdown::Span>& sp
           const ImVec2 min = ImGui::GetItemRectMin();
           const ImVec2 max = ImGui::GetItemRectMax();
           ImGui::GetWindowDrawList()->AddLine({min.x, max.y}, {max.x, max.y},
-                                              ImGui::GetColorU32(kLinkColor));
+                                              ImGui::GetColorU32(palette().link));
           ImGui::SetTooltip("Sets the controls for this experiment");
         }
         if (ImGui::IsItemClicked()) controller.apply_lesson_action(span.link);
@@ -74,9 +77,9 @@ void draw_code(AppController& controller, const markdown::Block& block, const Fo
     code = source ? *source : "(" + path + " is missing from this build)";
     caption = path + ", as it runs";
   }
-  if (!caption.empty()) ImGui::TextColored(kMutedColor, "%s", caption.c_str());
+  if (!caption.empty()) ImGui::TextColored(palette().muted, "%s", caption.c_str());
   ImGui::PushFont(fonts.mono);
-  ImGui::PushStyleColor(ImGuiCol_ChildBg, kCodeBackground);
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, palette().code_background);
   const float line_height = ImGui::GetTextLineHeightWithSpacing();
   int lines = 1;
   for (char ch : code) lines += ch == '\n' ? 1 : 0;
@@ -94,11 +97,30 @@ void draw_code(AppController& controller, const markdown::Block& block, const Fo
 void draw_lesson_panel(AppController& controller, const Fonts& fonts) {
   const AppState& state = controller.state();
   if (!state.lesson.error.empty()) {
-    ImGui::TextColored(kErrorColor, "%s", state.lesson.error.c_str());
+    ImGui::TextColored(palette().error, "%s", state.lesson.error.c_str());
     return;
   }
   const ImVec4 text_color = ImGui::GetStyle().Colors[ImGuiCol_Text];
-  for (const markdown::Block& block : state.lesson.document.blocks) {
+  // A move to another step scrolls the text to it once; after that the reader scrolls.
+  static std::uint64_t scrolled_for = 0;
+  const ClassroomState& classroom = state.classroom;
+  const bool scroll_now = scrolled_for != classroom.step_moves;
+  scrolled_for = classroom.step_moves;
+  const auto current = classroom.cursor.current();
+  const std::optional<std::size_t> step_block =
+      current ? std::optional<std::size_t>(classroom.steps[*current].block) : std::nullopt;
+  if (scroll_now && !step_block) ImGui::SetScrollY(0);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const auto& blocks = state.lesson.document.blocks;
+  for (std::size_t index = 0; index < blocks.size(); ++index) {
+    const markdown::Block& block = blocks[index];
+    const bool highlighted = step_block == index;
+    if (highlighted) {
+      // The step's background goes under its text: drawn afterwards on a lower channel.
+      draw->ChannelsSplit(2);
+      draw->ChannelsSetCurrent(1);
+      ImGui::BeginGroup();
+    }
     switch (block.kind) {
       case markdown::BlockKind::kHeading:
         ImGui::Spacing();
@@ -112,7 +134,7 @@ void draw_lesson_panel(AppController& controller, const Fonts& fonts) {
         break;
       case markdown::BlockKind::kQuote:
         ImGui::Indent();
-        flow_spans(controller, block.spans, fonts, kMutedColor, fonts.body);
+        flow_spans(controller, block.spans, fonts, palette().muted, fonts.body);
         ImGui::Unindent();
         ImGui::Spacing();
         break;
@@ -135,6 +157,18 @@ void draw_lesson_panel(AppController& controller, const Fonts& fonts) {
       case markdown::BlockKind::kRule:
         ImGui::Separator();
         break;
+    }
+    if (highlighted) {
+      ImGui::EndGroup();
+      const float pad = ImGui::GetStyle().ItemSpacing.y * 0.5f;
+      const ImVec2 min = ImGui::GetItemRectMin();
+      const ImVec2 max = ImGui::GetItemRectMax();
+      draw->ChannelsSetCurrent(0);
+      draw->AddRectFilled({ImGui::GetWindowPos().x + pad, min.y - pad},
+                          {ImGui::GetWindowPos().x + ImGui::GetWindowWidth() - pad, max.y + pad},
+                          ImGui::GetColorU32(palette().highlight), pad * 2);
+      draw->ChannelsMerge();
+      if (scroll_now) ImGui::SetScrollHereY(0.3f);
     }
   }
 }

@@ -26,7 +26,7 @@ void swatch(const Rgb& color, const char* label) {
 
 void draw_legend(const AppState& state) {
   const ColorBy mode = state.view.color_by;
-  ImGui::TextColored(kMutedColor, "%s", std::string(describe(mode)).c_str());
+  ImGui::TextColored(palette().muted, "%s", std::string(describe(mode)).c_str());
   const std::uint32_t per_block = static_cast<std::uint32_t>(state.trace.config.block.volume());
   const std::uint32_t warp = state.device.limits.warp_size;
   switch (mode) {
@@ -71,7 +71,7 @@ void draw_hover_tooltip(const AppState& state) {
     ImGui::Text("blockIdx.x = %llu, threadIdx.x = %llu",
                 static_cast<unsigned long long>(hover.hit.cell / per_block),
                 static_cast<unsigned long long>(hover.hit.cell % per_block));
-    ImGui::TextColored(kMutedColor, "i = %s >= N: the guard if (i < n) keeps it from writing",
+    ImGui::TextColored(palette().muted, "i = %s >= N: the guard if (i < n) keeps it from writing",
                        format_count(hover.hit.cell).c_str());
   } else if (hover.record) {
     const DecodedTrace& d = *hover.record;
@@ -82,7 +82,7 @@ void draw_hover_tooltip(const AppState& state) {
       ImGui::Text("element %s", format_count(d.element).c_str());
     }
     if (!d.written) {
-      ImGui::TextColored(kErrorColor, "never written: no thread had index %s",
+      ImGui::TextColored(palette().error, "never written: no thread had index %s",
                          format_count(d.element).c_str());
     } else {
       ImGui::Text("blockIdx = (%u, %u, %u)", d.block.x, d.block.y, d.block.z);
@@ -92,15 +92,15 @@ void draw_hover_tooltip(const AppState& state) {
       if (d.sm >= 0) {
         ImGui::Text("SM %lld", static_cast<long long>(d.sm));
       } else {
-        ImGui::TextColored(kMutedColor, "SM unknown (emulator)");
+        ImGui::TextColored(palette().muted, "SM unknown (emulator)");
       }
       ImGui::Text("writes %u", d.writes);
       if (d.iteration > 0) ImGui::Text("grid-stride pass %u", d.iteration);
       // The vector-add index formula, shown where it is the one that ran: 1D data, 1D blocks.
       if (state.trace.shape.rows <= 1 &&
           state.trace.config.block.volume() == state.trace.config.block.x && d.iteration == 0) {
-        ImGui::TextColored(kMutedColor, "i = %u * %u + %u", d.block.x, state.trace.config.block.x,
-                           d.thread.x);
+        ImGui::TextColored(palette().muted, "i = %u * %u + %u", d.block.x,
+                           state.trace.config.block.x, d.thread.x);
       }
     }
   }
@@ -124,6 +124,11 @@ void draw_mapping_panel(AppController& controller, const Fonts& fonts) {
     }
     ImGui::EndCombo();
   }
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "What the colour of each element tells: its block, thread, warp, SM, how "
+        "often it was written, or the grid-stride pass");
+  }
   ImGui::SameLine();
   if (ImGui::Button("Fit")) controller.fit_view();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show every element (wheel zooms, drag pans)");
@@ -133,18 +138,20 @@ void draw_mapping_panel(AppController& controller, const Fonts& fonts) {
     ImGui::Text("%s elements, %s threads", format_count(trace.n).c_str(),
                 format_count(trace.config.total_threads()).c_str());
     ImGui::SameLine(0, ImGui::GetFontSize());
-    ImGui::TextColored(trace.unwritten > 0 ? kErrorColor : kMutedColor, "%s never written",
+    ImGui::TextColored(trace.unwritten > 0 ? palette().error : palette().muted, "%s never written",
                        format_count(trace.unwritten).c_str());
     ImGui::SameLine(0, ImGui::GetFontSize());
-    ImGui::TextColored(kMutedColor, "%s idle threads", format_count(trace.idle_threads).c_str());
+    ImGui::TextColored(palette().muted, "%s idle threads",
+                       format_count(trace.idle_threads).c_str());
     if (trace.written_more > 0) {
       ImGui::SameLine(0, ImGui::GetFontSize());
-      ImGui::TextColored(kErrorColor, "%s written twice", format_count(trace.written_more).c_str());
+      ImGui::TextColored(palette().error, "%s written twice",
+                         format_count(trace.written_more).c_str());
     }
   }
   draw_legend(state);
   if (!trace.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
     ImGui::TextWrapped("%s", trace.error.c_str());
     ImGui::PopStyleColor();
   }
@@ -154,7 +161,7 @@ void draw_mapping_panel(AppController& controller, const Fonts& fonts) {
   if (viewport.width < 8 || viewport.height < 8 || !trace.valid) return;
   auto texture = controller.render_mapping(viewport);
   if (!texture) {
-    ImGui::TextColored(kErrorColor, "%s", texture.message().c_str());
+    ImGui::TextColored(palette().error, "%s", texture.message().c_str());
     return;
   }
   const ImVec2 origin = ImGui::GetCursorScreenPos();

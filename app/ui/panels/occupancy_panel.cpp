@@ -23,15 +23,15 @@ void limit_row(const char* resource, const std::string& need, std::uint32_t bloc
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   if (limiting) {
-    ImGui::TextColored(kWarningColor, "%s", resource);
+    ImGui::TextColored(palette().warning, "%s", resource);
   } else {
     ImGui::TextUnformatted(resource);
   }
   ImGui::TableNextColumn();
-  ImGui::TextColored(kMutedColor, "%s", need.c_str());
+  ImGui::TextColored(palette().muted, "%s", need.c_str());
   ImGui::TableNextColumn();
   if (limiting) {
-    ImGui::TextColored(kWarningColor, "%s  ← the limit", blocks_text(blocks).c_str());
+    ImGui::TextColored(palette().warning, "%s  ← the limit", blocks_text(blocks).c_str());
   } else {
     ImGui::TextUnformatted(blocks_text(blocks).c_str());
   }
@@ -48,7 +48,7 @@ void draw_chart(const OccupancyView& view, std::uint32_t current_threads) {
   const float height = plot_max.y - plot_min.y;
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 grid = ImGui::GetColorU32(ImGuiCol_Border);
-  const ImU32 text = ImGui::GetColorU32(kMutedColor);
+  const ImU32 text = ImGui::GetColorU32(palette().muted);
   for (int percent : {0, 50, 100}) {
     const float y = plot_max.y - height * static_cast<float>(percent) / 100.0f;
     draw->AddLine({plot_min.x, y}, {plot_max.x, y}, grid);
@@ -64,7 +64,7 @@ void draw_chart(const OccupancyView& view, std::uint32_t current_threads) {
     const float x1 = x0 + std::max(1.0f, slot - 2);
     const float top = plot_max.y - height * static_cast<float>(o.fraction());
     const bool current = o.block_threads == current_threads;
-    const ImVec4 colour = current                             ? kLinkColor
+    const ImVec4 colour = current                             ? palette().link
                           : o.limit == OccupancyLimit::kWarps ? ImVec4{0.45f, 0.85f, 0.55f, 0.55f}
                                                               : ImVec4{1.00f, 0.78f, 0.30f, 0.55f};
     draw->AddRectFilled({x0, top}, {x1, plot_max.y}, ImGui::GetColorU32(colour));
@@ -94,8 +94,8 @@ void draw_occupancy_panel(AppController& controller, const Fonts& fonts) {
   ImGui::PopFont();
   if (!view.unavailable.empty() || !view.resources) {
     ImGui::SameLine(0, ImGui::GetFontSize());
-    ImGui::TextColored(kMutedColor, "%s", view.kernel.c_str());
-    ImGui::PushStyleColor(ImGuiCol_Text, kMutedColor);
+    ImGui::TextColored(palette().muted, "%s", view.kernel.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
     ImGui::TextWrapped("%s", view.unavailable.c_str());
     ImGui::PopStyleColor();
     return;
@@ -109,7 +109,7 @@ void draw_occupancy_panel(AppController& controller, const Fonts& fonts) {
               kernel.max_threads_per_block);
 
   if (o.active_blocks == 0) {
-    ImGui::TextColored(kErrorColor, "%u threads per block: this kernel cannot launch so (%s).",
+    ImGui::TextColored(palette().error, "%u threads per block: this kernel cannot launch so (%s).",
                        o.block_threads, std::string(to_string(o.limit)).c_str());
   } else {
     ImGui::Text("%u threads per block: %u blocks per SM, %u of %u warp slots = %.0f%% occupancy",
@@ -136,7 +136,7 @@ void draw_occupancy_panel(AppController& controller, const Fonts& fonts) {
               o.active_blocks > 0 && o.limit == OccupancyLimit::kSharedMemory);
     ImGui::EndTable();
   }
-  ImGui::TextColored(kMutedColor,
+  ImGui::TextColored(palette().muted,
                      "By block size (blue: yours; green: full up to the warp slots; amber: another "
                      "limit). More warps hide more memory latency; it is not speed in itself.");
   draw_chart(view, o.block_threads);

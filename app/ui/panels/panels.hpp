@@ -18,5 +18,10 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts);
 void draw_sm_timeline_panel(AppController& controller, const Fonts& fonts);
 void draw_device_panel(AppController& controller, const Fonts& fonts);
 void draw_status_bar(AppController& controller, const Fonts& fonts);
+// Classroom mode.
+void draw_menu_bar(AppController& controller, const Fonts& fonts);
+void draw_step_bar(AppController& controller, const Fonts& fonts);
+void draw_caption_overlay(AppController& controller, const Fonts& fonts);
+void draw_shortcuts_overlay(AppController& controller, const Fonts& fonts);
 
 }  // namespace tl::ui

@@ -19,13 +19,13 @@ void draw_sm_timeline_panel(AppController& controller, const Fonts& fonts) {
   ImGui::TextUnformatted("Blocks on SMs over time");
   ImGui::PopFont();
   if (state.trace.blocks.empty()) {
-    ImGui::TextColored(kMutedColor,
+    ImGui::TextColored(palette().muted,
                        "This lesson does not record its blocks. The thread-hierarchy lesson does.");
     return;
   }
   if (!timeline.measured) {
     ImGui::TextColored(
-        kWarningColor,
+        palette().warning,
         "The emulator has no SMs and no GPU clock: launch on a GPU to see which SM ran each "
         "block, and the waves.");
     return;
@@ -34,7 +34,7 @@ void draw_sm_timeline_panel(AppController& controller, const Fonts& fonts) {
               format_count(timeline.blocks).c_str(), timeline.sms.size(), timeline.capacity,
               timeline.waves, timeline.tail_fill * 100.0);
   ImGui::SameLine(0, ImGui::GetFontSize());
-  ImGui::TextColored(kMutedColor, "span %s",
+  ImGui::TextColored(palette().muted, "span %s",
                      format_milliseconds(static_cast<double>(timeline.span_ns) / 1e6).c_str());
 
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -64,7 +64,7 @@ void draw_sm_timeline_panel(AppController& controller, const Fonts& fonts) {
             : static_cast<std::size_t>(ImGui::GetFontSize() / std::max(1.0f, lane_height)) + 1;
     if (lane % label_every == 0) {
       const std::string label = "SM " + std::to_string(sm.sm);
-      draw->AddText({origin.x, y0}, ImGui::GetColorU32(kMutedColor), label.c_str());
+      draw->AddText({origin.x, y0}, ImGui::GetColorU32(palette().muted), label.c_str());
     }
     const float slot_height = lane_height / static_cast<float>(std::max(1u, sm.slots));
     for (const lessons::TimelineBlock& block : sm.blocks) {

@@ -6,16 +6,17 @@ namespace tl::ui {
 
 void draw_status_bar(AppController& controller, const Fonts& /*fonts*/) {
   const AppState& state = controller.state();
-  const ImVec4 backend_color = state.backend == BackendKind::kEmulator ? kWarningColor : kOkColor;
+  const ImVec4 backend_color =
+      state.backend == BackendKind::kEmulator ? palette().warning : palette().ok;
   ImGui::TextColored(backend_color, "%s", to_string(state.backend));
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", state.backend_reason.c_str());
   ImGui::SameLine();
-  ImGui::TextColored(kMutedColor, "on %s", state.device.name.c_str());
+  ImGui::TextColored(palette().muted, "on %s", state.device.name.c_str());
   if (!state.messages.empty()) {
     const Message& last = state.messages.back();
-    const ImVec4 color = last.severity == Severity::kError     ? kErrorColor
-                         : last.severity == Severity::kWarning ? kWarningColor
-                                                               : kMutedColor;
+    const ImVec4 color = last.severity == Severity::kError     ? palette().error
+                         : last.severity == Severity::kWarning ? palette().warning
+                                                               : palette().muted;
     ImGui::SameLine(0, ImGui::GetFontSize() * 2.0f);
     ImGui::TextColored(color, "%s", last.text.c_str());
     if (ImGui::IsItemHovered() && state.messages.size() > 1) {

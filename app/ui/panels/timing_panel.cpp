@@ -10,6 +10,47 @@
 
 namespace tl::ui {
 
+namespace {
+
+void draw_export_buttons(AppController& controller, const TimingPlot& timing, ImVec2 plot_min,
+                         ImVec2 plot_max) {
+  ImGui::SameLine();
+  if (ImGui::Button("Clear")) controller.clear_plot();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Removes every sweep from the plot");
+  ImGui::SameLine();
+  if (ImGui::Button("Export CSV")) {
+    const Status saved = plot::export_csv("threadlab-sweep.csv", timing.series);
+    controller.post(saved ? Severity::kInfo : Severity::kError,
+                    saved ? "Saved threadlab-sweep.csv" : saved.message());
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "Every point of the current sweep (median, min, max, bytes, flops) as "
+        "threadlab-sweep.csv in the current folder");
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Export JSON")) {
+    const Status saved = plot::export_json("threadlab-sweep.json", timing.series, timing.markers);
+    controller.post(saved ? Severity::kInfo : Severity::kError,
+                    saved ? "Saved threadlab-sweep.json" : saved.message());
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("The sweep and its crossover marker as threadlab-sweep.json");
+  }
+  ImGui::SameLine();
+  ImGui::BeginDisabled(plot_max.x <= plot_min.x);
+  if (ImGui::Button("Export PNG")) {
+    controller.request_capture({"threadlab-plot.png", plot_min.x, plot_min.y,
+                                plot_max.x - plot_min.x, plot_max.y - plot_min.y});
+  }
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::SetTooltip("The plot as drawn, at screen resolution, as threadlab-plot.png");
+  }
+}
+
+}  // namespace
+
 void draw_timing_panel(AppController& controller, const Fonts& fonts) {
   const AppState& state = controller.state();
   const TimingPlot& timing = state.timing;
@@ -23,6 +64,7 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
   ImGui::SameLine(0, ImGui::GetFontSize());
   if (timing.sweeping) {
     if (ImGui::Button("Cancel")) controller.cancel_sweep();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Stops the sweep; the points so far stay");
     ImGui::SameLine();
     const float fraction =
         timing.progress.total == 0
@@ -48,38 +90,19 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
           "warps, then whole ones, up to the limit");
     }
     ImGui::EndDisabled();
-    ImGui::SameLine();
-    if (ImGui::Button("Clear")) controller.clear_plot();
-    ImGui::SameLine();
-    if (ImGui::Button("Export CSV")) {
-      const Status saved = plot::export_csv("threadlab-sweep.csv", timing.series);
-      controller.post(saved ? Severity::kInfo : Severity::kError,
-                      saved ? "Saved threadlab-sweep.csv" : saved.message());
-    }
-    ImGui::SameLine();
-    if (ImGui::Button("Export JSON")) {
-      const Status saved = plot::export_json("threadlab-sweep.json", timing.series, timing.markers);
-      controller.post(saved ? Severity::kInfo : Severity::kError,
-                      saved ? "Saved threadlab-sweep.json" : saved.message());
-    }
-    ImGui::SameLine();
-    ImGui::BeginDisabled(plot_max.x <= plot_min.x);
-    if (ImGui::Button("Export PNG")) {
-      controller.request_capture({"threadlab-plot.png", plot_min.x, plot_min.y,
-                                  plot_max.x - plot_min.x, plot_max.y - plot_min.y});
-    }
-    ImGui::EndDisabled();
+    // Clearing and exporting are for the desk, not the projector: presenter mode hides them.
+    if (!state.classroom.presenter) draw_export_buttons(controller, timing, plot_min, plot_max);
   }
   if (!is_gpu(state.backend)) {
     ImGui::SameLine(0, ImGui::GetFontSize());
-    ImGui::TextColored(kWarningColor, "emulator: 'kernel' times are CPU times");
+    ImGui::TextColored(palette().warning, "emulator: 'kernel' times are CPU times");
   }
 
   bool has_points = false;
   for (const auto& s : timing.series) has_points = has_points || !s.points.empty();
   if (!has_points && timing.earlier.empty() && !timing.sweeping) {
     ImGui::Spacing();
-    ImGui::TextColored(kMutedColor,
+    ImGui::TextColored(palette().muted,
                        "Sweep to time this lesson over growing sizes on the CPU and on the %s.",
                        is_gpu(state.backend) ? "GPU" : "emulator");
     return;
@@ -93,16 +116,25 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
       if (ImGui::RadioButton(label.c_str(), timing.shown_quantity == quantity)) {
         controller.set_plot_quantity(quantity);
       }
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("What the y axis shows: time per run, or the rate it amounts to");
+      }
     }
     if (timing.shown_quantity == plot::PlotQuantity::kFlopRate) {
       ImGui::SameLine(0, ImGui::GetFontSize());
-      ImGui::TextColored(kMutedColor, "higher is better; cuBLAS, where measured, is the ceiling");
+      ImGui::TextColored(palette().muted,
+                         "higher is better; cuBLAS, where measured, is the ceiling");
     }
   }
   bool log_y = timing.log_y;
   if (timing.quantities.size() <= 1) ImGui::TextUnformatted("y:");
   ImGui::SameLine(0, ImGui::GetFontSize());
   if (ImGui::Checkbox("log scale", &log_y)) controller.set_plot_log_y(log_y);
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "Log: decades of sizes and times at once. Linear: small differences at "
+        "their true proportion");
+  }
   static PlotState plot_state;
   PlotOptions options;
   options.x_title = timing.x_title;

@@ -1,0 +1,57 @@
+#include "action_check.hpp"
+
+#include "app_state.hpp"
+#include "core/color_scheme.hpp"
+#include "core/launch_config.hpp"
+#include "core/lessons/vector_add.hpp"
+#include "core/plot/plot_quantity.hpp"
+
+namespace tl::ui {
+
+Status ActionChecker::check(const lessons::LessonAction& action) {
+  const std::string id =
+      action.lesson.value_or(lesson_id_.empty() ? std::string(lessons::kVectorAddId) : lesson_id_);
+  if (!lesson_ || id != lesson_id_) {
+    auto lesson = compute::make_lesson(id);
+    if (!lesson) return lesson.status();
+    lesson_ = std::move(*lesson);
+    lesson_id_ = id;
+  }
+  TL_RETURN_IF_ERROR(lesson_->configure(action.values));
+  if (action.color_by) {
+    auto mode = parse_color_by(*action.color_by);
+    if (!mode) return mode.status();
+  }
+  if (action.view) {
+    auto tab = parse_results_tab(*action.view);
+    if (!tab) return tab.status();
+  }
+  if (action.plot) {
+    auto quantity = plot::parse_plot_quantity(*action.plot);
+    if (!quantity) return quantity.status();
+  }
+  if (action.pick) {
+    auto cell = parse_dim3(*action.pick);
+    if (!cell) return invalid_argument("pick=" + *action.pick + ": expected row,col");
+  }
+  return Status::ok();
+}
+
+Status ActionChecker::check_link(const std::string& link) {
+  auto action = lessons::parse_lesson_action(link);
+  if (!action) return action.status();
+  return check(*action);
+}
+
+Status check_demo_script(const classroom::DemoScript& script) {
+  ActionChecker checker;
+  for (std::size_t i = 0; i < script.steps.size(); ++i) {
+    const Status checked = checker.check(script.steps[i].action);
+    if (!checked) {
+      return Error{ErrorKind::kParseError, classroom::step_error(script, i, checked.message())};
+    }
+  }
+  return Status::ok();
+}
+
+}  // namespace tl::ui
