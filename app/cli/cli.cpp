@@ -87,6 +87,10 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
       ->capture_default_str();
   demo_command->add_flag("--fullscreen", demo_options.fullscreen,
                          "Full screen on the monitor the window opens on");
+  demo_command->add_option("--frames", demo_options.frames,
+                           "Quit after this many frames (0: until closed; for tests)");
+  demo_command->add_option("--screenshot", demo_options.screenshot,
+                           "Save the last frame to this PNG (with --frames)");
 
   InfoOptions info;
   auto* info_command =
