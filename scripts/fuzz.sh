@@ -13,7 +13,7 @@ cd "${repo_root}"
 seconds="${1:-30}"
 build_dir="${THREADLAB_FUZZ_BUILD_DIR:-build-fuzz}"
 jobs="${THREADLAB_JOBS:-$(nproc)}"
-targets=(fuzz_arguments fuzz_launch_config fuzz_lesson_text fuzz_settings_files)
+targets=(fuzz_arguments fuzz_launch_config fuzz_lesson_text fuzz_settings_files fuzz_demo_script)
 
 scripts/install-deps.sh
 printf 'fuzz: configuring %s (clang, libFuzzer, address + undefined)\n' "${build_dir}"

@@ -56,6 +56,8 @@ void AppController::apply_step(std::size_t index) {
   apply_lesson_action(action);
   c.cursor.go_to(index);
   ++c.step_moves;
+  // Replaces whatever the status bar said about an earlier step.
+  post(Severity::kInfo, c.cursor.progress_text() + ": " + c.steps[index].title);
 }
 
 void AppController::go_to_lesson_step(const std::string& lesson_id, bool at_last_step) {
@@ -152,6 +154,8 @@ void AppController::play_demo_step(std::size_t index) {
   stop_background_work();
   c.demo->index = index;
   c.demo->ready_since.reset();
+  post(Severity::kInfo, "Demo step " + std::to_string(index + 1) + " of " +
+                            std::to_string(c.demo->script.steps.size()));
   apply_action(c.demo->script.steps[index].action);
 }
 

@@ -31,7 +31,7 @@ struct ClassroomState {
   std::uint64_t step_moves = 0;  // counts moves, so the lesson panel scrolls to a new step once
 
   bool presenter = false;  // large fonts, high contrast, full screen, advanced controls hidden
-  float presenter_scale = 2.0f;
+  float presenter_scale = 1.5f;
   classroom::Theme theme = classroom::Theme::kDark;  // outside presenter mode
   bool fullscreen = false;      // asked for (F11, or presenter mode in a window)
   bool show_shortcuts = false;  // the keyboard overlay

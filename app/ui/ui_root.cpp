@@ -28,13 +28,16 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
   const ImVec2 full = ImGui::GetContentRegionAvail();
   const float status_height = ImGui::GetFrameHeightWithSpacing();
   const float body_height = full.y - status_height;
-  const float lesson_width = full.x * 0.32f;
+  // Presenter mode gives the pictures and the plot the room: the class looks at them, the teacher
+  // talks over the step.
+  const bool presenting = controller.state().classroom.presenter;
+  const float lesson_width = full.x * (presenting ? 0.26f : 0.32f);
 
   // The lesson column: where the class is in the guided steps, above the text that scrolls.
   ImGui::BeginGroup();
   const ClassroomState& classroom = controller.state().classroom;
   float steps_height = 0;
-  if (!classroom.steps.empty() || !classroom.steps_error.empty()) {
+  if (!classroom.steps.empty() || !classroom.steps_error.empty() || classroom.demo) {
     steps_height = ImGui::GetFrameHeightWithSpacing() + ImGui::GetTextLineHeightWithSpacing() +
                    style.WindowPadding.y * 2;
     ImGui::BeginChild("steps", {lesson_width, steps_height}, true,
@@ -44,14 +47,18 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
     steps_height += style.ItemSpacing.y;
   }
   ImGui::BeginChild("lesson", {lesson_width, body_height - steps_height}, true);
-  draw_lesson_panel(controller, fonts);
+  if (presenting && classroom.cursor.current()) {
+    draw_step_text(controller, fonts);  // the step alone, large: not a page to scroll
+  } else {
+    draw_lesson_panel(controller, fonts);
+  }
   ImGui::EndChild();
   ImGui::EndGroup();
   ImGui::SameLine();
 
   ImGui::BeginGroup();
   const float right_width = full.x - lesson_width - style.ItemSpacing.x;
-  const float top_height = body_height * 0.58f;
+  const float top_height = body_height * (presenting ? 0.5f : 0.58f);
   const float controls_width = right_width * 0.36f;
   ImGui::BeginChild("controls", {controls_width, top_height}, true);
   draw_launch_panel(controller, fonts);

@@ -46,8 +46,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   kernel.registers_per_thread = input.take<std::uint16_t>();
   kernel.static_shared_bytes = input.take<std::uint32_t>();
   kernel.max_threads_per_block = input.take<std::uint16_t>() % 2049;
-  const tl::Occupancy one =
-      tl::compute_occupancy(device, kernel, input.take<std::uint32_t>(), input.take<std::uint32_t>());
+  const tl::Occupancy one = tl::compute_occupancy(device, kernel, input.take<std::uint32_t>(),
+                                                  input.take<std::uint32_t>());
   // Whatever the inputs, occupancy never claims more warps than the SM has.
   if (one.max_warps > 0 && one.active_warps > one.max_warps) __builtin_trap();
   (void)tl::occupancy_by_block_size(device, kernel);

@@ -1,5 +1,6 @@
-// The files ThreadLab reads back on start: the device ceilings cache (JSON in the XDG cache). A file
-// another version wrote, or a half-written one, must give a clear error or a cache, never a crash.
+// The files ThreadLab reads back on start: the device ceilings cache (JSON in the XDG cache) and
+// the settings (TOML in the XDG config). A file another version wrote, or a half-written one, must
+// give a clear error or defaults, never a crash.
 
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include <fstream>
 #include <string>
 
+#include "core/classroom/settings.hpp"
 #include "core/device_ceilings.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -23,6 +25,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // What loaded saves and loads again to the same entries.
     (void)cache->find("x");
     if (cache->save(path).is_ok() && !tl::CeilingsCache::load(path).is_ok()) __builtin_trap();
+  }
+  // Settings never fail: whatever loads saves and loads again to the same values, silently.
+  const tl::classroom::LoadedSettings settings = tl::classroom::load_settings(path);
+  if (tl::classroom::save_settings(path, settings.settings).is_ok()) {
+    const tl::classroom::LoadedSettings again = tl::classroom::load_settings(path);
+    if (again.warning || !(again.settings == settings.settings)) __builtin_trap();
   }
   return 0;
 }

@@ -24,7 +24,7 @@ inline constexpr int kMaxWindowSide = 16384;
 
 struct Settings {
   std::string last_lesson;       // empty: the first lesson
-  float presenter_scale = 2.0f;  // how much larger presenter mode draws everything
+  float presenter_scale = 1.5f;  // how much larger presenter mode draws everything
   Theme theme = Theme::kDark;    // the theme outside presenter mode (which is always high contrast)
   int window_width = 1600;
   int window_height = 1000;

@@ -1,6 +1,7 @@
 // The lesson text: markdown blocks with inline styles, the kernel source that runs, and "try this"
 // links that set the controls.
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -92,6 +93,47 @@ void draw_code(AppController& controller, const markdown::Block& block, const Fo
   ImGui::PopFont();
 }
 
+void draw_block(AppController& controller, const markdown::Block& block, const Fonts& fonts) {
+  const ImVec4 text_color = ImGui::GetStyle().Colors[ImGuiCol_Text];
+  switch (block.kind) {
+    case markdown::BlockKind::kHeading:
+      ImGui::Spacing();
+      flow_spans(controller, block.spans, fonts, text_color,
+                 block.level <= 2 ? fonts.heading : fonts.bold);
+      ImGui::Spacing();
+      break;
+    case markdown::BlockKind::kParagraph:
+      flow_spans(controller, block.spans, fonts, text_color, fonts.body);
+      ImGui::Spacing();
+      break;
+    case markdown::BlockKind::kQuote:
+      ImGui::Indent();
+      flow_spans(controller, block.spans, fonts, palette().muted, fonts.body);
+      ImGui::Unindent();
+      ImGui::Spacing();
+      break;
+    case markdown::BlockKind::kListItem: {
+      const float indent = ImGui::GetFontSize() * 1.2f * static_cast<float>(block.level);
+      ImGui::Indent(indent);
+      const std::string bullet = block.ordinal > 0 ? std::to_string(block.ordinal) + "." : "•";
+      ImGui::TextUnformatted(bullet.c_str());
+      ImGui::SameLine();
+      ImGui::BeginGroup();
+      flow_spans(controller, block.spans, fonts, text_color, fonts.body);
+      ImGui::EndGroup();
+      ImGui::Unindent(indent);
+      break;
+    }
+    case markdown::BlockKind::kCode:
+      draw_code(controller, block, fonts);
+      ImGui::Spacing();
+      break;
+    case markdown::BlockKind::kRule:
+      ImGui::Separator();
+      break;
+  }
+}
+
 }  // namespace
 
 void draw_lesson_panel(AppController& controller, const Fonts& fonts) {
@@ -100,7 +142,6 @@ void draw_lesson_panel(AppController& controller, const Fonts& fonts) {
     ImGui::TextColored(palette().error, "%s", state.lesson.error.c_str());
     return;
   }
-  const ImVec4 text_color = ImGui::GetStyle().Colors[ImGuiCol_Text];
   // A move to another step scrolls the text to it once; after that the reader scrolls.
   static std::uint64_t scrolled_for = 0;
   const ClassroomState& classroom = state.classroom;
@@ -121,43 +162,7 @@ void draw_lesson_panel(AppController& controller, const Fonts& fonts) {
       draw->ChannelsSetCurrent(1);
       ImGui::BeginGroup();
     }
-    switch (block.kind) {
-      case markdown::BlockKind::kHeading:
-        ImGui::Spacing();
-        flow_spans(controller, block.spans, fonts, text_color,
-                   block.level <= 2 ? fonts.heading : fonts.bold);
-        ImGui::Spacing();
-        break;
-      case markdown::BlockKind::kParagraph:
-        flow_spans(controller, block.spans, fonts, text_color, fonts.body);
-        ImGui::Spacing();
-        break;
-      case markdown::BlockKind::kQuote:
-        ImGui::Indent();
-        flow_spans(controller, block.spans, fonts, palette().muted, fonts.body);
-        ImGui::Unindent();
-        ImGui::Spacing();
-        break;
-      case markdown::BlockKind::kListItem: {
-        const float indent = ImGui::GetFontSize() * 1.2f * static_cast<float>(block.level);
-        ImGui::Indent(indent);
-        const std::string bullet = block.ordinal > 0 ? std::to_string(block.ordinal) + "." : "•";
-        ImGui::TextUnformatted(bullet.c_str());
-        ImGui::SameLine();
-        ImGui::BeginGroup();
-        flow_spans(controller, block.spans, fonts, text_color, fonts.body);
-        ImGui::EndGroup();
-        ImGui::Unindent(indent);
-        break;
-      }
-      case markdown::BlockKind::kCode:
-        draw_code(controller, block, fonts);
-        ImGui::Spacing();
-        break;
-      case markdown::BlockKind::kRule:
-        ImGui::Separator();
-        break;
-    }
+    draw_block(controller, block, fonts);
     if (highlighted) {
       ImGui::EndGroup();
       const float pad = ImGui::GetStyle().ItemSpacing.y * 0.5f;
@@ -170,6 +175,26 @@ void draw_lesson_panel(AppController& controller, const Fonts& fonts) {
       draw->ChannelsMerge();
       if (scroll_now) ImGui::SetScrollHereY(0.3f);
     }
+  }
+}
+
+void draw_step_text(AppController& controller, const Fonts& fonts) {
+  const AppState& state = controller.state();
+  const ClassroomState& classroom = state.classroom;
+  const auto current = classroom.cursor.current();
+  if (!current) return;
+  const classroom::GuidedStep& step = classroom.steps[*current];
+  ImGui::PushFont(fonts.heading);
+  ImGui::TextWrapped("%s", step.section.c_str());
+  ImGui::PopFont();
+  ImGui::Spacing();
+  // The step and what the text says after it, up to the next step or heading.
+  const auto& blocks = state.lesson.document.blocks;
+  std::size_t next_step_block = blocks.size();
+  if (*current + 1 < classroom.steps.size()) next_step_block = classroom.steps[*current + 1].block;
+  for (std::size_t index = step.block; index < std::min(next_step_block, blocks.size()); ++index) {
+    if (index > step.block && blocks[index].kind == markdown::BlockKind::kHeading) break;
+    draw_block(controller, blocks[index], fonts);
   }
 }
 

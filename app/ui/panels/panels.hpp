@@ -21,6 +21,7 @@ void draw_status_bar(AppController& controller, const Fonts& fonts);
 // Classroom mode.
 void draw_menu_bar(AppController& controller, const Fonts& fonts);
 void draw_step_bar(AppController& controller, const Fonts& fonts);
+void draw_step_text(AppController& controller, const Fonts& fonts);
 void draw_caption_overlay(AppController& controller, const Fonts& fonts);
 void draw_shortcuts_overlay(AppController& controller, const Fonts& fonts);
 
