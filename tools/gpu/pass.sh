@@ -67,22 +67,15 @@ log="$out/gpu-pass.log"
     done
   fi
   if wants gui; then
-    # The whole app, headless on the GPU: each screenshot is taken after its measurements finish.
-    shot() {
-      local name=$1
-      shift
-      echo "== headless app: $name"
-      timeout 200 $bin/threadlab gui --headless --frames 3 --width 1600 --height 1000 "$@" \
-        --screenshot "$out/gui-$name.png"
+    # The whole app, headless on the GPU, driven by the demo scripts that make the README's
+    # screenshots: each step's picture is taken after its measurements finish. Packed into one tar
+    # (at most 8 files come back).
+    for script in readme why-blocks; do
+      echo "== threadlab demo docs/demos/$script.toml --headless"
+      timeout 400 $bin/threadlab demo "docs/demos/$script.toml" --headless --out "$out/demo/$script"
       echo "exit: $?"
-    }
-    shot vector-add-sweep --action 'threadlab:set?n=2^24&block=256&launch' --action 'threadlab:set?sweep'
-    shot matmul-gflops --action 'threadlab:set?lesson=matmul&kernel=tiled&tile=16&plot=gflops&sweep'
-    shot vector-add-blocks --action 'threadlab:set?n=2^24&sweep=block'
-    shot vector-add-gbps --action 'threadlab:set?n=2^24&block=256&plot=gbps&sweep'
-    shot matmul-occupancy --action 'threadlab:set?lesson=matmul&kernel=naive&block=32,32&view=occupancy&launch'
-    shot dense-layer --action \
-      'threadlab:set?lesson=dense-layer&batch=1&inputs=4096&neurons=4096&path=fused&view=layer&launch'
+    done
+    tar -C "$out/demo" -cf "$out/demo-screenshots.tar" . && rm -rf "$out/demo"
   fi
   if wants ratios; then
     echo "== bench --suite ratios: each result against its ceiling, in one run"

@@ -5,12 +5,13 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 # The device reaches no package registry: the GL loaders and GLFW come from the shared recipe, and the
-# two libraries ThreadLab links beyond it (stb for PNGs, md4c for lesson texts) are fetched beside them.
+# libraries ThreadLab links beyond it (stb for PNGs, md4c for lesson texts, toml++ for demo scripts and
+# settings) are fetched beside them.
 if [[ ! -d .gpu/debs/lib ]]; then
   bash ../shared/gpu/fetch-debs.sh
 fi
-if ! ls .gpu/debs/lib/libstb0_*.deb .gpu/debs/lib/libmd4c0_*.deb >/dev/null 2>&1; then
-  (cd .gpu/debs/lib && apt-get download -q libstb0 libmd4c0 >/dev/null)
+if ! ls .gpu/debs/lib/libstb0_*.deb .gpu/debs/lib/libmd4c0_*.deb .gpu/debs/lib/libtomlplusplus3_*.deb >/dev/null 2>&1; then
+  (cd .gpu/debs/lib && apt-get download -q libstb0 libmd4c0 libtomlplusplus3 >/dev/null)
 fi
 cmake -S . -B build-gpu -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 ninja -C build-gpu threadlab threadlab_gpu_tests threadlab_gpu_fault_tests threadlab_gl_tests
