@@ -39,6 +39,9 @@ int command_bench(const BenchOptions& options, std::ostream& out, std::ostream& 
   std::vector<BenchRow> rows;
   for (std::size_t i = 0; i < points.size(); ++i) {
     const std::uint64_t size = (*sizes)[i];
+    if (const Status safe = points[i]->check_watchdog(*choice->device); !safe) {
+      return fail(err, "size " + std::to_string(size) + ": " + safe.message(), kExitFailure);
+    }
     auto report = points[i]->run_timed(*choice->device, nullptr);
     if (!report)
       return fail(err, "size " + std::to_string(size) + ": " + report.message(), kExitFailure);

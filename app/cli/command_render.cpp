@@ -51,6 +51,9 @@ int command_render(const RenderOptions& options, std::ostream& out, std::ostream
           : layout_1d(shape.elements(), config.total_threads(), 0,
                       static_cast<double>(options.width) / static_cast<double>(options.height));
   if (!layout) return fail(err, layout.message(), kExitUsage);
+  if (const Status safe = (*lesson)->check_watchdog(*choice->device); !safe) {
+    return fail(err, safe.message(), kExitFailure);
+  }
   int status = kExitOk;
   {
     auto sink = interop::make_gl_trace_sink(choice->kind, buffer);

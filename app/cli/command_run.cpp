@@ -49,6 +49,10 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
     return message + " (why: " + problems.front().message + ")";
   };
 
+  // A kernel that could outlast a display's watchdog is refused before it can freeze the desktop.
+  if (const Status safe = (*lesson)->check_watchdog(device); !safe) {
+    return fail(err, safe.message(), kExitFailure);
+  }
   auto report = (*lesson)->run_timed(device, nullptr);
   if (!report) return fail(err, explain(report.message()), kExitFailure);
   const std::string id((*lesson)->info().id);

@@ -47,6 +47,9 @@ struct DeviceInfo {
   int memory_bus_width_bits = 0;
   int memory_clock_khz = 0;
   int driver_version = 0;  // e.g. 13000 for CUDA 13.0; 0 when unknown
+  // The GPU also drives a display, whose watchdog kills kernels that run for more than a few
+  // seconds (cudaDevAttrKernelExecTimeout); false for the emulator and for compute-only GPUs.
+  bool kernel_timeout = false;
   int runtime_version = 0;
 
   // Peak DRAM bandwidth from the memory clock and bus width, or 0 when unknown.

@@ -270,6 +270,13 @@ void AppController::launch(bool timed) {
          "Launching " + trace.config.to_string() + " anyway: " + problem.message);
   }
 
+  // A kernel that could outlast a display's watchdog is refused: it would take the GPU context
+  // (and for seconds the desktop) with it.
+  if (const Status safe = lesson_->check_watchdog(*device_); !safe) {
+    trace.error = safe.message();
+    post(Severity::kError, safe.message());
+    return;
+  }
   if (trace.n > kMaxTracedElements) {
     trace.error = "The picture shows up to 2^24 elements; " + format_count(trace.n) +
                   " are timed but not drawn.";
@@ -423,6 +430,9 @@ void AppController::start_sweep(SweepKind kind) {
     const double x = step.x;
     jobs.push_back({std::move(step.label),
                     [device, x, job_lesson](const std::atomic<bool>& cancel) -> Result<SweepPoint> {
+                      if (const Status safe = job_lesson->check_watchdog(*device); !safe) {
+                        return safe.error();
+                      }
                       auto report = job_lesson->run_timed(*device, &cancel);
                       if (!report) return report.error();
                       if (report->check && !report->check->passed) {

@@ -145,6 +145,9 @@ class CudaDevice final : public Device {
     cudaDeviceGetAttribute(&info_.clock_khz, cudaDevAttrClockRate, ordinal_);
     cudaDeviceGetAttribute(&info_.memory_clock_khz, cudaDevAttrMemoryClockRate, ordinal_);
     cudaDeviceGetAttribute(&info_.memory_bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, ordinal_);
+    int timeout = 0;
+    cudaDeviceGetAttribute(&timeout, cudaDevAttrKernelExecTimeout, ordinal_);
+    info_.kernel_timeout = timeout != 0;
     cudaDriverGetVersion(&info_.driver_version);
     cudaRuntimeGetVersion(&info_.runtime_version);
     auto memory = memory_info();

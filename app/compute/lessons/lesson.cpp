@@ -21,6 +21,16 @@ const TimingRow* LessonReport::find(std::string_view name) const {
   return nullptr;
 }
 
+Status Lesson::check_watchdog(const Device& device) const {
+  if (!device.is_gpu()) return Status::ok();
+  const auto work = longest_kernel();
+  if (!work) return Status::ok();
+  const DeviceInfo& info = device.info();
+  return tl::check_watchdog(
+      info, pessimistic_kernel_seconds(info, work->flops, work->bytes, work->efficiency),
+      work->kernel);
+}
+
 Result<std::unique_ptr<Lesson>> make_lesson(std::string_view id) {
   const auto info = lessons::find_lesson(id);
   if (!info) {

@@ -20,6 +20,7 @@
 #include "core/lessons/lesson_params.hpp"
 #include "core/stats.hpp"
 #include "core/trace.hpp"
+#include "core/watchdog.hpp"
 
 namespace tl::compute {
 
@@ -105,6 +106,19 @@ class Lesson {
   // The kernel the current settings launch, as kernels/kernel_inspector.hpp names it, for the
   // occupancy view; none where the work runs in a library (cuBLAS).
   [[nodiscard]] virtual std::optional<std::string> occupancy_kernel() const = 0;
+
+  // The longest single kernel the current settings launch, predicted before launching: its name,
+  // flops, bytes and the pessimistic efficiency assumed (core/watchdog.hpp). None where no kernel
+  // can come near a display's watchdog.
+  struct KernelWork {
+    std::string kernel;
+    double flops = 0;
+    double bytes = 0;
+    KernelEfficiency efficiency;
+  };
+  [[nodiscard]] virtual std::optional<KernelWork> longest_kernel() const { return std::nullopt; }
+  // kTooSlow where `device` has a display watchdog that the longest kernel could reach.
+  [[nodiscard]] Status check_watchdog(const Device& device) const;
 
   // Timed run: the untraced kernels (warm-up, repeats), the copies and the CPU references.
   virtual Result<LessonReport> run_timed(Device& device, const std::atomic<bool>* cancel) = 0;
