@@ -14,6 +14,10 @@
 //
 // The same source runs on the GPU (nvcc) and on ThreadLab's CPU emulator (the host compiler).
 
+// The fast product reuses the matrix-multiply lesson's warp-tiled kernel and float4 loads.
+#include "kernels/matmul_tile_io.cuh"
+#include "kernels/matmul_warptile.cuh"
+
 // ---------------------------------------------------------------------------------------------
 // The activation: a __device__ function. Kernels call it like any C++ function; it runs on the
 // device, in the calling thread, and cannot be launched from the host on its own.
@@ -138,6 +142,128 @@ __global__ void dense_fused(const float* X, const float* W, const float* b, floa
   if (r < batch && o < out) {
     Y[r * out + o] = sigmoid(z + b[o]);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fast product ("product = fast" in the lesson): the structure the shape calls for, instead of
+// one thread per element of Y. Both come unfused (the product alone, writing Z, for the
+// three-launch chain) and fused (bias and sigmoid applied before the single write of Y), from the
+// same code: only the last step differs, so comparing them measures fusion and nothing else.
+//
+// What to do with z: store it (unfused), or finish the layer (fused).
+struct DenseStoreZ {
+  float* z;
+  int out;
+  __device__ __forceinline__ void operator()(int r, int o, float value) const {
+    z[r * out + o] = value;
+  }
+};
+struct DenseStoreY {
+  float* y;
+  const float* b;
+  int out;
+  __device__ __forceinline__ void operator()(int r, int o, float value) const {
+    y[r * out + o] = sigmoid(value + b[o]);
+  }
+};
+struct DenseStoreYTraced {
+  float* y;
+  const float* b;
+  int out;
+  tl::TraceRecord* trace;
+  __device__ __forceinline__ void operator()(int r, int o, float value) const {
+    y[r * out + o] = sigmoid(value + b[o]);
+    tl::trace_element(trace, static_cast<unsigned long long>(r) * out + o, 0);
+  }
+};
+
+// Small batches: a matrix-vector product per batch row (GEMV). Each weight is used once per batch
+// row, so the layer can go no faster than W streams from memory: 64 MiB for 4096 × 4096. What
+// matters is keeping the memory system busy. One warp per neuron reads that neuron's row of W, the
+// 32 lanes side by side, 16 bytes (a float4) each per step: every warp load is 512 contiguous
+// bytes. A block of 8 warps covers 8 neurons, and out / 8 blocks per batch row keep every SM busy
+// (the tiled product above has only out / 32 blocks of 32 threads at batch 1).
+//
+// The 32 partial sums of a warp are added in shared memory, halving the active lanes each step (a
+// tree: 5 steps for 32 values). Grid: (ceil(out / 8), batch); block: 256 threads.
+constexpr int kDenseGemvNeuronsPerBlock = 8;
+constexpr int kDenseGemvThreads = kDenseGemvNeuronsPerBlock * 32;
+
+template <class Store>
+__device__ void dense_gemv_body(const float* X, const float* W, int in, int out, Store store) {
+  __shared__ float partial[kDenseGemvNeuronsPerBlock][32];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int o = blockIdx.x * kDenseGemvNeuronsPerBlock + warp;
+  const int r = blockIdx.y;
+
+  float sum = 0.0f;
+  if (o < out) {
+    const float* w_row = W + o * in;
+    const float* x_row = X + r * in;
+    if (float4_rows_ok(W, in) && float4_rows_ok(X, in)) {
+      const float4* w4 = reinterpret_cast<const float4*>(w_row);
+      const float4* x4 = reinterpret_cast<const float4*>(x_row);
+      const int count = in / 4;
+      int i = lane;
+      // Four loads per lane in flight before the first is needed: memory latency overlaps.
+      for (; i + 96 < count; i += 128) {
+        const float4 w0 = w4[i], w1 = w4[i + 32], w2 = w4[i + 64], w3 = w4[i + 96];
+        const float4 x0 = x4[i], x1 = x4[i + 32], x2 = x4[i + 64], x3 = x4[i + 96];
+        sum += w0.x * x0.x + w0.y * x0.y + w0.z * x0.z + w0.w * x0.w;
+        sum += w1.x * x1.x + w1.y * x1.y + w1.z * x1.z + w1.w * x1.w;
+        sum += w2.x * x2.x + w2.y * x2.y + w2.z * x2.z + w2.w * x2.w;
+        sum += w3.x * x3.x + w3.y * x3.y + w3.z * x3.z + w3.w * x3.w;
+      }
+      for (; i < count; i += 32) {
+        const float4 w = w4[i], x = x4[i];
+        sum += w.x * x.x + w.y * x.y + w.z * x.z + w.w * x.w;
+      }
+    } else {  // rows not float4-aligned: one float at a time, still side by side
+      for (int i = lane; i < in; i += 32) sum += w_row[i] * x_row[i];
+    }
+  }
+  partial[warp][lane] = sum;
+  __syncthreads();
+  // Every thread reaches every barrier, also those of neurons past `out`.
+  for (int half = 16; half > 0; half /= 2) {
+    if (lane < half) partial[warp][lane] += partial[warp][lane + half];
+    __syncthreads();
+  }
+  if (lane == 0 && o < out) store(r, o, partial[warp][0]);
+}
+
+// Larger batches: a matrix product, Y = X · Wᵀ, by the matrix-multiply lesson's warp-tiled kernel
+// (matmul_warptile.cuh) with A = X, B = W stored one neuron per row, and the store doing the rest.
+using DenseWarptile = MatmulWarptile;
+
+__global__ void __launch_bounds__(kDenseGemvThreads)
+    dense_gemv_product(const float* X, const float* W, float* Z, int in, int out) {
+  dense_gemv_body(X, W, in, out, DenseStoreZ{Z, out});
+}
+__global__ void __launch_bounds__(kDenseGemvThreads)
+    dense_gemv_fused(const float* X, const float* W, const float* b, float* Y, int in, int out) {
+  dense_gemv_body(X, W, in, out, DenseStoreY{Y, b, out});
+}
+__global__ void __launch_bounds__(kDenseGemvThreads)
+    dense_gemv_fused_traced(const float* X, const float* W, const float* b, float* Y, int in,
+                            int out, tl::TraceRecord* trace) {
+  dense_gemv_body(X, W, in, out, DenseStoreYTraced{Y, b, out, trace});
+}
+
+__global__ void __launch_bounds__(DenseWarptile::THREADS, 2)
+    dense_gemm_product(const float* X, const float* W, float* Z, int batch, int in, int out) {
+  matmul_warptile_body<DenseWarptile, BLayout::kNByK>(X, W, batch, out, in, DenseStoreZ{Z, out});
+}
+__global__ void __launch_bounds__(DenseWarptile::THREADS, 2)
+    dense_gemm_fused(const float* X, const float* W, const float* b, float* Y, int batch, int in,
+                     int out) {
+  matmul_warptile_body<DenseWarptile, BLayout::kNByK>(X, W, batch, out, in, DenseStoreY{Y, b, out});
+}
+__global__ void __launch_bounds__(DenseWarptile::THREADS, 2)
+    dense_gemm_fused_traced(const float* X, const float* W, const float* b, float* Y, int batch,
+                            int in, int out, tl::TraceRecord* trace) {
+  matmul_warptile_body<DenseWarptile, BLayout::kNByK>(X, W, batch, out, in,
+                                                      DenseStoreYTraced{Y, b, out, trace});
 }
 
 // ---------------------------------------------------------------------------------------------

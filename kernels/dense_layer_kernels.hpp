@@ -4,7 +4,10 @@
 // launch functions refuse a block too large for the shared-memory tiles
 // (lessons::validate_dense_layer_launch) before launching anything.
 
+#include <string>
+
 #include "core/launch_config.hpp"
+#include "core/lessons/dense_layer.hpp"
 #include "core/result.hpp"
 #include "core/trace_record.hpp"
 
@@ -30,7 +33,33 @@ struct DenseLayerKernels {
                          float* y, int batch, int in, int out, TraceRecord* trace);
   Status (*bias_sigmoid_traced)(const LaunchConfig& config, const float* z, const float* b,
                                 float* y, int batch, int out, TraceRecord* trace);
+
+  // The fast product (lessons::DenseProduct::kFast): a GEMV below lessons::kDenseGemvMaxBatch, the
+  // warp-tiled GEMM from it on. The configuration must be lessons::dense_layer_fast_config.
+  Status (*product_fast)(const LaunchConfig& config, const float* x, const float* w, float* z,
+                         int batch, int in, int out);
+  Status (*fused_fast)(const LaunchConfig& config, const float* x, const float* w, const float* b,
+                       float* y, int batch, int in, int out);
+  Status (*fused_fast_traced)(const LaunchConfig& config, const float* x, const float* w,
+                              const float* b, float* y, int batch, int in, int out,
+                              TraceRecord* trace);
 };
+
+// The fast kernels compute their share of Y from their block index and a fixed thread count:
+// another configuration would leave elements unwritten or compute some twice.
+inline Status check_dense_fast_launch(const LaunchConfig& config, int batch, int in, int out) {
+  lessons::DenseLayerParams params;
+  params.batch = static_cast<std::uint64_t>(batch);
+  params.in = static_cast<std::uint64_t>(in);
+  params.out = static_cast<std::uint64_t>(out);
+  const LaunchConfig expected = lessons::dense_layer_fast_config(params);
+  if (config.grid != expected.grid || config.block != expected.block) {
+    return invalid_argument("the fast dense-layer kernels need " + expected.to_string() +
+                            " for batch " + std::to_string(batch) + " and " + std::to_string(out) +
+                            " neurons, not " + config.to_string() + ".");
+  }
+  return Status::ok();
+}
 
 DenseLayerKernels dense_layer_emulated();
 DenseLayerKernels dense_layer_gpu();  // only with CUDA

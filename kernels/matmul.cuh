@@ -5,7 +5,27 @@
 // the host compiler), and the lesson shows it to you exactly as it is here.
 
 // ---------------------------------------------------------------------------------------------
-// 1. Naive: one thread per element of C.
+// 0. Uncoalesced: one thread per element of C, with x picking the ROW. It computes exactly what the
+// naive kernel below computes; only the mapping of threads to elements is turned around, and that
+// alone makes it several times slower. The 32 threads of a warp (consecutive threadIdx.x) now take
+// 32 consecutive rows: in each step of the loop they read a[row * k + i] for 32 rows, addresses K
+// floats apart, 32 separate memory transactions where one would do, and they write C the same way.
+// (They all read the same b[i * n + col], which the hardware broadcasts.) This is the first rung of
+// the ladder, the mistake to see once: the grid is (ceil(M / block x), ceil(N / block y)).
+__global__ void matmul_uncoalesced(const float* a, const float* b, float* c, int m, int n, int k) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  int col = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row < m && col < n) {
+    float sum = 0.0f;
+    for (int i = 0; i < k; ++i) {
+      sum += a[row * k + i] * b[i * n + col];
+    }
+    c[row * n + col] = sum;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Naive (coalesced): one thread per element of C.
 //
 // The grid is 2D: x picks the column, y the row. Threads next to each other in x (the same warp)
 // then read neighbouring columns of B, B[i * n + col], B[i * n + col + 1], ..., which the hardware
@@ -82,6 +102,20 @@ __global__ void matmul_naive_traced(const float* a, const float* b, float* c, in
                                     tl::TraceRecord* trace) {
   int row = blockIdx.y * blockDim.y + threadIdx.y;
   int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < m && col < n) {
+    float sum = 0.0f;
+    for (int i = 0; i < k; ++i) {
+      sum += a[row * k + i] * b[i * n + col];
+    }
+    c[row * n + col] = sum;
+    tl::trace_element(trace, row * n + col, 0);
+  }
+}
+
+__global__ void matmul_uncoalesced_traced(const float* a, const float* b, float* c, int m, int n,
+                                          int k, tl::TraceRecord* trace) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  int col = blockIdx.y * blockDim.y + threadIdx.y;
   if (row < m && col < n) {
     float sum = 0.0f;
     for (int i = 0; i < k; ++i) {

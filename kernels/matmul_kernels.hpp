@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/launch_config.hpp"
+#include "core/lessons/matmul.hpp"
 #include "core/result.hpp"
 #include "core/trace_record.hpp"
 
@@ -22,6 +23,18 @@ struct MatmulKernels {
                          int m, int n, int k, TraceRecord* trace);
   Status (*tiled_traced)(const LaunchConfig& config, int tile, const float* a, const float* b,
                          float* c, int m, int n, int k, TraceRecord* trace);
+  // Any 2D block; x runs along the rows of C, y along its columns (deliberately uncoalesced).
+  Status (*uncoalesced)(const LaunchConfig& config, const float* a, const float* b, float* c, int m,
+                        int n, int k);
+  Status (*uncoalesced_traced)(const LaunchConfig& config, const float* a, const float* b, float* c,
+                               int m, int n, int k, TraceRecord* trace);
+  // A register-tiled rung (regtile-1d, regtile-2d, vectorized, warptile): the block must be its
+  // fixed thread count (lessons::matmul_block_tile), checked by check_block_tile_launch.
+  Status (*block_tiled)(const LaunchConfig& config, lessons::MatmulKernel kernel, const float* a,
+                        const float* b, float* c, int m, int n, int k);
+  Status (*block_tiled_traced)(const LaunchConfig& config, lessons::MatmulKernel kernel,
+                               const float* a, const float* b, float* c, int m, int n, int k,
+                               TraceRecord* trace);
 };
 
 MatmulKernels matmul_emulated();
@@ -41,6 +54,26 @@ inline Status check_tiled_launch(int tile, const LaunchConfig& config) {
     return invalid_argument("matmul_tiled<" + std::to_string(tile) + "> needs blocks of " +
                             std::to_string(tile) + "×" + std::to_string(tile) +
                             " threads, one per element of its tile, but the block is " +
+                            to_string(config.block) + ".");
+  }
+  return Status::ok();
+}
+
+// The register-tiled rungs compute a fixed tile of C per block with a fixed number of threads, each
+// loading its share of the tiles by its index: with any other block they would silently leave parts
+// of C unwritten or read past their shared tiles. Both executors refuse such a launch first.
+inline Status check_block_tile_launch(lessons::MatmulKernel kernel, const LaunchConfig& config) {
+  const auto shape = lessons::matmul_block_tile(kernel);
+  if (!shape) {
+    return invalid_argument("the " + std::string(lessons::to_string(kernel)) +
+                            " kernel is not a register-tiled kernel");
+  }
+  if (config.block != Dim3{shape->threads, 1, 1}) {
+    return invalid_argument("the " + std::string(lessons::to_string(kernel)) +
+                            " kernel needs blocks of exactly " + std::to_string(shape->threads) +
+                            "×1×1 threads: each block computes a " + std::to_string(shape->tile_m) +
+                            "×" + std::to_string(shape->tile_n) +
+                            " tile of C and every thread has its fixed share of it; the block is " +
                             to_string(config.block) + ".");
   }
   return Status::ok();

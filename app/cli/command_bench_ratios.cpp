@@ -14,6 +14,7 @@
 #include "interop/backend_selection.hpp"
 #include "interop/trace_delivery_timing.hpp"
 #include "platform/egl_context.hpp"
+#include "ratio_suite.hpp"
 #include "ratio_table.hpp"
 
 namespace tl::cli {
@@ -29,49 +30,11 @@ struct SuiteSizes {
 constexpr SuiteSizes kGpuSizes{1ull << 28, 4096, 4096, 4096};
 constexpr SuiteSizes kEmulatorSizes{1ull << 20, 96, 128, 16};
 
-const compute::TimingRow* find_row(const compute::LessonReport& report,
-                                   const std::function<bool(std::string_view)>& matches) {
-  for (const compute::TimingRow& row : report.rows) {
-    if (!row.stats.empty() && matches(row.name)) return &row;
-  }
-  return nullptr;
-}
-
-bool contains(std::string_view text, std::string_view part) {
-  return text.find(part) != std::string_view::npos;
-}
-
-double per_second(double work, const compute::TimingRow& row) {
-  return work / (row.stats.median_ms * 1e-3);
-}
-
-Result<compute::LessonReport> run(compute::Device& device, std::string_view lesson_id,
-                                  const lessons::ParamValues& values, int repeats) {
-  auto lesson = compute::make_lesson(lesson_id);
-  if (!lesson) return lesson.error();
-  TL_RETURN_IF_ERROR((*lesson)->configure(values));
-  (*lesson)->set_repeats(repeats);
-  (*lesson)->set_time_cpu(false);
-  auto report = (*lesson)->run_timed(device, nullptr);
-  if (!report) return report.error();
-  if (report->check && !report->check->passed) {
-    return Error{ErrorKind::kCudaError, std::string(lesson_id) + ": " + report->check->description};
-  }
-  return report;
-}
-
 Status vector_add_ratios(compute::Device& device, const SuiteSizes& sizes,
                          const DeviceCeilings& ceilings, int repeats, std::vector<RatioRow>& rows) {
-  auto report = run(device, "vector-add", {{"n", std::to_string(sizes.vector_n)}}, repeats);
-  if (!report) return report.error();
-  const compute::TimingRow* kernel = find_row(*report, [](std::string_view name) {
-    return contains(name, "kernel") && !contains(name, "end to end");
-  });
-  if (kernel == nullptr) return Error{ErrorKind::kCudaError, "vector add: no kernel timing"};
-  rows.push_back(rate_ratio("vector add kernel, N = " + format_power_of_two(sizes.vector_n),
-                            per_second(kernel->bytes, *kernel) / 1e9, "GB/s",
-                            device.is_gpu() ? "device-to-device copy" : "host memcpy",
-                            ceilings.copy_bytes_per_second / 1e9));
+  auto row = vector_add_ratio(device, sizes.vector_n, ceilings, repeats);
+  if (!row) return row.error();
+  rows.push_back(std::move(*row));
   return Status::ok();
 }
 
@@ -81,12 +44,12 @@ Status matmul_ratios(compute::Device& device, const SuiteSizes& sizes, int repea
   const std::string size_text = side + "³";
   bool naive_done = false;
   for (const char* tile : {"16", "32"}) {
-    auto report =
-        run(device, "matmul",
-            {{"m", side}, {"n", side}, {"k", side}, {"kernel", "tiled"}, {"tile", tile}}, repeats);
+    auto report = run_lesson_once(
+        device, "matmul",
+        {{"m", side}, {"n", side}, {"k", side}, {"kernel", "tiled"}, {"tile", tile}}, repeats);
     if (!report) return report.error();
     const compute::TimingRow* cublas =
-        find_row(*report, [](std::string_view name) { return name == "cuBLAS SGEMM"; });
+        find_timed_row(*report, [](std::string_view name) { return name == "cuBLAS SGEMM"; });
     const double reference = cublas != nullptr ? per_second(cublas->flops, *cublas) / 1e9 : 0;
     for (const compute::TimingRow& row : report->rows) {
       if (row.stats.empty()) continue;
@@ -106,13 +69,13 @@ Status matmul_ratios(compute::Device& device, const SuiteSizes& sizes, int repea
 Status dense_ratios(compute::Device& device, const SuiteSizes& sizes, std::uint32_t batch,
                     int repeats, std::vector<RatioRow>& rows) {
   const std::string side = std::to_string(sizes.dense_side);
-  auto report = run(
+  auto report = run_lesson_once(
       device, "dense-layer",
       {{"inputs", side}, {"neurons", side}, {"batch", std::to_string(batch)}, {"path", "fused"}},
       repeats);
   if (!report) return report.error();
   const auto plotted = [&](std::string_view part, std::string_view unless) {
-    return find_row(*report, [&](std::string_view name) {
+    return find_timed_row(*report, [&](std::string_view name) {
       return contains(name, part) && (unless.empty() || !contains(name, unless)) &&
              !contains(name, "/3");
     });
@@ -132,33 +95,6 @@ Status dense_ratios(compute::Device& device, const SuiteSizes& sizes, std::uint3
   if (cublas == nullptr) against_cublas.absent = "no cuBLAS on this device";
   rows.push_back(std::move(against_cublas));
   return Status::ok();
-}
-
-// One traced frame of 2^24 elements (2^20 on the emulator), its records delivered to OpenGL by
-// interop against by the copy path. Needs a GL context (EGL here) on the CUDA GPU.
-void trace_delivery_ratio(compute::Device& device, int repeats, std::vector<RatioRow>& rows) {
-  const std::uint64_t n = device.is_gpu() ? (std::uint64_t{1} << 24) : (std::uint64_t{1} << 20);
-  const std::string what = "traced frame, N = " + format_power_of_two(n) + ": interop";
-  RatioRow row = time_ratio(what, 0, "copy path (device → host → GL)", 0);
-  if (!device.is_gpu()) {
-    row.absent = "interop needs a CUDA GPU";
-    rows.push_back(std::move(row));
-    return;
-  }
-  auto gl = platform::EglContext::create({.allow_software = false});
-  if (!gl) {
-    row.absent = "no OpenGL on the GPU: " + gl.message();
-    rows.push_back(std::move(row));
-    return;
-  }
-  auto interop = interop::time_trace_delivery(device, BackendKind::kCudaInterop, n, repeats);
-  auto copy = interop::time_trace_delivery(device, BackendKind::kCudaCopy, n, repeats);
-  if (!interop || !copy) {
-    row.absent = !interop ? interop.message() : copy.message();
-    rows.push_back(std::move(row));
-    return;
-  }
-  rows.push_back(time_ratio(what, *interop, "copy path (device → host → GL)", *copy));
 }
 
 }  // namespace
@@ -190,7 +126,7 @@ int command_bench_ratios(const BenchOptions& options, std::ostream& out, std::os
   if (status) status = dense_ratios(device, sizes, 1, options.repeats, rows);
   if (status) status = dense_ratios(device, sizes, sizes.dense_large_batch, options.repeats, rows);
   if (!status) return fail(err, status.message(), kExitFailure);
-  trace_delivery_ratio(device, std::max(options.repeats, 5), rows);
+  rows.push_back(trace_delivery_ratio(device, std::max(options.repeats, 5)));
 
   if (options.format == "csv") {
     print_ratio_csv(out, rows);

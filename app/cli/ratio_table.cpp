@@ -30,7 +30,25 @@ std::string ratio_text(const RatioRow& row) {
   return number(1.0 / row.ratio, 3) + "x slower";
 }
 
+bool any_target(const std::vector<RatioRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(), [](const RatioRow& r) { return r.has_target(); });
+}
+
+// "met (≥ 0.9)" or "NOT met (≥ 0.9)"; for time ratios the target is a speed-up.
+std::string target_text(const RatioRow& row) {
+  if (!row.has_target()) return "";
+  const std::string goal =
+      row.unit == "ms" ? number(row.target, 3) + "x faster" : number(row.target, 3);
+  if (row.reference <= 0) return "not measured (target " + goal + ")";
+  return (row.target_met() ? "met (target " : "NOT met (target ") + goal + ")";
+}
+
 }  // namespace
+
+RatioRow with_target(RatioRow row, double target) {
+  row.target = target;
+  return row;
+}
 
 RatioRow rate_ratio(std::string what, double value, std::string unit, std::string against,
                     double reference) {
@@ -61,25 +79,33 @@ void print_ratio_table(std::ostream& out, const std::string& device,
     const std::size_t shown = display_width(text);
     return text + std::string(width > shown ? width - shown : 0, ' ');
   };
+  const bool targets = any_target(rows);
   out << pad("what", what_width) << "  " << pad("value", 18) << pad("against", against_width)
-      << "  " << pad("reference", 18) << "ratio\n";
+      << "  " << pad("reference", 18) << (targets ? pad("ratio", 16) + "target" : "ratio") << '\n';
   for (const RatioRow& row : rows) {
     const std::string value = row.value > 0 ? number(row.value, 4) + " " + row.unit : "-";
     const std::string reference =
         row.reference > 0 ? number(row.reference, 4) + " " + row.unit : "-";
     out << pad(row.what, what_width) << "  " << pad(value, 18) << pad(row.against, against_width)
-        << "  " << pad(reference, 18) << ratio_text(row);
+        << "  " << pad(reference, 18) << (targets ? pad(ratio_text(row), 16) : ratio_text(row));
+    if (row.has_target()) out << target_text(row);
     if (row.reference <= 0 && !row.absent.empty()) out << " (" << row.absent << ")";
     out << '\n';
   }
 }
 
 void print_ratio_csv(std::ostream& out, const std::vector<RatioRow>& rows) {
-  out << "what,value,unit,against,reference,ratio\n";
+  const bool targets = any_target(rows);
+  out << "what,value,unit,against,reference,ratio" << (targets ? ",target,met" : "") << '\n';
   for (const RatioRow& row : rows) {
     out << csv_field(row.what) << ',' << number(row.value, 17) << ',' << row.unit << ','
         << csv_field(row.against) << ',' << (row.reference > 0 ? number(row.reference, 17) : "")
-        << ',' << (row.reference > 0 ? number(row.ratio, 17) : "") << '\n';
+        << ',' << (row.reference > 0 ? number(row.ratio, 17) : "");
+    if (targets) {
+      out << ',' << (row.has_target() ? number(row.target, 17) : "") << ','
+          << (row.has_target() && row.reference > 0 ? (row.target_met() ? "yes" : "no") : "");
+    }
+    out << '\n';
   }
 }
 
@@ -94,6 +120,10 @@ void print_ratio_json(std::ostream& out, const std::string& device,
       item["ratio"] = row.ratio;
     } else {
       item["absent"] = row.absent;
+    }
+    if (row.has_target()) {
+      item["target"] = row.target;
+      item["met"] = row.reference > 0 ? nlohmann::json(row.target_met()) : nlohmann::json(nullptr);
     }
     list.push_back(std::move(item));
   }

@@ -19,7 +19,14 @@ struct RatioRow {
   // value / reference for rates (higher is better), reference / value for times (a speed-up):
   // above 1 the result beats what it is compared with. 0 when there is no reference.
   double ratio = 0;
+  // The ratio to reach (`threadlab bench --suite perf`, issue #6's targets); 0: none.
+  double target = 0;
+  [[nodiscard]] bool has_target() const { return target > 0; }
+  [[nodiscard]] bool target_met() const { return target > 0 && ratio >= target; }
 };
+
+// Sets the target a row's ratio must reach; returns the row.
+RatioRow with_target(RatioRow row, double target);
 
 // A rate (GB/s, GFLOP/s) against a reference rate, or a time against a reference time.
 RatioRow rate_ratio(std::string what, double value, std::string unit, std::string against,

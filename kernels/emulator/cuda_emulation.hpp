@@ -1,7 +1,7 @@
 #pragma once
 // Lets the CUDA kernels in kernels/*.cuh compile with the host compiler, so the very same source
-// runs on the CPU emulator. It supplies what nvcc would: the built-in index variables, dim3, the
-// function qualifiers, __shared__, __syncthreads() and the atomics the kernels use.
+// runs on the CPU emulator. It supplies what nvcc would: the built-in index variables, dim3,
+// float4, the function qualifiers, __shared__, __syncthreads() and the atomics the kernels use.
 //
 // Only emulator translation units include this, never one compiled by nvcc.
 
@@ -21,6 +21,16 @@ struct dim3 {
   constexpr dim3() = default;
   constexpr dim3(unsigned int vx, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
 };
+
+// CUDA's vector type: four floats, aligned to 16 bytes, so that a float4 load or store is one
+// 16-byte access on the GPU. Kernels reinterpret float arrays as float4 only at 16-byte-aligned
+// addresses, which holds here too.
+struct alignas(16) float4 {
+  float x, y, z, w;
+};
+inline float4 make_float4(float x, float y, float z, float w) {
+  return {x, y, z, w};
+}
 
 // Set by the grid executor before it runs each emulated thread. They are per OS thread: all the
 // threads of one block run on the same worker, one after another or as fibers.
@@ -51,7 +61,9 @@ using tl::emu::atomicAdd;
 using tl::emu::blockDim;
 using tl::emu::blockIdx;
 using tl::emu::dim3;
+using tl::emu::float4;
 using tl::emu::gridDim;
+using tl::emu::make_float4;
 using tl::emu::threadIdx;
 using tl::emu::uint3;
 using tl::emu::warpSize;
@@ -60,6 +72,9 @@ using tl::emu::warpSize;
 #define __device__
 #define __host__
 #define __forceinline__ inline
+// Occupancy hints for nvcc's register allocation: nothing to do on the CPU.
+#define __launch_bounds__(...)
+#define __align__(bytes) __attribute__((aligned(bytes)))
 // One instance per worker OS thread: a block's threads all run on one worker, so they share it, and
 // blocks on other workers get their own. The executor zero-fills nothing: like real shared memory,
 // its contents are undefined at block start.

@@ -11,6 +11,8 @@
 
 namespace tl::emulated {
 #include "kernels/dense_layer.cuh"
+#include "kernels/matmul_tile_io.cuh"
+#include "kernels/matmul_warptile.cuh"
 }  // namespace tl::emulated
 
 namespace tl::kernels {
@@ -78,11 +80,50 @@ Status bias_sigmoid_traced(const LaunchConfig& config, const float* z, const flo
                       [=] { emulated::dense_bias_sigmoid_traced(z, b, y, batch, out, trace); });
 }
 
+bool use_gemv(int batch) {
+  return static_cast<std::uint64_t>(batch) < lessons::kDenseGemvMaxBatch;
+}
+
+Status product_fast(const LaunchConfig& config, const float* x, const float* w, float* z, int batch,
+                    int in, int out) {
+  TL_RETURN_IF_ERROR(check_dense_fast_launch(config, batch, in, out));
+  if (use_gemv(batch)) {
+    return emu::emulate("dense_gemv_product", config, kWithBarriers,
+                        [=] { emulated::dense_gemv_product(x, w, z, in, out); });
+  }
+  return emu::emulate("dense_gemm_product", config, kWithBarriers,
+                      [=] { emulated::dense_gemm_product(x, w, z, batch, in, out); });
+}
+
+Status fused_fast(const LaunchConfig& config, const float* x, const float* w, const float* b,
+                  float* y, int batch, int in, int out) {
+  TL_RETURN_IF_ERROR(check_dense_fast_launch(config, batch, in, out));
+  if (use_gemv(batch)) {
+    return emu::emulate("dense_gemv_fused", config, kWithBarriers,
+                        [=] { emulated::dense_gemv_fused(x, w, b, y, in, out); });
+  }
+  return emu::emulate("dense_gemm_fused", config, kWithBarriers,
+                      [=] { emulated::dense_gemm_fused(x, w, b, y, batch, in, out); });
+}
+
+Status fused_fast_traced(const LaunchConfig& config, const float* x, const float* w, const float* b,
+                         float* y, int batch, int in, int out, TraceRecord* trace) {
+  TL_RETURN_IF_ERROR(check_dense_fast_launch(config, batch, in, out));
+  if (use_gemv(batch)) {
+    return emu::emulate("dense_gemv_fused_traced", config, kWithBarriers,
+                        [=] { emulated::dense_gemv_fused_traced(x, w, b, y, in, out, trace); });
+  }
+  return emu::emulate("dense_gemm_fused_traced", config, kWithBarriers, [=] {
+    emulated::dense_gemm_fused_traced(x, w, b, y, batch, in, out, trace);
+  });
+}
+
 }  // namespace
 
 DenseLayerKernels dense_layer_emulated() {
-  return {product,      add_bias,       sigmoid,      fused,
-          bias_sigmoid, sigmoid_traced, fused_traced, bias_sigmoid_traced};
+  return {product,      add_bias,       sigmoid,          fused,
+          bias_sigmoid, sigmoid_traced, fused_traced,     bias_sigmoid_traced,
+          product_fast, fused_fast,     fused_fast_traced};
 }
 
 }  // namespace tl::kernels

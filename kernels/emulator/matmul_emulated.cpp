@@ -9,6 +9,11 @@
 
 namespace tl::emulated {
 #include "kernels/matmul.cuh"
+#include "kernels/matmul_regtile_1d.cuh"
+#include "kernels/matmul_regtile_2d.cuh"
+#include "kernels/matmul_tile_io.cuh"
+#include "kernels/matmul_vectorized.cuh"
+#include "kernels/matmul_warptile.cuh"
 }  // namespace tl::emulated
 
 namespace tl::kernels {
@@ -68,10 +73,87 @@ Status tiled_traced(const LaunchConfig& config, int tile, const float* a, const 
   }
 }
 
+Status uncoalesced(const LaunchConfig& config, const float* a, const float* b, float* c, int m,
+                   int n, int k) {
+  return emu::emulate("matmul_uncoalesced", config, {},
+                      [=] { emulated::matmul_uncoalesced(a, b, c, m, n, k); });
+}
+
+Status uncoalesced_traced(const LaunchConfig& config, const float* a, const float* b, float* c,
+                          int m, int n, int k, TraceRecord* trace) {
+  return emu::emulate("matmul_uncoalesced_traced", config, {},
+                      [=] { emulated::matmul_uncoalesced_traced(a, b, c, m, n, k, trace); });
+}
+
+// The shapes the register-tiled kernels are compiled with must be the ones the lesson plans with.
+constexpr bool matches(lessons::MatmulKernel kernel, int tile_m, int tile_n, int tile_k,
+                       int threads) {
+  const auto shape = lessons::matmul_block_tile(kernel);
+  return shape && static_cast<int>(shape->tile_m) == tile_m &&
+         static_cast<int>(shape->tile_n) == tile_n && static_cast<int>(shape->tile_k) == tile_k &&
+         static_cast<int>(shape->threads) == threads;
+}
+
+// Runs `run` (which launches one register-tiled kernel with or without a trace) as fibers.
+Status block_tiled_with_trace(const LaunchConfig& config, lessons::MatmulKernel kernel,
+                              const float* a, const float* b, float* c, int m, int n, int k,
+                              TraceRecord* trace) {
+  TL_RETURN_IF_ERROR(check_block_tile_launch(kernel, config));
+  using emulated::StoreToC;
+  using emulated::StoreToCTraced;
+  const std::string name = "matmul_" + std::string(lessons::to_string(kernel));
+  auto launch = [&](auto body) { return emu::emulate(name.c_str(), config, kWithBarriers, body); };
+  switch (kernel) {
+    case lessons::MatmulKernel::kRegtile1d:
+      if (trace) {
+        return launch([=] { emulated::matmul_regtile_1d_traced(a, b, c, m, n, k, trace); });
+      }
+      return launch([=] { emulated::matmul_regtile_1d(a, b, c, m, n, k); });
+    case lessons::MatmulKernel::kRegtile2d:
+      if (trace) {
+        return launch([=] { emulated::matmul_regtile_2d_traced(a, b, c, m, n, k, trace); });
+      }
+      return launch([=] { emulated::matmul_regtile_2d(a, b, c, m, n, k); });
+    case lessons::MatmulKernel::kVectorized:
+      if (trace) {
+        return launch([=] { emulated::matmul_vectorized_traced(a, b, c, m, n, k, trace); });
+      }
+      return launch([=] { emulated::matmul_vectorized(a, b, c, m, n, k); });
+    default:
+      if (trace) {
+        return launch([=] {
+          emulated::matmul_warptile_traced<emulated::MatmulWarptile>(a, b, c, m, n, k, trace);
+        });
+      }
+      return launch([=] { emulated::matmul_warptile<emulated::MatmulWarptile>(a, b, c, m, n, k); });
+  }
+}
+
+Status block_tiled(const LaunchConfig& config, lessons::MatmulKernel kernel, const float* a,
+                   const float* b, float* c, int m, int n, int k) {
+  return block_tiled_with_trace(config, kernel, a, b, c, m, n, k, nullptr);
+}
+
+static_assert(matches(lessons::MatmulKernel::kRegtile1d, emulated::kRegtile1dTileM,
+                      emulated::kRegtile1dTileN, emulated::kRegtile1dTileK,
+                      emulated::kRegtile1dThreads));
+static_assert(matches(lessons::MatmulKernel::kRegtile2d, emulated::kRegtile2dTileM,
+                      emulated::kRegtile2dTileN, emulated::kRegtile2dTileK,
+                      emulated::kRegtile2dThreads));
+static_assert(matches(lessons::MatmulKernel::kVectorized, emulated::kVectorizedTileM,
+                      emulated::kVectorizedTileN, emulated::kVectorizedTileK,
+                      emulated::kVectorizedThreads));
+static_assert(matches(lessons::MatmulKernel::kWarptile, emulated::MatmulWarptile::BM,
+                      emulated::MatmulWarptile::BN, emulated::MatmulWarptile::BK,
+                      emulated::MatmulWarptile::THREADS));
+
 }  // namespace
 
 MatmulKernels matmul_emulated() {
-  return {naive, tiled, naive_traced, tiled_traced};
+  return {naive,        tiled,
+          naive_traced, tiled_traced,
+          uncoalesced,  uncoalesced_traced,
+          block_tiled,  block_tiled_with_trace};
 }
 
 }  // namespace tl::kernels

@@ -10,6 +10,8 @@
 
 namespace tl::gpu {
 #include "kernels/dense_layer.cuh"
+#include "kernels/matmul_tile_io.cuh"
+#include "kernels/matmul_warptile.cuh"
 }  // namespace tl::gpu
 
 namespace tl::kernels {
@@ -76,11 +78,52 @@ Status bias_sigmoid_traced(const LaunchConfig& config, const float* z, const flo
   return launch_status("dense_bias_sigmoid_traced", config);
 }
 
+bool use_gemv(int batch) {
+  return static_cast<std::uint64_t>(batch) < lessons::kDenseGemvMaxBatch;
+}
+
+Status product_fast(const LaunchConfig& config, const float* x, const float* w, float* z, int batch,
+                    int in, int out) {
+  TL_RETURN_IF_ERROR(check_dense_fast_launch(config, batch, in, out));
+  const dim3 grid = to_dim3(config.grid), block = to_dim3(config.block);
+  if (use_gemv(batch)) {
+    gpu::dense_gemv_product<<<grid, block>>>(x, w, z, in, out);
+    return launch_status("dense_gemv_product", config);
+  }
+  gpu::dense_gemm_product<<<grid, block>>>(x, w, z, batch, in, out);
+  return launch_status("dense_gemm_product", config);
+}
+
+Status fused_fast(const LaunchConfig& config, const float* x, const float* w, const float* b,
+                  float* y, int batch, int in, int out) {
+  TL_RETURN_IF_ERROR(check_dense_fast_launch(config, batch, in, out));
+  const dim3 grid = to_dim3(config.grid), block = to_dim3(config.block);
+  if (use_gemv(batch)) {
+    gpu::dense_gemv_fused<<<grid, block>>>(x, w, b, y, in, out);
+    return launch_status("dense_gemv_fused", config);
+  }
+  gpu::dense_gemm_fused<<<grid, block>>>(x, w, b, y, batch, in, out);
+  return launch_status("dense_gemm_fused", config);
+}
+
+Status fused_fast_traced(const LaunchConfig& config, const float* x, const float* w, const float* b,
+                         float* y, int batch, int in, int out, TraceRecord* trace) {
+  TL_RETURN_IF_ERROR(check_dense_fast_launch(config, batch, in, out));
+  const dim3 grid = to_dim3(config.grid), block = to_dim3(config.block);
+  if (use_gemv(batch)) {
+    gpu::dense_gemv_fused_traced<<<grid, block>>>(x, w, b, y, in, out, trace);
+    return launch_status("dense_gemv_fused_traced", config);
+  }
+  gpu::dense_gemm_fused_traced<<<grid, block>>>(x, w, b, y, batch, in, out, trace);
+  return launch_status("dense_gemm_fused_traced", config);
+}
+
 }  // namespace
 
 DenseLayerKernels dense_layer_gpu() {
-  return {product,      add_bias,       sigmoid,      fused,
-          bias_sigmoid, sigmoid_traced, fused_traced, bias_sigmoid_traced};
+  return {product,      add_bias,       sigmoid,          fused,
+          bias_sigmoid, sigmoid_traced, fused_traced,     bias_sigmoid_traced,
+          product_fast, fused_fast,     fused_fast_traced};
 }
 
 std::span<const KernelSymbol> dense_layer_gpu_symbols() {
@@ -90,6 +133,8 @@ std::span<const KernelSymbol> dense_layer_gpu_symbols() {
       {"dense_sigmoid", reinterpret_cast<const void*>(&gpu::dense_sigmoid)},
       {"dense_fused", reinterpret_cast<const void*>(&gpu::dense_fused)},
       {"dense_bias_sigmoid", reinterpret_cast<const void*>(&gpu::dense_bias_sigmoid)},
+      {"dense_gemv_fused", reinterpret_cast<const void*>(&gpu::dense_gemv_fused)},
+      {"dense_gemm_fused", reinterpret_cast<const void*>(&gpu::dense_gemm_fused)},
   };
   return kSymbols;
 }

@@ -56,7 +56,9 @@ TEST_F(MatmulLessonTest, KernelAndTileAreChoices) {
   };
   ASSERT_NE(find("kernel"), params.end());
   EXPECT_EQ(find("kernel")->kind, lessons::ParamKind::kChoice);
-  EXPECT_EQ(find("kernel")->choices, (std::vector<std::string>{"naive", "tiled"}));
+  EXPECT_EQ(find("kernel")->choices,
+            (std::vector<std::string>{"uncoalesced", "naive", "tiled", "regtile-1d", "regtile-2d",
+                                      "vectorized", "warptile"}));
   ASSERT_NE(find("tile"), params.end());
   EXPECT_EQ(find("tile")->choices, (std::vector<std::string>{"8", "16", "32"}));
   for (const char* name : {"m", "n", "k", "block", "grid"})
@@ -246,10 +248,11 @@ TEST_F(MatmulLessonTest, SweepVisitsSquareSizesTheEmulatorFinishes) {
   HostTraceSink sink;
   auto traced = lesson_->run_traced(*device_, sink);
   ASSERT_TRUE(traced.is_ok()) << traced.message();
-  // The naive kernel costs the emulator far less, so its sweep goes further.
+  // The naive kernel costs the emulator far less, so its sweep goes at least as far (every point
+  // also times the other rungs that fit, which caps both).
   ASSERT_TRUE(lesson_->configure({{"kernel", "naive"}}).is_ok());
   const auto naive_sizes = lesson_->sweep_sizes(*device_);
-  EXPECT_GT(naive_sizes.back(), tiled_sizes.back());
+  EXPECT_GE(naive_sizes.back(), tiled_sizes.back());
   EXPECT_LE(naive_sizes.back(), 4096u);
 
   ASSERT_TRUE(lesson_->configure({{"grid", "2,2"}, {"tile", "8"}}).is_ok());

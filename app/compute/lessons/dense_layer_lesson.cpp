@@ -95,6 +95,14 @@ const std::vector<lessons::ParamSpec>& specs() {
        {"unfused", "fused", "cublas"},
        "The path traced and checked (all of them are timed): unfused, three kernels; fused, one "
        "kernel; cublas, cuBLAS SGEMM then a fused bias + sigmoid kernel (a GPU only)"},
+      {"product",
+       "product",
+       lessons::ParamKind::kChoice,
+       "tiled",
+       {"tiled", "fast"},
+       "How X · Wᵀ is computed, on the unfused and the fused path alike: tiled, one thread per "
+       "element of Y (the block below); fast, a warp per neuron with float4 loads below batch 8, "
+       "the matrix-multiply lesson's warp-tiled kernel from batch 8 on (fixed blocks of 256)"},
       {"block",
        "threads / block",
        lessons::ParamKind::kDim3,
@@ -169,6 +177,15 @@ LessonReport to_lesson_report(const DenseLayerReport& r, const DenseLayerParams&
   report.rows.push_back({names.fused, r.fused,
                          lessons::dense_layer_bytes(layer, DenseLayerPath::kFused), flops, true,
                          r.on_gpu});
+  report.notes.push_back(
+      layer.product == lessons::DenseProduct::kFast
+          ? std::string("product: fast (") +
+                (layer.batch < lessons::kDenseGemvMaxBatch
+                     ? "dense_gemv_*: a warp per neuron, float4 loads"
+                     : "dense_gemm_*: the warp-tiled matrix product") +
+                "), the same kernel code on the unfused and the fused path"
+          : "product: tiled (one thread per element of Y), the same kernel code on the unfused "
+            "and the fused path");
   if (!r.unfused.empty() && !r.fused.empty() && r.fused.median_ms > 0) {
     // The emulator has no memory traffic to save, so there the speed-up can be below 1.
     report.notes.push_back("fused speed-up over unfused: " + speed_up(r.unfused, r.fused) + " (" +
@@ -280,6 +297,11 @@ Status DenseLayerLesson::configure(const lessons::ParamValues& given) {
   auto path = lessons::parse_dense_layer_path(*path_text);
   if (!path) return path.error();
   layer.path = *path;
+  auto product_text = reader.choice("product");
+  if (!product_text) return product_text.error();
+  auto product = lessons::parse_dense_product(*product_text);
+  if (!product) return product.error();
+  layer.product = *product;
 
   auto block = reader.dim3("block");
   if (!block) return block.error();
@@ -302,6 +324,9 @@ std::optional<std::string> DenseLayerLesson::occupancy_kernel() const {
     case DenseLayerPath::kUnfused:
       return "dense_product";
     case DenseLayerPath::kFused:
+      if (layer_.product == lessons::DenseProduct::kFast) {
+        return layer_.batch < lessons::kDenseGemvMaxBatch ? "dense_gemv_fused" : "dense_gemm_fused";
+      }
       return "dense_fused";
     case DenseLayerPath::kCublas:
       return std::nullopt;
@@ -329,7 +354,11 @@ Result<TracedLaunch> DenseLayerLesson::run_traced(Device& device, TraceSink& sin
   if (!check) return check.error();
   TracedLaunch traced;
   traced.shape = data_shape();
-  traced.config = config_;
+  // The fast fused kernel launches with its own fixed shape; every other traced kernel with the
+  // lesson's.
+  const bool own_shape =
+      layer_.product == lessons::DenseProduct::kFast && layer_.path == DenseLayerPath::kFused;
+  traced.config = own_shape ? lessons::dense_layer_fast_config(layer_) : config_;
   traced.check = LessonCheck{check->passed, check->describe()};
   return traced;
 }

@@ -207,7 +207,15 @@ Result<DenseLayerReport> run_dense_layer(Device& device, const DenseLayerRequest
 
   // Unfused: each launch timed on its own. The timed repeats of the bias kernel add b to Z again
   // and again; that costs the same time, and the checked run below starts from scratch.
+  // The product runs the same code on the unfused and the fused path: the comparison measures
+  // fusion, not a better product on one side.
+  const bool fast = params.product == lessons::DenseProduct::kFast;
+  const LaunchConfig fast_config = lessons::dense_layer_fast_config(params);
   auto product = [&] {
+    if (fast) {
+      return kernels.product_fast(fast_config, layer.x.data(), layer.w.data(), layer.z.data(),
+                                  s.batch, s.in, s.out);
+    }
     return kernels.product(config, layer.x.data(), layer.w.data(), layer.z.data(), s.batch, s.in,
                            s.out);
   };
@@ -236,6 +244,10 @@ Result<DenseLayerReport> run_dense_layer(Device& device, const DenseLayerRequest
   if (cancel_requested(request.cancel)) return cancelled_error();
 
   auto fused = [&] {
+    if (fast) {
+      return kernels.fused_fast(fast_config, layer.x.data(), layer.w.data(), layer.b.data(),
+                                layer.y.data(), s.batch, s.in, s.out);
+    }
     return kernels.fused(config, layer.x.data(), layer.w.data(), layer.b.data(), layer.y.data(),
                          s.batch, s.in, s.out);
   };
@@ -310,9 +322,13 @@ Result<lessons::DenseCheckResult> trace_dense_layer(Device& device,
 #if defined(THREADLAB_HAVE_CUDA)
   CublasDenseLayer cublas;
 #endif
+  const bool fast = params.product == lessons::DenseProduct::kFast;
+  const LaunchConfig fast_config = lessons::dense_layer_fast_config(params);
   if (params.path == DenseLayerPath::kUnfused) {
-    TL_RETURN_IF_ERROR(kernels.product(config, layer.x.data(), layer.w.data(), layer.z.data(),
-                                       s.batch, s.in, s.out));
+    TL_RETURN_IF_ERROR(fast ? kernels.product_fast(fast_config, layer.x.data(), layer.w.data(),
+                                                   layer.z.data(), s.batch, s.in, s.out)
+                            : kernels.product(config, layer.x.data(), layer.w.data(),
+                                              layer.z.data(), s.batch, s.in, s.out));
     TL_RETURN_IF_ERROR(kernels.add_bias(config, layer.z.data(), layer.b.data(), s.batch, s.out));
   } else if (params.path == DenseLayerPath::kCublas) {
 #if defined(THREADLAB_HAVE_CUDA)
@@ -330,8 +346,11 @@ Result<lessons::DenseCheckResult> trace_dense_layer(Device& device,
           kernels.sigmoid_traced(config, layer.z.data(), layer.y.data(), s.batch, s.out, *records);
       break;
     case DenseLayerPath::kFused:
-      launched = kernels.fused_traced(config, layer.x.data(), layer.w.data(), layer.b.data(),
-                                      layer.y.data(), s.batch, s.in, s.out, *records);
+      launched = fast ? kernels.fused_fast_traced(fast_config, layer.x.data(), layer.w.data(),
+                                                  layer.b.data(), layer.y.data(), s.batch, s.in,
+                                                  s.out, *records)
+                      : kernels.fused_traced(config, layer.x.data(), layer.w.data(), layer.b.data(),
+                                             layer.y.data(), s.batch, s.in, s.out, *records);
       break;
     case DenseLayerPath::kCublas:
 #if defined(THREADLAB_HAVE_CUDA)

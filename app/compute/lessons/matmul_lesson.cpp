@@ -32,9 +32,21 @@ constexpr const char* kCublasRow = "cuBLAS SGEMM";
 // A kernel's row: what ran and with which block or tile, which a sweep keeps fixed. On the
 // emulator the row says it is a CPU timing of the emulated kernel.
 std::string kernel_row_name(const MatmulVariant& variant, bool on_gpu) {
-  const std::string what = variant.kernel == MatmulKernel::kNaive
-                               ? "naive kernel, block " + to_string(variant.block)
-                               : "tiled kernel, TILE = " + std::to_string(variant.tile);
+  std::string what;
+  switch (variant.kernel) {
+    case MatmulKernel::kNaive:
+      what = "naive kernel, block " + to_string(variant.block);
+      break;
+    case MatmulKernel::kUncoalesced:
+      what = "uncoalesced kernel, block " + to_string(variant.block);
+      break;
+    case MatmulKernel::kTiled:
+      what = "tiled kernel, TILE = " + std::to_string(variant.tile);
+      break;
+    default:
+      what = std::string(lessons::to_string(variant.kernel)) + " kernel";
+      break;
+  }
   return on_gpu ? "GPU " + what : "Emulated " + what + " (CPU)";
 }
 
@@ -63,9 +75,11 @@ const std::vector<lessons::ParamSpec>& specs() {
        "kernel",
        lessons::ParamKind::kChoice,
        "tiled",
-       {"naive", "tiled"},
-       "naive: one thread per element of C, reading A and B from global memory; tiled: TILE×TILE "
-       "blocks sharing tiles of A and B in shared memory"},
+       {"uncoalesced", "naive", "tiled", "regtile-1d", "regtile-2d", "vectorized", "warptile"},
+       "The ladder, each rung one change: uncoalesced (one thread per element, x picking the row); "
+       "naive (x picking the column: coalesced); tiled (shared-memory tiles); regtile-1d (8 "
+       "elements per thread); regtile-2d (8×8 per thread); vectorized (float4 loads, transposed A "
+       "tile); warptile (tiles split per warp, double-buffered)"},
       {"tile",
        "TILE",
        lessons::ParamKind::kChoice,
@@ -77,7 +91,8 @@ const std::vector<lessons::ParamSpec>& specs() {
        lessons::ParamKind::kDim3,
        "16,16",
        {},
-       "Naive kernel: threads in each block, x along the columns of C and y along its rows"},
+       "Naive and uncoalesced kernels: threads in each block (naive: x along the columns of C, "
+       "uncoalesced: x along its rows); the register-tiled rungs have a fixed block"},
       {"grid",
        "blocks",
        lessons::ParamKind::kDim3,
@@ -164,11 +179,23 @@ class MatmulLesson final : public Lesson {
   }
   [[nodiscard]] DataShape data_shape() const override { return {size_.m, size_.n}; }
   [[nodiscard]] std::optional<ThreadCoverage> thread_coverage() const override {
-    return ThreadCoverage::matrix(size_.m, size_.n);  // both kernels: x → column, y → row of C
+    switch (variant_.kernel) {
+      case MatmulKernel::kNaive:
+      case MatmulKernel::kTiled:
+        return ThreadCoverage::matrix(size_.m, size_.n);  // x → column, y → row of C
+      case MatmulKernel::kUncoalesced:
+        return ThreadCoverage::matrix(size_.m, size_.n, true);  // x → row
+      default:
+        return std::nullopt;  // a thread computes many elements: no one-to-one picture
+    }
   }
   [[nodiscard]] std::optional<std::string> occupancy_kernel() const override {
-    if (variant_.kernel == MatmulKernel::kNaive) return "matmul_naive";
-    return "matmul_tiled<" + std::to_string(variant_.tile) + ">";
+    if (variant_.kernel == MatmulKernel::kTiled) {
+      return "matmul_tiled<" + std::to_string(variant_.tile) + ">";
+    }
+    std::string name = "matmul_" + std::string(lessons::to_string(variant_.kernel));
+    std::replace(name.begin(), name.end(), '-', '_');
+    return name;
   }
   // 512³ takes the emulator about ten seconds per launch; a non-square 160×192×128 takes a
   // fraction of one and still shows M, N and K apart and several tiles in each direction.
@@ -177,13 +204,14 @@ class MatmulLesson final : public Lesson {
   }
 
   Result<LessonReport> run_timed(Device& device, const std::atomic<bool>* cancel) override {
-    // Both kernels run in one request, on the same inputs, so the table (and a sweep's plot) shows
-    // what tiling gains. The selected kernel must run; the other one only where it can.
+    // Every rung of the ladder runs in one request, on the same inputs, so the table (and a sweep's
+    // plot) shows what each step gains. The selected kernel must run; the others only where they
+    // can.
     std::vector<PlannedKernel> planned;
     MatmulRequest request;
     request.size = size_;
     request.variants.clear();  // instead of the runner's default pair
-    for (MatmulKernel kernel : {MatmulKernel::kNaive, MatmulKernel::kTiled}) {
+    for (MatmulKernel kernel : lessons::kMatmulLadder) {
       MatmulVariant variant = variant_;
       variant.kernel = kernel;
       const std::string not_timed =
@@ -227,6 +255,13 @@ class MatmulLesson final : public Lesson {
         v["grid"] = "auto";
         steps.push_back({Dim3{tile, tile, 1}, std::move(v)});
       }
+      return steps;
+    }
+    if (const auto shape = lessons::matmul_block_tile(variant_.kernel)) {
+      // A register-tiled rung's block is part of its design: one step, nothing to sweep.
+      lessons::ParamValues v = values_;
+      v["grid"] = "auto";
+      steps.push_back({Dim3{shape->threads, 1, 1}, std::move(v)});
       return steps;
     }
     return block_steps_2d(values_, 32, 32);
@@ -280,7 +315,7 @@ class MatmulLesson final : public Lesson {
     const auto side = static_cast<std::uint32_t>(size);
     const MatmulSize square{side, side, side};
     double seconds = 0;
-    for (MatmulKernel kernel : {MatmulKernel::kNaive, MatmulKernel::kTiled}) {
+    for (MatmulKernel kernel : lessons::kMatmulLadder) {
       MatmulVariant variant = variant_;
       variant.kernel = kernel;
       const LaunchConfig config = lessons::matmul_covering_config(square, variant);

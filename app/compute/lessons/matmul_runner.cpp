@@ -77,14 +77,24 @@ Status launch(Device& device, const MatmulVariant& variant, const LaunchConfig& 
   const int m = static_cast<int>(size.m), n = static_cast<int>(size.n),
             k = static_cast<int>(size.k);
   const int tile = static_cast<int>(variant.tile);
-  if (variant.kernel == MatmulKernel::kNaive) {
-    return trace == nullptr
-               ? kernels.naive(config, d.a.data(), d.b.data(), d.c.data(), m, n, k)
-               : kernels.naive_traced(config, d.a.data(), d.b.data(), d.c.data(), m, n, k, trace);
+  float* c = d.c.data();
+  const float* a = d.a.data();
+  const float* b = d.b.data();
+  switch (variant.kernel) {
+    case MatmulKernel::kUncoalesced:
+      return trace == nullptr ? kernels.uncoalesced(config, a, b, c, m, n, k)
+                              : kernels.uncoalesced_traced(config, a, b, c, m, n, k, trace);
+    case MatmulKernel::kNaive:
+      return trace == nullptr ? kernels.naive(config, a, b, c, m, n, k)
+                              : kernels.naive_traced(config, a, b, c, m, n, k, trace);
+    case MatmulKernel::kTiled:
+      return trace == nullptr ? kernels.tiled(config, tile, a, b, c, m, n, k)
+                              : kernels.tiled_traced(config, tile, a, b, c, m, n, k, trace);
+    default:
+      return trace == nullptr
+                 ? kernels.block_tiled(config, variant.kernel, a, b, c, m, n, k)
+                 : kernels.block_tiled_traced(config, variant.kernel, a, b, c, m, n, k, trace);
   }
-  return trace == nullptr ? kernels.tiled(config, tile, d.a.data(), d.b.data(), d.c.data(), m, n, k)
-                          : kernels.tiled_traced(config, tile, d.a.data(), d.b.data(), d.c.data(),
-                                                 m, n, k, trace);
 }
 
 // What results are checked against: empty `values` when nothing could be.

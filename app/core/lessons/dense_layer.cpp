@@ -10,6 +10,29 @@
 #include "core/lessons/vector_add.hpp"  // fill_random
 
 namespace tl::lessons {
+
+std::string_view to_string(DenseProduct product) {
+  return product == DenseProduct::kFast ? "fast" : "tiled";
+}
+
+Result<DenseProduct> parse_dense_product(std::string_view text) {
+  if (text == "tiled") return DenseProduct::kTiled;
+  if (text == "fast") return DenseProduct::kFast;
+  return invalid_argument("unknown product '" + std::string(text) +
+                          "': choose tiled (one thread per element of Y) or fast (a warp per "
+                          "neuron at small batches, the warp-tiled matrix product otherwise).");
+}
+
+LaunchConfig dense_layer_fast_config(const DenseLayerParams& params) {
+  const auto ceil_div = [](std::uint64_t a, std::uint64_t b) {
+    return static_cast<std::uint32_t>((a + b - 1) / b);
+  };
+  if (params.batch < kDenseGemvMaxBatch) {
+    return {{ceil_div(params.out, 8), static_cast<std::uint32_t>(params.batch), 1}, {256, 1, 1}};
+  }
+  return {{ceil_div(params.out, 128), ceil_div(params.batch, 128), 1}, {256, 1, 1}};
+}
+
 namespace {
 
 unsigned hardware_threads() {

@@ -29,12 +29,25 @@ enum class DenseLayerPath {
 [[nodiscard]] std::string_view to_string(DenseLayerPath path);  // "unfused", "fused", "cublas"
 Result<DenseLayerPath> parse_dense_layer_path(std::string_view text);
 
-// The CLI and UI names: --batch --inputs --neurons --path.
+// How the product X · Wᵀ is computed, on the unfused and the fused path alike.
+enum class DenseProduct {
+  kTiled,  // one thread per element of Y, tiles of W and X in shared memory (any 2D block)
+  kFast,   // GEMV (a warp per neuron, float4 loads) for small batches, the warp-tiled GEMM above
+};
+[[nodiscard]] std::string_view to_string(DenseProduct product);  // "tiled", "fast"
+Result<DenseProduct> parse_dense_product(std::string_view text);
+
+// Below this batch the fast product is a matrix-vector product per batch row; from it on, the
+// matrix-multiply lesson's warp-tiled kernel.
+inline constexpr std::uint64_t kDenseGemvMaxBatch = 8;
+
+// The CLI and UI names: --batch --inputs --neurons --path --product.
 struct DenseLayerParams {
   std::uint64_t batch = 1;   // input vectors per launch: 1 is a matrix-vector product
   std::uint64_t in = 1024;   // inputs per vector (columns of W)
   std::uint64_t out = 1024;  // neurons (rows of W)
   DenseLayerPath path = DenseLayerPath::kFused;
+  DenseProduct product = DenseProduct::kTiled;
 
   [[nodiscard]] std::uint64_t multiply_adds() const { return batch * in * out; }
   [[nodiscard]] std::uint64_t outputs() const { return batch * out; }  // elements of Y
@@ -81,6 +94,11 @@ Status validate_dense_layer_launch(const LaunchConfig& config);
 // Enough blocks of `block` to give every element of Y its own thread.
 [[nodiscard]] LaunchConfig dense_layer_config(const DenseLayerParams& params,
                                               Dim3 block = kDenseLayerDefaultBlock);
+
+// The launch of the fast product, fixed by its kernels (kernels/dense_layer.cuh): blocks of 256
+// threads, over (ceil(out / 8), batch) for the GEMV, over 128×128 tiles of Y for the GEMM. The bias
+// and sigmoid kernels of the unfused chain and the cuBLAS epilogue keep the lesson's configuration.
+[[nodiscard]] LaunchConfig dense_layer_fast_config(const DenseLayerParams& params);
 
 // The CPU emulator runs every GPU thread on the CPU, and the product's threads as fibers that
 // switch at every __syncthreads(): about 20 ns per multiply-add, where the plain CPU loop needs 1.

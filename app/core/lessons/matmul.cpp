@@ -75,25 +75,52 @@ Status validate_matmul_size(const MatmulSize& size, std::uint64_t max_bytes) {
   return Status::ok();
 }
 
+namespace {
+struct KernelName {
+  MatmulKernel kernel;
+  std::string_view name;
+};
+constexpr KernelName kKernelNames[] = {
+    {MatmulKernel::kUncoalesced, "uncoalesced"},
+    {MatmulKernel::kNaive, "naive"},
+    {MatmulKernel::kTiled, "tiled"},
+    {MatmulKernel::kRegtile1d, "regtile-1d"},
+    {MatmulKernel::kRegtile2d, "regtile-2d"},
+    {MatmulKernel::kVectorized, "vectorized"},
+    {MatmulKernel::kWarptile, "warptile"},
+};
+}  // namespace
+
 std::string_view to_string(MatmulKernel kernel) {
-  return kernel == MatmulKernel::kNaive ? "naive" : "tiled";
+  for (const KernelName& entry : kKernelNames) {
+    if (entry.kernel == kernel) return entry.name;
+  }
+  return "?";
 }
 
 Result<MatmulKernel> parse_matmul_kernel(std::string_view text) {
-  if (text == "naive") return MatmulKernel::kNaive;
-  if (text == "tiled") return MatmulKernel::kTiled;
-  return invalid_argument("unknown matmul kernel '" + std::string(text) +
-                          "': choose naive (one thread per element of C) or tiled (shared-memory "
-                          "tiles).");
+  for (const KernelName& entry : kKernelNames) {
+    if (entry.name == text) return entry.kernel;
+  }
+  return invalid_argument(
+      "unknown matmul kernel '" + std::string(text) +
+      "': choose uncoalesced, naive, tiled, regtile-1d, regtile-2d, vectorized or warptile (the "
+      "ladder from one thread per element to warp tiling).");
 }
 
 Dim3 MatmulVariant::launch_block() const {
-  return kernel == MatmulKernel::kTiled ? Dim3{tile, tile, 1} : block;
+  if (kernel == MatmulKernel::kTiled) return Dim3{tile, tile, 1};
+  if (const auto shape = matmul_block_tile(kernel)) return Dim3{shape->threads, 1, 1};
+  return block;
 }
 
 std::string MatmulVariant::to_string() const {
   if (kernel == MatmulKernel::kTiled) return "tiled, TILE = " + std::to_string(tile);
-  return "naive, block " + tl::to_string(block);
+  if (const auto shape = matmul_block_tile(kernel)) {
+    return std::string(lessons::to_string(kernel)) + ", " + std::to_string(shape->tile_m) + "×" +
+           std::to_string(shape->tile_n) + " per block";
+  }
+  return std::string(lessons::to_string(kernel)) + ", block " + tl::to_string(block);
 }
 
 Status validate_matmul_variant(const MatmulVariant& variant) {
@@ -110,9 +137,17 @@ Status validate_matmul_variant(const MatmulVariant& variant) {
 LaunchConfig matmul_covering_config(const MatmulSize& size, const MatmulVariant& variant) {
   LaunchConfig config;
   config.block = variant.launch_block();
+  if (const auto shape = matmul_block_tile(variant.kernel)) {
+    config.grid = {ceil_div(size.n, shape->tile_n), ceil_div(size.m, shape->tile_m), 1};
+    return config;
+  }
   const std::uint32_t bx = std::max<std::uint32_t>(config.block.x, 1);
   const std::uint32_t by = std::max<std::uint32_t>(config.block.y, 1);
-  config.grid = {ceil_div(size.n, bx), ceil_div(size.m, by), 1};
+  if (variant.kernel == MatmulKernel::kUncoalesced) {
+    config.grid = {ceil_div(size.m, bx), ceil_div(size.n, by), 1};  // x over the rows
+  } else {
+    config.grid = {ceil_div(size.n, bx), ceil_div(size.m, by), 1};
+  }
   return config;
 }
 
@@ -140,23 +175,33 @@ double predicted_emulator_seconds(const MatmulSize& size, const MatmulVariant& v
   const double threads = static_cast<double>(config.total_threads());
   double multiply_adds = 0;
   double barriers = 0;
+  const auto block_tile = matmul_block_tile(variant.kernel);
   if (variant.kernel == MatmulKernel::kTiled) {
     // Every thread, inside the matrix or not, loads its share and runs every phase.
     const double phases = std::ceil(static_cast<double>(size.k) / variant.tile);
     multiply_adds = threads * phases * variant.tile;
+    barriers = threads * phases * 2;
+  } else if (block_tile) {
+    // Every block computes its whole tile, edges included, phase by phase.
+    const double phases = std::ceil(static_cast<double>(size.k) / block_tile->tile_k);
+    multiply_adds = static_cast<double>(config.grid.volume()) * block_tile->tile_m *
+                    block_tile->tile_n * phases * block_tile->tile_k;
     barriers = threads * phases * 2;
   } else {
     // Only threads inside C loop over K; z-layers of the block and grid repeat the same elements.
     const auto extent = [](std::uint32_t grid, std::uint32_t block) {
       return static_cast<double>(grid) * static_cast<double>(block);
     };
-    const double cols = std::min<double>(size.n, extent(config.grid.x, config.block.x));
-    const double rows = std::min<double>(size.m, extent(config.grid.y, config.block.y));
+    const bool x_rows = variant.kernel == MatmulKernel::kUncoalesced;
+    const double cols = std::min<double>(size.n, x_rows ? extent(config.grid.y, config.block.y)
+                                                        : extent(config.grid.x, config.block.x));
+    const double rows = std::min<double>(size.m, x_rows ? extent(config.grid.x, config.block.x)
+                                                        : extent(config.grid.y, config.block.y));
     const double layers = extent(config.grid.z, config.block.z);
     multiply_adds = cols * rows * layers * size.k;
   }
-  const double per_thread = variant.kernel == MatmulKernel::kTiled ? kEmulatorSecondsPerFiberThread
-                                                                   : kEmulatorSecondsPerThread;
+  const bool fibers = variant.kernel == MatmulKernel::kTiled || block_tile.has_value();
+  const double per_thread = fibers ? kEmulatorSecondsPerFiberThread : kEmulatorSecondsPerThread;
   const double seconds = threads * per_thread + multiply_adds * kEmulatorSecondsPerMultiplyAdd +
                          barriers * kEmulatorSecondsPerBarrier;
   return seconds / std::max(1u, workers);

@@ -47,24 +47,63 @@ inline constexpr std::uint64_t kMatmulMaxElements = 0x7FFFFFFFull;
 // memory available (max_bytes; 0 skips that check).
 Status validate_matmul_size(const MatmulSize& size, std::uint64_t max_bytes);
 
+// The ladder of kernels the lesson climbs, slowest first. Each rung changes one thing.
 enum class MatmulKernel {
-  kNaive,  // one thread per element of C, reading A and B from global memory
-  kTiled,  // TILE×TILE blocks staging tiles of A and B in shared memory
+  kUncoalesced,  // one thread per element, x picking the row: a warp's reads are scattered
+  kNaive,        // one thread per element, x picking the column: reads of B coalesced
+  kTiled,        // TILE×TILE blocks staging tiles of A and B in shared memory
+  kRegtile1d,    // each thread computes 8 elements of a column in registers (64×64 block tiles)
+  kRegtile2d,    // each thread computes an 8×8 square in registers (128×128 block tiles)
+  kVectorized,   // as 2D, with float4 loads and a transposed A tile in shared memory
+  kWarptile,     // as vectorised, tiles split per warp, double-buffered shared memory
 };
 
-[[nodiscard]] std::string_view to_string(MatmulKernel kernel);  // "naive", "tiled"
+// Every rung in ladder order: the lesson times them all side by side.
+inline constexpr MatmulKernel kMatmulLadder[] = {
+    MatmulKernel::kUncoalesced, MatmulKernel::kNaive,     MatmulKernel::kTiled,
+    MatmulKernel::kRegtile1d,   MatmulKernel::kRegtile2d, MatmulKernel::kVectorized,
+    MatmulKernel::kWarptile};
+
+// "uncoalesced", "naive", "tiled", "regtile-1d", "regtile-2d", "vectorized", "warptile".
+[[nodiscard]] std::string_view to_string(MatmulKernel kernel);
 Result<MatmulKernel> parse_matmul_kernel(std::string_view text);
 
 // The tile sizes the tiled kernel is compiled for.
 inline constexpr std::uint32_t kMatmulTiles[] = {8, 16, 32};
 
+// The register-tiled rungs have a fixed shape, compiled into the kernel: a block of `threads`
+// threads (1D) computes a tile_m × tile_n tile of C, walking along K tile_k at a time. The kernels
+// (kernels/matmul_regtile_*.cuh, matmul_vectorized.cuh, matmul_warptile.cuh) static_assert that
+// they agree with this table.
+struct MatmulBlockTile {
+  std::uint32_t tile_m = 0;
+  std::uint32_t tile_n = 0;
+  std::uint32_t tile_k = 0;
+  std::uint32_t threads = 0;
+};
+// The shape of a register-tiled rung; nullopt for the rungs whose block the user picks.
+[[nodiscard]] constexpr std::optional<MatmulBlockTile> matmul_block_tile(MatmulKernel kernel) {
+  switch (kernel) {
+    case MatmulKernel::kRegtile1d:
+      return MatmulBlockTile{64, 64, 8, 512};
+    case MatmulKernel::kRegtile2d:
+    case MatmulKernel::kVectorized:
+      return MatmulBlockTile{128, 128, 8, 256};
+    case MatmulKernel::kWarptile:
+      return MatmulBlockTile{128, 128, 16, 256};
+    default:
+      return std::nullopt;
+  }
+}
+
 struct MatmulVariant {
   MatmulKernel kernel = MatmulKernel::kTiled;
   std::uint32_t tile = 16;  // tiled only: 8, 16 or 32; the block is tile×tile
-  Dim3 block{16, 16, 1};    // naive only: any 2D block CUDA accepts
-  // The block the kernel launches with: tile×tile for the tiled kernel, `block` for the naive one.
+  Dim3 block{16, 16, 1};    // naive and uncoalesced only: any 2D block CUDA accepts
+  // The block the kernel launches with: tile×tile for the tiled kernel, the fixed thread count of a
+  // register-tiled rung, `block` for the naive and uncoalesced ones.
   [[nodiscard]] Dim3 launch_block() const;
-  // "naive, block 16×16" or "tiled, TILE = 16".
+  // "naive, block 16×16", "tiled, TILE = 16", "warptile, 128×128 per block".
   [[nodiscard]] std::string to_string() const;
 };
 
@@ -72,7 +111,8 @@ struct MatmulVariant {
 // an oversized one fails with CUDA's own error, as the lesson wants students to see.
 Status validate_matmul_variant(const MatmulVariant& variant);
 
-// Enough blocks to give every element of C its own thread: x covers the N columns, y the M rows.
+// Enough blocks to cover C: one thread per element (x over the N columns, y over the M rows; the
+// uncoalesced kernel the other way round), or one block per tile of a register-tiled rung.
 [[nodiscard]] LaunchConfig matmul_covering_config(const MatmulSize& size,
                                                   const MatmulVariant& variant);
 

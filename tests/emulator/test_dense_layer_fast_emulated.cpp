@@ -1,0 +1,87 @@
+// The dense layer's fast product on the emulator: the GEMV (batch below 8) and the warp-tiled GEMM
+// (from batch 8 on), unfused and fused, against the exact layer on sizes that are no multiple of
+// anything, with rows too short or misaligned for float4; the traced fused kernel writes each
+// element of Y once; a configuration other than the kernels' own is refused.
+
+#include <gtest/gtest.h>
+
+#include "compute/device.hpp"
+#include "compute/lessons/dense_layer_runner.hpp"
+#include "compute/trace_sink.hpp"
+#include "core/trace.hpp"
+#include "kernels/kernel_table.hpp"
+
+namespace tl::compute {
+namespace {
+
+using lessons::DenseLayerParams;
+using lessons::DenseLayerPath;
+using lessons::DenseProduct;
+
+DenseLayerParams fast_layer(std::uint64_t batch, std::uint64_t in, std::uint64_t out) {
+  DenseLayerParams params;
+  params.batch = batch;
+  params.in = in;
+  params.out = out;
+  params.product = DenseProduct::kFast;
+  return params;
+}
+
+class DenseLayerFastEmulated : public ::testing::TestWithParam<DenseLayerParams> {
+ protected:
+  std::unique_ptr<Device> device_ = make_emulator_device();
+};
+
+TEST_P(DenseLayerFastEmulated, UnfusedAndFusedMatchTheExactLayer) {
+  const DenseLayerParams params = GetParam();
+  DenseLayerRequest request;
+  request.params = params;
+  request.config = lessons::dense_layer_config(params);
+  request.warmup = 0;
+  request.repeats = 1;
+  request.time_cpu = false;
+  auto report = run_dense_layer(*device_, request);
+  ASSERT_TRUE(report.is_ok()) << report.message();
+  ASSERT_TRUE(report->unfused_check.has_value());
+  ASSERT_TRUE(report->fused_check.has_value());
+  EXPECT_TRUE(report->unfused_check->passed) << report->unfused_check->describe();
+  EXPECT_TRUE(report->fused_check->passed) << report->fused_check->describe();
+  EXPECT_EQ(report->fused_check->checked, params.outputs());
+}
+
+TEST_P(DenseLayerFastEmulated, TracedFusedKernelWritesEveryElementOnce) {
+  DenseLayerParams params = GetParam();
+  params.path = DenseLayerPath::kFused;
+  const LaunchConfig config = lessons::dense_layer_config(params);
+  HostTraceSink sink;
+  auto check = trace_dense_layer(*device_, params, config, sink);
+  ASSERT_TRUE(check.is_ok()) << check.message();
+  EXPECT_TRUE(check->passed) << check->describe();
+  const TraceSummary summary = summarize(sink.records(), lessons::dense_layer_fast_config(params));
+  EXPECT_EQ(summary.unwritten, 0u);
+  EXPECT_EQ(summary.written_more, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    OddShapes, DenseLayerFastEmulated,
+    ::testing::Values(fast_layer(1, 1, 1),         // one weight
+                      fast_layer(1, 256, 40),      // float4 rows, the GEMV's unrolled loop
+                      fast_layer(1, 1000, 37),     // float4 rows, a tail of float4s
+                      fast_layer(3, 37, 53),       // rows not a multiple of 4: single floats
+                      fast_layer(7, 64, 9),        // the largest GEMV batch
+                      fast_layer(8, 64, 130),      // the smallest GEMM batch, past one tile
+                      fast_layer(37, 29, 53),      // GEMM, nothing a multiple of anything
+                      fast_layer(130, 66, 129)));  // GEMM, just past whole tiles
+
+TEST(DenseLayerFastEmulatedErrors, AnotherConfigurationIsRefused) {
+  const auto& kernels = kernels::emulator_kernels().dense_layer;
+  const Status wrong =
+      kernels.fused_fast({{4, 1, 1}, {32, 8, 1}}, nullptr, nullptr, nullptr, nullptr, 1, 16, 32);
+  ASSERT_FALSE(wrong);
+  EXPECT_EQ(wrong.error().kind, ErrorKind::kInvalidArgument);
+  EXPECT_NE(wrong.message().find("fast dense-layer kernels need"), std::string::npos)
+      << wrong.message();
+}
+
+}  // namespace
+}  // namespace tl::compute
