@@ -2,7 +2,9 @@
 
 #include "cli/cli.hpp"
 #include "ui/app_shell.hpp"
+#include "ui/frame_benchmark.hpp"
 
 int main(int argc, char** argv) {
-  return tl::cli::run_cli(argc, argv, {.run = tl::ui::run_app});
+  return tl::cli::run_cli(argc, argv,
+                          {.run = tl::ui::run_app, .measure_frames = tl::ui::measure_ui_frames});
 }

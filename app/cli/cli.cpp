@@ -160,7 +160,9 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
   if (*bench_command) {
     if (bench.suite.empty()) return command_bench(bench, std::cout, std::cerr);
     if (bench.suite == "ratios") return command_bench_ratios(bench, std::cout, std::cerr);
-    if (bench.suite == "perf") return command_bench_perf(bench, std::cout, std::cerr);
+    if (bench.suite == "perf") {
+      return command_bench_perf(bench, gui.measure_frames, std::cout, std::cerr);
+    }
     return fail(std::cerr, "--suite must be ratios or perf", kExitUsage);
   }
   if (*render_command) return command_render(render, std::cout, std::cerr);

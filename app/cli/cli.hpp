@@ -3,9 +3,12 @@
 // ends in one line on stderr and a non-zero exit status: 2 for a bad command line, 1 for a request
 // that could not be carried out (CUDA error, failed check, unwritable file).
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
+
+#include "core/result.hpp"
 
 namespace tl::cli {
 
@@ -30,10 +33,27 @@ struct GuiOptions {
   std::string out_dir;
 };
 
+// A measurement of whole UI frames, headless (`threadlab bench --suite ui` and `--suite perf`):
+// each frame launches the traced kernel over `elements`, redraws the mapping view and the whole UI,
+// and waits for the GPU to finish drawing.
+struct UiFrameRequest {
+  std::string backend = "auto";
+  std::uint64_t elements = std::uint64_t{1} << 24;
+  int frames = 120;
+  int width = 1600;
+  int height = 1000;
+};
+struct UiFrameTimes {
+  std::vector<double> milliseconds;  // one per frame, warm-up frames left out
+  std::string backend;               // the trace path the frames took (interop, copy, emulator)
+  std::string renderer;              // GL_RENDERER
+};
+
 // The graphical app, started when no subcommand (or `gui`) is given; supplied by the app so that
 // the command line does not depend on the UI.
 struct GuiLauncher {
   std::function<int(const GuiOptions& options)> run;
+  std::function<Result<UiFrameTimes>(const UiFrameRequest& request)> measure_frames;
 };
 
 int run_cli(int argc, char** argv, const GuiLauncher& gui);

@@ -1,6 +1,7 @@
 #include "app_controller.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <mutex>
 
 #include "compute/ceilings.hpp"
@@ -281,7 +282,11 @@ void AppController::launch(bool timed) {
     trace.error = "The picture shows up to 2^24 elements; " + format_count(trace.n) +
                   " are timed but not drawn.";
   } else {
+    const auto traced_start = std::chrono::steady_clock::now();
     auto traced = lesson_->run_traced(*device_, *trace_sink_);
+    trace.traced_milliseconds =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - traced_start)
+            .count();
     if (!traced) {
       trace.error = traced.message();
       post(Severity::kError, traced.message());

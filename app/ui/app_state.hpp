@@ -64,6 +64,9 @@ struct TraceView {
   std::optional<compute::LessonCheck> check;
   std::vector<BlockRecord> blocks;
   lessons::BlockTimeline timeline;  // which SM ran each block, and when (lessons that record it)
+  // What tracing cost: the traced launch with its records and their delivery to OpenGL, wall
+  // time. Never part of a timed kernel: those run untraced.
+  double traced_milliseconds = 0;
   std::string error;  // why the last traced launch failed, shown in place of the picture
 };
 

@@ -319,6 +319,21 @@ Status DenseLayerLesson::configure(const lessons::ParamValues& given) {
   return Status::ok();
 }
 
+// The product is the long kernel of every path (the bias and the sigmoid touch each output once).
+// The tiled product runs like the naive matrix multiply; the fast one like the register-tiled
+// ladder, or at small batch like a bandwidth-bound GEMV. cuBLAS is the library's business.
+std::optional<Lesson::KernelWork> DenseLayerLesson::longest_kernel() const {
+  if (layer_.path == DenseLayerPath::kCublas) return std::nullopt;
+  KernelWork work;
+  work.kernel = occupancy_kernel().value_or("dense layer");
+  work.flops = 2.0 * static_cast<double>(layer_.multiply_adds());
+  work.bytes =
+      4.0 * (static_cast<double>(layer_.out * layer_.in) +
+             static_cast<double>(layer_.batch * layer_.in) + static_cast<double>(layer_.outputs()));
+  work.efficiency.compute = layer_.product == lessons::DenseProduct::kFast ? 0.08 : 0.02;
+  return work;
+}
+
 std::optional<std::string> DenseLayerLesson::occupancy_kernel() const {
   switch (layer_.path) {
     case DenseLayerPath::kUnfused:

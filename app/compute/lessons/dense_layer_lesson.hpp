@@ -32,6 +32,7 @@ class DenseLayerLesson final : public Lesson {
 
   // The fused kernel, or the unfused chain's product (where its time goes); none for cuBLAS.
   [[nodiscard]] std::optional<std::string> occupancy_kernel() const override;
+  [[nodiscard]] std::optional<KernelWork> longest_kernel() const override;
 
   Result<LessonReport> run_timed(Device& device, const std::atomic<bool>* cancel) override;
   Result<TracedLaunch> run_traced(Device& device, TraceSink& sink) override;

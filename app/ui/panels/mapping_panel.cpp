@@ -148,6 +148,17 @@ void draw_mapping_panel(AppController& controller, const Fonts& fonts) {
       ImGui::TextColored(palette().error, "%s written twice",
                          format_count(trace.written_more).c_str());
     }
+    if (!state.classroom.presenter) {
+      ImGui::SameLine(0, ImGui::GetFontSize());
+      ImGui::TextColored(palette().muted, "traced in %s",
+                         format_milliseconds(trace.traced_milliseconds).c_str());
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip(
+            "The traced launch, recording who computed each element and handing the "
+            "records to OpenGL (wall time). Timings in the table and the plot come "
+            "from the same kernels run without tracing.");
+      }
+    }
   }
   draw_legend(state);
   if (!trace.error.empty()) {
