@@ -3,8 +3,11 @@
 #include "cli/cli.hpp"
 #include "ui/app_shell.hpp"
 #include "ui/frame_benchmark.hpp"
+#include "ui/soak_runner.hpp"
 
 int main(int argc, char** argv) {
   return tl::cli::run_cli(argc, argv,
-                          {.run = tl::ui::run_app, .measure_frames = tl::ui::measure_ui_frames});
+                          {.run = tl::ui::run_app,
+                           .measure_frames = tl::ui::measure_ui_frames,
+                           .soak = tl::ui::run_soak});
 }

@@ -93,6 +93,19 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
   demo_command->add_option("--screenshot", demo_options.screenshot,
                            "Save the last frame to this PNG (with --frames)");
 
+  SoakOptions soak;
+  auto* soak_command = app.add_subcommand(
+      "soak", "Random valid and invalid actions against the whole app, headless, memory watched");
+  soak_command->add_option("--seconds", soak.seconds, "How long (10 minutes for the real run)")
+      ->capture_default_str();
+  soak_command->add_option("--seed", soak.seed, "The action stream's seed (same seed, same run)")
+      ->capture_default_str();
+  soak_command
+      ->add_option("--sample-every", soak.sample_every_seconds, "Seconds between memory samples")
+      ->capture_default_str();
+  soak_command->add_option("--backend", soak.backend, "auto, cuda, copy or emulator")
+      ->capture_default_str();
+
   InfoOptions info;
   auto* info_command =
       app.add_subcommand("info", "The device table and the backend that would be chosen");
@@ -166,6 +179,16 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
     return fail(std::cerr, "--suite must be ratios or perf", kExitUsage);
   }
   if (*render_command) return command_render(render, std::cout, std::cerr);
+  if (*soak_command) {
+    if (!(soak.seconds > 0) || soak.seconds > 24 * 3600) {
+      return fail(std::cerr, "--seconds must be between 0 and 86400", kExitUsage);
+    }
+    if (!(soak.sample_every_seconds > 0)) {
+      return fail(std::cerr, "--sample-every must be positive", kExitUsage);
+    }
+    if (!gui.soak) return fail(std::cerr, "this build has no UI to soak", kExitFailure);
+    return gui.soak(soak);
+  }
   if (*demo_command) {
     if (demo_options.headless && demo_options.out_dir.empty()) {
       return fail(std::cerr, "demo --headless needs --out DIR for the PNGs", kExitUsage);

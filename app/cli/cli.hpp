@@ -49,11 +49,21 @@ struct UiFrameTimes {
   std::string renderer;              // GL_RENDERER
 };
 
+// `threadlab soak`: random valid and invalid user actions against the whole app, headless, for a
+// while, with host and device memory sampled; fails when memory grows or the GPU is lost.
+struct SoakOptions {
+  std::string backend = "auto";
+  double seconds = 600;
+  std::uint64_t seed = 1;
+  double sample_every_seconds = 10;
+};
+
 // The graphical app, started when no subcommand (or `gui`) is given; supplied by the app so that
 // the command line does not depend on the UI.
 struct GuiLauncher {
   std::function<int(const GuiOptions& options)> run;
   std::function<Result<UiFrameTimes>(const UiFrameRequest& request)> measure_frames;
+  std::function<int(const SoakOptions& options)> soak;
 };
 
 int run_cli(int argc, char** argv, const GuiLauncher& gui);

@@ -94,6 +94,9 @@ class AppController {
   void stop_demo();
   // A PNG of the whole window (width × height in UI units) in the pictures folder.
   void request_screenshot(float width, float height);
+  // The device's memory now (the soak run watches it stay flat).
+  Result<compute::MemoryInfo> device_memory() { return device_->memory_info(); }
+
   // The File menu's Quit: the shell closes the window after this frame.
   void request_quit() { state_.quit_requested = true; }
   // What the settings file should remember now.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GPU pass, on the GPU test machine, from the project root, after `source .gpu/on-device.sh`.
-#   bash .gpu/bin/pass.sh [tests] [memcheck] [racecheck] [render] [gui] [ratios] [bench]
+#   bash .gpu/bin/pass.sh [tests] [memcheck] [racecheck] [render] [gui] [ratios] [perf] [bench] [soak]
 #   (no argument: all of them)
 # Writes its log, PNGs and benchmark JSON to $OUT (at most 8 files come back). Every step has a time
 # limit, so one slow step cannot eat the whole device session.
@@ -82,6 +82,17 @@ log="$out/gpu-pass.log"
     timeout 300 $bin/threadlab bench --suite ratios --format table
     echo "exit: $?"
     timeout 300 $bin/threadlab bench --suite ratios --format json > "$out/bench-ratios.json"
+    echo "exit: $?"
+  fi
+  if wants perf; then
+    echo "== bench --suite perf: issue #6's targets, each measured in one run"
+    timeout 400 $bin/threadlab bench --suite perf --format table
+    echo "exit: $?"
+  fi
+  if wants soak; then
+    # Not in the default set: ten minutes of random valid and invalid actions, memory watched.
+    echo "== soak: ${SOAK_SECONDS:-600} s"
+    timeout $(( ${SOAK_SECONDS:-600} + 200 )) $bin/threadlab soak --seconds "${SOAK_SECONDS:-600}" --sample-every 20
     echo "exit: $?"
   fi
   if wants bench; then

@@ -1,0 +1,196 @@
+#include "soak_runner.hpp"
+
+// glad first: the ImGui OpenGL backend must not pull in another GL header before it.
+#include <glad/gl.h>
+// clang-format off
+#include <imgui.h>
+#include <backends/imgui_impl_opengl3.h>
+// clang-format on
+
+#include <malloc.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <thread>
+
+#include "app_controller.hpp"
+#include "core/soak/soak_plan.hpp"
+#include "platform/egl_context.hpp"
+#include "render/offscreen_target.hpp"
+#include "ui_root.hpp"
+
+namespace tl::ui {
+namespace {
+
+constexpr int kWidth = 1280;
+constexpr int kHeight = 800;
+// Every so many actions the run waits for the background work, as a user who looks at the result
+// would; in between, actions pile up on running measurements (and are refused), as impatient
+// clicks do.
+constexpr int kSettleEvery = 16;
+constexpr auto kSettleLimit = std::chrono::seconds(120);
+
+using Clock = std::chrono::steady_clock;
+
+struct SoakContext {
+  SoakContext() {
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;
+  }
+  ~SoakContext() {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui::DestroyContext();
+  }
+  SoakContext(const SoakContext&) = delete;
+  SoakContext& operator=(const SoakContext&) = delete;
+};
+
+class FrameDrawer {
+ public:
+  FrameDrawer(render::OffscreenTarget& target, float scale) : target_(target) { apply(scale); }
+  void draw(AppController& app) {
+    const float scale = app.state().classroom.scale_factor();
+    if (scale != scale_) {
+      ImGui_ImplOpenGL3_DestroyFontsTexture();
+      apply(scale);
+      ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+    app.update();
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui::NewFrame();
+    draw_ui(app, fonts_);
+    ImGui::Render();
+    target_.bind();
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    (void)app.take_capture();  // no PNGs from a soak
+  }
+
+ private:
+  void apply(float scale) {
+    fonts_ = setup_theme(scale,
+                         scale > 1.0f ? classroom::Theme::kHighContrast : classroom::Theme::kDark);
+    scale_ = scale;
+  }
+  render::OffscreenTarget& target_;
+  Fonts fonts_;
+  float scale_ = 1.0f;
+};
+
+void settle(AppController& app, FrameDrawer& frames) {
+  const auto deadline = Clock::now() + kSettleLimit;
+  while (app.busy() && Clock::now() < deadline) {
+    frames.draw(app);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  frames.draw(app);
+}
+
+void act(AppController& app, FrameDrawer& frames, const soak::Action& action) {
+  switch (action.kind) {
+    case soak::ActionKind::kLink:
+      app.apply_lesson_action(action.link);
+      break;
+    case soak::ActionKind::kSweepAndCancel:
+      app.start_sweep(SweepKind::kSize);
+      for (int i = 0; i < 3; ++i) frames.draw(app);
+      app.cancel_sweep();
+      break;
+    case soak::ActionKind::kSweepToTheEnd:
+      app.start_sweep(SweepKind::kBlock);
+      settle(app, frames);
+      break;
+    case soak::ActionKind::kNextStep:
+      app.next_step();
+      break;
+    case soak::ActionKind::kPreviousStep:
+      app.previous_step();
+      break;
+    case soak::ActionKind::kTogglePresenter:
+      app.set_presenter(!app.state().classroom.presenter);
+      break;
+  }
+  frames.draw(app);
+}
+
+double mib(double bytes) {
+  return bytes / (1024.0 * 1024.0);
+}
+
+}  // namespace
+
+int run_soak(const cli::SoakOptions& options) {
+  auto backend = interop::parse_backend_preference(options.backend);
+  if (!backend) return std::cerr << "threadlab: --backend: " << backend.message() << '\n', 2;
+  auto gl = platform::EglContext::create({});
+  if (!gl) return std::cerr << "threadlab: " << gl.message() << '\n', 1;
+  auto target = render::OffscreenTarget::create(kWidth, kHeight);
+  if (!target) return std::cerr << "threadlab: " << target.message() << '\n', 1;
+  SoakContext imgui;
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = {static_cast<float>(kWidth), static_cast<float>(kHeight)};
+  io.DeltaTime = 1.0f / 60.0f;
+  FrameDrawer frames(**target, 1.0f);
+  ImGui_ImplOpenGL3_Init("#version 430");
+  auto controller = AppController::create({*backend, (*gl)->renderer(), std::nullopt});
+  if (!controller) return std::cerr << "threadlab: " << controller.message() << '\n', 1;
+  AppController& app = **controller;
+  const BackendKind started_on = app.state().backend;
+  std::cout << "soak: " << options.seconds << " s on " << to_string(started_on) << " ("
+            << app.state().device.name << "), seed " << options.seed << '\n';
+  std::printf("%8s %9s %9s %12s %14s\n", "seconds", "actions", "launches", "host MiB",
+              "device MiB");
+
+  soak::ActionStream actions(
+      options.seed, is_gpu(started_on) ? soak::SoakScale::kGpu : soak::SoakScale::kEmulator);
+  std::vector<soak::MemorySample> samples;
+  const auto start = Clock::now();
+  auto next_sample = start;
+  std::uint64_t done = 0;
+  auto seconds_since_start = [&] {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  while (seconds_since_start() < options.seconds) {
+    act(app, frames, actions.next());
+    if (++done % kSettleEvery == 0) settle(app, frames);
+    if (app.state().backend != started_on) break;  // the GPU was lost: a failure
+    if (Clock::now() >= next_sample) {
+      settle(app, frames);  // sample between measurements, not in the middle of one
+      // Freed memory back to the system first: resident memory then follows what is live, not
+      // the allocator's high-water mark (a 2^24 trace freed long ago is not a leak).
+      malloc_trim(0);
+      soak::MemorySample sample{seconds_since_start(), soak::resident_bytes(), 0};
+      if (auto memory = app.device_memory(); memory && is_gpu(started_on)) {
+        sample.device_used_bytes = static_cast<double>(memory->total_bytes - memory->free_bytes);
+      }
+      samples.push_back(sample);
+      std::printf("%8.0f %9llu %9llu %12.1f %14.1f\n", sample.seconds,
+                  static_cast<unsigned long long>(done),
+                  static_cast<unsigned long long>(app.state().trace.launch_number),
+                  mib(sample.host_bytes), mib(sample.device_used_bytes));
+      std::fflush(stdout);
+      next_sample += std::chrono::duration_cast<Clock::duration>(
+          std::chrono::duration<double>(options.sample_every_seconds));
+    }
+  }
+  settle(app, frames);
+  soak::MemoryAllowance allowance;
+  allowance.warmup_seconds = std::min(60.0, options.seconds / 5);
+  allowance.window_seconds = std::min(60.0, options.seconds / 5);
+  const soak::MemoryVerdict verdict = soak::judge_memory(samples, allowance);
+  std::cout << "soak: " << done << " actions, " << app.state().trace.launch_number
+            << " traced launches; memory " << verdict.summary << '\n';
+  if (app.state().backend != started_on) {
+    std::cerr << "threadlab: soak: the backend fell from " << to_string(started_on) << " to "
+              << to_string(app.state().backend) << ": " << app.state().backend_reason << '\n';
+    return 1;
+  }
+  if (!verdict.flat) {
+    std::cerr << "threadlab: soak: memory grew: " << verdict.summary << '\n';
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace tl::ui
