@@ -19,11 +19,11 @@
 #include "core/classroom/settings.hpp"
 #include "core/image_crop.hpp"
 #include "frame_capture.hpp"
+#include "headless_ui.hpp"
 #include "keyboard_shortcuts.hpp"
-#include "platform/egl_context.hpp"
 #include "platform/glfw_window.hpp"
-#include "render/offscreen_target.hpp"
 #include "render/png_writer.hpp"
+#include "theme_keeper.hpp"
 #include "ui_root.hpp"
 
 namespace tl::ui {
@@ -64,36 +64,6 @@ struct ImGuiContextGuard {
   ~ImGuiContextGuard() { ImGui::DestroyContext(); }
   ImGuiContextGuard(const ImGuiContextGuard&) = delete;
   ImGuiContextGuard& operator=(const ImGuiContextGuard&) = delete;
-};
-
-// The fonts and style follow presenter mode and the theme. A change of scale rebuilds the font
-// atlas at the new size (sharp text), never a scaled bitmap; it happens between frames.
-class ThemeKeeper {
- public:
-  ThemeKeeper(float base_scale, classroom::Theme theme) : base_scale_(base_scale) {
-    apply(1.0f, theme);
-  }
-  [[nodiscard]] const Fonts& fonts() const { return fonts_; }
-  // Call before the frame's NewFrame, with the renderer backend initialised.
-  void follow(const ClassroomState& classroom) {
-    const float factor = classroom.scale_factor();
-    const classroom::Theme theme = classroom.shown_theme();
-    if (factor == factor_ && theme == theme_) return;
-    ImGui_ImplOpenGL3_DestroyFontsTexture();
-    apply(factor, theme);
-    ImGui_ImplOpenGL3_CreateFontsTexture();
-  }
-
- private:
-  void apply(float factor, classroom::Theme theme) {
-    fonts_ = setup_theme(base_scale_ * factor, theme);
-    factor_ = factor;
-    theme_ = theme;
-  }
-  float base_scale_;
-  float factor_ = 0;
-  classroom::Theme theme_ = classroom::Theme::kDark;
-  Fonts fonts_;
 };
 
 // RGBA rows of the bound framebuffer, top row first.
@@ -226,41 +196,10 @@ int run_window(const cli::GuiOptions& options, interop::BackendPreference backen
   return status;
 }
 
-// One headless frame into the offscreen target, with any capture a panel asked for.
-void draw_headless_frame(AppController& controller, ThemeKeeper& theme,
-                         render::OffscreenTarget& target, int width, int height) {
-  controller.update();
-  theme.follow(controller.state().classroom);
-  ImGui_ImplOpenGL3_NewFrame();
-  ImGui::NewFrame();
-  draw_ui(controller, theme.fonts());
-  ImGui::Render();
-  target.bind();
-  glClearColor(0.06f, 0.06f, 0.08f, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-  if (auto capture = controller.take_capture()) {
-    auto pixels = target.read_pixels();
-    if (pixels) {
-      save_capture(controller, *capture, {width, height, std::move(*pixels)}, 1.0f, 1.0f);
-    } else {
-      controller.capture_done(capture->path, pixels.status());
-    }
-  }
-}
-
-Status save_target(render::OffscreenTarget& target, const std::string& path, int width,
-                   int height) {
-  auto pixels = target.read_pixels();
-  if (!pixels) return pixels.status();
-  return render::write_png(path, width, height, *pixels);
-}
-
 // Each step of the script played, measured and saved as DIR/<shot>.png: the same pictures every
 // run, for slides and for the README.
 int play_demo_headless(AppController& controller, classroom::DemoScript script,
-                       const std::string& out_dir, ThemeKeeper& theme,
-                       render::OffscreenTarget& target, int width, int height) {
+                       const std::string& out_dir, HeadlessUi& ui) {
   std::error_code created;
   std::filesystem::create_directories(out_dir, created);
   if (created) return fail("cannot create " + out_dir + ": " + created.message());
@@ -272,11 +211,9 @@ int play_demo_headless(AppController& controller, classroom::DemoScript script,
   for (std::size_t i = 0; i < steps; ++i) {
     if (i > 0) controller.play_demo_step(i);
     wait_for_measurements(controller);
-    for (int frame = 0; frame < kFramesPerDemoStep; ++frame) {
-      draw_headless_frame(controller, theme, target, width, height);
-    }
+    for (int frame = 0; frame < kFramesPerDemoStep; ++frame) ui.draw_frame(controller);
     const std::string path = (std::filesystem::path(out_dir) / (shots[i] + ".png")).string();
-    const Status saved = save_target(target, path, width, height);
+    const Status saved = ui.save_png(path);
     if (!saved) return fail(saved.message());
     std::cout << path << '\n';
   }
@@ -287,40 +224,23 @@ int run_headless(const cli::GuiOptions& options, interop::BackendPreference back
                  std::optional<classroom::DemoScript> demo) {
   const int width = options.width > 0 ? options.width : kHeadlessWidth;
   const int height = options.height > 0 ? options.height : kHeadlessHeight;
-  auto gl = platform::EglContext::create({});
-  if (!gl) return fail(gl.message());
-  auto target = render::OffscreenTarget::create(width, height);
-  if (!target) return fail(target.message());
-  ImGuiContextGuard imgui;
-  ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = {static_cast<float>(width), static_cast<float>(height)};
-  io.DeltaTime = 1.0f / 60.0f;
   // Headless runs are reproducible: they neither read nor write the user's settings.
-  ThemeKeeper theme(options.scale > 0 ? options.scale : 1.0f, classroom::Theme::kDark);
-  ImGui_ImplOpenGL3_Init(kGlslVersion);
-  int status = 0;
-  {
-    auto controller = AppController::create({backend, (*gl)->renderer()});
-    if (!controller) {
-      status = fail(controller.message());
-    } else if (demo) {
-      status = play_demo_headless(**controller, std::move(*demo), options.out_dir, theme, **target,
-                                  width, height);
-    } else {
-      apply_actions(**controller, options);
-      const int frames = options.frames > 0 ? options.frames : 3;
-      for (int frame = 0; frame < frames; ++frame) {
-        if (frame == frames - 1) wait_for_measurements(**controller);
-        draw_headless_frame(**controller, theme, **target, width, height);
-      }
-      if (!options.screenshot.empty()) {
-        const Status saved = save_target(**target, options.screenshot, width, height);
-        if (!saved) status = fail(saved.message());
-      }
-    }
+  auto ui = HeadlessUi::create(width, height, options.scale > 0 ? options.scale : 1.0f);
+  if (!ui) return fail(ui.message());
+  auto controller = AppController::create({backend, (*ui)->renderer()});
+  if (!controller) return fail(controller.message());
+  if (demo) return play_demo_headless(**controller, std::move(*demo), options.out_dir, **ui);
+  apply_actions(**controller, options);
+  const int frames = options.frames > 0 ? options.frames : 3;
+  for (int frame = 0; frame < frames; ++frame) {
+    if (frame == frames - 1) wait_for_measurements(**controller);
+    (*ui)->draw_frame(**controller);
   }
-  ImGui_ImplOpenGL3_Shutdown();
-  return status;
+  if (!options.screenshot.empty()) {
+    const Status saved = (*ui)->save_png(options.screenshot);
+    if (!saved) return fail(saved.message());
+  }
+  return 0;
 }
 
 }  // namespace

@@ -1,12 +1,5 @@
 #include "soak_runner.hpp"
 
-// glad first: the ImGui OpenGL backend must not pull in another GL header before it.
-#include <glad/gl.h>
-// clang-format off
-#include <imgui.h>
-#include <backends/imgui_impl_opengl3.h>
-// clang-format on
-
 #include <malloc.h>
 
 #include <chrono>
@@ -16,9 +9,7 @@
 
 #include "app_controller.hpp"
 #include "core/soak/soak_plan.hpp"
-#include "platform/egl_context.hpp"
-#include "render/offscreen_target.hpp"
-#include "ui_root.hpp"
+#include "headless_ui.hpp"
 
 namespace tl::ui {
 namespace {
@@ -33,68 +24,23 @@ constexpr auto kSettleLimit = std::chrono::seconds(120);
 
 using Clock = std::chrono::steady_clock;
 
-struct SoakContext {
-  SoakContext() {
-    ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = nullptr;
-  }
-  ~SoakContext() {
-    ImGui_ImplOpenGL3_Shutdown();
-    ImGui::DestroyContext();
-  }
-  SoakContext(const SoakContext&) = delete;
-  SoakContext& operator=(const SoakContext&) = delete;
-};
-
-class FrameDrawer {
- public:
-  FrameDrawer(render::OffscreenTarget& target, float scale) : target_(target) { apply(scale); }
-  void draw(AppController& app) {
-    const float scale = app.state().classroom.scale_factor();
-    if (scale != scale_) {
-      ImGui_ImplOpenGL3_DestroyFontsTexture();
-      apply(scale);
-      ImGui_ImplOpenGL3_CreateFontsTexture();
-    }
-    app.update();
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui::NewFrame();
-    draw_ui(app, fonts_);
-    ImGui::Render();
-    target_.bind();
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    (void)app.take_capture();  // no PNGs from a soak
-  }
-
- private:
-  void apply(float scale) {
-    fonts_ = setup_theme(scale,
-                         scale > 1.0f ? classroom::Theme::kHighContrast : classroom::Theme::kDark);
-    scale_ = scale;
-  }
-  render::OffscreenTarget& target_;
-  Fonts fonts_;
-  float scale_ = 1.0f;
-};
-
-void settle(AppController& app, FrameDrawer& frames) {
+void settle(AppController& app, HeadlessUi& frames) {
   const auto deadline = Clock::now() + kSettleLimit;
   while (app.busy() && Clock::now() < deadline) {
-    frames.draw(app);
+    frames.draw_frame(app);
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  frames.draw(app);
+  frames.draw_frame(app);
 }
 
-void act(AppController& app, FrameDrawer& frames, const soak::Action& action) {
+void act(AppController& app, HeadlessUi& frames, const soak::Action& action) {
   switch (action.kind) {
     case soak::ActionKind::kLink:
       app.apply_lesson_action(action.link);
       break;
     case soak::ActionKind::kSweepAndCancel:
       app.start_sweep(SweepKind::kSize);
-      for (int i = 0; i < 3; ++i) frames.draw(app);
+      for (int i = 0; i < 3; ++i) frames.draw_frame(app);
       app.cancel_sweep();
       break;
     case soak::ActionKind::kSweepToTheEnd:
@@ -111,7 +57,7 @@ void act(AppController& app, FrameDrawer& frames, const soak::Action& action) {
       app.set_presenter(!app.state().classroom.presenter);
       break;
   }
-  frames.draw(app);
+  frames.draw_frame(app);
 }
 
 double mib(double bytes) {
@@ -123,17 +69,10 @@ double mib(double bytes) {
 int run_soak(const cli::SoakOptions& options) {
   auto backend = interop::parse_backend_preference(options.backend);
   if (!backend) return std::cerr << "threadlab: --backend: " << backend.message() << '\n', 2;
-  auto gl = platform::EglContext::create({});
-  if (!gl) return std::cerr << "threadlab: " << gl.message() << '\n', 1;
-  auto target = render::OffscreenTarget::create(kWidth, kHeight);
-  if (!target) return std::cerr << "threadlab: " << target.message() << '\n', 1;
-  SoakContext imgui;
-  ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = {static_cast<float>(kWidth), static_cast<float>(kHeight)};
-  io.DeltaTime = 1.0f / 60.0f;
-  FrameDrawer frames(**target, 1.0f);
-  ImGui_ImplOpenGL3_Init("#version 430");
-  auto controller = AppController::create({*backend, (*gl)->renderer(), std::nullopt});
+  auto ui = HeadlessUi::create(kWidth, kHeight, 1.0f);
+  if (!ui) return std::cerr << "threadlab: " << ui.message() << '\n', 1;
+  HeadlessUi& frames = **ui;
+  auto controller = AppController::create({*backend, frames.renderer(), std::nullopt});
   if (!controller) return std::cerr << "threadlab: " << controller.message() << '\n', 1;
   AppController& app = **controller;
   const BackendKind started_on = app.state().backend;

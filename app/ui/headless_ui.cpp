@@ -1,0 +1,73 @@
+#include "headless_ui.hpp"
+
+// glad first: the ImGui OpenGL backend must not pull in another GL header before it.
+#include <glad/gl.h>
+// clang-format off
+#include <imgui.h>
+#include <backends/imgui_impl_opengl3.h>
+// clang-format on
+
+#include "frame_capture.hpp"
+#include "render/png_writer.hpp"
+#include "ui_root.hpp"
+
+namespace tl::ui {
+
+Result<std::unique_ptr<HeadlessUi>> HeadlessUi::create(int width, int height, float scale) {
+  std::unique_ptr<HeadlessUi> ui(new HeadlessUi());
+  auto gl = platform::EglContext::create({});
+  if (!gl) return gl.error();
+  ui->gl_ = std::move(*gl);
+  auto target = render::OffscreenTarget::create(width, height);
+  if (!target) return target.error();
+  ui->target_ = std::move(*target);
+  ui->width_ = width;
+  ui->height_ = height;
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ui->imgui_ready_ = true;
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // the layout is code, not a file left in the cwd
+  io.DisplaySize = {static_cast<float>(width), static_cast<float>(height)};
+  io.DeltaTime = 1.0f / 60.0f;
+  ui->theme_ = std::make_unique<ThemeKeeper>(scale, classroom::Theme::kDark);
+  ImGui_ImplOpenGL3_Init("#version 430");
+  return ui;
+}
+
+HeadlessUi::~HeadlessUi() {
+  if (!imgui_ready_) return;
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui::DestroyContext();
+}
+
+void HeadlessUi::draw_frame(AppController& controller) {
+  controller.update();
+  theme_->follow(controller.state().classroom);
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui::NewFrame();
+  draw_ui(controller, theme_->fonts());
+  ImGui::Render();
+  target_->bind();
+  glClearColor(0.06f, 0.06f, 0.08f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (auto capture = controller.take_capture()) {
+    auto pixels = target_->read_pixels();
+    if (pixels) {
+      controller.capture_done(
+          capture->path,
+          save_frame_part(*capture, {width_, height_, std::move(*pixels)}, 1.0f, 1.0f));
+    } else {
+      controller.capture_done(capture->path, pixels.status());
+    }
+  }
+}
+
+Status HeadlessUi::save_png(const std::string& path) {
+  auto pixels = target_->read_pixels();
+  if (!pixels) return pixels.status();
+  return render::write_png(path, width_, height_, *pixels);
+}
+
+}  // namespace tl::ui
