@@ -47,9 +47,10 @@ std::vector<std::pair<std::string, const toml::node*>> in_file_order(const toml:
 }
 
 std::string located(const std::string& file, const toml::node& node, const std::string& what) {
+  // `what` may quote a key from the file, and a quoted TOML key may hold a newline.
   const auto line = node.source().begin.line;
-  if (line == 0) return file + ": " + what;
-  return file + ":" + std::to_string(line) + ": " + what;
+  if (line == 0) return file + ": " + one_line(what);
+  return file + ":" + std::to_string(line) + ": " + one_line(what);
 }
 
 }  // namespace tl::classroom

@@ -84,6 +84,8 @@ TEST(DemoScript, EveryMistakeIsALineNumberedError) {
       {"speed = 2\n[[step]]\n", "bad.toml:1:", "unknown key 'speed'"},
       {"step = 3\n", "bad.toml:1:", "[[step]] tables"},
       {"title = \"no steps\"\n", "bad.toml", "no steps"},
+      // A quoted key may hold a newline; the message stays one line.
+      {"[[step]]\n\"la\\nunch\" = true\n", "bad.toml:2:", "unknown key 'la\\nunch'"},
   };
   for (const BadScript& bad : cases) {
     auto script = parse_demo_script(bad.text, "bad.toml");
