@@ -45,8 +45,11 @@ struct UiFrameRequest {
 };
 struct UiFrameTimes {
   std::vector<double> milliseconds;  // one per frame, warm-up frames left out
-  std::string backend;               // the trace path the frames took (interop, copy, emulator)
-  std::string renderer;              // GL_RENDERER
+  // Of each frame, the traced launch alone (the lesson's run_traced: inputs, copies, kernel,
+  // delivery to OpenGL, check): where a slow frame's time goes.
+  std::vector<double> traced_milliseconds;
+  std::string backend;   // the trace path the frames took (interop, copy, emulator)
+  std::string renderer;  // GL_RENDERER
 };
 
 // `threadlab soak`: random valid and invalid user actions against the whole app, headless, for a

@@ -63,6 +63,7 @@ Status AppController::initialize(const ControllerOptions& options) {
   if (!lesson) lesson = compute::make_lesson(lessons::kVectorAddId);
   if (!lesson) return lesson.error();
   lesson_ = std::move(*lesson);
+  lesson_->set_keep_traced_inputs(true);  // released before device_ is reset or replaced
   if (state_.backend == BackendKind::kEmulator) {
     const lessons::ParamValues smaller = lesson_->emulator_defaults();
     if (!smaller.empty() && !lesson_->configure(smaller).is_ok()) {
@@ -171,6 +172,7 @@ bool AppController::switch_lesson(const std::string& id) {
     return false;
   }
   lesson_ = std::move(*lesson);
+  lesson_->set_keep_traced_inputs(true);
   if (state_.backend == BackendKind::kEmulator) {
     const lessons::ParamValues smaller = lesson_->emulator_defaults();
     if (!smaller.empty() && !lesson_->configure(smaller).is_ok()) {
@@ -217,6 +219,7 @@ void AppController::handle_device_error(const Error& error) {
   state_.timing.sweeping = false;
   state_.timed.pending = false;
   // The context is gone, with every allocation and interop registration in it: reset, start over.
+  lesson_->release_device_data();
   trace_sink_.reset();
   const Status reset = device_->reset();
   if (reset) {
@@ -232,6 +235,7 @@ void AppController::handle_device_error(const Error& error) {
 }
 
 void AppController::switch_to_emulator(const std::string& why) {
+  lesson_->release_device_data();  // it belongs to the device about to go
   device_ = compute::make_emulator_device();
   state_.backend = BackendKind::kEmulator;
   state_.backend_reason = why;
@@ -279,6 +283,7 @@ void AppController::launch(bool timed) {
     return;
   }
   if (trace.n > kMaxTracedElements) {
+    lesson_->release_device_data();  // a size that is only timed needs the memory
     trace.error = "The picture shows up to 2^24 elements; " + format_count(trace.n) +
                   " are timed but not drawn.";
   } else {
@@ -381,6 +386,7 @@ void AppController::start_sweep(SweepKind kind) {
     post(Severity::kWarning, "Measurements are already running.");
     return;
   }
+  lesson_->release_device_data();  // the sweep's largest sizes need the memory
   TimingPlot& plot = state_.timing;
   // Keep the previous sweep, faded, to compare with the new one: only a sweep of the same kind,
   // whose x means the same thing.

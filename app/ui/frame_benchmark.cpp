@@ -52,7 +52,10 @@ Result<cli::UiFrameTimes> measure_ui_frames(const cli::UiFrameRequest& request) 
     glFinish();  // the frame is done when the GPU has drawn it, as a swap would wait
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    if (frame >= kWarmupFrames) times.milliseconds.push_back(ms);
+    if (frame >= kWarmupFrames) {
+      times.milliseconds.push_back(ms);
+      times.traced_milliseconds.push_back(app.state().trace.traced_milliseconds);
+    }
   }
   return times;
 }

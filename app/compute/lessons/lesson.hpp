@@ -120,6 +120,17 @@ class Lesson {
   // kTooSlow where `device` has a display watchdog that the longest kernel could reach.
   [[nodiscard]] Status check_watchdog(const Device& device) const;
 
+  // Traced launches may keep their inputs on the device for the next launch of the same size (the
+  // UI relaunches on every change of view, and every frame of a live view). Off by default: the
+  // owner that turns it on must call release_device_data() before the device is reset, replaced
+  // or destroyed, and before work that needs the memory.
+  void set_keep_traced_inputs(bool keep) {
+    keep_traced_inputs_ = keep;
+    if (!keep) release_device_data();
+  }
+  [[nodiscard]] bool keep_traced_inputs() const { return keep_traced_inputs_; }
+  virtual void release_device_data() {}
+
   // Timed run: the untraced kernels (warm-up, repeats), the copies and the CPU references.
   virtual Result<LessonReport> run_timed(Device& device, const std::atomic<bool>* cancel) = 0;
   // One traced launch writing its records into `sink`.
@@ -146,6 +157,7 @@ class Lesson {
   [[nodiscard]] bool time_cpu() const { return time_cpu_; }
 
  private:
+  bool keep_traced_inputs_ = false;
   int repeats_ = 5;
   bool time_cpu_ = true;
 };

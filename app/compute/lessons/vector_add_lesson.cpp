@@ -108,11 +108,14 @@ class VectorAddLesson final : public Lesson {
     TracedLaunch traced;
     traced.shape = {1, n_};
     traced.config = config_;
-    auto check = trace_vector_add(device, n_, config_, sink);
+    auto check = trace_vector_add(device, n_, config_, sink, 1,
+                                  keep_traced_inputs() ? &traced_inputs_ : nullptr);
     if (!check) return check.error();
     traced.check = LessonCheck{check->passed, check->describe()};
     return traced;
   }
+
+  void release_device_data() override { traced_inputs_.release(); }
 
   [[nodiscard]] std::string size_label() const override { return "elements N"; }
   [[nodiscard]] lessons::ParamValues values_for_size(std::uint64_t size) const override {
@@ -164,6 +167,7 @@ class VectorAddLesson final : public Lesson {
   lessons::ParamValues values_;
   std::uint64_t n_ = 1000;
   LaunchConfig config_;
+  TracedVectorAddInputs traced_inputs_;  // kept for relaunches of the same size
 };
 
 }  // namespace

@@ -46,10 +46,41 @@ struct VectorAddReport {
 // is sticky.
 Result<VectorAddReport> run_vector_add(Device& device, const VectorAddRequest& request);
 
+// What a traced relaunch of the same vector add can reuse: the app relaunches on every change of
+// colour or view, and a frame that shows a live launch relaunches every frame. The inputs stay on
+// the host and the device; each configuration's check is kept, because the same inputs under the
+// same configuration give the same result (only who computed what, the trace, changes). Holds
+// device memory: release() before the device is reset or replaced.
+class TracedVectorAddInputs {
+ public:
+  TracedVectorAddInputs() = default;
+  TracedVectorAddInputs(const TracedVectorAddInputs&) = delete;
+  TracedVectorAddInputs& operator=(const TracedVectorAddInputs&) = delete;
+  ~TracedVectorAddInputs() { release(); }
+  void release();
+  // How many times inputs were generated and uploaded (tests: a relaunch must not).
+  [[nodiscard]] int uploads() const { return uploads_; }
+
+ private:
+  friend Result<lessons::CheckResult> trace_vector_add(Device&, std::uint64_t, const LaunchConfig&,
+                                                       TraceSink&, std::uint32_t,
+                                                       TracedVectorAddInputs*);
+  Device* device_ = nullptr;
+  std::uint64_t n_ = 0;
+  std::uint32_t seed_ = 0;
+  std::vector<float> a_, b_;
+  DeviceArray<float> a_device_, b_device_, c_device_;
+  std::optional<LaunchConfig> checked_config_;
+  lessons::CheckResult checked_;
+  int uploads_ = 0;
+};
+
 // One traced launch writing its records into `sink`; the same inputs as run_vector_add with the
-// same seed. Returns the check of the traced kernel's output.
+// same seed. Returns the check of the traced kernel's output. With `reuse`, inputs and checks are
+// kept there for the next launch of the same size.
 Result<lessons::CheckResult> trace_vector_add(Device& device, std::uint64_t n,
                                               const LaunchConfig& config, TraceSink& sink,
-                                              std::uint32_t seed = 1);
+                                              std::uint32_t seed = 1,
+                                              TracedVectorAddInputs* reuse = nullptr);
 
 }  // namespace tl::compute
