@@ -1,0 +1,119 @@
+// The keys a clicker and a teacher press, fed through ImGui as the GLFW backend feeds them, and the
+// screenshot button's PNG of the whole window, on a headless UI with the emulator.
+
+#include <gtest/gtest.h>
+
+#include <imgui.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+
+#include "app_controller.hpp"
+#include "headless_ui.hpp"
+#include "keyboard_shortcuts.hpp"
+#include "ui_root.hpp"
+
+namespace tl::ui {
+namespace {
+
+// GLFW's key codes, as ImGui 1.86's GLFW backend stores them in io.KeysDown.
+constexpr int kRight = 262;
+constexpr int kLeft = 263;
+constexpr int kPageDown = 267;
+constexpr int kF5 = 294;
+
+class KeysTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto ui = HeadlessUi::create(1280, 800, 1.0f);
+    ASSERT_TRUE(ui.is_ok()) << ui.message();
+    ui_ = std::move(*ui);
+    auto controller = AppController::create(
+        {interop::BackendPreference::kEmulator, ui_->renderer(),
+         std::filesystem::path(::testing::TempDir()) / "threadlab_keys_test" / "ceilings.json"});
+    ASSERT_TRUE(controller.is_ok()) << controller.message();
+    app_ = std::move(*controller);
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeyMap[ImGuiKey_RightArrow] = kRight;
+    io.KeyMap[ImGuiKey_LeftArrow] = kLeft;
+    io.KeyMap[ImGuiKey_PageDown] = kPageDown;
+    settle();
+  }
+
+  void settle() {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (app_->busy() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ui_->draw_frame(*app_);
+  }
+
+  // One frame with `key` down (a press), then one with it up, as a real key goes.
+  void press(int key) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeysDown[key] = true;
+    frame_with_shortcuts();
+    io.KeysDown[key] = false;
+    frame_with_shortcuts();
+    settle();
+  }
+
+  void type(char character) {
+    ImGui::GetIO().AddInputCharacter(static_cast<unsigned>(character));
+    frame_with_shortcuts();
+  }
+
+  void frame_with_shortcuts() {
+    ImGui::NewFrame();
+    handle_shortcuts(*app_, PlatformKeys{-1, kF5, -1, -1, -1, -1, -1, -1});
+    ImGui::EndFrame();
+  }
+
+  std::unique_ptr<HeadlessUi> ui_;
+  std::unique_ptr<AppController> app_;
+};
+
+TEST_F(KeysTest, TheClickersKeysWalkTheSteps) {
+  press(kPageDown);
+  EXPECT_EQ(app_->state().classroom.cursor.current(), 0u);
+  press(kRight);
+  EXPECT_EQ(app_->state().classroom.cursor.current(), 1u);
+  press(kLeft);
+  EXPECT_EQ(app_->state().classroom.cursor.current(), 0u);
+  EXPECT_EQ(app_->state().controls.values.at("n"), "1000") << "the step's controls applied";
+}
+
+TEST_F(KeysTest, F5TogglesPresenterModeAndQuestionMarkTheOverlay) {
+  press(kF5);
+  EXPECT_TRUE(app_->state().classroom.presenter);
+  ui_->draw_frame(*app_);  // the atlas is rebuilt at the presenter scale without trouble
+  press(kF5);
+  EXPECT_FALSE(app_->state().classroom.presenter);
+  type('?');
+  EXPECT_TRUE(app_->state().classroom.show_shortcuts);
+  ui_->draw_frame(*app_);  // and the overlay draws
+  type('?');
+  EXPECT_FALSE(app_->state().classroom.show_shortcuts);
+}
+
+TEST_F(KeysTest, TheScreenshotButtonSavesTheWholeWindow) {
+  const auto pictures = std::filesystem::path(::testing::TempDir()) / "threadlab_pictures";
+  std::filesystem::remove_all(pictures);
+  std::filesystem::create_directories(pictures);
+  ::setenv("XDG_PICTURES_DIR", pictures.c_str(), 1);
+  app_->request_screenshot(1280, 800);
+  ui_->draw_frame(*app_);
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(pictures)) {
+    ++files;
+    EXPECT_EQ(entry.path().extension(), ".png");
+    EXPECT_GT(std::filesystem::file_size(entry.path()), 10'000u) << "a real picture of the UI";
+  }
+  EXPECT_EQ(files, 1);
+  EXPECT_NE(app_->state().messages.back().text.find("Saved "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tl::ui
