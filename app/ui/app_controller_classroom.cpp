@@ -151,6 +151,8 @@ void AppController::start_demo(classroom::DemoScript script, bool timed_advance)
 void AppController::play_demo_step(std::size_t index) {
   ClassroomState& c = state_.classroom;
   if (!c.demo || index >= c.demo->script.steps.size()) return;
+  // The wait of the step being left must not run out while its work is stopped below.
+  c.demo->ready_since.reset();
   stop_background_work();
   c.demo->index = index;
   c.demo->ready_since.reset();
