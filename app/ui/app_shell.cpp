@@ -35,6 +35,8 @@ constexpr int kHeadlessHeight = 1000;
 // A screenshot should show finished measurements, so the last frame waits for them, up to this
 // long.
 constexpr auto kMaxWaitForMeasurements = std::chrono::seconds(120);
+// A demo step may be a whole sweep (the matrix multiply's, every rung against cuBLAS): longer.
+constexpr auto kMaxWaitForDemoStep = std::chrono::seconds(600);
 // Frames drawn for each headless demo step before its picture: windows that size themselves to
 // their contents (the caption) take a frame to measure.
 constexpr int kFramesPerDemoStep = 3;
@@ -88,8 +90,9 @@ void save_capture(AppController& controller, const CaptureRequest& request, Rgba
   controller.capture_done(request.path, save_frame_part(request, frame, scale_x, scale_y));
 }
 
-void wait_for_measurements(AppController& controller) {
-  const auto deadline = std::chrono::steady_clock::now() + kMaxWaitForMeasurements;
+void wait_for_measurements(AppController& controller,
+                           std::chrono::seconds limit = kMaxWaitForMeasurements) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
   while (controller.busy() && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
@@ -210,7 +213,7 @@ int play_demo_headless(AppController& controller, classroom::DemoScript script,
   controller.start_demo(std::move(script), /*timed_advance=*/false);
   for (std::size_t i = 0; i < steps; ++i) {
     if (i > 0) controller.play_demo_step(i);
-    wait_for_measurements(controller);
+    wait_for_measurements(controller, kMaxWaitForDemoStep);
     for (int frame = 0; frame < kFramesPerDemoStep; ++frame) ui.draw_frame(controller);
     const std::string path = (std::filesystem::path(out_dir) / (shots[i] + ".png")).string();
     const Status saved = ui.save_png(path);
