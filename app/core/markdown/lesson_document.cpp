@@ -2,10 +2,18 @@
 
 #include <md4c.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 
 namespace tl::markdown {
 namespace {
+
+// md4c passes text of its own, static strings, only for line breaks, NUL replacements and code
+// indentation (at most 16 spaces at a time).
+constexpr std::size_t kMd4cOwnTextBytes = 16;
+// Its static strings are nowhere near the document's buffer; a pointer this close to it is stale.
+constexpr std::ptrdiff_t kNearDocumentBytes = 64;
 
 struct Builder {
   // The markdown being parsed. md4c 0.4 (Debian 12's) can hand a callback a text whose size runs
@@ -14,16 +22,35 @@ struct Builder {
   std::string_view source;
   bool corrupt = false;
 
-  // Whether md4c's (chars, size) can be real: no longer than the document, and inside it when it
-  // points into it (md4c may also point at small buffers of its own).
-  [[nodiscard]] bool plausible(const char* chars, std::size_t size) const {
-    if (size > source.size()) return false;
-    if (chars == nullptr) return size == 0;
+  // Whether md4c's (chars, size) can be real. md4c 0.4 (Debian 12's) has been seen by the fuzzer
+  // to hand over sizes of gigabytes, and pointers just past the document (nondeterministically, so
+  // from stale state): a span must lie inside the document, where text always points except for a
+  // few bytes of md4c's own (the U+FFFD for a NUL); attributes md4c rebuilt (unescaped link
+  // targets) live in its own buffers and may be longer, but never longer than the document.
+  [[nodiscard]] bool inside_document(const char* chars, std::size_t size) const {
     const char* begin = source.data();
     const char* end = begin + source.size();
-    const bool inside =
-        !std::less<const char*>{}(chars, begin) && std::less<const char*>{}(chars, end);
-    return !inside || size <= static_cast<std::size_t>(end - chars);
+    const bool starts_inside =
+        !std::less<const char*>{}(chars, begin) && !std::less<const char*>{}(end, chars);
+    return starts_inside && size <= static_cast<std::size_t>(end - chars);
+  }
+  [[nodiscard]] bool plausible_text(const char* chars, std::size_t size) const {
+    if (chars == nullptr) return size == 0;
+    if (inside_document(chars, size)) return true;
+    if (size > kMd4cOwnTextBytes) return false;
+    const auto address = reinterpret_cast<std::uintptr_t>(chars);
+    const auto begin = reinterpret_cast<std::uintptr_t>(source.data());
+    const auto end = begin + source.size();
+    return address + size + kNearDocumentBytes < begin || address > end + kNearDocumentBytes;
+  }
+  [[nodiscard]] bool plausible_attribute(const char* chars, std::size_t size) const {
+    if (size > source.size()) return false;
+    if (chars == nullptr) return size == 0;
+    if (inside_document(chars, size)) return true;
+    // Outside: it must not run into the document either (a stale pointer just before it).
+    const char* begin = source.data();
+    return std::less<const char*>{}(begin + source.size(), chars) ||
+           !std::less<const char*>{}(begin, chars + size);
   }
 
   Document document;
@@ -70,7 +97,7 @@ struct Builder {
 
 std::string attribute(Builder& b, const MD_ATTRIBUTE& a) {
   if (a.text == nullptr) return {};
-  if (!b.plausible(a.text, a.size)) {
+  if (!b.plausible_attribute(a.text, a.size)) {
     b.corrupt = true;
     return {};
   }
@@ -168,7 +195,7 @@ int leave_span(MD_SPANTYPE type, void* /*detail*/, void* user) {
 
 int text(MD_TEXTTYPE type, const MD_CHAR* chars, MD_SIZE size, void* user) {
   auto& b = *static_cast<Builder*>(user);
-  if (!b.plausible(chars, size)) {
+  if (!b.plausible_text(chars, size)) {
     b.corrupt = true;
     return 1;  // stops md_parse, which then returns this value
   }
