@@ -32,13 +32,20 @@ for target in "${targets[@]}"; do
   cp -n tests/fuzz/corpus/"${target}"/* "${scratch}/" 2>/dev/null || true
   printf 'fuzz: %s for %s s\n' "${target}" "${seconds}"
   # -timeout: one input taking over 10 s is a hang; -rss_limit_mb keeps a runaway allocation a
-  # finding rather than the machine's problem.
+  # finding rather than the machine's problem. The whole output goes to a log beside the build.
+  log="$(realpath -m "${build_dir}")/${target}.log"
+  set +e
   (cd "${build_dir}" && "${OLDPWD}/${binary}" "${OLDPWD}/${scratch}" \
-    -max_total_time="${seconds}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 2>&1 |
-    tail -n 12)
-  status=${PIPESTATUS[0]}
+    -max_total_time="${seconds}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    >"${log}" 2>&1)
+  status=$?
+  set -e
+  tail -n 12 "${log}"
   if [[ ${status} -ne 0 ]]; then
-    printf 'fuzz: %s FAILED (exit %s); reproducer in %s\n' "${target}" "${status}" "${build_dir}" >&2
+    # The finding itself, the sanitizer's report with its stacks, not only libFuzzer's summary.
+    grep -m1 -A60 -E '^==[0-9]+==ERROR|runtime error|ERROR: libFuzzer' "${log}" >&2 || true
+    printf 'fuzz: %s FAILED (exit %s); reproducer in %s, whole output in %s\n' "${target}" \
+      "${status}" "${build_dir}" "${log}" >&2
     exit 1
   fi
 done
