@@ -10,6 +10,7 @@
 // clang-format on
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <thread>
@@ -40,6 +41,13 @@ constexpr auto kMaxWaitForDemoStep = std::chrono::seconds(600);
 // Frames drawn for each headless demo step before its picture: windows that size themselves to
 // their contents (the caption) take a frame to measure.
 constexpr int kFramesPerDemoStep = 3;
+
+// Ctrl+C in the terminal, or a session manager's SIGTERM, closes the window as its close button
+// does, so the settings are saved and the GPU work ends cleanly.
+volatile std::sig_atomic_t stop_requested = 0;
+extern "C" void request_stop(int /*signal*/) {
+  stop_requested = 1;
+}
 
 void apply_actions(AppController& controller, const cli::GuiOptions& options) {
   for (const std::string& action : options.actions) {
@@ -133,6 +141,8 @@ int run_window(const cli::GuiOptions& options, interop::BackendPreference backen
   const float scale =
       options.scale > 0 ? options.scale : std::max(1.0f, (*window)->content_scale().x);
   ThemeKeeper theme(scale, loaded.settings.theme);
+  std::signal(SIGINT, request_stop);
+  std::signal(SIGTERM, request_stop);
   ImGui_ImplGlfw_InitForOpenGL((*window)->native(), true);
   ImGui_ImplOpenGL3_Init(kGlslVersion);
   const PlatformKeys keys = glfw_keys();
@@ -184,7 +194,7 @@ int run_window(const cli::GuiOptions& options, interop::BackendPreference backen
           }
           (*window)->request_close();
         }
-        if (app.state().quit_requested) (*window)->request_close();
+        if (app.state().quit_requested || stop_requested != 0) (*window)->request_close();
         (*window)->swap_buffers();
       }
       // Scripted and timed runs (tests, screenshots) leave the user's settings alone.

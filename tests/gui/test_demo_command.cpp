@@ -6,12 +6,19 @@
 
 #include <stb_image.h>
 
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "../cli/cli_process.hpp"
 
@@ -173,6 +180,42 @@ TEST(GuiSettings, ACorruptSettingsFileIsAWarningAndTheAppRuns) {
   EXPECT_NE(lines[0].find("warning: "), std::string::npos) << lines[0];
   EXPECT_NE(lines[0].find("settings.toml:1"), std::string::npos) << lines[0];
   EXPECT_NE(lines[0].find("default settings"), std::string::npos) << lines[0];
+}
+
+}  // namespace
+}  // namespace tl
+
+namespace tl {
+namespace {
+
+// Ctrl+C or a session manager's SIGTERM closes the window as its close button does: exit 0, and
+// the settings are written.
+TEST(GuiSettings, ATerminatedWindowStillSavesTheSettings) {
+  const char* display = std::getenv("DISPLAY");
+  if (display == nullptr || *display == '\0') GTEST_SKIP() << "no X display: run under xvfb-run";
+  const auto config = fresh_dir("terminated");
+  const std::string binary = cli_test::threadlab_binary();
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::setenv("XDG_CONFIG_HOME", config.c_str(), 1);
+    execl(binary.c_str(), binary.c_str(), "gui", "--backend", "emulator", "--width", "900",
+          "--height", "700", "--action", "threadlab:set?lesson=matmul",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::seconds(4));  // the window is up and running
+  ASSERT_EQ(kill(child, SIGTERM), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  const auto settings = config / "threadlab" / "settings.toml";
+  ASSERT_TRUE(std::filesystem::exists(settings));
+  std::ifstream in(settings);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("last_lesson = 'matmul'"), std::string::npos) << text;
+  EXPECT_NE(text.find("window_width = 900"), std::string::npos) << text;
 }
 
 }  // namespace
