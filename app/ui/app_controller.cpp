@@ -117,6 +117,7 @@ void AppController::refresh_controls() {
   c.presets = lesson_->presets();
   c.resolved = lesson_->launch_config();
   c.shape = lesson_->data_shape();
+  c.elements_per_thread = lesson_->elements_per_thread();
   c.grid_diagram =
       make_grid_diagram(c.resolved, lesson_->thread_coverage(), state_.device.limits.warp_size);
   state_.launch_problems = validate(c.resolved, state_.device.limits);

@@ -42,9 +42,10 @@ struct LaunchControls {
   std::vector<lessons::ParamSpec> specs;
   lessons::ParamValues values;
   std::vector<compute::LessonPreset> presets;
-  LaunchConfig resolved;     // the configuration a launch uses (an "auto" grid resolved)
-  DataShape shape;           // the data the kernels work on
-  GridDiagram grid_diagram;  // the grid of blocks and their warps, idle threads marked
+  LaunchConfig resolved;  // the configuration a launch uses (an "auto" grid resolved)
+  DataShape shape;        // the data the kernels work on
+  std::uint32_t elements_per_thread = 1;  // 1, up to k, or kAnyElementsPerThread (a loop)
+  GridDiagram grid_diagram;               // the grid of blocks and their warps, idle threads marked
   OccupancyView occupancy;
   [[nodiscard]] LaunchConfig config() const { return resolved; }
   [[nodiscard]] std::uint64_t elements() const { return shape.elements(); }

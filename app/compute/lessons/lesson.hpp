@@ -19,6 +19,7 @@
 #include "core/lessons/dense_layer_picture.hpp"
 #include "core/lessons/lesson_params.hpp"
 #include "core/stats.hpp"
+#include "core/thread_coverage_note.hpp"
 #include "core/trace.hpp"
 #include "core/watchdog.hpp"
 
@@ -102,6 +103,10 @@ class Lesson {
   [[nodiscard]] virtual std::optional<ThreadCoverage> thread_coverage() const {
     return std::nullopt;
   }
+
+  // How many elements one thread computes with the current settings: 1, up to k (register
+  // tiling), or kAnyElementsPerThread (a grid-stride loop); the launch panel's note follows it.
+  [[nodiscard]] virtual std::uint32_t elements_per_thread() const { return 1; }
 
   // The kernel the current settings launch, as kernels/kernel_inspector.hpp names it, for the
   // occupancy view; none where the work runs in a library (cuBLAS).

@@ -208,6 +208,18 @@ class MatmulLesson final : public Lesson {
   [[nodiscard]] std::optional<KernelWork> longest_kernel() const override {
     return kernel_work(variant_);
   }
+  [[nodiscard]] std::uint32_t elements_per_thread() const override {
+    switch (variant_.kernel) {
+      case MatmulKernel::kRegtile1d:
+        return 8;  // a column of 8
+      case MatmulKernel::kRegtile2d:
+      case MatmulKernel::kVectorized:
+      case MatmulKernel::kWarptile:
+        return 64;  // an 8×8 square (two 4×4 in the warp-tiled kernel)
+      default:
+        return 1;
+    }
+  }
 
   [[nodiscard]] std::optional<std::string> occupancy_kernel() const override {
     if (variant_.kernel == MatmulKernel::kTiled) {

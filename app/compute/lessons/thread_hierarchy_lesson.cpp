@@ -108,6 +108,9 @@ class ThreadHierarchyLesson final : public Lesson {
   [[nodiscard]] std::optional<ThreadCoverage> thread_coverage() const override {
     return ThreadCoverage::linear(params_.n);
   }
+  [[nodiscard]] std::uint32_t elements_per_thread() const override {
+    return params_.grid_stride ? kAnyElementsPerThread : 1;
+  }
   [[nodiscard]] std::optional<std::string> occupancy_kernel() const override {
     return params_.grid_stride ? "hierarchy_grid_stride" : "hierarchy_one_per_thread";
   }

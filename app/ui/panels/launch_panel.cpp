@@ -13,6 +13,7 @@
 #include "core/lessons/catalog.hpp"
 #include "core/plot/tick_format.hpp"
 #include "core/stats.hpp"
+#include "core/thread_coverage_note.hpp"
 #include "panels.hpp"
 
 namespace tl::ui {
@@ -210,12 +211,9 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
   const std::uint64_t elements = c.elements();
   ImGui::TextColored(palette().muted, "%s threads for %s elements", format_count(launched).c_str(),
                      format_count(elements).c_str());
-  if (launched > elements) {
-    ImGui::TextColored(palette().muted, "%s threads more than elements",
-                       format_count(launched - elements).c_str());
-  } else if (launched < elements) {
-    ImGui::TextColored(palette().warning, "%s more elements than threads",
-                       format_count(elements - launched).c_str());
+  const CoverageNote note = describe_coverage(launched, elements, c.elements_per_thread);
+  if (!note.text.empty()) {
+    ImGui::TextColored(note.warning ? palette().warning : palette().muted, "%s", note.text.c_str());
   }
   for (const LaunchProblem& problem : state.launch_problems) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
