@@ -16,11 +16,9 @@
 #include <algorithm>
 #include <string_view>
 
-#include "compute/ceilings.hpp"
 #include "core/format.hpp"
 #include "core/lessons/matmul.hpp"
 #include "host_bandwidth.hpp"
-#include "interop/backend_selection.hpp"
 #include "ratio_suite.hpp"
 #include "ratio_table.hpp"
 
@@ -184,42 +182,26 @@ RatioRow ui_frame_ratio(const UiFrameMeasure& measure, const std::string& backen
 
 int command_bench_perf(const BenchOptions& options, const UiFrameMeasure& measure_frames,
                        std::ostream& out, std::ostream& err) {
-  if (options.format != "table" && options.format != "csv" && options.format != "json") {
-    return fail(err, "--format must be table, csv or json", kExitUsage);
-  }
-  if (options.repeats < 1) return fail(err, "--repeats must be at least 1", kExitUsage);
-  auto preference = interop::parse_backend_preference(options.launch.backend);
-  if (!preference) return fail(err, "--backend: " + preference.message(), kExitUsage);
-  auto choice = interop::choose_backend(*preference, false);
-  if (!choice) return fail(err, choice.message(), kExitFailure);
-  compute::Device& device = *choice->device;
-  const PerfSizes& sizes = device.is_gpu() ? kGpuSizes : kEmulatorSizes;
-
-  auto ceilings = compute::measure_ceilings(device);
-  if (!ceilings) return fail(err, "ceilings: " + ceilings.message(), kExitFailure);
-  std::vector<RatioRow> rows;
-  auto vector_add = vector_add_ratio(device, sizes.vector_n, *ceilings, options.repeats);
-  if (!vector_add) return fail(err, vector_add.message(), kExitFailure);
-  rows.push_back(with_target(std::move(*vector_add), kVectorAddTarget));
-
-  Status status = matmul_ladder_ratios(device, sizes, options.repeats, rows);
-  if (status) status = dense_ratios(device, sizes, 1, options.repeats, rows);
-  if (status) status = dense_ratios(device, sizes, sizes.dense_large_batch, options.repeats, rows);
-  if (status) status = cpu_ratio(sizes, options.repeats, rows);
-  if (!status) return fail(err, status.message(), kExitFailure);
-  RatioRow interop = trace_delivery_ratio(device, std::max(options.repeats, 5));
-  rows.push_back(with_target(std::move(interop), kInteropTarget));
-  // The UI's frame runs with its own device and GL context: this suite's work is done by now.
-  rows.push_back(ui_frame_ratio(measure_frames, options.launch.backend, sizes.ui_frame_n));
-
-  if (options.format == "csv") {
-    print_ratio_csv(out, rows);
-  } else if (options.format == "json") {
-    print_ratio_json(out, device.info().name, rows);
-  } else {
-    print_ratio_table(out, device.info().name, rows);
-  }
-  return kExitOk;
+  return run_ratio_suite(
+      options, out, err,
+      [&](compute::Device& device, const DeviceCeilings& ceilings,
+          std::vector<RatioRow>& rows) -> Status {
+        const PerfSizes& sizes = device.is_gpu() ? kGpuSizes : kEmulatorSizes;
+        auto vector_add = vector_add_ratio(device, sizes.vector_n, ceilings, options.repeats);
+        if (!vector_add) return vector_add.error();
+        rows.push_back(with_target(std::move(*vector_add), kVectorAddTarget));
+        TL_RETURN_IF_ERROR(matmul_ladder_ratios(device, sizes, options.repeats, rows));
+        TL_RETURN_IF_ERROR(dense_ratios(device, sizes, 1, options.repeats, rows));
+        TL_RETURN_IF_ERROR(
+            dense_ratios(device, sizes, sizes.dense_large_batch, options.repeats, rows));
+        TL_RETURN_IF_ERROR(cpu_ratio(sizes, options.repeats, rows));
+        rows.push_back(with_target(trace_delivery_ratio(device, std::max(options.repeats, 5)),
+                                   kInteropTarget));
+        // The UI's frame runs with its own device and GL context: this suite's work is done by
+        // now.
+        rows.push_back(ui_frame_ratio(measure_frames, options.launch.backend, sizes.ui_frame_n));
+        return Status::ok();
+      });
 }
 
 }  // namespace tl::cli

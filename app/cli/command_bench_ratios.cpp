@@ -8,10 +8,8 @@
 #include <string_view>
 
 #include "commands.hpp"
-#include "compute/ceilings.hpp"
 #include "compute/lessons/lesson.hpp"
 #include "core/format.hpp"
-#include "interop/backend_selection.hpp"
 #include "interop/trace_delivery_timing.hpp"
 #include "platform/egl_context.hpp"
 #include "ratio_suite.hpp"
@@ -100,42 +98,25 @@ Status dense_ratios(compute::Device& device, const SuiteSizes& sizes, std::uint3
 }  // namespace
 
 int command_bench_ratios(const BenchOptions& options, std::ostream& out, std::ostream& err) {
-  if (options.format != "table" && options.format != "csv" && options.format != "json") {
-    return fail(err, "--format must be table, csv or json", kExitUsage);
-  }
-  if (options.repeats < 1) return fail(err, "--repeats must be at least 1", kExitUsage);
-  auto preference = interop::parse_backend_preference(options.launch.backend);
-  if (!preference) return fail(err, "--backend: " + preference.message(), kExitUsage);
-  auto choice = interop::choose_backend(*preference, false);
-  if (!choice) return fail(err, choice.message(), kExitFailure);
-  compute::Device& device = *choice->device;
-  const SuiteSizes& sizes = device.is_gpu() ? kGpuSizes : kEmulatorSizes;
-
-  auto ceilings = compute::measure_ceilings(device);
-  if (!ceilings) return fail(err, "ceilings: " + ceilings.message(), kExitFailure);
-  std::vector<RatioRow> rows;
-  RatioRow copy =
-      rate_ratio(device.is_gpu() ? "device-to-device copy" : "host memcpy",
-                 ceilings->copy_bytes_per_second / 1e9, "GB/s", "theoretical DRAM bandwidth",
-                 device.info().theoretical_bandwidth_gbps());
-  if (copy.reference <= 0) copy.absent = "unknown on this device";
-  rows.push_back(std::move(copy));
-
-  Status status = vector_add_ratios(device, sizes, *ceilings, options.repeats, rows);
-  if (status) status = matmul_ratios(device, sizes, options.repeats, rows);
-  if (status) status = dense_ratios(device, sizes, 1, options.repeats, rows);
-  if (status) status = dense_ratios(device, sizes, sizes.dense_large_batch, options.repeats, rows);
-  if (!status) return fail(err, status.message(), kExitFailure);
-  rows.push_back(trace_delivery_ratio(device, std::max(options.repeats, 5)));
-
-  if (options.format == "csv") {
-    print_ratio_csv(out, rows);
-  } else if (options.format == "json") {
-    print_ratio_json(out, device.info().name, rows);
-  } else {
-    print_ratio_table(out, device.info().name, rows);
-  }
-  return kExitOk;
+  return run_ratio_suite(
+      options, out, err,
+      [&options](compute::Device& device, const DeviceCeilings& ceilings,
+                 std::vector<RatioRow>& rows) -> Status {
+        const SuiteSizes& sizes = device.is_gpu() ? kGpuSizes : kEmulatorSizes;
+        RatioRow copy =
+            rate_ratio(device.is_gpu() ? "device-to-device copy" : "host memcpy",
+                       ceilings.copy_bytes_per_second / 1e9, "GB/s", "theoretical DRAM bandwidth",
+                       device.info().theoretical_bandwidth_gbps());
+        if (copy.reference <= 0) copy.absent = "unknown on this device";
+        rows.push_back(std::move(copy));
+        TL_RETURN_IF_ERROR(vector_add_ratios(device, sizes, ceilings, options.repeats, rows));
+        TL_RETURN_IF_ERROR(matmul_ratios(device, sizes, options.repeats, rows));
+        TL_RETURN_IF_ERROR(dense_ratios(device, sizes, 1, options.repeats, rows));
+        TL_RETURN_IF_ERROR(
+            dense_ratios(device, sizes, sizes.dense_large_batch, options.repeats, rows));
+        rows.push_back(trace_delivery_ratio(device, std::max(options.repeats, 5)));
+        return Status::ok();
+      });
 }
 
 }  // namespace tl::cli

@@ -2,12 +2,39 @@
 
 #include <string>
 
+#include "compute/ceilings.hpp"
 #include "core/format.hpp"
 #include "interop/backend_selection.hpp"
 #include "interop/trace_delivery_timing.hpp"
 #include "platform/egl_context.hpp"
 
 namespace tl::cli {
+
+int run_ratio_suite(const BenchOptions& options, std::ostream& out, std::ostream& err,
+                    const SuiteMeasure& measure) {
+  if (options.format != "table" && options.format != "csv" && options.format != "json") {
+    return fail(err, "--format must be table, csv or json", kExitUsage);
+  }
+  if (options.repeats < 1) return fail(err, "--repeats must be at least 1", kExitUsage);
+  auto preference = interop::parse_backend_preference(options.launch.backend);
+  if (!preference) return fail(err, "--backend: " + preference.message(), kExitUsage);
+  auto choice = interop::choose_backend(*preference, false);
+  if (!choice) return fail(err, choice.message(), kExitFailure);
+  compute::Device& device = *choice->device;
+  auto ceilings = compute::measure_ceilings(device);
+  if (!ceilings) return fail(err, "ceilings: " + ceilings.message(), kExitFailure);
+  std::vector<RatioRow> rows;
+  const Status measured = measure(device, *ceilings, rows);
+  if (!measured) return fail(err, measured.message(), kExitFailure);
+  if (options.format == "csv") {
+    print_ratio_csv(out, rows);
+  } else if (options.format == "json") {
+    print_ratio_json(out, device.info().name, rows);
+  } else {
+    print_ratio_table(out, device.info().name, rows);
+  }
+  return kExitOk;
+}
 
 Result<compute::LessonReport> run_lesson_once(compute::Device& device, std::string_view lesson_id,
                                               const lessons::ParamValues& values, int repeats) {

@@ -4,9 +4,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <ostream>
 #include <string_view>
 #include <vector>
 
+#include "commands.hpp"
 #include "compute/device.hpp"
 #include "compute/lessons/lesson.hpp"
 #include "core/device_ceilings.hpp"
@@ -14,6 +16,13 @@
 #include "ratio_table.hpp"
 
 namespace tl::cli {
+
+// The frame both suites run in: --format and --repeats checked, the backend chosen, the device's
+// ceilings measured, then `measure` fills the rows, which are printed as table, CSV or JSON.
+using SuiteMeasure = std::function<Status(compute::Device& device, const DeviceCeilings& ceilings,
+                                          std::vector<RatioRow>& rows)>;
+int run_ratio_suite(const BenchOptions& options, std::ostream& out, std::ostream& err,
+                    const SuiteMeasure& measure);
 
 // One timed run of `lesson_id` with `values`, CPU references off; a failed check is an error.
 Result<compute::LessonReport> run_lesson_once(compute::Device& device, std::string_view lesson_id,
