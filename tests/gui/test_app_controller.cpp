@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "app_controller.hpp"
+#include "controller_test_support.hpp"
 #include "platform/egl_context.hpp"
 
 namespace tl::ui {
@@ -22,20 +23,13 @@ class AppControllerTest : public ::testing::Test {
     gl_ = std::move(*gl);
     // The device's ceilings are cached in the test's own folder, not the user's.
     auto controller = AppController::create(
-        {interop::BackendPreference::kEmulator, gl_->renderer(),
-         std::filesystem::path(::testing::TempDir()) / "threadlab_gui_test" / "ceilings.json"});
+        test_support::emulator_options(gl_->renderer(), "threadlab_gui_test"));
     ASSERT_TRUE(controller.is_ok()) << controller.message();
     controller_ = std::move(*controller);
     wait_until_idle();
   }
 
-  void wait_until_idle() {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-    while (controller_->busy() && std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    controller_->update();
-  }
+  void wait_until_idle() { test_support::wait_until_idle(*controller_); }
 
   std::unique_ptr<platform::EglContext> gl_;
   std::unique_ptr<AppController> controller_;

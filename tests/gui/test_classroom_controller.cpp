@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "app_controller.hpp"
+#include "controller_test_support.hpp"
 #include "core/classroom/demo_script.hpp"
 #include "core/lessons/catalog.hpp"
 #include "platform/egl_context.hpp"
@@ -22,9 +23,8 @@ class ClassroomTest : public ::testing::Test {
     auto gl = platform::EglContext::create({});
     ASSERT_TRUE(gl.is_ok()) << gl.message();
     gl_ = std::move(*gl);
-    ControllerOptions options{
-        interop::BackendPreference::kEmulator, gl_->renderer(),
-        std::filesystem::path(::testing::TempDir()) / "threadlab_classroom_test" / "ceilings.json"};
+    ControllerOptions options =
+        test_support::emulator_options(gl_->renderer(), "threadlab_classroom_test");
     options.settings = settings_;
     auto controller = AppController::create(options);
     ASSERT_TRUE(controller.is_ok()) << controller.message();
@@ -32,13 +32,7 @@ class ClassroomTest : public ::testing::Test {
     wait_until_idle();
   }
 
-  void wait_until_idle() {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-    while (controller_->busy() && std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    controller_->update();
-  }
+  void wait_until_idle() { test_support::wait_until_idle(*controller_); }
 
   [[nodiscard]] const AppState& state() const { return controller_->state(); }
   [[nodiscard]] std::string value(const std::string& name) const {

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "app_controller.hpp"
+#include "controller_test_support.hpp"
 #include "headless_ui.hpp"
 #include "keyboard_shortcuts.hpp"
 #include "ui_root.hpp"
@@ -31,8 +32,7 @@ class KeysTest : public ::testing::Test {
     ASSERT_TRUE(ui.is_ok()) << ui.message();
     ui_ = std::move(*ui);
     auto controller = AppController::create(
-        {interop::BackendPreference::kEmulator, ui_->renderer(),
-         std::filesystem::path(::testing::TempDir()) / "threadlab_keys_test" / "ceilings.json"});
+        test_support::emulator_options(ui_->renderer(), "threadlab_keys_test"));
     ASSERT_TRUE(controller.is_ok()) << controller.message();
     app_ = std::move(*controller);
     ImGuiIO& io = ImGui::GetIO();
@@ -43,10 +43,7 @@ class KeysTest : public ::testing::Test {
   }
 
   void settle() {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (app_->busy() && std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
+    test_support::wait_until_idle(*app_);
     ui_->draw_frame(*app_);
   }
 
