@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <mutex>
+#include <thread>
 
 #include "compute/ceilings.hpp"
 #include "compute/lessons/lesson_series.hpp"
@@ -206,6 +207,14 @@ void AppController::set_param(const std::string& name, const std::string& value)
 
 void AppController::apply_preset(std::size_t index) {
   if (index < state_.controls.presets.size()) set_params(state_.controls.presets[index].values);
+}
+
+void AppController::wait_until_idle(std::chrono::milliseconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (busy() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  update();
 }
 
 bool AppController::can_launch() const {

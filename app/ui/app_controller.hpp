@@ -3,6 +3,7 @@
 // sweeps, lesson actions, view changes. Panels call these commands and read state(); they never
 // compute. Needs the OpenGL context current on the calling thread (the UI thread) for its lifetime.
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -55,6 +56,9 @@ class AppController {
   [[nodiscard]] bool can_launch() const;
   // Background measurements are running (a timed launch or a sweep).
   [[nodiscard]] bool busy() const { return runner_.is_running(); }
+  // Blocks until the background measurements end (at most `limit`), then collects them; for the
+  // scripted runs (screenshots, demos, benchmarks) that want finished results, never the UI.
+  void wait_until_idle(std::chrono::milliseconds limit);
 
   void start_sweep(SweepKind kind = SweepKind::kSize);
   void cancel_sweep();

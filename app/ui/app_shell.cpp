@@ -51,10 +51,8 @@ extern "C" void request_stop(int /*signal*/) {
 
 void apply_actions(AppController& controller, const cli::GuiOptions& options) {
   for (const std::string& action : options.actions) {
-    controller.update();
-    // Each action waits for the previous one's measurements, as a person clicking would.
-    while (controller.busy()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    controller.update();
+    // Each action waits for the previous one's measurements (a sweep too), as a person would.
+    controller.wait_until_idle(kMaxWaitForDemoStep);
     controller.apply_lesson_action(action);
   }
 }
@@ -96,15 +94,6 @@ std::vector<std::uint8_t> read_framebuffer(int width, int height) {
 void save_capture(AppController& controller, const CaptureRequest& request, RgbaImage frame,
                   float scale_x, float scale_y) {
   controller.capture_done(request.path, save_frame_part(request, frame, scale_x, scale_y));
-}
-
-void wait_for_measurements(AppController& controller,
-                           std::chrono::seconds limit = kMaxWaitForMeasurements) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (controller.busy() && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  controller.update();
 }
 
 PlatformKeys glfw_keys() {
@@ -162,7 +151,7 @@ int run_window(const cli::GuiOptions& options, interop::BackendPreference backen
       for (int frame = 0; !(*window)->should_close(); ++frame) {
         const bool last = options.frames > 0 && frame == options.frames - 1;
         (*window)->poll_events();
-        if (last) wait_for_measurements(app);
+        if (last) app.wait_until_idle(kMaxWaitForMeasurements);
         app.update();
         (*window)->set_fullscreen(app.state().classroom.fullscreen);
         theme.follow(app.state().classroom);
@@ -223,7 +212,7 @@ int play_demo_headless(AppController& controller, classroom::DemoScript script,
   controller.start_demo(std::move(script), /*timed_advance=*/false);
   for (std::size_t i = 0; i < steps; ++i) {
     if (i > 0) controller.play_demo_step(i);
-    wait_for_measurements(controller, kMaxWaitForDemoStep);
+    controller.wait_until_idle(kMaxWaitForDemoStep);
     for (int frame = 0; frame < kFramesPerDemoStep; ++frame) ui.draw_frame(controller);
     const std::string path = (std::filesystem::path(out_dir) / (shots[i] + ".png")).string();
     const Status saved = ui.save_png(path);
@@ -246,7 +235,7 @@ int run_headless(const cli::GuiOptions& options, interop::BackendPreference back
   apply_actions(**controller, options);
   const int frames = options.frames > 0 ? options.frames : 3;
   for (int frame = 0; frame < frames; ++frame) {
-    if (frame == frames - 1) wait_for_measurements(**controller);
+    if (frame == frames - 1) (*controller)->wait_until_idle(kMaxWaitForMeasurements);
     (*ui)->draw_frame(**controller);
   }
   if (!options.screenshot.empty()) {

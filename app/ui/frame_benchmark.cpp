@@ -4,7 +4,6 @@
 #include <glad/gl.h>
 
 #include <chrono>
-#include <thread>
 
 #include "app_controller.hpp"
 #include "headless_ui.hpp"
@@ -14,14 +13,6 @@ namespace {
 
 // Frames drawn before timing starts: the font atlas upload, shader compilation, first allocations.
 constexpr int kWarmupFrames = 5;
-
-void wait_until_idle(AppController& controller) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
-  while (controller.busy() && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  controller.update();
-}
 
 }  // namespace
 
@@ -35,7 +26,7 @@ Result<cli::UiFrameTimes> measure_ui_frames(const cli::UiFrameRequest& request) 
   auto controller = AppController::create({*backend, (*ui)->renderer(), std::nullopt});
   if (!controller) return controller.error();
   AppController& app = **controller;
-  wait_until_idle(app);
+  app.wait_until_idle(std::chrono::minutes(5));  // the first timed run and the ceilings
   if (!app.set_params(
           {{"n", std::to_string(request.elements)}, {"grid", "auto"}, {"block", "256"}})) {
     return invalid_argument("the vector-add lesson refused " + std::to_string(request.elements) +

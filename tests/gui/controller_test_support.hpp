@@ -7,7 +7,6 @@
 #include <chrono>
 #include <filesystem>
 #include <string>
-#include <thread>
 
 #include "app_controller.hpp"
 
@@ -21,11 +20,7 @@ inline ControllerOptions emulator_options(const std::string& gl_renderer,
 
 // Timed runs and sweeps run in the background: wait for them (two minutes at most), then collect.
 inline void wait_until_idle(AppController& controller) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  while (controller.busy() && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  controller.update();
+  controller.wait_until_idle(std::chrono::minutes(2));
 }
 
 }  // namespace tl::ui::test_support
