@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/user_files.hpp"
+
 namespace tl {
 namespace {
 
@@ -67,15 +69,7 @@ std::string ceilings_key(const DeviceInfo& device) {
 }
 
 std::optional<std::filesystem::path> default_ceilings_cache_path() {
-  const char* cache = std::getenv("XDG_CACHE_HOME");
-  if (cache != nullptr && *cache != '\0') {
-    return std::filesystem::path(cache) / "threadlab" / "ceilings.json";
-  }
-  const char* home = std::getenv("HOME");
-  if (home != nullptr && *home != '\0') {
-    return std::filesystem::path(home) / ".cache" / "threadlab" / "ceilings.json";
-  }
-  return std::nullopt;
+  return user_file("XDG_CACHE_HOME", ".cache", "ceilings.json");
 }
 
 Result<CeilingsCache> CeilingsCache::load(const std::filesystem::path& path) {
@@ -127,21 +121,7 @@ Status CeilingsCache::save(const std::filesystem::path& path) const {
                     {"sgemm_absent", c.sgemm_absent},
                     {"measured_at", c.measured_at}};
   }
-  std::error_code created;
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), created);
-  // Written beside and renamed into place, so a crash never leaves half a file.
-  const std::filesystem::path temporary = path.string() + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    if (!out) return Error{ErrorKind::kIoError, "cannot write " + temporary.string()};
-    out << nlohmann::json{{"devices", devices}}.dump(2) << '\n';
-    if (!out) return Error{ErrorKind::kIoError, "cannot write " + temporary.string()};
-  }
-  std::error_code renamed;
-  std::filesystem::rename(temporary, path, renamed);
-  if (renamed)
-    return Error{ErrorKind::kIoError, "cannot write " + path.string() + ": " + renamed.message()};
-  return Status::ok();
+  return write_file_atomically(path, nlohmann::json{{"devices", devices}}.dump(2) + '\n');
 }
 
 std::optional<DeviceCeilings> CeilingsCache::find(const std::string& key) const {

@@ -8,6 +8,7 @@
 #include <toml++/toml.h>
 
 #include "core/classroom/toml_fields.hpp"
+#include "core/user_files.hpp"
 
 namespace tl::classroom {
 
@@ -104,33 +105,13 @@ Status save_settings(const std::filesystem::path& path, const Settings& settings
                     {"theme", theme_name(settings.theme)},
                     {"window_width", settings.window_width},
                     {"window_height", settings.window_height}};
-  std::error_code created;
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), created);
-  const std::filesystem::path temporary = path.string() + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << "# ThreadLab's settings, written by the app; edit while it is closed.\n"
-        << table << '\n';
-    if (!out) return Error{ErrorKind::kIoError, "cannot write " + temporary.string()};
-  }
-  std::error_code renamed;
-  std::filesystem::rename(temporary, path, renamed);
-  if (renamed) {
-    return Error{ErrorKind::kIoError, "cannot write " + path.string() + ": " + renamed.message()};
-  }
-  return Status::ok();
+  std::ostringstream text;
+  text << "# ThreadLab's settings, written by the app; edit while it is closed.\n" << table << '\n';
+  return write_file_atomically(path, text.str());
 }
 
 std::optional<std::filesystem::path> default_settings_path() {
-  const char* config = std::getenv("XDG_CONFIG_HOME");
-  if (config != nullptr && *config != '\0') {
-    return std::filesystem::path(config) / "threadlab" / "settings.toml";
-  }
-  const char* home = std::getenv("HOME");
-  if (home != nullptr && *home != '\0') {
-    return std::filesystem::path(home) / ".config" / "threadlab" / "settings.toml";
-  }
-  return std::nullopt;
+  return user_file("XDG_CONFIG_HOME", ".config", "settings.toml");
 }
 
 }  // namespace tl::classroom
