@@ -2,9 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "core/lessons/lesson_action.hpp"
 
@@ -122,6 +126,48 @@ TEST(LessonDocument, ATextSizeMd4cGetsWrongIsAParseErrorNotACrash) {
     for (const auto& block : document->blocks) {
       for (const auto& span : block.spans) EXPECT_LE(span.text.size(), text.size());
     }
+  }
+}
+
+// A text whose last byte is the last byte of a readable page, with an unreadable page after it: a
+// parser that reads past the end of its input dies here instead of reading someone else's memory.
+class TextAgainstAGuardPage {
+ public:
+  explicit TextAgainstAGuardPage(std::string_view text)
+      : page_(static_cast<std::size_t>(sysconf(_SC_PAGESIZE))) {
+    void* memory =
+        mmap(nullptr, 2 * page_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED || text.size() > page_) return;
+    base_ = static_cast<char*>(memory);
+    if (mprotect(base_ + page_, page_, PROT_NONE) != 0) return;
+    char* start = base_ + page_ - text.size();
+    std::copy(text.begin(), text.end(), start);
+    view_ = std::string_view(start, text.size());
+  }
+  ~TextAgainstAGuardPage() {
+    if (base_ != nullptr) munmap(base_, 2 * page_);
+  }
+  TextAgainstAGuardPage(const TextAgainstAGuardPage&) = delete;
+  TextAgainstAGuardPage& operator=(const TextAgainstAGuardPage&) = delete;
+
+  [[nodiscard]] bool ready() const { return !view_.empty(); }
+  [[nodiscard]] std::string_view view() const { return view_; }
+
+ private:
+  std::size_t page_;
+  char* base_ = nullptr;
+  std::string_view view_;
+};
+
+TEST(LessonDocument, ParsesATextThatEndsAtTheEndOfReadableMemory) {
+  // md4c 0.4.8 reads one character past its input on each of these (the CI fuzzer found the
+  // first, as a crash on a buffer that ended at a page boundary): the parse must not.
+  for (const std::string_view text : {"5", "12", "# Title\n\n3", "- item\n  7", "> 1"}) {
+    TextAgainstAGuardPage guarded(text);
+    ASSERT_TRUE(guarded.ready()) << "could not map a guard page";
+    const auto document = markdown::parse(guarded.view());
+    ASSERT_TRUE(document.is_ok()) << text;
+    EXPECT_FALSE(document->blocks.empty()) << text;
   }
 }
 

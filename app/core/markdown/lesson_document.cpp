@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 
 namespace tl::markdown {
 namespace {
@@ -14,19 +15,23 @@ namespace {
 constexpr std::size_t kMd4cOwnTextBytes = 16;
 // Its static strings are nowhere near the document's buffer; a pointer this close to it is stale.
 constexpr std::ptrdiff_t kNearDocumentBytes = 64;
+// NULs after the document for md4c's reads past its end (one character in every case the fuzzer
+// found against an instrumented md4c 0.4.8; a few more cost nothing).
+constexpr std::size_t kMd4cReadAheadBytes = 8;
 
 struct Builder {
-  // The markdown being parsed. md4c 0.4 (Debian 12's) can hand a callback a text whose size runs
-  // far past the document on some malformed input (found by fuzz_lesson_text): every text and
-  // attribute is checked against it, and an impossible one stops the parse with an error.
+  // The markdown being parsed. Before md4c got a terminated copy, its reads past the end made it
+  // hand callbacks texts whose size ran far past the document (found by fuzz_lesson_text). The
+  // checks stay as a second line: every text and attribute is checked against the document, and
+  // an impossible one stops the parse with an error instead of reaching the lesson panel.
   std::string_view source;
   bool corrupt = false;
 
-  // Whether md4c's (chars, size) can be real. md4c 0.4 (Debian 12's) has been seen by the fuzzer
-  // to hand over sizes of gigabytes, and pointers just past the document (nondeterministically, so
-  // from stale state): a span must lie inside the document, where text always points except for a
-  // few bytes of md4c's own (the U+FFFD for a NUL); attributes md4c rebuilt (unescaped link
-  // targets) live in its own buffers and may be longer, but never longer than the document.
+  // Whether md4c's (chars, size) can be real. md4c 0.4 (Debian 12's), reading garbage past an
+  // unterminated input, was seen handing over sizes of gigabytes and pointers just past the
+  // document: a span must lie inside the document, where text always points except for a few bytes
+  // of md4c's own (the U+FFFD for a NUL); attributes md4c rebuilt (unescaped link targets) live in
+  // its own buffers and may be longer, but never longer than the document.
   [[nodiscard]] bool inside_document(const char* chars, std::size_t size) const {
     const char* begin = source.data();
     const char* end = begin + source.size();
@@ -242,6 +247,16 @@ std::string Document::title() const {
 }
 
 Result<Document> parse(std::string_view markdown) {
+  // md4c 0.4.8 (Debian 12's) reads a character past the end of its input in several places (a
+  // text of just "5" does it, checking for a list mark's "." after the digits): it was written for
+  // NUL-terminated buffers. A view carries no terminator, so md4c gets a copy followed by NULs and
+  // never sees past the document's size into someone else's memory.
+  std::string terminated;
+  terminated.reserve(markdown.size() + kMd4cReadAheadBytes);
+  terminated.append(markdown);
+  terminated.append(kMd4cReadAheadBytes, '\0');
+  markdown = std::string_view(terminated.data(), markdown.size());
+
   Builder builder;
   builder.source = markdown;
   MD_PARSER parser{};
