@@ -136,10 +136,12 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
   bench_command->add_option("--repeats", bench.repeats, "Timed runs per point")
       ->capture_default_str();
   bench_command->add_flag("!--no-cpu", bench.cpu, "Skip the CPU references");
-  bench_command->add_option("--suite", bench.suite,
-                            "ratios: each kernel against this device's copy bandwidth or cuBLAS, "
-                            "measured in one run (instead of a sweep); perf: issue #6's targets, "
-                            "each ratio with its target and whether it is met");
+  bench_command->add_option(
+      "--suite", bench.suite,
+      "ratios: each kernel against this device's copy bandwidth or cuBLAS, "
+      "measured in one run (instead of a sweep); perf: issue #6's targets, "
+      "each ratio with its target and whether it is met; ui: perf's interactive "
+      "rows alone (interop against copy, the whole UI frame)");
 
   RenderOptions render;
   auto* render_command = app.add_subcommand("render", "Draw the mapping view to a PNG, headless");
@@ -176,7 +178,9 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
     if (bench.suite == "perf") {
       return command_bench_perf(bench, gui.measure_frames, std::cout, std::cerr);
     }
-    return fail(std::cerr, "--suite must be ratios or perf", kExitUsage);
+    if (bench.suite == "ui")
+      return command_bench_ui(bench, gui.measure_frames, std::cout, std::cerr);
+    return fail(std::cerr, "--suite must be ratios, perf or ui", kExitUsage);
   }
   if (*render_command) return command_render(render, std::cout, std::cerr);
   if (*soak_command) {

@@ -204,4 +204,17 @@ int command_bench_perf(const BenchOptions& options, const UiFrameMeasure& measur
       });
 }
 
+int command_bench_ui(const BenchOptions& options, const UiFrameMeasure& measure_frames,
+                     std::ostream& out, std::ostream& err) {
+  return run_ratio_suite(
+      options, out, err,
+      [&](compute::Device& device, const DeviceCeilings&, std::vector<RatioRow>& rows) -> Status {
+        const PerfSizes& sizes = device.is_gpu() ? kGpuSizes : kEmulatorSizes;
+        rows.push_back(with_target(trace_delivery_ratio(device, std::max(options.repeats, 5)),
+                                   kInteropTarget));
+        rows.push_back(ui_frame_ratio(measure_frames, options.launch.backend, sizes.ui_frame_n));
+        return Status::ok();
+      });
+}
+
 }  // namespace tl::cli

@@ -180,6 +180,28 @@ TEST(CliBench, TheRatiosSuiteComparesEachResultInOneRun) {
   EXPECT_TRUE(has("traced frame")) << r.describe();
 }
 
+TEST(CliBench, TheUiSuiteMeasuresWholeFramesWithTheTracedLaunchsShare) {
+  const ProcessResult r = run_threadlab(
+      {"bench", "--suite", "ui", "--format", "json", "--backend", "emulator", "--repeats", "1"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  const nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(doc.is_discarded()) << "not valid JSON\n" << r.describe();
+  ASSERT_TRUE(doc.contains("ratios") && doc["ratios"].is_array()) << r.describe();
+  ASSERT_EQ(doc["ratios"].size(), 2u) << r.describe();
+  // The emulator has no interop to compare: the row is there and says why.
+  const auto& delivery = doc["ratios"][0];
+  EXPECT_NE(delivery.value("what", "").find("traced frame"), std::string::npos) << r.describe();
+  EXPECT_FALSE(delivery.value("absent", "").empty()) << r.describe();
+  const auto& frame = doc["ratios"][1];
+  const std::string what = frame.value("what", "");
+  ASSERT_NE(what.find("UI frame"), std::string::npos) << r.describe();
+  if (frame.contains("absent")) GTEST_SKIP() << "no headless GL here: " << frame["absent"];
+  EXPECT_NE(what.find("median of 120"), std::string::npos) << what;
+  EXPECT_NE(what.find("the traced launch"), std::string::npos) << what;
+  EXPECT_GT(frame.value("value", 0.0), 0.0) << r.describe();
+  EXPECT_DOUBLE_EQ(frame.value("reference", 0.0), 1000.0 / 60.0) << r.describe();
+}
+
 TEST(CliBench, JsonIsValidWithOnePointPerSize) {
   const ProcessResult r = run_threadlab({"bench", "--sizes", "2^10,2^12", "--format", "json",
                                          "--backend", "emulator", "--repeats", "1"});

@@ -84,6 +84,8 @@ INSTANTIATE_TEST_SUITE_P(
         UsageCase{"BenchUnknownSuite", bench_with({"--suite", "fastest"})},
         UsageCase{"BenchRatiosBadFormat",
                   {"bench", "--backend", "emulator", "--suite", "ratios", "--format", "xml"}},
+        UsageCase{"BenchUiBadFormat",
+                  {"bench", "--backend", "emulator", "--suite", "ui", "--format", "yaml"}},
         UsageCase{"BenchParameterOfAnotherLesson", bench_with({"--rows", "16"})}),
     [](const ::testing::TestParamInfo<UsageCase>& param_info) { return param_info.param.name; });
 
