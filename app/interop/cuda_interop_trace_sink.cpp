@@ -12,6 +12,20 @@
 #include "compute/cuda/cuda_status.hpp"
 
 namespace tl::interop {
+namespace {
+
+// An interop call that fails without losing the CUDA context is the interop path's own failure,
+// reported as a graphics error so that the app moves to the copy path (core/backend_fallback); a
+// sticky error or a full GPU stays what it is, since the copy path would meet it too.
+Status interop_status(cudaError_t error, const char* what) {
+  Status status = compute::cuda_status(error, what);
+  if (!status && status.error().kind == ErrorKind::kCudaError) {
+    return Error{ErrorKind::kGraphicsError, status.message()};
+  }
+  return status;
+}
+
+}  // namespace
 
 CudaInteropTraceSink::~CudaInteropTraceSink() {
   if (mapped_) cudaGraphicsUnmapResources(1, &resource_);
@@ -21,10 +35,10 @@ CudaInteropTraceSink::~CudaInteropTraceSink() {
 Status CudaInteropTraceSink::register_buffer() {
   unregister_buffer();
   // The kernel overwrites every record after a memset, so CUDA never needs the old contents.
-  TL_RETURN_IF_ERROR(compute::cuda_status(
-      cudaGraphicsGLRegisterBuffer(&resource_, buffer_.gl_buffer(),
-                                   cudaGraphicsRegisterFlagsWriteDiscard),
-      "registering the trace buffer with CUDA (cudaGraphicsGLRegisterBuffer)"));
+  TL_RETURN_IF_ERROR(
+      interop_status(cudaGraphicsGLRegisterBuffer(&resource_, buffer_.gl_buffer(),
+                                                  cudaGraphicsRegisterFlagsWriteDiscard),
+                     "registering the trace buffer with CUDA (cudaGraphicsGLRegisterBuffer)"));
   registered_generation_ = buffer_.generation();
   return Status::ok();
 }
@@ -44,13 +58,12 @@ Result<TraceRecord*> CudaInteropTraceSink::acquire(compute::Device& device, std:
     TL_RETURN_IF_ERROR(register_buffer());
   }
   TL_RETURN_IF_ERROR(
-      compute::cuda_status(cudaGraphicsMapResources(1, &resource_), "mapping the trace buffer"));
+      interop_status(cudaGraphicsMapResources(1, &resource_), "mapping the trace buffer"));
   mapped_ = true;
   void* pointer = nullptr;
   std::size_t size = 0;
-  Status status =
-      compute::cuda_status(cudaGraphicsResourceGetMappedPointer(&pointer, &size, resource_),
-                           "getting the mapped trace buffer's address");
+  Status status = interop_status(cudaGraphicsResourceGetMappedPointer(&pointer, &size, resource_),
+                                 "getting the mapped trace buffer's address");
   if (status && size < count * sizeof(TraceRecord)) {
     status = Error{ErrorKind::kGraphicsError, "the mapped trace buffer is smaller than requested"};
   }
@@ -66,8 +79,7 @@ Status CudaInteropTraceSink::publish(compute::Device& /*device*/) {
   if (!mapped_) return Status::ok();
   mapped_ = false;
   // Unmapping orders the CUDA work before any later GL use of the buffer.
-  return compute::cuda_status(cudaGraphicsUnmapResources(1, &resource_),
-                              "unmapping the trace buffer");
+  return interop_status(cudaGraphicsUnmapResources(1, &resource_), "unmapping the trace buffer");
 }
 
 std::string probe_interop(int cuda_ordinal) {

@@ -7,6 +7,7 @@
 
 #include "compute/ceilings.hpp"
 #include "compute/lessons/lesson_series.hpp"
+#include "core/backend_fallback.hpp"
 #include "core/format.hpp"
 #include "core/lessons/catalog.hpp"
 #include "core/lessons/dense_layer.hpp"
@@ -258,6 +259,14 @@ void AppController::switch_to_emulator(const std::string& why) {
   post(Severity::kError, why);
 }
 
+void AppController::switch_trace_path(BackendKind to, const Error& why) {
+  trace_sink_.reset();  // unregisters the GL buffer from CUDA before another sink writes into it
+  trace_sink_ = interop::make_gl_trace_sink(to, trace_buffer_);
+  state_.backend = to;
+  state_.backend_reason = describe_trace_fallback(to, why);
+  post(Severity::kWarning, state_.backend_reason);
+}
+
 void AppController::launch(bool timed) {
   if (!can_launch()) {
     post(Severity::kWarning,
@@ -299,6 +308,12 @@ void AppController::launch(bool timed) {
   } else {
     const auto traced_start = std::chrono::steady_clock::now();
     auto traced = lesson_->run_traced(*device_, *trace_sink_);
+    if (!traced) {
+      if (const auto fallback = fallback_after_trace_error(state_.backend, traced.error())) {
+        switch_trace_path(*fallback, traced.error());
+        traced = lesson_->run_traced(*device_, *trace_sink_);
+      }
+    }
     trace.traced_milliseconds =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - traced_start)
             .count();

@@ -142,6 +142,9 @@ class AppController {
   // A sticky CUDA error: reset the device and re-create the interop sink, or, where CUDA cannot
   // recover within the process, carry on on the emulator.
   void handle_device_error(const Error& error);
+  // The trace path failed where the next one down the chain works (interop → copy): switch, say
+  // why in the status bar.
+  void switch_trace_path(BackendKind to, const Error& why);
   void switch_to_emulator(const std::string& why);
   void record_sweep_point(const SweepPoint& point);
   // Classroom mode's helpers.
