@@ -306,6 +306,7 @@ void AppController::launch(bool timed) {
     trace.error = "The picture shows up to 2^24 elements; " + format_count(trace.n) +
                   " are timed but not drawn.";
   } else {
+    bool idle_count_exact = false;
     const auto traced_start = std::chrono::steady_clock::now();
     auto traced = lesson_->run_traced(*device_, *trace_sink_);
     if (!traced) {
@@ -330,6 +331,11 @@ void AppController::launch(bool timed) {
       }
     } else {
       trace.valid = true;
+      // Threads that wrote nothing are idle only where each thread owns at most one element and
+      // the kernel ran with the configuration shown. A grid-stride loop, a register tile or a warp
+      // per element (the dense layer's fast kernels, launched with their own shape) would make
+      // "threads minus elements written" a wrong count, so the view leaves it out there.
+      idle_count_exact = lesson_->elements_per_thread() == 1 && traced->config == trace.config;
       trace.check = traced->check;
       trace.blocks = std::move(traced->blocks);
       if (!trace.blocks.empty()) trace.timeline = lessons::build_block_timeline(trace.blocks);
@@ -350,11 +356,11 @@ void AppController::launch(bool timed) {
         trace.unwritten = summary->unwritten;
         trace.written_more = summary->written_more;
       }
-      // Threads that wrote nothing: exact when each thread writes at most one element, which is
-      // what the picture's idle cells show.
-      const std::uint64_t threads = trace.config.total_threads();
-      const std::uint64_t written = trace.n - trace.unwritten;
-      trace.idle_threads = threads > written ? threads - written : 0;
+      if (idle_count_exact) {
+        const std::uint64_t threads = trace.config.total_threads();
+        const std::uint64_t written = trace.n - trace.unwritten;
+        trace.idle_threads = threads > written ? threads - written : 0;
+      }
     }
   }
   if (timed) start_timed_run();

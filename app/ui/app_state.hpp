@@ -61,7 +61,9 @@ struct TraceView {
   MappingLayout layout;
   std::uint64_t unwritten = 0;
   std::uint64_t written_more = 0;
-  std::uint64_t idle_threads = 0;
+  // Threads that wrote no element; none where that would not mean idle (a grid-stride loop, a
+  // register tile, several threads per element).
+  std::optional<std::uint64_t> idle_threads;
   std::optional<compute::LessonCheck> check;
   std::vector<BlockRecord> blocks;
   lessons::BlockTimeline timeline;  // which SM ran each block, and when (lessons that record it)

@@ -85,6 +85,31 @@ TEST_F(AppControllerTest, OneBlockOfTooManyThreadsShowsCudasErrorAndTheAppKeepsW
   EXPECT_TRUE(controller_->state().timed.report->check->passed);
 }
 
+TEST_F(AppControllerTest, IdleThreadsAreCountedOnlyWhereAThreadOwnsOneElement) {
+  // One element per thread: 4 × 256 threads for 1000 elements leave 24 idle.
+  controller_->apply_lesson_action(
+      "threadlab:set?lesson=thread-hierarchy&n=1000&grid=4&block=256&grid_stride=0&launch");
+  wait_until_idle();
+  ASSERT_TRUE(controller_->state().trace.valid) << controller_->state().trace.error;
+  EXPECT_EQ(controller_->state().trace.idle_threads, std::optional<std::uint64_t>(24));
+  // A grid-stride loop: 2 × 128 threads each write several of the 1000 elements; "threads minus
+  // elements" means nothing there.
+  controller_->apply_lesson_action(
+      "threadlab:set?lesson=thread-hierarchy&n=1000&grid=2&block=128&grid_stride=1&launch");
+  wait_until_idle();
+  ASSERT_TRUE(controller_->state().trace.valid) << controller_->state().trace.error;
+  EXPECT_EQ(controller_->state().trace.unwritten, 0u);
+  EXPECT_FALSE(controller_->state().trace.idle_threads.has_value());
+  // The dense layer's fast product: a warp per neuron, launched with its own shape.
+  controller_->apply_lesson_action(
+      "threadlab:set?lesson=dense-layer&batch=1&inputs=64&neurons=40&path=fused&product=fast&"
+      "launch");
+  wait_until_idle();
+  ASSERT_TRUE(controller_->state().trace.valid) << controller_->state().trace.error;
+  EXPECT_EQ(controller_->state().trace.unwritten, 0u);
+  EXPECT_FALSE(controller_->state().trace.idle_threads.has_value());
+}
+
 TEST_F(AppControllerTest, InvalidInputsAreRefusedAndThePreviousStateKept) {
   controller_->set_param("n", "5000");
   for (const char* bad : {"0", "-3", "lots", "1e-3", "99999999999999999999"}) {

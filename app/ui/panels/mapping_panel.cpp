@@ -140,9 +140,11 @@ void draw_mapping_panel(AppController& controller, const Fonts& fonts) {
     ImGui::SameLine(0, ImGui::GetFontSize());
     ImGui::TextColored(trace.unwritten > 0 ? palette().error : palette().muted, "%s never written",
                        format_count(trace.unwritten).c_str());
-    ImGui::SameLine(0, ImGui::GetFontSize());
-    ImGui::TextColored(palette().muted, "%s idle threads",
-                       format_count(trace.idle_threads).c_str());
+    if (trace.idle_threads) {
+      ImGui::SameLine(0, ImGui::GetFontSize());
+      ImGui::TextColored(palette().muted, "%s idle threads",
+                         format_count(*trace.idle_threads).c_str());
+    }
     if (trace.written_more > 0) {
       ImGui::SameLine(0, ImGui::GetFontSize());
       ImGui::TextColored(palette().error, "%s written twice",
