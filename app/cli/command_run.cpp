@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "commands.hpp"
+#include "compute/ceilings.hpp"
 #include "compute/trace_sink.hpp"
 #include "core/format.hpp"
 #include "core/trace.hpp"
@@ -56,7 +57,18 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
   auto report = (*lesson)->run_timed(device, nullptr);
   if (!report) return fail(err, explain(report.message()), kExitFailure);
   const std::string id((*lesson)->info().id);
-  print_run_report(out, id, {shape, config, std::nullopt, {}}, *report, backend_label(*choice));
+  // On a GPU every kernel is read against what this device does at best, measured once and cached
+  // (about a second the first time), after the lesson's own timings so they do not share the GPU.
+  std::optional<DeviceCeilings> ceilings;
+  if (device.is_gpu()) {
+    std::string warning;
+    auto measured = compute::cached_ceilings(device, default_ceilings_cache_path(), warning);
+    if (measured) ceilings = std::move(*measured);
+    if (!measured)
+      err << "note: no shares of the device's ceilings: " << measured.message() << '\n';
+  }
+  print_run_report(out, id, {shape, config, std::nullopt, {}}, *report, backend_label(*choice),
+                   ceilings ? &*ceilings : nullptr);
 
   bool check_failed = false;
   if (options.check) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/format.hpp"
+#include "core/plot/tick_format.hpp"
 
 namespace tl::cli {
 namespace {
@@ -63,7 +64,7 @@ std::string column_name(const std::string& name) {
 
 void print_run_report(std::ostream& out, const std::string& lesson,
                       const compute::TracedLaunch& what, const compute::LessonReport& report,
-                      const std::string& backend) {
+                      const std::string& backend, const DeviceCeilings* ceilings) {
   out << lesson << what.config.to_string() << "  " << format_count(what.shape.elements())
       << " elements";
   if (what.shape.rows > 1) out << " (" << what.shape.rows << " × " << what.shape.cols << ")";
@@ -75,15 +76,28 @@ void print_run_report(std::ostream& out, const std::string& lesson,
   for (const compute::TimingRow& row : report.rows) {
     if (row.stats.empty()) continue;
     char buffer[200];
+    const std::string rates = row.on_device && ceilings != nullptr
+                                  ? describe_rates(rates_against_ceilings(
+                                        row.bytes, row.flops, row.stats.median_ms, ceilings))
+                                  : rate(row);
     std::snprintf(buffer, sizeof buffer, " %12s  %-28s %s\n",
                   format_milliseconds(row.stats.median_ms).c_str(), range(row.stats).c_str(),
-                  rate(row).c_str());
+                  rates.c_str());
     out << "  " << row.name << std::string(name_width - display_width(row.name), ' ') << buffer;
   }
   for (const std::string& note : report.notes) out << "  note: " << note << '\n';
   int repeats = 0;
   for (const auto& row : report.rows) repeats = std::max(repeats, row.stats.repeats);
   out << "  median of " << repeats << " runs after warm-up, (min – max)\n";
+  if (ceilings != nullptr) {
+    out << "  ceilings measured on this device at " << ceilings->measured_at << ": device copy "
+        << plot::format_value(ceilings->copy_bytes_per_second, plot::TickFormat::kByteRate, 3);
+    if (ceilings->sgemm_flops_per_second > 0) {
+      out << ", cuBLAS SGEMM "
+          << plot::format_value(ceilings->sgemm_flops_per_second, plot::TickFormat::kFlopRate, 3);
+    }
+    out << '\n';
+  }
 }
 
 void print_bench_table(std::ostream& out, const std::string& lesson, const std::string& size_label,

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "compute/lessons/lesson.hpp"
+#include "core/device_ceilings.hpp"
 
 namespace tl::cli {
 
@@ -16,9 +17,10 @@ struct BenchRow {
   compute::LessonReport report;
 };
 
+// With the device's ceilings, each GPU row gives both its rates and their shares of them.
 void print_run_report(std::ostream& out, const std::string& lesson,
                       const compute::TracedLaunch& what, const compute::LessonReport& report,
-                      const std::string& backend);
+                      const std::string& backend, const DeviceCeilings* ceilings = nullptr);
 void print_bench_table(std::ostream& out, const std::string& lesson, const std::string& size_label,
                        const std::vector<BenchRow>& rows, const std::string& backend);
 void print_bench_csv(std::ostream& out, const std::string& lesson,

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/plot/tick_format.hpp"
 #include "core/user_files.hpp"
 
 namespace tl {
@@ -60,6 +61,47 @@ std::optional<CeilingShare> share_of_ceilings(double bytes, double flops, double
     return CeilingShare{*share, "device copy"};
   }
   return std::nullopt;
+}
+
+RatesAgainstCeilings rates_against_ceilings(double bytes, double flops, double milliseconds,
+                                            const DeviceCeilings* ceilings) {
+  RatesAgainstCeilings rates;
+  if (!(milliseconds > 0) || !std::isfinite(milliseconds)) return rates;
+  const double seconds = milliseconds * 1e-3;
+  if (bytes > 0) {
+    const double rate = bytes / seconds;
+    rates.bytes = RateAgainstCeiling{
+        rate, ceilings ? share_of_ceiling(rate, ceilings->copy_bytes_per_second) : std::nullopt};
+  }
+  if (flops > 0) {
+    const double rate = flops / seconds;
+    rates.flops = RateAgainstCeiling{
+        rate, ceilings ? share_of_ceiling(rate, ceilings->sgemm_flops_per_second) : std::nullopt};
+  }
+  return rates;
+}
+
+namespace {
+
+std::string percent(double share) {
+  // Two significant digits below 10 %, so a memory-bound kernel's tiny share of cuBLAS still reads.
+  return plot::format_value(share * 100.0, plot::TickFormat::kNumber, share < 0.1 ? 2 : 3) + " %";
+}
+
+}  // namespace
+
+std::string describe_rates(const RatesAgainstCeilings& rates) {
+  std::string text;
+  auto add = [&text](const std::optional<RateAgainstCeiling>& rate, plot::TickFormat format,
+                     const char* ceiling) {
+    if (!rate) return;
+    if (!text.empty()) text += "; ";
+    text += plot::format_value(rate->per_second, format, 3);
+    if (rate->share) text += " = " + percent(*rate->share) + " of " + ceiling;
+  };
+  add(rates.bytes, plot::TickFormat::kByteRate, "the device copy");
+  add(rates.flops, plot::TickFormat::kFlopRate, "cuBLAS SGEMM");
+  return text;
 }
 
 std::string ceilings_key(const DeviceInfo& device) {

@@ -41,6 +41,25 @@ struct CeilingShare {
                                                             double milliseconds,
                                                             const DeviceCeilings& ceilings);
 
+// Both rates of a timed result, each with its share of its ceiling where that is known: a vector
+// add at 93 % of the copy bandwidth is at 0.4 % of cuBLAS's GFLOP/s, which is what "memory bound"
+// means. A rate is absent where the result does no such work (bytes or flops of 0).
+struct RateAgainstCeiling {
+  double per_second = 0;        // bytes or floating-point operations per second
+  std::optional<double> share;  // of the ceiling; nullopt where it was not measured
+};
+struct RatesAgainstCeilings {
+  std::optional<RateAgainstCeiling> bytes;  // against the device copy
+  std::optional<RateAgainstCeiling> flops;  // against cuBLAS SGEMM
+};
+[[nodiscard]] RatesAgainstCeilings rates_against_ceilings(double bytes, double flops,
+                                                          double milliseconds,
+                                                          const DeviceCeilings* ceilings);
+
+// Both rates in words, for a tooltip or a report line: "2.76 TB/s = 91 % of the device copy;
+// 230 GFLOP/s = 0.45 % of cuBLAS SGEMM". Empty when there is no rate.
+[[nodiscard]] std::string describe_rates(const RatesAgainstCeilings& rates);
+
 // The cache key: the same GPU model on the same driver measures the same.
 [[nodiscard]] std::string ceilings_key(const DeviceInfo& device);
 

@@ -53,6 +53,33 @@ TEST(DeviceCeilings, ResultsAreComparedWithTheCeilingThatBoundsThem) {
   EXPECT_FALSE(share_of_ceilings(0, 0, 1, c).has_value());
 }
 
+TEST(DeviceCeilings, BothRatesComeWithTheirShares) {
+  const DeviceCeilings c = h100();
+  // Vector add, 2^28 floats in 1.166 ms: near the copy, nowhere near cuBLAS's arithmetic.
+  const double n = 268435456.0;
+  const RatesAgainstCeilings add = rates_against_ceilings(12 * n, n, 1.166, &c);
+  ASSERT_TRUE(add.bytes.has_value());
+  ASSERT_TRUE(add.flops.has_value());
+  EXPECT_NEAR(add.bytes->per_second, 12 * n / 1.166e-3, 1.0);
+  EXPECT_NEAR(*add.bytes->share, 12 * n / 1.166e-3 / 3.02e12, 1e-12);
+  EXPECT_NEAR(add.flops->per_second, n / 1.166e-3, 1e-3);
+  EXPECT_NEAR(*add.flops->share, n / 1.166e-3 / 51.2e12, 1e-12);
+  EXPECT_LT(*add.flops->share, 0.01);
+  // Without measured ceilings the rates stand alone; a row with no flops has no flop rate.
+  const RatesAgainstCeilings copy = rates_against_ceilings(8 * n, 0, 2.0, nullptr);
+  ASSERT_TRUE(copy.bytes.has_value());
+  EXPECT_FALSE(copy.bytes->share.has_value());
+  EXPECT_FALSE(copy.flops.has_value());
+  EXPECT_EQ(describe_rates(add),
+            "2.76 TB/s = 91.5 % of the device copy; 230 GFLOP/s = 0.45 % of cuBLAS SGEMM");
+  EXPECT_EQ(describe_rates(copy), "1.07 TB/s");
+  // No time, no rate.
+  const RatesAgainstCeilings none = rates_against_ceilings(8 * n, n, 0, &c);
+  EXPECT_FALSE(none.bytes.has_value());
+  EXPECT_FALSE(none.flops.has_value());
+  EXPECT_EQ(describe_rates(none), "");
+}
+
 TEST(DeviceCeilings, TheKeyNamesTheGpuAndDriver) {
   DeviceInfo d;
   d.name = "NVIDIA H100 80GB HBM3";

@@ -146,6 +146,9 @@ void draw_report(const TimedRun& timed, const std::optional<DeviceCeilings>& cei
                           format_milliseconds(row.stats.max_ms).c_str());
       }
       ImGui::TableNextColumn();
+      const RatesAgainstCeilings rates =
+          rates_against_ceilings(row.bytes, row.flops, row.stats.median_ms,
+                                 row.on_device && ceilings ? &*ceilings : nullptr);
       // The rate the row is limited by: GFLOP/s where it computes more than it moves.
       if (row.flops > 0 && row.flops > row.bytes) {
         ImGui::TextColored(palette().muted, "%s",
@@ -158,6 +161,12 @@ void draw_report(const TimedRun& timed, const std::optional<DeviceCeilings>& cei
             plot::format_value(gigabytes_per_second(row.bytes, row.stats.median_ms) * 1e9,
                                plot::TickFormat::kByteRate, 3)
                 .c_str());
+      }
+      // Both rates, each against its ceiling: a kernel at 90 % of the copy and 0.5 % of cuBLAS
+      // is memory bound, one the other way round is compute bound.
+      if (ImGui::IsItemHovered()) {
+        const std::string both = describe_rates(rates);
+        if (!both.empty()) ImGui::SetTooltip("%s", both.c_str());
       }
       // The kernel's share of what this device does at best (its copy, cuBLAS SGEMM).
       if (ceilings) {
