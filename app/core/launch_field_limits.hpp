@@ -1,0 +1,30 @@
+#pragma once
+// The device limit that applies to each launch field, for the launch panel to show beside the field
+// rather than one line for all: the grid field is bounded per dimension by the maximum grid size,
+// the block field per dimension by the maximum block size and as a whole by the threads per block.
+// A lesson's grid and block are its kDim3 parameters named "grid" and "block" (every lesson's
+// ParamSpecs use these names, as do the command line and lesson links).
+
+#include <optional>
+#include <string>
+
+#include "core/device_info.hpp"
+#include "core/lessons/lesson_params.hpp"
+
+namespace tl {
+
+enum class LaunchField { kGrid, kBlock };
+
+// Which launch field a parameter is, or nothing for sizes, choices and flags.
+std::optional<LaunchField> launch_field_of(const lessons::ParamSpec& spec);
+
+struct FieldLimit {
+  std::string brief;     // beside the field: "max 1,024 × 1,024 × 64, 1,024 in all"
+  std::string sentence;  // for the tooltip: every limit in words
+};
+
+// The limits of `spec`'s field on this device, or nothing when no device limit constrains it.
+std::optional<FieldLimit> describe_field_limit(const lessons::ParamSpec& spec,
+                                               const DeviceLimits& limits);
+
+}  // namespace tl
