@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cstdio>
+#include <limits>
 
 namespace tl {
 
@@ -30,6 +31,8 @@ std::string format_milliseconds(double ms) {
 }
 
 std::string format_count(std::uint64_t n) {
+  // Counts saturate there (saturating_multiply): the true count is at least this large.
+  if (n == std::numeric_limits<std::uint64_t>::max()) return "2^64 or more";
   std::string digits = std::to_string(n);
   std::string out;
   const int len = static_cast<int>(digits.size());

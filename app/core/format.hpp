@@ -9,7 +9,7 @@ namespace tl {
 
 std::string format_bytes(double bytes);            // "1.50 GiB"
 std::string format_milliseconds(double ms);        // "412 µs", "3.21 ms", "1.20 s"
-std::string format_count(std::uint64_t n);         // "16,777,216"
+std::string format_count(std::uint64_t n);         // "16,777,216"; 2^64 - 1: "2^64 or more"
 std::string format_power_of_two(std::uint64_t n);  // "2^24" when n is one, else format_count
 
 // Characters a terminal shows for UTF-8 `text` (code points, not bytes), to pad "×" and "→" right.

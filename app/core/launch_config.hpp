@@ -16,7 +16,10 @@ struct LaunchConfig {
   Dim3 grid;
   Dim3 block;
 
-  [[nodiscard]] std::uint64_t total_threads() const { return grid.volume() * block.volume(); }
+  // Saturates at 2^64 - 1, which format_count writes as "more than 2^64".
+  [[nodiscard]] std::uint64_t total_threads() const {
+    return saturating_multiply(grid.volume(), block.volume());
+  }
   [[nodiscard]] std::uint64_t threads_per_block() const { return block.volume(); }
   // "<<<4, 256>>>" or "<<<(8, 8), (16, 16)>>>".
   [[nodiscard]] std::string to_string() const;

@@ -1,6 +1,8 @@
 #include "core/launch_config.hpp"
 
 #include <gtest/gtest.h>
+#include <limits>
+#include "core/format.hpp"
 
 namespace tl {
 namespace {
@@ -43,6 +45,23 @@ TEST(LaunchConfig, ReportsEachAxisLimit) {
       has(validate({{1, 1, 65536}, {1, 1, 1}}, limits), LaunchProblemKind::kGridDimTooLarge));
   EXPECT_TRUE(has(validate({{0, 1, 1}, {32, 1, 1}}, limits), LaunchProblemKind::kZeroDimension));
   EXPECT_TRUE(has(validate({{1, 1, 1}, {32, 0, 1}}, limits), LaunchProblemKind::kZeroDimension));
+}
+
+TEST(LaunchConfig, ThreadCountsSaturateInsteadOfWrapping) {
+  // Every extent within CUDA's limits, yet about 2^73 threads: more than 64 bits can count.
+  const LaunchConfig huge{{2147483647, 65535, 65535}, {1024, 1, 1}};
+  EXPECT_TRUE(validate(huge, DeviceLimits{}).empty());
+  EXPECT_EQ(huge.total_threads(), std::numeric_limits<std::uint64_t>::max());
+  EXPECT_EQ(format_count(huge.total_threads()), "2^64 or more");
+  // Extents whose own product overflows saturate too, and so does every product built on them.
+  const Dim3 wide{4294967295u, 4294967295u, 4294967295u};
+  EXPECT_EQ(wide.volume(), std::numeric_limits<std::uint64_t>::max());
+  EXPECT_EQ((LaunchConfig{wide, {1, 1, 1}}.total_threads()),
+            std::numeric_limits<std::uint64_t>::max());
+  // Below the limit the count is exact.
+  const LaunchConfig large{{2147483647, 65535, 1}, {1024, 1, 1}};
+  EXPECT_EQ(large.total_threads(), 2147483647ull * 65535ull * 1024ull);
+  EXPECT_EQ(saturating_multiply(0, std::numeric_limits<std::uint64_t>::max()), 0u);
 }
 
 TEST(LaunchConfig, UsesTheDevicesOwnLimits) {
