@@ -185,7 +185,7 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
   if (*render_command) return command_render(render, std::cout, std::cerr);
   if (*soak_command) {
     if (!(soak.seconds > 0) || soak.seconds > 24 * 3600) {
-      return fail(std::cerr, "--seconds must be between 0 and 86400", kExitUsage);
+      return fail(std::cerr, "--seconds must be more than 0 and at most 86400 (a day)", kExitUsage);
     }
     if (!(soak.sample_every_seconds > 0)) {
       return fail(std::cerr, "--sample-every must be positive", kExitUsage);
@@ -207,7 +207,8 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
   if (bad_side(gui_options.width) || bad_side(gui_options.height)) {
     return fail(std::cerr, "--width and --height must be between 64 and 16384 pixels", kExitUsage);
   }
-  if (gui_options.scale != 0 && (gui_options.scale < 0.5f || gui_options.scale > 4)) {
+  // Written so that NaN, which fails every comparison, is refused too.
+  if (gui_options.scale != 0 && !(gui_options.scale >= 0.5f && gui_options.scale <= 4)) {
     return fail(std::cerr, "--scale must be between 0.5 and 4 (0: follow the monitor)", kExitUsage);
   }
   return gui.run(gui_options);
