@@ -11,10 +11,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli_process.hpp"
@@ -526,6 +528,244 @@ TEST(CliBench, DenseLayerCsvHasOneRowPerBatchWithTheSameColumns) {
         << r.describe();
     // Every timing was measured: no "-" for a missing one.
     EXPECT_THAT(lines[i], Not(HasSubstr(",-,"))) << r.describe();
+  }
+}
+
+// A PNG's signature and the size its IHDR chunk declares; ok is false when the file is not a PNG.
+struct PngHeader {
+  bool ok = false;
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+  std::uintmax_t bytes = 0;
+};
+
+PngHeader read_png_header(const std::filesystem::path& path) {
+  PngHeader png;
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return png;
+  unsigned char head[24] = {};
+  file.read(reinterpret_cast<char*>(head), sizeof head);
+  if (file.gcount() != sizeof head) return png;
+  static constexpr unsigned char kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  if (!std::equal(std::begin(kSignature), std::end(kSignature), head)) return png;
+  // The first chunk is IHDR: 4 bytes of length, the type, then width and height, big-endian.
+  if (std::string(reinterpret_cast<const char*>(head + 12), 4) != "IHDR") return png;
+  const auto be32 = [&](int at) {
+    return (std::uint32_t{head[at]} << 24) | (std::uint32_t{head[at + 1]} << 16) |
+           (std::uint32_t{head[at + 2]} << 8) | std::uint32_t{head[at + 3]};
+  };
+  png.width = be32(16);
+  png.height = be32(20);
+  png.bytes = std::filesystem::file_size(path);
+  png.ok = true;
+  return png;
+}
+
+std::string file_bytes(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::stringstream bytes;
+  bytes << file.rdbuf();
+  return bytes.str();
+}
+
+// Lesson 2 drawn: a 2D grid of 2D blocks over 1D data, at the size asked for; the picture depends
+// on the trace (coloured by block and by thread, the two images differ).
+TEST_F(CliLessonFiles, RenderDrawsTheThreadHierarchyToAPngOfTheRequestedSize) {
+  const std::filesystem::path by_block = dir_ / "hierarchy-block.png";
+  const std::filesystem::path by_thread = dir_ / "hierarchy-thread.png";
+  for (const auto& [png, color] : {std::pair{by_block, "block"}, std::pair{by_thread, "thread"}}) {
+    const ProcessResult r =
+        run_threadlab({"render", "--lesson", "thread-hierarchy", "--n", "1000", "--grid", "2,2",
+                       "--block", "64,2", "--color-by", color, "--width", "320", "--height", "240",
+                       "--backend", "emulator", "--out", png.string()});
+    ASSERT_TRUE(r.exited) << r.describe();
+    ASSERT_EQ(r.exit_code, 0) << r.describe();
+    EXPECT_EQ(r.err, "") << r.describe();
+    EXPECT_THAT(r.out, HasSubstr("wrote " + png.string())) << r.describe();
+    EXPECT_THAT(r.out, HasSubstr("thread-hierarchy<<<(2, 2), (64, 2)>>>")) << r.describe();
+    EXPECT_THAT(r.out, HasSubstr("1,000 elements")) << r.describe();
+    EXPECT_THAT(r.out, HasSubstr(std::string("colour by ") + color)) << r.describe();
+    const PngHeader header = read_png_header(png);
+    ASSERT_TRUE(header.ok) << "no PNG at " << png << '\n' << r.describe();
+    EXPECT_EQ(header.width, 320u);
+    EXPECT_EQ(header.height, 240u);
+    EXPECT_GT(header.bytes, 100u);
+  }
+  EXPECT_NE(file_bytes(by_block), file_bytes(by_thread))
+      << "colouring by block and by thread drew the same picture";
+}
+
+// Lesson 4 drawn: C (37 × 53) under the tiled kernel's 8 × 8 blocks, a 7 × 5 grid.
+TEST_F(CliLessonFiles, RenderDrawsTheTiledMatmulOverCToAPngOfTheRequestedSize) {
+  const std::filesystem::path png = dir_ / "matmul.png";
+  const ProcessResult r =
+      run_threadlab({"render", "--lesson",   "matmul",   "--m",      "37",        "--n",
+                     "53",     "--k",        "29",       "--kernel", "tiled",     "--tile",
+                     "8",      "--color-by", "warp",     "--width",  "400",       "--height",
+                     "200",    "--backend",  "emulator", "--out",    png.string()});
+  ASSERT_TRUE(r.exited) << r.describe();
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(r.err, "") << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("matmul<<<(7, 5), (8, 8)>>>")) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("1,961 elements")) << r.describe();  // 37 × 53
+  EXPECT_THAT(r.out, HasSubstr("colour by warp")) << r.describe();
+  const PngHeader header = read_png_header(png);
+  ASSERT_TRUE(header.ok) << "no PNG at " << png << '\n' << r.describe();
+  EXPECT_EQ(header.width, 400u);
+  EXPECT_EQ(header.height, 200u);
+  EXPECT_GT(header.bytes, 100u);
+}
+
+// A bench CSV split into its header's names and its rows' fields (no field holds a comma).
+struct BenchCsv {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+};
+
+BenchCsv split_bench_csv(const std::string& text) {
+  BenchCsv csv;
+  const auto fields = [](const std::string& line) {
+    std::vector<std::string> out;
+    std::stringstream in(line);
+    for (std::string field; std::getline(in, field, ',');) out.push_back(field);
+    return out;
+  };
+  const std::vector<std::string> lines = split_lines(text);
+  if (lines.empty()) return csv;
+  csv.header = fields(lines[0]);
+  for (std::size_t i = 1; i < lines.size(); ++i) csv.rows.push_back(fields(lines[i]));
+  return csv;
+}
+
+// Checks a bench CSV: the five leading columns, then for every timing in `timings` its median,
+// min and max in that order, and rows with as many fields, each timing a number >= 0.
+void expect_bench_columns(const BenchCsv& csv, const std::vector<std::string>& timings,
+                          const std::string& context) {
+  std::vector<std::string> expected = {"lesson", "backend", "size", "grid", "block"};
+  for (const std::string& t : timings) {
+    expected.push_back(t + "_ms");
+    expected.push_back(t + "_min_ms");
+    expected.push_back(t + "_max_ms");
+  }
+  EXPECT_EQ(csv.header, expected) << context;
+  for (const auto& row : csv.rows) {
+    ASSERT_EQ(row.size(), expected.size()) << context;
+    for (std::size_t i = 5; i < row.size(); ++i) {
+      std::size_t used = 0;
+      double value = -1;
+      try {
+        value = std::stod(row[i], &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      EXPECT_EQ(used, row[i].size()) << expected[i] << " is not a number: " << row[i] << '\n'
+                                     << context;
+      EXPECT_GE(value, 0.0) << expected[i] << '\n' << context;
+    }
+  }
+}
+
+TEST(CliBench, ThreadHierarchyCsvHasOneRowPerNWithItsAutoGridAndTheLessonsColumns) {
+  const ProcessResult r =
+      run_threadlab({"bench", "--lesson", "thread-hierarchy", "--sizes", "1000,4096", "--format",
+                     "csv", "--backend", "emulator", "--repeats", "1"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  const BenchCsv csv = split_bench_csv(r.out);
+  expect_bench_columns(csv,
+                       {"emulated_kernel_cpu", "copy_in_emulated", "copy_out_emulated",
+                        "emulated_end_to_end_cpu", "cpu_1_thread", "cpu_all_threads"},
+                       r.describe());
+  ASSERT_EQ(csv.rows.size(), 2u) << r.describe();
+  // One element per thread: ceil(N / 256) blocks of the default 256 threads.
+  EXPECT_EQ(std::vector<std::string>(csv.rows[0].begin(), csv.rows[0].begin() + 5),
+            (std::vector<std::string>{"thread-hierarchy", "emulator", "1000", "\"4\"", "\"256\""}))
+      << r.describe();
+  EXPECT_EQ(std::vector<std::string>(csv.rows[1].begin(), csv.rows[1].begin() + 5),
+            (std::vector<std::string>{"thread-hierarchy", "emulator", "4096", "\"16\"", "\"256\""}))
+      << r.describe();
+}
+
+// A grid-stride loop keeps its grid at every size, with a 3D block; every point is checked.
+TEST(CliBench, ThreadHierarchyJsonGridStrideKeepsTheGridAtEverySize) {
+  const ProcessResult r =
+      run_threadlab({"bench", "--lesson", "thread-hierarchy", "--sizes", "1000,4096", "--grid", "2",
+                     "--block", "8,4,4", "--grid_stride", "1", "--format", "json", "--backend",
+                     "emulator", "--repeats", "1"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  const nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(doc.is_discarded()) << "not valid JSON\n" << r.describe();
+  EXPECT_EQ(doc.value("lesson", ""), "thread-hierarchy") << r.describe();
+  EXPECT_EQ(doc.value("backend", ""), "emulator") << r.describe();
+  ASSERT_TRUE(doc.contains("points") && doc["points"].is_array()) << r.describe();
+  ASSERT_EQ(doc["points"].size(), 2u) << r.describe();
+  EXPECT_EQ(doc["points"][0].value("size", 0u), 1000u) << r.describe();
+  EXPECT_EQ(doc["points"][1].value("size", 0u), 4096u) << r.describe();
+  for (const auto& point : doc["points"]) {
+    EXPECT_EQ(point.value("launch", ""), "<<<2, (8, 4, 4)>>>") << point.dump();
+    EXPECT_TRUE(point.value("check_passed", false)) << point.dump();
+    std::vector<std::string> names;
+    for (const auto& timing : point["timings"]) {
+      names.push_back(timing.value("name", ""));
+      EXPECT_EQ(timing["stats"].value("repeats", 0), 1) << timing.dump();
+      EXPECT_GE(timing["stats"].value("median_ms", -1.0), 0.0) << timing.dump();
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"Emulated kernel (CPU)", "copy in (emulated)",
+                                               "copy out (emulated)", "Emulated end to end (CPU)",
+                                               "CPU, 1 thread", "CPU, all threads"}))
+        << point.dump();
+  }
+}
+
+TEST(CliBench, MatrixAddCsvHasOneRowPerSideWithBothMappingsTimed) {
+  const ProcessResult r =
+      run_threadlab({"bench", "--lesson", "2d-blocks", "--sizes", "64,100", "--format", "csv",
+                     "--backend", "emulator", "--repeats", "1"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  const BenchCsv csv = split_bench_csv(r.out);
+  expect_bench_columns(csv,
+                       {"emulated_kernel_cpu_x_column_coalesced",
+                        "emulated_kernel_cpu_x_row_strided", "copy_a_b_emulated", "copy_c_emulated",
+                        "emulated_end_to_end_cpu", "cpu_1_thread", "cpu_all_threads"},
+                       r.describe());
+  ASSERT_EQ(csv.rows.size(), 2u) << r.describe();
+  // Square matrices of the size's side under the default 16 × 16 blocks: ceil(side / 16) a side.
+  EXPECT_EQ(std::vector<std::string>(csv.rows[0].begin(), csv.rows[0].begin() + 5),
+            (std::vector<std::string>{"2d-blocks", "emulator", "64", "\"4×4\"", "\"16×16\""}))
+      << r.describe();
+  EXPECT_EQ(std::vector<std::string>(csv.rows[1].begin(), csv.rows[1].begin() + 5),
+            (std::vector<std::string>{"2d-blocks", "emulator", "100", "\"7×7\"", "\"16×16\""}))
+      << r.describe();
+}
+
+TEST(CliBench, MatrixAddJsonHasOneCheckedPointPerSideWithBothMappings) {
+  const ProcessResult r =
+      run_threadlab({"bench", "--lesson", "2d-blocks", "--sizes", "64,100", "--block", "32,8",
+                     "--format", "json", "--backend", "emulator", "--repeats", "1"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  const nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(doc.is_discarded()) << "not valid JSON\n" << r.describe();
+  EXPECT_EQ(doc.value("lesson", ""), "2d-blocks") << r.describe();
+  ASSERT_TRUE(doc.contains("points") && doc["points"].is_array()) << r.describe();
+  ASSERT_EQ(doc["points"].size(), 2u) << r.describe();
+  // x counts columns: ceil(side / 32) blocks in x, ceil(side / 8) in y.
+  EXPECT_EQ(doc["points"][0].value("size", 0u), 64u) << r.describe();
+  EXPECT_EQ(doc["points"][0].value("launch", ""), "<<<(2, 8), (32, 8)>>>") << r.describe();
+  EXPECT_EQ(doc["points"][1].value("size", 0u), 100u) << r.describe();
+  EXPECT_EQ(doc["points"][1].value("launch", ""), "<<<(4, 13), (32, 8)>>>") << r.describe();
+  for (const auto& point : doc["points"]) {
+    EXPECT_TRUE(point.value("check_passed", false)) << point.dump();
+    std::vector<std::string> kernels;
+    for (const auto& timing : point["timings"]) {
+      const std::string name = timing.value("name", "");
+      if (name.starts_with("Emulated kernel")) {
+        kernels.push_back(name);
+        EXPECT_EQ(timing["stats"].value("repeats", 0), 1) << timing.dump();
+        EXPECT_GT(timing.value("gbps", 0.0), 0.0) << timing.dump();
+      }
+    }
+    EXPECT_EQ(kernels, (std::vector<std::string>{"Emulated kernel (CPU), x → column (coalesced)",
+                                                 "Emulated kernel (CPU), x → row (strided)"}))
+        << point.dump();
   }
 }
 

@@ -164,5 +164,56 @@ TEST_F(CliTrace, TooSmallGridLeavesUnwrittenRowsWithoutOwner) {
   EXPECT_THAT(r.out, ::testing::HasSubstr("232 never written")) << r.describe();
 }
 
+// Lesson 2's 3D launch: a 2 × 2 × 2 grid of 4 × 4 × 2 blocks (256 threads) over 250 elements. The
+// kernel numbers blocks and threads x fastest, then y, then z, so element i belongs to block i / 32
+// and to thread i % 32 of it; the trace decodes both into x, y and z.
+TEST_F(CliTrace, ThreadHierarchy3DGridTracesBlockAndThreadIndicesInXYAndZ) {
+  const std::filesystem::path path = dir_ / "trace3d.csv";
+  const ProcessResult r = run_threadlab(
+      {"run", "--lesson", "thread-hierarchy", "--n", "250", "--grid", "2,2,2", "--block", "4,4,2",
+       "--check", "--repeats", "1", "--trace", path.string(), "--backend", "emulator"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(r.err, "") << r.describe();
+  EXPECT_THAT(r.out, ::testing::HasSubstr("thread-hierarchy<<<(2, 2, 2), (4, 4, 2)>>>"))
+      << r.describe();
+  EXPECT_THAT(r.out, ::testing::HasSubstr("check passed")) << r.describe();
+  EXPECT_THAT(r.out, ::testing::HasSubstr("0 never written, 6 idle threads")) << r.describe();
+
+  const TraceFile trace = read_trace(path);
+  ASSERT_EQ(trace.error, "") << r.describe();
+  EXPECT_EQ(trace.header, kHeader);
+  ASSERT_EQ(trace.rows.size(), 250u);
+  bool saw_block_y = false, saw_block_z = false, saw_thread_z = false;
+  for (std::size_t i = 0; i < trace.rows.size(); ++i) {
+    SCOPED_TRACE("element " + std::to_string(i));
+    const std::vector<std::int64_t>& row = trace.rows[i];
+    const auto e = static_cast<std::int64_t>(i);
+    const std::int64_t block = e / 32, thread = e % 32;
+    ASSERT_EQ(row[kElement], e);
+    EXPECT_EQ(row[kRow], 0);
+    EXPECT_EQ(row[kCol], e);
+    EXPECT_EQ(row[kBlockX], block % 2);
+    EXPECT_EQ(row[kBlockY], (block / 2) % 2);
+    EXPECT_EQ(row[kBlockZ], block / 4);
+    EXPECT_EQ(row[kThreadX], thread % 4);
+    EXPECT_EQ(row[kThreadY], (thread / 4) % 4);
+    EXPECT_EQ(row[kThreadZ], thread / 16);
+    // 32 threads a block: one warp, the lane being the thread's number in the block.
+    EXPECT_EQ(row[kWarp], 0);
+    EXPECT_EQ(row[kLane], thread);
+    EXPECT_EQ(row[kIteration], 0);
+    EXPECT_EQ(row[kWrites], 1);
+    saw_block_y = saw_block_y || row[kBlockY] == 1;
+    saw_block_z = saw_block_z || row[kBlockZ] == 1;
+    saw_thread_z = saw_thread_z || row[kThreadZ] == 1;
+  }
+  EXPECT_TRUE(saw_block_y && saw_block_z && saw_thread_z);
+  // The last block, (1, 1, 1), holds elements 224 to 249: its threads 26 to 31 are the idle ones.
+  EXPECT_EQ(trace.rows[249][kBlockX], 1);
+  EXPECT_EQ(trace.rows[249][kBlockY], 1);
+  EXPECT_EQ(trace.rows[249][kBlockZ], 1);
+}
+
 }  // namespace
 }  // namespace tl::cli_test

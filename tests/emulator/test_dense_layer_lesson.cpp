@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "compute/lessons/dense_layer_lesson.hpp"
 #include "compute/lessons/lesson.hpp"
@@ -321,6 +323,62 @@ TEST_F(DenseLayerLessonTest, CrossoverIsTheCpuOnAllThreadsAgainstTheFusedLayerEn
   ASSERT_TRUE(pair.has_value());
   EXPECT_EQ(pair->first, "CPU, all threads");
   EXPECT_EQ(pair->second, "GPU fused end to end (with the copies)");
+}
+
+// The block sweep, as the app runs it (a fresh lesson given the current values, then each step's):
+// 2D blocks within the kernels' 32 × 32 shared-memory tiles, each one accepted by the lesson, with
+// a grid that covers Y, and each traced launch of the fused and the unfused path checked.
+TEST_F(DenseLayerLessonTest, BlockSweepVisitsBlocksWithinTheSharedMemoryTilesThatCoverY) {
+  const std::vector<Dim3> expected = {{1, 1, 1},   {2, 1, 1},   {4, 1, 1},  {8, 1, 1},
+                                      {16, 1, 1},  {32, 1, 1},  {32, 2, 1}, {32, 3, 1},
+                                      {32, 4, 1},  {32, 6, 1},  {32, 8, 1}, {32, 12, 1},
+                                      {32, 16, 1}, {32, 24, 1}, {32, 32, 1}};
+  for (const char* path : {"fused", "unfused"}) {
+    SCOPED_TRACE(path);
+    // Y is 5 × 29: x along the 29 neurons, y along the 5 batch rows.
+    ASSERT_TRUE(lesson_
+                    ->configure({{"batch", "5"},
+                                 {"inputs", "37"},
+                                 {"neurons", "29"},
+                                 {"grid", "2,2"},
+                                 {"block", "16,4"},
+                                 {"path", path}})
+                    .is_ok());
+    const auto steps = lesson_->block_sweep();
+    std::vector<Dim3> blocks;
+    for (const BlockStep& step : steps) blocks.push_back(step.block);
+    EXPECT_EQ(blocks, expected);
+    for (const BlockStep& step : steps) {
+      SCOPED_TRACE("block " + to_string(step.block));
+      EXPECT_LE(step.block.x, lessons::kDenseLayerMaxBlockX);
+      EXPECT_LE(step.block.y, lessons::kDenseLayerMaxBlockY);
+      EXPECT_EQ(step.values.at("block"),
+                std::to_string(step.block.x) + "," + std::to_string(step.block.y));
+      EXPECT_EQ(step.values.at("grid"), "auto");
+      EXPECT_EQ(step.values.at("path"), path);
+      EXPECT_EQ(step.values.at("batch"), "5");
+
+      auto lesson = make_lesson("dense-layer");
+      ASSERT_TRUE(lesson.is_ok()) << lesson.message();
+      ASSERT_TRUE((*lesson)->configure(lesson_->values()).is_ok());
+      const Status configured = (*lesson)->configure(step.values);
+      ASSERT_TRUE(configured.is_ok()) << configured.message();
+      const LaunchConfig config = (*lesson)->launch_config();
+      const Dim3 grid{(29 + step.block.x - 1) / step.block.x, (5 + step.block.y - 1) / step.block.y,
+                      1};
+      EXPECT_EQ(config, (LaunchConfig{grid, step.block}));
+      EXPECT_TRUE(lessons::validate_dense_layer_launch(config).is_ok());
+      EXPECT_TRUE(validate(config, device_->info().limits).empty());
+      HostTraceSink sink;
+      auto traced = (*lesson)->run_traced(*device_, sink);
+      ASSERT_TRUE(traced.is_ok()) << traced.message();
+      EXPECT_EQ(traced->config, config);
+      ASSERT_TRUE(traced->check.has_value());
+      EXPECT_TRUE(traced->check->passed) << traced->check->description;
+      ASSERT_EQ(sink.records().size(), 5u * 29u);
+      EXPECT_EQ(summarize(sink.records(), traced->config).unwritten, 0u);
+    }
+  }
 }
 
 }  // namespace

@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "compute/lessons/lesson.hpp"
 #include "core/trace.hpp"
@@ -223,6 +225,62 @@ TEST_F(MatrixAddLessonTest, CrossoverIsThePlainLoopAgainstTheGpuEndToEnd) {
   ASSERT_TRUE(pair.has_value());
   EXPECT_EQ(pair->first, "CPU, 1 thread");
   EXPECT_EQ(pair->second, "GPU end to end (copies + the selected mapping)");
+}
+
+// The 2D blocks the block sweep visits: as wide as a warp, then taller, never more than 32 × 32.
+std::vector<Dim3> expected_2d_sweep() {
+  return {{1, 1, 1},  {2, 1, 1},   {4, 1, 1},   {8, 1, 1},   {16, 1, 1},
+          {32, 1, 1}, {32, 2, 1},  {32, 3, 1},  {32, 4, 1},  {32, 6, 1},
+          {32, 8, 1}, {32, 12, 1}, {32, 16, 1}, {32, 24, 1}, {32, 32, 1}};
+}
+
+// The block sweep, as the app runs it (a fresh lesson given the current values, then each step's),
+// under both mappings: every step configures, its grid covers the matrix under the mapping, and
+// its traced launch writes every element once.
+TEST_F(MatrixAddLessonTest, BlockSweepVisits2DBlocksThatCoverTheMatrixUnderEitherMapping) {
+  for (const char* mapping : {"x_to_col", "x_to_row"}) {
+    SCOPED_TRACE(mapping);
+    const bool x_is_col = std::string(mapping) == "x_to_col";
+    ASSERT_TRUE(lesson_
+                    ->configure({{"rows", "40"},
+                                 {"cols", "70"},
+                                 {"grid", "6,7"},
+                                 {"block", "16,16"},
+                                 {"mapping", mapping}})
+                    .is_ok());
+    const auto steps = lesson_->block_sweep();
+    std::vector<Dim3> blocks;
+    for (const BlockStep& step : steps) blocks.push_back(step.block);
+    EXPECT_EQ(blocks, expected_2d_sweep());
+    for (const BlockStep& step : steps) {
+      SCOPED_TRACE("block " + to_string(step.block));
+      EXPECT_EQ(step.values.at("block"),
+                std::to_string(step.block.x) + "," + std::to_string(step.block.y));
+      EXPECT_EQ(step.values.at("grid"), "auto");
+      EXPECT_EQ(step.values.at("mapping"), mapping);
+      EXPECT_EQ(step.values.at("rows"), "40");
+      EXPECT_EQ(step.values.at("cols"), "70");
+
+      auto lesson = make_lesson("2d-blocks");
+      ASSERT_TRUE(lesson.is_ok()) << lesson.message();
+      ASSERT_TRUE((*lesson)->configure(lesson_->values()).is_ok());
+      const Status configured = (*lesson)->configure(step.values);
+      ASSERT_TRUE(configured.is_ok()) << configured.message();
+      const LaunchConfig config = (*lesson)->launch_config();
+      const std::uint32_t along_x = x_is_col ? 70 : 40, along_y = x_is_col ? 40 : 70;
+      const Dim3 grid{(along_x + step.block.x - 1) / step.block.x,
+                      (along_y + step.block.y - 1) / step.block.y, 1};
+      EXPECT_EQ(config, (LaunchConfig{grid, step.block}));
+      EXPECT_TRUE(validate(config, device_->info().limits).empty());
+      HostTraceSink sink;
+      auto traced = (*lesson)->run_traced(*device_, sink);
+      ASSERT_TRUE(traced.is_ok()) << traced.message();
+      EXPECT_TRUE(traced->check->passed) << traced->check->description;
+      const TraceSummary summary = summarize(sink.records(), traced->config);
+      EXPECT_EQ(summary.unwritten, 0u);
+      EXPECT_EQ(summary.written_more, 0u);
+    }
+  }
 }
 
 }  // namespace

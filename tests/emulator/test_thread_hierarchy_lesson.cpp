@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "compute/lessons/lesson.hpp"
@@ -237,6 +238,79 @@ TEST_F(ThreadHierarchyLessonTest, CrossoverIsThePlainLoopAgainstTheGpuEndToEnd) 
   ASSERT_TRUE(pair.has_value());
   EXPECT_EQ(pair->first, "CPU, 1 thread");
   EXPECT_EQ(pair->second, "GPU end to end");
+}
+
+// The block sweep over threads per block, as the app runs it: a fresh lesson given the current
+// values, then each step's. Every step must configure and launch, or the sweep silently skips it.
+TEST_F(ThreadHierarchyLessonTest, BlockSweepGoesFromOneThreadTo1024WithAGridThatCoversN) {
+  ASSERT_TRUE(lesson_->configure({{"n", "1000"}, {"grid", "3"}, {"block", "8,4,4"}}).is_ok());
+  const auto steps = lesson_->block_sweep();
+  std::vector<std::uint32_t> threads;
+  for (const BlockStep& step : steps) threads.push_back(step.block.x);
+  EXPECT_EQ(threads, (std::vector<std::uint32_t>{1, 2, 4, 8, 16, 32, 64, 96, 128, 192, 256, 384,
+                                                 512, 768, 1024}));
+  for (const BlockStep& step : steps) {
+    SCOPED_TRACE("block " + to_string(step.block));
+    // 1D blocks, the whole grid recomputed for each.
+    EXPECT_EQ(step.block.y, 1u);
+    EXPECT_EQ(step.block.z, 1u);
+    EXPECT_EQ(step.values.at("block"), std::to_string(step.block.x));
+    EXPECT_EQ(step.values.at("grid"), "auto");
+    EXPECT_EQ(step.values.at("n"), "1000");
+    EXPECT_EQ(step.values.at("grid_stride"), "0");
+
+    auto lesson = make_lesson("thread-hierarchy");
+    ASSERT_TRUE(lesson.is_ok()) << lesson.message();
+    ASSERT_TRUE((*lesson)->configure(lesson_->values()).is_ok());
+    const Status configured = (*lesson)->configure(step.values);
+    ASSERT_TRUE(configured.is_ok()) << configured.message();
+    const LaunchConfig config = (*lesson)->launch_config();
+    const std::uint32_t blocks = (1000 + step.block.x - 1) / step.block.x;
+    EXPECT_EQ(config, (LaunchConfig{{blocks, 1, 1}, step.block}));
+    EXPECT_TRUE(validate(config, device_->info().limits).empty());
+    HostTraceSink sink;
+    auto traced = (*lesson)->run_traced(*device_, sink);
+    ASSERT_TRUE(traced.is_ok()) << traced.message();
+    EXPECT_TRUE(traced->check->passed) << traced->check->description;
+    const TraceSummary summary = summarize(sink.records(), traced->config);
+    EXPECT_EQ(summary.unwritten, 0u);
+    EXPECT_EQ(summary.idle_threads, std::uint64_t{blocks} * step.block.x - 1000);
+  }
+}
+
+// With a grid-stride loop the grid is the student's choice: the sweep keeps it, and the passes
+// grow as the blocks shrink.
+TEST_F(ThreadHierarchyLessonTest, BlockSweepOfAGridStrideLoopKeepsTheGrid) {
+  ASSERT_TRUE(
+      lesson_->configure({{"n", "1000"}, {"grid", "2"}, {"block", "64"}, {"grid_stride", "1"}})
+          .is_ok());
+  const auto steps = lesson_->block_sweep();
+  ASSERT_EQ(steps.size(), 15u);
+  EXPECT_EQ(steps.front().block, (Dim3{1, 1, 1}));
+  EXPECT_EQ(steps.back().block, (Dim3{1024, 1, 1}));
+  for (const BlockStep& step : steps) {
+    SCOPED_TRACE("block " + to_string(step.block));
+    EXPECT_EQ(step.values.at("grid"), "2");
+    EXPECT_EQ(step.values.at("grid_stride"), "1");
+    EXPECT_EQ(step.values.at("block"), std::to_string(step.block.x));
+
+    auto lesson = make_lesson("thread-hierarchy");
+    ASSERT_TRUE(lesson.is_ok()) << lesson.message();
+    ASSERT_TRUE((*lesson)->configure(lesson_->values()).is_ok());
+    const Status configured = (*lesson)->configure(step.values);
+    ASSERT_TRUE(configured.is_ok()) << configured.message();
+    EXPECT_EQ((*lesson)->launch_config(), (LaunchConfig{{2, 1, 1}, step.block}));
+    EXPECT_TRUE(validate((*lesson)->launch_config(), device_->info().limits).empty());
+    HostTraceSink sink;
+    auto traced = (*lesson)->run_traced(*device_, sink);
+    ASSERT_TRUE(traced.is_ok()) << traced.message();
+    EXPECT_TRUE(traced->check->passed) << traced->check->description;
+    const TraceSummary summary = summarize(sink.records(), traced->config);
+    EXPECT_EQ(summary.unwritten, 0u);
+    // 2 × block.x threads: passes 0 to ceil(1000 / threads) - 1.
+    const std::uint64_t grid_threads = 2ull * step.block.x;
+    EXPECT_EQ(summary.max_iteration, (1000 + grid_threads - 1) / grid_threads - 1);
+  }
 }
 
 }  // namespace
