@@ -1,6 +1,8 @@
 // Launch controls, drawn from the lesson's own parameter list: counts and dimensions typed as text
 // ("2^20", "16,16", "auto"), choices as combos, flags as checkboxes; the lesson's presets (the
 // article's <<<1, N>>>); Launch. Invalid configurations are explained and can still be launched.
+// Each grid and block field shows the device limit that bounds it, beside the field and in its
+// tooltip, so the rule is read where the number is typed.
 
 #include <imgui_internal.h>
 
@@ -10,6 +12,7 @@
 #include <string>
 
 #include "core/format.hpp"
+#include "core/launch_field_limits.hpp"
 #include "core/lessons/catalog.hpp"
 #include "core/plot/tick_format.hpp"
 #include "core/stats.hpp"
@@ -30,7 +33,8 @@ void copy_into(EditBuffer& buffer, const std::string& value) {
 }
 
 void draw_text_field(AppController& controller, const lessons::ParamSpec& spec,
-                     const std::string& value, const std::string& lesson_id) {
+                     const std::string& value, const std::string& lesson_id,
+                     const std::optional<FieldLimit>& limit) {
   static std::map<std::string, EditBuffer> buffers;
   EditBuffer& buffer = buffers[lesson_id + "/" + spec.name];
   const std::string id = "##" + spec.name;
@@ -45,27 +49,45 @@ void draw_text_field(AppController& controller, const lessons::ParamSpec& spec,
     // Leaving the field without Enter applies the value too, as people expect from a form.
     controller.set_param(spec.name, buffer.text.data());
   }
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("%s\n(Enter applies; e.g. 1000, 2^20, 16,16)", spec.help.c_str());
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("%s\n%s%s(Enter applies; e.g. 1000, 2^20, 16,16)", spec.help.c_str(),
+                      limit ? limit->sentence.c_str() : "", limit ? "\n" : "");
+  }
+}
+
+// The field's device limit, muted, after its label where the line has room, else under it.
+void draw_field_limit(const FieldLimit& limit) {
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  ImGui::SameLine();
+  if (ImGui::CalcTextSize(limit.brief.c_str()).x + spacing > ImGui::GetContentRegionAvail().x) {
+    ImGui::NewLine();
+  }
+  ImGui::TextColored(palette().muted, "%s", limit.brief.c_str());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", limit.sentence.c_str());
 }
 
 void draw_param(AppController& controller, const lessons::ParamSpec& spec,
-                const LaunchControls& controls) {
+                const LaunchControls& controls, const DeviceLimits& limits) {
   const auto it = controls.values.find(spec.name);
   const std::string value = it != controls.values.end() ? it->second : spec.default_value;
   switch (spec.kind) {
     case lessons::ParamKind::kCount:
-    case lessons::ParamKind::kDim3:
-      draw_text_field(controller, spec, value, controls.lesson_id);
+    case lessons::ParamKind::kDim3: {
+      const std::optional<FieldLimit> limit = describe_field_limit(spec, limits);
+      draw_text_field(controller, spec, value, controls.lesson_id, limit);
       ImGui::SameLine();
       ImGui::TextUnformatted(spec.label.c_str());
+      if (limit) draw_field_limit(*limit);
       break;
+    }
     case lessons::ParamKind::kChoice: {
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
       if (ImGui::BeginCombo(spec.label.c_str(), value.c_str())) {
         for (const std::string& choice : spec.choices) {
           if (ImGui::Selectable(choice.c_str(), choice == value))
             controller.set_param(spec.name, choice);
+          // The parameter's help names what each choice does; the list hides the combo's tooltip.
+          if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spec.help.c_str());
         }
         ImGui::EndCombo();
       }
@@ -203,14 +225,14 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
   ImGui::PushFont(fonts.bold);
   ImGui::TextUnformatted("Launch");
   ImGui::PopFont();
-  for (const lessons::ParamSpec& spec : c.specs) draw_param(controller, spec, c);
+  for (const lessons::ParamSpec& spec : c.specs) {
+    draw_param(controller, spec, c, state.device.limits);
+  }
   for (std::size_t i = 0; i < c.presets.size(); ++i) {
     if (i > 0) ImGui::SameLine();
     if (ImGui::Button(c.presets[i].label.c_str())) controller.apply_preset(i);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.presets[i].help.c_str());
   }
-  ImGui::TextColored(palette().muted, "device limit: %u threads per block",
-                     state.device.limits.max_threads_per_block);
 
   ImGui::Separator();
   ImGui::PushFont(fonts.mono);
@@ -235,10 +257,18 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
   const char* label = state.launch_problems.empty() ? "Launch" : "Launch anyway";
   if (ImGui::Button(label, {ImGui::GetContentRegionAvail().x, 0})) controller.launch();
   ImGui::EndDisabled();
-  if (busy && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-    ImGui::SetTooltip("Measurements are running in the background");
-  } else if (!state.launch_problems.empty() && ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("CUDA will refuse this configuration: launch it to see CUDA's own error");
+  // Every state says what a click does; a refused or disabled one also says why.
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    if (busy) {
+      ImGui::SetTooltip(
+          "Measurements are running in the background: Launch is back when they finish");
+    } else if (!state.launch_problems.empty()) {
+      ImGui::SetTooltip("CUDA will refuse this configuration: launch it to see CUDA's own error");
+    } else {
+      ImGui::SetTooltip(
+          "Runs the kernel once traced, to draw who computed what, then times it untraced in "
+          "the background for the table below");
+    }
   }
   ImGui::Spacing();
   draw_report(state.timed, state.ceilings);
