@@ -86,7 +86,12 @@ INSTANTIATE_TEST_SUITE_P(
                   {"bench", "--backend", "emulator", "--suite", "ratios", "--format", "xml"}},
         UsageCase{"BenchUiBadFormat",
                   {"bench", "--backend", "emulator", "--suite", "ui", "--format", "yaml"}},
-        UsageCase{"BenchParameterOfAnotherLesson", bench_with({"--rows", "16"})}),
+        UsageCase{"BenchParameterOfAnotherLesson", bench_with({"--rows", "16"})},
+        UsageCase{"GuiScaleNotANumber", {"gui", "--scale", "nan"}},
+        UsageCase{"GuiScaleTooLarge", {"gui", "--scale", "9"}},
+        UsageCase{"DemoScaleNotANumber", {"demo", "script.toml", "--scale", "nan"}},
+        UsageCase{"SoakSecondsZero", {"soak", "--seconds", "0"}},
+        UsageCase{"SoakSecondsNotANumber", {"soak", "--seconds", "nan"}}),
     [](const ::testing::TestParamInfo<UsageCase>& param_info) { return param_info.param.name; });
 
 }  // namespace

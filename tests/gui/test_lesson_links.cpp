@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -64,4 +67,42 @@ TEST(LessonLinks, EveryLinkInEveryLessonIsValid) {
 }
 
 }  // namespace
+// Every ```kernel block of every lesson names a kernel file compiled into the app, as the lesson
+// panel looks it up (lesson_texts::find_text, behind AppController::embedded_source): a renamed or
+// moved kernel file would otherwise show "(... is missing from this build)" to the student.
+TEST(LessonLinks, EveryKernelBlockNamesAKernelFileEmbeddedInTheApp) {
+  int kernel_blocks = 0;
+  for (const lessons::LessonInfo& info : lessons::catalog()) {
+    const std::string path = "lessons/" + std::string(info.folder) + "/lesson.md";
+    const auto text = lesson_texts::find_text(path);
+    ASSERT_TRUE(text.has_value()) << path;
+    auto document = markdown::parse(*text);
+    ASSERT_TRUE(document.is_ok()) << path << ": " << document.message();
+    int in_lesson = 0;
+    for (const markdown::Block& block : document->blocks) {
+      if (block.kind != markdown::BlockKind::kCode || block.code_info != "kernel") continue;
+      ++in_lesson;
+      // The path as the lesson panel reads it: the block's text without trailing newlines/spaces.
+      std::string kernel = block.code;
+      while (!kernel.empty() && (kernel.back() == '\n' || kernel.back() == ' ')) kernel.pop_back();
+      const std::string where = path + ": ```kernel " + kernel + "```";
+      EXPECT_TRUE(kernel.starts_with("kernels/") && kernel.ends_with(".cuh")) << where;
+      const auto source = lesson_texts::find_text(kernel);
+      ASSERT_TRUE(source.has_value()) << where << " names a file that is not embedded in the app";
+      EXPECT_FALSE(source->empty()) << where;
+#ifdef THREADLAB_SOURCE_DIR
+      // The exact file that runs, not a stale copy.
+      std::ifstream file(std::filesystem::path(THREADLAB_SOURCE_DIR) / kernel, std::ios::binary);
+      ASSERT_TRUE(file) << where << ": no such file in the source tree";
+      std::stringstream on_disk;
+      on_disk << file.rdbuf();
+      EXPECT_EQ(*source, on_disk.str()) << where;
+#endif
+    }
+    EXPECT_GT(in_lesson, 0) << path << " shows no kernel";
+    kernel_blocks += in_lesson;
+  }
+  EXPECT_GE(kernel_blocks, 11);  // 5 lessons; matmul shows 6 kernels, the dense layer one twice
+}
+
 }  // namespace tl::ui
