@@ -318,6 +318,20 @@ TEST_F(DenseLayerLessonTest, SweepDoublesTheBatchWithinTheEmulatorCap) {
   EXPECT_TRUE(traced->check->passed) << traced->check->description;
 }
 
+TEST_F(DenseLayerLessonTest, TheFastProductHasOneBlockStepItsOwnShape) {
+  for (const char* batch : {"1", "16"}) {
+    ASSERT_TRUE(
+        lesson_->configure({{"product", "fast"}, {"batch", batch}, {"block", "8,4"}}).is_ok());
+    const auto steps = lesson_->block_sweep();
+    ASSERT_EQ(steps.size(), 1u) << "batch " << batch;
+    EXPECT_EQ(steps.front().block.volume(), 256u) << "batch " << batch;
+    EXPECT_EQ(steps.front().values.at("grid"), "auto");
+    EXPECT_EQ(steps.front().values.at("product"), "fast");
+  }
+  ASSERT_TRUE(lesson_->configure({{"product", "tiled"}}).is_ok());
+  EXPECT_GT(lesson_->block_sweep().size(), 1u);
+}
+
 TEST_F(DenseLayerLessonTest, CrossoverIsTheCpuOnAllThreadsAgainstTheFusedLayerEndToEnd) {
   const auto pair = lesson_->crossover();
   ASSERT_TRUE(pair.has_value());

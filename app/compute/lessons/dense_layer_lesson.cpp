@@ -386,6 +386,14 @@ lessons::ParamValues DenseLayerLesson::values_for_size(std::uint64_t size) const
 }
 
 std::vector<BlockStep> DenseLayerLesson::block_sweep() const {
+  if (layer_.product == lessons::DenseProduct::kFast) {
+    // The fast product's block is part of its design (a warp per neuron, or the warp-tiled
+    // GEMM's 256 threads), as for the matrix-multiply ladder's register-tiled rungs: one step,
+    // nothing to sweep. Sweeping would only vary the unfused chain's two small kernels.
+    lessons::ParamValues v = values_;
+    v["grid"] = "auto";
+    return {BlockStep{lessons::dense_layer_fast_config(layer_).block, std::move(v)}};
+  }
   // Blocks at most as wide and as tall as the kernels' shared-memory tiles.
   return block_steps_2d(values_, lessons::kDenseLayerMaxBlockX, lessons::kDenseLayerMaxBlockY);
 }
