@@ -1,6 +1,9 @@
 #include "ui_root.hpp"
 
+#include <cmath>
+
 #include "core/lessons/dense_layer.hpp"
+#include "core/lessons/thread_hierarchy.hpp"
 #include "panels/panels.hpp"
 
 namespace tl::ui {
@@ -14,6 +17,13 @@ bool tab(const char* label, const char* tooltip, ImGuiTabItemFlags flags) {
 }
 
 }  // namespace
+
+BesidePicture beside_picture(const AppState& state) {
+  const std::string& lesson = state.controls.lesson_id;
+  if (lesson == lessons::kDenseLayerId && state.layer_picture) return BesidePicture::kLayer;
+  if (lesson == lessons::kThreadHierarchyId) return BesidePicture::kGrid;
+  return BesidePicture::kNone;
+}
 
 void draw_ui(AppController& controller, const Fonts& fonts) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
@@ -70,10 +80,31 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
   }
   ImGui::EndChild();
   ImGui::SameLine();
-  ImGui::BeginChild("mapping", {right_width - controls_width - style.ItemSpacing.x, top_height},
-                    true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  // The lesson's own picture takes a fixed share at the right of the mapping area, so the class
+  // sees both the threads' work and what the lesson computes, whatever tab is open below.
+  const BesidePicture beside = beside_picture(controller.state());
+  const float mapping_area = right_width - controls_width - style.ItemSpacing.x;
+  const float beside_width =
+      beside == BesidePicture::kNone ? 0.0f : std::floor(mapping_area * kBesidePictureShare);
+  const float mapping_width = beside == BesidePicture::kNone
+                                  ? mapping_area
+                                  : mapping_area - beside_width - style.ItemSpacing.x;
+  ImGui::BeginChild("mapping", {mapping_width, top_height}, true,
+                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   draw_mapping_panel(controller, fonts);
   ImGui::EndChild();
+  if (beside != BesidePicture::kNone) {
+    ImGui::SameLine();
+    const bool layer = beside == BesidePicture::kLayer;
+    ImGui::BeginChild(layer ? "layer_beside" : "grid_beside", {beside_width, top_height}, true,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    if (layer) {
+      draw_layer_panel(controller, fonts);
+    } else {
+      draw_grid_panel(controller, fonts);
+    }
+    ImGui::EndChild();
+  }
   ImGui::BeginChild("timing", {right_width, body_height - top_height - style.ItemSpacing.y}, true,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   // The SM timeline shares the space with the timing plot: both answer "how did it run?".

@@ -9,4 +9,12 @@ namespace tl::ui {
 
 void draw_ui(AppController& controller, const Fonts& fonts);
 
+// The lesson's own small picture, drawn beside the mapping view (as well as in its results tab) so
+// that the plot tab cannot hide it: the dense layer (inputs, weights, outputs) once a timed run has
+// made one, the thread hierarchy's grid of blocks. Child windows "layer_beside" and "grid_beside".
+enum class BesidePicture { kNone, kLayer, kGrid };
+[[nodiscard]] BesidePicture beside_picture(const AppState& state);
+// The share of the mapping area's width the picture beside it takes.
+inline constexpr float kBesidePictureShare = 0.4f;
+
 }  // namespace tl::ui

@@ -37,9 +37,11 @@ void draw_caption(const GridDiagram& diagram, const DeviceLimits& limits) {
   } else {
     ImGui::TextColored(palette().muted, "threads cooperate on elements: none is idle by position");
   }
-  ImGui::TextColored(palette().muted, "limits: block ≤ %u threads, ≤ %s; grid ≤ %s",
-                     limits.max_threads_per_block, dims(limits.max_block_dim).c_str(),
-                     dims(limits.max_grid_dim).c_str());
+  // Wrapped: the panel is also drawn narrow, beside the mapping view.
+  ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
+  ImGui::TextWrapped("limits: block ≤ %u threads, ≤ %s; grid ≤ %s", limits.max_threads_per_block,
+                     dims(limits.max_block_dim).c_str(), dims(limits.max_grid_dim).c_str());
+  ImGui::PopStyleColor();
 }
 
 }  // namespace

@@ -48,9 +48,18 @@ std::string covered(lessons::CellRange range) {
   return std::to_string(range.begin) + " .. " + std::to_string(range.end - 1);
 }
 
-void scale_legend(const char* name, lessons::ValueRange range) {
-  ImGui::TextColored(palette().muted, "%s %s .. %s", name, value_text(range.min, 3).c_str(),
-                     value_text(range.max, 3).c_str());
+std::string scale_legend(const char* name, lessons::ValueRange range) {
+  return std::string(name) + " " + value_text(range.min, 3) + " .. " + value_text(range.max, 3);
+}
+
+// Muted text after the previous item where it fits on that line, else on the next one, wrapped:
+// the panel is drawn wide in its tab and narrow beside the mapping view.
+void muted_after(const std::string& text) {
+  ImGui::SameLine(0, ImGui::GetFontSize());
+  if (ImGui::CalcTextSize(text.c_str()).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+  ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
 }
 
 }  // namespace
@@ -58,7 +67,7 @@ void scale_legend(const char* name, lessons::ValueRange range) {
 void draw_layer_panel(AppController& controller, const Fonts& fonts) {
   const AppState& state = controller.state();
   ImGui::PushFont(fonts.bold);
-  ImGui::TextUnformatted("y = σ(W·x + b), drawn small");
+  ImGui::TextWrapped("y = σ(W·x + b), drawn small");
   ImGui::PopFont();
   if (!state.layer_picture) {
     ImGui::TextColored(palette().muted,
@@ -68,19 +77,13 @@ void draw_layer_panel(AppController& controller, const Fonts& fonts) {
   }
   const lessons::LayerPicture& picture = *state.layer_picture;
   const bool averaged = picture.input_cells < picture.in || picture.neuron_cells < picture.out;
-  ImGui::SameLine(0, ImGui::GetFontSize());
-  ImGui::TextColored(palette().muted, "%s inputs → %s neurons, batch row 0%s",
-                     format_count(picture.in).c_str(), format_count(picture.out).c_str(),
-                     averaged ? "; each cell is the mean of the values it covers" : "");
-  scale_legend("x", picture.input_range);
-  ImGui::SameLine(0, ImGui::GetFontSize());
-  scale_legend("W", picture.weight_range);
-  if (!picture.outputs.empty()) {
-    ImGui::SameLine(0, ImGui::GetFontSize());
-    scale_legend("y", picture.output_range);
-  }
-  ImGui::SameLine(0, ImGui::GetFontSize());
-  ImGui::TextColored(palette().muted, "(blue < 0 < orange; dark → light for y)");
+  muted_after(format_count(picture.in) + " inputs → " + format_count(picture.out) +
+              " neurons, batch row 0" +
+              (averaged ? "; each cell is the mean of the values it covers" : ""));
+  ImGui::TextColored(palette().muted, "%s", scale_legend("x", picture.input_range).c_str());
+  muted_after(scale_legend("W", picture.weight_range));
+  if (!picture.outputs.empty()) muted_after(scale_legend("y", picture.output_range));
+  muted_after("(blue < 0 < orange; dark → light for y)");
 
   // Heatmap neuron_cells × input_cells; the input strip above it after a gap of one cell; the
   // σ arrow right of it, as wide as its label; the output strip right of the arrow; the heatmap's
@@ -104,8 +107,12 @@ void draw_layer_panel(AppController& controller, const Fonts& fonts) {
   const ImU32 text = ImGui::GetColorU32(palette().muted);
   draw->AddText({inputs.origin.x, top_left.y}, text, "x (inputs)");
   draw->AddText({outputs.origin.x, heatmap.y - label}, text, "y");
-  const std::string caption = "W: " + format_count(picture.out) + " neurons (rows) × " +
-                              format_count(picture.in) + " inputs (columns)";
+  std::string caption = "W: " + format_count(picture.out) + " neurons (rows) × " +
+                        format_count(picture.in) + " inputs (columns)";
+  // Narrow (beside the mapping view): the sizes alone, rows × columns as everywhere else.
+  if (ImGui::CalcTextSize(caption.c_str()).x > avail.x) {
+    caption = "W: " + format_count(picture.out) + " × " + format_count(picture.in);
+  }
   draw->AddText({heatmap.x, heatmap.y + heatmap_h + 4}, text, caption.c_str());
 
   for (std::uint32_t c = 0; c < picture.input_cells; ++c) {

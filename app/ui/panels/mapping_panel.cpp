@@ -24,9 +24,24 @@ void swatch(const Rgb& color, const char* label) {
   ImGui::SameLine(0, ImGui::GetFontSize());
 }
 
+// The next item on the current line where it fits, else on the next one: the view is narrower
+// while a lesson's own picture is drawn beside it.
+void same_line_if_fits(float item_width, float spacing) {
+  ImGui::SameLine(0, spacing);
+  if (item_width > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+}
+
+// A muted or coloured count after the previous one, wrapping to the next line where it must.
+void stat_after(const ImVec4& color, const std::string& text) {
+  same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x, ImGui::GetFontSize());
+  ImGui::TextColored(color, "%s", text.c_str());
+}
+
 void draw_legend(const AppState& state) {
   const ColorBy mode = state.view.color_by;
-  ImGui::TextColored(palette().muted, "%s", std::string(describe(mode)).c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
+  ImGui::TextWrapped("%s", std::string(describe(mode)).c_str());
+  ImGui::PopStyleColor();
   const std::uint32_t per_block = static_cast<std::uint32_t>(state.trace.config.block.volume());
   const std::uint32_t warp = state.device.limits.warp_size;
   switch (mode) {
@@ -114,13 +129,18 @@ void draw_mapping_panel(AppController& controller, const Fonts& fonts) {
   ImGui::PushFont(fonts.bold);
   ImGui::TextUnformatted("Who computed what");
   ImGui::PopFont();
-  ImGui::SameLine(0, ImGui::GetFontSize());
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
+  const float combo_width = ImGui::GetFontSize() * 7.0f;
+  same_line_if_fits(
+      combo_width + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("colour by").x,
+      ImGui::GetFontSize());
+  ImGui::SetNextItemWidth(combo_width);
   if (ImGui::BeginCombo("colour by", std::string(to_string(state.view.color_by)).c_str())) {
     for (ColorBy mode : all_color_modes()) {
       if (ImGui::Selectable(std::string(to_string(mode)).c_str(), mode == state.view.color_by)) {
         controller.set_color_by(mode);
       }
+      // Each choice says what its colours mean before it is picked.
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(describe(mode)).c_str());
     }
     ImGui::EndCombo();
   }
@@ -129,7 +149,7 @@ void draw_mapping_panel(AppController& controller, const Fonts& fonts) {
         "What the colour of each element tells: its block, thread, warp, SM, how "
         "often it was written, or the grid-stride pass");
   }
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::CalcTextSize("Fit").x + ImGui::GetStyle().FramePadding.x * 2, -1);
   if (ImGui::Button("Fit")) controller.fit_view();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show every element (wheel zooms, drag pans)");
 
@@ -137,23 +157,16 @@ void draw_mapping_panel(AppController& controller, const Fonts& fonts) {
   if (trace.valid) {
     ImGui::Text("%s elements, %s threads", format_count(trace.n).c_str(),
                 format_count(trace.config.total_threads()).c_str());
-    ImGui::SameLine(0, ImGui::GetFontSize());
-    ImGui::TextColored(trace.unwritten > 0 ? palette().error : palette().muted, "%s never written",
-                       format_count(trace.unwritten).c_str());
+    stat_after(trace.unwritten > 0 ? palette().error : palette().muted,
+               format_count(trace.unwritten) + " never written");
     if (trace.idle_threads) {
-      ImGui::SameLine(0, ImGui::GetFontSize());
-      ImGui::TextColored(palette().muted, "%s idle threads",
-                         format_count(*trace.idle_threads).c_str());
+      stat_after(palette().muted, format_count(*trace.idle_threads) + " idle threads");
     }
     if (trace.written_more > 0) {
-      ImGui::SameLine(0, ImGui::GetFontSize());
-      ImGui::TextColored(palette().error, "%s written twice",
-                         format_count(trace.written_more).c_str());
+      stat_after(palette().error, format_count(trace.written_more) + " written twice");
     }
     if (!state.classroom.presenter) {
-      ImGui::SameLine(0, ImGui::GetFontSize());
-      ImGui::TextColored(palette().muted, "traced in %s",
-                         format_milliseconds(trace.traced_milliseconds).c_str());
+      stat_after(palette().muted, "traced in " + format_milliseconds(trace.traced_milliseconds));
       if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip(
             "The traced launch, recording who computed each element and handing the "
