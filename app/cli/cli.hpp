@@ -42,6 +42,9 @@ struct UiFrameRequest {
   int frames = 120;
   int width = 1600;
   int height = 1000;
+  // Where the benchmark is, for a progress line: a stage ("waiting for the first timed run") or a
+  // frame and its time. Optional.
+  std::function<void(const std::string& what)> progress;
 };
 struct UiFrameTimes {
   std::vector<double> milliseconds;  // one per frame, warm-up frames left out

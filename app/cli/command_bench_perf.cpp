@@ -146,7 +146,7 @@ Status cpu_ratio(const PerfSizes& sizes, int repeats, std::vector<RatioRow>& row
 // The whole UI frame, measured by the UI's own benchmark (headless EGL): the median over the frames
 // against 16.7 ms. Absent, with the reason, where it cannot run (no EGL, no UI in this build).
 RatioRow ui_frame_ratio(const UiFrameMeasure& measure, const std::string& backend,
-                        std::uint64_t elements) {
+                        std::uint64_t elements, std::ostream& err) {
   const std::string what = "UI frame: traced launch over " + format_power_of_two(elements) +
                            " elements + whole UI redrawn, median";
   const std::string against = "one frame at 60 fps (16.7 ms)";
@@ -158,6 +158,7 @@ RatioRow ui_frame_ratio(const UiFrameMeasure& measure, const std::string& backen
   UiFrameRequest request;
   request.backend = backend;
   request.elements = elements;
+  request.progress = [&err](const std::string& what) { err << "bench: " << what << std::endl; };
   auto times = measure(request);
   if (!times) {
     row.absent = times.message();
@@ -199,7 +200,8 @@ int command_bench_perf(const BenchOptions& options, const UiFrameMeasure& measur
                                    kInteropTarget));
         // The UI's frame runs with its own device and GL context: this suite's work is done by
         // now.
-        rows.push_back(ui_frame_ratio(measure_frames, options.launch.backend, sizes.ui_frame_n));
+        rows.push_back(
+            ui_frame_ratio(measure_frames, options.launch.backend, sizes.ui_frame_n, err));
         return Status::ok();
       });
 }
@@ -212,7 +214,8 @@ int command_bench_ui(const BenchOptions& options, const UiFrameMeasure& measure_
         const PerfSizes& sizes = device.is_gpu() ? kGpuSizes : kEmulatorSizes;
         rows.push_back(with_target(trace_delivery_ratio(device, std::max(options.repeats, 5)),
                                    kInteropTarget));
-        rows.push_back(ui_frame_ratio(measure_frames, options.launch.backend, sizes.ui_frame_n));
+        rows.push_back(
+            ui_frame_ratio(measure_frames, options.launch.backend, sizes.ui_frame_n, err));
         return Status::ok();
       });
 }

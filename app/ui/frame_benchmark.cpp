@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "app_controller.hpp"
+#include "core/format.hpp"
 #include "headless_ui.hpp"
 
 namespace tl::ui {
@@ -26,12 +27,20 @@ Result<cli::UiFrameTimes> measure_ui_frames(const cli::UiFrameRequest& request) 
   auto controller = AppController::create({*backend, (*ui)->renderer(), std::nullopt});
   if (!controller) return controller.error();
   AppController& app = **controller;
+  const auto report = [&request](const std::string& what) {
+    if (request.progress) request.progress(what);
+  };
+  report("UI frame: " + std::string(to_string(app.state().backend)) +
+         "; waiting for the first timed run and the ceilings");
   app.wait_until_idle(std::chrono::minutes(5));  // the first timed run and the ceilings
   if (!app.set_params(
           {{"n", std::to_string(request.elements)}, {"grid", "auto"}, {"block", "256"}})) {
     return invalid_argument("the vector-add lesson refused " + std::to_string(request.elements) +
                             " elements");
   }
+  app.wait_until_idle(std::chrono::minutes(5));  // a timed run the new size may have started
+  report("UI frame: " + std::to_string(request.elements) + " elements set; drawing " +
+         std::to_string(kWarmupFrames + request.frames) + " frames");
   cli::UiFrameTimes times;
   times.backend = to_string(app.state().backend);
   times.renderer = (*ui)->renderer();
@@ -43,6 +52,10 @@ Result<cli::UiFrameTimes> measure_ui_frames(const cli::UiFrameRequest& request) 
     glFinish();  // the frame is done when the GPU has drawn it, as a swap would wait
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (frame < 3 || (frame + 1) % 20 == 0) {
+      report("UI frame " + std::to_string(frame + 1) + ": " + format_milliseconds(ms) +
+             " (traced launch " + format_milliseconds(app.state().trace.traced_milliseconds) + ")");
+    }
     if (frame >= kWarmupFrames) {
       times.milliseconds.push_back(ms);
       times.traced_milliseconds.push_back(app.state().trace.traced_milliseconds);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The GPU pass, on the GPU test machine, from the project root, after `source .gpu/on-device.sh`.
-#   bash .gpu/bin/pass.sh [tests] [memcheck] [racecheck] [render] [gui] [ratios] [perf] [bench] [soak]
+#   bash .gpu/bin/pass.sh [tests] [memcheck] [racecheck] [render] [gui] [ratios] [perf] [ui] [tune]
+#                         [bench] [soak]
 #   (no argument: all of them)
 # Writes its log, PNGs and benchmark JSON to $OUT (at most 8 files come back). Every step has a time
 # limit, so one slow step cannot eat the whole device session.
@@ -30,7 +31,7 @@ sanitize() {
 }
 log="$out/gpu-pass.log"
 {
-  echo "== $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader) sections: ${sections[*]}"
+  echo "== $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version,compute_mode --format=csv,noheader) sections: ${sections[*]}"
   if wants tests; then
     echo "== threadlab info"
     $bin/threadlab info
@@ -87,6 +88,19 @@ log="$out/gpu-pass.log"
   if wants perf; then
     echo "== bench --suite perf: issue #6's targets, each measured in one run"
     timeout 400 $bin/threadlab bench --suite perf --format table
+    echo "exit: $?"
+  fi
+  if wants ui; then
+    # The interactive rows alone: interop against copy, and the whole UI frame with a traced launch
+    # over 2^24 elements (issue #6's 16.7 ms).
+    echo "== bench --suite ui"
+    timeout 200 $bin/threadlab bench --suite ui --format table
+    echo "exit: $?"
+  fi
+  if wants tune; then
+    # Not the app: the dense-layer GEMM candidates against cuBLAS + epilogue (tools/dense_tune).
+    echo "== dense_tune"
+    timeout 200 $bin/dense_tune
     echo "exit: $?"
   fi
   if wants soak; then
