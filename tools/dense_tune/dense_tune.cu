@@ -1,0 +1,951 @@
+// Tuning aid, not part of the app: candidate kernels for the dense layer's large-batch product,
+// Y = sigmoid(X · Wᵀ + b), float32 on CUDA cores (no tensor cores, no TF32), timed against cuBLAS
+// SGEMM (default math mode) followed by a bias + sigmoid epilogue kernel, the two timed together.
+//
+//   X  M×K row-major (batch × inputs)   W  N×K row-major (one neuron per row)
+//   b  N                                Y  M×N row-major
+//
+// Build (add -Xptxas -v to see registers and spills per kernel):
+//   nvcc -O3 -std=c++20 -arch=sm_90 -I. -Iapp tools/dense_tune/dense_tune.cu -lcublas -o /tmp/dense_tune
+// Run:
+//   /tmp/dense_tune              4096³ only
+//   /tmp/dense_tune 2048         4096³, then 2048³
+//   /tmp/dense_tune 8192x4096x1024   4096³, then M=8192 N=4096 K=1024
+//
+// Every size prints one line per kernel: time (median of 9 after a warm-up, CUDA events), TFLOP/s,
+// the ratio to cuBLAS + epilogue (the goal is <= 1.15), the max |dY| against the cuBLAS path, the
+// CUDA error string, registers, local memory, shared memory and resident blocks per SM. Local memory
+// is 0 for the K-major kernels (no spills); the transposing kernels show 256 B: their epilogue loop
+// is not unrolled, so sum[8][8] is indexed at run time and lives on the stack (no spill, but a
+// store and reload of 64 floats per thread at the end). Afterwards every kernel is checked at three
+// odd sizes (see check_edges).
+//
+// The candidates (the list with one line each is make_candidates()):
+//   app_*, existing_*  the lesson's warp-tiled body (kernels/matmul_warptile.cuh) with B = W (N×K):
+//                both tiles are transposed on their way into shared memory, through registers.
+//   swz_*        the same body without the bank conflicts of those transposed stores (candidate c):
+//                an XOR swizzle, or a remap of which thread copies which chunk.
+//   km_*         "K-major" kernels (candidates a, b, d): both tiles stay [row][k] in shared memory,
+//                filled by cp.async in a 2-, 3- or 4-stage pipeline, read as float4 along k.
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "kernels/trace.cuh"
+
+namespace tune {
+#include "kernels/dense_layer.cuh"
+#include "kernels/matmul_tile_io.cuh"
+#include "kernels/matmul_warptile.cuh"
+}  // namespace tune
+
+// =============================================================================================
+// cp.async: a copy from global to shared memory that does not pass through registers and does not
+// block the issuing thread. Groups of copies are committed and later waited on, so tile k + S - 1
+// can travel while tile k is multiplied. The .cg form caches in L2 only: each tile is read once
+// per block, so L1 would only be polluted.
+//
+// src_bytes < 16 fills the rest of the 16 bytes with zeros; 0 reads nothing at all. That is how
+// rows past M or N and columns past K become zeros, which add nothing to any sum.
+__device__ __forceinline__ void cp_async16(void* smem, const void* gmem, int src_bytes) {
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem),
+               "r"(src_bytes)
+               : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() {
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+// Wait until at most `kPending` committed groups are still in flight.
+template <int kPending>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
+}
+
+__host__ __device__ constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+// =============================================================================================
+// Candidate c: the existing transposing warp-tiled body, B laid out N×K, without the bank conflicts
+// of its transposed stores.
+//
+// The transposed store writes element (row, kk + j) of a tile to tile[kk + j][row]. A row of the
+// tile is BM + 4 = 132 floats, so that lands in bank (16·(kk / 4) + 4·j + row) mod 32: only the
+// parity of the chunk kk / 4 moves the bank. With BK = 16 the 32 lanes of a warp cover 8 rows × 4
+// chunks (kk = 0, 4, 8, 12), and kk = 0 and 8 (likewise 4 and 12) collide: every store is a 2-way
+// conflict (4-way with BK = 32). No padding that keeps rows 16-byte aligned for the float4 reads
+// avoids it (PAD·kk is then a multiple of 16 for every kk). Two fixes:
+//
+// kXor: XOR the row index with swizzle(kk) on the way in and undo it on the way out. The value is a
+//   multiple of 4 below 16, so a float4 of 4 consecutive rows stays contiguous, inside its aligned
+//   16-float group, and the warp's float4 reads stay conflict-free (all lanes apply the same XOR).
+//   Costs registers: the read addresses exist in two (BK 16) or four (BK 32) variants.
+// kRemap: leave the layout alone and change which thread copies which chunk: a warp takes 16 rows
+//   × 2 adjacent chunks (one 32-byte sector per row, still fully used) instead of 8 rows × 4
+//   chunks. Its two chunks have different parities, so the 32 lanes hit 32 distinct banks. The
+//   reads do not change at all: no extra registers.
+enum class TransposeFix { kNone, kXor, kRemap };
+
+template <int BK>
+__device__ __forceinline__ constexpr int transpose_swizzle(int kk) {
+  static_assert(BK == 8 || BK == 16 || BK == 32, "swizzle worked out for BK = 8, 16, 32");
+  return (kk >> 3) * (128 / BK);  // BK 16: 0, 8;  BK 32: 0, 4, 8, 12;  BK 8: 0
+}
+
+template <class Shape, TransposeFix kFix>
+__device__ void swz_warptile_body(const float* a, const float* b, int m, int n, int k,
+                                  tune::DenseStoreY store) {
+  constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, PAD = Shape::PAD;
+  constexpr int TM = Shape::TM, TN = Shape::TN, THREADS = Shape::THREADS;
+  constexpr int A_LOADS = BM * BK / 4 / THREADS;
+  constexpr int B_LOADS = BN * BK / 4 / THREADS;
+  static_assert(BM % 32 == 0 && BN % 32 == 0 && Shape::LANES_M >= 4 && Shape::LANES_N >= 4,
+                "the swizzle stays inside aligned 16-float groups of the tile");
+  __shared__ __align__(16) float a_tiles[2][BK][BM + PAD];  // [k][row]
+  __shared__ __align__(16) float b_tiles[2][BK][BN + PAD];  // [k][column]
+
+  const int t = threadIdx.x;
+  const int warp = t / 32, lane = t % 32;
+  const int first_row = blockIdx.y * BM;
+  const int first_col = blockIdx.x * BN;
+  const int my_row = warp / Shape::WARPS_N * Shape::WM + lane / Shape::LANES_N * 4;
+  const int my_col = warp % Shape::WARPS_N * Shape::WN + lane % Shape::LANES_N * 4;
+  const bool a_vector_ok = tune::float4_rows_ok(a, k);
+  const bool b_vector_ok = tune::float4_rows_ok(b, k);
+
+  // Chunk e of a tile (16 bytes: one row, 4 k): which row and which k.
+  constexpr int QPR = BK / 4;
+  static_assert(kFix != TransposeFix::kRemap || (QPR % 2 == 0 && BM % 16 == 0 && BN % 16 == 0));
+  auto chunk_row = [](int e) {
+    if constexpr (kFix == TransposeFix::kRemap) return e % 16 + 16 * (e / 32 / (QPR / 2));
+    return e / QPR;
+  };
+  auto chunk_k = [](int e) {
+    if constexpr (kFix == TransposeFix::kRemap) return (e / 16 % 2 + 2 * (e / 32 % (QPR / 2))) * 4;
+    return e % QPR * 4;
+  };
+  // Where row `row` of k-row kk is stored.
+  auto slot = [](int row, int kk) {
+    if constexpr (kFix == TransposeFix::kXor) return row ^ transpose_swizzle<BK>(kk);
+    return row;
+  };
+
+  float4 a_next[A_LOADS];
+  float4 b_next[B_LOADS];
+  auto load_from_global = [&](int k0) {
+#pragma unroll
+    for (int l = 0; l < A_LOADS; ++l) {
+      const int e = t + l * THREADS;
+      a_next[l] = tune::load_four(a, m, k, first_row + chunk_row(e), k0 + chunk_k(e), a_vector_ok);
+    }
+#pragma unroll
+    for (int l = 0; l < B_LOADS; ++l) {
+      const int e = t + l * THREADS;
+      b_next[l] = tune::load_four(b, n, k, first_col + chunk_row(e), k0 + chunk_k(e), b_vector_ok);
+    }
+  };
+  auto store_to_shared = [&](int buffer) {
+#pragma unroll
+    for (int l = 0; l < A_LOADS; ++l) {
+      const int e = t + l * THREADS;
+      const int kk = chunk_k(e), row = slot(chunk_row(e), kk);
+      a_tiles[buffer][kk + 0][row] = a_next[l].x;
+      a_tiles[buffer][kk + 1][row] = a_next[l].y;
+      a_tiles[buffer][kk + 2][row] = a_next[l].z;
+      a_tiles[buffer][kk + 3][row] = a_next[l].w;
+    }
+#pragma unroll
+    for (int l = 0; l < B_LOADS; ++l) {
+      const int e = t + l * THREADS;
+      const int kk = chunk_k(e), col = slot(chunk_row(e), kk);
+      b_tiles[buffer][kk + 0][col] = b_next[l].x;
+      b_tiles[buffer][kk + 1][col] = b_next[l].y;
+      b_tiles[buffer][kk + 2][col] = b_next[l].z;
+      b_tiles[buffer][kk + 3][col] = b_next[l].w;
+    }
+  };
+
+  float sum[TM][TN] = {};
+  float a_reg[TM];
+  float b_reg[TN];
+  const int phases = (k + BK - 1) / BK;
+  load_from_global(0);
+  store_to_shared(0);
+  __syncthreads();
+  for (int phase = 0; phase < phases; ++phase) {
+    const int buffer = phase % 2;
+    const bool more = phase + 1 < phases;
+    if (more) load_from_global((phase + 1) * BK);
+
+    // No #pragma unroll, as in the existing body: forced full unrolling lets ptxas hoist loads past
+    // 128 registers (44-48 bytes of spills); its own choice stays at ~122 with none.
+    for (int i = 0; i < BK; ++i) {
+      // Once unrolled, i is a compile-time constant, so is the swizzle: one XOR per value.
+      const int row_x = slot(my_row, i & ~3);
+      const int col_x = slot(my_col, i & ~3);
+#pragma unroll
+      for (int r = 0; r < TM; r += 4) {
+        const float4 v =
+            *reinterpret_cast<const float4*>(&a_tiles[buffer][i][row_x + r * Shape::LANES_M]);
+        a_reg[r] = v.x, a_reg[r + 1] = v.y, a_reg[r + 2] = v.z, a_reg[r + 3] = v.w;
+      }
+#pragma unroll
+      for (int c = 0; c < TN; c += 4) {
+        const float4 v =
+            *reinterpret_cast<const float4*>(&b_tiles[buffer][i][col_x + c * Shape::LANES_N]);
+        b_reg[c] = v.x, b_reg[c + 1] = v.y, b_reg[c + 2] = v.z, b_reg[c + 3] = v.w;
+      }
+#pragma unroll
+      for (int r = 0; r < TM; ++r) {
+#pragma unroll
+        for (int c = 0; c < TN; ++c) sum[r][c] += a_reg[r] * b_reg[c];
+      }
+    }
+    if (more) store_to_shared(1 - buffer);
+    __syncthreads();
+  }
+
+  // Not unrolled, as in the existing body: unrolled, the 64 inlined sigmoids push the kernel past
+  // 128 registers. (The price: sum[][] is indexed at run time and lives on the stack here.)
+  for (int r = 0; r < TM; ++r) {
+    const int row = first_row + my_row + r / 4 * 4 * Shape::LANES_M + r % 4;
+    for (int c = 0; c < TN; ++c) {
+      const int col = first_col + my_col + c / 4 * 4 * Shape::LANES_N + c % 4;
+      if (row < m && col < n) store(row, col, sum[r][c]);
+    }
+  }
+}
+
+template <class Shape, TransposeFix kFix>
+__global__ void __launch_bounds__(Shape::THREADS, 2)
+    swz_warptile(const float* X, const float* W, const float* b, float* Y, int M, int N, int K) {
+  swz_warptile_body<Shape, kFix>(X, W, M, N, K, tune::DenseStoreY{Y, b, N});
+}
+
+// The existing body at another shape than the app's (the app's is tune::dense_gemm_fused).
+template <class Shape>
+__global__ void __launch_bounds__(Shape::THREADS, 2)
+    existing_warptile(const float* X, const float* W, const float* b, float* Y, int M, int N,
+                      int K) {
+  tune::matmul_warptile_body<Shape, tune::BLayout::kNByK>(X, W, M, N, K,
+                                                          tune::DenseStoreY{Y, b, N});
+}
+
+// =============================================================================================
+// Candidates a, b, d: the K-major kernel.
+//
+// X and W both have K contiguous, so a tile of either one is copied into shared memory as it is,
+// [row][k], 16 bytes at a time by cp.async: no transposition, no trip through registers, no
+// registers held for the next tile while this one is multiplied. The inner loop reads float4s
+// along k from both tiles; one float4 of A (a row, 4 k) and one of B (a column, the same 4 k) give
+// 4 multiply-adds per output, 4·TM·TN per thread for TM + TN shared loads: the same ratio as the
+// transposing kernel's TM/4 + TN/4 loads per k.
+//
+// Bank conflicts. A warp's 128-bit shared load is served in one pass when its distinct addresses
+// (lanes reading the same address share the data) fall in distinct 16-byte groups of banks (8 of
+// them). A thread's rows are interleaved with its warp neighbours' (row lane_m + i·LANES_M, column
+// lane_n + j·LANES_N), so in one load the warp reads LANES_M (or LANES_N) consecutive rows at the
+// same k. With a row length of BK + 4 floats, (BK + 4) / 4 is odd for BK = 8, 16, 32, and
+// consecutive rows fall in distinct 16-byte bank groups: up to 8 rows, no conflict. The cp.async
+// writes (8 lanes of 16 bytes per pass) are conflict-free for BK = 32 (one row of 8 chunks); for
+// BK = 16 a pass covers 2 rows × 4 chunks, at 16-byte groups 0-3 and 5-8, so one pair of lanes
+// shares a group: a 2-way conflict on one write in 8, off the critical path (the copy is async).
+//
+// The price of interleaving is that a thread's outputs are not neighbours in Y, so a direct store
+// writes LANES_N consecutive floats per row and instruction; the staged epilogue (kStaged) routes
+// the results through shared memory to store float4s instead.
+//
+// Pipeline (STAGES copies of the tiles): before iteration kt, tiles kt .. kt + STAGES - 2 are in
+// flight. Iteration kt waits for tile kt, takes one barrier (which also tells everyone that the
+// stage read in iteration kt - 1 is free), issues the copy of tile kt + STAGES - 1 into that free
+// stage, and multiplies tile kt while the copies travel. One barrier per tile.
+enum class Epilogue { kDirect, kStaged };
+// Which fragments a thread keeps in registers during one float4 step of k:
+//   kHoldB  all TN column float4s, then the TM row float4s one at a time (fewest registers when
+//           TM >= TN),
+//   kHoldA  the mirror image, for TN > TM,
+//   kHoldBoth  all of both, then the TM·TN·4 multiply-adds (the most scheduling freedom, the most
+//           registers: for 1 block per SM).
+enum class Hold { kAuto, kHoldA, kHoldB, kHoldBoth };
+
+template <int BM_, int BN_, int BK_, int STAGES_, int WARPS_M_, int WARPS_N_, int LANES_M_,
+          int MIN_BLOCKS_, Epilogue EPI_ = Epilogue::kDirect, Hold HOLD_ = Hold::kAuto,
+          int GROUP_M_ = 0, int KQ_UNROLL_ = 0>
+struct KmajorShape {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, STAGES = STAGES_;
+  static constexpr int WARPS_M = WARPS_M_, WARPS_N = WARPS_N_;
+  static constexpr int LANES_M = LANES_M_, LANES_N = 32 / LANES_M_;
+  static constexpr int MIN_BLOCKS = MIN_BLOCKS_;
+  static constexpr Epilogue EPI = EPI_;
+  static constexpr int GROUP_M = GROUP_M_;  // 0: row-major block order; G: G block rows at a time
+  // Unroll of the float4 steps of k inside a tile; 0 = all. 1 stops the scheduler from hoisting
+  // the next step's fragment loads, which is what overflows 128 registers at 2 blocks per SM.
+  static constexpr int KQ_UNROLL = KQ_UNROLL_ > 0 ? KQ_UNROLL_ : BK / 4;
+  static constexpr int THREADS = WARPS_M * WARPS_N * 32;
+  static constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N;
+  static constexpr int TM = WM / LANES_M, TN = WN / LANES_N;
+  static constexpr Hold HOLD =
+      HOLD_ != Hold::kAuto ? HOLD_ : (TM >= TN ? Hold::kHoldB : Hold::kHoldA);
+  static constexpr int LD = BK + 4;  // floats per row of a tile
+  static constexpr int QPR = BK / 4;  // 16-byte chunks per row
+  static constexpr int A_FLOATS = BM * LD, B_FLOATS = BN * LD;
+  static constexpr int STAGE_FLOATS = A_FLOATS + B_FLOATS;
+  // The staged epilogue gives each warp LANES_M rows × WN columns (+ LANES_N: the lanes' writes
+  // then hit 32 distinct banks) and reuses the pipeline's memory.
+  static constexpr int EPI_LD = WN + LANES_N;
+  static constexpr int EPI_FLOATS = WARPS_M * WARPS_N * LANES_M * EPI_LD;
+  static constexpr int SMEM_BYTES =
+      4 * (STAGES * STAGE_FLOATS > EPI_FLOATS ? STAGES * STAGE_FLOATS : EPI_FLOATS);
+
+  static_assert(BM % WARPS_M == 0 && BN % WARPS_N == 0 && WM % LANES_M == 0 && WN % LANES_N == 0);
+  static_assert(LANES_M <= 8 && LANES_N <= 8, "at most 8 distinct float4s per warp load");
+  static_assert(BK % 4 == 0 && (LD / 4) % 2 == 1, "odd 16-byte row stride: conflict-free reads");
+  static_assert(THREADS % QPR == 0 && (BM * QPR) % THREADS == 0 && (BN * QPR) % THREADS == 0,
+                "every thread copies the same number of 16-byte chunks of each tile");
+  static_assert(STAGES >= 2);
+  static_assert(EPI_LD % 4 == 0);
+};
+
+// The copies of one K-major matrix's tiles (ROWS rows × BK of k) into shared memory [row][k], row
+// stride LD. Thread t copies 16-byte chunk t % QPR of rows t / QPR, + ROW_STEP, ...: a warp's
+// copies cover whole row pieces of 16·QPR bytes, coalesced in global memory and conflict-free in
+// shared memory.
+//
+// What stays in registers through the k loop is kept small on purpose (a pointer, a mask, two
+// offsets): the 8×8 kernels run at 2 blocks per SM, i.e. at most 128 registers, 64 of them
+// accumulators and 32 a fragment.
+//
+// VEC (rows 16-byte aligned and K % 4 == 0, decided on the host) copies with cp.async; a chunk is
+// then wholly inside or wholly outside the matrix, and one outside is zero-filled (src-size 0 reads
+// nothing). Otherwise the floats are read one by one and stored normally: only for odd K, and the
+// pipeline's barriers order those stores just the same.
+template <int ROWS, int BK, int LD, int THREADS, bool VEC>
+struct TileCopy {
+  static constexpr int QPR = BK / 4, CHUNKS = ROWS * QPR / THREADS, ROW_STEP = THREADS / QPR;
+  static_assert(CHUNKS <= 32);
+  const float* src;  // this thread's first chunk of the first tile
+  int step;          // ROW_STEP rows, in floats
+  unsigned rows_ok;  // bit l: chunk l's row is inside the matrix
+  int k_off;         // this thread's k inside a tile
+  int dst;           // this thread's first float inside a tile
+  const float* base;
+  int rows, row0;  // the fallback's extra state; unused (and dropped by the compiler) when VEC
+
+  __device__ TileCopy(const float* base_, int rows_, int K, int first_row)
+      : src(base_ + static_cast<size_t>(first_row + threadIdx.x / QPR) * K + threadIdx.x % QPR * 4),
+        step(ROW_STEP * K),
+        rows_ok(0),
+        k_off(threadIdx.x % QPR * 4),
+        dst(threadIdx.x / QPR * LD + threadIdx.x % QPR * 4),
+        base(base_),
+        rows(rows_),
+        row0(first_row + threadIdx.x / QPR) {
+#pragma unroll
+    for (int l = 0; l < CHUNKS; ++l) rows_ok |= (row0 + l * ROW_STEP < rows ? 1u : 0u) << l;
+  }
+
+  __device__ __forceinline__ void operator()(float* tile, int k0, int K) const {
+    const bool k_ok = k0 + k_off < K;
+#pragma unroll
+    for (int l = 0; l < CHUNKS; ++l) {
+      float* d = tile + dst + l * ROW_STEP * LD;
+      if constexpr (VEC) {
+        const bool inside = k_ok && (rows_ok >> l & 1u);
+        // An outside chunk reads nothing, but gets the matrix's own (valid) address all the same.
+        cp_async16(d, inside ? src + (l * step + k0) : base, inside ? 16 : 0);
+      } else {
+        *reinterpret_cast<float4*>(d) =
+            tune::load_four(base, rows, K, row0 + l * ROW_STEP, k0 + k_off, false);
+      }
+    }
+  }
+};
+
+template <class S, bool VEC>
+__global__ void __launch_bounds__(S::THREADS, S::MIN_BLOCKS)
+    dense_kmajor(const float* __restrict__ X, const float* __restrict__ W,
+                 const float* __restrict__ bias, float* __restrict__ Y, int M, int N, int K) {
+  constexpr int BM = S::BM, BN = S::BN, BK = S::BK, LD = S::LD, STAGES = S::STAGES;
+  constexpr int TM = S::TM, TN = S::TN, LANES_M = S::LANES_M, LANES_N = S::LANES_N;
+  extern __shared__ __align__(16) float smem[];
+
+  // Block → tile of Y. Grouping G block rows makes the blocks resident at one time share fewer
+  // panels of X and W, so more of their reads hit in L2 (matters once W outgrows L2).
+  int tile_m = blockIdx.y, tile_n = blockIdx.x;
+  if constexpr (S::GROUP_M > 0) {
+    const int tiles_m = gridDim.y, tiles_n = gridDim.x;
+    const int id = blockIdx.y * tiles_n + blockIdx.x;
+    const int per_group = S::GROUP_M * tiles_n;
+    const int group_first = id / per_group * S::GROUP_M;
+    const int group_rows = min(tiles_m - group_first, S::GROUP_M);
+    tile_m = group_first + id % per_group % group_rows;
+    tile_n = id % per_group / group_rows;
+  }
+  const int first_row = tile_m * BM, first_col = tile_n * BN;
+
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int lane_m = lane / LANES_N, lane_n = lane % LANES_N;
+  // This thread's first row and column inside the tile; the others are LANES_M (LANES_N) apart.
+  const int my_row = warp / S::WARPS_N * S::WM + lane_m;
+  const int my_col = warp % S::WARPS_N * S::WN + lane_n;
+  const int k_tiles = ceil_div(K, BK);
+
+  const TileCopy<BM, BK, LD, S::THREADS, VEC> copy_a(X, M, K, first_row);
+  const TileCopy<BN, BK, LD, S::THREADS, VEC> copy_b(W, N, K, first_col);
+  auto load_tile = [&](int stage, int k0) {
+    float* a = smem + stage * S::STAGE_FLOATS;
+    copy_a(a, k0, K);
+    copy_b(a + S::A_FLOATS, k0, K);
+  };
+
+  float acc[TM][TN] = {};
+
+  // Prologue: STAGES - 1 tiles in flight. A group is committed even when empty, so that "tile kt
+  // has landed" is always "at most STAGES - 2 groups pending".
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < k_tiles) load_tile(s, s * BK);
+    cp_async_commit();
+  }
+
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    cp_async_wait<STAGES - 2>();  // this thread's copies of tile kt are done ...
+    __syncthreads();              // ... and everyone's; the stage of tile kt - 1 is free again
+    const int next = kt + STAGES - 1;
+    if (next < k_tiles) load_tile(next % STAGES, next * BK);
+    cp_async_commit();
+
+    const float* a = smem + kt % STAGES * S::STAGE_FLOATS + my_row * LD;
+    const float* b = smem + kt % STAGES * S::STAGE_FLOATS + S::A_FLOATS + my_col * LD;
+    // All offsets below are compile-time constants from a and b (plus kq where the loop is kept).
+#pragma unroll S::KQ_UNROLL
+    for (int kq = 0; kq < BK; kq += 4) {
+      auto a_frag = [&](int i) { return *reinterpret_cast<const float4*>(a + i * LANES_M * LD + kq); };
+      auto b_frag = [&](int j) { return *reinterpret_cast<const float4*>(b + j * LANES_N * LD + kq); };
+      auto fma4 = [](float& s, const float4& x, const float4& y) {
+        s = fmaf(x.x, y.x, s);
+        s = fmaf(x.y, y.y, s);
+        s = fmaf(x.z, y.z, s);
+        s = fmaf(x.w, y.w, s);
+      };
+      if constexpr (S::HOLD == Hold::kHoldB) {
+        float4 bf[TN];
+#pragma unroll
+        for (int j = 0; j < TN; ++j) bf[j] = b_frag(j);
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {
+          const float4 af = a_frag(i);
+#pragma unroll
+          for (int j = 0; j < TN; ++j) fma4(acc[i][j], af, bf[j]);
+        }
+      } else if constexpr (S::HOLD == Hold::kHoldA) {
+        float4 af[TM];
+#pragma unroll
+        for (int i = 0; i < TM; ++i) af[i] = a_frag(i);
+#pragma unroll
+        for (int j = 0; j < TN; ++j) {
+          const float4 bf = b_frag(j);
+#pragma unroll
+          for (int i = 0; i < TM; ++i) fma4(acc[i][j], af[i], bf);
+        }
+      } else {
+        float4 af[TM], bf[TN];
+#pragma unroll
+        for (int i = 0; i < TM; ++i) af[i] = a_frag(i);
+#pragma unroll
+        for (int j = 0; j < TN; ++j) bf[j] = b_frag(j);
+        // k outermost: TM·TN independent chains, one multiply-add deep per k.
+#pragma unroll
+        for (int i = 0; i < TM; ++i)
+#pragma unroll
+          for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(af[i].x, bf[j].x, acc[i][j]);
+#pragma unroll
+        for (int i = 0; i < TM; ++i)
+#pragma unroll
+          for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(af[i].y, bf[j].y, acc[i][j]);
+#pragma unroll
+        for (int i = 0; i < TM; ++i)
+#pragma unroll
+          for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(af[i].z, bf[j].z, acc[i][j]);
+#pragma unroll
+        for (int i = 0; i < TM; ++i)
+#pragma unroll
+          for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(af[i].w, bf[j].w, acc[i][j]);
+      }
+    }
+  }
+
+  // Epilogue: bias and sigmoid while the sums are in registers; Y is the only write.
+  float bias_j[TN];
+#pragma unroll
+  for (int j = 0; j < TN; ++j) {
+    const int col = first_col + my_col + j * LANES_N;
+    bias_j[j] = col < N ? bias[col] : 0.0f;
+  }
+
+  if constexpr (S::EPI == Epilogue::kDirect) {
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {
+      const int row = first_row + my_row + i * LANES_M;
+      if (row >= M) break;
+#pragma unroll
+      for (int j = 0; j < TN; ++j) {
+        const int col = first_col + my_col + j * LANES_N;
+        if (col < N) Y[static_cast<size_t>(row) * N + col] = tune::sigmoid(acc[i][j] + bias_j[j]);
+      }
+    }
+  } else {
+    // Staged: LANES_M rows of the warp's piece at a time go through a warp-private patch of shared
+    // memory, then leave as float4s, each row's WN floats written by WN / 4 neighbouring lanes.
+    cp_async_wait<0>();  // only empty groups can be pending, but the memory is reused: be sure
+    __syncthreads();     // every warp is done with the last tile
+    float* patch = smem + warp * (LANES_M * S::EPI_LD);
+    const int warp_row = first_row + warp / S::WARPS_N * S::WM;
+    const int warp_col = first_col + warp % S::WARPS_N * S::WN;
+    const bool y_vec = tune::float4_rows_ok(Y, N);
+    constexpr int F4_PER_ROW = S::WN / 4, F4 = LANES_M * F4_PER_ROW;
+    static_assert(F4 % 32 == 0);
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {
+#pragma unroll
+      for (int j = 0; j < TN; ++j) {
+        patch[lane_m * S::EPI_LD + lane_n + j * LANES_N] = tune::sigmoid(acc[i][j] + bias_j[j]);
+      }
+      __syncwarp();
+#pragma unroll
+      for (int f = lane; f < F4; f += 32) {
+        const int r = f / F4_PER_ROW, c = f % F4_PER_ROW * 4;
+        const float4 v = *reinterpret_cast<const float4*>(patch + r * S::EPI_LD + c);
+        const int row = warp_row + i * LANES_M + r, col = warp_col + c;
+        if (row < M) {
+          float* y = Y + static_cast<size_t>(row) * N + col;
+          if (y_vec && col + 4 <= N) {
+            *reinterpret_cast<float4*>(y) = v;
+          } else {
+            if (col + 0 < N) y[0] = v.x;
+            if (col + 1 < N) y[1] = v.y;
+            if (col + 2 < N) y[2] = v.z;
+            if (col + 3 < N) y[3] = v.w;
+          }
+        }
+      }
+      __syncwarp();  // read before the next rows overwrite the patch
+    }
+  }
+}
+
+// =============================================================================================
+// Host side.
+using LaunchFn = void (*)(const float*, const float*, const float*, float*, int, int, int);
+
+struct Candidate {
+  const char* name;
+  const char* what;
+  const void* kernel;  // for cudaFuncGetAttributes / occupancy
+  int threads;
+  int dynamic_smem;
+  LaunchFn launch;
+};
+
+void launch_app_kernel(const float* X, const float* W, const float* b, float* Y, int M, int N,
+                       int K) {
+  using S = tune::DenseWarptile;
+  const dim3 grid(ceil_div(N, S::BN), ceil_div(M, S::BM));
+  tune::dense_gemm_fused<<<grid, S::THREADS>>>(X, W, b, Y, M, K, N);
+}
+
+template <class S>
+void launch_existing(const float* X, const float* W, const float* b, float* Y, int M, int N,
+                     int K) {
+  existing_warptile<S><<<dim3(ceil_div(N, S::BN), ceil_div(M, S::BM)), S::THREADS>>>(X, W, b, Y,
+                                                                                     M, N, K);
+}
+
+template <class S, TransposeFix kFix>
+void launch_swz(const float* X, const float* W, const float* b, float* Y, int M, int N, int K) {
+  swz_warptile<S, kFix><<<dim3(ceil_div(N, S::BN), ceil_div(M, S::BM)), S::THREADS>>>(X, W, b, Y, M, N,
+                                                                                K);
+}
+
+bool aligned16(const void* p) { return reinterpret_cast<unsigned long long>(p) % 16 == 0; }
+
+// The cp.async kernel where every row of X and W starts on 16 bytes, the scalar-copy one elsewhere.
+template <class S>
+void launch_kmajor(const float* X, const float* W, const float* b, float* Y, int M, int N, int K) {
+  const dim3 grid(ceil_div(N, S::BN), ceil_div(M, S::BM));
+  if (K % 4 == 0 && aligned16(X) && aligned16(W)) {
+    dense_kmajor<S, true><<<grid, S::THREADS, S::SMEM_BYTES>>>(X, W, b, Y, M, N, K);
+  } else {
+    dense_kmajor<S, false><<<grid, S::THREADS, S::SMEM_BYTES>>>(X, W, b, Y, M, N, K);
+  }
+}
+
+template <class S>
+Candidate existing(const char* name, const char* what) {
+  return {name, what, reinterpret_cast<const void*>(existing_warptile<S>), S::THREADS, 0,
+          launch_existing<S>};
+}
+
+template <class S, TransposeFix kFix>
+Candidate swz(const char* name, const char* what) {
+  return {name, what, reinterpret_cast<const void*>(swz_warptile<S, kFix>), S::THREADS, 0,
+          launch_swz<S, kFix>};
+}
+
+template <class S>
+Candidate kmajor(const char* name, const char* what) {
+  // Above 48 KiB of dynamic shared memory a kernel must opt in. Preferring the largest shared
+  // carve-out lets 2 blocks of ~100 KiB share an SM (the kernels barely use L1: cp.async.cg).
+  for (const void* k : {reinterpret_cast<const void*>(dense_kmajor<S, true>),
+                        reinterpret_cast<const void*>(dense_kmajor<S, false>)}) {
+    cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, S::SMEM_BYTES);
+    cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
+                         cudaSharedmemCarveoutMaxShared);
+  }
+  // The attributes printed are the timed (cp.async) kernel's.
+  return {name, what, reinterpret_cast<const void*>(dense_kmajor<S, true>), S::THREADS,
+          S::SMEM_BYTES, launch_kmajor<S>};
+}
+
+// K-major shapes. Template: BM, BN, BK, STAGES, WARPS_M, WARPS_N, LANES_M, MIN_BLOCKS, [EPI, HOLD,
+// GROUP_M, KQ_UNROLL]. 8×8 outputs per thread unless said otherwise. The 2-blocks-per-SM kernels
+// (128 registers) keep the k loop inside a tile rolled (KQ_UNROLL 1): fully unrolled, ptxas hoists
+// the next step's loads and spills 24-112 bytes. The 1-block kernels have 255 registers to spend.
+using E = Epilogue;
+using H = Hold;
+using F = TransposeFix;
+std::vector<Candidate> make_candidates() {
+  using Warp16 = tune::WarptileShape<128, 128, 16, 2, 4, 8>;
+  return {
+      {"app_dense_gemm_fused", "today's kernel: warptile 128x128x16, transposing, N x K B",
+       reinterpret_cast<const void*>(tune::dense_gemm_fused), tune::DenseWarptile::THREADS, 0,
+       launch_app_kernel},
+      kmajor<KmajorShape<128, 128, 32, 2, 2, 4, 8, 2, E::kDirect, H::kAuto, 0, 1>>(
+          "km_128x128x32_s2", "a/b: BK 32, 2 stages, 2 blk/SM (best of the first run)"),
+      kmajor<KmajorShape<128, 128, 32, 2, 2, 4, 8, 2, E::kDirect, H::kAuto, 0, 2>>(
+          "km_128x128x32_s2_u2", "BK 32, 2 stages, 2 blk/SM, k steps unrolled by 2"),
+      kmajor<KmajorShape<128, 128, 32, 2, 2, 4, 8, 2, E::kStaged, H::kAuto, 0, 1>>(
+          "km_128x128x32_s2_f4", "BK 32, 2 stages, float4 stores of Y"),
+      kmajor<KmajorShape<128, 128, 32, 2, 2, 4, 8, 1>>("km_128x128x32_s2_b1",
+                                                       "BK 32, 2 stages, 1 blk/SM, unrolled"),
+      kmajor<KmajorShape<128, 128, 64, 2, 2, 4, 8, 1, E::kDirect, H::kAuto, 0, 4>>(
+          "km_128x128x64_s2_b1", "BK 64, 2 stages (139 KiB), 1 blk/SM"),
+      kmajor<KmajorShape<128, 64, 32, 2, 2, 2, 8, 3, E::kDirect, H::kAuto, 0, 1>>(
+          "km_128x64x32_s2_t128", "BK 32, 2 stages, 128 threads, 3 blk/SM"),
+      kmajor<KmajorShape<128, 64, 32, 3, 2, 2, 8, 3, E::kDirect, H::kAuto, 0, 1>>(
+          "km_128x64x32_s3_t128", "BK 32, 3 stages, 128 threads, 3 blk/SM"),
+      kmajor<KmajorShape<128, 64, 16, 2, 2, 2, 8, 3, E::kDirect, H::kAuto, 0, 1>>(
+          "km_128x64x16_s2_t128", "BK 16, 2 stages, 128 threads, 3 blk/SM"),
+      kmajor<KmajorShape<64, 128, 32, 2, 2, 2, 4, 3, E::kDirect, H::kAuto, 0, 1>>(
+          "km_64x128x32_s2_t128", "BK 32, 2 stages, 128 threads (64 rows), 3 blk/SM"),
+      kmajor<KmajorShape<128, 256, 32, 2, 2, 4, 8, 1, E::kDirect, H::kAuto, 0, 2>>(
+          "km_128x256x32_s2_b1", "8x16, BK 32, 2 stages, 1 blk/SM"),
+      kmajor<KmajorShape<256, 128, 32, 2, 4, 2, 8, 1, E::kDirect, H::kAuto, 0, 2>>(
+          "km_256x128x32_s2_b1", "16x8, BK 32, 2 stages, 1 blk/SM"),
+      kmajor<KmajorShape<128, 128, 32, 2, 2, 4, 8, 2, E::kDirect, H::kAuto, 4, 1>>(
+          "km_128x128x32_s2_g4", "BK 32, 2 stages, block rows grouped by 4"),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+template <typename F>
+float median_ms(F&& launch, int repeats = 9) {
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  launch();  // warm-up
+  std::vector<float> times;
+  for (int i = 0; i < repeats; ++i) {
+    cudaEventRecord(start);
+    launch();
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    times.push_back(ms);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+// Max |x - y|; a NaN anywhere (e.g. an element the kernel never wrote: Y is filled with NaN
+// before each kernel) reports as inf instead of vanishing in std::max.
+float max_diff(const float* x, const float* y, size_t n) {
+  std::vector<float> hx(n), hy(n);
+  cudaMemcpy(hx.data(), x, n * 4, cudaMemcpyDeviceToHost);
+  cudaMemcpy(hy.data(), y, n * 4, cudaMemcpyDeviceToHost);
+  float d = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const float e = std::fabs(hx[i] - hy[i]);
+    if (!(e <= d)) d = std::isnan(e) ? INFINITY : e;
+  }
+  return d;
+}
+
+struct Problem {
+  int M, N, K;
+  float *X, *W, *b, *Y, *Z, *Yref;
+  Problem(int m, int n, int k) : M(m), N(n), K(k) {
+    cudaMalloc(&X, size_t(M) * K * 4);
+    cudaMalloc(&W, size_t(N) * K * 4);
+    cudaMalloc(&b, size_t(N) * 4);
+    cudaMalloc(&Y, size_t(M) * N * 4);
+    cudaMalloc(&Z, size_t(M) * N * 4);
+    cudaMalloc(&Yref, size_t(M) * N * 4);
+    // Inputs in [-0.5, 0.5): z stays within a few units, where sigmoid is not flat and a wrong sum
+    // shows in Y.
+    auto fill = [](float* d, size_t n, unsigned salt) {
+      std::vector<float> h(n);
+      for (size_t i = 0; i < n; ++i) h[i] = float(((i + salt) * 2654435761u) % 1000) / 1000.0f - 0.5f;
+      cudaMemcpy(d, h.data(), n * 4, cudaMemcpyHostToDevice);
+    };
+    fill(X, size_t(M) * K, 0);
+    fill(W, size_t(N) * K, 12345);
+    fill(b, size_t(N), 777);
+  }
+  ~Problem() {
+    for (float* p : {X, W, b, Y, Z, Yref}) cudaFree(p);
+  }
+  size_t y_elems() const { return size_t(M) * N; }
+  double flop() const { return 2.0 * M * N * K; }
+};
+
+// cuBLAS is column-major. Row-major Z (M×N) is column-major Zᵀ (N×M), and Zᵀ = W · Xᵀ: W row-major
+// N×K reads as column-major K×N (= Wᵀ), hence op T with lda = K; X row-major M×K reads as
+// column-major K×M (= Xᵀ), op N with ldb = K.
+void cublas_dense(cublasHandle_t h, const Problem& p) {
+  const float one = 1.0f, zero = 0.0f;
+  cublasSgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, p.N, p.M, p.K, &one, p.W, p.K, p.X, p.K, &zero, p.Z,
+              p.N);
+  tune::dense_bias_sigmoid<<<dim3(ceil_div(p.N, 32), ceil_div(p.M, 8)), dim3(32, 8)>>>(
+      p.Z, p.b, p.Yref, p.M, p.N);
+}
+
+void print_attributes(const Candidate& c) {
+  cudaFuncAttributes attr{};
+  cudaFuncGetAttributes(&attr, c.kernel);
+  int blocks = 0;
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, c.kernel, c.threads, c.dynamic_smem);
+  std::printf("  regs %3d  local %4zu B  smem %6zu B  %d blk/SM", attr.numRegs,
+              attr.localSizeBytes, attr.sharedSizeBytes + c.dynamic_smem, blocks);
+}
+
+void time_size(cublasHandle_t handle, const std::vector<Candidate>& cands, int M, int N, int K) {
+  Problem p(M, N, K);
+  const float ref_ms = median_ms([&] { cublas_dense(handle, p); });
+  const float gemm_ms = median_ms([&] {
+    const float one = 1.0f, zero = 0.0f;
+    cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, p.N, p.M, p.K, &one, p.W, p.K, p.X, p.K, &zero,
+                p.Z, p.N);
+  });
+  cudaDeviceSynchronize();
+  std::printf("\n=== M=%d N=%d K=%d ===\n", M, N, K);
+  std::printf("%-30s %8.3f ms %7.2f TFLOP/s  (%s)\n", "cuBLAS SGEMM alone", gemm_ms,
+              p.flop() / (gemm_ms * 1e-3) / 1e12, cudaGetErrorString(cudaGetLastError()));
+  std::printf("%-30s %8.3f ms %7.2f TFLOP/s  ratio 1.000 (target <= 1.15)\n",
+              "cuBLAS + bias/sigmoid", ref_ms, p.flop() / (ref_ms * 1e-3) / 1e12);
+  for (const Candidate& c : cands) {
+    cudaMemset(p.Y, 0xFF, p.y_elems() * 4);  // NaN: an element never written shows as inf
+    const float ms = median_ms([&] { c.launch(p.X, p.W, p.b, p.Y, M, N, K); });
+    const cudaError_t err = cudaDeviceSynchronize();
+    const cudaError_t launch_err = cudaGetLastError();
+    std::printf("%-30s %8.3f ms %7.2f TFLOP/s  ratio %.3f  maxdiff %.3g  (%s)", c.name, ms,
+                p.flop() / (ms * 1e-3) / 1e12, ms / ref_ms, max_diff(p.Y, p.Yref, p.y_elems()),
+                cudaGetErrorString(err != cudaSuccess ? err : launch_err));
+    print_attributes(c);
+    std::printf("  | %s\n", c.what);
+  }
+}
+
+// Edges: sizes that are not multiples of any tile. K = 517 is not a multiple of 4, so the rows of
+// X and W are not 16-byte aligned and the K-major kernels take their scalar-load path; K = 520 is
+// a multiple of 4 but not of 16 or 32, so cp.async's zero-fill covers the last tile. N = 999 also
+// rules out float4 stores of Y in the staged epilogue.
+void check_edges(cublasHandle_t handle, const std::vector<Candidate>& cands) {
+  const int sizes[][3] = {{1000, 999, 517}, {1000, 996, 520}, {1, 130, 64}};
+  std::printf("\n=== edge checks: max |dY| against cuBLAS + epilogue ===\n%-30s", "");
+  for (const auto& s : sizes) std::printf("  %4dx%4dx%-4d", s[0], s[1], s[2]);
+  std::printf("\n");
+  std::vector<Problem*> problems;
+  for (const auto& s : sizes) {
+    problems.push_back(new Problem(s[0], s[1], s[2]));
+    cublas_dense(handle, *problems.back());
+  }
+  for (const Candidate& c : cands) {
+    std::printf("%-30s", c.name);
+    for (Problem* p : problems) {
+      cudaMemset(p->Y, 0xFF, p->y_elems() * 4);
+      c.launch(p->X, p->W, p->b, p->Y, p->M, p->N, p->K);
+      const cudaError_t err = cudaDeviceSynchronize();
+      std::printf("  %-14.3g", max_diff(p->Y, p->Yref, p->y_elems()));
+      if (err != cudaSuccess) std::printf("(%s)", cudaGetErrorString(err));
+    }
+    std::printf("\n");
+  }
+  for (Problem* p : problems) delete p;
+}
+
+
+// =============================================================================================
+// Batch 1: the matrix-vector product. Every weight is read once, so the layer is a stream of W
+// (64 MiB at 4096²) and its time is what the memory system delivers. The app's kernel gives a warp
+// one neuron; each lane keeps 4 float4 loads of W in flight, and reads x again for every neuron
+// (from L1/L2, but through the same load pipeline). The candidates give a warp ROWS neurons that
+// share each x load, and UNROLL steps of loads in flight before the first multiply.
+template <int WARPS, int ROWS, int UNROLL>
+__global__ void __launch_bounds__(WARPS * 32)
+    gemv_rows(const float* __restrict__ X, const float* __restrict__ W,
+              const float* __restrict__ b, float* __restrict__ Y, int in, int out) {
+  __shared__ float partial[WARPS * ROWS][33];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int first = (blockIdx.x * WARPS + warp) * ROWS;
+  const int r = blockIdx.y;
+  const int count = in / 4;  // the tuner runs aligned rows only (K % 4 == 0)
+  const float4* x4 = reinterpret_cast<const float4*>(X + size_t(r) * in);
+  const float4* w4[ROWS];
+  for (int j = 0; j < ROWS; ++j) {
+    const int o = min(first + j, out - 1);  // rows past out repeat the last one; never stored
+    w4[j] = reinterpret_cast<const float4*>(W + size_t(o) * in);
+  }
+  float sum[ROWS] = {};
+  int i = lane;
+  for (; i + (UNROLL - 1) * 32 < count; i += UNROLL * 32) {
+    float4 xv[UNROLL], wv[UNROLL][ROWS];
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) {
+      xv[u] = x4[i + u * 32];
+#pragma unroll
+      for (int j = 0; j < ROWS; ++j) wv[u][j] = w4[j][i + u * 32];
+    }
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) {
+#pragma unroll
+      for (int j = 0; j < ROWS; ++j) {
+        sum[j] += wv[u][j].x * xv[u].x + wv[u][j].y * xv[u].y + wv[u][j].z * xv[u].z +
+                  wv[u][j].w * xv[u].w;
+      }
+    }
+  }
+  for (; i < count; i += 32) {
+    const float4 xv = x4[i];
+#pragma unroll
+    for (int j = 0; j < ROWS; ++j) {
+      const float4 wv = w4[j][i];
+      sum[j] += wv.x * xv.x + wv.y * xv.y + wv.z * xv.z + wv.w * xv.w;
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < ROWS; ++j) partial[warp * ROWS + j][lane] = sum[j];
+  __syncthreads();
+  // One thread per neuron adds its 32 partial sums: WARPS * ROWS threads, no tree of barriers.
+  const int t = threadIdx.x;
+  if (t < WARPS * ROWS) {
+    const int o = blockIdx.x * WARPS * ROWS + t;
+    float z = 0.0f;
+#pragma unroll 8
+    for (int l = 0; l < 32; ++l) z += partial[t][l];
+    if (o < out) Y[size_t(r) * out + o] = tune::sigmoid(z + b[o]);
+  }
+}
+
+struct GemvCandidate {
+  const char* name;
+  void (*launch)(const float*, const float*, const float*, float*, int, int, int);
+};
+
+template <int WARPS, int ROWS, int UNROLL>
+void launch_gemv_rows(const float* X, const float* W, const float* b, float* Y, int batch, int in,
+                      int out) {
+  gemv_rows<WARPS, ROWS, UNROLL>
+      <<<dim3(ceil_div(out, WARPS * ROWS), batch), WARPS * 32>>>(X, W, b, Y, in, out);
+}
+
+void launch_app_gemv(const float* X, const float* W, const float* b, float* Y, int batch, int in,
+                     int out) {
+  tune::dense_gemv_fused<<<dim3(ceil_div(out, tune::kDenseGemvNeuronsPerBlock), batch),
+                           tune::kDenseGemvThreads>>>(X, W, b, Y, in, out);
+}
+
+// The app's unfused chain at batch 1, each launch timed on its own and the medians added, as
+// `threadlab bench --suite perf` does; and the fused kernels against it.
+void time_gemv(int in, int out) {
+  Problem p(1, out, in);
+  const dim3 ew_grid(ceil_div(out, 32), 1), ew_block(32, 8);
+  const float product_ms = median_ms([&] {
+    tune::dense_gemv_product<<<dim3(ceil_div(out, tune::kDenseGemvNeuronsPerBlock), 1),
+                               tune::kDenseGemvThreads>>>(p.X, p.W, p.Z, in, out);
+  });
+  const float bias_ms = median_ms([&] { tune::dense_add_bias<<<ew_grid, ew_block>>>(p.Z, p.b, 1, out); });
+  const float sigmoid_ms =
+      median_ms([&] { tune::dense_sigmoid<<<ew_grid, ew_block>>>(p.Z, p.Yref, 1, out); });
+  const float chain_ms = product_ms + bias_ms + sigmoid_ms;
+  // The timing above added the bias many times: compute the reference once, in order.
+  tune::dense_gemv_product<<<dim3(ceil_div(out, tune::kDenseGemvNeuronsPerBlock), 1),
+                             tune::kDenseGemvThreads>>>(p.X, p.W, p.Z, in, out);
+  tune::dense_add_bias<<<ew_grid, ew_block>>>(p.Z, p.b, 1, out);
+  tune::dense_sigmoid<<<ew_grid, ew_block>>>(p.Z, p.Yref, 1, out);
+  const double bytes = 4.0 * (double(out) * in + in + 2.0 * out);
+  std::printf("\n=== batch 1, %d x %d: unfused chain %.4f ms (product %.4f + bias %.4f + sigmoid %.4f) ===\n",
+              out, in, chain_ms, product_ms, bias_ms, sigmoid_ms);
+  const GemvCandidate cands[] = {
+      {"app dense_gemv_fused", launch_app_gemv},
+      {"rows 8w x 1n x 4u", launch_gemv_rows<8, 1, 4>},
+      {"rows 8w x 2n x 2u", launch_gemv_rows<8, 2, 2>},
+      {"rows 4w x 2n x 4u", launch_gemv_rows<4, 2, 4>},
+      {"rows 4w x 4n x 2u", launch_gemv_rows<4, 4, 2>},
+      {"rows 2w x 4n x 4u", launch_gemv_rows<2, 4, 4>},
+      {"rows 8w x 4n x 2u", launch_gemv_rows<8, 4, 2>},
+      {"rows 4w x 1n x 8u", launch_gemv_rows<4, 1, 8>},
+      {"rows 8w x 2n x 4u", launch_gemv_rows<8, 2, 4>},
+  };
+  for (const GemvCandidate& c : cands) {
+    cudaMemset(p.Y, 0xFF, p.y_elems() * 4);
+    const float ms = median_ms([&] { c.launch(p.X, p.W, p.b, p.Y, 1, in, out); }, 21);
+    const cudaError_t err = cudaDeviceSynchronize();
+    std::printf("%-24s %8.4f ms  %7.1f GB/s  fused vs chain %.2fx  maxdiff %.3g  (%s)\n", c.name,
+                ms, bytes / (ms * 1e-3) / 1e9, chain_ms / ms, max_diff(p.Y, p.Yref, p.y_elems()),
+                cudaGetErrorString(err));
+  }
+}
+
+int main(int argc, char** argv) {
+  std::vector<std::array<int, 3>> sizes = {{4096, 4096, 4096}};
+  for (int i = 1; i < argc; ++i) {
+    int m = 0, n = 0, k = 0;
+    if (std::sscanf(argv[i], "%dx%dx%d", &m, &n, &k) == 3) {
+      sizes.push_back({m, n, k});
+    } else if ((m = std::atoi(argv[i])) > 0) {
+      if (m != 4096) sizes.push_back({m, m, m});
+    } else {
+      std::fprintf(stderr, "usage: %s [N | MxNxK]...\n", argv[0]);
+      return 2;
+    }
+  }
+
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, 0);
+  std::printf("%s, %d SMs, %zu KiB shared per SM\n", prop.name, prop.multiProcessorCount,
+              prop.sharedMemPerMultiprocessor / 1024);
+
+  cublasHandle_t handle;
+  cublasCreate(&handle);
+  cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH);  // plain FP32: no TF32, no tensor cores
+
+  const std::vector<Candidate> cands = make_candidates();
+  for (const auto& s : sizes) time_size(handle, cands, s[0], s[1], s[2]);
+  check_edges(handle, cands);
+  time_gemv(4096, 4096);
+  time_gemv(4096, 1000);  // out not a multiple of any block's neurons: the edge is checked too
+
+  std::printf("\nlast error: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
+  cublasDestroy(handle);
+  return 0;
+}
