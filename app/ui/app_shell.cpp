@@ -144,6 +144,11 @@ int run_window(const cli::GuiOptions& options, interop::BackendPreference backen
       status = fail(controller.message());
     } else {
       AppController& app = **controller;
+      // The path the traces take, on the terminal too: on a hybrid laptop it is the first thing to
+      // check, and a scripted run (tests, screenshots) can be read without looking at the window.
+      const BackendKind started_on = app.state().backend;
+      std::cout << "threadlab: " << to_string(started_on) << ": " << app.state().backend_reason
+                << std::endl;
       if (loaded.warning) app.post(Severity::kWarning, *loaded.warning);
       app.set_fullscreen(options.fullscreen);
       apply_actions(app, options);
@@ -185,6 +190,10 @@ int run_window(const cli::GuiOptions& options, interop::BackendPreference backen
         }
         if (app.state().quit_requested || stop_requested != 0) (*window)->request_close();
         (*window)->swap_buffers();
+      }
+      if (app.state().backend != started_on) {
+        std::cerr << "threadlab: moved to " << to_string(app.state().backend)
+                  << " while running: " << app.state().backend_reason << '\n';
       }
       // Scripted and timed runs (tests, screenshots) leave the user's settings alone.
       if (options.frames == 0) {

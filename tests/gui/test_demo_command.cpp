@@ -180,6 +180,8 @@ TEST(GuiSettings, ACorruptSettingsFileIsAWarningAndTheAppRuns) {
   EXPECT_NE(lines[0].find("warning: "), std::string::npos) << lines[0];
   EXPECT_NE(lines[0].find("settings.toml:1"), std::string::npos) << lines[0];
   EXPECT_NE(lines[0].find("default settings"), std::string::npos) << lines[0];
+  // The trace path is named on stdout, where a scripted run can read it.
+  EXPECT_NE(run.out.find("threadlab: CPU emulator: "), std::string::npos) << run.describe();
 }
 
 }  // namespace
