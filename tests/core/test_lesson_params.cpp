@@ -83,5 +83,17 @@ TEST(ParamAliases, OneParameterUnderTwoNamesIsRefused) {
       << canonical.message();
 }
 
+TEST(ShownParams, PresentingHidesTheAdvancedOnesInOrder) {
+  std::vector<ParamSpec> specs = kSpecs;
+  specs[1].advanced = true;  // "grid"
+  const auto all = shown_params(specs, false);
+  ASSERT_EQ(all.size(), specs.size());
+  const auto presenting = shown_params(specs, true);
+  ASSERT_EQ(presenting.size(), specs.size() - 1);
+  EXPECT_EQ(presenting[0]->name, "n");
+  EXPECT_EQ(presenting[1]->name, "block");
+  for (const ParamSpec* spec : presenting) EXPECT_FALSE(spec->advanced) << spec->name;
+}
+
 }  // namespace
 }  // namespace tl::lessons

@@ -318,6 +318,12 @@ TEST_F(DenseLayerLessonTest, SweepDoublesTheBatchWithinTheEmulatorCap) {
   EXPECT_TRUE(traced->check->passed) << traced->check->description;
 }
 
+TEST_F(DenseLayerLessonTest, PresenterModeHidesOnlyTheProductChoice) {
+  const auto shown = lessons::shown_params(lesson_->params(), /*presenting=*/true);
+  EXPECT_EQ(shown.size() + 1, lesson_->params().size());
+  for (const lessons::ParamSpec* spec : shown) EXPECT_NE(spec->name, "product");
+}
+
 TEST_F(DenseLayerLessonTest, TheFastProductHasOneBlockStepItsOwnShape) {
   for (const char* batch : {"1", "16"}) {
     ASSERT_TRUE(

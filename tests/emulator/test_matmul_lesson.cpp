@@ -266,6 +266,12 @@ TEST_F(MatmulLessonTest, SweepVisitsSquareSizesTheEmulatorFinishes) {
   EXPECT_EQ(lesson_->size_label(), "square size M = N = K");
 }
 
+TEST_F(MatmulLessonTest, PresenterModeHidesOnlyTheTileSize) {
+  const auto shown = lessons::shown_params(lesson_->params(), /*presenting=*/true);
+  EXPECT_EQ(shown.size() + 1, lesson_->params().size());
+  for (const lessons::ParamSpec* spec : shown) EXPECT_NE(spec->name, "tile");
+}
+
 TEST_F(MatmulLessonTest, CrossoverIsTheBlockedCpuAgainstTheGpuEndToEnd) {
   ASSERT_TRUE(lesson_->configure({{"kernel", "tiled"}, {"tile", "32"}}).is_ok());
   const auto pair = lesson_->crossover();

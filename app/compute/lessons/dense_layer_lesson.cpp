@@ -102,7 +102,9 @@ const std::vector<lessons::ParamSpec>& specs() {
        {"tiled", "fast"},
        "How X · Wᵀ is computed, on the unfused and the fused path alike: tiled, one thread per "
        "element of Y (the block below); fast, a warp per neuron with float4 loads below batch 8, "
-       "the matrix-multiply lesson's warp-tiled kernel from batch 8 on (fixed blocks of 256)"},
+       "the matrix-multiply lesson's warp-tiled kernel from batch 8 on (fixed blocks of 256)",
+       {},
+       /*advanced=*/true},
       {"block",
        "threads / block",
        lessons::ParamKind::kDim3,

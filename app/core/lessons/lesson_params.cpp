@@ -116,4 +116,12 @@ std::string list_param_names(std::span<const ParamSpec> specs) {
   return names;
 }
 
+std::vector<const ParamSpec*> shown_params(std::span<const ParamSpec> specs, bool presenting) {
+  std::vector<const ParamSpec*> shown;
+  for (const ParamSpec& spec : specs) {
+    if (!(presenting && spec.advanced)) shown.push_back(&spec);
+  }
+  return shown;
+}
+
 }  // namespace tl::lessons

@@ -32,7 +32,15 @@ struct ParamSpec {
   // Other names accepted on the command line and in lesson links, e.g. the dense layer's "in" and
   // "out" for "inputs" and "neurons". merge_values turns them into `name` for the lesson.
   std::vector<std::string> aliases{};
+  // A refinement rather than the lesson's point (a tile size, which product): presenter mode hides
+  // it from the launch panel and keeps its value; guided steps and demo scripts still set it.
+  bool advanced = false;
 };
+
+// The controls the launch panel shows, in order: all of them, or while presenting all but the
+// advanced ones.
+[[nodiscard]] std::vector<const ParamSpec*> shown_params(std::span<const ParamSpec> specs,
+                                                         bool presenting);
 
 using ParamValues = std::map<std::string, std::string>;
 

@@ -225,8 +225,16 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
   ImGui::PushFont(fonts.bold);
   ImGui::TextUnformatted("Launch");
   ImGui::PopFont();
-  for (const lessons::ParamSpec& spec : c.specs) {
-    draw_param(controller, spec, c, state.device.limits);
+  const auto shown = lessons::shown_params(c.specs, state.classroom.presenter);
+  for (const lessons::ParamSpec* spec : shown)
+    draw_param(controller, *spec, c, state.device.limits);
+  if (const std::size_t hidden = c.specs.size() - shown.size(); hidden > 0) {
+    ImGui::TextColored(palette().muted, "%zu advanced control%s hidden while presenting", hidden,
+                       hidden == 1 ? "" : "s");
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(
+          "They keep their values; the lesson's steps still set them. F5 shows them.");
+    }
   }
   for (std::size_t i = 0; i < c.presets.size(); ++i) {
     if (i > 0) ImGui::SameLine();
