@@ -117,6 +117,10 @@ Result<DeviceArray<T>> allocate_array(Device& device, std::size_t count) {
 }
 
 std::unique_ptr<Device> make_emulator_device();
+// A test seam: the next make_emulator_device() call (only that one) returns `device` instead of a
+// new emulator, so a test can hand the app, through its emulator backend, a device that fails on
+// cue. Null withdraws a device not yet taken.
+void set_next_emulator_device_for_tests(std::unique_ptr<Device> device);
 
 // The CUDA device `ordinal`, or why there is none (not built with CUDA, no driver, no GPU).
 Result<std::unique_ptr<Device>> make_cuda_device(int ordinal = 0);

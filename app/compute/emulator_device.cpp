@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <new>
 #include <string>
 #include <thread>
@@ -101,10 +102,28 @@ class EmulatorDevice final : public Device {
   DeviceInfo info_;
 };
 
+std::mutex& next_device_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+std::unique_ptr<Device>& next_device() {
+  static std::unique_ptr<Device> device;
+  return device;
+}
+
 }  // namespace
 
 std::unique_ptr<Device> make_emulator_device() {
+  {
+    std::lock_guard lock(next_device_mutex());
+    if (next_device()) return std::move(next_device());
+  }
   return std::make_unique<EmulatorDevice>();
+}
+
+void set_next_emulator_device_for_tests(std::unique_ptr<Device> device) {
+  std::lock_guard lock(next_device_mutex());
+  next_device() = std::move(device);
 }
 
 }  // namespace tl::compute
