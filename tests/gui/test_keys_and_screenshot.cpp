@@ -95,6 +95,29 @@ TEST_F(KeysTest, F5TogglesPresenterModeAndQuestionMarkTheOverlay) {
   EXPECT_FALSE(app_->state().classroom.show_shortcuts);
 }
 
+// Sharp at every scale: presenter mode rasterises the fonts again at its size (a new atlas with
+// larger glyphs), instead of stretching the normal glyphs with FontGlobalScale.
+TEST_F(KeysTest, PresenterModeRebuildsTheFontAtlasAtItsScale) {
+  ui_->draw_frame(*app_);
+  ImGuiIO& io = ImGui::GetIO();
+  const float normal_size = io.Fonts->Fonts[0]->FontSize;
+  const float normal_glyph =
+      io.Fonts->Fonts[0]->FindGlyph('M')->Y1 - io.Fonts->Fonts[0]->FindGlyph('M')->Y0;
+  press(kF5);
+  ui_->draw_frame(*app_);
+  ASSERT_TRUE(app_->state().classroom.presenter);
+  const float scale = app_->state().classroom.presenter_scale;
+  ASSERT_GE(scale, 1.5f);
+  EXPECT_NEAR(io.Fonts->Fonts[0]->FontSize, normal_size * scale, 0.5f);
+  // The glyph itself is rasterised taller in the new atlas, not drawn larger from the old one.
+  const ImFontGlyph* glyph = io.Fonts->Fonts[0]->FindGlyph('M');
+  EXPECT_NEAR(glyph->Y1 - glyph->Y0, normal_glyph * scale, 2.0f);
+  EXPECT_FLOAT_EQ(io.FontGlobalScale, 1.0f) << "no bitmap stretching";
+  press(kF5);
+  ui_->draw_frame(*app_);
+  EXPECT_NEAR(io.Fonts->Fonts[0]->FontSize, normal_size, 0.01f);
+}
+
 TEST_F(KeysTest, TheScreenshotButtonSavesTheWholeWindow) {
   const auto pictures = std::filesystem::path(::testing::TempDir()) / "threadlab_pictures";
   std::filesystem::remove_all(pictures);
