@@ -224,9 +224,12 @@ bool AppController::can_launch() const {
 
 void AppController::handle_device_error(const Error& error) {
   if (error.kind != ErrorKind::kCudaStickyError) return;
-  // Background jobs hold the device: stop them before touching it.
+  // Background jobs hold the device: stop them before touching it. What they reported since is the
+  // same fault seen again by every job after it: one fault, one reset, one message.
   runner_.cancel();
   runner_.wait();
+  (void)runner_.take_new_points();
+  (void)runner_.take_new_failures();
   state_.timing.sweeping = false;
   state_.timed.pending = false;
   // The context is gone, with every allocation and interop registration in it: reset, start over.
@@ -609,7 +612,10 @@ void AppController::update() {
     for (const SweepPoint& point : runner_.take_new_points()) record_sweep_point(point);
     for (const auto& failure : runner_.take_new_failures()) {
       post(Severity::kError, failure.label + ": " + failure.error.message);
-      handle_device_error(failure.error);
+      if (failure.error.kind == ErrorKind::kCudaStickyError) {
+        handle_device_error(failure.error);
+        break;  // the sweep's later failures are this fault again
+      }
     }
     state_.timing.progress = runner_.progress();
     state_.timing.sweeping = running;
