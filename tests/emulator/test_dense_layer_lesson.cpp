@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "block_step_replay.hpp"
 #include "compute/lessons/dense_layer_lesson.hpp"
 #include "compute/lessons/lesson.hpp"
 #include "core/lessons/dense_layer.hpp"
@@ -378,19 +379,16 @@ TEST_F(DenseLayerLessonTest, BlockSweepVisitsBlocksWithinTheSharedMemoryTilesTha
       EXPECT_EQ(step.values.at("path"), path);
       EXPECT_EQ(step.values.at("batch"), "5");
 
-      auto lesson = make_lesson("dense-layer");
-      ASSERT_TRUE(lesson.is_ok()) << lesson.message();
-      ASSERT_TRUE((*lesson)->configure(lesson_->values()).is_ok());
-      const Status configured = (*lesson)->configure(step.values);
-      ASSERT_TRUE(configured.is_ok()) << configured.message();
-      const LaunchConfig config = (*lesson)->launch_config();
+      const auto lesson = lesson_for_block_step("dense-layer", lesson_->values(), step);
+      ASSERT_NE(lesson, nullptr);
+      const LaunchConfig config = lesson->launch_config();
       const Dim3 grid{(29 + step.block.x - 1) / step.block.x, (5 + step.block.y - 1) / step.block.y,
                       1};
       EXPECT_EQ(config, (LaunchConfig{grid, step.block}));
       EXPECT_TRUE(lessons::validate_dense_layer_launch(config).is_ok());
       EXPECT_TRUE(validate(config, device_->info().limits).empty());
       HostTraceSink sink;
-      auto traced = (*lesson)->run_traced(*device_, sink);
+      auto traced = lesson->run_traced(*device_, sink);
       ASSERT_TRUE(traced.is_ok()) << traced.message();
       EXPECT_EQ(traced->config, config);
       ASSERT_TRUE(traced->check.has_value());

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "block_step_replay.hpp"
 #include "compute/lessons/lesson.hpp"
 #include "core/trace.hpp"
 
@@ -261,19 +262,16 @@ TEST_F(MatrixAddLessonTest, BlockSweepVisits2DBlocksThatCoverTheMatrixUnderEithe
       EXPECT_EQ(step.values.at("rows"), "40");
       EXPECT_EQ(step.values.at("cols"), "70");
 
-      auto lesson = make_lesson("2d-blocks");
-      ASSERT_TRUE(lesson.is_ok()) << lesson.message();
-      ASSERT_TRUE((*lesson)->configure(lesson_->values()).is_ok());
-      const Status configured = (*lesson)->configure(step.values);
-      ASSERT_TRUE(configured.is_ok()) << configured.message();
-      const LaunchConfig config = (*lesson)->launch_config();
+      const auto lesson = lesson_for_block_step("2d-blocks", lesson_->values(), step);
+      ASSERT_NE(lesson, nullptr);
+      const LaunchConfig config = lesson->launch_config();
       const std::uint32_t along_x = x_is_col ? 70 : 40, along_y = x_is_col ? 40 : 70;
       const Dim3 grid{(along_x + step.block.x - 1) / step.block.x,
                       (along_y + step.block.y - 1) / step.block.y, 1};
       EXPECT_EQ(config, (LaunchConfig{grid, step.block}));
       EXPECT_TRUE(validate(config, device_->info().limits).empty());
       HostTraceSink sink;
-      auto traced = (*lesson)->run_traced(*device_, sink);
+      auto traced = lesson->run_traced(*device_, sink);
       ASSERT_TRUE(traced.is_ok()) << traced.message();
       EXPECT_TRUE(traced->check->passed) << traced->check->description;
       const TraceSummary summary = summarize(sink.records(), traced->config);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "block_step_replay.hpp"
 #include "compute/lessons/lesson.hpp"
 #include "core/trace.hpp"
 
@@ -259,17 +260,14 @@ TEST_F(ThreadHierarchyLessonTest, BlockSweepGoesFromOneThreadTo1024WithAGridThat
     EXPECT_EQ(step.values.at("n"), "1000");
     EXPECT_EQ(step.values.at("grid_stride"), "0");
 
-    auto lesson = make_lesson("thread-hierarchy");
-    ASSERT_TRUE(lesson.is_ok()) << lesson.message();
-    ASSERT_TRUE((*lesson)->configure(lesson_->values()).is_ok());
-    const Status configured = (*lesson)->configure(step.values);
-    ASSERT_TRUE(configured.is_ok()) << configured.message();
-    const LaunchConfig config = (*lesson)->launch_config();
+    const auto lesson = lesson_for_block_step("thread-hierarchy", lesson_->values(), step);
+    ASSERT_NE(lesson, nullptr);
+    const LaunchConfig config = lesson->launch_config();
     const std::uint32_t blocks = (1000 + step.block.x - 1) / step.block.x;
     EXPECT_EQ(config, (LaunchConfig{{blocks, 1, 1}, step.block}));
     EXPECT_TRUE(validate(config, device_->info().limits).empty());
     HostTraceSink sink;
-    auto traced = (*lesson)->run_traced(*device_, sink);
+    auto traced = lesson->run_traced(*device_, sink);
     ASSERT_TRUE(traced.is_ok()) << traced.message();
     EXPECT_TRUE(traced->check->passed) << traced->check->description;
     const TraceSummary summary = summarize(sink.records(), traced->config);
@@ -294,15 +292,12 @@ TEST_F(ThreadHierarchyLessonTest, BlockSweepOfAGridStrideLoopKeepsTheGrid) {
     EXPECT_EQ(step.values.at("grid_stride"), "1");
     EXPECT_EQ(step.values.at("block"), std::to_string(step.block.x));
 
-    auto lesson = make_lesson("thread-hierarchy");
-    ASSERT_TRUE(lesson.is_ok()) << lesson.message();
-    ASSERT_TRUE((*lesson)->configure(lesson_->values()).is_ok());
-    const Status configured = (*lesson)->configure(step.values);
-    ASSERT_TRUE(configured.is_ok()) << configured.message();
-    EXPECT_EQ((*lesson)->launch_config(), (LaunchConfig{{2, 1, 1}, step.block}));
-    EXPECT_TRUE(validate((*lesson)->launch_config(), device_->info().limits).empty());
+    const auto lesson = lesson_for_block_step("thread-hierarchy", lesson_->values(), step);
+    ASSERT_NE(lesson, nullptr);
+    EXPECT_EQ(lesson->launch_config(), (LaunchConfig{{2, 1, 1}, step.block}));
+    EXPECT_TRUE(validate(lesson->launch_config(), device_->info().limits).empty());
     HostTraceSink sink;
-    auto traced = (*lesson)->run_traced(*device_, sink);
+    auto traced = lesson->run_traced(*device_, sink);
     ASSERT_TRUE(traced.is_ok()) << traced.message();
     EXPECT_TRUE(traced->check->passed) << traced->check->description;
     const TraceSummary summary = summarize(sink.records(), traced->config);

@@ -1,0 +1,30 @@
+#pragma once
+// One step of a block-size sweep replayed as the app runs it (AppController::start_sweep): a fresh
+// lesson of the same kind, configured with the current lesson's values, then with the step's. The
+// app skips a step whose configuration fails, so the block-sweep tests require that it succeeds.
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string_view>
+
+#include "compute/lessons/lesson.hpp"
+
+namespace tl::compute {
+
+// nullptr (with the failure recorded) when the lesson or either configuration is refused.
+inline std::unique_ptr<Lesson> lesson_for_block_step(std::string_view lesson_id,
+                                                     const lessons::ParamValues& current,
+                                                     const BlockStep& step) {
+  auto lesson = make_lesson(lesson_id);
+  EXPECT_TRUE(lesson.is_ok()) << lesson.message();
+  if (!lesson) return nullptr;
+  const Status base = (*lesson)->configure(current);
+  EXPECT_TRUE(base.is_ok()) << base.message();
+  const Status configured = (*lesson)->configure(step.values);
+  EXPECT_TRUE(configured.is_ok()) << configured.message();
+  if (!base || !configured) return nullptr;
+  return std::move(*lesson);
+}
+
+}  // namespace tl::compute
