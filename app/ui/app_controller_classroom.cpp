@@ -35,7 +35,8 @@ void AppController::load_steps() {
   if (steps) {
     c.steps = std::move(*steps);
   } else {
-    c.steps_error = steps.message();
+    c.steps_error =
+        "lessons/" + std::string(lesson_->info().folder) + "/lesson.md, " + steps.message();
   }
   c.cursor = classroom::StepCursor(c.steps.size());
   ++c.step_moves;

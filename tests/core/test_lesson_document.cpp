@@ -42,6 +42,15 @@ TEST(LessonDocument, ParsesHeadingsParagraphsListsAndCode) {
   EXPECT_EQ(b[5].code_info, "cuda");
   EXPECT_EQ(b[6].kind, BlockKind::kQuote);
   EXPECT_EQ(b[7].kind, BlockKind::kRule);
+  // Each block knows the line its text starts on, for messages about it; a rule has no text.
+  EXPECT_EQ(b[0].line, 1);
+  EXPECT_EQ(b[1].line, 3);
+  EXPECT_EQ(b[2].line, 5);
+  EXPECT_EQ(b[3].line, 6);
+  EXPECT_EQ(b[4].line, 8);
+  EXPECT_EQ(b[5].line, 11);
+  EXPECT_EQ(b[6].line, 14);
+  EXPECT_EQ(b[7].line, 0);
 }
 
 TEST(LessonDocument, KeepsLinkTargetsAndSoftBreaksBecomeSpaces) {

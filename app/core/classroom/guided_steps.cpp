@@ -41,8 +41,10 @@ Result<std::vector<GuidedStep>> collect_steps(const markdown::Document& document
     auto link = leading_action(block, step.title);
     if (!link) continue;
     auto action = lessons::parse_lesson_action(*link);
-    if (!action)
-      return Error{ErrorKind::kParseError, "step '" + step.title + "': " + action.message()};
+    if (!action) {
+      return Error{ErrorKind::kParseError, "line " + std::to_string(block.line) + ", step '" +
+                                               step.title + "': " + action.message()};
+    }
     step.block = i;
     step.text = plain_text(block);
     step.section = section;

@@ -70,6 +70,27 @@ struct Builder {
 
   Block& current() { return document.blocks.back(); }
 
+  // The line of a text inside the document, counted forward from the last one asked for: md4c
+  // hands texts over in document order, so the whole parse counts each newline about once.
+  std::size_t counted_offset = 0;
+  int counted_line = 1;
+  int line_at(const char* chars) {
+    const auto offset = static_cast<std::size_t>(chars - source.data());
+    if (offset < counted_offset) {
+      counted_offset = 0;
+      counted_line = 1;
+    }
+    for (; counted_offset < offset; ++counted_offset) {
+      if (source[counted_offset] == '\n') ++counted_line;
+    }
+    return counted_line;
+  }
+  // Marks the current block with the line of `chars`, once, where `chars` is the document's own.
+  void note_line(const char* chars, std::size_t size) {
+    if (document.blocks.empty() || current().line != 0) return;
+    if (chars != nullptr && inside_document(chars, size)) current().line = line_at(chars);
+  }
+
   void open(BlockKind kind, int level = 0, int ordinal = 0) {
     Block block;
     block.kind = kind;
@@ -230,6 +251,7 @@ int text(MD_TEXTTYPE type, const MD_CHAR* chars, MD_SIZE size, void* user) {
     default:
       b.add_text(std::string_view(chars, size));
   }
+  b.note_line(chars, size);
   return 0;
 }
 
@@ -269,7 +291,10 @@ Result<Document> parse(std::string_view markdown) {
   parser.text = text;
   if (md_parse(markdown.data(), static_cast<MD_SIZE>(markdown.size()), &parser, &builder) != 0 ||
       builder.corrupt) {
-    return Error{ErrorKind::kParseError, "the lesson text could not be parsed as markdown"};
+    // Where it stopped: the last line a text was seen on (1 when none was).
+    return Error{ErrorKind::kParseError,
+                 "the lesson text could not be parsed as markdown (stopped after line " +
+                     std::to_string(builder.counted_line) + ")"};
   }
   return std::move(builder.document);
 }

@@ -27,6 +27,7 @@ struct Block {
   std::vector<Span> spans;  // inline content of headings, paragraphs, list items, quotes
   std::string code;         // contents of a code block
   std::string code_info;  // the fenced block's info string, e.g. "cuda" or "kernel vector_add.cuh"
+  int line = 0;  // 1-based line of the block's first text in the markdown, for messages (0: none)
 };
 
 struct Document {

@@ -43,9 +43,12 @@ TEST(GuidedSteps, ItemsThatBeginWithAnActionLinkAreSteps) {
 }
 
 TEST(GuidedSteps, ABrokenStepLinkIsAnErrorNamingIt) {
-  auto steps = collect_steps(parse_or_die("- [Broken](threadlab:set?sweep=sideways): oops\n"));
+  auto steps =
+      collect_steps(parse_or_die("# Lesson\n\n- [Fine](threadlab:set?n=1000): ok\n- "
+                                 "[Broken](threadlab:set?sweep=sideways): oops\n"));
   ASSERT_FALSE(steps.is_ok());
   EXPECT_NE(steps.message().find("Broken"), std::string::npos) << steps.message();
+  EXPECT_EQ(steps.message().rfind("line 4, ", 0), 0u) << steps.message();
 }
 
 TEST(GuidedSteps, ALessonWithoutStepsHasNone) {
