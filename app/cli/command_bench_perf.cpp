@@ -158,7 +158,7 @@ RatioRow ui_frame_ratio(const UiFrameMeasure& measure, const std::string& backen
   UiFrameRequest request;
   request.backend = backend;
   request.elements = elements;
-  request.progress = [&err](const std::string& what) { err << "bench: " << what << std::endl; };
+  request.progress = [&err](const std::string& line) { err << "bench: " << line << std::endl; };
   auto times = measure(request);
   if (!times) {
     row.absent = times.message();
