@@ -20,7 +20,8 @@ std::vector<std::string> gpu_kernel_names();
 // cudaFuncGetAttributes for `kernel`; kInvalidArgument for an unknown name.
 Result<KernelResources> gpu_kernel_resources(std::string_view kernel);
 
-// cudaOccupancyMaxActiveBlocksPerMultiprocessor for `kernel` at this block size.
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor for `kernel` at this block size, with
+// `dynamic_shared_bytes` on top of the dynamic shared memory the kernel always launches with.
 Result<std::uint32_t> gpu_active_blocks_per_sm(std::string_view kernel, std::uint32_t block_threads,
                                                std::uint64_t dynamic_shared_bytes = 0);
 

@@ -20,9 +20,7 @@
 // The shared tiles get 4 floats of padding per row: the transposed stores (a row of A becomes a
 // column of the tile) then land in different banks. The block is 1D (256, 1, 1).
 //
-// The body is a template on its tile shape, on how B is laid out and on where results go: the dense
-// layer (dense_layer.cuh) reuses it for X · Wᵀ, whose W is stored one neuron per row (N×K), with
-// the bias and sigmoid applied as each element of C leaves its register.
+// The body is a template on its tile shape and on where results go (C, or C and a trace).
 #pragma once
 
 #include "kernels/matmul_tile_io.cuh"  // StoreToC, StoreToCTraced, load_four
@@ -46,11 +44,7 @@ struct WarptileShape {
 // (tools/matmul_tune, docs/PERFORMANCE.md).
 using MatmulWarptile = WarptileShape<128, 128, 16, 2, 4, 8>;
 
-// B's layout: kKByN is the lesson's B (K rows of N), kNByK is one row of K per column of C, as the
-// dense layer's W.
-enum class BLayout { kKByN, kNByK };
-
-template <class Shape, BLayout kB, class Store>
+template <class Shape, class Store>
 __device__ void matmul_warptile_body(const float* a, const float* b, int m, int n, int k,
                                      Store store) {
   constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, PAD = Shape::PAD;
@@ -68,12 +62,12 @@ __device__ void matmul_warptile_body(const float* a, const float* b, int m, int 
   const int my_row = warp / Shape::WARPS_N * Shape::WM + lane / Shape::LANES_N * 4;
   const int my_col = warp % Shape::WARPS_N * Shape::WN + lane % Shape::LANES_N * 4;
   const bool a_vector_ok = float4_rows_ok(a, k);
-  const bool b_vector_ok = float4_rows_ok(b, kB == BLayout::kKByN ? n : k);
+  const bool b_vector_ok = float4_rows_ok(b, n);
 
   float4 a_next[A_LOADS];  // the next phase's loads, in flight while this phase computes
   float4 b_next[B_LOADS];
-  // Float4 number e of a tile: for A (and an N×K B), row e / (BK / 4) of the tile at k offset
-  // 4 · (e % (BK / 4)); for a K×N B, k row e / (BN / 4) at column 4 · (e % (BN / 4)).
+  // Float4 number e of a tile: for A, row e / (BK / 4) of the tile at k offset 4 · (e % (BK / 4));
+  // for B, k row e / (BN / 4) at column 4 · (e % (BN / 4)).
   auto load_from_global = [&](int k0) {
     for (int l = 0; l < A_LOADS; ++l) {
       const int e = t + l * THREADS;
@@ -81,13 +75,7 @@ __device__ void matmul_warptile_body(const float* a, const float* b, int m, int 
     }
     for (int l = 0; l < B_LOADS; ++l) {
       const int e = t + l * THREADS;
-      if (kB == BLayout::kKByN) {
-        b_next[l] =
-            load_four(b, k, n, k0 + e / (BN / 4), first_col + e % (BN / 4) * 4, b_vector_ok);
-      } else {
-        b_next[l] =
-            load_four(b, n, k, first_col + e / (BK / 4), k0 + e % (BK / 4) * 4, b_vector_ok);
-      }
+      b_next[l] = load_four(b, k, n, k0 + e / (BN / 4), first_col + e % (BN / 4) * 4, b_vector_ok);
     }
   };
   auto store_to_shared = [&](int buffer) {
@@ -101,15 +89,7 @@ __device__ void matmul_warptile_body(const float* a, const float* b, int m, int 
     }
     for (int l = 0; l < B_LOADS; ++l) {
       const int e = t + l * THREADS;
-      if (kB == BLayout::kKByN) {
-        *reinterpret_cast<float4*>(&b_tiles[buffer][e / (BN / 4)][e % (BN / 4) * 4]) = b_next[l];
-      } else {
-        const int col = e / (BK / 4), kk = e % (BK / 4) * 4;
-        b_tiles[buffer][kk + 0][col] = b_next[l].x;
-        b_tiles[buffer][kk + 1][col] = b_next[l].y;
-        b_tiles[buffer][kk + 2][col] = b_next[l].z;
-        b_tiles[buffer][kk + 3][col] = b_next[l].w;
-      }
+      *reinterpret_cast<float4*>(&b_tiles[buffer][e / (BN / 4)][e % (BN / 4) * 4]) = b_next[l];
     }
   };
 
@@ -160,12 +140,12 @@ __device__ void matmul_warptile_body(const float* a, const float* b, int m, int 
 template <class Shape>
 __global__ void __launch_bounds__(Shape::THREADS, 2)
     matmul_warptile(const float* a, const float* b, float* c, int m, int n, int k) {
-  matmul_warptile_body<Shape, BLayout::kKByN>(a, b, m, n, k, StoreToC{c, n});
+  matmul_warptile_body<Shape>(a, b, m, n, k, StoreToC{c, n});
 }
 
 template <class Shape>
 __global__ void __launch_bounds__(Shape::THREADS, 2)
     matmul_warptile_traced(const float* a, const float* b, float* c, int m, int n, int k,
                            tl::TraceRecord* trace) {
-  matmul_warptile_body<Shape, BLayout::kKByN>(a, b, m, n, k, StoreToCTraced{c, n, trace});
+  matmul_warptile_body<Shape>(a, b, m, n, k, StoreToCTraced{c, n, trace});
 }

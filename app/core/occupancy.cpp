@@ -74,7 +74,8 @@ Occupancy compute_occupancy(const DeviceInfo& device, const KernelResources& ker
     o.registers_per_block = per_warp * o.warps_per_block;
   }
 
-  const std::uint64_t shared = kernel.static_shared_bytes + dynamic_shared_bytes;
+  const std::uint64_t shared =
+      kernel.static_shared_bytes + kernel.dynamic_shared_bytes + dynamic_shared_bytes;
   o.shared_bytes_per_block =
       round_up(shared + device.reserved_shared_memory_per_block, shared_granularity(device));
   if (shared == 0) {

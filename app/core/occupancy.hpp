@@ -20,6 +20,9 @@ struct KernelResources {
   std::uint32_t registers_per_thread = 0;
   std::uint64_t static_shared_bytes = 0;
   std::uint32_t max_threads_per_block = 1024;  // lower when registers do not allow 1024
+  // Dynamic shared memory every launch of the kernel asks for (a pipeline's stages, sized at
+  // launch): it counts against the SM's shared memory like the static kind.
+  std::uint64_t dynamic_shared_bytes = 0;
 };
 
 // The SM's resources that bound the blocks resident at once.

@@ -1,7 +1,8 @@
 #pragma once
 // Lets the CUDA kernels in kernels/*.cuh compile with the host compiler, so the very same source
 // runs on the CPU emulator. It supplies what nvcc would: the built-in index variables, dim3,
-// float4, the function qualifiers, __shared__, __syncthreads() and the atomics the kernels use.
+// float4, the function qualifiers, __shared__, __syncthreads(), the atomics and the cache-hinted
+// load the kernels use.
 //
 // Only emulator translation units include this, never one compiled by nvcc.
 
@@ -54,9 +55,16 @@ inline unsigned long long atomicAdd(unsigned long long* address, unsigned long l
   return __atomic_fetch_add(address, value, __ATOMIC_RELAXED);
 }
 
+// Loads with a cache hint (__ldcg: cache in L2 only). The hint is about the GPU's caches; the value
+// is the same.
+inline float4 __ldcg(const float4* address) {
+  return *address;
+}
+
 }  // namespace tl::emu
 
 // Kernels name these unqualified, as in CUDA.
+using tl::emu::__ldcg;
 using tl::emu::atomicAdd;
 using tl::emu::blockDim;
 using tl::emu::blockIdx;

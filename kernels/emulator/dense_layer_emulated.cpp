@@ -11,8 +11,6 @@
 
 namespace tl::emulated {
 #include "kernels/dense_layer.cuh"
-#include "kernels/matmul_tile_io.cuh"
-#include "kernels/matmul_warptile.cuh"
 }  // namespace tl::emulated
 
 namespace tl::kernels {
@@ -91,8 +89,11 @@ Status product_fast(const LaunchConfig& config, const float* x, const float* w, 
     return emu::emulate("dense_gemv_product", config, kWithBarriers,
                         [=] { emulated::dense_gemv_product(x, w, z, in, out); });
   }
-  return emu::emulate("dense_gemm_product", config, kWithBarriers,
-                      [=] { emulated::dense_gemm_product(x, w, z, batch, in, out); });
+  return emu::emulate("dense_gemm_product", config, kWithBarriers, [=] {
+    emulated::dense_gemm_can_copy_async(x, w, in)
+        ? emulated::dense_gemm_product<true>(x, w, z, batch, in, out)
+        : emulated::dense_gemm_product<false>(x, w, z, batch, in, out);
+  });
 }
 
 Status fused_fast(const LaunchConfig& config, const float* x, const float* w, const float* b,
@@ -102,8 +103,11 @@ Status fused_fast(const LaunchConfig& config, const float* x, const float* w, co
     return emu::emulate("dense_gemv_fused", config, kWithBarriers,
                         [=] { emulated::dense_gemv_fused(x, w, b, y, in, out); });
   }
-  return emu::emulate("dense_gemm_fused", config, kWithBarriers,
-                      [=] { emulated::dense_gemm_fused(x, w, b, y, batch, in, out); });
+  return emu::emulate("dense_gemm_fused", config, kWithBarriers, [=] {
+    emulated::dense_gemm_can_copy_async(x, w, in)
+        ? emulated::dense_gemm_fused<true>(x, w, b, y, batch, in, out)
+        : emulated::dense_gemm_fused<false>(x, w, b, y, batch, in, out);
+  });
 }
 
 Status fused_fast_traced(const LaunchConfig& config, const float* x, const float* w, const float* b,
@@ -114,7 +118,9 @@ Status fused_fast_traced(const LaunchConfig& config, const float* x, const float
                         [=] { emulated::dense_gemv_fused_traced(x, w, b, y, in, out, trace); });
   }
   return emu::emulate("dense_gemm_fused_traced", config, kWithBarriers, [=] {
-    emulated::dense_gemm_fused_traced(x, w, b, y, batch, in, out, trace);
+    emulated::dense_gemm_can_copy_async(x, w, in)
+        ? emulated::dense_gemm_fused_traced<true>(x, w, b, y, batch, in, out, trace)
+        : emulated::dense_gemm_fused_traced<false>(x, w, b, y, batch, in, out, trace);
   });
 }
 

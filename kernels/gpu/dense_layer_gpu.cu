@@ -2,6 +2,8 @@
 
 #include <cuda_runtime.h>
 
+#include <string>
+
 #include "core/lessons/dense_layer.hpp"
 #include "gpu_launch.cuh"
 #include "kernel_symbols.hpp"
@@ -10,8 +12,6 @@
 
 namespace tl::gpu {
 #include "kernels/dense_layer.cuh"
-#include "kernels/matmul_tile_io.cuh"
-#include "kernels/matmul_warptile.cuh"
 }  // namespace tl::gpu
 
 namespace tl::kernels {
@@ -82,6 +82,33 @@ bool use_gemv(int batch) {
   return static_cast<std::uint64_t>(batch) < lessons::kDenseGemvMaxBatch;
 }
 
+// The GEMM kernels' pipeline lives in dynamic shared memory, as much as the current GPU's
+// compilation of them uses (dense_gemm_shared_bytes: 72 KiB from Ampere on, 40 KiB on Turing).
+int gemm_shared_bytes() {
+  int device = 0, major = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
+    cudaGetLastError();  // the launch that follows reports what is wrong with the device
+    return gpu::dense_gemm_shared_bytes(8);
+  }
+  return gpu::dense_gemm_shared_bytes(major);
+}
+
+// Above 48 KiB a kernel must opt in, and the opt-in belongs to the CUDA context: asked before every
+// launch, it also holds after a device reset has made a new context. It costs a microsecond
+// against milliseconds.
+Status allow_gemm_shared(const void* kernel, int bytes, const char* name,
+                         const LaunchConfig& config) {
+  const cudaError_t error =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  if (error == cudaSuccess) return Status::ok();
+  cudaGetLastError();  // not sticky: clear it so the next launch does not report it
+  return Error{ErrorKind::kCudaError, std::string(name) + config.to_string() + " cannot have its " +
+                                          std::to_string(bytes / 1024) +
+                                          " KiB of shared memory: " + cudaGetErrorString(error) +
+                                          " (" + cudaGetErrorName(error) + ")"};
+}
+
 Status product_fast(const LaunchConfig& config, const float* x, const float* w, float* z, int batch,
                     int in, int out) {
   TL_RETURN_IF_ERROR(check_dense_fast_launch(config, batch, in, out));
@@ -90,7 +117,12 @@ Status product_fast(const LaunchConfig& config, const float* x, const float* w, 
     gpu::dense_gemv_product<<<grid, block>>>(x, w, z, in, out);
     return launch_status("dense_gemv_product", config);
   }
-  gpu::dense_gemm_product<<<grid, block>>>(x, w, z, batch, in, out);
+  auto* kernel = gpu::dense_gemm_can_copy_async(x, w, in) ? &gpu::dense_gemm_product<true>
+                                                          : &gpu::dense_gemm_product<false>;
+  const int shared = gemm_shared_bytes();
+  TL_RETURN_IF_ERROR(allow_gemm_shared(reinterpret_cast<const void*>(kernel), shared,
+                                       "dense_gemm_product", config));
+  kernel<<<grid, block, shared>>>(x, w, z, batch, in, out);
   return launch_status("dense_gemm_product", config);
 }
 
@@ -102,7 +134,12 @@ Status fused_fast(const LaunchConfig& config, const float* x, const float* w, co
     gpu::dense_gemv_fused<<<grid, block>>>(x, w, b, y, in, out);
     return launch_status("dense_gemv_fused", config);
   }
-  gpu::dense_gemm_fused<<<grid, block>>>(x, w, b, y, batch, in, out);
+  auto* kernel = gpu::dense_gemm_can_copy_async(x, w, in) ? &gpu::dense_gemm_fused<true>
+                                                          : &gpu::dense_gemm_fused<false>;
+  const int shared = gemm_shared_bytes();
+  TL_RETURN_IF_ERROR(
+      allow_gemm_shared(reinterpret_cast<const void*>(kernel), shared, "dense_gemm_fused", config));
+  kernel<<<grid, block, shared>>>(x, w, b, y, batch, in, out);
   return launch_status("dense_gemm_fused", config);
 }
 
@@ -114,7 +151,12 @@ Status fused_fast_traced(const LaunchConfig& config, const float* x, const float
     gpu::dense_gemv_fused_traced<<<grid, block>>>(x, w, b, y, in, out, trace);
     return launch_status("dense_gemv_fused_traced", config);
   }
-  gpu::dense_gemm_fused_traced<<<grid, block>>>(x, w, b, y, batch, in, out, trace);
+  auto* kernel = gpu::dense_gemm_can_copy_async(x, w, in) ? &gpu::dense_gemm_fused_traced<true>
+                                                          : &gpu::dense_gemm_fused_traced<false>;
+  const int shared = gemm_shared_bytes();
+  TL_RETURN_IF_ERROR(allow_gemm_shared(reinterpret_cast<const void*>(kernel), shared,
+                                       "dense_gemm_fused_traced", config));
+  kernel<<<grid, block, shared>>>(x, w, b, y, batch, in, out, trace);
   return launch_status("dense_gemm_fused_traced", config);
 }
 
@@ -134,7 +176,9 @@ std::span<const KernelSymbol> dense_layer_gpu_symbols() {
       {"dense_fused", reinterpret_cast<const void*>(&gpu::dense_fused)},
       {"dense_bias_sigmoid", reinterpret_cast<const void*>(&gpu::dense_bias_sigmoid)},
       {"dense_gemv_fused", reinterpret_cast<const void*>(&gpu::dense_gemv_fused)},
-      {"dense_gemm_fused", reinterpret_cast<const void*>(&gpu::dense_gemm_fused)},
+      // The variant the lesson's aligned buffers run (cudaMalloc'd rows of a multiple of 4).
+      {"dense_gemm_fused", reinterpret_cast<const void*>(&gpu::dense_gemm_fused<true>),
+       gemm_shared_bytes},
   };
   return kSymbols;
 }

@@ -16,13 +16,17 @@ constexpr std::array<SymbolList, 5> kLessons{vector_add_gpu_symbols, thread_hier
                                              matrix_add_gpu_symbols, matmul_gpu_symbols,
                                              dense_layer_gpu_symbols};
 
-Result<const void*> find_symbol(std::string_view kernel) {
+Result<const KernelSymbol*> find_symbol(std::string_view kernel) {
   for (SymbolList list : kLessons) {
     for (const KernelSymbol& symbol : list()) {
-      if (symbol.name == kernel) return symbol.function;
+      if (symbol.name == kernel) return &symbol;
     }
   }
   return invalid_argument("no GPU kernel named '" + std::string(kernel) + "'");
+}
+
+int launch_shared_bytes(const KernelSymbol& symbol) {
+  return symbol.dynamic_shared_bytes ? symbol.dynamic_shared_bytes() : 0;
 }
 
 Error cuda_error(const char* call, std::string_view kernel, cudaError_t error) {
@@ -45,11 +49,12 @@ Result<KernelResources> gpu_kernel_resources(std::string_view kernel) {
   auto symbol = find_symbol(kernel);
   if (!symbol) return symbol.error();
   cudaFuncAttributes attributes{};
-  const cudaError_t error = cudaFuncGetAttributes(&attributes, *symbol);
+  const cudaError_t error = cudaFuncGetAttributes(&attributes, (*symbol)->function);
   if (error != cudaSuccess) return cuda_error("cudaFuncGetAttributes", kernel, error);
   KernelResources resources;
   resources.registers_per_thread = static_cast<std::uint32_t>(attributes.numRegs);
   resources.static_shared_bytes = attributes.sharedSizeBytes;
+  resources.dynamic_shared_bytes = launch_shared_bytes(**symbol);
   resources.max_threads_per_block = static_cast<std::uint32_t>(attributes.maxThreadsPerBlock);
   return resources;
 }
@@ -58,9 +63,18 @@ Result<std::uint32_t> gpu_active_blocks_per_sm(std::string_view kernel, std::uin
                                                std::uint64_t dynamic_shared_bytes) {
   auto symbol = find_symbol(kernel);
   if (!symbol) return symbol.error();
+  // The kernel's own launch-time shared memory comes on top; above 48 KiB the runtime counts it
+  // only once the kernel has opted in, as its launches do.
+  const int own = launch_shared_bytes(**symbol);
+  const std::uint64_t shared = own + dynamic_shared_bytes;
+  if (own > 0) {
+    const cudaError_t error =
+        cudaFuncSetAttribute((*symbol)->function, cudaFuncAttributeMaxDynamicSharedMemorySize, own);
+    if (error != cudaSuccess) return cuda_error("cudaFuncSetAttribute", kernel, error);
+  }
   int blocks = 0;
   const cudaError_t error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &blocks, *symbol, static_cast<int>(block_threads), dynamic_shared_bytes);
+      &blocks, (*symbol)->function, static_cast<int>(block_threads), shared);
   if (error != cudaSuccess) {
     return cuda_error("cudaOccupancyMaxActiveBlocksPerMultiprocessor", kernel, error);
   }

@@ -81,6 +81,20 @@ TEST(Occupancy, DynamicSharedMemoryAddsToTheStatic) {
   EXPECT_EQ(o.blocks_by_shared_memory, 5u);
 }
 
+TEST(Occupancy, TheKernelsOwnDynamicSharedMemoryCounts) {
+  // The dense layer's GEMM: 72 KiB of pipeline stages at every launch, 128 registers.
+  KernelResources gemm = kernel(128);
+  gemm.dynamic_shared_bytes = 72 * 1024;
+  const Occupancy o = compute_occupancy(h100(), gemm, 256);
+  EXPECT_EQ(o.shared_bytes_per_block, 73u * 1024u);
+  EXPECT_EQ(o.blocks_by_shared_memory, 3u);
+  EXPECT_EQ(o.blocks_by_registers, 2u);
+  EXPECT_EQ(o.active_blocks, 2u);
+  EXPECT_EQ(o.limit, OccupancyLimit::kRegisters);
+  // More asked for at launch comes on top: 100 KiB + 1 KiB reserve a block, 2 per SM.
+  EXPECT_EQ(compute_occupancy(h100(), gemm, 256, 28 * 1024).blocks_by_shared_memory, 2u);
+}
+
 TEST(Occupancy, PartialWarpsTakeAWholeWarpSlot) {
   const Occupancy o = compute_occupancy(h100(), kernel(32), 100);
   EXPECT_EQ(o.warps_per_block, 4u);

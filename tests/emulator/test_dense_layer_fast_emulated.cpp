@@ -1,7 +1,8 @@
-// The dense layer's fast product on the emulator: the GEMV (batch below 8) and the warp-tiled GEMM
+// The dense layer's fast product on the emulator: the GEMV (batch below 8) and the pipelined GEMM
 // (from batch 8 on), unfused and fused, against the exact layer on sizes that are no multiple of
-// anything, with rows too short or misaligned for float4; the traced fused kernel writes each
-// element of Y once; a configuration other than the kernels' own is refused.
+// anything, with rows too short or misaligned for float4 (the GEMM's scalar copies) and rows fit
+// for its 16-byte asynchronous copies, whole or zero-filled past the end of k; the traced fused
+// kernel writes each element of Y once; a configuration other than the kernels' own is refused.
 
 #include <gtest/gtest.h>
 
@@ -65,13 +66,16 @@ TEST_P(DenseLayerFastEmulated, TracedFusedKernelWritesEveryElementOnce) {
 INSTANTIATE_TEST_SUITE_P(
     OddShapes, DenseLayerFastEmulated,
     ::testing::Values(fast_layer(1, 1, 1),         // one weight
-                      fast_layer(1, 256, 40),      // float4 rows, the GEMV's unrolled loop
+                      fast_layer(1, 256, 40),      // float4 rows, only the GEMV's tail loop
+                      fast_layer(1, 2056, 40),     // the GEMV's 8-deep loop, then its tail
                       fast_layer(1, 1000, 37),     // float4 rows, a tail of float4s
                       fast_layer(3, 37, 53),       // rows not a multiple of 4: single floats
                       fast_layer(7, 64, 9),        // the largest GEMV batch
                       fast_layer(8, 64, 130),      // the smallest GEMM batch, past one tile
+                      fast_layer(20, 100, 70),     // GEMM copies zero-filled past k = 100
                       fast_layer(37, 29, 53),      // GEMM, nothing a multiple of anything
-                      fast_layer(130, 66, 129)));  // GEMM, just past whole tiles
+                      fast_layer(130, 66, 129),    // GEMM, scalar copies, just past whole tiles
+                      fast_layer(131, 36, 257)));  // GEMM, 16-byte copies, 2 × 3 tiles
 
 TEST(DenseLayerFastEmulatedErrors, AnotherConfigurationIsRefused) {
   const auto& kernels = kernels::emulator_kernels().dense_layer;

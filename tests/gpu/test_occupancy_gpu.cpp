@@ -31,8 +31,8 @@ TEST_F(OccupancyGpu, TheModelAgreesWithCudaForEveryKernelAndBlockSize) {
       EXPECT_EQ(modelled.active_blocks, *cuda)
           << name << " at " << modelled.block_threads
           << " threads: " << resources->registers_per_thread << " registers, "
-          << resources->static_shared_bytes << " B shared; model limited by "
-          << to_string(modelled.limit);
+          << resources->static_shared_bytes << " + " << resources->dynamic_shared_bytes
+          << " B shared; model limited by " << to_string(modelled.limit);
       ++compared;
     }
   }

@@ -18,8 +18,9 @@ export THREADLAB_FONT_DIR=$PWD/.gpu/fonts
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 # Under racecheck and synccheck every shared-memory access and barrier is checked, which is
 # thousands of times slower: those tools get the tests on small sizes, which still run every kernel
-# with shared memory and barriers (tiled matmul, the fused dense layer) and every traced path.
-readonly kSmallTests='*Trace*:*GridTooSmall*:*OddSizes*:*Refused*:*Invalid*:*Oversized*:-*StickyError*'
+# with shared memory and barriers (tiled matmul, the fused dense layer, the dense layer's fast GEMV
+# and its pipelined GEMM with asynchronous copies) and every traced path.
+readonly kSmallTests='*Trace*:*GridTooSmall*:*OddSizes*:*Refused*:*Invalid*:*Oversized*:*DenseFast*:-*StickyError*'
 sanitize() {
   local tool=$1 filter=$2
   echo "== compute-sanitizer --tool $tool (tests: $filter)"

@@ -102,7 +102,7 @@ const std::vector<lessons::ParamSpec>& specs() {
        {"tiled", "fast"},
        "How X · Wᵀ is computed, on the unfused and the fused path alike: tiled, one thread per "
        "element of Y (the block below); fast, a warp per neuron with float4 loads below batch 8, "
-       "the matrix-multiply lesson's warp-tiled kernel from batch 8 on (fixed blocks of 256)",
+       "a tiled matrix product fed by asynchronous copies from batch 8 on (fixed blocks of 256)",
        {},
        /*advanced=*/true},
       {"block",
@@ -184,7 +184,7 @@ LessonReport to_lesson_report(const DenseLayerReport& r, const DenseLayerParams&
           ? std::string("product: fast (") +
                 (layer.batch < lessons::kDenseGemvMaxBatch
                      ? "dense_gemv_*: a warp per neuron, float4 loads"
-                     : "dense_gemm_*: the warp-tiled matrix product") +
+                     : "dense_gemm_*: the pipelined tiled matrix product") +
                 "), the same kernel code on the unfused and the fused path"
           : "product: tiled (one thread per element of Y), the same kernel code on the unfused "
             "and the fused path");
@@ -389,7 +389,7 @@ lessons::ParamValues DenseLayerLesson::values_for_size(std::uint64_t size) const
 
 std::vector<BlockStep> DenseLayerLesson::block_sweep() const {
   if (layer_.product == lessons::DenseProduct::kFast) {
-    // The fast product's block is part of its design (a warp per neuron, or the warp-tiled
+    // The fast product's block is part of its design (a warp per neuron, or the pipelined
     // GEMM's 256 threads), as for the matrix-multiply ladder's register-tiled rungs: one step,
     // nothing to sweep. Sweeping would only vary the unfused chain's two small kernels.
     lessons::ParamValues v = values_;

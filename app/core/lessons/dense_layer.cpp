@@ -20,7 +20,7 @@ Result<DenseProduct> parse_dense_product(std::string_view text) {
   if (text == "fast") return DenseProduct::kFast;
   return invalid_argument("unknown product '" + std::string(text) +
                           "': choose tiled (one thread per element of Y) or fast (a warp per "
-                          "neuron at small batches, the warp-tiled matrix product otherwise).");
+                          "neuron at small batches, a pipelined tiled matrix product otherwise).");
 }
 
 LaunchConfig dense_layer_fast_config(const DenseLayerParams& params) {

@@ -32,13 +32,13 @@ Result<DenseLayerPath> parse_dense_layer_path(std::string_view text);
 // How the product X · Wᵀ is computed, on the unfused and the fused path alike.
 enum class DenseProduct {
   kTiled,  // one thread per element of Y, tiles of W and X in shared memory (any 2D block)
-  kFast,   // GEMV (a warp per neuron, float4 loads) for small batches, the warp-tiled GEMM above
+  kFast,   // GEMV (a warp per neuron, float4 loads) for small batches, a pipelined GEMM above
 };
 [[nodiscard]] std::string_view to_string(DenseProduct product);  // "tiled", "fast"
 Result<DenseProduct> parse_dense_product(std::string_view text);
 
-// Below this batch the fast product is a matrix-vector product per batch row; from it on, the
-// matrix-multiply lesson's warp-tiled kernel.
+// Below this batch the fast product is a matrix-vector product per batch row; from it on, a tiled
+// matrix product fed by asynchronous copies (kernels/dense_gemm_pipelined.cuh).
 inline constexpr std::uint64_t kDenseGemvMaxBatch = 8;
 
 // The CLI and UI names: --batch --inputs --neurons --path --product.
@@ -95,9 +95,11 @@ Status validate_dense_layer_launch(const LaunchConfig& config);
 [[nodiscard]] LaunchConfig dense_layer_config(const DenseLayerParams& params,
                                               Dim3 block = kDenseLayerDefaultBlock);
 
-// The launch of the fast product, fixed by its kernels (kernels/dense_layer.cuh): blocks of 256
-// threads, over (ceil(out / 8), batch) for the GEMV, over 128×128 tiles of Y for the GEMM. The bias
-// and sigmoid kernels of the unfused chain and the cuBLAS epilogue keep the lesson's configuration.
+// The launch of the fast product, fixed by its kernels (kernels/dense_layer.cuh, and
+// kernels/dense_gemm_pipelined.cuh for the GEMM, with 72 KiB of dynamic shared memory): blocks of
+// 256 threads, over (ceil(out / 8), batch) for the GEMV, over 128×128 tiles of Y for the GEMM. The
+// bias and sigmoid kernels of the unfused chain and the cuBLAS epilogue keep the lesson's
+// configuration.
 [[nodiscard]] LaunchConfig dense_layer_fast_config(const DenseLayerParams& params);
 
 // The CPU emulator runs every GPU thread on the CPU, and the product's threads as fibers that

@@ -103,10 +103,21 @@ void draw_occupancy_panel(AppController& controller, const Fonts& fonts) {
   const KernelResources& kernel = *view.resources;
   const Occupancy& o = view.current;
   ImGui::SameLine(0, ImGui::GetFontSize());
-  ImGui::Text("%s: %u registers per thread, %s static shared memory, at most %u threads per block",
-              view.kernel.c_str(), kernel.registers_per_thread,
-              format_bytes(static_cast<double>(kernel.static_shared_bytes)).c_str(),
-              kernel.max_threads_per_block);
+  if (kernel.dynamic_shared_bytes == 0) {
+    ImGui::Text(
+        "%s: %u registers per thread, %s static shared memory, at most %u threads per block",
+        view.kernel.c_str(), kernel.registers_per_thread,
+        format_bytes(static_cast<double>(kernel.static_shared_bytes)).c_str(),
+        kernel.max_threads_per_block);
+  } else {
+    ImGui::Text(
+        "%s: %u registers per thread, %s static + %s dynamic shared memory, at most %u threads "
+        "per block",
+        view.kernel.c_str(), kernel.registers_per_thread,
+        format_bytes(static_cast<double>(kernel.static_shared_bytes)).c_str(),
+        format_bytes(static_cast<double>(kernel.dynamic_shared_bytes)).c_str(),
+        kernel.max_threads_per_block);
+  }
 
   if (o.active_blocks == 0) {
     ImGui::TextColored(palette().error, "%u threads per block: this kernel cannot launch so (%s).",
