@@ -29,7 +29,7 @@ void add_launch_options(CLI::App& command, LaunchOptions& launch,
         .add_option_function<std::string>(
             names,
             [&launch, name = spec.name](const std::string& value) { launch.params[name] = value; },
-            spec.help + " (default " + spec.default_value + ")")
+            spec.help)
         ->type_name("TEXT");
   }
   command.add_flag("--single-block", launch.single_block, "The article's first launch: <<<1, N>>>");

@@ -35,9 +35,18 @@ std::vector<lessons::ParamSpec> all_lesson_params() {
     auto lesson = compute::make_lesson(info.id);
     if (!lesson) continue;
     for (const auto& spec : (*lesson)->params()) {
-      const bool known =
-          std::any_of(all.begin(), all.end(), [&](const auto& s) { return s.name == spec.name; });
-      if (!known) all.push_back(spec);
+      // Each lesson means its own thing by a shared name (--n is a vector's length in one lesson,
+      // the elements to cover in another), with its own default: the help says whose is whose.
+      const std::string described =
+          std::string(info.id) + ": " + spec.help + " (default " + spec.default_value + ")";
+      auto known =
+          std::find_if(all.begin(), all.end(), [&](const auto& s) { return s.name == spec.name; });
+      if (known == all.end()) {
+        all.push_back(spec);
+        all.back().help = described;
+      } else {
+        known->help += "; " + described;
+      }
     }
   }
   return all;

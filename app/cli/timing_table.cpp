@@ -23,19 +23,20 @@ std::string range(const TimingStats& t) {
   return "(" + format_milliseconds(t.min_ms) + " – " + format_milliseconds(t.max_ms) + ")";
 }
 
-// GFLOP/s for arithmetic-heavy rows, GB/s for memory-bound ones: whichever the lesson says matters.
+// FLOP/s for arithmetic-heavy rows, bytes/s for memory-bound ones: whichever the lesson says
+// matters. Same format as the device rows' rates (three digits, the unit that fits), so a CPU row
+// and a GPU row read alike.
 std::string rate(const compute::TimingRow& row) {
   if (row.stats.empty() || row.stats.median_ms <= 0) return "";
-  char buffer[48];
   if (row.flops > row.bytes && row.flops > 0) {
-    std::snprintf(buffer, sizeof buffer, "%.1f GFLOP/s", gigaflops(row.flops, row.stats.median_ms));
-  } else if (row.bytes > 0) {
-    std::snprintf(buffer, sizeof buffer, "%.1f GB/s",
-                  gigabytes_per_second(row.bytes, row.stats.median_ms));
-  } else {
-    return "";
+    return plot::format_value(gigaflops(row.flops, row.stats.median_ms) * 1e9,
+                              plot::TickFormat::kFlopRate, 3);
   }
-  return buffer;
+  if (row.bytes > 0) {
+    return plot::format_value(gigabytes_per_second(row.bytes, row.stats.median_ms) * 1e9,
+                              plot::TickFormat::kByteRate, 3);
+  }
+  return "";
 }
 
 nlohmann::json stats_json(const TimingStats& t) {

@@ -137,7 +137,7 @@ int run_window(const cli::GuiOptions& options, interop::BackendPreference backen
   const PlatformKeys keys = glfw_keys();
   int status = 0;
   {
-    ControllerOptions controller_options{backend, (*window)->renderer()};
+    ControllerOptions controller_options{.backend = backend, .gl_renderer = (*window)->renderer()};
     controller_options.settings = loaded.settings;
     auto controller = AppController::create(controller_options);
     if (!controller) {
@@ -238,7 +238,7 @@ int run_headless(const cli::GuiOptions& options, interop::BackendPreference back
   // Headless runs are reproducible: they neither read nor write the user's settings.
   auto ui = HeadlessUi::create(width, height, options.scale > 0 ? options.scale : 1.0f);
   if (!ui) return fail(ui.message());
-  auto controller = AppController::create({backend, (*ui)->renderer()});
+  auto controller = AppController::create({.backend = backend, .gl_renderer = (*ui)->renderer()});
   if (!controller) return fail(controller.message());
   if (demo) return play_demo_headless(**controller, std::move(*demo), options.out_dir, **ui);
   apply_actions(**controller, options);

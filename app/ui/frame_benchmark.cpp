@@ -24,7 +24,8 @@ Result<cli::UiFrameTimes> measure_ui_frames(const cli::UiFrameRequest& request) 
   auto ui = HeadlessUi::create(request.width, request.height, 1.0f);
   if (!ui) return ui.error();
 
-  auto controller = AppController::create({*backend, (*ui)->renderer(), std::nullopt});
+  auto controller = AppController::create(
+      {.backend = *backend, .gl_renderer = (*ui)->renderer(), .ceilings_cache = std::nullopt});
   if (!controller) return controller.error();
   AppController& app = **controller;
   const auto report = [&request](const std::string& what) {

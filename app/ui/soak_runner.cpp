@@ -72,7 +72,8 @@ int run_soak(const cli::SoakOptions& options) {
   auto ui = HeadlessUi::create(kWidth, kHeight, 1.0f);
   if (!ui) return std::cerr << "threadlab: " << ui.message() << '\n', 1;
   HeadlessUi& frames = **ui;
-  auto controller = AppController::create({*backend, frames.renderer(), std::nullopt});
+  auto controller = AppController::create(
+      {.backend = *backend, .gl_renderer = frames.renderer(), .ceilings_cache = std::nullopt});
   if (!controller) return std::cerr << "threadlab: " << controller.message() << '\n', 1;
   AppController& app = **controller;
   const BackendKind started_on = app.state().backend;
