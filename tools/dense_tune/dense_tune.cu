@@ -15,11 +15,11 @@
 //
 // Every size prints one line per kernel: time (median of 9 after a warm-up, CUDA events), TFLOP/s,
 // the ratio to cuBLAS + epilogue (the goal is <= 1.15), the max |dY| against the cuBLAS path, the
-// CUDA error string, registers, local memory, shared memory and resident blocks per SM. Local
-// memory is 0 for the K-major kernels (no spills); the transposing kernels show 256 B: their
-// epilogue loop is not unrolled, so sum[8][8] is indexed at run time and lives on the stack (no
-// spill, but a store and reload of 64 floats per thread at the end). Afterwards every kernel is
-// checked at three odd sizes (see check_edges).
+// CUDA error string, registers, local memory, shared memory and resident blocks per SM (local
+// memory above 0 means spills, or a sum array indexed at run time). Afterwards every kernel is
+// checked at three odd sizes (see check_edges). Then the batch-1 GEMV candidates against the
+// app's unfused chain, each launch timed on its own as the perf suite does, with two ceilings timed
+// the same way: a bare read of W and an empty launch.
 //
 // The candidates (the list with one line each is make_candidates()):
 //   app_*        the app's kernel (kernels/dense_gemm_pipelined.cuh), as the lesson launches it.
