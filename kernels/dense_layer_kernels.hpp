@@ -35,7 +35,8 @@ struct DenseLayerKernels {
                                 float* y, int batch, int out, TraceRecord* trace);
 
   // The fast product (lessons::DenseProduct::kFast): a GEMV below lessons::kDenseGemvMaxBatch, the
-  // warp-tiled GEMM from it on. The configuration must be lessons::dense_layer_fast_config.
+  // pipelined GEMM (dense_gemm_pipelined.cuh) from it on. The configuration must be
+  // lessons::dense_layer_fast_config.
   Status (*product_fast)(const LaunchConfig& config, const float* x, const float* w, float* z,
                          int batch, int in, int out);
   Status (*fused_fast)(const LaunchConfig& config, const float* x, const float* w, const float* b,
