@@ -493,6 +493,12 @@ std::vector<Candidate> make_candidates() {
        launch_app_kernel},
       kmajor<KmajorShape<128, 128, 32, 2, 2, 4, 8, 2, E::kDirect, H::kAuto, 0, 1>>(
           "km_128x128x32_s2", "the app's shape: BK 32, 2 stages, 8 warps, 2 blk/SM"),
+      kmajor<KmajorShape<128, 128, 32, 2, 4, 2, 4, 2, E::kDirect, H::kAuto, 0, 1>>(
+          "km_128x128x32_s2_w4x2_l4x8", "4 x 2 warps of 32x64, lanes 4 x 8: 8x8 per thread"),
+      kmajor<KmajorShape<128, 128, 32, 2, 2, 4, 4, 2, E::kDirect, H::kAuto, 0, 1>>(
+          "km_128x128x32_s2_l4x8", "2 x 4 warps of 64x32, lanes 4 x 8: 16x4 per thread"),
+      kmajor<KmajorShape<128, 128, 32, 2, 4, 2, 8, 2, E::kDirect, H::kAuto, 0, 1>>(
+          "km_128x128x32_s2_w4x2", "4 x 2 warps of 32x64, lanes 8 x 4: 4x16 per thread"),
       kmajor<KmajorShape<128, 128, 32, 2, 2, 4, 8, 2, E::kStore, H::kAuto, 0, 1>>(
           "km_128x128x32_s2_store", "the app's shape, the app's store functor"),
       kmajor<KmajorShape<128, 128, 32, 2, 2, 4, 8, 2, E::kStaged, H::kAuto, 0, 1>>(
