@@ -129,6 +129,7 @@ void dense_copies_wait() {}
 // One block's stages, shared by every instantiation (the emulator's __shared__ is per worker
 // thread, and a block's threads all run on one worker).
 inline float* dense_gemm_emulated_tiles() {
+  static_assert(DenseGemmShapeSm75::SHARED_FLOATS <= DenseGemmShapeSm80::SHARED_FLOATS);
   __shared__ __align__(16) float tiles[DenseGemmShapeSm80::SHARED_FLOATS];
   return tiles;
 }
