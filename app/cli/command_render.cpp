@@ -55,9 +55,13 @@ int command_render(const RenderOptions& options, std::ostream& out, std::ostream
     return fail(err, safe.message(), kExitFailure);
   }
   int status = kExitOk;
+  // What ran: the dense layer's fast kernels launch with their own grid and block, by which the
+  // records' blockIdx and threadIdx unfold.
+  LaunchConfig launched = config;
   {
     auto sink = interop::make_gl_trace_sink(choice->kind, buffer);
     auto check = (*lesson)->run_traced(*choice->device, *sink);
+    if (check) launched = check->config;
     if (!check) {
       // Draw what a failed launch leaves, nothing written, and still report the failure.
       std::string message = check.message();
@@ -74,7 +78,7 @@ int command_render(const RenderOptions& options, std::ostream& out, std::ostream
   if (!renderer) return fail(err, renderer.message(), kExitFailure);
   render::MappingView view;
   view.layout = *layout;
-  view.launch = config;
+  view.launch = launched;
   view.warp_size = choice->device->info().limits.warp_size;
   view.color_by = *color_by;
   const Viewport viewport{options.width, options.height};
@@ -85,9 +89,9 @@ int command_render(const RenderOptions& options, std::ostream& out, std::ostream
   if (!pixels) return fail(err, pixels.message(), kExitFailure);
   const Status saved = render::write_png(options.out_path, options.width, options.height, *pixels);
   if (!saved) return fail(err, saved.message(), kExitFailure);
-  out << "wrote " << options.out_path << ": " << (*lesson)->info().id << config.to_string() << ", "
-      << format_count(shape.elements()) << " elements, colour by " << to_string(*color_by) << ", "
-      << to_string(choice->kind) << " (" << (*gl)->renderer() << ")\n";
+  out << "wrote " << options.out_path << ": " << (*lesson)->info().id << launched.to_string()
+      << ", " << format_count(shape.elements()) << " elements, colour by " << to_string(*color_by)
+      << ", " << to_string(choice->kind) << " (" << (*gl)->renderer() << ")\n";
   return status;
 }
 

@@ -339,6 +339,9 @@ void AppController::launch(bool timed) {
       // per element (the dense layer's fast kernels, launched with their own shape) would make
       // "threads minus elements written" a wrong count, so the view leaves it out there.
       idle_count_exact = lesson_->elements_per_thread() == 1 && traced->config == trace.config;
+      // Draw and decode by what ran: the records' blockIdx and threadIdx unfold by the launch's
+      // grid and block, and the dense layer's fast kernels launch with their own.
+      trace.config = traced->config;
       trace.check = traced->check;
       trace.blocks = std::move(traced->blocks);
       if (!trace.blocks.empty()) trace.timeline = lessons::build_block_timeline(trace.blocks);
@@ -350,6 +353,7 @@ void AppController::launch(bool timed) {
       if (layout) {
         trace.layout = *layout;
         state_.view.fit_pending = true;
+        state_.view.follow_fit = true;
       } else {
         trace.valid = false;
         trace.error = layout.message();
@@ -785,14 +789,17 @@ void AppController::hover(std::optional<PixelPoint> pixel, Viewport viewport) {
 
 void AppController::zoom(double factor, double pixel_x, double pixel_y) {
   state_.view.transform = zoom_about(state_.view.transform, factor, pixel_x, pixel_y);
+  state_.view.follow_fit = false;
 }
 
 void AppController::pan(double dx, double dy) {
   state_.view.transform = pan_by_pixels(state_.view.transform, dx, dy);
+  state_.view.follow_fit = false;
 }
 
 void AppController::fit_view() {
   state_.view.fit_pending = true;
+  state_.view.follow_fit = true;
 }
 
 Result<std::uint32_t> AppController::render_mapping(Viewport viewport) {
@@ -801,9 +808,12 @@ Result<std::uint32_t> AppController::render_mapping(Viewport viewport) {
     return invalid_argument(state_.trace.error.empty() ? "nothing launched yet"
                                                        : state_.trace.error);
   }
-  if (state_.view.fit_pending) {
+  const bool resized = viewport.width != state_.view.fitted_viewport.width ||
+                       viewport.height != state_.view.fitted_viewport.height;
+  if (state_.view.fit_pending || (state_.view.follow_fit && resized)) {
     state_.view.transform = fit_to_view(state_.trace.layout, viewport, 4.0);
     state_.view.fit_pending = false;
+    state_.view.fitted_viewport = viewport;
   }
   render::MappingView view;
   view.layout = state_.trace.layout;

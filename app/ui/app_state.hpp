@@ -88,6 +88,10 @@ struct ViewSettings {
   ColorBy color_by = ColorBy::kBlock;
   ViewTransform transform;
   bool fit_pending = true;  // refit the picture to the panel on the next frame
+  // Until the user pans or zooms, the picture stays fitted: when the panel changes size (a
+  // picture opens beside it, the window is resized) it is fitted again.
+  bool follow_fit = true;
+  Viewport fitted_viewport;  // the panel size of the last fit
   std::optional<HoverInfo> hover;
   // A tab to bring to the front; the UI selects it once per request.
   ResultsTab results_tab = ResultsTab::kTiming;

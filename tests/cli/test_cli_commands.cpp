@@ -476,6 +476,20 @@ TEST_F(CliLessonFiles, RenderDrawsTheDenseLayerWithItsSizesAndThePngPath) {
 
 // Lesson 5 from the command line: --batch, --inputs, --neurons and --path, every path timed in one
 // run, and the traced path's Y written element by element.
+TEST_F(CliLessonFiles, RenderNamesTheLaunchTheFastDenseKernelsRanWith) {
+  // The fast GEMM launches 128×128 tiles of Y with 256 threads each, whatever the block control
+  // says (32 × 8 by default): the picture and its line describe that launch.
+  const std::filesystem::path png = dir_ / "dense-fast.png";
+  const ProcessResult r = run_threadlab(
+      {"render", "--lesson", "dense-layer", "--batch", "130", "--inputs", "40", "--neurons", "24",
+       "--product", "fast", "--path", "fused", "--color-by", "block", "--width", "320", "--height",
+       "240", "--backend", "emulator", "--out", png.string()});
+  ASSERT_TRUE(r.exited) << r.describe();
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("dense-layer<<<(1, 2), 256>>>")) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("3,120 elements")) << r.describe();
+}
+
 TEST_F(CliLessonFiles, DenseLayerRunTimesEveryPathAndTracesEveryOutputOfY) {
   const std::filesystem::path trace = dir_ / "dense.csv";
   const ProcessResult r = run_threadlab({"run", "--lesson", "dense-layer", "--batch", "3", "--in",

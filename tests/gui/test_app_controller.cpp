@@ -148,6 +148,27 @@ TEST_F(AppControllerTest, SingleBlockPresetIsTheArticlesLaunch) {
   EXPECT_EQ(controller_->state().controls.config(), (LaunchConfig{{6, 1, 1}, {256, 1, 1}}));
 }
 
+TEST_F(AppControllerTest, ThePictureStaysFittedWhenThePanelResizesUntilTheUserMovesIt) {
+  controller_->apply_lesson_action("threadlab:set?n=1000&grid=4&block=256&launch");
+  wait_until_idle();
+  const AppState& s = controller_->state();
+  ASSERT_TRUE(controller_->render_mapping({640, 480}).is_ok());
+  EXPECT_EQ(s.view.transform, fit_to_view(s.trace.layout, {640, 480}, 4.0));
+  // A picture opens beside the view: the panel narrows, the picture is fitted again.
+  ASSERT_TRUE(controller_->render_mapping({400, 480}).is_ok());
+  EXPECT_EQ(s.view.transform, fit_to_view(s.trace.layout, {400, 480}, 4.0));
+  // Once the user has panned, a resize leaves the picture where the user put it ...
+  controller_->pan(30, 10);
+  const ViewTransform moved = s.view.transform;
+  ASSERT_TRUE(controller_->render_mapping({640, 480}).is_ok());
+  EXPECT_EQ(s.view.transform, moved);
+  // ... until Fit, which follows the panel again.
+  controller_->fit_view();
+  ASSERT_TRUE(controller_->render_mapping({640, 480}).is_ok());
+  ASSERT_TRUE(controller_->render_mapping({500, 300}).is_ok());
+  EXPECT_EQ(s.view.transform, fit_to_view(s.trace.layout, {500, 300}, 4.0));
+}
+
 TEST_F(AppControllerTest, HoverReportsTheThreadThatWroteTheElement) {
   controller_->apply_lesson_action("threadlab:set?n=1000&grid=4&block=256&launch");
   wait_until_idle();
@@ -345,6 +366,21 @@ TEST_F(AppControllerTest, A2dBlocksLinkTracesTheMatrixAndTimesBothMappings) {
   EXPECT_NE(s.timed.report->find("Emulated kernel (CPU), x → row (strided)"), nullptr);
   ASSERT_TRUE(s.timed.report->check.has_value());
   EXPECT_TRUE(s.timed.report->check->passed) << s.timed.report->check->description;
+}
+
+TEST_F(AppControllerTest, TheFastDenseKernelsTraceIsDecodedByTheLaunchThatRan) {
+  // The fast GEMM ignores the block control (32 × 8) and launches 128×128 tiles of Y with 256
+  // threads: the trace keeps that launch, so blockIdx and threadIdx unfold by it.
+  controller_->apply_lesson_action(
+      "threadlab:set?lesson=dense-layer&batch=130&in=40&out=24&path=fused&product=fast&launch");
+  wait_until_idle();
+  const AppState& s = controller_->state();
+  ASSERT_TRUE(s.trace.valid) << s.trace.error;
+  EXPECT_EQ(s.controls.config(), (LaunchConfig{{1, 17, 1}, {32, 8, 1}}));
+  EXPECT_EQ(s.trace.config, (LaunchConfig{{1, 2, 1}, {256, 1, 1}}));
+  EXPECT_EQ(s.trace.unwritten, 0u);
+  EXPECT_EQ(s.trace.written_more, 0u);
+  EXPECT_FALSE(s.trace.idle_threads.has_value());  // a thread owns 8 × 8 elements here
 }
 
 TEST_F(AppControllerTest, ADenseLayerLinkTracesYAndTimesEveryPath) {
