@@ -29,7 +29,7 @@ struct ControllerOptions {
   // Where the device's measured ceilings are cached (none: measured each run, not stored).
   std::optional<std::filesystem::path> ceilings_cache = default_ceilings_cache_path();
   // What the settings file remembers: the lesson to open, the presenter scale and the theme.
-  classroom::Settings settings;
+  classroom::Settings settings{};
 };
 
 class AppController {

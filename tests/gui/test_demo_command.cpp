@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include <stb_image.h>
 
 #include <sys/types.h>
@@ -172,8 +174,18 @@ TEST(GuiSettings, ACorruptSettingsFileIsAWarningAndTheAppRuns) {
   std::filesystem::create_directories(config / "threadlab");
   std::ofstream(config / "threadlab" / "settings.toml")
       << "last_lesson = \"matmul\nwindow_width = [\n";
-  ::setenv("XDG_CONFIG_HOME", config.c_str(), 1);  // the child inherits it
+  // The child inherits it; put it back after, or later tests in this process would read the
+  // corrupt file too.
+  const char* saved = std::getenv("XDG_CONFIG_HOME");
+  const std::optional<std::string> previous =
+      saved != nullptr ? std::optional<std::string>(saved) : std::nullopt;
+  ::setenv("XDG_CONFIG_HOME", config.c_str(), 1);
   auto run = run_threadlab({"gui", "--backend", "emulator", "--frames", "2"});
+  if (previous) {
+    ::setenv("XDG_CONFIG_HOME", previous->c_str(), 1);
+  } else {
+    ::unsetenv("XDG_CONFIG_HOME");
+  }
   ASSERT_EQ(run.exit_code, 0) << run.describe();
   const auto lines = cli_test::split_lines(run.err);
   ASSERT_EQ(lines.size(), 1u) << run.describe();
