@@ -387,14 +387,11 @@ TEST_F(DenseLayerLessonTest, BlockSweepVisitsBlocksWithinTheSharedMemoryTilesTha
       EXPECT_EQ(config, (LaunchConfig{grid, step.block}));
       EXPECT_TRUE(lessons::validate_dense_layer_launch(config).is_ok());
       EXPECT_TRUE(validate(config, device_->info().limits).empty());
-      HostTraceSink sink;
-      auto traced = lesson->run_traced(*device_, sink);
-      ASSERT_TRUE(traced.is_ok()) << traced.message();
+      const auto traced = trace_block_step(*lesson, *device_);
+      ASSERT_TRUE(traced.has_value());
       EXPECT_EQ(traced->config, config);
-      ASSERT_TRUE(traced->check.has_value());
-      EXPECT_TRUE(traced->check->passed) << traced->check->description;
-      ASSERT_EQ(sink.records().size(), 5u * 29u);
-      EXPECT_EQ(summarize(sink.records(), traced->config).unwritten, 0u);
+      ASSERT_EQ(traced->records, 5u * 29u);
+      EXPECT_EQ(traced->summary.unwritten, 0u);
     }
   }
 }

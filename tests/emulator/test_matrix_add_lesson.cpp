@@ -270,13 +270,10 @@ TEST_F(MatrixAddLessonTest, BlockSweepVisits2DBlocksThatCoverTheMatrixUnderEithe
                       (along_y + step.block.y - 1) / step.block.y, 1};
       EXPECT_EQ(config, (LaunchConfig{grid, step.block}));
       EXPECT_TRUE(validate(config, device_->info().limits).empty());
-      HostTraceSink sink;
-      auto traced = lesson->run_traced(*device_, sink);
-      ASSERT_TRUE(traced.is_ok()) << traced.message();
-      EXPECT_TRUE(traced->check->passed) << traced->check->description;
-      const TraceSummary summary = summarize(sink.records(), traced->config);
-      EXPECT_EQ(summary.unwritten, 0u);
-      EXPECT_EQ(summary.written_more, 0u);
+      const auto traced = trace_block_step(*lesson, *device_);
+      ASSERT_TRUE(traced.has_value());
+      EXPECT_EQ(traced->summary.unwritten, 0u);
+      EXPECT_EQ(traced->summary.written_more, 0u);
     }
   }
 }

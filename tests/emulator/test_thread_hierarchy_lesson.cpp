@@ -266,13 +266,10 @@ TEST_F(ThreadHierarchyLessonTest, BlockSweepGoesFromOneThreadTo1024WithAGridThat
     const std::uint32_t blocks = (1000 + step.block.x - 1) / step.block.x;
     EXPECT_EQ(config, (LaunchConfig{{blocks, 1, 1}, step.block}));
     EXPECT_TRUE(validate(config, device_->info().limits).empty());
-    HostTraceSink sink;
-    auto traced = lesson->run_traced(*device_, sink);
-    ASSERT_TRUE(traced.is_ok()) << traced.message();
-    EXPECT_TRUE(traced->check->passed) << traced->check->description;
-    const TraceSummary summary = summarize(sink.records(), traced->config);
-    EXPECT_EQ(summary.unwritten, 0u);
-    EXPECT_EQ(summary.idle_threads, std::uint64_t{blocks} * step.block.x - 1000);
+    const auto traced = trace_block_step(*lesson, *device_);
+    ASSERT_TRUE(traced.has_value());
+    EXPECT_EQ(traced->summary.unwritten, 0u);
+    EXPECT_EQ(traced->summary.idle_threads, std::uint64_t{blocks} * step.block.x - 1000);
   }
 }
 
@@ -296,15 +293,12 @@ TEST_F(ThreadHierarchyLessonTest, BlockSweepOfAGridStrideLoopKeepsTheGrid) {
     ASSERT_NE(lesson, nullptr);
     EXPECT_EQ(lesson->launch_config(), (LaunchConfig{{2, 1, 1}, step.block}));
     EXPECT_TRUE(validate(lesson->launch_config(), device_->info().limits).empty());
-    HostTraceSink sink;
-    auto traced = lesson->run_traced(*device_, sink);
-    ASSERT_TRUE(traced.is_ok()) << traced.message();
-    EXPECT_TRUE(traced->check->passed) << traced->check->description;
-    const TraceSummary summary = summarize(sink.records(), traced->config);
-    EXPECT_EQ(summary.unwritten, 0u);
+    const auto traced = trace_block_step(*lesson, *device_);
+    ASSERT_TRUE(traced.has_value());
+    EXPECT_EQ(traced->summary.unwritten, 0u);
     // 2 × block.x threads: passes 0 to ceil(1000 / threads) - 1.
     const std::uint64_t grid_threads = 2ull * step.block.x;
-    EXPECT_EQ(summary.max_iteration, (1000 + grid_threads - 1) / grid_threads - 1);
+    EXPECT_EQ(traced->summary.max_iteration, (1000 + grid_threads - 1) / grid_threads - 1);
   }
 }
 
