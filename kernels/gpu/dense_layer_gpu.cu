@@ -109,6 +109,20 @@ Status allow_gemm_shared(const void* kernel, int bytes, const char* name,
                                           " (" + cudaGetErrorName(error) + ")"};
 }
 
+// A GEMM launch: the variant the rows allow (16-byte asynchronous copies or scalar ones), its
+// shared memory sized for this GPU and opted in.
+template <class... Params, class... Args>
+Status launch_gemm(const char* name, const LaunchConfig& config, bool copy_async,
+                   void (*with_async_copies)(Params...), void (*with_scalar_copies)(Params...),
+                   Args... args) {
+  auto* kernel = copy_async ? with_async_copies : with_scalar_copies;
+  const int shared = gemm_shared_bytes();
+  TL_RETURN_IF_ERROR(
+      allow_gemm_shared(reinterpret_cast<const void*>(kernel), shared, name, config));
+  kernel<<<to_dim3(config.grid), to_dim3(config.block), shared>>>(args...);
+  return launch_status(name, config);
+}
+
 Status product_fast(const LaunchConfig& config, const float* x, const float* w, float* z, int batch,
                     int in, int out) {
   TL_RETURN_IF_ERROR(check_dense_fast_launch(config, batch, in, out));
@@ -117,13 +131,9 @@ Status product_fast(const LaunchConfig& config, const float* x, const float* w, 
     gpu::dense_gemv_product<<<grid, block>>>(x, w, z, in, out);
     return launch_status("dense_gemv_product", config);
   }
-  auto* kernel = gpu::dense_gemm_can_copy_async(x, w, in) ? &gpu::dense_gemm_product<true>
-                                                          : &gpu::dense_gemm_product<false>;
-  const int shared = gemm_shared_bytes();
-  TL_RETURN_IF_ERROR(allow_gemm_shared(reinterpret_cast<const void*>(kernel), shared,
-                                       "dense_gemm_product", config));
-  kernel<<<grid, block, shared>>>(x, w, z, batch, in, out);
-  return launch_status("dense_gemm_product", config);
+  return launch_gemm("dense_gemm_product", config, gpu::dense_gemm_can_copy_async(x, w, in),
+                     &gpu::dense_gemm_product<true>, &gpu::dense_gemm_product<false>, x, w, z,
+                     batch, in, out);
 }
 
 Status fused_fast(const LaunchConfig& config, const float* x, const float* w, const float* b,
@@ -134,13 +144,9 @@ Status fused_fast(const LaunchConfig& config, const float* x, const float* w, co
     gpu::dense_gemv_fused<<<grid, block>>>(x, w, b, y, in, out);
     return launch_status("dense_gemv_fused", config);
   }
-  auto* kernel = gpu::dense_gemm_can_copy_async(x, w, in) ? &gpu::dense_gemm_fused<true>
-                                                          : &gpu::dense_gemm_fused<false>;
-  const int shared = gemm_shared_bytes();
-  TL_RETURN_IF_ERROR(
-      allow_gemm_shared(reinterpret_cast<const void*>(kernel), shared, "dense_gemm_fused", config));
-  kernel<<<grid, block, shared>>>(x, w, b, y, batch, in, out);
-  return launch_status("dense_gemm_fused", config);
+  return launch_gemm("dense_gemm_fused", config, gpu::dense_gemm_can_copy_async(x, w, in),
+                     &gpu::dense_gemm_fused<true>, &gpu::dense_gemm_fused<false>, x, w, b, y, batch,
+                     in, out);
 }
 
 Status fused_fast_traced(const LaunchConfig& config, const float* x, const float* w, const float* b,
@@ -151,13 +157,9 @@ Status fused_fast_traced(const LaunchConfig& config, const float* x, const float
     gpu::dense_gemv_fused_traced<<<grid, block>>>(x, w, b, y, in, out, trace);
     return launch_status("dense_gemv_fused_traced", config);
   }
-  auto* kernel = gpu::dense_gemm_can_copy_async(x, w, in) ? &gpu::dense_gemm_fused_traced<true>
-                                                          : &gpu::dense_gemm_fused_traced<false>;
-  const int shared = gemm_shared_bytes();
-  TL_RETURN_IF_ERROR(allow_gemm_shared(reinterpret_cast<const void*>(kernel), shared,
-                                       "dense_gemm_fused_traced", config));
-  kernel<<<grid, block, shared>>>(x, w, b, y, batch, in, out, trace);
-  return launch_status("dense_gemm_fused_traced", config);
+  return launch_gemm("dense_gemm_fused_traced", config, gpu::dense_gemm_can_copy_async(x, w, in),
+                     &gpu::dense_gemm_fused_traced<true>, &gpu::dense_gemm_fused_traced<false>, x,
+                     w, b, y, batch, in, out, trace);
 }
 
 }  // namespace
