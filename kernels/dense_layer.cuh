@@ -242,7 +242,7 @@ __device__ void dense_gemv_body(const float* X, const float* W, int in, int out,
 
 // Larger batches: a matrix product, Y = X · Wᵀ (dense_gemm_pipelined.cuh), the store doing the
 // rest. Grid: (ceil(out / 128), ceil(batch / 128)); block: 256 threads; dynamic shared memory:
-// dense_gemm_shared_bytes (72 KiB from Ampere on, 40 KiB on Turing).
+// dense_gemm_shared_bytes() (33 KiB).
 
 __global__ void __launch_bounds__(kDenseGemvThreads)
     dense_gemv_product(const float* X, const float* W, float* Z, int in, int out) {
@@ -258,25 +258,23 @@ __global__ void __launch_bounds__(kDenseGemvThreads)
   dense_gemv_body(X, W, in, out, DenseStoreYTraced{Y, b, out, trace});
 }
 
-// kAsync: see dense_gemm_can_copy_async; the launch picks the kernel.
-template <bool kAsync>
-__global__ void __launch_bounds__(DenseGemmCompiledShape::THREADS, 2)
+// kWholeTiles: see dense_gemm_whole_tiles; the launch picks the kernel.
+template <bool kWholeTiles>
+__global__ void __launch_bounds__(DenseGemmShape::THREADS, 2)
     dense_gemm_product(const float* X, const float* W, float* Z, int batch, int in, int out) {
-  dense_gemm_pipelined<DenseGemmCompiledShape, kAsync>(X, W, batch, in, out, DenseStoreZ{Z, out});
+  dense_gemm_pipelined<kWholeTiles>(X, W, batch, in, out, DenseStoreZ{Z, out});
 }
-template <bool kAsync>
-__global__ void __launch_bounds__(DenseGemmCompiledShape::THREADS, 2)
+template <bool kWholeTiles>
+__global__ void __launch_bounds__(DenseGemmShape::THREADS, 2)
     dense_gemm_fused(const float* X, const float* W, const float* b, float* Y, int batch, int in,
                      int out) {
-  dense_gemm_pipelined<DenseGemmCompiledShape, kAsync>(X, W, batch, in, out,
-                                                       DenseStoreY{Y, b, out});
+  dense_gemm_pipelined<kWholeTiles>(X, W, batch, in, out, DenseStoreY{Y, b, out});
 }
-template <bool kAsync>
-__global__ void __launch_bounds__(DenseGemmCompiledShape::THREADS, 2)
+template <bool kWholeTiles>
+__global__ void __launch_bounds__(DenseGemmShape::THREADS, 2)
     dense_gemm_fused_traced(const float* X, const float* W, const float* b, float* Y, int batch,
                             int in, int out, tl::TraceRecord* trace) {
-  dense_gemm_pipelined<DenseGemmCompiledShape, kAsync>(X, W, batch, in, out,
-                                                       DenseStoreYTraced{Y, b, out, trace});
+  dense_gemm_pipelined<kWholeTiles>(X, W, batch, in, out, DenseStoreYTraced{Y, b, out, trace});
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -90,7 +90,7 @@ Status product_fast(const LaunchConfig& config, const float* x, const float* w, 
                         [=] { emulated::dense_gemv_product(x, w, z, in, out); });
   }
   return emu::emulate("dense_gemm_product", config, kWithBarriers, [=] {
-    emulated::dense_gemm_can_copy_async(x, w, in)
+    emulated::dense_gemm_whole_tiles(batch, in, out)
         ? emulated::dense_gemm_product<true>(x, w, z, batch, in, out)
         : emulated::dense_gemm_product<false>(x, w, z, batch, in, out);
   });
@@ -104,7 +104,7 @@ Status fused_fast(const LaunchConfig& config, const float* x, const float* w, co
                         [=] { emulated::dense_gemv_fused(x, w, b, y, in, out); });
   }
   return emu::emulate("dense_gemm_fused", config, kWithBarriers, [=] {
-    emulated::dense_gemm_can_copy_async(x, w, in)
+    emulated::dense_gemm_whole_tiles(batch, in, out)
         ? emulated::dense_gemm_fused<true>(x, w, b, y, batch, in, out)
         : emulated::dense_gemm_fused<false>(x, w, b, y, batch, in, out);
   });
@@ -118,7 +118,7 @@ Status fused_fast_traced(const LaunchConfig& config, const float* x, const float
                         [=] { emulated::dense_gemv_fused_traced(x, w, b, y, in, out, trace); });
   }
   return emu::emulate("dense_gemm_fused_traced", config, kWithBarriers, [=] {
-    emulated::dense_gemm_can_copy_async(x, w, in)
+    emulated::dense_gemm_whole_tiles(batch, in, out)
         ? emulated::dense_gemm_fused_traced<true>(x, w, b, y, batch, in, out, trace)
         : emulated::dense_gemm_fused_traced<false>(x, w, b, y, batch, in, out, trace);
   });

@@ -82,21 +82,10 @@ bool use_gemv(int batch) {
   return static_cast<std::uint64_t>(batch) < lessons::kDenseGemvMaxBatch;
 }
 
-// The GEMM kernels' pipeline lives in dynamic shared memory, as much as the current GPU's
-// compilation of them uses (dense_gemm_shared_bytes: 72 KiB from Ampere on, 40 KiB on Turing).
-int gemm_shared_bytes() {
-  int device = 0, major = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
-    cudaGetLastError();  // the launch that follows reports what is wrong with the device
-    return gpu::dense_gemm_shared_bytes(8);
-  }
-  return gpu::dense_gemm_shared_bytes(major);
-}
-
-// Above 48 KiB a kernel must opt in, and the opt-in belongs to the CUDA context: asked before every
-// launch, it also holds after a device reset has made a new context. It costs a microsecond
-// against milliseconds.
+// The GEMM kernels' pipeline lives in dynamic shared memory. Above 48 KiB a kernel must opt in, and
+// the opt-in belongs to the CUDA context; today's shape stays below (33 KiB), but the launch asks
+// all the same, before every launch, so that a larger shape, or a device reset that made a new
+// context, cannot fail silently. It costs a microsecond against milliseconds.
 Status allow_gemm_shared(const void* kernel, int bytes, const char* name,
                          const LaunchConfig& config) {
   const cudaError_t error =
@@ -109,14 +98,14 @@ Status allow_gemm_shared(const void* kernel, int bytes, const char* name,
                                           " (" + cudaGetErrorName(error) + ")"};
 }
 
-// A GEMM launch: the variant the rows allow (16-byte asynchronous copies or scalar ones), its
-// shared memory sized for this GPU and opted in.
+// A GEMM launch: the variant the sizes allow (whole tiles, copied without bounds checks, or tiles
+// across the matrices' edges), with its shared memory.
 template <class... Params, class... Args>
-Status launch_gemm(const char* name, const LaunchConfig& config, bool copy_async,
-                   void (*with_async_copies)(Params...), void (*with_scalar_copies)(Params...),
+Status launch_gemm(const char* name, const LaunchConfig& config, bool whole_tiles,
+                   void (*for_whole_tiles)(Params...), void (*for_edge_tiles)(Params...),
                    Args... args) {
-  auto* kernel = copy_async ? with_async_copies : with_scalar_copies;
-  const int shared = gemm_shared_bytes();
+  auto* kernel = whole_tiles ? for_whole_tiles : for_edge_tiles;
+  const int shared = gpu::dense_gemm_shared_bytes();
   TL_RETURN_IF_ERROR(
       allow_gemm_shared(reinterpret_cast<const void*>(kernel), shared, name, config));
   kernel<<<to_dim3(config.grid), to_dim3(config.block), shared>>>(args...);
@@ -131,7 +120,7 @@ Status product_fast(const LaunchConfig& config, const float* x, const float* w, 
     gpu::dense_gemv_product<<<grid, block>>>(x, w, z, in, out);
     return launch_status("dense_gemv_product", config);
   }
-  return launch_gemm("dense_gemm_product", config, gpu::dense_gemm_can_copy_async(x, w, in),
+  return launch_gemm("dense_gemm_product", config, gpu::dense_gemm_whole_tiles(batch, in, out),
                      &gpu::dense_gemm_product<true>, &gpu::dense_gemm_product<false>, x, w, z,
                      batch, in, out);
 }
@@ -144,7 +133,7 @@ Status fused_fast(const LaunchConfig& config, const float* x, const float* w, co
     gpu::dense_gemv_fused<<<grid, block>>>(x, w, b, y, in, out);
     return launch_status("dense_gemv_fused", config);
   }
-  return launch_gemm("dense_gemm_fused", config, gpu::dense_gemm_can_copy_async(x, w, in),
+  return launch_gemm("dense_gemm_fused", config, gpu::dense_gemm_whole_tiles(batch, in, out),
                      &gpu::dense_gemm_fused<true>, &gpu::dense_gemm_fused<false>, x, w, b, y, batch,
                      in, out);
 }
@@ -157,7 +146,7 @@ Status fused_fast_traced(const LaunchConfig& config, const float* x, const float
     gpu::dense_gemv_fused_traced<<<grid, block>>>(x, w, b, y, in, out, trace);
     return launch_status("dense_gemv_fused_traced", config);
   }
-  return launch_gemm("dense_gemm_fused_traced", config, gpu::dense_gemm_can_copy_async(x, w, in),
+  return launch_gemm("dense_gemm_fused_traced", config, gpu::dense_gemm_whole_tiles(batch, in, out),
                      &gpu::dense_gemm_fused_traced<true>, &gpu::dense_gemm_fused_traced<false>, x,
                      w, b, y, batch, in, out, trace);
 }
@@ -178,9 +167,10 @@ std::span<const KernelSymbol> dense_layer_gpu_symbols() {
       {"dense_fused", reinterpret_cast<const void*>(&gpu::dense_fused)},
       {"dense_bias_sigmoid", reinterpret_cast<const void*>(&gpu::dense_bias_sigmoid)},
       {"dense_gemv_fused", reinterpret_cast<const void*>(&gpu::dense_gemv_fused)},
-      // The variant the lesson's aligned buffers run (cudaMalloc'd rows of a multiple of 4).
+      // The variant for whole tiles (sizes that are multiples of 128, such as the lesson's 4096);
+      // the edge variant has the same shape and shared memory.
       {"dense_gemm_fused", reinterpret_cast<const void*>(&gpu::dense_gemm_fused<true>),
-       gemm_shared_bytes},
+       &gpu::dense_gemm_shared_bytes},
   };
   return kSymbols;
 }

@@ -25,6 +25,10 @@
 //   app_*        the app's kernel (kernels/dense_gemm_pipelined.cuh), as the lesson launches it.
 //   km_*, km4w_* "K-major" kernels: both tiles stay [row][k] in shared memory, filled by cp.async
 //                in a 2- or 3-stage pipeline, read as float4 along k; km4w_ are cuBLAS's shape.
+//                The app's kernel was one of these until 2026-11-24 (3.41 ms at 4096³).
+//   kt_*, kt4w_* tiles transposed to [k][row] on the way in by 4-byte cp.async, read as float4s
+//                across rows, in row, column or zigzag order of the multiply-adds; the app's
+//                kernel is kt_k16_s2_zz (see the comment above dense_ktrans for why).
 // The transposing candidates of the first runs (the matmul lesson's warp-tiled body with W as N×K,
 // with and without swizzles) are gone from the tool; their figures are in
 // docs/data/dense-tune-h100-2026-11-24.txt.
@@ -37,6 +41,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "kernels/trace.cuh"
@@ -428,6 +433,229 @@ __global__ void __launch_bounds__(S::THREADS, S::MIN_BLOCKS)
 }
 
 // =============================================================================================
+// Candidates kt_*: tiles transposed into shared memory, [k][row], by 4-byte cp.async.
+//
+// Why. In the K-major kernels a thread's fragments are float4s along k, so the register holding
+// a row's value at k and the one holding a column's value at the same k are both 4-aligned plus
+// (k mod 4): every FFMA reads two registers of the same bank, and only the operand-reuse cache can
+// spare one of them. Whatever ptxas does, about a quarter of the FFMAs of an 8 × 8 thread tile
+// conflict (61 of 256 in the app's kernel, SASS of 2026-11-24). With a tile stored [k][row], a
+// thread's fragments are 4 neighbouring rows (or columns) at one k: the registers of row i and of
+// column j sit in banks i mod 4 and j mod 4, and the sums can be placed clear of both.
+//
+// The transposition happens in the copy: 4-byte cp.async, a warp copying 4 rows × 8 values of k
+// per instruction (32-byte pieces of global memory: whole sectors), written to [k][row] with a row
+// stride of 128 + 4 floats, so the 32 lanes' stores land in 32 distinct banks. Where every tile is
+// whole (FULL) the copies carry no predicates and address [register + constant] on both sides;
+// with the predicated copies the address arithmetic alone made the kernel slower than K-major.
+//
+// The order of the multiply-adds (Order): row by row, a row's 8 share the row's value, which the
+// reuse cache then supplies; in zigzag order every other row runs backwards, so the turn to the
+// next row keeps the column's value too. On the H100 zigzag took BK 16 from 3.31 to 3.13 ms.
+enum class Order { kRows, kColumns, kZigzag, kColumnsZigzag };
+template <int BK_, int STAGES_, int KK_UNROLL_ = 0, int WARPS_N_ = 4, Order ORDER_ = Order::kRows>
+struct KtShape {
+  static constexpr int BM = 128, BN = 128, BK = BK_, STAGES = STAGES_;
+  static constexpr Order ORDER = ORDER_;
+  static constexpr int WARPS_M = 2, WARPS_N = WARPS_N_, LANES_M = 8, LANES_N = 4, MIN_BLOCKS = 2;
+  static constexpr int THREADS = WARPS_M * WARPS_N * 32;
+  static constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N;
+  static constexpr int TM = WM / LANES_M, TN = WN / LANES_N;  // 8 × 8, or 8 × 16 with 4 warps
+  static constexpr int LDT = 128 + 4;                         // transposed tile: floats per k
+  static constexpr int A_FLOATS = BK * LDT;
+  static constexpr int B_FLOATS = BK * LDT;
+  static constexpr int STAGE_FLOATS = A_FLOATS + B_FLOATS;
+  static constexpr int SMEM_BYTES = 4 * STAGES * STAGE_FLOATS;
+  static constexpr int KK_UNROLL = KK_UNROLL_ > 0 ? KK_UNROLL_ : BK;
+  static_assert(TM == 8 && (TN == 8 || TN == 16));
+};
+
+__device__ __forceinline__ void cp_async4(void* smem, const void* gmem, int src_bytes) {
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(gmem),
+               "r"(src_bytes)
+               : "memory");
+}
+
+// Unpredicated, with constant offsets on both sides: one LDGSTS, no address arithmetic.
+template <int kSharedOffset, int kGlobalOffset>
+__device__ __forceinline__ void cp_async4_at(unsigned shared_base, const float* global_base) {
+  asm volatile("cp.async.ca.shared.global [%0+%2], [%1+%3], 4;\n" ::"r"(shared_base),
+               "l"(global_base), "n"(kSharedOffset), "n"(kGlobalOffset)
+               : "memory");
+}
+
+// ROWS × BK of a K-major matrix into shared memory [k][row] (row stride LDT). Warp w copies rows
+// w·ROW_GROUPS·4 .. + ROW_GROUPS·4 - 1; lane l takes row l / 8 of each group of 4 and k = l % 8 of
+// each group of 8.
+template <int ROWS, int BK, int LDT, int THREADS>
+struct TransposedTileCopy {
+  static constexpr int WARPS = THREADS / 32, KG = BK / 8;
+  static constexpr int ROW_GROUPS = ROWS / 4 / WARPS;
+  static_assert(BK % 8 == 0 && ROWS % (4 * WARPS) == 0 && ROW_GROUPS <= 32);
+  static_assert(LDT % 32 == 4, "4 rows × 8 k per warp store: 32 distinct banks");
+  const float* src;  // this lane's row of group 0, at its k
+  int row_step;      // 4 rows, in floats
+  unsigned rows_ok;  // bit g: row group g's row is inside the matrix
+  int k_off;         // this lane's k inside a group of 8
+  int dst;
+  const float* base;
+
+  __device__ TransposedTileCopy(const float* base_, int rows, int K, int first_row) {
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int row0 = first_row + warp * ROW_GROUPS * 4 + lane / 8;
+    k_off = lane % 8;
+    src = base_ + static_cast<size_t>(row0) * K + k_off;
+    row_step = 4 * K;
+    rows_ok = 0;
+#pragma unroll
+    for (int g = 0; g < ROW_GROUPS; ++g) rows_ok |= (row0 + 4 * g < rows ? 1u : 0u) << g;
+    dst = k_off * LDT + warp * ROW_GROUPS * 4 + lane / 8;
+    base = base_;
+  }
+
+  // Every row and every k inside the matrix (the launch checked M, N and K against the tiles): no
+  // predicates, and each copy addresses [register + constant] on both sides. 4 row pointers a tile.
+  __device__ __forceinline__ void full(unsigned tile_shared, int k0) const {
+    const float* p = src + k0;
+    rows_full(tile_shared + dst * 4, p, std::make_integer_sequence<int, ROW_GROUPS>{});
+  }
+  template <int... G>
+  __device__ __forceinline__ void rows_full(unsigned s, const float* p,
+                                            std::integer_sequence<int, G...>) const {
+    (ks_full<G>(s, p + G * row_step, std::make_integer_sequence<int, KG>{}), ...);
+  }
+  template <int G, int... Q>
+  __device__ __forceinline__ void ks_full(unsigned s, const float* pg,
+                                          std::integer_sequence<int, Q...>) const {
+    (cp_async4_at<(Q * 8 * LDT + G * 4) * 4, Q * 8 * 4>(s, pg), ...);
+  }
+
+  __device__ __forceinline__ void operator()(float* tile, int k0, int K) const {
+#pragma unroll
+    for (int q = 0; q < KG; ++q) {
+      const bool k_ok = k0 + q * 8 + k_off < K;
+#pragma unroll
+      for (int g = 0; g < ROW_GROUPS; ++g) {
+        const bool inside = k_ok && (rows_ok >> g & 1u);
+        cp_async4(tile + dst + q * 8 * LDT + g * 4,
+                  inside ? src + (g * row_step + k0 + q * 8) : base, inside ? 4 : 0);
+      }
+    }
+  }
+};
+
+template <class S, bool FULL>
+__global__ void __launch_bounds__(S::THREADS, S::MIN_BLOCKS)
+    dense_ktrans(const float* __restrict__ X, const float* __restrict__ W,
+                 const float* __restrict__ bias, float* __restrict__ Y, int M, int N, int K) {
+  constexpr int BK = S::BK, LDT = S::LDT, STAGES = S::STAGES;
+  constexpr int TM = S::TM, TN = S::TN;
+  extern __shared__ __align__(16) float smem[];
+  const int first_row = blockIdx.y * S::BM, first_col = blockIdx.x * S::BN;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int lane_m = lane / S::LANES_N, lane_n = lane % S::LANES_N;
+  const int warp_row = warp / S::WARPS_N * S::WM, warp_col = warp % S::WARPS_N * S::WN;
+  // 4 neighbouring rows (columns), then the next 4 a LANES_M · 4 (LANES_N · 4) further.
+  auto row_of = [&](int i) { return warp_row + lane_m * 4 + i % 4 + i / 4 * (S::LANES_M * 4); };
+  auto col_of = [&](int j) { return warp_col + lane_n * 4 + j % 4 + j / 4 * (S::LANES_N * 4); };
+  const int k_tiles = ceil_div(K, BK);
+
+  const TransposedTileCopy<S::BM, BK, LDT, S::THREADS> copy_a(X, M, K, first_row);
+  const TransposedTileCopy<S::BN, BK, LDT, S::THREADS> copy_b(W, N, K, first_col);
+  const unsigned smem_shared = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  auto load_tile = [&](int stage, int k0) {
+    if constexpr (FULL) {
+      const unsigned a = smem_shared + stage * S::STAGE_FLOATS * 4;
+      copy_a.full(a, k0);
+      copy_b.full(a + S::A_FLOATS * 4, k0);
+    } else {
+      float* a = smem + stage * S::STAGE_FLOATS;
+      copy_a(a, k0, K);
+      copy_b(a + S::A_FLOATS, k0, K);
+    }
+  };
+
+  float acc[TM][TN] = {};
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < k_tiles) load_tile(s, s * BK);
+    cp_async_commit();
+  }
+
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    cp_async_wait<STAGES - 2>();
+    __syncthreads();
+    const int next = kt + STAGES - 1;
+    if (next < k_tiles) load_tile(next % STAGES, next * BK);
+    cp_async_commit();
+
+    const float* stage = smem + kt % STAGES * S::STAGE_FLOATS;
+    const float* b = stage + S::A_FLOATS + col_of(0);
+    const float* a = stage + row_of(0);
+#pragma unroll S::KK_UNROLL
+    for (int kk = 0; kk < BK; ++kk) {
+      float av[TM], bv[TN];
+#pragma unroll
+      for (int q = 0; q < TM / 4; ++q) {
+        const float4 v = *reinterpret_cast<const float4*>(a + kk * LDT + q * S::LANES_M * 4);
+        av[4 * q] = v.x, av[4 * q + 1] = v.y, av[4 * q + 2] = v.z, av[4 * q + 3] = v.w;
+      }
+#pragma unroll
+      for (int q = 0; q < TN / 4; ++q) {
+        const float4 v = *reinterpret_cast<const float4*>(b + kk * LDT + q * S::LANES_N * 4);
+        bv[4 * q] = v.x, bv[4 * q + 1] = v.y, bv[4 * q + 2] = v.z, bv[4 * q + 3] = v.w;
+      }
+      if constexpr (S::ORDER == Order::kColumns || S::ORDER == Order::kColumnsZigzag) {
+#pragma unroll
+        for (int j = 0; j < TN; ++j)
+#pragma unroll
+          for (int ii = 0; ii < TM; ++ii) {
+            const int i = S::ORDER == Order::kColumnsZigzag && j % 2 == 1 ? TM - 1 - ii : ii;
+            acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
+          }
+      } else {
+#pragma unroll
+        for (int i = 0; i < TM; ++i)
+#pragma unroll
+          for (int jj = 0; jj < TN; ++jj) {
+            const int j = S::ORDER == Order::kZigzag && i % 2 == 1 ? TN - 1 - jj : jj;
+            acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
+          }
+      }
+    }
+  }
+
+  // Epilogue: bias and sigmoid in registers; a thread's columns come in runs of 4, stored as
+  // float4s where Y's rows allow.
+  const bool y_vec = tune::float4_rows_ok(Y, N);
+#pragma unroll
+  for (int j4 = 0; j4 < TN; j4 += 4) {
+    const int col = first_col + col_of(j4);
+    float bj[4];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) bj[c] = col + c < N ? bias[col + c] : 0.0f;
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {
+      const int row = first_row + row_of(i);
+      if (row >= M) continue;
+      float* y = Y + static_cast<size_t>(row) * N + col;
+      const float4 v =
+          make_float4(tune::sigmoid(acc[i][j4 + 0] + bj[0]), tune::sigmoid(acc[i][j4 + 1] + bj[1]),
+                      tune::sigmoid(acc[i][j4 + 2] + bj[2]), tune::sigmoid(acc[i][j4 + 3] + bj[3]));
+      if (y_vec && col + 4 <= N) {
+        *reinterpret_cast<float4*>(y) = v;
+      } else {
+        if (col + 0 < N) y[0] = v.x;
+        if (col + 1 < N) y[1] = v.y;
+        if (col + 2 < N) y[2] = v.z;
+        if (col + 3 < N) y[3] = v.w;
+      }
+    }
+  }
+}
+
+// =============================================================================================
 // Host side.
 using LaunchFn = void (*)(const float*, const float*, const float*, float*, int, int, int);
 
@@ -442,9 +670,9 @@ struct Candidate {
 
 void launch_app_kernel(const float* X, const float* W, const float* b, float* Y, int M, int N,
                        int K) {
-  using S = tune::DenseGemmShapeSm80;
-  auto* kernel = tune::dense_gemm_can_copy_async(X, W, K) ? &tune::dense_gemm_fused<true>
-                                                          : &tune::dense_gemm_fused<false>;
+  using S = tune::DenseGemmShape;
+  auto* kernel = tune::dense_gemm_whole_tiles(M, K, N) ? &tune::dense_gemm_fused<true>
+                                                       : &tune::dense_gemm_fused<false>;
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, S::SHARED_BYTES);
   const dim3 grid(ceil_div(N, S::BN), ceil_div(M, S::BM));
   kernel<<<grid, S::THREADS, S::SHARED_BYTES>>>(X, W, b, Y, M, K, N);
@@ -479,6 +707,29 @@ Candidate kmajor(const char* name, const char* what) {
           S::THREADS, S::SMEM_BYTES, launch_kmajor<S>};
 }
 
+template <class S>
+void launch_ktrans(const float* X, const float* W, const float* b, float* Y, int M, int N, int K) {
+  const dim3 grid(ceil_div(N, S::BN), ceil_div(M, S::BM));
+  if (M % S::BM == 0 && N % S::BN == 0 && K % S::BK == 0) {
+    dense_ktrans<S, true><<<grid, S::THREADS, S::SMEM_BYTES>>>(X, W, b, Y, M, N, K);
+  } else {
+    dense_ktrans<S, false><<<grid, S::THREADS, S::SMEM_BYTES>>>(X, W, b, Y, M, N, K);
+  }
+}
+
+template <class S>
+Candidate ktrans(const char* name, const char* what) {
+  for (const void* k : {reinterpret_cast<const void*>(dense_ktrans<S, true>),
+                        reinterpret_cast<const void*>(dense_ktrans<S, false>)}) {
+    cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, S::SMEM_BYTES);
+    cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
+                         cudaSharedmemCarveoutMaxShared);
+  }
+  // The attributes printed are the whole-tile kernel's (the one timed at 4096³).
+  return {name,       what,          reinterpret_cast<const void*>(dense_ktrans<S, true>),
+          S::THREADS, S::SMEM_BYTES, launch_ktrans<S>};
+}
+
 // K-major shapes. Template: BM, BN, BK, STAGES, WARPS_M, WARPS_N, LANES_M, MIN_BLOCKS, [EPI, HOLD,
 // GROUP_M, KQ_UNROLL]. 8×8 outputs per thread unless said otherwise. The 2-blocks-per-SM kernels
 // (128 registers) keep the k loop inside a tile rolled (KQ_UNROLL 1): fully unrolled, ptxas hoists
@@ -488,11 +739,27 @@ using H = Hold;
 std::vector<Candidate> make_candidates() {
   return {
       {"app_dense_gemm_fused", "the app's kernel (kernels/dense_gemm_pipelined.cuh)",
-       reinterpret_cast<const void*>(tune::dense_gemm_fused<true>),
-       tune::DenseGemmShapeSm80::THREADS, tune::DenseGemmShapeSm80::SHARED_BYTES,
-       launch_app_kernel},
+       reinterpret_cast<const void*>(tune::dense_gemm_fused<true>), tune::DenseGemmShape::THREADS,
+       tune::DenseGemmShape::SHARED_BYTES, launch_app_kernel},
       kmajor<KmajorShape<128, 128, 32, 2, 2, 4, 8, 2, E::kDirect, H::kAuto, 0, 1>>(
           "km_128x128x32_s2", "the app's shape: BK 32, 2 stages, 8 warps, 2 blk/SM"),
+      // Transposed tiles. The K-major kernel above with W alone transposed (X's tile as it lies):
+      // 3.69 ms on 2026-11-24, so both are transposed here.
+      ktrans<KtShape<16, 2, 0, 4, Order::kZigzag>>("kt_k16_s2_zz",
+                                                   "the app's: BK 16, 2 stages, zigzag order"),
+      ktrans<KtShape<16, 2>>("kt_k16_s2", "the same in row order"),
+      ktrans<KtShape<16, 2, 0, 4, Order::kColumnsZigzag>>("kt_k16_s2_czz",
+                                                          "the same, zigzag by columns"),
+      ktrans<KtShape<16, 4, 0, 4, Order::kZigzag>>("kt_k16_s4_zz", "BK 16, 4 stages, zigzag"),
+      ktrans<KtShape<16, 4, 8, 4, Order::kZigzag>>("kt_k16_s4_zz_u8",
+                                                   "the same, k loop unrolled by 8 only"),
+      ktrans<KtShape<32, 2, 0, 4, Order::kZigzag>>("kt_k32_s2_zz", "BK 32, 2 stages, zigzag"),
+      ktrans<KtShape<32, 2>>("kt_k32_s2", "the same in row order"),
+      ktrans<KtShape<32, 2, 0, 4, Order::kColumns>>("kt_k32_s2_cols", "the same, column order"),
+      ktrans<KtShape<32, 3, 0, 4, Order::kZigzag>>("kt_k32_s3_zz", "BK 32, 3 stages, zigzag"),
+      ktrans<KtShape<8, 4, 0, 4, Order::kZigzag>>("kt_k8_s4_zz", "BK 8, 4 stages, zigzag"),
+      ktrans<KtShape<16, 4, 0, 2, Order::kZigzag>>("kt4w_k16_s4_zz",
+                                                   "4 warps, 8x16 per thread, BK 16, 4 st, zigzag"),
       kmajor<KmajorShape<128, 128, 32, 2, 4, 2, 4, 2, E::kDirect, H::kAuto, 0, 1>>(
           "km_128x128x32_s2_w4x2_l4x8", "4 x 2 warps of 32x64, lanes 4 x 8: 8x8 per thread"),
       kmajor<KmajorShape<128, 128, 32, 2, 2, 4, 4, 2, E::kDirect, H::kAuto, 0, 1>>(
