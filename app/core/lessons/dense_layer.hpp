@@ -96,7 +96,7 @@ Status validate_dense_layer_launch(const LaunchConfig& config);
                                               Dim3 block = kDenseLayerDefaultBlock);
 
 // The launch of the fast product, fixed by its kernels (kernels/dense_layer.cuh, and
-// kernels/dense_gemm_pipelined.cuh for the GEMM, with 72 KiB of dynamic shared memory): blocks of
+// kernels/dense_gemm_pipelined.cuh for the GEMM, with 33 KiB of dynamic shared memory): blocks of
 // 256 threads, over (ceil(out / 8), batch) for the GEMV, over 128×128 tiles of Y for the GEMM. The
 // bias and sigmoid kernels of the unfused chain and the cuBLAS epilogue keep the lesson's
 // configuration.
