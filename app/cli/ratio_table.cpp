@@ -22,23 +22,35 @@ std::string number(double value, int digits) {
   return text;
 }
 
+// A speed-up or slow-down with three decimals, trailing zeros kept: 1.496 must not read as 1.5
+// next to a target of 1.5.
+std::string times(double factor) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3fx", factor);
+  return text;
+}
+
 // Shares as they are (0.934 of the copy); time ratios as a speed-up or a slow-down.
 std::string ratio_text(const RatioRow& row) {
   if (row.reference <= 0 || row.ratio <= 0) return "n/a";
   if (row.unit != "ms") return number(row.ratio, 3);
-  if (row.ratio >= 1) return number(row.ratio, 3) + "x faster";
-  return number(1.0 / row.ratio, 3) + "x slower";
+  if (row.ratio >= 1) return times(row.ratio) + " faster";
+  return times(1.0 / row.ratio) + " slower";
 }
 
 bool any_target(const std::vector<RatioRow>& rows) {
   return std::any_of(rows.begin(), rows.end(), [](const RatioRow& r) { return r.has_target(); });
 }
 
-// "met (≥ 0.9)" or "NOT met (≥ 0.9)"; for time ratios the target is a speed-up.
+// "met (target ≥ 0.9)" or "NOT met (target ≥ 0.9)"; for time ratios the target is a speed-up
+// ("≥ 1.5x faster") or the slow-down allowed ("≤ 1.15x slower").
 std::string target_text(const RatioRow& row) {
   if (!row.has_target()) return "";
-  const std::string goal =
-      row.unit == "ms" ? number(row.target, 3) + "x faster" : number(row.target, 3);
+  std::string goal = "≥ " + number(row.target, 3);
+  if (row.unit == "ms") {
+    goal = row.target >= 1 ? "≥ " + number(row.target, 3) + "x faster"
+                           : "≤ " + number(1.0 / row.target, 3) + "x slower";
+  }
   if (row.reference <= 0) return "not measured (target " + goal + ")";
   return (row.target_met() ? "met (target " : "NOT met (target ") + goal + ")";
 }

@@ -33,8 +33,8 @@ TEST(RatioTable, TableLinesUpAndSaysWhyARatioIsMissing) {
   const std::string text = out.str();
   EXPECT_NE(text.find("device: NVIDIA H100 80GB HBM3"), std::string::npos);
   EXPECT_NE(text.find("0.934"), std::string::npos) << text;
-  EXPECT_NE(text.find("2x faster"), std::string::npos) << text;
-  EXPECT_NE(text.find("4x slower"), std::string::npos) << text;
+  EXPECT_NE(text.find("2.000x faster"), std::string::npos) << text;
+  EXPECT_NE(text.find("4.000x slower"), std::string::npos) << text;
   EXPECT_NE(text.find("n/a (no cuBLAS on this device)"), std::string::npos) << text;
   // "against" starts in the same column on every row, multi-byte characters (³, ×) or not.
   std::istringstream lines(text);
@@ -55,6 +55,21 @@ TEST(RatioTable, TableLinesUpAndSaysWhyARatioIsMissing) {
   }
   ASSERT_EQ(columns.size(), 5u) << text;
   for (std::size_t c : columns) EXPECT_EQ(c, columns.front()) << text;
+}
+
+TEST(RatioTable, TargetsSayWhichWayAndNearMissesAreNotRoundedUp) {
+  const std::vector<RatioRow> rows = {
+      with_target(time_ratio("fused", 0.02998, "unfused", 0.04486), 1.5),
+      with_target(time_ratio("fused", 3.019, "cuBLAS", 2.838), 1 / 1.15),
+      with_target(rate_ratio("vector add", 2757, "GB/s", "copy", 2966), 0.9)};
+  std::ostringstream out;
+  print_ratio_table(out, "GPU", rows);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("1.496x faster"), std::string::npos) << text;
+  EXPECT_NE(text.find("NOT met (target ≥ 1.5x faster)"), std::string::npos) << text;
+  EXPECT_NE(text.find("1.064x slower"), std::string::npos) << text;
+  EXPECT_NE(text.find("met (target ≤ 1.15x slower)"), std::string::npos) << text;
+  EXPECT_NE(text.find("met (target ≥ 0.9)"), std::string::npos) << text;
 }
 
 TEST(RatioTable, CsvAndJsonCarryEveryRow) {
