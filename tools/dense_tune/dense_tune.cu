@@ -1058,6 +1058,40 @@ __global__ void __launch_bounds__(WARPS * 32)
   }
 }
 
+// As the app's kernel, but the warp's 32 partial sums meet by shuffles: no shared memory, no
+// barrier, so a warp that is done leaves at once.
+template <int WARPS, int UNROLL, int MODE>
+__global__ void __launch_bounds__(WARPS * 32)
+    gemv_shfl(const float* __restrict__ X, const float* __restrict__ W, const float* __restrict__ b,
+              float* __restrict__ Y, int in, int out) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int o = blockIdx.x * WARPS + warp;
+  const int r = blockIdx.y;
+  if (o >= out) return;
+  const int count = in / 4;
+  const float4* x4 = reinterpret_cast<const float4*>(X + size_t(r) * in);
+  const float4* w4 = reinterpret_cast<const float4*>(W + size_t(o) * in);
+  float sum = 0.0f;
+  int i = lane;
+  for (; i + (UNROLL - 1) * 32 < count; i += UNROLL * 32) {
+    float4 wv[UNROLL];
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) wv[u] = load_w<MODE>(w4 + i + u * 32);
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) {
+      const float4 xv = x4[i + u * 32];
+      sum += wv[u].x * xv.x + wv[u].y * xv.y + wv[u].z * xv.z + wv[u].w * xv.w;
+    }
+  }
+  for (; i < count; i += 32) {
+    const float4 wv = load_w<MODE>(w4 + i), xv = x4[i];
+    sum += wv.x * xv.x + wv.y * xv.y + wv.z * xv.z + wv.w * xv.w;
+  }
+#pragma unroll
+  for (int d = 16; d > 0; d /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, d);
+  if (lane == 0) Y[size_t(r) * out + o] = tune::sigmoid(sum + b[o]);
+}
+
 // The ceiling for a 64 MiB read timed the same way: every float4 of W read once and summed.
 __global__ void read_sum(const float4* __restrict__ w, size_t n4, float* __restrict__ sink) {
   float s = 0.0f;
@@ -1086,6 +1120,13 @@ void launch_gemv_v2(const float* X, const float* W, const float* b, float* Y, in
                     int out) {
   gemv_v2<WARPS, UNROLL, XSMEM, MODE>
       <<<dim3(ceil_div(out, WARPS), batch), WARPS * 32, XSMEM ? in * 4 : 0>>>(X, W, b, Y, in, out);
+}
+
+template <int WARPS, int UNROLL, int MODE>
+void launch_gemv_shfl(const float* X, const float* W, const float* b, float* Y, int batch, int in,
+                      int out) {
+  gemv_shfl<WARPS, UNROLL, MODE>
+      <<<dim3(ceil_div(out, WARPS), batch), WARPS * 32>>>(X, W, b, Y, in, out);
 }
 
 void launch_app_gemv(const float* X, const float* W, const float* b, float* Y, int batch, int in,
@@ -1137,6 +1178,13 @@ void time_gemv(int in, int out) {
       {"v2 4w 8u xsmem nc", launch_gemv_v2<4, 8, true, 2>},
       {"v2 16w 4u xsmem nc", launch_gemv_v2<16, 4, true, 2>},
       {"v2 16w 8u xsmem nc", launch_gemv_v2<16, 8, true, 2>},
+      {"shfl 8w 8u ldcg", launch_gemv_shfl<8, 8, 3>},
+      {"shfl 4w 8u ldcg", launch_gemv_shfl<4, 8, 3>},
+      {"shfl 8w 16u ldcg", launch_gemv_shfl<8, 16, 3>},
+      {"shfl 8w 8u nc-256B", launch_gemv_shfl<8, 8, 2>},
+      {"shfl 4w 16u nc-256B", launch_gemv_shfl<4, 16, 2>},
+      {"shfl 16w 8u ldcg", launch_gemv_shfl<16, 8, 3>},
+      {"app dense_gemv_fused again", launch_app_gemv},
   };
   {
     const size_t n4 = size_t(out) * in / 4;
