@@ -66,13 +66,14 @@ TEST_F(MatmulLadderGpu, EveryRungTracesEachElementOnce) {
 
 TEST_F(MatmulLadderGpu, DenseFastProductMatchesTheExactLayer) {
   // Batch 1-7 run the GEMV, 8 on the pipelined GEMM. in = 37: rows not float4-aligned (the GEMV's
-  // single floats, the GEMM's scalar copies); 260 = 8 tiles of k and a zero-filled ninth (the
-  // GEMM's 16-byte copies); 2056: the GEMV's 8-deep loop and its tail.
-  for (std::uint64_t batch : {1u, 3u, 8u, 37u, 130u}) {
+  // single floats; for the GEMM, k ends inside a group of 8); 260 = 16 tiles of k and a zero-filled
+  // 17th; 2056: the GEMV's 8-deep loop and its tail. 128 × 48 × 128: the GEMM's whole tiles,
+  // copied without bounds checks (every other case crosses an edge).
+  for (std::uint64_t batch : {1u, 3u, 8u, 37u, 128u, 130u}) {
     lessons::DenseLayerParams params;
     params.batch = batch;
-    params.in = batch == 3 || batch == 37 ? 37 : batch == 1 ? 2056 : 260;
-    params.out = 129;
+    params.in = batch == 3 || batch == 37 ? 37 : batch == 1 ? 2056 : batch == 128 ? 48 : 260;
+    params.out = batch == 128 ? 128 : 129;
     params.product = lessons::DenseProduct::kFast;
     compute::DenseLayerRequest request;
     request.params = params;
