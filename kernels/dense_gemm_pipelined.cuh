@@ -22,8 +22,9 @@
 // zigzag order 3.13 ms (tools/dense_tune, docs/PERFORMANCE.md).
 //
 // The transposition happens in the copy, 4 bytes at a time: a warp copies 4 rows × 8 values of k
-// per instruction (whole 32-byte sectors of global memory) to [k][row] with a row stride of 132
-// floats, so the 32 lanes' stores land in 32 distinct banks of shared memory. From Ampere on the
+// per instruction (4 pieces of 32 contiguous bytes of global memory, whole sectors when `in` is a
+// multiple of 8) to [k][row] with a row stride of 132 floats, so the 32 lanes' stores land in 32
+// distinct banks of shared memory. From Ampere on the
 // copy is cp.async: global to shared memory without passing through registers, the thread not
 // waiting for it, so tile t + 1 travels while tile t is multiplied.
 //
@@ -39,8 +40,6 @@
 // The same source runs on the GPU (nvcc) and on ThreadLab's CPU emulator (the host compiler), where
 // the asynchronous copy is a plain copy and the waits have nothing to wait for.
 #pragma once
-
-#include <utility>
 
 struct DenseGemmShape {
   static constexpr int BM = 128, BN = 128;  // the block's tile of Z: batch rows × neurons
@@ -155,35 +154,37 @@ inline float* dense_gemm_emulated_tiles() {
 // One matrix's share of a stage, 128 rows × BK values of k, copied into shared memory [k][row].
 // Warp w copies rows 16w .. 16w + 15 as 4 groups of 4; lane l takes row l / 8 of each group and
 // k = l % 8 of each group of 8 values of k. What stays in registers through the k loop is kept
-// small: a pointer, a step, a bit mask, two offsets.
+// small: a base pointer, an offset, a step, a bit mask, two small offsets. The lane's place in the
+// matrix is an offset, not a pointer: for rows past the end a pointer would point outside the
+// array, which C++ does not allow even unread.
 struct DenseTileCopy {
   using S = DenseGemmShape;
   static constexpr int ROW_GROUPS = S::BM / 4 / (S::THREADS / 32);  // 4
   static constexpr int K_GROUPS = S::BK / 8;                        // 2
-  const float* from;  // this lane's row of group 0, at its k of the first tile
-  int row_step;       // 4 rows, in floats
-  unsigned rows_ok;   // bit g: group g's row is inside the matrix
-  int k_off;          // this lane's k inside a group of 8
-  int to;             // this lane's first float inside a tile
-  const float* base;  // any valid address, for the copies that read nothing
+  const float* base;                                                // the matrix
+  size_t from;       // this lane's row of group 0, at its k of the first tile, in floats
+  int row_step;      // 4 rows, in floats
+  unsigned rows_ok;  // bit g: group g's row is inside the matrix
+  int k_off;         // this lane's k inside a group of 8
+  int to;            // this lane's first float inside a tile
 
   __device__ DenseTileCopy(const float* base_, int rows, int k, int first_row) {
     const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
     const int row0 = first_row + warp * ROW_GROUPS * 4 + lane / 8;
+    base = base_;
     k_off = lane % 8;
-    from = base_ + static_cast<size_t>(row0) * k + k_off;
+    from = static_cast<size_t>(row0) * k + k_off;
     row_step = 4 * k;
     rows_ok = 0;
     TL_DENSE_GEMM_UNROLL
     for (int g = 0; g < ROW_GROUPS; ++g) rows_ok |= (row0 + 4 * g < rows ? 1u : 0u) << g;
     to = k_off * S::LD + warp * ROW_GROUPS * 4 + lane / 8;
-    base = base_;
   }
 
   // Tiles wholly inside the matrix: no checks, and every copy is a register plus constants on
   // both sides.
   __device__ __forceinline__ void whole(DenseSharedAddress tile, int k0) const {
-    groups(tile + to, from + k0, std::make_integer_sequence<int, ROW_GROUPS>{});
+    row_groups<0>(tile + to, base + (from + k0));
   }
 
   // Tiles across an edge of the matrix: what lies outside becomes zeros.
@@ -196,21 +197,27 @@ struct DenseTileCopy {
         const bool inside = k_inside && (rows_ok >> g & 1u);
         // A copy outside reads nothing, but gets the matrix's own (valid) address all the same.
         dense_copy_4_or_zero(tile + (to + q * 8 * S::LD + g * 4),
-                             inside ? from + (g * row_step + k0 + q * 8) : base, inside);
+                             inside ? base + (from + (g * row_step + k0 + q * 8)) : base, inside);
       }
     }
   }
 
  private:
-  template <int... G>
-  __device__ __forceinline__ void groups(DenseSharedAddress tile, const float* row,
-                                         std::integer_sequence<int, G...>) const {
-    (group<G>(tile, row + G * row_step, std::make_integer_sequence<int, K_GROUPS>{}), ...);
+  // The copies of whole(), each with its offsets as compile-time constants: row group G, then
+  // group Q of 8 values of k.
+  template <int G>
+  __device__ __forceinline__ void row_groups(DenseSharedAddress tile, const float* row) const {
+    if constexpr (G < ROW_GROUPS) {
+      k_groups<G, 0>(tile, row + G * row_step);
+      row_groups<G + 1>(tile, row);
+    }
   }
-  template <int G, int... Q>
-  __device__ __forceinline__ void group(DenseSharedAddress tile, const float* row,
-                                        std::integer_sequence<int, Q...>) const {
-    (dense_copy_4<Q * 8 * S::LD + G * 4, Q * 8>(tile, row), ...);
+  template <int G, int Q>
+  __device__ __forceinline__ void k_groups(DenseSharedAddress tile, const float* row) const {
+    if constexpr (Q < K_GROUPS) {
+      dense_copy_4<Q * 8 * S::LD + G * 4, Q * 8>(tile, row);
+      k_groups<G, Q + 1>(tile, row);
+    }
   }
 };
 

@@ -14,7 +14,8 @@
 //
 // The same source runs on the GPU (nvcc) and on ThreadLab's CPU emulator (the host compiler).
 
-// The fast product at large batches: a K-major tiled product fed by asynchronous copies.
+// The fast product at large batches: a tiled product, its tiles transposed into shared memory by
+// asynchronous copies.
 #include "kernels/dense_gemm_pipelined.cuh"
 #include "kernels/matmul_tile_io.cuh"
 

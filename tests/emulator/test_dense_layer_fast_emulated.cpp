@@ -1,8 +1,9 @@
 // The dense layer's fast product on the emulator: the GEMV (batch below 8) and the pipelined GEMM
 // (from batch 8 on), unfused and fused, against the exact layer on sizes that are no multiple of
-// anything, with rows too short or misaligned for float4 (the GEMM's scalar copies) and rows fit
-// for its 16-byte asynchronous copies, whole or zero-filled past the end of k; the traced fused
-// kernel writes each element of Y once; a configuration other than the kernels' own is refused.
+// anything, with rows too short or misaligned for the GEMV's float4s, GEMM tiles across every edge
+// (zeros past the end of k, of the batch and of the neurons) and whole GEMM tiles (copied without
+// bounds checks); the traced fused kernel writes each element of Y once; a configuration other than
+// the kernels' own is refused.
 
 #include <gtest/gtest.h>
 
@@ -74,8 +75,9 @@ INSTANTIATE_TEST_SUITE_P(
                       fast_layer(8, 64, 130),      // the smallest GEMM batch, past one tile
                       fast_layer(20, 100, 70),     // GEMM copies zero-filled past k = 100
                       fast_layer(37, 29, 53),      // GEMM, nothing a multiple of anything
-                      fast_layer(130, 66, 129),    // GEMM, scalar copies, just past whole tiles
-                      fast_layer(131, 36, 257)));  // GEMM, 16-byte copies, 2 × 3 tiles
+                      fast_layer(130, 66, 129),    // GEMM, just past whole tiles
+                      fast_layer(131, 36, 257),    // GEMM, 2 × 3 tiles across the edges
+                      fast_layer(128, 32, 256)));  // GEMM, whole tiles: 1 × 2 blocks, 2 stages
 
 TEST(DenseLayerFastEmulatedErrors, AnotherConfigurationIsRefused) {
   const auto& kernels = kernels::emulator_kernels().dense_layer;
