@@ -58,6 +58,8 @@ struct DenseGemmShape {
   static_assert(THREADS == 256 && TM == 8 && TN == 8 && BM == BN);
   static_assert(LD % 32 == 4, "a warp's copy of 4 rows × 8 k lands in 32 distinct banks");
   static_assert(BK % 8 == 0, "copies go in groups of 8 values of k");
+  static_assert(SHARED_BYTES <= 48 * 1024,
+                "above 48 KiB the launch must opt in (cudaFuncSetAttribute) and Turing has 64 KiB");
 };
 
 // The shared memory a launch gives the kernel (dynamic: kernels/gpu/dense_layer_gpu.cu sizes it).

@@ -2,8 +2,6 @@
 
 #include <cuda_runtime.h>
 
-#include <string>
-
 #include "core/lessons/dense_layer.hpp"
 #include "gpu_launch.cuh"
 #include "kernel_symbols.hpp"
@@ -82,33 +80,16 @@ bool use_gemv(int batch) {
   return static_cast<std::uint64_t>(batch) < lessons::kDenseGemvMaxBatch;
 }
 
-// The GEMM kernels' pipeline lives in dynamic shared memory. Above 48 KiB a kernel must opt in, and
-// the opt-in belongs to the CUDA context; today's shape stays below (33 KiB), but the launch asks
-// all the same, before every launch, so that a larger shape, or a device reset that made a new
-// context, cannot fail silently. It costs a microsecond against milliseconds.
-Status allow_gemm_shared(const void* kernel, int bytes, const char* name,
-                         const LaunchConfig& config) {
-  const cudaError_t error =
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-  if (error == cudaSuccess) return Status::ok();
-  cudaGetLastError();  // not sticky: clear it so the next launch does not report it
-  return Error{ErrorKind::kCudaError, std::string(name) + config.to_string() + " cannot have its " +
-                                          std::to_string(bytes / 1024) +
-                                          " KiB of shared memory: " + cudaGetErrorString(error) +
-                                          " (" + cudaGetErrorName(error) + ")"};
-}
-
 // A GEMM launch: the variant the sizes allow (whole tiles, copied without bounds checks, or tiles
-// across the matrices' edges), with its shared memory.
+// across the matrices' edges), with its pipeline's dynamic shared memory. That stays within the
+// 48 KiB every kernel may have without opting in (DenseGemmShape asserts it), so a launch needs no
+// cudaFuncSetAttribute first.
 template <class... Params, class... Args>
 Status launch_gemm(const char* name, const LaunchConfig& config, bool whole_tiles,
                    void (*for_whole_tiles)(Params...), void (*for_edge_tiles)(Params...),
                    Args... args) {
   auto* kernel = whole_tiles ? for_whole_tiles : for_edge_tiles;
-  const int shared = gpu::dense_gemm_shared_bytes();
-  TL_RETURN_IF_ERROR(
-      allow_gemm_shared(reinterpret_cast<const void*>(kernel), shared, name, config));
-  kernel<<<to_dim3(config.grid), to_dim3(config.block), shared>>>(args...);
+  kernel<<<to_dim3(config.grid), to_dim3(config.block), gpu::dense_gemm_shared_bytes()>>>(args...);
   return launch_status(name, config);
 }
 

@@ -63,15 +63,8 @@ Result<std::uint32_t> gpu_active_blocks_per_sm(std::string_view kernel, std::uin
                                                std::uint64_t dynamic_shared_bytes) {
   auto symbol = find_symbol(kernel);
   if (!symbol) return symbol.error();
-  // The kernel's own launch-time shared memory comes on top; above 48 KiB the runtime counts it
-  // only once the kernel has opted in, as its launches do.
-  const int own = launch_shared_bytes(**symbol);
-  const std::uint64_t shared = own + dynamic_shared_bytes;
-  if (own > 0) {
-    const cudaError_t error =
-        cudaFuncSetAttribute((*symbol)->function, cudaFuncAttributeMaxDynamicSharedMemorySize, own);
-    if (error != cudaSuccess) return cuda_error("cudaFuncSetAttribute", kernel, error);
-  }
+  // The kernel's own launch-time shared memory comes on top.
+  const std::uint64_t shared = launch_shared_bytes(**symbol) + dynamic_shared_bytes;
   int blocks = 0;
   const cudaError_t error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
       &blocks, (*symbol)->function, static_cast<int>(block_threads), shared);

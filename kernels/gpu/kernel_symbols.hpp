@@ -11,8 +11,8 @@ namespace tl::kernels {
 struct KernelSymbol {
   std::string_view name;
   const void* function;
-  // Dynamic shared memory the kernel is always launched with on the current GPU (and opted in to,
-  // where it exceeds 48 KiB): part of its resources, as its static shared memory is. None if null.
+  // Dynamic shared memory the kernel is always launched with: part of its resources, as its
+  // static shared memory is. None if null.
   int (*dynamic_shared_bytes)() = nullptr;
 };
 

@@ -64,14 +64,10 @@ __device__ __forceinline__ void cp_async16(void* smem, const void* gmem, int src
                "r"(src_bytes)
                : "memory");
 }
-__device__ __forceinline__ void cp_async_commit() {
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-// Wait until at most `kPending` committed groups are still in flight.
-template <int kPending>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
-}
+// Committing a group of copies, and waiting until at most N groups are still in flight: the app's
+// own (kernels/dense_gemm_pipelined.cuh, included above).
+using tune::dense_copies_commit;
+using tune::dense_copies_wait;
 
 __host__ __device__ constexpr int ceil_div(int a, int b) {
   return (a + b - 1) / b;
@@ -251,15 +247,15 @@ __global__ void __launch_bounds__(S::THREADS, S::MIN_BLOCKS)
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
     if (s < k_tiles) load_tile(s, s * BK);
-    cp_async_commit();
+    dense_copies_commit();
   }
 
   for (int kt = 0; kt < k_tiles; ++kt) {
-    cp_async_wait<STAGES - 2>();  // this thread's copies of tile kt are done ...
-    __syncthreads();              // ... and everyone's; the stage of tile kt - 1 is free again
+    dense_copies_wait<STAGES - 2>();  // this thread's copies of tile kt are done ...
+    __syncthreads();                  // ... and everyone's; the stage of tile kt - 1 is free again
     const int next = kt + STAGES - 1;
     if (next < k_tiles) load_tile(next % STAGES, next * BK);
-    cp_async_commit();
+    dense_copies_commit();
 
     const float* a = smem + kt % STAGES * S::STAGE_FLOATS + my_row * LD;
     const float* b = smem + kt % STAGES * S::STAGE_FLOATS + S::A_FLOATS + my_col * LD;
@@ -395,8 +391,8 @@ __global__ void __launch_bounds__(S::THREADS, S::MIN_BLOCKS)
   } else {
     // Staged: LANES_M rows of the warp's piece at a time go through a warp-private patch of shared
     // memory, then leave as float4s, each row's WN floats written by WN / 4 neighbouring lanes.
-    cp_async_wait<0>();  // only empty groups can be pending, but the memory is reused: be sure
-    __syncthreads();     // every warp is done with the last tile
+    dense_copies_wait<0>();  // only empty groups can be pending, but the memory is reused: be sure
+    __syncthreads();         // every warp is done with the last tile
     float* patch = smem + warp * (LANES_M * S::EPI_LD);
     const int warp_row = first_row + warp / S::WARPS_N * S::WM;
     const int warp_col = first_col + warp % S::WARPS_N * S::WN;
@@ -580,15 +576,15 @@ __global__ void __launch_bounds__(S::THREADS, S::MIN_BLOCKS)
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
     if (s < k_tiles) load_tile(s, s * BK);
-    cp_async_commit();
+    dense_copies_commit();
   }
 
   for (int kt = 0; kt < k_tiles; ++kt) {
-    cp_async_wait<STAGES - 2>();
+    dense_copies_wait<STAGES - 2>();
     __syncthreads();
     const int next = kt + STAGES - 1;
     if (next < k_tiles) load_tile(next % STAGES, next * BK);
-    cp_async_commit();
+    dense_copies_commit();
 
     const float* stage = smem + kt % STAGES * S::STAGE_FLOATS;
     const float* b = stage + S::A_FLOATS + col_of(0);
@@ -673,9 +669,8 @@ void launch_app_kernel(const float* X, const float* W, const float* b, float* Y,
   using S = tune::DenseGemmShape;
   auto* kernel = tune::dense_gemm_whole_tiles(M, K, N) ? &tune::dense_gemm_fused<true>
                                                        : &tune::dense_gemm_fused<false>;
-  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, S::SHARED_BYTES);
   const dim3 grid(ceil_div(N, S::BN), ceil_div(M, S::BM));
-  kernel<<<grid, S::THREADS, S::SHARED_BYTES>>>(X, W, b, Y, M, K, N);
+  kernel<<<grid, S::THREADS, S::SHARED_BYTES>>>(X, W, b, Y, M, K, N);  // under 48 KiB: no opt-in
 }
 
 bool aligned16(const void* p) {
@@ -692,19 +687,26 @@ void launch_kmajor(const float* X, const float* W, const float* b, float* Y, int
   }
 }
 
+// A candidate with two variants of its kernel, both allowed their shared memory: above 48 KiB of
+// dynamic shared memory a kernel must opt in, and preferring the largest shared carve-out lets 2
+// blocks of ~100 KiB share an SM (the kernels barely use L1). The attributes printed are `timed`'s.
 template <class S>
-Candidate kmajor(const char* name, const char* what) {
-  // Above 48 KiB of dynamic shared memory a kernel must opt in. Preferring the largest shared
-  // carve-out lets 2 blocks of ~100 KiB share an SM (the kernels barely use L1: cp.async.cg).
-  for (const void* k : {reinterpret_cast<const void*>(dense_kmajor<S, true>),
-                        reinterpret_cast<const void*>(dense_kmajor<S, false>)}) {
+Candidate two_variant_candidate(const char* name, const char* what, const void* timed,
+                                const void* other, LaunchFn launch) {
+  for (const void* k : {timed, other}) {
     cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, S::SMEM_BYTES);
     cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
                          cudaSharedmemCarveoutMaxShared);
   }
-  // The attributes printed are the timed (cp.async) kernel's.
-  return {name,       what,          reinterpret_cast<const void*>(dense_kmajor<S, true>),
-          S::THREADS, S::SMEM_BYTES, launch_kmajor<S>};
+  return {name, what, timed, S::THREADS, S::SMEM_BYTES, launch};
+}
+
+// Timed: the cp.async kernel.
+template <class S>
+Candidate kmajor(const char* name, const char* what) {
+  return two_variant_candidate<S>(name, what, reinterpret_cast<const void*>(dense_kmajor<S, true>),
+                                  reinterpret_cast<const void*>(dense_kmajor<S, false>),
+                                  launch_kmajor<S>);
 }
 
 template <class S>
@@ -717,17 +719,12 @@ void launch_ktrans(const float* X, const float* W, const float* b, float* Y, int
   }
 }
 
+// Timed: the whole-tile kernel (the one that runs at 4096³).
 template <class S>
 Candidate ktrans(const char* name, const char* what) {
-  for (const void* k : {reinterpret_cast<const void*>(dense_ktrans<S, true>),
-                        reinterpret_cast<const void*>(dense_ktrans<S, false>)}) {
-    cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, S::SMEM_BYTES);
-    cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
-                         cudaSharedmemCarveoutMaxShared);
-  }
-  // The attributes printed are the whole-tile kernel's (the one timed at 4096³).
-  return {name,       what,          reinterpret_cast<const void*>(dense_ktrans<S, true>),
-          S::THREADS, S::SMEM_BYTES, launch_ktrans<S>};
+  return two_variant_candidate<S>(name, what, reinterpret_cast<const void*>(dense_ktrans<S, true>),
+                                  reinterpret_cast<const void*>(dense_ktrans<S, false>),
+                                  launch_ktrans<S>);
 }
 
 // K-major shapes. Template: BM, BN, BK, STAGES, WARPS_M, WARPS_N, LANES_M, MIN_BLOCKS, [EPI, HOLD,
