@@ -7,9 +7,9 @@
 #include <string>
 
 #include "core/launch_config.hpp"
-#include "core/lessons/dense_layer.hpp"
 #include "core/result.hpp"
 #include "core/trace_record.hpp"
+#include "lessons/05_dense_layer/dense_layer.hpp"
 
 namespace tl::kernels {
 

@@ -5,9 +5,9 @@
 #include <string>
 
 #include "core/launch_config.hpp"
-#include "core/lessons/matmul.hpp"
 #include "core/result.hpp"
 #include "core/trace_record.hpp"
+#include "lessons/04_matmul/matmul.hpp"
 
 namespace tl::kernels {
 

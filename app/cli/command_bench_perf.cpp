@@ -17,8 +17,8 @@
 #include <string_view>
 
 #include "core/format.hpp"
-#include "core/lessons/matmul.hpp"
 #include "host_bandwidth.hpp"
+#include "lessons/04_matmul/matmul.hpp"
 #include "ratio_suite.hpp"
 #include "ratio_table.hpp"
 

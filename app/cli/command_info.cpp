@@ -3,8 +3,8 @@
 #include <iomanip>
 
 #include "commands.hpp"
+#include "compute/lessons/lesson_registry.hpp"
 #include "core/format.hpp"
-#include "core/lessons/catalog.hpp"
 #include "interop/backend_selection.hpp"
 #include "platform/egl_context.hpp"
 
@@ -85,7 +85,7 @@ int command_info(const InfoOptions& options, std::ostream& out, std::ostream& er
 int command_lessons(std::ostream& out) {
   for (const auto& lesson : lessons::catalog()) {
     out << lesson.number << ". " << std::left << std::setw(18) << lesson.id << std::setw(18)
-        << lesson.title << lesson.summary << (lesson.available ? "" : "  [coming]") << '\n';
+        << lesson.title << lesson.summary << '\n';
   }
   return kExitOk;
 }

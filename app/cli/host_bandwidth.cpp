@@ -6,8 +6,8 @@
 #include <memory>
 #include <vector>
 
-#include "core/lessons/vector_add.hpp"
 #include "core/parallel_chunks.hpp"
+#include "lessons/01_vector_add/vector_add.hpp"
 
 namespace tl::cli {
 namespace {

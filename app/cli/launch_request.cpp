@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/lessons/catalog.hpp"
+#include "compute/lessons/lesson_registry.hpp"
 
 namespace tl::cli {
 
@@ -31,7 +31,6 @@ Result<std::unique_ptr<compute::Lesson>> configure_lesson(const LaunchOptions& o
 std::vector<lessons::ParamSpec> all_lesson_params() {
   std::vector<lessons::ParamSpec> all;
   for (const auto& info : lessons::catalog()) {
-    if (!info.available) continue;
     auto lesson = compute::make_lesson(info.id);
     if (!lesson) continue;
     for (const auto& spec : (*lesson)->params()) {

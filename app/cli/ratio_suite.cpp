@@ -3,6 +3,7 @@
 #include <string>
 
 #include "compute/ceilings.hpp"
+#include "compute/lessons/lesson_registry.hpp"
 #include "core/format.hpp"
 #include "interop/backend_selection.hpp"
 #include "interop/trace_delivery_timing.hpp"

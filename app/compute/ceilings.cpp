@@ -6,8 +6,7 @@
 #include <vector>
 
 #include "compute/optional_cublas.hpp"
-#include "core/lessons/matmul.hpp"
-#include "core/lessons/vector_add.hpp"  // fill_random
+#include "core/lessons/random_inputs.hpp"
 
 namespace tl::compute {
 namespace {
@@ -84,12 +83,14 @@ Status measure_sgemm(Device& device, std::uint64_t free_bytes, DeviceCeilings& c
     c.sgemm_absent = "cuBLAS could not start: " + started.message();
     return Status::ok();
   }
-  const lessons::MatmulSize size{n, n, n};
   auto best_ms = fastest(
-      device, [&] { return cublas.multiply(a->data(), b->data(), product->data(), size); },
+      device, [&] { return cublas.multiply(a->data(), b->data(), product->data(), n, n, n); },
       kSgemmRepeats);
   if (!best_ms) return best_ms.error();
-  c.sgemm_flops_per_second = lessons::matmul_flops(size) / (*best_ms * 1e-3);
+  // One multiply and one add per term of each of the n² dot products of length n.
+  const double flops =
+      2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
+  c.sgemm_flops_per_second = flops / (*best_ms * 1e-3);
   c.sgemm_size = n;
   return Status::ok();
 }

@@ -32,15 +32,14 @@ Status OptionalCublas::initialize() {
   return Error{ErrorKind::kNoDevice, unavailable_reason()};
 }
 
-Status OptionalCublas::multiply(const float* a, const float* b, float* c,
-                                const lessons::MatmulSize& size) {
+Status OptionalCublas::multiply(const float* a, const float* b, float* c, std::uint32_t m,
+                                std::uint32_t n, std::uint32_t k) {
 #if defined(THREADLAB_HAVE_CUDA)
   if (available()) {
-    return sgemm_->multiply(a, b, c, static_cast<int>(size.m), static_cast<int>(size.n),
-                            static_cast<int>(size.k));
+    return sgemm_->multiply(a, b, c, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k));
   }
 #else
-  (void)a, (void)b, (void)c, (void)size;
+  (void)a, (void)b, (void)c, (void)m, (void)n, (void)k;
 #endif
   return Error{ErrorKind::kNoDevice, unavailable_reason()};
 }

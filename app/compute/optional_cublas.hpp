@@ -1,12 +1,12 @@
 #pragma once
 // cuBLAS SGEMM where the device can run it: a GPU in a build with CUDA. Elsewhere every call
-// explains why there is none, so callers (the matmul lesson, the device ceilings) need no #if.
+// explains why there is none, so callers (a lesson, the device ceilings) need no #if.
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
 #include "compute/device.hpp"
-#include "core/lessons/matmul.hpp"
 #include "core/result.hpp"
 
 namespace tl::compute {
@@ -25,8 +25,9 @@ class OptionalCublas {
 
   // Loads cuBLAS and creates its handle, outside any timed run.
   Status initialize();
-  // C = A · B, row-major, in device memory; asynchronous like a kernel.
-  Status multiply(const float* a, const float* b, float* c, const lessons::MatmulSize& size);
+  // C = A · B, row-major, in device memory (A is m × k, B is k × n); asynchronous like a kernel.
+  Status multiply(const float* a, const float* b, float* c, std::uint32_t m, std::uint32_t n,
+                  std::uint32_t k);
 
  private:
   bool on_gpu_;

@@ -6,7 +6,6 @@
 #include <chrono>
 #include <vector>
 
-#include "core/lessons/vector_add.hpp"
 #include "core/stats.hpp"
 #include "gl_trace_sink.hpp"
 #include "render/trace_buffer.hpp"
@@ -27,7 +26,8 @@ Result<double> time_trace_delivery(compute::Device& device, BackendKind path, st
   render::TraceBuffer buffer;
   TL_RETURN_IF_ERROR(buffer.reserve(n));
   auto sink = make_gl_trace_sink(path, buffer);
-  const LaunchConfig config = lessons::covering_config(n, 256);
+  // One thread per element, 256 to a block.
+  const LaunchConfig config{{static_cast<std::uint32_t>((n + 255) / 256), 1, 1}, {256, 1, 1}};
 
   auto frame = [&]() -> Status {
     auto records = sink->acquire(device, n);

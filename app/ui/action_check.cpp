@@ -1,16 +1,19 @@
 #include "action_check.hpp"
 
+#include <algorithm>
+
 #include "app_state.hpp"
+#include "compute/lessons/lesson_registry.hpp"
 #include "core/color_scheme.hpp"
 #include "core/launch_config.hpp"
-#include "core/lessons/vector_add.hpp"
 #include "core/plot/plot_quantity.hpp"
+#include "lesson_views.hpp"
 
 namespace tl::ui {
 
 Status ActionChecker::check(const lessons::LessonAction& action) {
-  const std::string id =
-      action.lesson.value_or(lesson_id_.empty() ? std::string(lessons::kVectorAddId) : lesson_id_);
+  const std::string id = action.lesson.value_or(
+      lesson_id_.empty() ? std::string(compute::first_lesson_id()) : lesson_id_);
   if (!lesson_ || id != lesson_id_) {
     auto lesson = compute::make_lesson(id);
     if (!lesson) return lesson.status();
@@ -23,8 +26,13 @@ Status ActionChecker::check(const lessons::LessonAction& action) {
     if (!mode) return mode.status();
   }
   if (action.view) {
-    auto tab = parse_results_tab(*action.view);
-    if (!tab) return tab.status();
+    const auto& tabs = lesson_views(lesson_->info()).tabs;
+    const bool lesson_tab = std::any_of(tabs.begin(), tabs.end(),
+                                        [&](const LessonTab& t) { return t.id == *action.view; });
+    if (!lesson_tab) {
+      auto tab = parse_results_tab(*action.view);
+      if (!tab) return tab.status();
+    }
   }
   if (action.plot) {
     auto quantity = plot::parse_plot_quantity(*action.plot);

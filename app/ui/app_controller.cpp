@@ -9,10 +9,7 @@
 #include "compute/lessons/lesson_series.hpp"
 #include "core/backend_fallback.hpp"
 #include "core/format.hpp"
-#include "core/lessons/catalog.hpp"
-#include "core/lessons/dense_layer.hpp"
 #include "core/lessons/lesson_action.hpp"
-#include "core/lessons/vector_add.hpp"
 #include "core/plot/tick_format.hpp"
 #include "interop/gl_trace_sink.hpp"
 #include "lesson_texts.hpp"
@@ -59,10 +56,10 @@ Status AppController::initialize(const ControllerOptions& options) {
   state_.classroom.presenter_scale = options.settings.presenter_scale;
   state_.classroom.theme = options.settings.theme;
   // The lesson the class was on last time; the first one where that is gone or unknown.
-  auto lesson =
-      compute::make_lesson(options.settings.last_lesson.empty() ? std::string(lessons::kVectorAddId)
-                                                                : options.settings.last_lesson);
-  if (!lesson) lesson = compute::make_lesson(lessons::kVectorAddId);
+  auto lesson = compute::make_lesson(options.settings.last_lesson.empty()
+                                         ? compute::first_lesson_id()
+                                         : std::string_view(options.settings.last_lesson));
+  if (!lesson) lesson = compute::make_lesson(compute::first_lesson_id());
   if (!lesson) return lesson.error();
   lesson_ = std::move(*lesson);
   lesson_->set_keep_traced_inputs(true);  // released before device_ is reset or replaced
@@ -186,9 +183,11 @@ bool AppController::switch_lesson(const std::string& id) {
   refresh_controls();
   state_.timing = {};
   state_.timed = {};
-  state_.layer_picture.reset();
-  // The dense layer opens on its picture: the weights and outputs are what that lesson is about.
-  if (id == lessons::kDenseLayerId) show_results(ResultsTab::kLayer);
+  state_.lesson_picture.reset();
+  state_.lesson_pick.reset();
+  // A lesson may open on a tab of its own (the dense layer on its picture: the weights and outputs
+  // are what that lesson is about).
+  if (const std::string_view tab = views().opens_on; !tab.empty()) show_lesson_tab(tab);
   return true;
 }
 
@@ -291,7 +290,7 @@ void AppController::launch(bool timed) {
   trace.shape = c.shape;
   trace.config = c.config();
   state_.view.hover.reset();
-  state_.pick.reset();  // it named an element of the previous launch's C
+  state_.lesson_pick.reset();  // it named an element of the previous launch's data
   for (const auto& problem : state_.launch_problems) {
     post(Severity::kWarning,
          "Launching " + trace.config.to_string() + " anyway: " + problem.message);
@@ -597,8 +596,8 @@ void AppController::update() {
       state_.timed.pending = false;
       if (*result) {
         state_.timed.report = std::move(result->value());
-        if (state_.timed.report->layer_picture) {
-          state_.layer_picture = state_.timed.report->layer_picture;
+        if (state_.timed.report->attachment) {
+          state_.lesson_picture = state_.timed.report->attachment;
         }
       } else {
         state_.timed.error = result->message();
@@ -676,11 +675,8 @@ void AppController::apply_action(const lessons::LessonAction& parsed) {
     }
   }
   if (action->view) {
-    auto tab = parse_results_tab(*action->view);
-    if (tab) {
-      show_results(*tab);
-    } else {
-      post(Severity::kWarning, tab.message());
+    if (const Status shown = show_view(*action->view); !shown) {
+      post(Severity::kWarning, shown.message());
     }
   }
   // A sweep times every size itself, so a launch before it only draws the picture: its timed run
@@ -709,8 +705,8 @@ void AppController::set_color_by(ColorBy mode) {
 }
 
 void AppController::pick_hovered_element() {
-  // Clicks in other lessons' views pick nothing, silently: only a product has reads to show.
-  if (state_.controls.lesson_id != lessons::kMatmulId || !state_.view.hover ||
+  // Clicks in lessons without a use for a picked element pick nothing, silently.
+  if (views().pick_element == nullptr || !state_.view.hover ||
       !state_.view.hover->hit.is_element()) {
     return;
   }
@@ -718,29 +714,40 @@ void AppController::pick_hovered_element() {
 }
 
 void AppController::pick_element(std::uint64_t row, std::uint64_t col) {
-  if (state_.controls.lesson_id != lessons::kMatmulId) {
-    post(Severity::kWarning, "Picking an element shows a matrix product's reads: matmul only.");
+  const auto pick = views().pick_element;
+  if (pick == nullptr) {
+    post(Severity::kWarning,
+         "Picking an element means nothing in " + std::string(lesson_->info().title) + ".");
     return;
   }
   if (row >= state_.controls.shape.rows || col >= state_.controls.shape.cols) {
     post(Severity::kWarning,
-         "(" + std::to_string(row) + ", " + std::to_string(col) + ") is outside C");
+         "(" + std::to_string(row) + ", " + std::to_string(col) + ") is outside the data");
     return;
   }
-  auto reads = lessons::matmul_element_reads(
-      state_.controls.values, static_cast<std::uint32_t>(row), static_cast<std::uint32_t>(col));
-  if (!reads) {
-    post(Severity::kWarning, reads.message());
-    return;
-  }
-  state_.pick = ElementPick{std::move(*reads), 0};
-  show_results(ResultsTab::kElementReads);
+  pick(*this, row, col);
 }
 
-void AppController::show_pick_phase(std::uint32_t phase) {
-  if (!state_.pick || state_.pick->reads.phases.empty()) return;
-  const auto last = static_cast<std::uint32_t>(state_.pick->reads.phases.size() - 1);
-  state_.pick->phase = std::min(phase, last);
+const LessonViews& AppController::views() const {
+  return lesson_views(lesson_->info());
+}
+
+void AppController::show_lesson_tab(std::string_view id) {
+  state_.view.lesson_tab = std::string(id);
+  show_results(ResultsTab::kLesson);
+}
+
+Status AppController::show_view(const std::string& name) {
+  for (const LessonTab& tab : views().tabs) {
+    if (tab.id == name) {
+      show_lesson_tab(tab.id);
+      return Status::ok();
+    }
+  }
+  auto tab = parse_results_tab(name);
+  if (!tab) return tab.error();
+  show_results(*tab);
+  return Status::ok();
 }
 
 void AppController::show_results(ResultsTab tab) {
@@ -752,11 +759,9 @@ Result<ResultsTab> parse_results_tab(const std::string& name) {
   if (name == "plot") return ResultsTab::kTiming;
   if (name == "grid") return ResultsTab::kGrid;
   if (name == "timeline") return ResultsTab::kTimeline;
-  if (name == "reads") return ResultsTab::kElementReads;
-  if (name == "layer") return ResultsTab::kLayer;
   if (name == "occupancy") return ResultsTab::kOccupancy;
   return invalid_argument("unknown view '" + name +
-                          "': expected plot, grid, timeline, reads, layer or occupancy");
+                          "': expected plot, grid, timeline, occupancy or one of the lesson's own");
 }
 
 void AppController::hover(std::optional<PixelPoint> pixel, Viewport viewport) {

@@ -14,10 +14,12 @@
 #include "app_state.hpp"
 #include "compute/device.hpp"
 #include "compute/lessons/lesson.hpp"
+#include "compute/lessons/lesson_registry.hpp"
 #include "compute/trace_sink.hpp"
 #include "core/classroom/settings.hpp"
 #include "core/device_ceilings.hpp"
 #include "interop/backend_selection.hpp"
+#include "lesson_views.hpp"
 #include "render/mapping_renderer.hpp"
 #include "render/trace_buffer.hpp"
 
@@ -109,10 +111,22 @@ class AppController {
   // Mapping view.
   void set_color_by(ColorBy mode);
   void show_results(ResultsTab tab);
-  // Matrix multiply: the hovered element of C becomes the picked one, and its reads are shown.
+  // A click on the mapping view: the hovered element becomes the picked one, for the lesson's views
+  // to make of it what they do (the matrix product shows its reads); lessons without a use for a
+  // picked element ignore it.
   void pick_hovered_element();
   void pick_element(std::uint64_t row, std::uint64_t col);
-  void show_pick_phase(std::uint32_t phase);
+  // Where the lesson's views keep what they made of the pick, until the next launch.
+  void set_lesson_pick(std::shared_ptr<compute::LessonAttachment> pick) {
+    state_.lesson_pick = std::move(pick);
+  }
+  [[nodiscard]] compute::LessonAttachment* lesson_pick() { return state_.lesson_pick.get(); }
+  // Brings one of the current lesson's own tabs to the front.
+  void show_lesson_tab(std::string_view id);
+  // The current lesson's own views (tabs, the picture beside the mapping view, picking).
+  [[nodiscard]] const LessonViews& views() const;
+  // A view by the name a lesson link or a demo uses: the window's tabs, or the lesson's own.
+  Status show_view(const std::string& name);
   void hover(std::optional<PixelPoint> pixel, Viewport viewport);
   void zoom(double factor, double pixel_x, double pixel_y);
   void pan(double dx, double dy);

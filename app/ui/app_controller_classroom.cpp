@@ -4,25 +4,21 @@
 #include <algorithm>
 
 #include "app_controller.hpp"
+#include "compute/lessons/lesson_registry.hpp"
 #include "core/classroom/screenshot_path.hpp"
-#include "core/lessons/catalog.hpp"
 
 namespace tl::ui {
 namespace {
 
-// The lesson before or after `id` in the catalog, skipping unavailable ones.
+// The lesson before or after `id` in the catalog.
 std::optional<std::string> neighbour_lesson(const std::string& id, int direction) {
-  const auto lessons = lessons::catalog();
+  const auto& lessons = lessons::catalog();
   auto it = std::find_if(lessons.begin(), lessons.end(),
                          [&](const lessons::LessonInfo& info) { return info.id == id; });
   if (it == lessons.end()) return std::nullopt;
-  for (auto i = it - lessons.begin() + direction;
-       i >= 0 && i < static_cast<std::ptrdiff_t>(lessons.size()); i += direction) {
-    if (lessons[static_cast<std::size_t>(i)].available) {
-      return std::string(lessons[static_cast<std::size_t>(i)].id);
-    }
-  }
-  return std::nullopt;
+  const auto i = it - lessons.begin() + direction;
+  if (i < 0 || i >= static_cast<std::ptrdiff_t>(lessons.size())) return std::nullopt;
+  return std::string(lessons[static_cast<std::size_t>(i)].id);
 }
 
 }  // namespace

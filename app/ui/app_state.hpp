@@ -16,7 +16,6 @@
 #include "core/grid_diagram.hpp"
 #include "core/launch_config.hpp"
 #include "core/lessons/block_timeline.hpp"
-#include "core/lessons/matmul_tiles.hpp"
 #include "core/mapping_layout.hpp"
 #include "core/markdown/lesson_document.hpp"
 #include "core/occupancy.hpp"
@@ -79,9 +78,10 @@ struct HoverInfo {
   std::optional<DecodedTrace> record;  // for data cells
 };
 
-// The tabs under the mapping view.
-enum class ResultsTab { kTiming, kGrid, kTimeline, kElementReads, kLayer, kOccupancy };
-// "plot", "grid", "timeline", "reads", "layer", "occupancy"
+// The tabs under the mapping view: the window's own, and the current lesson's (by id, in
+// ViewSettings::lesson_tab).
+enum class ResultsTab { kTiming, kGrid, kTimeline, kOccupancy, kLesson };
+// "plot", "grid", "timeline", "occupancy"; other names may be the lesson's tabs.
 Result<ResultsTab> parse_results_tab(const std::string& name);
 
 struct ViewSettings {
@@ -95,6 +95,7 @@ struct ViewSettings {
   std::optional<HoverInfo> hover;
   // A tab to bring to the front; the UI selects it once per request.
   ResultsTab results_tab = ResultsTab::kTiming;
+  std::string lesson_tab;  // which of the lesson's tabs, when results_tab is kLesson
   std::uint64_t results_tab_requests = 0;
 };
 
@@ -152,12 +153,6 @@ struct LessonText {
   std::string error;
 };
 
-// The element of C picked in the matrix-multiply lesson, and what its thread reads.
-struct ElementPick {
-  lessons::MatmulElementReads reads;
-  std::uint32_t phase = 0;  // the tiled kernel's phase shown
-};
-
 struct AppState {
   BackendKind backend = BackendKind::kEmulator;
   std::string backend_reason;
@@ -169,10 +164,12 @@ struct AppState {
   LaunchControls controls;
   std::vector<LaunchProblem> launch_problems;  // why the current controls are invalid, if they are
   TraceView trace;
-  std::optional<ElementPick> pick;
-  // The dense layer drawn small, from its last timed run: kept while the next run measures, so the
-  // tab does not flicker empty.
-  std::optional<lessons::LayerPicture> layer_picture;
+  // What the lesson's views made of a picked element (the matrix product: the reads of one element
+  // of C); the next launch clears it.
+  std::shared_ptr<compute::LessonAttachment> lesson_pick;
+  // The lesson's own picture from its last timed run (the dense layer's): kept while the next run
+  // measures, so its tab does not flicker empty.
+  std::shared_ptr<const compute::LessonAttachment> lesson_picture;
   ViewSettings view;
   TimedRun timed;
   TimingPlot timing;

@@ -2,8 +2,6 @@
 
 #include <cmath>
 
-#include "core/lessons/dense_layer.hpp"
-#include "core/lessons/thread_hierarchy.hpp"
 #include "panels/panels.hpp"
 
 namespace tl::ui {
@@ -18,11 +16,14 @@ bool tab(const char* label, const char* tooltip, ImGuiTabItemFlags flags) {
 
 }  // namespace
 
-BesidePicture beside_picture(const AppState& state) {
-  const std::string& lesson = state.controls.lesson_id;
-  if (lesson == lessons::kDenseLayerId && state.layer_picture) return BesidePicture::kLayer;
-  if (lesson == lessons::kThreadHierarchyId) return BesidePicture::kGrid;
-  return BesidePicture::kNone;
+BesidePicture beside_picture(const AppState& state, const LessonViews& views) {
+  if (views.beside == kGridOfBlocks) return {BesidePicture::Kind::kGrid, nullptr};
+  for (const LessonTab& tab : views.tabs) {
+    if (tab.id == views.beside && (tab.ready == nullptr || tab.ready(state))) {
+      return {BesidePicture::Kind::kLessonTab, &tab};
+    }
+  }
+  return {};
 }
 
 void draw_ui(AppController& controller, const Fonts& fonts) {
@@ -82,24 +83,24 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
   ImGui::SameLine();
   // The lesson's own picture takes a fixed share at the right of the mapping area, so the class
   // sees both the threads' work and what the lesson computes, whatever tab is open below.
-  const BesidePicture beside = beside_picture(controller.state());
+  const LessonViews& lesson_views = controller.views();
+  const BesidePicture beside = beside_picture(controller.state(), lesson_views);
+  const bool has_beside = beside.kind != BesidePicture::Kind::kNone;
   const float mapping_area = right_width - controls_width - style.ItemSpacing.x;
-  const float beside_width =
-      beside == BesidePicture::kNone ? 0.0f : std::floor(mapping_area * kBesidePictureShare);
-  const float mapping_width = beside == BesidePicture::kNone
-                                  ? mapping_area
-                                  : mapping_area - beside_width - style.ItemSpacing.x;
+  const float beside_width = has_beside ? std::floor(mapping_area * kBesidePictureShare) : 0.0f;
+  const float mapping_width =
+      !has_beside ? mapping_area : mapping_area - beside_width - style.ItemSpacing.x;
   ImGui::BeginChild("mapping", {mapping_width, top_height}, true,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   draw_mapping_panel(controller, fonts);
   ImGui::EndChild();
-  if (beside != BesidePicture::kNone) {
+  if (has_beside) {
     ImGui::SameLine();
-    const bool layer = beside == BesidePicture::kLayer;
-    ImGui::BeginChild(layer ? "layer_beside" : "grid_beside", {beside_width, top_height}, true,
-                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    if (layer) {
-      draw_layer_panel(controller, fonts);
+    const bool lesson_tab = beside.kind == BesidePicture::Kind::kLessonTab;
+    ImGui::BeginChild(lesson_tab ? "lesson_beside" : "grid_beside", {beside_width, top_height},
+                      true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    if (lesson_tab) {
+      beside.tab->draw(controller, fonts);
     } else {
       draw_grid_panel(controller, fonts);
     }
@@ -136,17 +137,16 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
       draw_grid_panel(controller, fonts);
       ImGui::EndTabItem();
     }
-    if (controller.state().controls.lesson_id == lessons::kMatmulId &&
-        tab("Element reads", "What one element of C reads: a row of A, a column of B, tile by tile",
-            flags_for(ResultsTab::kElementReads))) {
-      draw_element_reads_panel(controller, fonts);
-      ImGui::EndTabItem();
-    }
-    if (controller.state().controls.lesson_id == lessons::kDenseLayerId &&
-        tab("Layer", "The dense layer small: inputs, weights and outputs",
-            flags_for(ResultsTab::kLayer))) {
-      draw_layer_panel(controller, fonts);
-      ImGui::EndTabItem();
+    // The lesson's own tabs, between the window's general ones and the device's.
+    for (const LessonTab& lesson_tab : lesson_views.tabs) {
+      const std::string label(lesson_tab.label);
+      const std::string tooltip(lesson_tab.tooltip);
+      const bool forward = bring_forward == ResultsTab::kLesson && view.lesson_tab == lesson_tab.id;
+      if (tab(label.c_str(), tooltip.c_str(),
+              forward ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None)) {
+        lesson_tab.draw(controller, fonts);
+        ImGui::EndTabItem();
+      }
     }
     if (tab("Occupancy", "How many blocks of this kernel fit on one SM, and what limits them",
             flags_for(ResultsTab::kOccupancy))) {

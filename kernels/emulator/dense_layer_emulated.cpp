@@ -3,11 +3,11 @@
 
 #include <cmath>  // expf for the kernels' sigmoid, as nvcc provides it on the device
 
-#include "core/lessons/dense_layer.hpp"
 #include "cuda_emulation.hpp"
 #include "emulate.hpp"
 #include "kernels/dense_layer_kernels.hpp"
 #include "kernels/trace.cuh"
+#include "lessons/05_dense_layer/dense_layer.hpp"
 
 namespace tl::emulated {
 #include "kernels/dense_layer.cuh"

@@ -2,7 +2,7 @@
 
 #include <cuda_runtime.h>
 
-#include "core/lessons/dense_layer.hpp"
+#include "lessons/05_dense_layer/dense_layer.hpp"
 #include "gpu_launch.cuh"
 #include "kernel_symbols.hpp"
 #include "kernels/dense_layer_kernels.hpp"

@@ -1,7 +1,7 @@
 // Lesson 5's model: the sigmoid, the parameters and their validation, the inputs, the CPU
 // references, the predicted CPU time and the check with its tolerance.
 
-#include "core/lessons/dense_layer.hpp"
+#include "lessons/05_dense_layer/dense_layer.hpp"
 
 #include <gtest/gtest.h>
 

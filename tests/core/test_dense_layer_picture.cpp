@@ -1,7 +1,7 @@
 // The small picture of a dense layer: exact for small layers, cell means for large ones, colour
 // ranges over what is drawn.
 
-#include "core/lessons/dense_layer_picture.hpp"
+#include "lessons/05_dense_layer/dense_layer_picture.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "core/lessons/matmul.hpp"
+#include "lessons/04_matmul/matmul.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 #include <limits>
 #include <vector>
 
-#include "core/lessons/matmul_reference.hpp"
-#include "core/lessons/vector_add.hpp"
+#include "lessons/01_vector_add/vector_add.hpp"
+#include "lessons/04_matmul/matmul_reference.hpp"
 
 namespace tl::lessons {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/lessons/matmul_tiles.hpp"
+#include "lessons/04_matmul/matmul_tiles.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
-#include "core/lessons/matrix_add.hpp"
+#include "lessons/03_2d_blocks/matrix_add.hpp"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "core/lessons/vector_add.hpp"
+#include "lessons/01_vector_add/vector_add.hpp"
 
 namespace tl::lessons {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/lessons/thread_hierarchy.hpp"
+#include "lessons/02_thread_hierarchy/thread_hierarchy.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <set>
 #include <vector>
 
-#include "core/lessons/vector_add.hpp"
+#include "lessons/01_vector_add/vector_add.hpp"
 
 namespace tl::lessons {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/lessons/vector_add.hpp"
+#include "lessons/01_vector_add/vector_add.hpp"
 
 #include <gtest/gtest.h>
 

@@ -12,6 +12,7 @@
 
 #include "compute/device.hpp"
 #include "compute/lessons/lesson.hpp"
+#include "compute/lessons/lesson_registry.hpp"
 #include "compute/trace_sink.hpp"
 #include "core/trace.hpp"
 

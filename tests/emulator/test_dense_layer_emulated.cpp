@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "compute/device.hpp"
-#include "compute/lessons/dense_layer_runner.hpp"
 #include "compute/trace_sink.hpp"
 #include "core/trace.hpp"
 #include "kernels/emulator/cuda_emulation.hpp"
 #include "kernels/trace.cuh"
+#include "lessons/05_dense_layer/dense_layer_runner.hpp"
 
 // The kernel source itself, to test its __device__ sigmoid directly.
 namespace dense_layer_source {

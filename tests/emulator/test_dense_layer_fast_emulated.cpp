@@ -8,10 +8,10 @@
 #include <gtest/gtest.h>
 
 #include "compute/device.hpp"
-#include "compute/lessons/dense_layer_runner.hpp"
 #include "compute/trace_sink.hpp"
 #include "core/trace.hpp"
 #include "kernels/kernel_table.hpp"
+#include "lessons/05_dense_layer/dense_layer_runner.hpp"
 
 namespace tl::compute {
 namespace {

@@ -8,9 +8,10 @@
 #include <vector>
 
 #include "block_step_replay.hpp"
-#include "compute/lessons/dense_layer_lesson.hpp"
 #include "compute/lessons/lesson.hpp"
-#include "core/lessons/dense_layer.hpp"
+#include "compute/lessons/lesson_registry.hpp"
+#include "lessons/05_dense_layer/dense_layer.hpp"
+#include "lessons/05_dense_layer/dense_layer_lesson.hpp"
 
 namespace tl::compute {
 namespace {
@@ -53,7 +54,6 @@ TEST_F(DenseLayerLessonTest, InAndOutAreAliasesOfInputsAndNeurons) {
 
 TEST_F(DenseLayerLessonTest, IsInTheCatalogWithTheDocumentedDefaults) {
   EXPECT_EQ(lesson_->info().id, "dense-layer");
-  EXPECT_TRUE(lesson_->info().available);
   const lessons::ParamValues values = lesson_->values();
   EXPECT_EQ(values.at("batch"), "1");
   EXPECT_EQ(values.at("inputs"), "1024");
@@ -187,8 +187,8 @@ TEST_F(DenseLayerLessonTest, TimedRunTimesEveryEmulatedPathAndTheCpuWithFlops) {
 
   // The picture of the layer: 37 inputs over at most 32 cells, 29 neurons drawn one by one, and
   // the unfused path's outputs, sigmoids in (0, 1).
-  ASSERT_TRUE(report->layer_picture.has_value());
-  const lessons::LayerPicture* picture = &*report->layer_picture;
+  const lessons::LayerPicture* picture = layer_picture(report->attachment);
+  ASSERT_NE(picture, nullptr);
   EXPECT_EQ(picture->in, 37u);
   EXPECT_EQ(picture->out, 29u);
   EXPECT_EQ(picture->input_cells, 32u);
@@ -283,7 +283,7 @@ TEST_F(DenseLayerLessonTest, LayersBeyondTheEmulatorCapAreClearErrors) {
   auto small = lesson_->run_timed(*device_, nullptr);
   ASSERT_TRUE(small.is_ok()) << small.message();
   EXPECT_TRUE(small->check->passed) << small->check->description;
-  EXPECT_TRUE(small->layer_picture.has_value());
+  EXPECT_NE(layer_picture(small->attachment), nullptr);
 }
 
 TEST_F(DenseLayerLessonTest, SweepDoublesTheBatchWithinTheEmulatorCap) {

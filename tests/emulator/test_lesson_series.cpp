@@ -8,9 +8,10 @@
 #include <vector>
 
 #include "compute/lessons/lesson.hpp"
+#include "compute/lessons/lesson_registry.hpp"
 #include "compute/lessons/lesson_series.hpp"
-#include "core/lessons/matmul.hpp"
 #include "core/plot/plot_quantity.hpp"
+#include "lessons/04_matmul/matmul.hpp"
 
 namespace tl::compute {
 namespace {

@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "compute/device.hpp"
-#include "compute/lessons/matmul_runner.hpp"
 #include "compute/trace_sink.hpp"
 #include "core/trace.hpp"
+#include "lessons/04_matmul/matmul_runner.hpp"
 
 namespace tl::compute {
 namespace {

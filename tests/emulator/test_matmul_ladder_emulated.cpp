@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "compute/device.hpp"
-#include "compute/lessons/matmul_runner.hpp"
 #include "compute/trace_sink.hpp"
-#include "core/lessons/matmul_reference.hpp"
-#include "core/lessons/vector_add.hpp"  // fill_random
+#include "core/lessons/random_inputs.hpp"
 #include "core/trace.hpp"
 #include "kernels/kernel_table.hpp"
+#include "lessons/04_matmul/matmul_reference.hpp"
+#include "lessons/04_matmul/matmul_runner.hpp"
 
 namespace tl::compute {
 namespace {

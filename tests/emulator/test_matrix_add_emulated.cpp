@@ -7,9 +7,9 @@
 #include <ostream>
 
 #include "compute/device.hpp"
-#include "compute/lessons/matrix_add_runner.hpp"
 #include "compute/trace_sink.hpp"
 #include "core/trace.hpp"
+#include "lessons/03_2d_blocks/matrix_add_runner.hpp"
 
 namespace tl::lessons {
 // Readable test names' parameters: "37x53 <<<(4, 3), (16, 16)>>> x_to_col".

@@ -7,10 +7,10 @@
 #include <ostream>
 
 #include "compute/device.hpp"
-#include "compute/lessons/thread_hierarchy_runner.hpp"
 #include "compute/trace_sink.hpp"
 #include "core/lessons/block_timeline.hpp"
 #include "core/trace.hpp"
+#include "lessons/02_thread_hierarchy/thread_hierarchy_runner.hpp"
 
 namespace tl::lessons {
 // Readable test names' parameters: "n=1000 <<<3, 256>>> grid-stride".

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "compute/device.hpp"
-#include "compute/lessons/vector_add_runner.hpp"
 #include "compute/trace_sink.hpp"
+#include "lessons/01_vector_add/vector_add_runner.hpp"
 
 namespace tl::compute {
 namespace {

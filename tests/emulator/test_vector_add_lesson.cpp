@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "compute/lessons/lesson.hpp"
+#include "compute/lessons/lesson_registry.hpp"
 
 namespace tl::compute {
 namespace {

@@ -6,6 +6,7 @@
 
 #include "compute/device.hpp"
 #include "compute/lessons/lesson.hpp"
+#include "compute/lessons/lesson_registry.hpp"
 
 namespace tl::compute {
 namespace {

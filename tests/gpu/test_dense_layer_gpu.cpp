@@ -8,10 +8,10 @@
 #include <set>
 #include <vector>
 
-#include "compute/lessons/dense_layer_runner.hpp"
 #include "compute/trace_sink.hpp"
 #include "core/trace.hpp"
 #include "gpu_test_environment.hpp"
+#include "lessons/05_dense_layer/dense_layer_runner.hpp"
 
 namespace tl::testing {
 namespace {

@@ -3,11 +3,11 @@
 
 #include <gtest/gtest.h>
 
-#include "compute/lessons/matmul_runner.hpp"
 #include "compute/trace_sink.hpp"
-#include "core/lessons/matmul_reference.hpp"
 #include "core/trace.hpp"
 #include "gpu_test_environment.hpp"
+#include "lessons/04_matmul/matmul_reference.hpp"
+#include "lessons/04_matmul/matmul_runner.hpp"
 
 namespace tl::testing {
 namespace {

@@ -5,11 +5,11 @@
 
 #include <gtest/gtest.h>
 
-#include "compute/lessons/dense_layer_runner.hpp"
-#include "compute/lessons/matmul_runner.hpp"
 #include "compute/trace_sink.hpp"
 #include "core/trace.hpp"
 #include "gpu_test_environment.hpp"
+#include "lessons/04_matmul/matmul_runner.hpp"
+#include "lessons/05_dense_layer/dense_layer_runner.hpp"
 
 namespace tl::testing {
 namespace {

@@ -3,10 +3,10 @@
 
 #include <gtest/gtest.h>
 
-#include "compute/lessons/matrix_add_runner.hpp"
 #include "compute/trace_sink.hpp"
 #include "core/trace.hpp"
 #include "gpu_test_environment.hpp"
+#include "lessons/03_2d_blocks/matrix_add_runner.hpp"
 
 namespace tl::testing {
 namespace {

@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "compute/lessons/lesson.hpp"
-#include "core/lessons/catalog.hpp"
+#include "compute/lessons/lesson_registry.hpp"
 #include "core/occupancy.hpp"
 #include "gpu_test_environment.hpp"
 #include "kernels/kernel_inspector.hpp"

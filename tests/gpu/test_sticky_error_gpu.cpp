@@ -14,6 +14,7 @@
 
 #include "app_controller.hpp"
 #include "compute/lessons/lesson.hpp"
+#include "compute/lessons/lesson_registry.hpp"
 #include "faulting_kernel.hpp"
 #include "gpu_test_environment.hpp"
 #include "platform/egl_context.hpp"

@@ -5,11 +5,11 @@
 
 #include <set>
 
-#include "compute/lessons/thread_hierarchy_runner.hpp"
 #include "compute/trace_sink.hpp"
 #include "core/lessons/block_timeline.hpp"
 #include "core/trace.hpp"
 #include "gpu_test_environment.hpp"
+#include "lessons/02_thread_hierarchy/thread_hierarchy_runner.hpp"
 
 namespace tl::testing {
 namespace {

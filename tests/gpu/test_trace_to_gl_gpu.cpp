@@ -3,11 +3,11 @@
 
 #include <gtest/gtest.h>
 
-#include "compute/lessons/vector_add_runner.hpp"
 #include "core/trace.hpp"
 #include "gpu_test_environment.hpp"
 #include "interop/backend_selection.hpp"
 #include "interop/gl_trace_sink.hpp"
+#include "lessons/01_vector_add/vector_add_runner.hpp"
 #include "platform/egl_context.hpp"
 #include "render/trace_buffer.hpp"
 

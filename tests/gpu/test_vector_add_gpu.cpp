@@ -4,10 +4,10 @@
 
 #include <set>
 
-#include "compute/lessons/vector_add_runner.hpp"
 #include "compute/trace_sink.hpp"
 #include "core/trace.hpp"
 #include "gpu_test_environment.hpp"
+#include "lessons/01_vector_add/vector_add_runner.hpp"
 
 namespace tl::testing {
 namespace {

@@ -10,6 +10,8 @@
 
 #include "app_controller.hpp"
 #include "controller_test_support.hpp"
+#include "lessons/04_matmul/views/element_reads.hpp"
+#include "lessons/05_dense_layer/dense_layer_lesson.hpp"
 #include "platform/egl_context.hpp"
 
 namespace tl::ui {
@@ -306,18 +308,25 @@ TEST_F(AppControllerTest, PickingAnElementOfCShowsItsReadsPhaseByPhase) {
       "threadlab:set?lesson=matmul&m=40&n=48&k=36&kernel=tiled&tile=8&launch&pick=17,30");
   wait_until_idle();
   const AppState& s = controller_->state();
-  ASSERT_TRUE(s.pick.has_value());
-  EXPECT_EQ(s.view.results_tab, ResultsTab::kElementReads);
-  EXPECT_EQ(s.pick->reads.element, (lessons::MatrixCell{17, 30}));
-  ASSERT_EQ(s.pick->reads.phases.size(), 5u);  // ceil(36 / 8)
-  controller_->show_pick_phase(99);
-  EXPECT_EQ(controller_->state().pick->phase, 4u);  // clamped to the last phase
-  EXPECT_EQ(controller_->state().pick->reads.phases[4].k_range, (lessons::IndexRange{32, 36}));
+  const auto* pick = matmul_views::current_pick(s);
+  ASSERT_NE(pick, nullptr);
+  EXPECT_EQ(s.view.results_tab, ResultsTab::kLesson);
+  EXPECT_EQ(s.view.lesson_tab, "reads");
+  EXPECT_EQ(pick->reads.element, (lessons::MatrixCell{17, 30}));
+  ASSERT_EQ(pick->reads.phases.size(), 5u);  // ceil(36 / 8)
+  matmul_views::show_phase(*controller_, 99);
+  EXPECT_EQ(matmul_views::current_pick(s)->phase, 4u);  // clamped to the last phase
+  EXPECT_EQ(matmul_views::current_pick(s)->reads.phases[4].k_range, (lessons::IndexRange{32, 36}));
   // Outside C: refused with a message, the pick stays; a new launch clears it.
   controller_->apply_lesson_action("threadlab:set?pick=40,0");
-  EXPECT_EQ(controller_->state().pick->reads.element, (lessons::MatrixCell{17, 30}));
+  EXPECT_EQ(matmul_views::current_pick(s)->reads.element, (lessons::MatrixCell{17, 30}));
   controller_->launch(false);
-  EXPECT_FALSE(controller_->state().pick.has_value());
+  EXPECT_EQ(matmul_views::current_pick(s), nullptr);
+  // Lessons without a use for a picked element refuse it with a message.
+  controller_->select_lesson("vector-add");
+  wait_until_idle();
+  controller_->pick_element(0, 3);
+  EXPECT_EQ(controller_->state().lesson_pick, nullptr);
 }
 
 TEST_F(AppControllerTest, MatmulOpensOnTheEmulatorWithSizesItCanRun) {
@@ -405,24 +414,26 @@ TEST_F(AppControllerTest, ADenseLayerLinkTracesYAndTimesEveryPath) {
 
   // The lesson opens on the layer's picture: 40 inputs averaged into 32 cells, 24 neurons one by
   // one, with the sigmoid's outputs.
-  EXPECT_EQ(s.view.results_tab, ResultsTab::kLayer);
-  ASSERT_TRUE(s.layer_picture.has_value());
-  EXPECT_EQ(s.layer_picture->in, 40u);
-  EXPECT_EQ(s.layer_picture->out, 24u);
-  EXPECT_EQ(s.layer_picture->input_cells, 32u);
-  EXPECT_EQ(s.layer_picture->neuron_cells, 24u);
-  EXPECT_EQ(s.layer_picture->outputs.size(), 24u);
+  EXPECT_EQ(s.view.results_tab, ResultsTab::kLesson);
+  EXPECT_EQ(s.view.lesson_tab, "layer");
+  const lessons::LayerPicture* picture = compute::layer_picture(s.lesson_picture);
+  ASSERT_NE(picture, nullptr);
+  EXPECT_EQ(picture->in, 40u);
+  EXPECT_EQ(picture->out, 24u);
+  EXPECT_EQ(picture->input_cells, 32u);
+  EXPECT_EQ(picture->neuron_cells, 24u);
+  EXPECT_EQ(picture->outputs.size(), 24u);
 
   // A sweep link brings the plot forward; the picture stays while the sweep runs.
   controller_->apply_lesson_action("threadlab:set?sweep");
   EXPECT_EQ(controller_->state().view.results_tab, ResultsTab::kTiming);
-  EXPECT_TRUE(controller_->state().layer_picture.has_value());
+  EXPECT_NE(compute::layer_picture(controller_->state().lesson_picture), nullptr);
   controller_->cancel_sweep();
   wait_until_idle();
   // Another lesson has no layer.
   controller_->select_lesson("vector-add");
   wait_until_idle();
-  EXPECT_FALSE(controller_->state().layer_picture.has_value());
+  EXPECT_EQ(controller_->state().lesson_picture, nullptr);
 }
 
 TEST_F(AppControllerTest, OccupancyNamesTheKernelAndSaysWhyTheEmulatorHasNone) {

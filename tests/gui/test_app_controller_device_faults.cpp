@@ -20,7 +20,7 @@
 #include "app_controller.hpp"
 #include "compute/device.hpp"
 #include "controller_test_support.hpp"
-#include "core/lessons/vector_add.hpp"
+#include "lessons/01_vector_add/vector_add.hpp"
 #include "platform/egl_context.hpp"
 
 namespace tl::ui {

@@ -11,10 +11,10 @@
 
 #include "app_controller.hpp"
 #include "controller_test_support.hpp"
-#include "core/lessons/dense_layer.hpp"
-#include "core/lessons/thread_hierarchy.hpp"
-#include "core/lessons/vector_add.hpp"
 #include "headless_ui.hpp"
+#include "lessons/01_vector_add/vector_add.hpp"
+#include "lessons/02_thread_hierarchy/thread_hierarchy.hpp"
+#include "lessons/05_dense_layer/dense_layer.hpp"
 #include "ui_root.hpp"
 
 namespace tl::ui {
@@ -80,27 +80,30 @@ class BesidePicturesTest : public ::testing::Test {
 
 TEST_F(BesidePicturesTest, TheDenseLayerPictureSitsBesideTheMappingView) {
   launch(lessons::kDenseLayerId, {{"batch", "1"}, {"inputs", "64"}, {"neurons", "48"}});
-  ASSERT_TRUE(app_->state().layer_picture) << "the timed run draws the layer";
-  EXPECT_EQ(beside_picture(app_->state()), BesidePicture::kLayer);
+  ASSERT_TRUE(app_->state().lesson_picture) << "the timed run draws the layer";
+  const BesidePicture beside = beside_picture(app_->state(), app_->views());
+  EXPECT_EQ(beside.kind, BesidePicture::Kind::kLessonTab);
+  ASSERT_NE(beside.tab, nullptr);
+  EXPECT_EQ(beside.tab->id, "layer");
   // Before a timed run has drawn the layer there is nothing to put beside the mapping view.
   AppState before = app_->state();
-  before.layer_picture.reset();
-  EXPECT_EQ(beside_picture(before), BesidePicture::kNone);
-  expect_beside_mapping(drawn_child("layer_beside"));
+  before.lesson_picture.reset();
+  EXPECT_EQ(beside_picture(before, app_->views()).kind, BesidePicture::Kind::kNone);
+  expect_beside_mapping(drawn_child("lesson_beside"));
   EXPECT_EQ(drawn_child("grid_beside"), nullptr);
 }
 
 TEST_F(BesidePicturesTest, TheThreadHierarchyGridOfBlocksSitsBesideTheMappingView) {
   launch(lessons::kThreadHierarchyId, {{"n", "1000"}});
-  EXPECT_EQ(beside_picture(app_->state()), BesidePicture::kGrid);
+  EXPECT_EQ(beside_picture(app_->state(), app_->views()).kind, BesidePicture::Kind::kGrid);
   expect_beside_mapping(drawn_child("grid_beside"));
-  EXPECT_EQ(drawn_child("layer_beside"), nullptr);
+  EXPECT_EQ(drawn_child("lesson_beside"), nullptr);
 }
 
 TEST_F(BesidePicturesTest, OtherLessonsGiveTheMappingViewTheWholeArea) {
   launch(lessons::kVectorAddId, {{"n", "1000"}});
-  EXPECT_EQ(beside_picture(app_->state()), BesidePicture::kNone);
-  EXPECT_EQ(drawn_child("layer_beside"), nullptr);
+  EXPECT_EQ(beside_picture(app_->state(), app_->views()).kind, BesidePicture::Kind::kNone);
+  EXPECT_EQ(drawn_child("lesson_beside"), nullptr);
   EXPECT_EQ(drawn_child("grid_beside"), nullptr);
   const ImGuiWindow* mapping = drawn_child("mapping");
   ASSERT_NE(mapping, nullptr);

@@ -16,7 +16,6 @@
 #include "compute/trace_sink.hpp"
 #include "core/grid_diagram.hpp"
 #include "core/lessons/catalog.hpp"
-#include "core/lessons/dense_layer_picture.hpp"
 #include "core/lessons/lesson_params.hpp"
 #include "core/stats.hpp"
 #include "core/thread_coverage_note.hpp"
@@ -41,14 +40,18 @@ struct LessonCheck {
   std::string description;
 };
 
+// A lesson's own result beyond the timing rows (the dense layer's picture of its weights and
+// outputs): the lesson's views draw it, everything generic carries it without looking inside.
+struct LessonAttachment {
+  virtual ~LessonAttachment() = default;
+};
+
 struct LessonReport {
   bool on_gpu = false;
   std::vector<TimingRow> rows;
   std::optional<LessonCheck> check;
-  std::vector<std::string> notes;  // e.g. why a CPU reference was skipped
-  // The dense layer drawn small (inputs, weight heatmap, outputs of the selected path); the other
-  // lessons' data is the mapping view itself.
-  std::optional<lessons::LayerPicture> layer_picture;
+  std::vector<std::string> notes;                      // e.g. why a CPU reference was skipped
+  std::shared_ptr<const LessonAttachment> attachment;  // none for most lessons
 
   [[nodiscard]] const TimingRow* find(std::string_view name) const;
 };
@@ -166,8 +169,5 @@ class Lesson {
   int repeats_ = 5;
   bool time_cpu_ = true;
 };
-
-// The lesson `id` ready to configure, or an error naming the lessons that exist.
-Result<std::unique_ptr<Lesson>> make_lesson(std::string_view id);
 
 }  // namespace tl::compute

@@ -1,8 +1,7 @@
 #pragma once
-// The lessons ThreadLab teaches, in the source article's order.
+// Who a lesson is: the description a lesson module registers (compute/lessons/lesson_registry.hpp
+// lists them all).
 
-#include <optional>
-#include <span>
 #include <string_view>
 
 namespace tl::lessons {
@@ -12,11 +11,7 @@ struct LessonInfo {
   std::string_view id;  // used on the command line: --lesson vector-add
   std::string_view title;
   std::string_view summary;
-  std::string_view folder;  // under lessons/: the markdown text lives there
-  bool available;           // implemented in this version
+  std::string_view folder;  // under lessons/: the module's folder, its lesson.md included
 };
-
-std::span<const LessonInfo> catalog();
-std::optional<LessonInfo> find_lesson(std::string_view id);
 
 }  // namespace tl::lessons

@@ -11,9 +11,9 @@
 #include <map>
 #include <string>
 
+#include "compute/lessons/lesson_registry.hpp"
 #include "core/format.hpp"
 #include "core/launch_field_limits.hpp"
-#include "core/lessons/catalog.hpp"
 #include "core/plot/tick_format.hpp"
 #include "core/stats.hpp"
 #include "core/thread_coverage_note.hpp"
@@ -112,14 +112,11 @@ void draw_lesson_selector(AppController& controller, const LaunchControls& contr
   ImGui::SetNextItemWidth(-1);
   if (ImGui::BeginCombo("##lesson", current.c_str())) {
     for (const auto& lesson : lessons::catalog()) {
-      const std::string label = std::to_string(lesson.number) + ". " + std::string(lesson.title) +
-                                (lesson.available ? "" : " (coming)");
-      ImGui::BeginDisabled(!lesson.available);
+      const std::string label = std::to_string(lesson.number) + ". " + std::string(lesson.title);
       if (ImGui::Selectable(label.c_str(), lesson.id == controls.lesson_id)) {
         controller.select_lesson(std::string(lesson.id));
       }
-      ImGui::EndDisabled();
-      if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+      if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("%s", std::string(lesson.summary).c_str());
       }
     }

@@ -1,7 +1,7 @@
 // The window's menu bar: the lessons, the view (presenter mode, theme, full screen), screenshots
 // and, while one plays, the demo.
 
-#include "core/lessons/catalog.hpp"
+#include "compute/lessons/lesson_registry.hpp"
 #include "panels.hpp"
 
 namespace tl::ui {
@@ -27,8 +27,7 @@ void draw_lesson_menu(AppController& controller) {
   const AppState& state = controller.state();
   for (const auto& lesson : lessons::catalog()) {
     const std::string label = std::to_string(lesson.number) + ". " + std::string(lesson.title);
-    if (ImGui::MenuItem(label.c_str(), nullptr, lesson.id == state.controls.lesson_id,
-                        lesson.available)) {
+    if (ImGui::MenuItem(label.c_str(), nullptr, lesson.id == state.controls.lesson_id)) {
       controller.select_lesson(std::string(lesson.id));
     }
     tooltip(std::string(lesson.summary).c_str());

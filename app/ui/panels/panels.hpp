@@ -10,8 +10,6 @@ namespace tl::ui {
 void draw_lesson_panel(AppController& controller, const Fonts& fonts);
 void draw_launch_panel(AppController& controller, const Fonts& fonts);
 void draw_grid_panel(AppController& controller, const Fonts& fonts);
-void draw_element_reads_panel(AppController& controller, const Fonts& fonts);
-void draw_layer_panel(AppController& controller, const Fonts& fonts);
 void draw_occupancy_panel(AppController& controller, const Fonts& fonts);
 void draw_mapping_panel(AppController& controller, const Fonts& fonts);
 void draw_timing_panel(AppController& controller, const Fonts& fonts);

@@ -1,0 +1,176 @@
+#include "vector_add_lesson.hpp"
+
+#include <algorithm>
+
+#include "core/format.hpp"
+#include "core/sweep/size_sweep.hpp"
+#include "lessons/01_vector_add/vector_add.hpp"
+#include "vector_add_runner.hpp"
+
+namespace tl::compute {
+namespace {
+
+// The names of the timed rows, which are also the sweep's series. On the emulator the "GPU" rows
+// say what they are: CPU timings of the emulated kernel.
+struct SeriesNames {
+  const char* cpu_single;
+  const char* cpu_multi;
+  const char* kernel;
+  const char* end_to_end;
+};
+
+SeriesNames series_names(bool on_gpu) {
+  if (on_gpu) return {"CPU, 1 thread", "CPU, all threads", "GPU kernel", "GPU end to end"};
+  return {"CPU, 1 thread", "CPU, all threads", "Emulated kernel (CPU)",
+          "Emulated end to end (CPU)"};
+}
+
+const std::vector<lessons::ParamSpec>& specs() {
+  static const std::vector<lessons::ParamSpec> kSpecs = {
+      {"n", "N elements", lessons::ParamKind::kCount, "1000", {}, "How many floats to add"},
+      {"grid",
+       "blocks",
+       lessons::ParamKind::kDim3,
+       "auto",
+       {},
+       "Blocks in the grid; auto: enough to give every element a thread, ceil(N / threads per "
+       "block)"},
+      {"block", "threads / block", lessons::ParamKind::kDim3, "256", {}, "Threads in each block"},
+  };
+  return kSpecs;
+}
+
+class VectorAddLesson final : public Lesson {
+ public:
+  VectorAddLesson() {
+    values_ = lessons::default_values(specs());
+    (void)configure({});
+  }
+
+  [[nodiscard]] const lessons::LessonInfo& info() const override { return lessons::kVectorAddInfo; }
+  [[nodiscard]] std::span<const lessons::ParamSpec> params() const override { return specs(); }
+  [[nodiscard]] lessons::ParamValues values() const override { return values_; }
+
+  Status configure(const lessons::ParamValues& given) override {
+    auto merged = lessons::merge_values(specs(), values_, given, lessons::kVectorAddId);
+    if (!merged) return merged.error();
+    lessons::ParamReader reader(specs(), *merged);
+    auto n = reader.count("n");
+    if (!n) return n.error();
+    TL_RETURN_IF_ERROR(lessons::validate_vector_add_size(*n, 0));
+    auto block = reader.dim3("block");
+    if (!block) return block.error();
+    auto grid = reader.grid("grid");
+    if (!grid) return grid.error();
+    LaunchConfig config{*grid, *block};
+    if (grid->volume() == 0) {
+      config.grid = {blocks_to_cover(*n, static_cast<std::uint32_t>(std::min<std::uint64_t>(
+                                             block->volume(), 0xFFFFFFFFu))),
+                     1, 1};
+    }
+    values_ = std::move(*merged);
+    n_ = *n;
+    config_ = config;
+    return Status::ok();
+  }
+
+  [[nodiscard]] LaunchConfig launch_config() const override { return config_; }
+  [[nodiscard]] DataShape data_shape() const override { return {1, n_}; }
+  [[nodiscard]] std::optional<ThreadCoverage> thread_coverage() const override {
+    return ThreadCoverage::linear(n_);
+  }
+  [[nodiscard]] std::optional<std::string> occupancy_kernel() const override {
+    return "vector_add";
+  }
+
+  [[nodiscard]] std::vector<LessonPreset> presets() const override {
+    return {{"<<<1, N>>>",
+             "The article's first try: one block with a thread per element",
+             {{"grid", "1"}, {"block", std::to_string(n_)}}}};
+  }
+
+  Result<LessonReport> run_timed(Device& device, const std::atomic<bool>* cancel) override {
+    VectorAddRequest request;
+    request.n = n_;
+    request.config = config_;
+    request.cancel = cancel;
+    request.repeats = repeats();
+    request.time_cpu = time_cpu();
+    auto report = run_vector_add(device, request);
+    if (!report) return report.error();
+    return to_lesson_report(*report);
+  }
+
+  Result<TracedLaunch> run_traced(Device& device, TraceSink& sink) override {
+    TracedLaunch traced;
+    traced.shape = {1, n_};
+    traced.config = config_;
+    auto check = trace_vector_add(device, n_, config_, sink, 1,
+                                  keep_traced_inputs() ? &traced_inputs_ : nullptr);
+    if (!check) return check.error();
+    traced.check = LessonCheck{check->passed, check->describe()};
+    return traced;
+  }
+
+  void release_device_data() override { traced_inputs_.release(); }
+
+  [[nodiscard]] std::string size_label() const override { return "elements N"; }
+  [[nodiscard]] lessons::ParamValues values_for_size(std::uint64_t size) const override {
+    lessons::ParamValues v = values_;
+    v["n"] = std::to_string(size);
+    v["grid"] = "auto";
+    return v;
+  }
+  [[nodiscard]] std::vector<std::uint64_t> sweep_sizes(const Device& device) const override {
+    // The emulator runs every thread on the CPU, so its sweep stops earlier.
+    const std::uint64_t top = device.is_gpu() ? (std::uint64_t{1} << 28) : (std::uint64_t{1} << 24);
+    const std::uint64_t fits = static_cast<std::uint64_t>(
+        static_cast<double>(device.info().global_memory_free) * 0.8 / 12.0);
+    return size_sweep(1 << 10, std::max<std::uint64_t>(1 << 10, std::min(top, fits)), 1);
+  }
+  [[nodiscard]] std::vector<BlockStep> block_sweep() const override {
+    return block_steps_1d(values_);
+  }
+  [[nodiscard]] std::optional<std::pair<std::string, std::string>> crossover() const override {
+    // Names from the GPU's series; on the emulator there is no GPU to overtake the CPU.
+    const SeriesNames names = series_names(true);
+    return std::make_pair(std::string(names.cpu_single), std::string(names.end_to_end));
+  }
+
+ private:
+  static LessonReport to_lesson_report(const VectorAddReport& r) {
+    const SeriesNames names = series_names(r.on_gpu);
+    LessonReport report;
+    report.on_gpu = r.on_gpu;
+    const double n = static_cast<double>(r.n);
+    report.rows.push_back({names.kernel, r.kernel, 12.0 * n, n, true, r.on_gpu});
+    report.rows.push_back({r.on_gpu ? "copy A, B host → device" : "copy A, B (emulated)",
+                           r.host_to_device, 8.0 * n, 0, false});
+    report.rows.push_back({r.on_gpu ? "copy C device → host" : "copy C (emulated)",
+                           r.device_to_host, 4.0 * n, 0, false});
+    const TimingStats stages[] = {r.host_to_device, r.kernel, r.device_to_host};
+    report.rows.push_back({names.end_to_end, add_stages(stages), 12.0 * n, n, true});
+    if (!r.cpu_single.empty())
+      report.rows.push_back({names.cpu_single, r.cpu_single, 12.0 * n, n, true});
+    if (!r.cpu_multi.empty()) {
+      report.rows.push_back({names.cpu_multi, r.cpu_multi, 12.0 * n, n, true});
+      report.notes.push_back("'" + std::string(names.cpu_multi) + "' used " +
+                             std::to_string(r.cpu_threads) + " thread(s)");
+    }
+    if (r.check) report.check = LessonCheck{r.check->passed, r.check->describe()};
+    return report;
+  }
+
+  lessons::ParamValues values_;
+  std::uint64_t n_ = 1000;
+  LaunchConfig config_;
+  TracedVectorAddInputs traced_inputs_;  // kept for relaunches of the same size
+};
+
+}  // namespace
+
+std::unique_ptr<Lesson> make_vector_add_lesson() {
+  return std::make_unique<VectorAddLesson>();
+}
+
+}  // namespace tl::compute

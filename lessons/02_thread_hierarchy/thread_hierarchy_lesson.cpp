@@ -1,0 +1,238 @@
+#include "thread_hierarchy_lesson.hpp"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/format.hpp"
+#include "core/sweep/size_sweep.hpp"
+#include "lessons/02_thread_hierarchy/thread_hierarchy.hpp"
+#include "thread_hierarchy_runner.hpp"
+
+namespace tl::compute {
+namespace {
+
+// The names of the timed rows, which are also the sweep's series. On the emulator the kernel row
+// says what it is: a CPU timing of the emulated kernel.
+constexpr const char* kCpuSingleRow = "CPU, 1 thread";
+constexpr const char* kGpuEndToEndRow = "GPU end to end";
+constexpr const char* kEmulatedEndToEndRow = "Emulated end to end (CPU)";
+constexpr const char* kCpuMultiRow = "CPU, all threads";
+constexpr const char* kGpuKernelRow = "GPU kernel";
+constexpr const char* kEmulatedKernelRow = "Emulated kernel (CPU)";
+
+// The emulator runs every element's thread one after another: up to 2^24 elements a sweep point
+// (warm-up and repeats included) stays within a few seconds, as in the vector-add lesson.
+constexpr std::uint64_t kEmulatorSweepTop = std::uint64_t{1} << 24;
+constexpr std::uint64_t kGpuSweepTop = std::uint64_t{1} << 28;
+// A grid-stride sweep keeps the grid the user chose, so at large N each thread loops many times;
+// with a grid of one thread that would be minutes per point. The sweep stops where the busiest
+// thread would make more passes than this.
+constexpr std::uint64_t kMaxSweepPasses = std::uint64_t{1} << 16;
+
+const std::vector<lessons::ParamSpec>& specs() {
+  static const std::vector<lessons::ParamSpec> kSpecs = {
+      {"n", "N elements", lessons::ParamKind::kCount, "4096", {}, "How many floats to transform"},
+      {"grid",
+       "blocks",
+       lessons::ParamKind::kDim3,
+       "auto",
+       {},
+       "Blocks in the grid (x,y,z); auto: enough in x to give every element a thread, "
+       "ceil(N / threads per block)"},
+      {"block",
+       "threads / block",
+       lessons::ParamKind::kDim3,
+       "256",
+       {},
+       "Threads in each block (x,y,z)"},
+      {"grid_stride",
+       "grid-stride loop",
+       lessons::ParamKind::kFlag,
+       "0",
+       {},
+       "Each thread loops over the data in steps of the grid's size, so any grid covers any N"},
+  };
+  return kSpecs;
+}
+
+class ThreadHierarchyLesson final : public Lesson {
+ public:
+  ThreadHierarchyLesson() {
+    values_ = lessons::default_values(specs());
+    (void)configure({});
+  }
+
+  [[nodiscard]] const lessons::LessonInfo& info() const override {
+    return lessons::kThreadHierarchyInfo;
+  }
+  [[nodiscard]] std::span<const lessons::ParamSpec> params() const override { return specs(); }
+  [[nodiscard]] lessons::ParamValues values() const override { return values_; }
+
+  Status configure(const lessons::ParamValues& given) override {
+    auto merged = lessons::merge_values(specs(), values_, given, lessons::kThreadHierarchyId);
+    if (!merged) return merged.error();
+    lessons::ParamReader reader(specs(), *merged);
+    auto n = reader.count("n");
+    if (!n) return n.error();
+    auto block = reader.dim3("block");
+    if (!block) return block.error();
+    auto grid = reader.grid("grid");
+    if (!grid) return grid.error();
+    auto grid_stride = reader.flag("grid_stride");
+    if (!grid_stride) return grid_stride.error();
+
+    lessons::ThreadHierarchyParams params;
+    params.n = *n;
+    params.grid_stride = *grid_stride;
+    params.config = {*grid, *block};
+    if (grid->volume() == 0) {
+      const auto per_block =
+          static_cast<std::uint32_t>(std::min<std::uint64_t>(block->volume(), 0xFFFFFFFFu));
+      params.config.grid = {blocks_to_cover(*n, per_block), 1, 1};
+    }
+    // Only what the kernel itself cannot do is refused here (N of 0, more threads than its 64-bit
+    // index counts); a configuration CUDA refuses is kept, so that its own error can be shown.
+    TL_RETURN_IF_ERROR(lessons::validate_thread_hierarchy(params, 0));
+    values_ = std::move(*merged);
+    params_ = params;
+    grid_is_auto_ = grid->volume() == 0;
+    return Status::ok();
+  }
+
+  [[nodiscard]] LaunchConfig launch_config() const override { return params_.config; }
+  [[nodiscard]] DataShape data_shape() const override { return {1, params_.n}; }
+  // With or without the grid-stride loop, thread i is idle exactly when i >= n.
+  [[nodiscard]] std::optional<ThreadCoverage> thread_coverage() const override {
+    return ThreadCoverage::linear(params_.n);
+  }
+  [[nodiscard]] std::uint32_t elements_per_thread() const override {
+    return params_.grid_stride ? kAnyElementsPerThread : 1;
+  }
+  [[nodiscard]] std::optional<std::string> occupancy_kernel() const override {
+    return params_.grid_stride ? "hierarchy_grid_stride" : "hierarchy_one_per_thread";
+  }
+
+  [[nodiscard]] std::vector<LessonPreset> presets() const override {
+    return {
+        {"one element per thread",
+         "Enough blocks of 256 threads for every element, each thread guarded by i < N",
+         {{"grid", "auto"}, {"block", "256"}, {"grid_stride", "0"}}},
+        {"grid-stride with 4 blocks",
+         "4 blocks of 256 threads cover any N: each thread jumps ahead by the grid's 1024 threads",
+         {{"grid", "4"}, {"block", "256"}, {"grid_stride", "1"}}},
+        {"3D grid",
+         "4 × 2 × 2 blocks of 8 × 4 × 4 threads for N = 2048: colour by block, thread or warp to "
+         "see x counted first, then y, then z",
+         {{"n", "2048"}, {"grid", "4,2,2"}, {"block", "8,4,4"}, {"grid_stride", "0"}}},
+        {"one thread does everything",
+         "<<<1, 1>>> with a grid-stride loop: correct, and no faster than the CPU's plain loop, "
+         "usually slower",
+         {{"n", "65536"}, {"grid", "1"}, {"block", "1"}, {"grid_stride", "1"}}},
+    };
+  }
+
+  Result<LessonReport> run_timed(Device& device, const std::atomic<bool>* cancel) override {
+    ThreadHierarchyRequest request;
+    request.params = params_;
+    request.cancel = cancel;
+    request.repeats = repeats();
+    request.time_cpu = time_cpu();
+    auto report = run_thread_hierarchy(device, request);
+    if (!report) return report.error();
+    return to_lesson_report(*report);
+  }
+
+  Result<TracedLaunch> run_traced(Device& device, TraceSink& sink) override {
+    auto trace = trace_thread_hierarchy(device, params_, sink);
+    if (!trace) return trace.error();
+    TracedLaunch traced;
+    traced.shape = {1, params_.n};
+    traced.config = params_.config;
+    traced.check = LessonCheck{trace->check.passed, trace->check.describe()};
+    traced.blocks = std::move(trace->blocks);
+    return traced;
+  }
+
+  [[nodiscard]] std::string size_label() const override { return "elements N"; }
+  [[nodiscard]] lessons::ParamValues values_for_size(std::uint64_t size) const override {
+    lessons::ParamValues v = values_;
+    v["n"] = std::to_string(size);
+    // A grid-stride loop is the way to cover any N with a grid of one's choosing, so its sweep
+    // keeps the grid; one element per thread needs a grid that grows with N.
+    if (!params_.grid_stride) v["grid"] = "auto";
+    return v;
+  }
+  [[nodiscard]] std::vector<std::uint64_t> sweep_sizes(const Device& device) const override {
+    std::uint64_t top = device.is_gpu() ? kGpuSweepTop : kEmulatorSweepTop;
+    // `in` and `out`: 8 bytes an element, with room to spare for the rest of the process.
+    const auto fits = static_cast<std::uint64_t>(
+        static_cast<double>(device.info().global_memory_free) * 0.8 / 8.0);
+    top = std::min(top, fits);
+    if (params_.grid_stride && !grid_is_auto_) {
+      auto threads = lessons::count_grid_threads(params_.config);
+      if (threads && *threads < top / kMaxSweepPasses) top = *threads * kMaxSweepPasses;
+    }
+    return size_sweep(1 << 10, std::max<std::uint64_t>(1 << 10, top), 1);
+  }
+  [[nodiscard]] std::vector<BlockStep> block_sweep() const override {
+    return block_steps_1d(values_, /*keep_grid=*/params_.grid_stride);
+  }
+  [[nodiscard]] std::optional<std::pair<std::string, std::string>> crossover() const override {
+    // End to end, copies included, against the plain loop, as in vector add. On the emulator there
+    // is no GPU row, so no crossing.
+    return std::make_pair(std::string(kCpuSingleRow), std::string(kGpuEndToEndRow));
+  }
+
+ private:
+  [[nodiscard]] LessonReport to_lesson_report(const ThreadHierarchyReport& r) const {
+    LessonReport report;
+    report.on_gpu = r.on_gpu;
+    const double bytes = lessons::thread_hierarchy_bytes(r.n);
+    const double flops = lessons::thread_hierarchy_flops(r.n);
+    report.rows.push_back(
+        {r.on_gpu ? kGpuKernelRow : kEmulatedKernelRow, r.kernel, bytes, flops, true, r.on_gpu});
+    const double element_bytes = 4.0 * static_cast<double>(r.n);
+    report.rows.push_back({r.on_gpu ? "copy in host → device" : "copy in (emulated)",
+                           r.host_to_device, element_bytes, 0, false});
+    report.rows.push_back({r.on_gpu ? "copy out device → host" : "copy out (emulated)",
+                           r.device_to_host, element_bytes, 0, false});
+    const TimingStats stages[] = {r.host_to_device, r.kernel, r.device_to_host};
+    report.rows.push_back({r.on_gpu ? kGpuEndToEndRow : kEmulatedEndToEndRow, add_stages(stages),
+                           bytes, flops, true});
+    if (!r.cpu_single.empty()) {
+      report.rows.push_back({kCpuSingleRow, r.cpu_single, bytes, flops, true});
+      report.rows.push_back({kCpuMultiRow, r.cpu_multi, bytes, flops, true});
+      report.notes.push_back("'" + std::string(kCpuMultiRow) + "' used " +
+                             std::to_string(r.cpu_threads) + " thread(s)");
+    }
+    if (r.check) report.check = LessonCheck{r.check->passed, r.check->describe()};
+    // How the threads met the data: what the grid-stride loop made of the grid, or what a grid too
+    // small for one element per thread left out.
+    const std::string threads_for_n =
+        format_count(r.threads) + " threads for " + format_count(r.n) + " elements";
+    if (params_.grid_stride) {
+      report.notes.push_back("grid-stride loop: " + threads_for_n +
+                             ", so each thread makes up to " + format_count(r.passes) +
+                             (r.passes == 1 ? " pass" : " passes"));
+    } else if (r.threads < r.n) {
+      report.notes.push_back("one element per thread: " + threads_for_n + ", so the last " +
+                             format_count(r.n - r.threads) +
+                             " are never computed; a grid-stride loop would cover them");
+    }
+    return report;
+  }
+
+  lessons::ParamValues values_;
+  lessons::ThreadHierarchyParams params_;
+  bool grid_is_auto_ = true;
+};
+
+}  // namespace
+
+std::unique_ptr<Lesson> make_thread_hierarchy_lesson() {
+  return std::make_unique<ThreadHierarchyLesson>();
+}
+
+}  // namespace tl::compute

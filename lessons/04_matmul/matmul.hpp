@@ -1,0 +1,177 @@
+#pragma once
+// Lesson 4, matrix multiply C = A · B: the parameters, their validation, the cost models that keep
+// slow work from hanging the app, and the check. Matrices are row-major floats: A is M×K, B is K×N,
+// C is M×N. No CUDA here: the kernels live in kernels/matmul.cuh and run through app/compute; the
+// CPU references are in matmul_reference.hpp and the tile picture in matmul_tiles.hpp.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/launch_config.hpp"
+#include "core/lessons/catalog.hpp"
+#include "core/result.hpp"
+
+namespace tl::lessons {
+
+// Who this lesson is, as its module registers it (module.cpp).
+inline constexpr LessonInfo kMatmulInfo{4, "matmul", "Matrix multiply",
+                                        "naive, shared-memory tiled and cuBLAS", "04_matmul"};
+inline constexpr std::string_view kMatmulId = kMatmulInfo.id;
+
+struct MatmulSize {
+  std::uint32_t m = 512;  // rows of A and C
+  std::uint32_t n = 512;  // columns of B and C
+  std::uint32_t k = 512;  // columns of A, rows of B: the length of every dot product
+  [[nodiscard]] std::uint64_t a_elements() const { return std::uint64_t{m} * k; }
+  [[nodiscard]] std::uint64_t b_elements() const { return std::uint64_t{k} * n; }
+  [[nodiscard]] std::uint64_t c_elements() const { return std::uint64_t{m} * n; }
+  // "37×53×29" (M×N×K).
+  [[nodiscard]] std::string to_string() const;
+  friend bool operator==(const MatmulSize&, const MatmulSize&) = default;
+};
+
+// One multiply and one add per term of each of the M·N dot products of length K.
+[[nodiscard]] inline double matmul_flops(const MatmulSize& s) {
+  return 2.0 * static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k);
+}
+// The least memory traffic possible: read A and B once, write C once. A kernel that re-reads from
+// DRAM moves more; GB/s against this figure shows how well a kernel reuses data.
+[[nodiscard]] inline double matmul_bytes(const MatmulSize& s) {
+  return 4.0 * static_cast<double>(s.a_elements() + s.b_elements() + s.c_elements());
+}
+
+// The kernels index with 32-bit ints (row * k + i), as the source article writes them, so no
+// matrix may hold more elements than an int can count.
+inline constexpr std::uint64_t kMatmulMaxElements = 0x7FFFFFFFull;
+
+// M, N and K must be at least 1, every matrix must fit the kernels' int index and, together, the
+// memory available (max_bytes; 0 skips that check).
+Status validate_matmul_size(const MatmulSize& size, std::uint64_t max_bytes);
+
+// The ladder of kernels the lesson climbs, slowest first. Each rung changes one thing.
+enum class MatmulKernel {
+  kUncoalesced,  // one thread per element, x picking the row: a warp's reads are scattered
+  kNaive,        // one thread per element, x picking the column: reads of B coalesced
+  kTiled,        // TILE×TILE blocks staging tiles of A and B in shared memory
+  kRegtile1d,    // each thread computes 8 elements of a column in registers (64×64 block tiles)
+  kRegtile2d,    // each thread computes an 8×8 square in registers (128×128 block tiles)
+  kVectorized,   // as 2D, with float4 loads and a transposed A tile in shared memory
+  kWarptile,     // as vectorised, tiles split per warp, double-buffered shared memory
+};
+
+// Every rung in ladder order: the lesson times them all side by side.
+inline constexpr MatmulKernel kMatmulLadder[] = {
+    MatmulKernel::kUncoalesced, MatmulKernel::kNaive,     MatmulKernel::kTiled,
+    MatmulKernel::kRegtile1d,   MatmulKernel::kRegtile2d, MatmulKernel::kVectorized,
+    MatmulKernel::kWarptile};
+
+// "uncoalesced", "naive", "tiled", "regtile-1d", "regtile-2d", "vectorized", "warptile".
+[[nodiscard]] std::string_view to_string(MatmulKernel kernel);
+Result<MatmulKernel> parse_matmul_kernel(std::string_view text);
+
+// The tile sizes the tiled kernel is compiled for.
+inline constexpr std::uint32_t kMatmulTiles[] = {8, 16, 32};
+
+// The register-tiled rungs have a fixed shape, compiled into the kernel: a block of `threads`
+// threads (1D) computes a tile_m × tile_n tile of C, walking along K tile_k at a time. The kernels
+// (kernels/matmul_regtile_*.cuh, matmul_vectorized.cuh, matmul_warptile.cuh) static_assert that
+// they agree with this table.
+struct MatmulBlockTile {
+  std::uint32_t tile_m = 0;
+  std::uint32_t tile_n = 0;
+  std::uint32_t tile_k = 0;
+  std::uint32_t threads = 0;
+};
+// The shape of a register-tiled rung; nullopt for the rungs whose block the user picks.
+[[nodiscard]] constexpr std::optional<MatmulBlockTile> matmul_block_tile(MatmulKernel kernel) {
+  switch (kernel) {
+    case MatmulKernel::kRegtile1d:
+      return MatmulBlockTile{64, 64, 8, 512};
+    case MatmulKernel::kRegtile2d:
+    case MatmulKernel::kVectorized:
+      return MatmulBlockTile{128, 128, 8, 256};
+    case MatmulKernel::kWarptile:
+      return MatmulBlockTile{128, 128, 16, 256};
+    default:
+      return std::nullopt;
+  }
+}
+
+struct MatmulVariant {
+  MatmulKernel kernel = MatmulKernel::kTiled;
+  std::uint32_t tile = 16;  // tiled only: 8, 16 or 32; the block is tile×tile
+  Dim3 block{16, 16, 1};    // naive and uncoalesced only: any 2D block CUDA accepts
+  // The block the kernel launches with: tile×tile for the tiled kernel, the fixed thread count of a
+  // register-tiled rung, `block` for the naive and uncoalesced ones.
+  [[nodiscard]] Dim3 launch_block() const;
+  // "naive, block 16×16", "tiled, TILE = 16", "warptile, 128×128 per block".
+  [[nodiscard]] std::string to_string() const;
+};
+
+// The tile must be one the kernel is compiled for. The naive block is left to the launch, so that
+// an oversized one fails with CUDA's own error, as the lesson wants students to see.
+Status validate_matmul_variant(const MatmulVariant& variant);
+
+// Enough blocks to cover C: one thread per element (x over the N columns, y over the M rows; the
+// uncoalesced kernel the other way round), or one block per tile of a register-tiled rung.
+[[nodiscard]] LaunchConfig matmul_covering_config(const MatmulSize& size,
+                                                  const MatmulVariant& variant);
+
+// ---- Cost models --------------------------------------------------------------------------------
+// Rough rates, measured on a modest 2-core development VM and rounded down, so that predictions
+// err on the slow side: a reference is skipped rather than left to freeze a lesson.
+
+// A CPU reference whose predicted time is above this is skipped with a message.
+inline constexpr double kCpuReferenceBudgetSeconds = 3.0;
+
+enum class CpuReference {
+  kNaive,    // the triple loop, one thread (matmul_reference)
+  kBlocked,  // cache-blocked, all cores (matmul_reference_blocked)
+};
+
+[[nodiscard]] double predicted_cpu_seconds(const MatmulSize& size, CpuReference reference,
+                                           unsigned threads);
+// Empty when the reference fits the budget, else a sentence saying why it is skipped.
+[[nodiscard]] std::string cpu_reference_skip_reason(const MatmulSize& size, CpuReference reference,
+                                                    unsigned threads);
+
+// The emulator runs every CUDA thread on the CPU, one after another on each of `workers` cores, and
+// the tiled kernel switches fibers at every __syncthreads(). One launch above this is refused.
+inline constexpr double kEmulatorLaunchBudgetSeconds = 2.0;
+
+[[nodiscard]] double predicted_emulator_seconds(const MatmulSize& size,
+                                                const MatmulVariant& variant,
+                                                const LaunchConfig& config, unsigned workers);
+// ErrorKind::kTooSlow with the predicted time and a size that fits, when one launch would take
+// longer than kEmulatorLaunchBudgetSeconds.
+Status check_emulator_budget(const MatmulSize& size, const MatmulVariant& variant,
+                             const LaunchConfig& config, unsigned workers);
+
+// ---- Check -------------------------------------------------------------------------------------
+
+struct MatmulCheckResult {
+  bool passed = true;
+  std::uint64_t wrong_count = 0;
+  std::uint32_t first_wrong_row = 0;  // meaningful when !passed
+  std::uint32_t first_wrong_col = 0;
+  float expected = 0;
+  float actual = 0;
+  float tolerance = 0;       // allowed at the first wrong element
+  double max_abs_error = 0;  // over all elements; infinity when one is NaN (never written)
+  [[nodiscard]] std::string describe() const;
+};
+
+// The largest difference float32 rounding allows between two computations of element (i, j) of C
+// (see matmul.cpp for the derivation), from the Euclidean norms of row i of A and column j of B.
+[[nodiscard]] float matmul_tolerance(std::uint32_t k, double a_row_norm, double b_col_norm);
+
+// Compares c against `reference` (another computation of A · B, e.g. a CPU reference or cuBLAS),
+// element by element, within matmul_tolerance.
+MatmulCheckResult check_matmul(std::span<const float> a, std::span<const float> b,
+                               std::span<const float> c, std::span<const float> reference,
+                               const MatmulSize& size);
+
+}  // namespace tl::lessons

@@ -1,0 +1,346 @@
+#include "matmul_runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <limits>
+#include <utility>
+
+#include "compute/optional_cublas.hpp"
+#include "core/lessons/random_inputs.hpp"
+#include "lessons/04_matmul/matmul_reference.hpp"
+
+namespace tl::compute {
+namespace {
+
+using lessons::MatmulKernel;
+using lessons::MatmulSize;
+using lessons::MatmulVariant;
+
+bool cancelled(const std::atomic<bool>* flag) {
+  return flag != nullptr && flag->load();
+}
+
+Error cancel_error() {
+  return {ErrorKind::kCancelled, "cancelled"};
+}
+
+struct HostMatrices {
+  std::vector<float> a, b;
+  std::vector<float>
+      poison;  // C before a kernel runs: NaN, so an unwritten element fails the check
+};
+
+HostMatrices make_inputs(const MatmulSize& size, std::uint32_t seed) {
+  HostMatrices host;
+  host.a.resize(size.a_elements());
+  host.b.resize(size.b_elements());
+  lessons::fill_random(host.a, seed);
+  lessons::fill_random(host.b, seed * 2654435761u + 1);
+  host.poison.assign(size.c_elements(), std::numeric_limits<float>::quiet_NaN());
+  return host;
+}
+
+struct DeviceMatrices {
+  DeviceArray<float> a, b, c;
+};
+
+Result<DeviceMatrices> allocate_matrices(Device& device, const MatmulSize& size) {
+  auto memory = device.memory_info();
+  if (!memory) return memory.error();
+  TL_RETURN_IF_ERROR(lessons::validate_matmul_size(size, memory->free_bytes));
+  DeviceMatrices d;
+  auto a = allocate_array<float>(device, size.a_elements());
+  if (!a) return a.error();
+  auto b = allocate_array<float>(device, size.b_elements());
+  if (!b) return b.error();
+  auto c = allocate_array<float>(device, size.c_elements());
+  if (!c) return c.error();
+  d.a = std::move(*a);
+  d.b = std::move(*b);
+  d.c = std::move(*c);
+  return d;
+}
+
+// Validation shared by the timed and the traced run; `config` is the launch of `variant`.
+Status check_launchable(const Device& device, const MatmulSize& size, const MatmulVariant& variant,
+                        const LaunchConfig& config) {
+  TL_RETURN_IF_ERROR(lessons::validate_matmul_variant(variant));
+  if (device.is_gpu()) return Status::ok();
+  return lessons::check_emulator_budget(size, variant, config,
+                                        static_cast<unsigned>(device.info().multiprocessors));
+}
+
+Status launch(Device& device, const MatmulVariant& variant, const LaunchConfig& config,
+              const DeviceMatrices& d, const MatmulSize& size, TraceRecord* trace = nullptr) {
+  const auto& kernels = device.kernels().matmul;
+  const int m = static_cast<int>(size.m), n = static_cast<int>(size.n),
+            k = static_cast<int>(size.k);
+  const int tile = static_cast<int>(variant.tile);
+  float* c = d.c.data();
+  const float* a = d.a.data();
+  const float* b = d.b.data();
+  switch (variant.kernel) {
+    case MatmulKernel::kUncoalesced:
+      return trace == nullptr ? kernels.uncoalesced(config, a, b, c, m, n, k)
+                              : kernels.uncoalesced_traced(config, a, b, c, m, n, k, trace);
+    case MatmulKernel::kNaive:
+      return trace == nullptr ? kernels.naive(config, a, b, c, m, n, k)
+                              : kernels.naive_traced(config, a, b, c, m, n, k, trace);
+    case MatmulKernel::kTiled:
+      return trace == nullptr ? kernels.tiled(config, tile, a, b, c, m, n, k)
+                              : kernels.tiled_traced(config, tile, a, b, c, m, n, k, trace);
+    default:
+      return trace == nullptr
+                 ? kernels.block_tiled(config, variant.kernel, a, b, c, m, n, k)
+                 : kernels.block_tiled_traced(config, variant.kernel, a, b, c, m, n, k, trace);
+  }
+}
+
+// What results are checked against: empty `values` when nothing could be.
+struct Reference {
+  enum class Source { kNone, kCpu, kCublas };
+  Source kind = Source::kNone;
+  std::vector<float> values;
+  std::string source;  // for the report
+};
+
+// The CPU's cache-blocked result when it fits the time budget; otherwise, on a GPU, cuBLAS's (run
+// into d.c, which the caller must overwrite before using it again).
+Result<Reference> make_reference(Device& device, const MatmulSize& size, const HostMatrices& host,
+                                 const DeviceMatrices& d, OptionalCublas& cublas) {
+  Reference reference;
+  const unsigned threads = lessons::matmul_reference_threads(size);
+  const std::string cpu_too_slow =
+      lessons::cpu_reference_skip_reason(size, lessons::CpuReference::kBlocked, threads);
+  if (cpu_too_slow.empty()) {
+    reference.values.resize(size.c_elements());
+    lessons::matmul_reference_blocked(host.a, host.b, reference.values, size);
+    reference.kind = Reference::Source::kCpu;
+    reference.source = "CPU cache-blocked reference";
+    return reference;
+  }
+  if (cublas.available()) {
+    TL_RETURN_IF_ERROR(cublas.multiply(d.a.data(), d.b.data(), d.c.data(), size.m, size.n, size.k));
+    TL_RETURN_IF_ERROR(device.synchronize());
+    reference.values.resize(size.c_elements());
+    TL_RETURN_IF_ERROR(device.copy_to_host(reference.values.data(), d.c.data(), d.c.bytes()));
+    reference.kind = Reference::Source::kCublas;
+    reference.source = "cuBLAS SGEMM (the CPU reference would take too long)";
+    return reference;
+  }
+  reference.source = "nothing checked: " + cpu_too_slow;
+  return reference;
+}
+
+std::optional<lessons::MatmulCheckResult> check_against(const Reference& reference,
+                                                        const HostMatrices& host,
+                                                        std::span<const float> c,
+                                                        const MatmulSize& size) {
+  if (reference.values.empty()) return std::nullopt;
+  return lessons::check_matmul(host.a, host.b, c, reference.values, size);
+}
+
+// A CPU reference timed on the steady clock. A single run may take up to the budget, so the runs
+// are cut to what fits in it (at least one), and a slow run needs no warm-up to fill caches.
+template <typename F>
+TimingStats time_on_host(F&& work, double predicted_seconds, int warmup, int repeats) {
+  const bool slow = predicted_seconds > 0.1;
+  if (!slow) {
+    for (int i = 0; i < warmup; ++i) work();
+  }
+  const int fitting =
+      static_cast<int>(lessons::kCpuReferenceBudgetSeconds / std::max(predicted_seconds, 1e-9));
+  repeats = std::clamp(fitting, 1, std::max(1, repeats));
+  std::vector<double> samples;
+  for (int i = 0; i < repeats; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    work();
+    const auto end = std::chrono::steady_clock::now();
+    samples.push_back(std::chrono::duration<double, std::milli>(end - start).count());
+  }
+  return summarize_timings(samples);
+}
+
+void set_time(MatmulTiming& row, const TimingStats& time, const MatmulSize& size) {
+  row.time = time;
+  row.gflops = gigaflops(lessons::matmul_flops(size), time.median_ms);
+}
+
+Status time_cpu_references(const MatmulRequest& request, const HostMatrices& host,
+                           const Reference& reference, MatmulReport& report) {
+  const MatmulSize& size = request.size;
+  const unsigned threads = lessons::matmul_reference_threads(size);
+  report.cpu_naive.name = "CPU naive, 1 thread";
+  report.cpu_blocked.name =
+      "CPU cache-blocked, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+  if (!request.time_cpu) {
+    report.cpu_naive.skipped = report.cpu_blocked.skipped = "CPU references not requested";
+    return Status::ok();
+  }
+  std::vector<float> c(size.c_elements());
+  struct Job {
+    MatmulTiming* row;
+    lessons::CpuReference kind;
+    unsigned threads;
+    bool is_the_reference;
+  };
+  const bool blocked_is_reference = reference.kind == Reference::Source::kCpu;
+  for (const Job& job :
+       {Job{&report.cpu_naive, lessons::CpuReference::kNaive, 1, false},
+        Job{&report.cpu_blocked, lessons::CpuReference::kBlocked, threads, blocked_is_reference}}) {
+    job.row->skipped = lessons::cpu_reference_skip_reason(size, job.kind, job.threads);
+    if (!job.row->ran()) continue;
+    if (cancelled(request.cancel)) return cancel_error();
+    auto work = [&] {
+      if (job.kind == lessons::CpuReference::kNaive) {
+        lessons::matmul_reference(host.a, host.b, c, size);
+      } else {
+        lessons::matmul_reference_blocked(host.a, host.b, c, size, job.threads);
+      }
+    };
+    set_time(*job.row,
+             time_on_host(work, lessons::predicted_cpu_seconds(size, job.kind, job.threads),
+                          request.warmup, request.repeats),
+             size);
+    if (!job.is_the_reference) job.row->check = check_against(reference, host, c, size);
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+LaunchConfig matmul_launch_config(const MatmulSize& size, const MatmulVariant& variant,
+                                  const std::optional<Dim3>& grid) {
+  LaunchConfig config = lessons::matmul_covering_config(size, variant);
+  if (grid) config.grid = *grid;
+  return config;
+}
+
+Result<MatmulReport> run_matmul(Device& device, const MatmulRequest& request) {
+  const MatmulSize& size = request.size;
+  TL_RETURN_IF_ERROR(lessons::validate_matmul_size(size, 0));
+  std::vector<LaunchConfig> configs;
+  for (const MatmulVariant& variant : request.variants) {
+    configs.push_back(matmul_launch_config(size, variant, request.grid));
+    TL_RETURN_IF_ERROR(check_launchable(device, size, variant, configs.back()));
+  }
+
+  const HostMatrices host = make_inputs(size, request.seed);
+  auto matrices = allocate_matrices(device, size);
+  if (!matrices) return matrices.error();
+  const DeviceMatrices& d = *matrices;
+
+  MatmulReport report;
+  report.on_gpu = device.is_gpu();
+  report.size = size;
+
+  auto upload = [&]() -> Status {
+    TL_RETURN_IF_ERROR(device.copy_to_device(d.a.data(), host.a.data(), d.a.bytes()));
+    return device.copy_to_device(d.b.data(), host.b.data(), d.b.bytes());
+  };
+  auto h2d = device.time_repeated(upload, 0, request.repeats);
+  if (!h2d) return h2d.error();
+  report.host_to_device = summarize_timings(*h2d);
+  if (cancelled(request.cancel)) return cancel_error();
+
+  OptionalCublas cublas(device);
+  Reference reference;
+  if (request.check) {
+    auto made = make_reference(device, size, host, d, cublas);
+    if (!made) return made.error();
+    reference = std::move(*made);
+  } else {
+    reference.source = "nothing checked: the check was not requested";
+  }
+  report.check_reference = reference.source;
+
+  std::vector<float> c(size.c_elements());
+  // Runs `work` timed and fetches C, which it must have written from scratch.
+  auto measure = [&](MatmulTiming& row, const std::function<Status()>& work) -> Status {
+    TL_RETURN_IF_ERROR(device.copy_to_device(d.c.data(), host.poison.data(), d.c.bytes()));
+    auto times = device.time_repeated(work, request.warmup, request.repeats);
+    if (!times) return times.error();
+    TL_RETURN_IF_ERROR(device.synchronize());
+    set_time(row, summarize_timings(*times), size);
+    auto download = [&]() -> Status {
+      return device.copy_to_host(c.data(), d.c.data(), d.c.bytes());
+    };
+    if (report.device_to_host.empty()) {
+      auto d2h = device.time_repeated(download, 0, request.repeats);
+      if (!d2h) return d2h.error();
+      report.device_to_host = summarize_timings(*d2h);
+    } else {
+      TL_RETURN_IF_ERROR(download());
+    }
+    row.check = check_against(reference, host, c, size);
+    return Status::ok();
+  };
+
+  for (std::size_t i = 0; i < request.variants.size(); ++i) {
+    if (cancelled(request.cancel)) return cancel_error();
+    const MatmulVariant& variant = request.variants[i];
+    MatmulTiming row;
+    row.name = variant.to_string();
+    row.config = configs[i];
+    TL_RETURN_IF_ERROR(measure(row, [&] { return launch(device, variant, configs[i], d, size); }));
+    report.kernels.push_back(std::move(row));
+  }
+
+  report.cublas.name = "cuBLAS SGEMM";
+  if (!request.cublas) {
+    report.cublas.skipped = "cuBLAS not requested";
+  } else if (!cublas.available()) {
+    report.cublas.skipped = OptionalCublas::unavailable_reason();
+  } else if (const Status started = cublas.initialize(); !started) {
+    report.cublas.skipped = "cuBLAS could not start: " + started.message();
+  } else {
+    if (cancelled(request.cancel)) return cancel_error();
+    TL_RETURN_IF_ERROR(measure(report.cublas, [&] {
+      return cublas.multiply(d.a.data(), d.b.data(), d.c.data(), size.m, size.n, size.k);
+    }));
+    // Checked against itself it would pass trivially: say nothing instead.
+    if (reference.kind == Reference::Source::kCublas) report.cublas.check.reset();
+  }
+
+  TL_RETURN_IF_ERROR(time_cpu_references(request, host, reference, report));
+  return report;
+}
+
+Result<MatmulTraceReport> trace_matmul(Device& device, const MatmulSize& size,
+                                       const MatmulVariant& variant, const LaunchConfig& config,
+                                       TraceSink& sink, std::uint32_t seed) {
+  TL_RETURN_IF_ERROR(lessons::validate_matmul_size(size, 0));
+  TL_RETURN_IF_ERROR(check_launchable(device, size, variant, config));
+  const HostMatrices host = make_inputs(size, seed);
+  auto matrices = allocate_matrices(device, size);
+  if (!matrices) return matrices.error();
+  const DeviceMatrices& d = *matrices;
+  TL_RETURN_IF_ERROR(device.copy_to_device(d.a.data(), host.a.data(), d.a.bytes()));
+  TL_RETURN_IF_ERROR(device.copy_to_device(d.b.data(), host.b.data(), d.b.bytes()));
+  TL_RETURN_IF_ERROR(device.copy_to_device(d.c.data(), host.poison.data(), d.c.bytes()));
+
+  auto records = sink.acquire(device, size.c_elements());
+  if (!records) return records.error();
+  Status launched = launch(device, variant, config, d, size, *records);
+  if (launched) launched = device.synchronize();
+  // Publish even after a failed launch: the sink must give its buffer back (e.g. unmap it), and the
+  // view then honestly shows that nothing was written.
+  const Status published = sink.publish(device);
+  TL_RETURN_IF_ERROR(launched);
+  TL_RETURN_IF_ERROR(published);
+
+  MatmulTraceReport report;
+  report.shape = {size.m, size.n};
+  report.config = config;
+  std::vector<float> c(size.c_elements());
+  TL_RETURN_IF_ERROR(device.copy_to_host(c.data(), d.c.data(), d.c.bytes()));
+  OptionalCublas cublas(device);
+  auto reference = make_reference(device, size, host, d, cublas);
+  if (!reference) return reference.error();
+  report.check = check_against(*reference, host, c, size);
+  report.check_reference = reference->source;
+  return report;
+}
+
+}  // namespace tl::compute

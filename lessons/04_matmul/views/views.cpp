@@ -1,0 +1,49 @@
+// Registers the matrix-multiply lesson's views (lesson_views.hpp) and their commands.
+
+#include <algorithm>
+
+#include "element_reads.hpp"
+#include "lesson_views.hpp"
+
+namespace tl::ui::matmul_views {
+
+const ElementReadsPick* current_pick(const AppState& state) {
+  return dynamic_cast<const ElementReadsPick*>(state.lesson_pick.get());
+}
+
+void pick_element(AppController& controller, std::uint64_t row, std::uint64_t col) {
+  auto reads = lessons::matmul_element_reads(controller.state().controls.values,
+                                             static_cast<std::uint32_t>(row),
+                                             static_cast<std::uint32_t>(col));
+  if (!reads) {
+    controller.post(Severity::kWarning, reads.message());
+    return;
+  }
+  auto pick = std::make_shared<ElementReadsPick>();
+  pick->reads = std::move(*reads);
+  controller.set_lesson_pick(std::move(pick));
+  controller.show_lesson_tab("reads");
+}
+
+void show_phase(AppController& controller, std::uint32_t phase) {
+  auto* pick = dynamic_cast<ElementReadsPick*>(controller.lesson_pick());
+  if (pick == nullptr || pick->reads.phases.empty()) return;
+  const auto last = static_cast<std::uint32_t>(pick->reads.phases.size() - 1);
+  pick->phase = std::min(phase, last);
+}
+
+}  // namespace tl::ui::matmul_views
+
+namespace tl::lesson_modules {
+
+const ui::LessonViews& lesson_views_04_matmul() {
+  static const ui::LessonViews kViews{
+      .tabs = {{"reads", "Element reads",
+                "What one element of C reads: a row of A, a column of B, tile by tile",
+                &ui::matmul_views::draw_element_reads_panel}},
+      .pick_element = &ui::matmul_views::pick_element,
+  };
+  return kViews;
+}
+
+}  // namespace tl::lesson_modules
