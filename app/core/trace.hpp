@@ -32,6 +32,7 @@ struct DataShape {
   std::uint64_t rows = 1;
   std::uint64_t cols = 0;
   [[nodiscard]] std::uint64_t elements() const { return rows * cols; }
+  friend bool operator==(const DataShape&, const DataShape&) = default;
 };
 
 DecodedTrace decode(const TraceRecord& record, std::uint64_t element, const DataShape& shape,

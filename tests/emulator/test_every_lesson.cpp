@@ -1,0 +1,157 @@
+// The suite every registered lesson passes: registering a lesson (one line in
+// lessons/CMakeLists.txt) is enough for it to be tested here, on the emulator. Each test runs once
+// per lesson, named after it.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "compute/lessons/lesson.hpp"
+#include "compute/lessons/lesson_registry.hpp"
+#include "compute/trace_sink.hpp"
+#include "core/trace.hpp"
+
+namespace tl::compute {
+namespace {
+
+std::vector<std::string> registered_ids() {
+  std::vector<std::string> ids;
+  for (const LessonModule* module : registered_lessons()) ids.emplace_back(module->info.id);
+  return ids;
+}
+
+class EveryLesson : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    auto lesson = make_lesson(GetParam());
+    ASSERT_TRUE(lesson.is_ok()) << lesson.message();
+    lesson_ = std::move(*lesson);
+    lesson_->set_repeats(1);
+    // The window and every command open a lesson on the emulator with these.
+    const lessons::ParamValues smaller = lesson_->emulator_defaults();
+    if (!smaller.empty()) ASSERT_TRUE(lesson_->configure(smaller).is_ok());
+  }
+  std::unique_ptr<Device> device_ = make_emulator_device();
+  std::unique_ptr<Lesson> lesson_;
+};
+
+TEST(LessonRegistry, IdsFoldersAndNumbersAreUniqueAndInOrder) {
+  std::set<std::string_view> ids;
+  std::set<std::string_view> folders;
+  int number = 0;
+  ASSERT_FALSE(registered_lessons().empty());
+  for (const LessonModule* module : registered_lessons()) {
+    ASSERT_NE(module->make, nullptr) << module->info.id;
+    EXPECT_TRUE(ids.insert(module->info.id).second) << "duplicate id " << module->info.id;
+    EXPECT_TRUE(folders.insert(module->info.folder).second) << module->info.folder;
+    EXPECT_GT(module->info.number, number) << module->info.id << ": numbers follow the list";
+    number = module->info.number;
+    // The folder starts with the lesson's number, as lessons/NN_name does.
+    char prefix[8];
+    std::snprintf(prefix, sizeof(prefix), "%02d_", module->info.number);
+    EXPECT_EQ(module->info.folder.substr(0, 3), prefix) << module->info.folder;
+    EXPECT_FALSE(module->info.title.empty());
+    EXPECT_FALSE(module->info.summary.empty());
+  }
+  EXPECT_EQ(first_lesson_id(), registered_lessons().front()->info.id);
+  EXPECT_FALSE(make_lesson("no-such-lesson").is_ok());
+}
+
+TEST_P(EveryLesson, KnowsItselfAsTheRegistryDoes) {
+  const LessonModule* module = find_lesson_module(GetParam());
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(lesson_->info().id, module->info.id);
+  EXPECT_EQ(lesson_->info().folder, module->info.folder);
+}
+
+TEST_P(EveryLesson, ParametersRoundTripThroughText) {
+  const lessons::ParamValues values = lesson_->values();
+  // Every declared parameter has a value, and nothing else does.
+  for (const lessons::ParamSpec& spec : lesson_->params()) {
+    EXPECT_EQ(values.count(spec.name), 1u) << spec.name;
+  }
+  EXPECT_EQ(values.size(), lesson_->params().size());
+  // Its own values, given back as text, change nothing.
+  ASSERT_TRUE(lesson_->configure(values).is_ok());
+  EXPECT_EQ(lesson_->values(), values);
+  // A fresh lesson configured with them says the same.
+  auto again = make_lesson(GetParam());
+  ASSERT_TRUE(again.is_ok());
+  ASSERT_TRUE((*again)->configure(values).is_ok());
+  EXPECT_EQ((*again)->values(), values);
+  EXPECT_EQ((*again)->launch_config(), lesson_->launch_config());
+  EXPECT_EQ((*again)->data_shape(), lesson_->data_shape());
+}
+
+TEST_P(EveryLesson, AnUnknownParameterIsRefusedByName) {
+  const Status refused = lesson_->configure({{"no-such-parameter", "1"}});
+  ASSERT_FALSE(refused.is_ok());
+  EXPECT_NE(refused.message().find("no-such-parameter"), std::string::npos) << refused.message();
+}
+
+TEST_P(EveryLesson, DefaultsRunTimedAndPassTheCheck) {
+  lesson_->set_time_cpu(false);
+  auto report = lesson_->run_timed(*device_, nullptr);
+  ASSERT_TRUE(report.is_ok()) << report.message();
+  EXPECT_FALSE(report->on_gpu);
+  EXPECT_FALSE(report->rows.empty());
+  ASSERT_TRUE(report->check.has_value()) << "the defaults' run is checked";
+  EXPECT_TRUE(report->check->passed) << report->check->description;
+  for (const TimingRow& row : report->rows) {
+    EXPECT_FALSE(row.name.empty());
+    EXPECT_GE(row.stats.median_ms, 0.0) << row.name;
+  }
+}
+
+TEST_P(EveryLesson, DefaultsTraceEveryElementOnce) {
+  HostTraceSink sink;
+  auto traced = lesson_->run_traced(*device_, sink);
+  ASSERT_TRUE(traced.is_ok()) << traced.message();
+  EXPECT_EQ(traced->shape, lesson_->data_shape());
+  const TraceSummary summary = summarize(sink.records(), traced->config);
+  EXPECT_EQ(summary.elements, lesson_->data_shape().elements());
+  EXPECT_EQ(summary.unwritten, 0u) << "the defaults cover the data";
+  EXPECT_EQ(summary.written_more, 0u) << "no element is written twice";
+  if (traced->check) EXPECT_TRUE(traced->check->passed) << traced->check->description;
+}
+
+TEST_P(EveryLesson, SweepsHaveSizesAndBlockSteps) {
+  const auto sizes = lesson_->sweep_sizes(*device_);
+  ASSERT_FALSE(sizes.empty());
+  EXPECT_TRUE(std::is_sorted(sizes.begin(), sizes.end()));
+  EXPECT_FALSE(lesson_->size_label().empty());
+  for (std::uint64_t size : sizes) {
+    auto sized = make_lesson(GetParam());
+    ASSERT_TRUE(sized.is_ok());
+    EXPECT_TRUE((*sized)->configure(lesson_->values_for_size(size)).is_ok()) << size;
+  }
+  const auto steps = lesson_->block_sweep();
+  ASSERT_FALSE(steps.empty());
+  for (const BlockStep& step : steps) {
+    auto stepped = make_lesson(GetParam());
+    ASSERT_TRUE(stepped.is_ok());
+    ASSERT_TRUE((*stepped)->configure(lesson_->values()).is_ok());
+    EXPECT_TRUE((*stepped)->configure(step.values).is_ok()) << to_string(step.block);
+  }
+}
+
+TEST_P(EveryLesson, PresetsAreValid) {
+  for (const LessonPreset& preset : lesson_->presets()) {
+    auto fresh = make_lesson(GetParam());
+    ASSERT_TRUE(fresh.is_ok());
+    EXPECT_TRUE((*fresh)->configure(preset.values).is_ok()) << preset.label;
+    EXPECT_FALSE(preset.label.empty());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Registered, EveryLesson, ::testing::ValuesIn(registered_ids()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace tl::compute

@@ -1,0 +1,102 @@
+// Every registered lesson opens, launches and draws in the headless UI, and each of its own tabs
+// (lesson_views.hpp) can be brought to the front and drawn: registering a lesson and its views is
+// enough for them to be tested here.
+
+#include <gtest/gtest.h>
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <string>
+
+#include "app_controller.hpp"
+#include "compute/lessons/lesson_registry.hpp"
+#include "controller_test_support.hpp"
+#include "headless_ui.hpp"
+#include "lesson_views.hpp"
+
+namespace tl::ui {
+namespace {
+
+// The selected tab of the results tab bar in the last frame, by its label ("" when none).
+std::string selected_results_tab() {
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  for (int i = 0; i < g.TabBars.GetMapSize(); ++i) {
+    ImGuiTabBar* bar = g.TabBars.TryGetMapData(i);
+    if (bar == nullptr || bar->Tabs.Size == 0) continue;
+    for (const ImGuiTabItem& tab : bar->Tabs) {
+      if (tab.ID != bar->SelectedTabId || tab.NameOffset < 0) continue;
+      return std::string(bar->TabsNames.Buf.Data + tab.NameOffset);
+    }
+  }
+  return {};
+}
+
+class EveryLessonViews : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    auto ui = HeadlessUi::create(1600, 1000, 1.0f);
+    ASSERT_TRUE(ui.is_ok()) << ui.message();
+    ui_ = std::move(*ui);
+    auto controller = AppController::create(
+        test_support::emulator_options(ui_->renderer(), "threadlab_every_lesson_views"));
+    ASSERT_TRUE(controller.is_ok()) << controller.message();
+    app_ = std::move(*controller);
+    test_support::wait_until_idle(*app_);
+  }
+  std::unique_ptr<HeadlessUi> ui_;
+  std::unique_ptr<AppController> app_;
+};
+
+TEST_P(EveryLessonViews, OpensLaunchesAndDrawsEachOfItsTabs) {
+  app_->select_lesson(GetParam());
+  ASSERT_EQ(app_->state().controls.lesson_id, GetParam());
+  test_support::wait_until_idle(*app_);
+  ui_->draw_frame(*app_);
+  const AppState& state = app_->state();
+  EXPECT_TRUE(state.trace.valid) << state.trace.error;
+  ASSERT_TRUE(state.timed.report.has_value()) << state.timed.error;
+  EXPECT_TRUE(state.lesson.error.empty()) << state.lesson.error;
+  for (const Message& message : state.messages) {
+    EXPECT_NE(message.severity, Severity::kError) << message.text;
+  }
+  const LessonViews& views = app_->views();
+  for (const LessonTab& tab : views.tabs) {
+    ASSERT_NE(tab.draw, nullptr) << tab.id;
+    EXPECT_FALSE(tab.label.empty());
+    app_->show_lesson_tab(tab.id);
+    ui_->draw_frame(*app_);
+    ui_->draw_frame(*app_);
+    EXPECT_EQ(selected_results_tab(), std::string(tab.label)) << tab.id;
+    // A link's view=<id> reaches it too.
+    EXPECT_TRUE(app_->show_view(std::string(tab.id)).is_ok());
+  }
+  if (!views.opens_on.empty()) {
+    const bool known = std::any_of(views.tabs.begin(), views.tabs.end(),
+                                   [&](const LessonTab& t) { return t.id == views.opens_on; });
+    EXPECT_TRUE(known) << "opens on a tab it does not have: " << views.opens_on;
+  }
+  if (!views.beside.empty() && views.beside != kGridOfBlocks) {
+    const bool known = std::any_of(views.tabs.begin(), views.tabs.end(),
+                                   [&](const LessonTab& t) { return t.id == views.beside; });
+    EXPECT_TRUE(known) << "puts beside the mapping view a tab it does not have: " << views.beside;
+  }
+}
+
+std::vector<std::string> registered_ids() {
+  std::vector<std::string> ids;
+  for (const compute::LessonModule* module : compute::registered_lessons()) {
+    ids.emplace_back(module->info.id);
+  }
+  return ids;
+}
+
+INSTANTIATE_TEST_SUITE_P(Registered, EveryLessonViews, ::testing::ValuesIn(registered_ids()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace tl::ui
