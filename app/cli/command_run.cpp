@@ -17,46 +17,33 @@ namespace {
 // A trace CSV holds one row per element; past this it would be gigabytes nobody opens.
 constexpr std::uint64_t kMaxTraceElements = std::uint64_t{1} << 24;
 
-std::string backend_label(const interop::BackendChoice& choice) {
-  return choice.device->is_gpu() ? "CUDA on " + choice.device->info().name : "the CPU emulator";
+std::string backend_label(const compute::Device& device) {
+  return device.is_gpu() ? "CUDA on " + device.info().name : "the CPU emulator";
 }
 
 }  // namespace
 
 int command_run(const RunOptions& options, std::ostream& out, std::ostream& err) {
-  auto lesson = configure_lesson(options.launch);
-  if (!lesson) return fail(err, lesson.message(), kExitUsage);
   if (options.repeats < 1) return fail(err, "--repeats must be at least 1", kExitUsage);
-  const DataShape shape = (*lesson)->data_shape();
-  const LaunchConfig config = (*lesson)->launch_config();
+  auto session = open_launch(options.launch, nullptr, out);
+  if (!session) return fail(err, session.message(), open_launch_exit_status(session.error()));
+  compute::Lesson& lesson = *(*session)->lesson();
+  const DataShape shape = lesson.data_shape();
+  const LaunchConfig config = lesson.launch_config();
   if (!options.trace_path.empty() && shape.elements() > kMaxTraceElements) {
     return fail(
         err, "--trace is limited to 2^24 elements (" + format_count(kMaxTraceElements) + " rows)",
         kExitUsage);
   }
-  auto preference = interop::parse_backend_preference(options.launch.backend);
-  if (!preference) return fail(err, "--backend: " + preference.message(), kExitUsage);
-  auto choice = interop::choose_backend(*preference, false);
-  if (!choice) return fail(err, choice.message(), kExitFailure);
-  compute::Device& device = *choice->device;
-  (*lesson)->set_repeats(options.repeats);
+  compute::Device& device = (*session)->device();
+  lesson.set_repeats(options.repeats);
 
   // An invalid configuration is launched anyway: CUDA's own error is part of the lesson. If it
-  // fails, the one line says both what CUDA said and why.
-  const auto problems = validate(config, device.info().limits);
-  auto explain = [&problems](const std::string& message) {
-    if (problems.empty() || message.find(problems.front().message) != std::string::npos)
-      return message;
-    return message + " (why: " + problems.front().message + ")";
-  };
-
-  // A kernel that could outlast a display's watchdog is refused before it can freeze the desktop.
-  if (const Status safe = (*lesson)->check_watchdog(device); !safe) {
-    return fail(err, safe.message(), kExitFailure);
-  }
-  auto report = (*lesson)->run_timed(device, nullptr);
-  if (!report) return fail(err, explain(report.message()), kExitFailure);
-  const std::string id((*lesson)->info().id);
+  // fails, the one line says both what CUDA said and why (the session explains it). A kernel that
+  // could outlast a display's watchdog is refused before it can freeze the desktop.
+  auto report = (*session)->time(lesson);
+  if (!report) return fail(err, report.message(), kExitFailure);
+  const std::string id(lesson.info().id);
   // On a GPU every kernel is read against what this device does at best, measured once and cached
   // (about a second the first time), after the lesson's own timings so they do not share the GPU.
   std::optional<DeviceCeilings> ceilings;
@@ -67,7 +54,7 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
     if (!measured)
       err << "note: no shares of the device's ceilings: " << measured.message() << '\n';
   }
-  print_run_report(out, id, {shape, config, std::nullopt, {}}, *report, backend_label(*choice),
+  print_run_report(out, id, {shape, config, std::nullopt, {}}, *report, backend_label(device),
                    ceilings ? &*ceilings : nullptr);
 
   bool check_failed = false;
@@ -81,17 +68,15 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
   }
 
   if (!options.trace_path.empty()) {
-    compute::HostTraceSink sink;
-    auto traced = (*lesson)->run_traced(device, sink);
-    if (!traced) return fail(err, "traced launch: " + explain(traced.message()), kExitFailure);
+    auto traced = (*session)->trace();
+    if (!traced) return fail(err, "traced launch: " + traced.message(), kExitFailure);
     std::ofstream file(options.trace_path);
     if (!file) return fail(err, "cannot write " + options.trace_path, kExitFailure);
-    const Status written = write_trace_csv(file, sink.records(), traced->shape, traced->config);
+    const Status written = write_trace_csv(file, (*session)->host_records(), traced->launch.shape,
+                                           traced->launch.config);
     if (!written) return fail(err, options.trace_path + ": " + written.message(), kExitFailure);
-    const TraceSummary summary = summarize(sink.records(), traced->config);
-    out << "  trace: " << options.trace_path << " (" << format_count(summary.elements)
-        << " elements, " << format_count(summary.unwritten) << " never written, "
-        << format_count(summary.idle_threads) << " idle threads)\n";
+    out << "  trace: " << options.trace_path << " ("
+        << describe_counts(traced->launch.shape.elements(), traced->counts) << ")\n";
   }
   // Every failure ends in one line on stderr; the trace above is still written, since it shows why.
   if (check_failed) return fail(err, report->check->description, kExitFailure);

@@ -6,9 +6,7 @@
 
 namespace tl::cli {
 
-Result<std::unique_ptr<compute::Lesson>> configure_lesson(const LaunchOptions& options) {
-  auto lesson = compute::make_lesson(options.lesson);
-  if (!lesson) return lesson.error();
+Status apply_launch_options(compute::Lesson& lesson, const LaunchOptions& options) {
   lessons::ParamValues values(options.params.begin(), options.params.end());
   if (options.single_block) {
     if (values.count("grid") != 0 || values.count("block") != 0) {
@@ -16,16 +14,53 @@ Result<std::unique_ptr<compute::Lesson>> configure_lesson(const LaunchOptions& o
           "--single-block sets the grid and the block itself: drop --grid and --block");
     }
   }
-  const Status configured = (*lesson)->configure(values);
-  if (!configured) return configured.error();
+  TL_RETURN_IF_ERROR(lesson.configure(values));
   if (options.single_block) {
-    const DataShape shape = (*lesson)->data_shape();
+    const DataShape shape = lesson.data_shape();
     if (shape.rows > 1) return invalid_argument("--single-block is for 1D data");
-    const Status single =
-        (*lesson)->configure({{"grid", "1"}, {"block", std::to_string(shape.cols)}});
+    const Status single = lesson.configure({{"grid", "1"}, {"block", std::to_string(shape.cols)}});
     if (!single) return invalid_argument("--single-block: " + single.message());
   }
+  return Status::ok();
+}
+
+Result<std::unique_ptr<compute::Lesson>> configure_lesson(const LaunchOptions& options) {
+  auto lesson = compute::make_lesson(options.lesson);
+  if (!lesson) return lesson.error();
+  TL_RETURN_IF_ERROR(apply_launch_options(**lesson, options));
   return lesson;
+}
+
+Result<std::unique_ptr<interop::LaunchSession>> open_launch(const LaunchOptions& options,
+                                                            render::TraceBuffer* buffer,
+                                                            std::ostream& note) {
+  // The command line's own mistakes first, on a lesson at its plain defaults.
+  if (auto checked = configure_lesson(options); !checked) return checked.error();
+  auto preference = interop::parse_backend_preference(options.backend);
+  if (!preference) return Error{ErrorKind::kParseError, "--backend: " + preference.message()};
+  auto session = interop::LaunchSession::open(*preference, buffer);
+  if (!session) return Error{ErrorKind::kNoDevice, session.message()};
+  auto adapted = (*session)->select_lesson(options.lesson);
+  if (!adapted) return Error{ErrorKind::kNoDevice, adapted.message()};
+  const Status applied = apply_launch_options(*(*session)->lesson(), options);
+  if (!applied) return Error{ErrorKind::kNoDevice, applied.message()};
+  std::string chosen;
+  for (const auto& [name, value] : *adapted) {
+    if (options.params.count(name) != 0) continue;
+    chosen += (chosen.empty() ? "" : ", ") + name + "=" + value;
+  }
+  if (!chosen.empty()) {
+    note << "note: on the " << to_string((*session)->backend())
+         << " this lesson's defaults are smaller: " << chosen
+         << " (the GPU's would take minutes here; set them to choose)\n";
+  }
+  return session;
+}
+
+int open_launch_exit_status(const Error& error) {
+  return error.kind == ErrorKind::kInvalidArgument || error.kind == ErrorKind::kParseError
+             ? kExitUsage
+             : kExitFailure;
 }
 
 std::vector<lessons::ParamSpec> all_lesson_params() {

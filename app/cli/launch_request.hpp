@@ -2,15 +2,30 @@
 // Turns the launch options shared by run, bench and render into a configured lesson.
 
 #include <memory>
+#include <ostream>
 
 #include "commands.hpp"
 #include "compute/lessons/lesson.hpp"
 #include "core/result.hpp"
+#include "interop/launch_session.hpp"
 
 namespace tl::cli {
 
 // The lesson with the command line's parameters applied (and --single-block, for 1D lessons).
 Result<std::unique_ptr<compute::Lesson>> configure_lesson(const LaunchOptions& options);
+// The same, on a lesson already at its defaults (a session's).
+Status apply_launch_options(compute::Lesson& lesson, const LaunchOptions& options);
+
+// A launch session on the chosen backend with the command line's lesson, at the session's
+// backend-adapted defaults with the given parameters on top. Where the backend changed a default
+// that the command line did not set, `note` says which values it chose. Errors of the command
+// line itself come first (ErrorKind::kInvalidArgument or kParseError: exit 2), before any device
+// is opened.
+Result<std::unique_ptr<interop::LaunchSession>> open_launch(const LaunchOptions& options,
+                                                            render::TraceBuffer* buffer,
+                                                            std::ostream& note);
+// The exit status for a failure of open_launch: 2 for the command line's mistakes, else 1.
+int open_launch_exit_status(const Error& error);
 
 // Every parameter name of every available lesson, for registering command-line options. The help
 // of each names the lessons that take it, each with its own meaning and default.

@@ -16,8 +16,6 @@
 
 namespace tl::ui {
 
-// The traced view is drawn from one GL buffer of 16-byte records: 2^24 of them are 256 MiB.
-constexpr std::uint64_t kMaxTracedElements = std::uint64_t{1} << 24;
 constexpr std::size_t kMaxMessages = 50;
 constexpr std::size_t kMaxEarlierSeries = 16;
 
@@ -41,34 +39,26 @@ AppController::~AppController() {
 }
 
 Status AppController::initialize(const ControllerOptions& options) {
-  auto choice = interop::choose_backend(options.backend, true);
-  if (!choice) return choice.error();
-  device_ = std::move(choice->device);
+  auto session = interop::LaunchSession::open(options.backend, &trace_buffer_);
+  if (!session) return session.error();
+  session_ = std::move(*session);
   ceilings_cache_ = options.ceilings_cache;
-  state_.backend = choice->kind;
-  state_.backend_reason = choice->reason;
-  state_.device = device_->info();
+  state_.backend = session_->backend();
+  state_.backend_reason = session_->backend_reason();
+  state_.device = device().info();
   state_.gl_renderer = options.gl_renderer;
-  trace_sink_ = interop::make_gl_trace_sink(state_.backend, trace_buffer_);
   auto renderer = render::MappingRenderer::create();
   if (!renderer) return renderer.error();
   renderer_ = std::move(*renderer);
   state_.classroom.presenter_scale = options.settings.presenter_scale;
   state_.classroom.theme = options.settings.theme;
   // The lesson the class was on last time; the first one where that is gone or unknown.
-  auto lesson = compute::make_lesson(options.settings.last_lesson.empty()
-                                         ? compute::first_lesson_id()
-                                         : std::string_view(options.settings.last_lesson));
-  if (!lesson) lesson = compute::make_lesson(compute::first_lesson_id());
-  if (!lesson) return lesson.error();
-  lesson_ = std::move(*lesson);
-  lesson_->set_keep_traced_inputs(true);  // released before device_ is reset or replaced
-  if (state_.backend == BackendKind::kEmulator) {
-    const lessons::ParamValues smaller = lesson_->emulator_defaults();
-    if (!smaller.empty() && !lesson_->configure(smaller).is_ok()) {
-      post(Severity::kWarning, "The emulator's smaller defaults were refused; the GPU's stay.");
-    }
-  }
+  auto opened = session_->select_lesson(options.settings.last_lesson.empty()
+                                            ? compute::first_lesson_id()
+                                            : std::string_view(options.settings.last_lesson));
+  if (!opened) opened = session_->select_lesson(compute::first_lesson_id());
+  if (!opened) return opened.error();
+  lesson().set_keep_traced_inputs(true);  // released before the device is reset or replaced
   load_lesson_text();
   refresh_controls();
   post(Severity::kInfo,
@@ -79,7 +69,7 @@ Status AppController::initialize(const ControllerOptions& options) {
 
 void AppController::load_lesson_text() {
   state_.lesson = {};
-  const lessons::LessonInfo& info = lesson_->info();
+  const lessons::LessonInfo& info = lesson().info();
   const std::string path = "lessons/" + std::string(info.folder) + "/lesson.md";
   const auto text = lesson_texts::find_text(path);
   if (!text) {
@@ -109,16 +99,16 @@ void AppController::post(Severity severity, std::string text) {
 
 void AppController::refresh_controls() {
   LaunchControls& c = state_.controls;
-  c.lesson_id = std::string(lesson_->info().id);
-  const auto specs = lesson_->params();
+  c.lesson_id = std::string(lesson().info().id);
+  const auto specs = lesson().params();
   c.specs.assign(specs.begin(), specs.end());
-  c.values = lesson_->values();
-  c.presets = lesson_->presets();
-  c.resolved = lesson_->launch_config();
-  c.shape = lesson_->data_shape();
-  c.elements_per_thread = lesson_->elements_per_thread();
+  c.values = lesson().values();
+  c.presets = lesson().presets();
+  c.resolved = lesson().launch_config();
+  c.shape = lesson().data_shape();
+  c.elements_per_thread = lesson().elements_per_thread();
   c.grid_diagram =
-      make_grid_diagram(c.resolved, lesson_->thread_coverage(), state_.device.limits.warp_size);
+      make_grid_diagram(c.resolved, lesson().thread_coverage(), state_.device.limits.warp_size);
   state_.launch_problems = validate(c.resolved, state_.device.limits);
   refresh_occupancy();
 }
@@ -126,13 +116,13 @@ void AppController::refresh_controls() {
 void AppController::refresh_occupancy() {
   OccupancyView& view = state_.controls.occupancy;
   view = {};
-  const auto kernel = lesson_->occupancy_kernel();
+  const auto kernel = lesson().occupancy_kernel();
   if (!kernel) {
     view.unavailable = "This path runs cuBLAS's own kernels, which ThreadLab cannot inspect.";
     return;
   }
   view.kernel = *kernel;
-  if (!can_compute_occupancy(device_->info())) {
+  if (!can_compute_occupancy(device().info())) {
     view.unavailable =
         "Occupancy needs an NVIDIA GPU: nvcc assigns each kernel its registers and shared memory "
         "for the GPU, and the emulator has no SMs to fill.";
@@ -140,7 +130,7 @@ void AppController::refresh_occupancy() {
   }
   auto cached = kernel_resources_.find(*kernel);
   if (cached == kernel_resources_.end()) {
-    auto resources = device_->kernel_resources(*kernel);
+    auto resources = device().kernel_resources(*kernel);
     if (!resources) {
       view.unavailable = resources.message();
       return;
@@ -150,9 +140,9 @@ void AppController::refresh_occupancy() {
   view.resources = cached->second;
   const std::uint64_t threads = state_.controls.resolved.block.volume();
   view.current =
-      compute_occupancy(device_->info(), cached->second,
+      compute_occupancy(device().info(), cached->second,
                         static_cast<std::uint32_t>(std::min<std::uint64_t>(threads, 1u << 20)));
-  view.by_block_size = occupancy_by_block_size(device_->info(), cached->second);
+  view.by_block_size = occupancy_by_block_size(device().info(), cached->second);
 }
 
 void AppController::select_lesson(const std::string& id) {
@@ -166,19 +156,12 @@ bool AppController::switch_lesson(const std::string& id) {
          "Measurements are running in the background; wait or cancel them first.");
     return false;
   }
-  auto lesson = compute::make_lesson(id);
-  if (!lesson) {
-    post(Severity::kError, lesson.message());
+  auto opened = session_->select_lesson(id);
+  if (!opened) {
+    post(Severity::kError, opened.message());
     return false;
   }
-  lesson_ = std::move(*lesson);
-  lesson_->set_keep_traced_inputs(true);
-  if (state_.backend == BackendKind::kEmulator) {
-    const lessons::ParamValues smaller = lesson_->emulator_defaults();
-    if (!smaller.empty() && !lesson_->configure(smaller).is_ok()) {
-      post(Severity::kWarning, "The emulator's smaller defaults were refused; the GPU's stay.");
-    }
-  }
+  lesson().set_keep_traced_inputs(true);
   load_lesson_text();
   refresh_controls();
   state_.timing = {};
@@ -192,7 +175,7 @@ bool AppController::switch_lesson(const std::string& id) {
 }
 
 bool AppController::set_params(const lessons::ParamValues& values) {
-  const Status configured = lesson_->configure(values);
+  const Status configured = lesson().configure(values);
   if (!configured) {
     post(Severity::kWarning, configured.message());
     return false;
@@ -231,42 +214,24 @@ void AppController::handle_device_error(const Error& error) {
   (void)runner_.take_new_failures();
   state_.timing.sweeping = false;
   state_.timed.pending = false;
-  // The context is gone, with every allocation and interop registration in it: reset, start over.
-  lesson_->release_device_data();
-  trace_sink_.reset();
-  const Status reset = device_->reset();
-  if (reset) {
-    trace_sink_ = interop::make_gl_trace_sink(state_.backend, trace_buffer_);
-    post(Severity::kWarning, "The GPU was reset after a fatal kernel error; you can launch again.");
+  const auto recovery = session_->recover_from_device_error(error);
+  state_.backend = session_->backend();
+  state_.backend_reason = session_->backend_reason();
+  if (recovery.moved_to_emulator) {
+    // The emulator took over: its device, limits and ceilings replace the GPU's.
+    on_device_replaced();
+    post(Severity::kError, recovery.message);
     return;
   }
-  // CUDA documents that after some faults (an illegal address among them) the process must end
-  // before the GPU can be used again. Keep the lesson going on the emulator rather than stop.
-  switch_to_emulator("The GPU hit a fatal error (" + error.message +
-                     ") and cannot be used again until ThreadLab restarts; the lesson goes on "
-                     "on the CPU emulator.");
+  post(Severity::kWarning, recovery.message);
 }
 
-void AppController::switch_to_emulator(const std::string& why) {
-  lesson_->release_device_data();  // it belongs to the device about to go
-  device_ = compute::make_emulator_device();
-  state_.backend = BackendKind::kEmulator;
-  state_.backend_reason = why;
-  state_.device = device_->info();
+void AppController::on_device_replaced() {
+  state_.device = device().info();
   state_.ceilings.reset();
   ceilings_requested_ = false;
   kernel_resources_.clear();
-  trace_sink_ = interop::make_gl_trace_sink(BackendKind::kEmulator, trace_buffer_);
   refresh_controls();
-  post(Severity::kError, why);
-}
-
-void AppController::switch_trace_path(BackendKind to, const Error& why) {
-  trace_sink_.reset();  // unregisters the GL buffer from CUDA before another sink writes into it
-  trace_sink_ = interop::make_gl_trace_sink(to, trace_buffer_);
-  state_.backend = to;
-  state_.backend_reason = describe_trace_fallback(to, why);
-  post(Severity::kWarning, state_.backend_reason);
 }
 
 void AppController::launch(bool timed) {
@@ -298,28 +263,27 @@ void AppController::launch(bool timed) {
 
   // A kernel that could outlast a display's watchdog is refused: it would take the GPU context
   // (and for seconds the desktop) with it.
-  if (const Status safe = lesson_->check_watchdog(*device_); !safe) {
+  if (const Status safe = session_->check_watchdog(); !safe) {
     trace.error = safe.message();
     post(Severity::kError, safe.message());
     return;
   }
-  if (trace.n > kMaxTracedElements) {
-    lesson_->release_device_data();  // a size that is only timed needs the memory
+  if (trace.n > interop::kMaxTracedElements) {
+    lesson().release_device_data();  // a size that is only timed needs the memory
     trace.error = "The picture shows up to 2^24 elements; " + format_count(trace.n) +
                   " are timed but not drawn.";
   } else {
-    bool idle_count_exact = false;
     const auto traced_start = std::chrono::steady_clock::now();
-    auto traced = lesson_->run_traced(*device_, *trace_sink_);
-    if (!traced) {
-      if (const auto fallback = fallback_after_trace_error(state_.backend, traced.error())) {
-        switch_trace_path(*fallback, traced.error());
-        traced = lesson_->run_traced(*device_, *trace_sink_);
-      }
-    }
+    auto traced = session_->trace();
     trace.traced_milliseconds =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - traced_start)
             .count();
+    // The trace path may have fallen back (interop → copy) on the way: say why.
+    if (session_->backend() != state_.backend) {
+      state_.backend = session_->backend();
+      state_.backend_reason = session_->backend_reason();
+      post(Severity::kWarning, state_.backend_reason);
+    }
     if (!traced) {
       trace.error = traced.message();
       post(Severity::kError, traced.message());
@@ -330,20 +294,19 @@ void AppController::launch(bool timed) {
       const ErrorKind kind = traced.error().kind;
       if (kind == ErrorKind::kCudaError || kind == ErrorKind::kCudaStickyError) {
         trace.valid = trace_buffer_.clear(trace.n).is_ok();
+        trace.unwritten = trace.n;
       }
     } else {
       trace.valid = true;
-      // Threads that wrote nothing are idle only where each thread owns at most one element and
-      // the kernel ran with the configuration shown. A grid-stride loop, a register tile or a warp
-      // per element (the dense layer's fast kernels, launched with their own shape) would make
-      // "threads minus elements written" a wrong count, so the view leaves it out there.
-      idle_count_exact = lesson_->elements_per_thread() == 1 && traced->config == trace.config;
       // Draw and decode by what ran: the records' blockIdx and threadIdx unfold by the launch's
       // grid and block, and the dense layer's fast kernels launch with their own.
-      trace.config = traced->config;
-      trace.check = traced->check;
-      trace.blocks = std::move(traced->blocks);
+      trace.config = traced->launch.config;
+      trace.check = traced->launch.check;
+      trace.blocks = std::move(traced->launch.blocks);
       if (!trace.blocks.empty()) trace.timeline = lessons::build_block_timeline(trace.blocks);
+      trace.unwritten = traced->counts.unwritten;
+      trace.written_more = traced->counts.written_more;
+      trace.idle_threads = traced->counts.idle_threads;
     }
     if (trace.valid) {
       // 1D data wraps into rows with the idle threads after it; 2D data is drawn as its matrix.
@@ -356,16 +319,6 @@ void AppController::launch(bool timed) {
       } else {
         trace.valid = false;
         trace.error = layout.message();
-      }
-      if (auto summary =
-              trace_buffer_.summarize(static_cast<std::uint32_t>(trace.config.block.volume()))) {
-        trace.unwritten = summary->unwritten;
-        trace.written_more = summary->written_more;
-      }
-      if (idle_count_exact) {
-        const std::uint64_t threads = trace.config.total_threads();
-        const std::uint64_t written = trace.n - trace.unwritten;
-        trace.idle_threads = threads > written ? threads - written : 0;
       }
     }
   }
@@ -380,16 +333,16 @@ void AppController::start_timed_run() {
   timed.config = state_.controls.config();
   pending_run_ = std::make_shared<PendingRun>();
   auto slot = pending_run_;
-  compute::Device* device = device_.get();
+  compute::Device* device = &session_->device();
   // The job owns a lesson of its own, configured like the current one, so the UI may change the
   // controls while it runs.
-  auto lesson = compute::make_lesson(lesson_->info().id);
-  if (!lesson || !(*lesson)->configure(lesson_->values())) {
+  auto copy = session_->copy_lesson();
+  if (!copy) {
     timed.pending = false;
-    timed.error = "could not prepare the timed run";
+    timed.error = "could not prepare the timed run: " + copy.message();
     return;
   }
-  std::shared_ptr<compute::Lesson> job_lesson(std::move(*lesson));
+  std::shared_ptr<compute::Lesson> job_lesson(std::move(*copy));
   // The first timed run also measures the device's ceilings (about a second on a GPU, once per
   // device thanks to the cache), before the lesson's own timings so they do not share the GPU.
   const bool measure_ceilings = !ceilings_requested_;
@@ -423,7 +376,7 @@ void AppController::start_sweep(SweepKind kind) {
     post(Severity::kWarning, "Measurements are already running.");
     return;
   }
-  lesson_->release_device_data();  // the sweep's largest sizes need the memory
+  lesson().release_device_data();  // the sweep's largest sizes need the memory
   TimingPlot& plot = state_.timing;
   // Keep the previous sweep, faded, to compare with the new one: only a sweep of the same kind,
   // whose x means the same thing.
@@ -447,16 +400,16 @@ void AppController::start_sweep(SweepKind kind) {
   };
   std::vector<SweepStep> steps;
   if (kind == SweepKind::kSize) {
-    plot.x_title = lesson_->size_label();
-    for (std::uint64_t size : lesson_->sweep_sizes(*device_)) {
+    plot.x_title = lesson().size_label();
+    for (std::uint64_t size : lesson().sweep_sizes(device())) {
       steps.push_back({static_cast<double>(size),
-                       lesson_->size_label() + " = " + format_power_of_two(size),
-                       lesson_->values_for_size(size)});
+                       lesson().size_label() + " = " + format_power_of_two(size),
+                       lesson().values_for_size(size)});
     }
   } else {
-    plot.x_title = "threads per block, at " + lesson_->size_label() + " = " +
+    plot.x_title = "threads per block, at " + lesson().size_label() + " = " +
                    format_count(state_.controls.elements());
-    for (const compute::BlockStep& step : lesson_->block_sweep()) {
+    for (const compute::BlockStep& step : lesson().block_sweep()) {
       steps.push_back({static_cast<double>(step.block.volume()), "block " + to_string(step.block),
                        step.values});
     }
@@ -464,13 +417,11 @@ void AppController::start_sweep(SweepKind kind) {
   refresh_plot();
 
   std::vector<SweepJob> jobs;
-  compute::Device* device = device_.get();
-  const std::string id(lesson_->info().id);
+  compute::Device* device = &session_->device();
   for (SweepStep& step : steps) {
-    auto lesson = compute::make_lesson(id);
-    if (!lesson) break;
-    std::shared_ptr<compute::Lesson> job_lesson(std::move(*lesson));
-    (void)job_lesson->configure(lesson_->values());
+    auto copy = session_->copy_lesson();
+    if (!copy) break;
+    std::shared_ptr<compute::Lesson> job_lesson(std::move(*copy));
     const Status configured = job_lesson->configure(step.values);
     if (!configured) continue;
     // The CPU does not care about the GPU's block size: over blocks only the kernels are timed.
@@ -557,7 +508,7 @@ void AppController::record_sweep_point(const SweepPoint& point) {
   compute::add_sweep_point(state_.timing.series, point);
   state_.timing.markers.clear();
   // Where the GPU overtakes the CPU is a matter of size; over block sizes nothing crosses.
-  if (const auto pair = lesson_->crossover(); pair && state_.timing.kind == SweepKind::kSize) {
+  if (const auto pair = lesson().crossover(); pair && state_.timing.kind == SweepKind::kSize) {
     if (auto crossover = compute::find_series_crossover(state_.timing.series, *pair)) {
       state_.timing.markers.push_back(
           plot::PlotMarker{*crossover, pair->second + " beats " + pair->first});
@@ -717,7 +668,7 @@ void AppController::pick_element(std::uint64_t row, std::uint64_t col) {
   const auto pick = views().pick_element;
   if (pick == nullptr) {
     post(Severity::kWarning,
-         "Picking an element means nothing in " + std::string(lesson_->info().title) + ".");
+         "Picking an element means nothing in " + std::string(lesson().info().title) + ".");
     return;
   }
   if (row >= state_.controls.shape.rows || col >= state_.controls.shape.cols) {
@@ -729,7 +680,7 @@ void AppController::pick_element(std::uint64_t row, std::uint64_t col) {
 }
 
 const LessonViews& AppController::views() const {
-  return lesson_views(lesson_->info());
+  return lesson_views(lesson().info());
 }
 
 void AppController::show_lesson_tab(std::string_view id) {

@@ -19,6 +19,7 @@
 #include "core/classroom/settings.hpp"
 #include "core/device_ceilings.hpp"
 #include "interop/backend_selection.hpp"
+#include "interop/launch_session.hpp"
 #include "lesson_views.hpp"
 #include "render/mapping_renderer.hpp"
 #include "render/trace_buffer.hpp"
@@ -101,7 +102,7 @@ class AppController {
   // A PNG of the whole window (width × height in UI units) in the pictures folder.
   void request_screenshot(float width, float height);
   // The device's memory now (the soak run watches it stay flat).
-  Result<compute::MemoryInfo> device_memory() { return device_->memory_info(); }
+  Result<compute::MemoryInfo> device_memory() { return device().memory_info(); }
 
   // The File menu's Quit: the shell closes the window after this frame.
   void request_quit() { state_.quit_requested = true; }
@@ -144,6 +145,9 @@ class AppController {
 
  private:
   AppController() = default;
+  compute::Lesson& lesson() { return *session_->lesson(); }
+  [[nodiscard]] const compute::Lesson& lesson() const { return *session_->lesson(); }
+  compute::Device& device() { return session_->device(); }
   // Rebuilds state_.timing.shown and .quantities after the series or the quantity changed.
   void refresh_plot();
   Status initialize(const ControllerOptions& options);
@@ -156,10 +160,8 @@ class AppController {
   // A sticky CUDA error: reset the device and re-create the interop sink, or, where CUDA cannot
   // recover within the process, carry on on the emulator.
   void handle_device_error(const Error& error);
-  // The trace path failed where the next one down the chain works (interop → copy): switch, say
-  // why in the status bar.
-  void switch_trace_path(BackendKind to, const Error& why);
-  void switch_to_emulator(const std::string& why);
+  // The device changed under the lesson (the emulator took over): what the state shows of it.
+  void on_device_replaced();
   void record_sweep_point(const SweepPoint& point);
   // Classroom mode's helpers.
   void load_steps();
@@ -169,10 +171,8 @@ class AppController {
   void advance_demo_when_due();
 
   AppState state_;
-  std::unique_ptr<compute::Device> device_;
-  std::unique_ptr<compute::Lesson> lesson_;
-  render::TraceBuffer trace_buffer_;
-  std::unique_ptr<compute::TraceSink> trace_sink_;
+  render::TraceBuffer trace_buffer_;  // outlives the session, whose trace sink writes into it
+  std::unique_ptr<interop::LaunchSession> session_;
   std::unique_ptr<render::MappingRenderer> renderer_;
   SweepRunner runner_;
   bool runner_is_single_launch_ = false;

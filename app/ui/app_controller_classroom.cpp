@@ -32,7 +32,7 @@ void AppController::load_steps() {
     c.steps = std::move(*steps);
   } else {
     c.steps_error =
-        "lessons/" + std::string(lesson_->info().folder) + "/lesson.md, " + steps.message();
+        "lessons/" + std::string(lesson().info().folder) + "/lesson.md, " + steps.message();
   }
   c.cursor = classroom::StepCursor(c.steps.size());
   ++c.step_moves;

@@ -27,13 +27,13 @@ struct LessonTab {
 };
 
 struct LessonViews {
-  std::vector<LessonTab> tabs;
+  std::vector<LessonTab> tabs{};
   // The tab the lesson opens on (empty: the window's default).
-  std::string_view opens_on;
+  std::string_view opens_on{};
   // Drawn beside the mapping view, so the class sees both: kGridOfBlocks for the window's grid of
   // blocks, or one of `tabs` by id (shown once it is ready). Empty: the mapping view takes the
   // area.
-  std::string_view beside;
+  std::string_view beside{};
   // A click on element (row, col) of the mapping view (the matrix product: the reads of that
   // element). Null: the lesson has no use for a picked element.
   void (*pick_element)(AppController& controller, std::uint64_t row, std::uint64_t col) = nullptr;

@@ -1,0 +1,192 @@
+#include "launch_session.hpp"
+
+#include "compute/lessons/lesson_registry.hpp"
+#include "core/backend_fallback.hpp"
+#include "core/format.hpp"
+#include "core/trace.hpp"
+#include "gl_trace_sink.hpp"
+
+namespace tl::interop {
+
+std::string describe_counts(std::uint64_t elements, const TraceCounts& counts) {
+  std::string text =
+      format_count(elements) + " elements, " + format_count(counts.unwritten) + " never written";
+  if (counts.written_more > 0)
+    text += ", " + format_count(counts.written_more) + " written twice or more";
+  if (counts.idle_threads) {
+    text += ", " + format_count(*counts.idle_threads) + " idle threads";
+  } else {
+    text += ", idle threads not counted (a thread may compute several elements)";
+  }
+  return text;
+}
+
+Result<std::unique_ptr<LaunchSession>> LaunchSession::open(BackendPreference preference,
+                                                           render::TraceBuffer* buffer) {
+  auto choice = choose_backend(preference, buffer != nullptr);
+  if (!choice) return choice.error();
+  std::unique_ptr<LaunchSession> session(new LaunchSession());
+  session->device_ = std::move(choice->device);
+  session->backend_ = choice->kind;
+  session->backend_reason_ = std::move(choice->reason);
+  session->buffer_ = buffer;
+  session->make_sink();
+  return session;
+}
+
+LaunchSession::~LaunchSession() {
+  // The lesson's kept inputs and the sink's registration belong to the device: release them first.
+  if (lesson_) lesson_->release_device_data();
+  sink_.reset();
+}
+
+void LaunchSession::make_sink() {
+  sink_.reset();  // unregisters an interop buffer before another sink writes into it
+  host_sink_ = nullptr;
+  if (buffer_ != nullptr) {
+    sink_ = make_gl_trace_sink(backend_, *buffer_);
+  } else {
+    auto host = std::make_unique<compute::HostTraceSink>();
+    host_sink_ = host.get();
+    sink_ = std::move(host);
+  }
+}
+
+Result<lessons::ParamValues> LaunchSession::select_lesson(std::string_view id) {
+  auto lesson = compute::make_lesson(id);
+  if (!lesson) return lesson.error();
+  // The one place where a backend changes a lesson's defaults: the emulator runs every thread on
+  // the CPU, so the GPU's sizes would take minutes there.
+  lessons::ParamValues adapted;
+  if (backend_ == BackendKind::kEmulator) {
+    adapted = (*lesson)->emulator_defaults();
+    if (!adapted.empty()) {
+      const Status smaller = (*lesson)->configure(adapted);
+      if (!smaller) {
+        return Error{smaller.error().kind,
+                     "the emulator's smaller defaults were refused: " + smaller.message()};
+      }
+    }
+  }
+  if (lesson_) lesson_->release_device_data();
+  lesson_ = std::move(*lesson);
+  return adapted;
+}
+
+Result<std::unique_ptr<compute::Lesson>> LaunchSession::copy_lesson() const {
+  if (!lesson_) return invalid_argument("no lesson selected");
+  auto copy = compute::make_lesson(lesson_->info().id);
+  if (!copy) return copy.error();
+  TL_RETURN_IF_ERROR((*copy)->configure(lesson_->values()));
+  (*copy)->set_repeats(lesson_->repeats());
+  (*copy)->set_time_cpu(lesson_->time_cpu());
+  return copy;
+}
+
+std::vector<LaunchProblem> LaunchSession::problems() const {
+  if (!lesson_) return {};
+  return validate(lesson_->launch_config(), device_->info().limits);
+}
+
+std::string LaunchSession::explain(const std::string& message) const {
+  const auto found = problems();
+  if (found.empty() || message.find(found.front().message) != std::string::npos) return message;
+  return message + " (why: " + found.front().message + ")";
+}
+
+Status LaunchSession::check_watchdog() const {
+  if (!lesson_) return invalid_argument("no lesson selected");
+  return lesson_->check_watchdog(*device_);
+}
+
+Result<TracedOutcome> LaunchSession::trace() {
+  TL_RETURN_IF_ERROR(check_watchdog());
+  const std::uint64_t elements = lesson_->data_shape().elements();
+  if (elements > kMaxTracedElements) {
+    return invalid_argument("The picture shows up to 2^24 elements; " + format_count(elements) +
+                            " are timed but not drawn.");
+  }
+  TracedOutcome outcome;
+  auto traced = lesson_->run_traced(*device_, *sink_);
+  if (!traced) {
+    // The trace path failed where the next one down the chain works (interop → copy): switch and
+    // launch once more.
+    if (const auto fallback = fallback_after_trace_error(backend_, traced.error())) {
+      outcome.fallback = describe_trace_fallback(*fallback, traced.error());
+      backend_ = *fallback;
+      backend_reason_ = outcome.fallback;
+      make_sink();
+      traced = lesson_->run_traced(*device_, *sink_);
+    }
+  }
+  if (!traced) return Error{traced.error().kind, explain(traced.message())};
+  outcome.launch = std::move(*traced);
+  auto counts = count(outcome.launch);
+  if (!counts) return counts.error();
+  outcome.counts = *counts;
+  return outcome;
+}
+
+Result<TraceCounts> LaunchSession::count(const compute::TracedLaunch& launch) {
+  TraceCounts counts;
+  const std::uint64_t elements = launch.shape.elements();
+  if (host_sink_ != nullptr) {
+    const TraceSummary summary = summarize(host_sink_->records(), launch.config);
+    counts.unwritten = summary.unwritten;
+    counts.written_more = summary.written_more;
+  } else {
+    auto summary = buffer_->summarize(static_cast<std::uint32_t>(launch.config.block.volume()));
+    if (!summary) return summary.error();
+    counts.unwritten = summary->unwritten;
+    counts.written_more = summary->written_more;
+  }
+  if (lesson_->elements_per_thread() == 1 && launch.config == lesson_->launch_config()) {
+    const std::uint64_t threads = launch.config.total_threads();
+    const std::uint64_t written = elements - counts.unwritten;
+    counts.idle_threads = threads > written ? threads - written : 0;
+  }
+  return counts;
+}
+
+std::span<const TraceRecord> LaunchSession::host_records() const {
+  if (host_sink_ == nullptr) return {};
+  return host_sink_->records();
+}
+
+Result<compute::LessonReport> LaunchSession::time(compute::Lesson& lesson,
+                                                  const std::atomic<bool>* cancel) {
+  TL_RETURN_IF_ERROR(lesson.check_watchdog(*device_));
+  auto report = lesson.run_timed(*device_, cancel);
+  if (!report) return Error{report.error().kind, explain(report.message())};
+  return report;
+}
+
+LaunchSession::Recovery LaunchSession::recover_from_device_error(const Error& error) {
+  if (error.kind != ErrorKind::kCudaStickyError) return {};
+  // The context is gone, with every allocation and interop registration in it: reset, start over.
+  if (lesson_) lesson_->release_device_data();
+  sink_.reset();
+  host_sink_ = nullptr;
+  if (device_->reset()) {
+    make_sink();
+    return {"The GPU was reset after a fatal kernel error; you can launch again.", false};
+  }
+  // CUDA documents that after some faults (an illegal address among them) the process must end
+  // before the GPU can be used again. Keep the lesson going on the emulator rather than stop.
+  const std::string why = "The GPU hit a fatal error (" + error.message +
+                          ") and cannot be used again until ThreadLab restarts; the lesson goes "
+                          "on on the CPU emulator.";
+  switch_to_emulator(why);
+  return {why, true};
+}
+
+void LaunchSession::switch_to_emulator(const std::string& why) {
+  if (lesson_) lesson_->release_device_data();  // it belongs to the device about to go
+  sink_.reset();
+  device_ = compute::make_emulator_device();
+  backend_ = BackendKind::kEmulator;
+  backend_reason_ = why;
+  make_sink();
+}
+
+}  // namespace tl::interop
