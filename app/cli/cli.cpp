@@ -1,7 +1,9 @@
 #include "cli.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
+#include <optional>
 
 #include "command_bench_perf.hpp"
 #include "commands.hpp"
@@ -9,6 +11,27 @@
 
 namespace tl::cli {
 namespace {
+
+// "grid_stride" → "grid-stride": command-line flags are hyphenated.
+std::string hyphenate(std::string name) {
+  std::replace(name.begin(), name.end(), '_', '-');
+  return name;
+}
+
+// The names a parameter answers to on the command line: its own, its aliases, and the hyphenated
+// spelling of each (the underscore spellings stay accepted for existing scripts and links).
+std::vector<std::string> with_underscore_spellings(const lessons::ParamSpec& spec) {
+  std::vector<std::string> names{spec.name};
+  names.insert(names.end(), spec.aliases.begin(), spec.aliases.end());
+  const std::size_t given = names.size();
+  for (std::size_t i = 0; i < given; ++i) {
+    const std::string hyphenated = hyphenate(names[i]);
+    if (std::find(names.begin(), names.end(), hyphenated) == names.end()) {
+      names.push_back(hyphenated);
+    }
+  }
+  return names;
+}
 
 // The options every launching subcommand shares: the lesson, each lesson parameter as --<name>
 // (the union over all lessons; a lesson refuses the ones it does not take), --single-block and
@@ -21,20 +44,47 @@ void add_launch_options(CLI::App& command, LaunchOptions& launch,
       ->capture_default_str();
   for (const lessons::ParamSpec& spec : params) {
     if (command.get_option_no_throw("--" + spec.name) != nullptr) continue;
-    std::string names = "--" + spec.name;
-    for (const std::string& alias : spec.aliases) {
-      if (command.get_option_no_throw("--" + alias) == nullptr) names += ",--" + alias;
+    const auto set = [&launch, name = spec.name](const std::string& value) {
+      launch.params[name] = value;
+    };
+    // A yes/no parameter is a flag, as command lines spell them: --grid-stride / --no-grid-stride.
+    // Its value form (--grid_stride 1) stays for the scripts and links written before.
+    const std::string hyphenated = hyphenate(spec.name);
+    const bool flag = spec.kind == lessons::ParamKind::kFlag;
+    if (flag && command.get_option_no_throw("--" + hyphenated) == nullptr) {
+      command.add_flag_function(
+          "--" + hyphenated + ",!--no-" + hyphenated,
+          [&launch, name = spec.name](std::int64_t count) {
+            launch.params[name] = count > 0 ? "1" : "0";
+          },
+          spec.help);
     }
+    std::string names;
+    for (const std::string& name : with_underscore_spellings(spec)) {
+      if (flag && name == hyphenated) continue;
+      if (command.get_option_no_throw("--" + name) != nullptr) continue;
+      names += (names.empty() ? "--" : ",--") + name;
+    }
+    if (names.empty()) continue;
     command
-        .add_option_function<std::string>(
-            names,
-            [&launch, name = spec.name](const std::string& value) { launch.params[name] = value; },
-            spec.help)
-        ->type_name("TEXT");
+        .add_option_function<std::string>(names, set,
+                                          flag ? spec.help + " (as a value)" : spec.help)
+        ->type_name(flag ? "0|1" : "TEXT");
   }
   command.add_flag("--single-block", launch.single_block, "The article's first launch: <<<1, N>>>");
   command.add_option("--backend", launch.backend, "auto, cuda, copy or emulator")
       ->capture_default_str();
+}
+
+// The lesson a command line names (--lesson X or --lesson=X), if any: its parameters alone are
+// offered (and listed by --help) then.
+std::optional<std::string> lesson_on_command_line(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--lesson" && i + 1 < argc) return std::string(argv[i + 1]);
+    if (arg.rfind("--lesson=", 0) == 0) return arg.substr(9);
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -116,7 +166,11 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
 
   RunOptions run;
   auto* run_command = app.add_subcommand("run", "One launch: timings, --check, --trace");
-  const std::vector<lessons::ParamSpec> params = all_lesson_params();
+  // With --lesson, the commands take (and --help lists) that lesson's parameters with their
+  // defaults and ranges; without it, every lesson's, each described under the lessons that take it.
+  const auto named_lesson = lesson_on_command_line(argc, argv);
+  const std::vector<lessons::ParamSpec> params =
+      named_lesson ? lesson_params_described(*named_lesson) : all_lesson_params();
   add_launch_options(*run_command, run.launch, params);
   run_command->add_flag("--check", run.check,
                         "Compare with the CPU reference; exit 1 if any element is wrong");

@@ -86,4 +86,22 @@ std::vector<lessons::ParamSpec> all_lesson_params() {
   return all;
 }
 
+std::vector<lessons::ParamSpec> lesson_params_described(const std::string& id) {
+  auto lesson = compute::make_lesson(id);
+  if (!lesson) return all_lesson_params();
+  std::vector<lessons::ParamSpec> specs((*lesson)->params().begin(), (*lesson)->params().end());
+  for (lessons::ParamSpec& spec : specs) {
+    std::string detail = "default " + spec.default_value;
+    if (spec.kind == lessons::ParamKind::kChoice) {
+      std::string values;
+      for (const std::string& choice : spec.choices)
+        values += (values.empty() ? "" : ", ") + choice;
+      detail += "; one of " + values;
+    }
+    if (spec.kind == lessons::ParamKind::kFlag) detail += "; 1 or 0";
+    spec.help += " (" + detail + ")";
+  }
+  return specs;
+}
+
 }  // namespace tl::cli

@@ -30,5 +30,8 @@ int open_launch_exit_status(const Error& error);
 // Every parameter name of every available lesson, for registering command-line options. The help
 // of each names the lessons that take it, each with its own meaning and default.
 std::vector<lessons::ParamSpec> all_lesson_params();
+// The parameters of lesson `id` alone, each help with its default and, for a choice, its values;
+// every lesson's (all_lesson_params) when `id` is not a lesson, so that the command reports it.
+std::vector<lessons::ParamSpec> lesson_params_described(const std::string& id);
 
 }  // namespace tl::cli

@@ -23,15 +23,16 @@ Cell cell_of(MatrixMapping mapping, std::uint64_t x, std::uint64_t y) {
 }  // namespace
 
 std::string_view to_string(MatrixMapping mapping) {
-  return mapping == MatrixMapping::kXToCol ? "x_to_col" : "x_to_row";
+  return mapping == MatrixMapping::kXToCol ? "x-to-col" : "x-to-row";
 }
 
 Result<MatrixMapping> parse_matrix_mapping(std::string_view name) {
-  if (name == "x_to_col") return MatrixMapping::kXToCol;
-  if (name == "x_to_row") return MatrixMapping::kXToRow;
+  // The underscore spellings are those of scripts and links written before values were hyphenated.
+  if (name == "x-to-col" || name == "x_to_col") return MatrixMapping::kXToCol;
+  if (name == "x-to-row" || name == "x_to_row") return MatrixMapping::kXToRow;
   return invalid_argument("'" + std::string(name) +
-                          "' is not a mapping: use x_to_col (threadIdx.x walks along a row, "
-                          "coalesced) or x_to_row (threadIdx.x walks down a column, strided)");
+                          "' is not a mapping: use x-to-col (threadIdx.x walks along a row, "
+                          "coalesced) or x-to-row (threadIdx.x walks down a column, strided)");
 }
 
 MatrixMapping other_mapping(MatrixMapping mapping) {

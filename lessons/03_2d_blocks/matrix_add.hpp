@@ -30,7 +30,8 @@ enum class MatrixMapping {
   kXToRow,  // row from x, col from y (the article's row = threadIdx.x): addresses `cols` apart
 };
 
-// "x_to_col", "x_to_row": the names the CLI, the UI and lesson links use.
+// "x-to-col", "x-to-row": the names the CLI, the UI and lesson links use ("x_to_col" and
+// "x_to_row" are accepted too).
 [[nodiscard]] std::string_view to_string(MatrixMapping mapping);
 Result<MatrixMapping> parse_matrix_mapping(std::string_view name);
 [[nodiscard]] MatrixMapping other_mapping(MatrixMapping mapping);

@@ -65,9 +65,9 @@ const std::vector<lessons::ParamSpec>& specs() {
       {"mapping",
        "x walks along",
        lessons::ParamKind::kChoice,
-       "x_to_col",
-       {"x_to_col", "x_to_row"},
-       "x_to_col: col from x, row from y (coalesced); x_to_row: the article's row = threadIdx.x "
+       "x-to-col",
+       {"x-to-col", "x-to-row"},
+       "x-to-col: col from x, row from y (coalesced); x-to-row: the article's row = threadIdx.x "
        "(strided). Every timed run measures both"},
   };
   return kSpecs;
@@ -136,13 +136,13 @@ class MatrixAddLesson final : public Lesson {
           {"cols", "32"},
           {"grid", "1"},
           {"block", "32,32"},
-          {"mapping", "x_to_row"}}},
+          {"mapping", "x-to-row"}}},
         {"the article's row = threadIdx.x",
          "x walks down a column: a warp reads 32 floats a whole row apart (strided)",
-         {{"grid", "auto"}, {"mapping", "x_to_row"}}},
+         {{"grid", "auto"}, {"mapping", "x-to-row"}}},
         {"coalesced",
          "x walks along a row: a warp reads 32 neighbouring floats, 4 memory sectors",
-         {{"grid", "auto"}, {"mapping", "x_to_col"}}},
+         {{"grid", "auto"}, {"mapping", "x-to-col"}}},
     };
   }
 

@@ -18,7 +18,9 @@ TEST(MatrixAddModel, MappingNamesRoundTrip) {
   }
   auto bad = parse_matrix_mapping("columns");
   ASSERT_FALSE(bad.is_ok());
-  EXPECT_NE(bad.message().find("x_to_col"), std::string::npos);
+  EXPECT_NE(bad.message().find("x-to-col"), std::string::npos);
+  // The spellings of older scripts and links still parse.
+  EXPECT_EQ(*parse_matrix_mapping("x_to_row"), MatrixMapping::kXToRow);
 }
 
 TEST(MatrixAddModel, CoveringGridsOfBothMappings) {

@@ -40,7 +40,7 @@ TEST_F(MatrixAddLessonTest, IsTheThirdLessonWithAMatrixOfData) {
   for (const auto& spec : lesson_->params()) names.push_back(spec.name);
   EXPECT_EQ(names, (std::vector<std::string>{"rows", "cols", "grid", "block", "mapping"}));
   EXPECT_EQ(lesson_->values().at("block"), "16,16");
-  EXPECT_EQ(lesson_->values().at("mapping"), "x_to_col");
+  EXPECT_EQ(lesson_->values().at("mapping"), "x-to-col");
   ASSERT_TRUE(lesson_->configure({{"rows", "100"}, {"cols", "70"}}).is_ok());
   EXPECT_EQ(lesson_->data_shape().rows, 100u);
   EXPECT_EQ(lesson_->data_shape().cols, 70u);
@@ -186,7 +186,7 @@ TEST_F(MatrixAddLessonTest, SweepVisitsSquareMatricesWithinWhatTheEmulatorDoes) 
   EXPECT_EQ(values.at("rows"), "256");
   EXPECT_EQ(values.at("cols"), "256");
   EXPECT_EQ(values.at("grid"), "auto");
-  EXPECT_EQ(values.at("mapping"), "x_to_row");
+  EXPECT_EQ(values.at("mapping"), "x-to-row");
   EXPECT_EQ(values.at("block"), "32,8");
   ASSERT_TRUE(lesson_->configure(values).is_ok());
   EXPECT_EQ(lesson_->launch_config(), (LaunchConfig{{8, 32, 1}, {32, 8, 1}}));
@@ -201,10 +201,10 @@ TEST_F(MatrixAddLessonTest, PresetsSelectTheMappingsTheLessonCompares) {
   };
   const LessonPreset* article = find("the article's row = threadIdx.x");
   ASSERT_NE(article, nullptr);
-  EXPECT_EQ(article->values.at("mapping"), "x_to_row");
+  EXPECT_EQ(article->values.at("mapping"), "x-to-row");
   const LessonPreset* coalesced = find("coalesced");
   ASSERT_NE(coalesced, nullptr);
-  EXPECT_EQ(coalesced->values.at("mapping"), "x_to_col");
+  EXPECT_EQ(coalesced->values.at("mapping"), "x-to-col");
 
   const LessonPreset* single_block = find("the article's single block");
   ASSERT_NE(single_block, nullptr);
@@ -239,9 +239,9 @@ std::vector<Dim3> expected_2d_sweep() {
 // under both mappings: every step configures, its grid covers the matrix under the mapping, and
 // its traced launch writes every element once.
 TEST_F(MatrixAddLessonTest, BlockSweepVisits2DBlocksThatCoverTheMatrixUnderEitherMapping) {
-  for (const char* mapping : {"x_to_col", "x_to_row"}) {
+  for (const char* mapping : {"x-to-col", "x-to-row"}) {
     SCOPED_TRACE(mapping);
-    const bool x_is_col = std::string(mapping) == "x_to_col";
+    const bool x_is_col = std::string(mapping) == "x-to-col";
     ASSERT_TRUE(lesson_
                     ->configure({{"rows", "40"},
                                  {"cols", "70"},

@@ -361,7 +361,7 @@ TEST_F(AppControllerTest, A2dBlocksLinkTracesTheMatrixAndTimesBothMappings) {
   const AppState& s = controller_->state();
   EXPECT_EQ(s.controls.lesson_id, "2d-blocks");
   EXPECT_EQ(s.lesson.title, "2D blocks");
-  EXPECT_EQ(s.controls.values.at("mapping"), "x_to_row");
+  EXPECT_EQ(s.controls.values.at("mapping"), "x-to-row");
   ASSERT_TRUE(s.trace.valid) << s.trace.error;
   // A is drawn as its 64×48 matrix; under row = x, 16×16 blocks need 4 in x and 3 in y.
   EXPECT_EQ(s.trace.shape.rows, 64u);

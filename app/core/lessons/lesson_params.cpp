@@ -7,6 +7,21 @@
 #include "core/parse.hpp"
 
 namespace tl::lessons {
+namespace {
+
+// "x_to_row" and "x-to-row" are one spelling: command lines hyphenate, older links used
+// underscores.
+bool same_spelling(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const char x = a[i] == '_' ? '-' : a[i];
+    const char y = b[i] == '_' ? '-' : b[i];
+    if (x != y) return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 ParamReader::ParamReader(std::span<const ParamSpec> specs, const ParamValues& values)
     : specs_(specs), values_(values) {}
@@ -59,7 +74,7 @@ Result<std::string> ParamReader::choice(const std::string& name) const {
   const ParamSpec* s = spec(name);
   if (s == nullptr) return invalid_argument("unknown parameter " + name);
   for (const std::string& c : s->choices) {
-    if (c == text) return text;
+    if (c == text || same_spelling(c, text)) return c;
   }
   std::string allowed;
   for (const std::string& c : s->choices) allowed += (allowed.empty() ? "" : ", ") + c;
@@ -85,7 +100,16 @@ Result<ParamValues> with_canonical_names(std::span<const ParamSpec> specs,
         break;
       }
     }
-    if (!canonical.emplace(name, text).second) {
+    // A choice given in another spelling (x_to_row for x-to-row, the form of older scripts and
+    // links) is stored as the choice itself.
+    std::string value = text;
+    for (const ParamSpec& spec : specs) {
+      if (spec.name != name || spec.kind != ParamKind::kChoice) continue;
+      for (const std::string& choice : spec.choices) {
+        if (choice != value && same_spelling(choice, value)) value = choice;
+      }
+    }
+    if (!canonical.emplace(name, value).second) {
       return invalid_argument("'" + given_as[name] + "' and '" + given_name +
                               "' name the same parameter: give only one");
     }

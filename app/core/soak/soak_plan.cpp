@@ -62,7 +62,7 @@ std::string ActionStream::random_value(const std::string& name) {
   if (name == "inputs" || name == "neurons") return count(1, gpu ? 4096 : 128);
   if (name == "path") return pick(random_, std::array{"fused", "unfused", "cublas"});
   if (name == "grid_stride") return count(0, 1);
-  if (name == "mapping") return pick(random_, std::array{"x_to_col", "x_to_row"});
+  if (name == "mapping") return pick(random_, std::array{"x-to-col", "x_to_row"});
   return count(0, 100);
 }
 
