@@ -1,5 +1,7 @@
 #include "launch_session.hpp"
 
+#include <chrono>
+
 #include "compute/lessons/lesson_registry.hpp"
 #include "core/backend_fallback.hpp"
 #include "core/format.hpp"
@@ -107,6 +109,7 @@ Result<TracedOutcome> LaunchSession::trace() {
                             " are timed but not drawn.");
   }
   TracedOutcome outcome;
+  const auto start = std::chrono::steady_clock::now();
   auto traced = lesson_->run_traced(*device_, *sink_);
   if (!traced) {
     // The trace path failed where the next one down the chain works (interop → copy): switch and
@@ -119,6 +122,8 @@ Result<TracedOutcome> LaunchSession::trace() {
       traced = lesson_->run_traced(*device_, *sink_);
     }
   }
+  outcome.launch_milliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!traced) return Error{traced.error().kind, explain(traced.message())};
   outcome.launch = std::move(*traced);
   auto counts = count(outcome.launch);

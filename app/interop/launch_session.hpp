@@ -48,6 +48,8 @@ struct TracedOutcome {
   compute::TracedLaunch launch;  // the shape, the configuration that ran, the check, the blocks
   TraceCounts counts;
   std::string fallback;  // set when the trace path fell back (interop → copy): why
+  // The traced launch itself (records delivered where they are drawn), without the counting.
+  double launch_milliseconds = 0;
 };
 
 class LaunchSession {

@@ -275,9 +275,12 @@ void AppController::launch(bool timed) {
   } else {
     const auto traced_start = std::chrono::steady_clock::now();
     auto traced = session_->trace();
-    trace.traced_milliseconds =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - traced_start)
-            .count();
+    // The launch alone, as before the session counted the records in the same call: the frame
+    // benchmark reads it (a failed launch has no count, so its whole call is the launch).
+    trace.traced_milliseconds = traced ? traced->launch_milliseconds
+                                       : std::chrono::duration<double, std::milli>(
+                                             std::chrono::steady_clock::now() - traced_start)
+                                             .count();
     // The trace path may have fallen back (interop → copy) on the way: say why.
     if (session_->backend() != state_.backend) {
       state_.backend = session_->backend();
