@@ -13,6 +13,7 @@ set -euo pipefail
 readonly REQUIRED_PACKAGES=(
   build-essential cmake ninja-build pkg-config
   # GLAD 2 generates the GL/EGL loader at build time.
+  python3
   python3-glad
   libimgui-dev libglfw3-dev
   # GL and EGL headers (GLVND) plus Mesa's EGL, so the headless context works without a GPU.

@@ -16,9 +16,9 @@
 #include <algorithm>
 #include <string_view>
 
+#include "compute/lessons/lesson_registry.hpp"
 #include "core/format.hpp"
 #include "host_bandwidth.hpp"
-#include "lessons/04_matmul/matmul.hpp"
 #include "ratio_suite.hpp"
 #include "ratio_table.hpp"
 
@@ -45,6 +45,16 @@ constexpr double kFusedLargeBatchTarget = 1.0 / 1.15;
 constexpr double kCpuVectorAddTarget = 0.70;
 constexpr double kInteropTarget = 20.0;
 
+// The values lesson `id`'s choice parameter `name` takes, as the lesson declares them.
+std::vector<std::string> lesson_choices(std::string_view id, std::string_view name) {
+  auto lesson = compute::make_lesson(id);
+  if (!lesson) return {};
+  for (const lessons::ParamSpec& spec : (*lesson)->params()) {
+    if (spec.name == name) return spec.choices;
+  }
+  return {};
+}
+
 Status matmul_ladder_ratios(compute::Device& device, const PerfSizes& sizes, int repeats,
                             std::vector<RatioRow>& rows) {
   const std::string side = std::to_string(sizes.matmul_side);
@@ -56,8 +66,8 @@ Status matmul_ladder_ratios(compute::Device& device, const PerfSizes& sizes, int
   const compute::TimingRow* cublas =
       find_timed_row(*report, [](std::string_view name) { return name == "cuBLAS SGEMM"; });
   const double reference = cublas != nullptr ? per_second(cublas->flops, *cublas) / 1e9 : 0;
-  for (lessons::MatmulKernel kernel : lessons::kMatmulLadder) {
-    const std::string rung(lessons::to_string(kernel));
+  // The rungs are the lesson's own "kernel" choices, in the ladder's order.
+  for (const std::string& rung : lesson_choices("matmul", "kernel")) {
     const compute::TimingRow* row = find_timed_row(*report, [&](std::string_view name) {
       return (contains(name, "GPU " + rung + " kernel") ||
               contains(name, "Emulated " + rung + " kernel"));
@@ -70,7 +80,7 @@ Status matmul_ladder_ratios(compute::Device& device, const PerfSizes& sizes, int
     } else if (reference <= 0) {
       ratio.absent = "no cuBLAS on this device";
     }
-    if (kernel == lessons::MatmulKernel::kWarptile) ratio = with_target(ratio, kBestRungTarget);
+    if (rung == "warptile") ratio = with_target(ratio, kBestRungTarget);
     rows.push_back(std::move(ratio));
   }
   return Status::ok();

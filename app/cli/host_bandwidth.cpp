@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "core/parallel_chunks.hpp"
-#include "lessons/01_vector_add/vector_add.hpp"
 
 namespace tl::cli {
 namespace {
@@ -58,9 +57,12 @@ Result<HostBandwidth> measure_host_bandwidth(std::uint64_t n, int repeats) {
       std::memcpy(c.get() + begin, a.get() + begin, (end - begin) * sizeof(float));
     });
   };
-  // The app's own multi-threaded CPU vector add, as the vector-add lesson times it.
+  // The multi-threaded CPU vector add the first lesson times (its CPU reference splits the work
+  // the same way: chunks of at least 2^16 elements, one per thread).
   auto add = [&] {
-    lessons::vector_add_reference_parallel({a.get(), count}, {b.get(), count}, {c.get(), count});
+    for_each_chunk(count, 0, std::size_t{1} << 16, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) c[i] = a[i] + b[i];
+    });
   };
   copy();
   add();
