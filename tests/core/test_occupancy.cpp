@@ -56,6 +56,25 @@ TEST(Occupancy, RegistersAreAllocatedPerWarpInUnitsOf256) {
   EXPECT_DOUBLE_EQ(o.fraction(), 0.75);
 }
 
+// Registers come from four partitions of the register file (16384 registers each on an H100), one
+// per warp scheduler, and a warp's registers never straddle two: the warps that fit are counted per
+// partition, rounded down there, then times four. Where the remainders of the four partitions would
+// together hold another warp, counting over the whole register file gives one block too many.
+TEST(Occupancy, RegistersAreCountedPerPartitionNotOverTheWholeFile) {
+  // 40 registers × 32 threads = 1280 a warp (already a multiple of 256). Per partition:
+  // 16384 / 1280 = 12.8 → 12 warps, 48 per SM. Over the whole file it would be 65536 / 1280 = 51.2
+  // → 51 warps.
+  const Occupancy two_warps = compute_occupancy(h100(), kernel(40), 64);
+  EXPECT_EQ(two_warps.blocks_by_registers, 24u);  // 48 / 2; the whole file would say 25
+  EXPECT_EQ(two_warps.active_blocks, 24u);        // below the 32 block slots and 32 by warps
+  EXPECT_EQ(two_warps.limit, OccupancyLimit::kRegisters);
+  EXPECT_DOUBLE_EQ(two_warps.fraction(), 0.75);
+  const Occupancy three_warps = compute_occupancy(h100(), kernel(40), 96);
+  EXPECT_EQ(three_warps.blocks_by_registers, 16u);  // 48 / 3; the whole file would say 17
+  EXPECT_EQ(three_warps.active_blocks, 16u);        // warp slots allow 21
+  EXPECT_EQ(three_warps.limit, OccupancyLimit::kRegisters);
+}
+
 TEST(Occupancy, SmallBlocksRunOutOfBlockSlots) {
   const Occupancy o = compute_occupancy(h100(), kernel(16), 32);
   EXPECT_EQ(o.blocks_by_warps, 64u);
