@@ -49,7 +49,7 @@ extern "C" void request_stop(int /*signal*/) {
   stop_requested = 1;
 }
 
-void apply_actions(AppController& controller, const cli::GuiOptions& options) {
+void apply_actions(AppController& controller, const GuiOptions& options) {
   for (const std::string& action : options.actions) {
     // Each action waits for the previous one's measurements (a sweep too), as a person would.
     controller.wait_until_idle(kMaxWaitForDemoStep);
@@ -117,7 +117,7 @@ void write_settings(const classroom::Settings& settings) {
   if (!saved) std::cerr << "threadlab: warning: settings not saved: " << saved.message() << '\n';
 }
 
-int run_window(const cli::GuiOptions& options, interop::BackendPreference backend,
+int run_window(const GuiOptions& options, interop::BackendPreference backend,
                std::optional<classroom::DemoScript> demo) {
   const classroom::LoadedSettings loaded = read_settings();
   platform::WindowOptions window_options;
@@ -231,7 +231,7 @@ int play_demo_headless(AppController& controller, classroom::DemoScript script,
   return 0;
 }
 
-int run_headless(const cli::GuiOptions& options, interop::BackendPreference backend,
+int run_headless(const GuiOptions& options, interop::BackendPreference backend,
                  std::optional<classroom::DemoScript> demo) {
   const int width = options.width > 0 ? options.width : kHeadlessWidth;
   const int height = options.height > 0 ? options.height : kHeadlessHeight;
@@ -256,7 +256,7 @@ int run_headless(const cli::GuiOptions& options, interop::BackendPreference back
 
 }  // namespace
 
-int run_app(const cli::GuiOptions& options) {
+int run_app(const GuiOptions& options) {
   auto backend = interop::parse_backend_preference(options.backend);
   if (!backend) return fail("--backend: " + backend.message());
   ActionChecker checker;

@@ -17,7 +17,7 @@ constexpr int kWarmupFrames = 5;
 
 }  // namespace
 
-Result<cli::UiFrameTimes> measure_ui_frames(const cli::UiFrameRequest& request) {
+Result<UiFrameTimes> measure_ui_frames(const UiFrameRequest& request) {
   if (request.frames < 1) return invalid_argument("at least one frame to measure");
   auto backend = interop::parse_backend_preference(request.backend);
   if (!backend) return backend.error();
@@ -42,7 +42,7 @@ Result<cli::UiFrameTimes> measure_ui_frames(const cli::UiFrameRequest& request) 
   app.wait_until_idle(std::chrono::minutes(5));  // a timed run the new size may have started
   report("UI frame: " + std::to_string(request.elements) + " elements set; drawing " +
          std::to_string(kWarmupFrames + request.frames) + " frames");
-  cli::UiFrameTimes times;
+  UiFrameTimes times;
   times.backend = to_string(app.state().backend);
   times.renderer = (*ui)->renderer();
   for (int frame = 0; frame < kWarmupFrames + request.frames; ++frame) {

@@ -66,7 +66,7 @@ double mib(double bytes) {
 
 }  // namespace
 
-int run_soak(const cli::SoakOptions& options) {
+int run_soak(const SoakOptions& options) {
   auto backend = interop::parse_backend_preference(options.backend);
   if (!backend) return std::cerr << "threadlab: --backend: " << backend.message() << '\n', 2;
   auto ui = HeadlessUi::create(kWidth, kHeight, 1.0f);

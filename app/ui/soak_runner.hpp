@@ -3,10 +3,10 @@
 // (core/soak/soak_plan.hpp) for minutes, sampling host and device memory. Returns the exit status:
 // 0 when memory stayed flat and the backend was never lost.
 
-#include "cli/cli.hpp"
+#include "core/gui_launcher.hpp"
 
 namespace tl::ui {
 
-int run_soak(const cli::SoakOptions& options);
+int run_soak(const SoakOptions& options);
 
 }  // namespace tl::ui
