@@ -56,23 +56,57 @@ TEST(Occupancy, RegistersAreAllocatedPerWarpInUnitsOf256) {
   EXPECT_DOUBLE_EQ(o.fraction(), 0.75);
 }
 
-// Registers come from four partitions of the register file (16384 registers each on an H100), one
-// per warp scheduler, and a warp's registers never straddle two: the warps that fit are counted per
-// partition, rounded down there, then times four. Where the remainders of the four partitions would
-// together hold another warp, counting over the whole register file gives one block too many.
-TEST(Occupancy, RegistersAreCountedPerPartitionNotOverTheWholeFile) {
-  // 40 registers × 32 threads = 1280 a warp (already a multiple of 256). Per partition:
-  // 16384 / 1280 = 12.8 → 12 warps, 48 per SM. Over the whole file it would be 65536 / 1280 = 51.2
-  // → 51 warps.
-  const Occupancy two_warps = compute_occupancy(h100(), kernel(40), 64);
-  EXPECT_EQ(two_warps.blocks_by_registers, 24u);  // 48 / 2; the whole file would say 25
-  EXPECT_EQ(two_warps.active_blocks, 24u);        // below the 32 block slots and 32 by warps
-  EXPECT_EQ(two_warps.limit, OccupancyLimit::kRegisters);
-  EXPECT_DOUBLE_EQ(two_warps.fraction(), 0.75);
-  const Occupancy three_warps = compute_occupancy(h100(), kernel(40), 96);
-  EXPECT_EQ(three_warps.blocks_by_registers, 16u);  // 48 / 3; the whole file would say 17
-  EXPECT_EQ(three_warps.active_blocks, 16u);        // warp slots allow 21
-  EXPECT_EQ(three_warps.limit, OccupancyLimit::kRegisters);
+// Registers come from four partitions of 16384 (one per warp scheduler, sm_70 and later), and a
+// warp takes all of its registers from one partition: the SM holds floor(16384 / per-warp) warps
+// per partition, times 4, not floor(65536 / per-warp). CUDA's occupancy calculator
+// (cudaOccMaxBlocksPerSMRegsLimit in cuda_occupancy.h) counts it so: numWarpsPerSubPartition =
+// (regsPerMultiprocessor / numSubPartitions) / regsAllocatedPerWarp, then
+// maxBlocks = numWarpsPerSubPartition * numSubPartitions / warpsPerBlock. The cases below are the
+// ones where that rounding changes the number of blocks (on the GPU,
+// tests/gpu/test_occupancy_gpu.cpp compares the model with
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor).
+
+TEST(Occupancy, RegistersArePlacedPerPartitionNotFromOnePool) {
+  // 40 registers × 32 threads = 1280 a warp, already a multiple of 256, so only the partitions
+  // round: 16384 / 1280 = 12.8, so 12 warps a partition, 48 an SM, 24 blocks of 2 warps. One pool
+  // of 65536 would hold 51 warps (65536 / 1280 = 51.2): 25 blocks.
+  const Occupancy o = compute_occupancy(h100(), kernel(40), 64);
+  EXPECT_EQ(o.warps_per_block, 2u);
+  EXPECT_EQ(o.blocks_by_registers, 24u);
+  EXPECT_EQ(o.active_blocks, 24u);  // under the 32 block slots and the 32 blocks of warp slots
+  EXPECT_EQ(o.limit, OccupancyLimit::kRegisters);
+  EXPECT_EQ(o.active_warps, 48u);
+  EXPECT_DOUBLE_EQ(o.fraction(), 0.75);
+  EXPECT_EQ(o.registers_per_block, 2u * 1280u);
+}
+
+TEST(Occupancy, WarpAndPartitionRoundingEachCostBlocks) {
+  // One-warp blocks of 81 registers: 81 × 32 = 2592 registers a warp. Unrounded, 65536 / 2592 =
+  // 25.3: 25 blocks. Rounded up to 256 per warp: 2816 (11 units); one pool would give 65536 / 2816
+  // = 23.3: 23 blocks. Per partition: 16384 / 2816 = 5.8, so 5 warps, 20 an SM: 20 blocks.
+  const Occupancy o = compute_occupancy(h100(), kernel(81), 32);
+  EXPECT_EQ(o.registers_per_block, 2816u);
+  EXPECT_EQ(o.blocks_by_registers, 20u);
+  EXPECT_EQ(o.active_blocks, 20u);
+  EXPECT_EQ(o.limit, OccupancyLimit::kRegisters);
+  EXPECT_EQ(o.active_warps, 20u);
+  // 80 registers need 2560 a warp, a multiple of 256: 6 a partition, 24 warps, 24 blocks. One more
+  // register costs four blocks, one warp in every partition.
+  EXPECT_EQ(compute_occupancy(h100(), kernel(80), 32).blocks_by_registers, 24u);
+}
+
+TEST(Occupancy, ABlockWhoseWarpsDoNotFillThePartitionsEvenly) {
+  // 6 warps a block, 41 registers: 41 × 32 = 1312, rounded to 1536 a warp. 16384 / 1536 = 10.7,
+  // so 10 warps a partition and 40 an SM: 6 blocks (36 warps, 4 slots left idle). One pool:
+  // 65536 / 1536 = 42.7, 42 warps, 7 blocks.
+  const Occupancy o = compute_occupancy(h100(), kernel(41), 192);
+  EXPECT_EQ(o.warps_per_block, 6u);
+  EXPECT_EQ(o.blocks_by_warps, 10u);
+  EXPECT_EQ(o.blocks_by_registers, 6u);
+  EXPECT_EQ(o.active_blocks, 6u);
+  EXPECT_EQ(o.limit, OccupancyLimit::kRegisters);
+  EXPECT_EQ(o.active_warps, 36u);
+  EXPECT_DOUBLE_EQ(o.fraction(), 36.0 / 64.0);
 }
 
 TEST(Occupancy, SmallBlocksRunOutOfBlockSlots) {
@@ -106,7 +140,7 @@ TEST(Occupancy, TheKernelsOwnDynamicSharedMemoryCounts) {
   gemm.dynamic_shared_bytes = 33 * 1024;
   const Occupancy o = compute_occupancy(h100(), gemm, 256);
   EXPECT_EQ(o.shared_bytes_per_block, 34u * 1024u);  // with the 1 KiB the system reserves a block
-  EXPECT_EQ(o.blocks_by_shared_memory, 6u);           // 228 KiB / 34 KiB
+  EXPECT_EQ(o.blocks_by_shared_memory, 6u);          // 228 KiB / 34 KiB
   EXPECT_EQ(o.blocks_by_registers, 2u);
   EXPECT_EQ(o.active_blocks, 2u);
   EXPECT_EQ(o.limit, OccupancyLimit::kRegisters);
