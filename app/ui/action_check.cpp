@@ -3,6 +3,7 @@
 #include "app_state.hpp"
 #include "core/color_scheme.hpp"
 #include "core/launch_config.hpp"
+#include "core/lessons/device_placeholders.hpp"
 #include "core/lessons/vector_add.hpp"
 #include "core/plot/plot_quantity.hpp"
 
@@ -17,7 +18,16 @@ Status ActionChecker::check(const lessons::LessonAction& action) {
     lesson_ = std::move(*lesson);
     lesson_id_ = id;
   }
-  TL_RETURN_IF_ERROR(lesson_->configure(action.values));
+  // Device figures ({{device.sm_count}}) are checked by name and syntax, then filled as on an
+  // H100, so that the lesson can check the values they become: the device is not known here.
+  for (const auto& [key, value] : action.values) {
+    const Status placeholders =
+        lessons::check_device_placeholders(value, lessons::PlaceholderUse::kLink);
+    if (!placeholders) return invalid_argument(key + "=" + value + ": " + placeholders.message());
+  }
+  auto filled = lessons::fill_action_placeholders(action, lessons::example_gpu_device_info());
+  if (!filled) return filled.status();
+  TL_RETURN_IF_ERROR(lesson_->configure(filled->values));
   if (action.color_by) {
     auto mode = parse_color_by(*action.color_by);
     if (!mode) return mode.status();

@@ -11,6 +11,7 @@
 #include "core/format.hpp"
 #include "core/lessons/catalog.hpp"
 #include "core/lessons/dense_layer.hpp"
+#include "core/lessons/device_placeholders.hpp"
 #include "core/lessons/lesson_action.hpp"
 #include "core/lessons/vector_add.hpp"
 #include "core/plot/tick_format.hpp"
@@ -94,6 +95,9 @@ void AppController::load_lesson_text() {
     state_.lesson.error = path + ": " + document.message();
     return;
   }
+  // Figures such as {{device.sm_count}} come from the device the lesson runs on.
+  for (const std::string& problem : lessons::fill_document_placeholders(*document, device_->info()))
+    post(Severity::kError, path + ", " + problem);
   state_.lesson.document = std::move(*document);
   state_.lesson.title = state_.lesson.document.title();
   load_steps();
@@ -258,6 +262,14 @@ void AppController::switch_to_emulator(const std::string& why) {
   ceilings_requested_ = false;
   kernel_resources_.clear();
   trace_sink_ = interop::make_gl_trace_sink(BackendKind::kEmulator, trace_buffer_);
+  // The lesson text's device figures now describe the emulator (links are filled when applied).
+  const std::string path = "lessons/" + std::string(lesson_->info().folder) + "/lesson.md";
+  if (auto text = lesson_texts::find_text(path)) {
+    if (auto document = markdown::parse(*text)) {
+      lessons::fill_document_placeholders(*document, device_->info());
+      state_.lesson.document = std::move(*document);
+    }
+  }
   refresh_controls();
   post(Severity::kError, why);
 }
@@ -645,7 +657,13 @@ void AppController::apply_lesson_action(const std::string& link) {
 }
 
 void AppController::apply_action(const lessons::LessonAction& parsed) {
-  const lessons::LessonAction* action = &parsed;
+  // Values such as grid={{device.sm_count*2}} are computed for the device in use.
+  auto filled = lessons::fill_action_placeholders(parsed, device_->info());
+  if (!filled) {
+    post(Severity::kError, filled.message());
+    return;
+  }
+  const lessons::LessonAction* action = &*filled;
   // A link to another lesson switches first and launches once, with the link's values: launching
   // the new lesson's defaults first would keep the runner busy and refuse the link's own launch.
   bool switched = false;
