@@ -41,6 +41,7 @@ struct DeviceInfo {
   std::uint32_t registers_per_multiprocessor = 0;
   std::uint32_t max_blocks_per_multiprocessor = 0;
   std::uint64_t reserved_shared_memory_per_block = 0;  // taken by the system from every block
+  std::uint64_t l2_cache_bytes = 0;  // 0 when unknown, and on the emulator (it has no L2)
   std::uint64_t global_memory_total = 0;
   std::uint64_t global_memory_free = 0;
   int clock_khz = 0;

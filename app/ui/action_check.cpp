@@ -6,6 +6,7 @@
 #include "compute/lessons/lesson_registry.hpp"
 #include "core/color_scheme.hpp"
 #include "core/launch_config.hpp"
+#include "core/lessons/device_placeholders.hpp"
 #include "core/plot/plot_quantity.hpp"
 #include "lesson_views.hpp"
 
@@ -20,7 +21,16 @@ Status ActionChecker::check(const lessons::LessonAction& action) {
     lesson_ = std::move(*lesson);
     lesson_id_ = id;
   }
-  TL_RETURN_IF_ERROR(lesson_->configure(action.values));
+  // Device figures ({{device.sm_count}}) are checked by name and syntax, then filled as on an
+  // H100, so that the lesson can check the values they become: the device is not known here.
+  for (const auto& [key, value] : action.values) {
+    const Status placeholders =
+        lessons::check_device_placeholders(value, lessons::PlaceholderUse::kLink);
+    if (!placeholders) return invalid_argument(key + "=" + value + ": " + placeholders.message());
+  }
+  auto filled = lessons::fill_action_placeholders(action, lessons::example_gpu_device_info());
+  if (!filled) return filled.status();
+  TL_RETURN_IF_ERROR(lesson_->configure(filled->values));
   if (action.color_by) {
     auto mode = parse_color_by(*action.color_by);
     if (!mode) return mode.status();

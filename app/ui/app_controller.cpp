@@ -9,6 +9,7 @@
 #include "compute/lessons/lesson_series.hpp"
 #include "core/backend_fallback.hpp"
 #include "core/format.hpp"
+#include "core/lessons/device_placeholders.hpp"
 #include "core/lessons/lesson_action.hpp"
 #include "core/plot/tick_format.hpp"
 #include "interop/gl_trace_sink.hpp"
@@ -81,6 +82,9 @@ void AppController::load_lesson_text() {
     state_.lesson.error = path + ": " + document.message();
     return;
   }
+  // Figures such as {{device.sm_count}} come from the device the lesson runs on.
+  for (const std::string& problem : lessons::fill_document_placeholders(*document, device().info()))
+    post(Severity::kError, path + ", " + problem);
   state_.lesson.document = std::move(*document);
   state_.lesson.title = state_.lesson.document.title();
   load_steps();
@@ -228,6 +232,14 @@ void AppController::handle_device_error(const Error& error) {
 
 void AppController::on_device_replaced() {
   state_.device = device().info();
+  // The lesson text's device figures now describe the new device (links are filled when applied).
+  const std::string path = "lessons/" + std::string(lesson().info().folder) + "/lesson.md";
+  if (auto text = lesson_texts::find_text(path)) {
+    if (auto document = markdown::parse(*text)) {
+      lessons::fill_document_placeholders(*document, device().info());
+      state_.lesson.document = std::move(*document);
+    }
+  }
   state_.ceilings.reset();
   ceilings_requested_ = false;
   kernel_resources_.clear();
@@ -598,7 +610,13 @@ void AppController::apply_lesson_action(const std::string& link) {
 }
 
 void AppController::apply_action(const lessons::LessonAction& parsed) {
-  const lessons::LessonAction* action = &parsed;
+  // Values such as grid={{device.sm_count*2}} are computed for the device in use.
+  auto filled = lessons::fill_action_placeholders(parsed, device().info());
+  if (!filled) {
+    post(Severity::kError, filled.message());
+    return;
+  }
+  const lessons::LessonAction* action = &*filled;
   // A link to another lesson switches first and launches once, with the link's values: launching
   // the new lesson's defaults first would keep the runner busy and refuse the link's own launch.
   bool switched = false;

@@ -12,10 +12,12 @@
 #include <vector>
 
 #include "app_state.hpp"
+#include "compute/device.hpp"
 #include "compute/lessons/lesson.hpp"
 #include "compute/lessons/lesson_registry.hpp"
 #include "core/color_scheme.hpp"
 #include "core/launch_config.hpp"
+#include "core/lessons/device_placeholders.hpp"
 #include "core/lessons/lesson_action.hpp"
 #include "core/markdown/lesson_document.hpp"
 #include "core/plot/plot_quantity.hpp"
@@ -35,6 +37,8 @@ bool lesson_has_param(const compute::Lesson& lesson, const std::string& name) {
 
 TEST(LessonLinks, EveryLinkInEveryLessonIsValid) {
   int links = 0;
+  int device_links = 0;
+  const DeviceInfo emulator_info = compute::make_emulator_device()->info();
   for (const lessons::LessonInfo& info : lessons::catalog()) {
     const std::string path = "lessons/" + std::string(info.folder) + "/lesson.md";
     const auto text = lesson_texts::find_text(path);
@@ -55,6 +59,16 @@ TEST(LessonLinks, EveryLinkInEveryLessonIsValid) {
           EXPECT_TRUE(lesson_has_param(**lesson, name))
               << where << ": lesson " << id << " has no parameter '" << name << "'";
         }
+        // Device figures ({{device.sm_count}}) fill on the real emulator and on a GPU, and the
+        // lesson accepts what they become.
+        for (const DeviceInfo& device : {emulator_info, lessons::example_gpu_device_info()}) {
+          auto filled = lessons::fill_action_placeholders(*action, device);
+          ASSERT_TRUE(filled.is_ok()) << where << ": " << filled.message();
+          if (filled->values == action->values) break;  // nothing device-dependent
+          ++device_links;
+          EXPECT_TRUE((*lesson)->configure(filled->values).is_ok())
+              << where << " on " << device.name;
+        }
         if (action->color_by) {
           EXPECT_TRUE(parse_color_by(*action->color_by).is_ok()) << where;
         }
@@ -71,6 +85,7 @@ TEST(LessonLinks, EveryLinkInEveryLessonIsValid) {
     }
   }
   EXPECT_GE(links, 30) << "the lesson texts' links were not found";
+  EXPECT_GE(device_links, 4) << "lesson 02's wave links compute their grid on both devices";
 }
 
 }  // namespace

@@ -140,6 +140,7 @@ class CudaDevice final : public Device {
     info_.reserved_shared_memory_per_block = prop.reservedSharedMemPerBlock;
     info_.max_threads_per_multiprocessor =
         static_cast<std::uint32_t>(prop.maxThreadsPerMultiProcessor);
+    info_.l2_cache_bytes = static_cast<std::uint64_t>(prop.l2CacheSize);
     info_.global_memory_total = prop.totalGlobalMem;
     // Clock rates left cudaDeviceProp in CUDA 13; the attributes remain.
     cudaDeviceGetAttribute(&info_.clock_khz, cudaDevAttrClockRate, ordinal_);
