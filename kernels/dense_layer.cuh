@@ -13,6 +13,10 @@
 // Consecutive threads of a warp (consecutive threadIdx.x) thus write consecutive elements of Y.
 //
 // The same source runs on the GPU (nvcc) and on ThreadLab's CPU emulator (the host compiler).
+//
+// The kernels that ThreadLab draws take a `trace`: `trace.wrote(i)` records which thread wrote
+// element i of Y in the kernel that is drawn, and compiles to nothing in the kernel that is timed
+// (kernels/trace.cuh). Both are the same code.
 
 // The fast product at large batches: a tiled product, its tiles transposed into shared memory by
 // asynchronous copies.
@@ -124,24 +128,28 @@ __global__ void dense_add_bias(float* Z, const float* b, int batch, int out) {
 }
 
 // 3. Y = sigmoid(Z), element-wise
-__global__ void dense_sigmoid(const float* Z, float* Y, int batch, int out) {
+template <class Trace>
+__global__ void dense_sigmoid(const float* Z, float* Y, int batch, int out, Trace trace) {
   const int o = blockIdx.x * blockDim.x + threadIdx.x;
   const int r = blockIdx.y * blockDim.y + threadIdx.y;
   if (r < batch && o < out) {
     Y[r * out + o] = sigmoid(Z[r * out + o]);
+    trace.wrote(r * out + o);
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Fused: the same product, then bias and sigmoid applied while z is still in a register. One
 // launch, and Y is the only thing written: no Z in memory at all.
+template <class Trace>
 __global__ void dense_fused(const float* X, const float* W, const float* b, float* Y, int batch,
-                            int in, int out) {
+                            int in, int out, Trace trace) {
   const int o = blockIdx.x * blockDim.x + threadIdx.x;
   const int r = blockIdx.y * blockDim.y + threadIdx.y;
   const float z = dense_dot_tiled(X, W, batch, in, out);
   if (r < batch && o < out) {
     Y[r * out + o] = sigmoid(z + b[o]);
+    trace.wrote(r * out + o);
   }
 }
 
@@ -159,22 +167,15 @@ struct DenseStoreZ {
     z[r * out + o] = value;
   }
 };
+template <class Trace>
 struct DenseStoreY {
   float* y;
   const float* b;
   int out;
+  Trace trace;
   __device__ __forceinline__ void operator()(int r, int o, float value) const {
     y[r * out + o] = sigmoid(value + b[o]);
-  }
-};
-struct DenseStoreYTraced {
-  float* y;
-  const float* b;
-  int out;
-  tl::TraceRecord* trace;
-  __device__ __forceinline__ void operator()(int r, int o, float value) const {
-    y[r * out + o] = sigmoid(value + b[o]);
-    tl::trace_element(trace, static_cast<unsigned long long>(r) * out + o, 0);
+    trace.wrote(static_cast<unsigned long long>(r) * out + o);
   }
 };
 
@@ -249,14 +250,11 @@ __global__ void __launch_bounds__(kDenseGemvThreads)
     dense_gemv_product(const float* X, const float* W, float* Z, int in, int out) {
   dense_gemv_body(X, W, in, out, DenseStoreZ{Z, out});
 }
+template <class Trace>
 __global__ void __launch_bounds__(kDenseGemvThreads)
-    dense_gemv_fused(const float* X, const float* W, const float* b, float* Y, int in, int out) {
-  dense_gemv_body(X, W, in, out, DenseStoreY{Y, b, out});
-}
-__global__ void __launch_bounds__(kDenseGemvThreads)
-    dense_gemv_fused_traced(const float* X, const float* W, const float* b, float* Y, int in,
-                            int out, tl::TraceRecord* trace) {
-  dense_gemv_body(X, W, in, out, DenseStoreYTraced{Y, b, out, trace});
+    dense_gemv_fused(const float* X, const float* W, const float* b, float* Y, int in, int out,
+                     Trace trace) {
+  dense_gemv_body(X, W, in, out, DenseStoreY<Trace>{Y, b, out, trace});
 }
 
 // kWholeTiles: see dense_gemm_whole_tiles; the launch picks the kernel.
@@ -265,61 +263,23 @@ __global__ void __launch_bounds__(DenseGemmShape::THREADS, 2)
     dense_gemm_product(const float* X, const float* W, float* Z, int batch, int in, int out) {
   dense_gemm_pipelined<kWholeTiles>(X, W, batch, in, out, DenseStoreZ{Z, out});
 }
-template <bool kWholeTiles>
+template <bool kWholeTiles, class Trace>
 __global__ void __launch_bounds__(DenseGemmShape::THREADS, 2)
     dense_gemm_fused(const float* X, const float* W, const float* b, float* Y, int batch, int in,
-                     int out) {
-  dense_gemm_pipelined<kWholeTiles>(X, W, batch, in, out, DenseStoreY{Y, b, out});
-}
-template <bool kWholeTiles>
-__global__ void __launch_bounds__(DenseGemmShape::THREADS, 2)
-    dense_gemm_fused_traced(const float* X, const float* W, const float* b, float* Y, int batch,
-                            int in, int out, tl::TraceRecord* trace) {
-  dense_gemm_pipelined<kWholeTiles>(X, W, batch, in, out, DenseStoreYTraced{Y, b, out, trace});
+                     int out, Trace trace) {
+  dense_gemm_pipelined<kWholeTiles>(X, W, batch, in, out, DenseStoreY<Trace>{Y, b, out, trace});
 }
 
 // ---------------------------------------------------------------------------------------------
 // The epilogue after a cuBLAS product: Y = sigmoid(Z + b) in one pass. cuBLAS computes the
 // product; what comes after it is ours, fused into a single kernel.
-__global__ void dense_bias_sigmoid(const float* Z, const float* b, float* Y, int batch, int out) {
+template <class Trace>
+__global__ void dense_bias_sigmoid(const float* Z, const float* b, float* Y, int batch, int out,
+                                   Trace trace) {
   const int o = blockIdx.x * blockDim.x + threadIdx.x;
   const int r = blockIdx.y * blockDim.y + threadIdx.y;
   if (r < batch && o < out) {
     Y[r * out + o] = sigmoid(Z[r * out + o] + b[o]);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Traced variants: the same work, and a record of who wrote each element of Y. ThreadLab draws the
-// records; it times only the kernels above.
-
-__global__ void dense_sigmoid_traced(const float* Z, float* Y, int batch, int out,
-                                     tl::TraceRecord* trace) {
-  const int o = blockIdx.x * blockDim.x + threadIdx.x;
-  const int r = blockIdx.y * blockDim.y + threadIdx.y;
-  if (r < batch && o < out) {
-    Y[r * out + o] = sigmoid(Z[r * out + o]);
-    tl::trace_element(trace, r * out + o, 0);
-  }
-}
-
-__global__ void dense_fused_traced(const float* X, const float* W, const float* b, float* Y,
-                                   int batch, int in, int out, tl::TraceRecord* trace) {
-  const int o = blockIdx.x * blockDim.x + threadIdx.x;
-  const int r = blockIdx.y * blockDim.y + threadIdx.y;
-  const float z = dense_dot_tiled(X, W, batch, in, out);
-  if (r < batch && o < out) {
-    Y[r * out + o] = sigmoid(z + b[o]);
-    tl::trace_element(trace, r * out + o, 0);
-  }
-}
-
-__global__ void dense_bias_sigmoid_traced(const float* Z, const float* b, float* Y, int batch,
-                                          int out, tl::TraceRecord* trace) {
-  const int o = blockIdx.x * blockDim.x + threadIdx.x;
-  const int r = blockIdx.y * blockDim.y + threadIdx.y;
-  if (r < batch && o < out) {
-    Y[r * out + o] = sigmoid(Z[r * out + o] + b[o]);
-    tl::trace_element(trace, r * out + o, 0);
+    trace.wrote(r * out + o);
   }
 }

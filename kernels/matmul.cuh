@@ -3,6 +3,10 @@
 //
 // The same source runs on the GPU (compiled by nvcc) and on ThreadLab's CPU emulator (compiled by
 // the host compiler), and the lesson shows it to you exactly as it is here.
+//
+// `trace.wrote(i)` is how ThreadLab learns which thread wrote element i of C: it records it in the
+// kernel that is drawn and compiles to nothing in the kernel that is timed (kernels/trace.cuh), so
+// the picture always shows the mapping that was timed.
 
 // ---------------------------------------------------------------------------------------------
 // 0. Uncoalesced: one thread per element of C, with x picking the ROW. It computes exactly what the
@@ -12,7 +16,9 @@
 // floats apart, 32 separate memory transactions where one would do, and they write C the same way.
 // (They all read the same b[i * n + col], which the hardware broadcasts.) This is the first rung of
 // the ladder, the mistake to see once: the grid is (ceil(M / block x), ceil(N / block y)).
-__global__ void matmul_uncoalesced(const float* a, const float* b, float* c, int m, int n, int k) {
+template <class Trace>
+__global__ void matmul_uncoalesced(const float* a, const float* b, float* c, int m, int n, int k,
+                                   Trace trace) {
   int row = blockIdx.x * blockDim.x + threadIdx.x;
   int col = blockIdx.y * blockDim.y + threadIdx.y;
   if (row < m && col < n) {
@@ -21,6 +27,7 @@ __global__ void matmul_uncoalesced(const float* a, const float* b, float* c, int
       sum += a[row * k + i] * b[i * n + col];
     }
     c[row * n + col] = sum;
+    trace.wrote(row * n + col);
   }
 }
 
@@ -32,7 +39,9 @@ __global__ void matmul_uncoalesced(const float* a, const float* b, float* c, int
 // merges into a few wide memory transactions ("coalesced"). Each thread walks a whole row of A and
 // a whole column of B: every element of A is read N times and every element of B M times, straight
 // from global memory.
-__global__ void matmul_naive(const float* a, const float* b, float* c, int m, int n, int k) {
+template <class Trace>
+__global__ void matmul_naive(const float* a, const float* b, float* c, int m, int n, int k,
+                             Trace trace) {
   int row = blockIdx.y * blockDim.y + threadIdx.y;
   int col = blockIdx.x * blockDim.x + threadIdx.x;
   if (row < m && col < n) {  // the grid is rounded up to whole blocks: skip threads past the edge
@@ -41,6 +50,7 @@ __global__ void matmul_naive(const float* a, const float* b, float* c, int m, in
       sum += a[row * k + i] * b[i * n + col];
     }
     c[row * n + col] = sum;
+    trace.wrote(row * n + col);
   }
 }
 
@@ -55,9 +65,10 @@ __global__ void matmul_naive(const float* a, const float* b, float* c, int m, in
 // are completely loaded before anyone reads them; the second makes sure everyone has finished
 // reading before the next phase overwrites them.
 //
-// The kernel body is a __device__ function so that the traced variant below runs exactly this code.
-template <int TILE>
-__device__ void matmul_tiled_body(const float* a, const float* b, float* c, int m, int n, int k) {
+// Launch with blocks of exactly TILE×TILE threads: one thread per element of a tile.
+template <int TILE, class Trace>
+__global__ void matmul_tiled(const float* a, const float* b, float* c, int m, int n, int k,
+                             Trace trace) {
   __shared__ float a_tile[TILE][TILE];
   __shared__ float b_tile[TILE][TILE];
 
@@ -85,54 +96,6 @@ __device__ void matmul_tiled_body(const float* a, const float* b, float* c, int 
   // reach every __syncthreads(). Only now do they skip the write.
   if (row < m && col < n) {
     c[row * n + col] = sum;
-  }
-}
-
-// Launch with blocks of exactly TILE×TILE threads: one thread per element of a tile.
-template <int TILE>
-__global__ void matmul_tiled(const float* a, const float* b, float* c, int m, int n, int k) {
-  matmul_tiled_body<TILE>(a, b, c, m, n, k);
-}
-
-// ---------------------------------------------------------------------------------------------
-// The traced variants compute the same thing and also record, for the element of C each thread
-// wrote, which block, thread and SM did it. ThreadLab draws these records; it times only the
-// kernels above.
-__global__ void matmul_naive_traced(const float* a, const float* b, float* c, int m, int n, int k,
-                                    tl::TraceRecord* trace) {
-  int row = blockIdx.y * blockDim.y + threadIdx.y;
-  int col = blockIdx.x * blockDim.x + threadIdx.x;
-  if (row < m && col < n) {
-    float sum = 0.0f;
-    for (int i = 0; i < k; ++i) {
-      sum += a[row * k + i] * b[i * n + col];
-    }
-    c[row * n + col] = sum;
-    tl::trace_element(trace, row * n + col, 0);
-  }
-}
-
-__global__ void matmul_uncoalesced_traced(const float* a, const float* b, float* c, int m, int n,
-                                          int k, tl::TraceRecord* trace) {
-  int row = blockIdx.x * blockDim.x + threadIdx.x;
-  int col = blockIdx.y * blockDim.y + threadIdx.y;
-  if (row < m && col < n) {
-    float sum = 0.0f;
-    for (int i = 0; i < k; ++i) {
-      sum += a[row * k + i] * b[i * n + col];
-    }
-    c[row * n + col] = sum;
-    tl::trace_element(trace, row * n + col, 0);
-  }
-}
-
-template <int TILE>
-__global__ void matmul_tiled_traced(const float* a, const float* b, float* c, int m, int n, int k,
-                                    tl::TraceRecord* trace) {
-  matmul_tiled_body<TILE>(a, b, c, m, n, k);
-  int row = blockIdx.y * TILE + threadIdx.y;
-  int col = blockIdx.x * TILE + threadIdx.x;
-  if (row < m && col < n) {
-    tl::trace_element(trace, row * n + col, 0);
+    trace.wrote(row * n + col);
   }
 }

@@ -12,7 +12,7 @@
 // 8 · (t / 64) + 7. The block is 1D (512, 1, 1): launch functions refuse any other shape.
 #pragma once
 
-#include "kernels/matmul_tile_io.cuh"  // StoreToC, StoreToCTraced, load_four
+#include "kernels/matmul_tile_io.cuh"  // StoreToC, load_four
 
 constexpr int kRegtile1dTileM = 64;  // rows of C per block
 constexpr int kRegtile1dTileN = 64;  // columns of C per block
@@ -61,13 +61,10 @@ __device__ void matmul_regtile_1d_body(const float* a, const float* b, int m, in
   }
 }
 
+// `trace` records who wrote each element of C in the kernel that is drawn, and nothing at all in
+// the kernel that is timed (kernels/trace.cuh).
+template <class Trace>
 __global__ void __launch_bounds__(kRegtile1dThreads)
-    matmul_regtile_1d(const float* a, const float* b, float* c, int m, int n, int k) {
-  matmul_regtile_1d_body(a, b, m, n, k, StoreToC{c, n});
-}
-
-__global__ void __launch_bounds__(kRegtile1dThreads)
-    matmul_regtile_1d_traced(const float* a, const float* b, float* c, int m, int n, int k,
-                             tl::TraceRecord* trace) {
-  matmul_regtile_1d_body(a, b, m, n, k, StoreToCTraced{c, n, trace});
+    matmul_regtile_1d(const float* a, const float* b, float* c, int m, int n, int k, Trace trace) {
+  matmul_regtile_1d_body(a, b, m, n, k, StoreToC<Trace>{c, n, trace});
 }

@@ -11,7 +11,7 @@
 // rows 8 · (t / 16) to +7 and columns 8 · (t % 16) to +7 of the tile. The block is 1D (256, 1, 1).
 #pragma once
 
-#include "kernels/matmul_tile_io.cuh"  // StoreToC, StoreToCTraced, load_four
+#include "kernels/matmul_tile_io.cuh"  // StoreToC, load_four
 
 constexpr int kRegtile2dTileM = 128;
 constexpr int kRegtile2dTileN = 128;
@@ -69,13 +69,10 @@ __device__ void matmul_regtile_2d_body(const float* a, const float* b, int m, in
   }
 }
 
+// `trace` records who wrote each element of C in the kernel that is drawn, and nothing at all in
+// the kernel that is timed (kernels/trace.cuh).
+template <class Trace>
 __global__ void __launch_bounds__(kRegtile2dThreads)
-    matmul_regtile_2d(const float* a, const float* b, float* c, int m, int n, int k) {
-  matmul_regtile_2d_body(a, b, m, n, k, StoreToC{c, n});
-}
-
-__global__ void __launch_bounds__(kRegtile2dThreads)
-    matmul_regtile_2d_traced(const float* a, const float* b, float* c, int m, int n, int k,
-                             tl::TraceRecord* trace) {
-  matmul_regtile_2d_body(a, b, m, n, k, StoreToCTraced{c, n, trace});
+    matmul_regtile_2d(const float* a, const float* b, float* c, int m, int n, int k, Trace trace) {
+  matmul_regtile_2d_body(a, b, m, n, k, StoreToC<Trace>{c, n, trace});
 }

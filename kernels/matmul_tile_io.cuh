@@ -5,25 +5,19 @@
 #pragma once
 
 // ---------------------------------------------------------------------------------------------
-// Where a result goes. The kernels take the store as a template parameter: the timed kernels write
-// C and nothing else, the traced ones also record who wrote each element, and the dense layer
-// applies its bias and sigmoid on the way out. Each is compiled into its own kernel, so a timed
-// kernel contains no trace code at all.
+// Where a result goes. The kernels take the store as a template parameter: the lesson's kernels
+// write C and say so to their trace policy (kernels/trace.cuh), which records the writer in the
+// kernel that is drawn and compiles to nothing in the kernel that is timed; the dense layer applies
+// its bias and sigmoid on the way out. Each is compiled into its own kernel, so a timed kernel
+// contains no trace code at all.
+template <class Trace>
 struct StoreToC {
   float* c;
   int n;  // columns of C
+  Trace trace;
   __device__ __forceinline__ void operator()(int row, int col, float value) const {
     c[row * n + col] = value;
-  }
-};
-
-struct StoreToCTraced {
-  float* c;
-  int n;
-  tl::TraceRecord* trace;
-  __device__ __forceinline__ void operator()(int row, int col, float value) const {
-    c[row * n + col] = value;
-    tl::trace_element(trace, static_cast<unsigned long long>(row) * n + col, 0);
+    trace.wrote(static_cast<unsigned long long>(row) * n + col);
   }
 };
 

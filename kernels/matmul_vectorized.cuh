@@ -16,7 +16,7 @@
 // (4 consecutive columns). The block is 1D (256, 1, 1).
 #pragma once
 
-#include "kernels/matmul_tile_io.cuh"  // StoreToC, StoreToCTraced, load_four
+#include "kernels/matmul_tile_io.cuh"  // StoreToC, load_four
 
 constexpr int kVectorizedTileM = 128;
 constexpr int kVectorizedTileN = 128;
@@ -87,13 +87,10 @@ __device__ void matmul_vectorized_body(const float* a, const float* b, int m, in
   }
 }
 
+// `trace` records who wrote each element of C in the kernel that is drawn, and nothing at all in
+// the kernel that is timed (kernels/trace.cuh).
+template <class Trace>
 __global__ void __launch_bounds__(kVectorizedThreads)
-    matmul_vectorized(const float* a, const float* b, float* c, int m, int n, int k) {
-  matmul_vectorized_body(a, b, m, n, k, StoreToC{c, n});
-}
-
-__global__ void __launch_bounds__(kVectorizedThreads)
-    matmul_vectorized_traced(const float* a, const float* b, float* c, int m, int n, int k,
-                             tl::TraceRecord* trace) {
-  matmul_vectorized_body(a, b, m, n, k, StoreToCTraced{c, n, trace});
+    matmul_vectorized(const float* a, const float* b, float* c, int m, int n, int k, Trace trace) {
+  matmul_vectorized_body(a, b, m, n, k, StoreToC<Trace>{c, n, trace});
 }

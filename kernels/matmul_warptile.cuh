@@ -20,10 +20,10 @@
 // The shared tiles get 4 floats of padding per row: the transposed stores (a row of A becomes a
 // column of the tile) then land in different banks. The block is 1D (256, 1, 1).
 //
-// The body is a template on its tile shape and on where results go (C, or C and a trace).
+// The body is a template on its tile shape and on where results go (StoreToC, traced or not).
 #pragma once
 
-#include "kernels/matmul_tile_io.cuh"  // StoreToC, StoreToCTraced, load_four
+#include "kernels/matmul_tile_io.cuh"  // StoreToC, load_four
 
 template <int BM_, int BN_, int BK_, int WARPS_M_, int WARPS_N_, int LANES_M_>
 struct WarptileShape {
@@ -137,15 +137,10 @@ __device__ void matmul_warptile_body(const float* a, const float* b, int m, int 
   }
 }
 
-template <class Shape>
+// `trace` records who wrote each element of C in the kernel that is drawn, and nothing at all in
+// the kernel that is timed (kernels/trace.cuh).
+template <class Shape, class Trace>
 __global__ void __launch_bounds__(Shape::THREADS, 2)
-    matmul_warptile(const float* a, const float* b, float* c, int m, int n, int k) {
-  matmul_warptile_body<Shape>(a, b, m, n, k, StoreToC{c, n});
-}
-
-template <class Shape>
-__global__ void __launch_bounds__(Shape::THREADS, 2)
-    matmul_warptile_traced(const float* a, const float* b, float* c, int m, int n, int k,
-                           tl::TraceRecord* trace) {
-  matmul_warptile_body<Shape>(a, b, m, n, k, StoreToCTraced{c, n, trace});
+    matmul_warptile(const float* a, const float* b, float* c, int m, int n, int k, Trace trace) {
+  matmul_warptile_body<Shape>(a, b, m, n, k, StoreToC<Trace>{c, n, trace});
 }

@@ -32,66 +32,69 @@ __device__ __forceinline__ unsigned long long total_threads_in_grid() {
          blockDim.y * blockDim.z;
 }
 
+// `trace` is how ThreadLab sees the launch: `trace.wrote(i)` records which thread wrote element i,
+// and `block_begins()` / `block_ends()` when and on which SM each block ran. In the kernel that is
+// timed they are empty calls, compiled away; in the kernel that is drawn they record. Both are this
+// very code (kernels/trace.cuh).
+
 // One element per thread: the grid must have at least n threads, and the ones past the end (the
 // last block is rarely full) must do nothing, hence the `if (i < n)` guard.
-__global__ void hierarchy_one_per_thread(const float* in, float* out, unsigned long long n) {
+template <class Trace>
+__global__ void hierarchy_one_per_thread(const float* in, float* out, unsigned long long n,
+                                         Trace trace) {
+  trace.block_begins();
   const unsigned long long i = global_thread_index();
   if (i < n) {
     out[i] = 2.0f * in[i] + 1.0f;
+    trace.wrote(i);
   }
+  trace.block_ends();  // outside the `if`: every thread must reach it (see below)
 }
 
 // A grid-stride loop: each thread starts at its global index and jumps ahead by the size of the
 // whole grid until it runs off the end. Any grid covers any n, even a single block; a grid sized to
 // the GPU (a few blocks per SM) does the same work with fewer, longer-lived threads.
-__global__ void hierarchy_grid_stride(const float* in, float* out, unsigned long long n) {
-  const unsigned long long stride = total_threads_in_grid();
-  for (unsigned long long i = global_thread_index(); i < n; i += stride) {
-    out[i] = 2.0f * in[i] + 1.0f;
-  }
-}
-
-// ---- Traced variants: the same work, plus records of who did it, where and when. ThreadLab draws
-// ---- these records; it times only the kernels above.
-
-// Thread 0 of a block speaks for the whole block.
-__device__ __forceinline__ bool is_first_thread_of_block() {
-  return threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
-}
-
-// Called by every thread of the block once its work is done. The barrier makes thread 0 wait for
-// the slowest thread of its block before it reads the end time, so [start, end] spans the block.
-__device__ __forceinline__ void record_block(tl::BlockRecord* blocks, unsigned long long start_ns) {
-  __syncthreads();
-  if (is_first_thread_of_block()) {
-    tl::BlockRecord& record = blocks[block_index_in_grid()];
-    record.sm = static_cast<int>(tl::sm_id());  // -1 on the emulator, which has no SMs
-    record.reserved = 0;
-    record.start_ns = start_ns;
-    record.end_ns = tl::global_timer_ns();
-  }
-}
-
-__global__ void hierarchy_one_per_thread_traced(const float* in, float* out, unsigned long long n,
-                                                tl::TraceRecord* trace, tl::BlockRecord* blocks) {
-  const unsigned long long start_ns = is_first_thread_of_block() ? tl::global_timer_ns() : 0;
-  const unsigned long long i = global_thread_index();
-  if (i < n) {
-    out[i] = 2.0f * in[i] + 1.0f;
-    tl::trace_element(trace, i, 0);
-  }
-  record_block(blocks, start_ns);  // outside the `if`: every thread must reach the barrier
-}
-
-__global__ void hierarchy_grid_stride_traced(const float* in, float* out, unsigned long long n,
-                                             tl::TraceRecord* trace, tl::BlockRecord* blocks) {
-  const unsigned long long start_ns = is_first_thread_of_block() ? tl::global_timer_ns() : 0;
+template <class Trace>
+__global__ void hierarchy_grid_stride(const float* in, float* out, unsigned long long n,
+                                      Trace trace) {
+  trace.block_begins();
   const unsigned long long stride = total_threads_in_grid();
   unsigned int pass = 0;  // 0 on the first trip round the loop, 1 on the second, ...
   for (unsigned long long i = global_thread_index(); i < n; i += stride) {
     out[i] = 2.0f * in[i] + 1.0f;
-    tl::trace_element(trace, i, pass);
+    trace.wrote(i, pass);
     ++pass;
   }
-  record_block(blocks, start_ns);
+  trace.block_ends();
 }
+
+// ---- How the drawn kernels record their blocks: thread 0 of a block speaks for the whole block.
+
+__device__ __forceinline__ bool is_first_thread_of_block() {
+  return threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
+}
+
+struct TracedWithBlocks {
+  tl::TraceRecord* records;
+  tl::BlockRecord* blocks;
+  unsigned long long start_ns = 0;
+
+  __device__ __forceinline__ void wrote(unsigned long long element, unsigned int pass = 0) const {
+    tl::trace_element(records, element, pass);
+  }
+  __device__ __forceinline__ void block_begins() {
+    if (is_first_thread_of_block()) start_ns = tl::global_timer_ns();
+  }
+  // Called by every thread of the block once its work is done. The barrier makes thread 0 wait for
+  // the slowest thread of its block before it reads the end time, so [start, end] spans the block.
+  __device__ __forceinline__ void block_ends() {
+    __syncthreads();
+    if (is_first_thread_of_block()) {
+      tl::BlockRecord& record = blocks[block_index_in_grid()];
+      record.sm = static_cast<int>(tl::sm_id());  // -1 on the emulator, which has no SMs
+      record.reserved = 0;
+      record.start_ns = start_ns;
+      record.end_ns = tl::global_timer_ns();
+    }
+  }
+};

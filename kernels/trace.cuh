@@ -2,6 +2,12 @@
 // Device-side half of the tracing contract (app/core/trace_record.hpp): traced kernels call
 // trace_element() for every element they compute. Compiled by nvcc for the GPU and by the host
 // compiler for the emulator, where sm_id() has no meaning and reports "unknown".
+//
+// A lesson's kernel is written once, as a template over a trace policy, and says what it did:
+// `trace.wrote(i)` after computing element i. ThreadLab compiles it twice: with `Untraced`, whose
+// calls are empty and vanish from the compiled kernel (that one is timed), and with `Traced`, which
+// records who wrote each element (that one is drawn). Both run the same source line for line, so
+// the picture cannot show a mapping of threads to elements that the timed kernel does not have.
 
 #include "core/trace_record.hpp"
 
@@ -42,5 +48,22 @@ __device__ __forceinline__ void trace_element(TraceRecord* trace, unsigned long 
   record.iteration = iteration;
   atomicAdd(&record.writes, 1u);
 }
+
+// The timed kernels' policy: every call compiles to nothing. The block hooks exist for kernels
+// that also time their blocks (thread_hierarchy.cuh); here they do nothing either.
+struct Untraced {
+  __device__ __forceinline__ void wrote(unsigned long long, unsigned int = 0) const {}
+  __device__ __forceinline__ void block_begins() {}
+  __device__ __forceinline__ void block_ends() {}
+};
+
+// The drawn kernels' policy: one TraceRecord per element, at the element's index. `pass` is the
+// trip round a grid-stride loop that wrote it (0 without one).
+struct Traced {
+  TraceRecord* records;
+  __device__ __forceinline__ void wrote(unsigned long long element, unsigned int pass = 0) const {
+    trace_element(records, element, pass);
+  }
+};
 
 }  // namespace tl

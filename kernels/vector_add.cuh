@@ -6,20 +6,15 @@
 // Each thread computes its global index from its block's position in the grid and its own position
 // in the block. The grid usually has more threads than elements (the last block is not full), so
 // threads past the end must do nothing: that is the `if (i < n)` guard.
-__global__ void vector_add(const float* a, const float* b, float* c, int n) {
+//
+// `trace` is how ThreadLab sees which thread wrote which element: `trace.wrote(i)` records it in
+// the kernel it draws, and is an empty call, compiled away, in the kernel it times. Both are this
+// very code (kernels/trace.cuh).
+template <class Trace>
+__global__ void vector_add(const float* a, const float* b, float* c, int n, Trace trace) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     c[i] = a[i] + b[i];
-  }
-}
-
-// The traced variant computes the same thing and also records, for the element it wrote, which
-// block, thread and SM did it. ThreadLab draws these records; it times only the kernel above.
-__global__ void vector_add_traced(const float* a, const float* b, float* c, int n,
-                                  tl::TraceRecord* trace) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) {
-    c[i] = a[i] + b[i];
-    tl::trace_element(trace, i, 0);
+    trace.wrote(i);
   }
 }

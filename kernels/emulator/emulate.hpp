@@ -3,6 +3,8 @@
 // reads the same on a laptop as on a GPU.
 
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "core/launch_config.hpp"
 #include "core/result.hpp"
@@ -12,5 +14,26 @@ namespace tl::emu {
 
 Status emulate(const char* kernel, const LaunchConfig& config, const GridOptions& options,
                const std::function<void()>& body);
+
+// While one lives, every emulate() on this thread runs its grid with `after_step` (on this thread,
+// one emulated thread at a time) and records the kernel's name. The mapping probe uses it to watch
+// the lessons' own launch functions, exactly as the lessons call them, thread by thread.
+class WatchLaunches {
+ public:
+  explicit WatchLaunches(AfterThreadStep after_step);
+  ~WatchLaunches();
+  WatchLaunches(const WatchLaunches&) = delete;
+  WatchLaunches& operator=(const WatchLaunches&) = delete;
+
+  // The kernels launched so far, in order, as their launch errors name them.
+  [[nodiscard]] const std::vector<std::string>& kernels() const { return kernels_; }
+
+ private:
+  friend Status emulate(const char*, const LaunchConfig&, const GridOptions&,
+                        const std::function<void()>&);
+  AfterThreadStep after_step_;
+  std::vector<std::string> kernels_;
+  WatchLaunches* outer_;
+};
 
 }  // namespace tl::emu

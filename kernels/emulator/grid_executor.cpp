@@ -74,7 +74,8 @@ void set_thread_index(std::uint64_t linear, const dim3& block) {
 
 // Runs one block with every thread as a fiber. Returns an error message, empty on success.
 std::string run_block_as_fibers(std::vector<Fiber>& fibers, const StackPool& stacks,
-                                const std::function<void()>& body) {
+                                const std::function<void()>& body, std::uint64_t block,
+                                const AfterThreadStep& after_step) {
   WorkerFibers worker;
   worker.body = &body;
   g_worker = &worker;
@@ -96,7 +97,8 @@ std::string run_block_as_fibers(std::vector<Fiber>& fibers, const StackPool& sta
   while (true) {
     std::size_t at_barrier = 0;
     std::size_t finished = 0;
-    for (Fiber& f : fibers) {
+    for (std::size_t i = 0; i < count; ++i) {
+      Fiber& f = fibers[i];
       if (f.state == FiberState::kFinished) {
         ++finished;
         continue;
@@ -105,6 +107,7 @@ std::string run_block_as_fibers(std::vector<Fiber>& fibers, const StackPool& sta
       threadIdx = f.thread;
       worker.current = &f;
       swapcontext(&worker.scheduler, &f.context);
+      if (after_step) after_step(block, static_cast<std::uint32_t>(i));
       if (f.state == FiberState::kAtBarrier) ++at_barrier;
       if (f.state == FiberState::kFinished) ++finished;
     }
@@ -156,8 +159,12 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
   TL_RETURN_IF_ERROR(check_launch(config, standard_cuda_limits()));
   const std::uint64_t blocks = config.grid.volume();
   const std::uint64_t threads_per_block = config.block.volume();
+  // A watched grid runs on one worker, the calling thread: only then is a change of memory between
+  // two steps the stepping thread's doing.
   const unsigned workers =
-      static_cast<unsigned>(std::min<std::uint64_t>(worker_count(options), blocks));
+      options.after_step
+          ? 1u
+          : static_cast<unsigned>(std::min<std::uint64_t>(worker_count(options), blocks));
 
   std::atomic<std::uint64_t> next_block{0};
   std::mutex error_mutex;
@@ -189,7 +196,8 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
       blockIdx.y = static_cast<unsigned>((b / config.grid.x) % config.grid.y);
       blockIdx.z = static_cast<unsigned>(b / (std::uint64_t{config.grid.x} * config.grid.y));
       if (options.barriers == Barriers::kUsed) {
-        std::string error = run_block_as_fibers(fibers, *stacks, thread_body);
+        std::string error =
+            run_block_as_fibers(fibers, *stacks, thread_body, b, options.after_step);
         if (!error.empty()) {
           record_error(std::move(error));
           return;
@@ -200,6 +208,9 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
             for (std::uint32_t x = 0; x < config.block.x; ++x) {
               threadIdx = {x, y, z};
               thread_body();
+              if (options.after_step) {
+                options.after_step(b, x + config.block.x * (y + config.block.y * z));
+              }
             }
           }
         }

@@ -17,9 +17,18 @@ enum class Barriers {
   kUsed,  // the kernel calls __syncthreads(): threads of a block run as fibers
 };
 
+// Called on the worker after every step of every emulated thread, with the block's linear index
+// (x + gridDim.x * (y + gridDim.y * z)) and the thread's linear index in its block: after the
+// thread has run, or, for kernels with barriers, after each stretch of it up to a barrier or its
+// end. Whatever memory changed since the previous call was written by that thread, which is how
+// the mapping probe (kernels/mapping_probe.hpp) learns who wrote what without touching the kernel.
+// A grid with a step callback runs on one worker, the calling thread.
+using AfterThreadStep = std::function<void(std::uint64_t block, std::uint32_t thread)>;
+
 struct GridOptions {
   Barriers barriers = Barriers::kNone;
-  unsigned workers = 0;  // 0: one per hardware thread
+  unsigned workers = 0;        // 0: one per hardware thread
+  AfterThreadStep after_step;  // none if empty
 };
 
 // Checks the configuration against CUDA's limits (the emulator refuses what a GPU would), then runs

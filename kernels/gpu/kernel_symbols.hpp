@@ -1,20 +1,14 @@
 #pragma once
 // Each lesson's compiled kernels by name, as host-side handles for the CUDA runtime's function
-// queries (cudaFuncGetAttributes, the occupancy API). Each *_gpu.cu lists its own, because a kernel
-// can only be named in the file that compiles it.
+// queries (cudaFuncGetAttributes, the occupancy API). Each set's description
+// (kernels/<set>_launch.inl) lists its own, because a kernel can only be named in the file that
+// compiles it.
 
 #include <span>
-#include <string_view>
+
+#include "kernels/kernel_description.hpp"  // KernelSymbol
 
 namespace tl::kernels {
-
-struct KernelSymbol {
-  std::string_view name;
-  const void* function;
-  // Dynamic shared memory the kernel is always launched with: part of its resources, as its
-  // static shared memory is. None if null.
-  int (*dynamic_shared_bytes)() = nullptr;
-};
 
 std::span<const KernelSymbol> vector_add_gpu_symbols();
 std::span<const KernelSymbol> thread_hierarchy_gpu_symbols();

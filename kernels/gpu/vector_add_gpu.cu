@@ -1,41 +1,19 @@
-// Lesson 1's kernels compiled by nvcc, and their launch functions.
-
-#include <cuda_runtime.h>
+// Lesson 1's kernels compiled by nvcc, launched as kernels/vector_add_launch.inl describes.
 
 #include "gpu_launch.cuh"
-#include "kernel_symbols.hpp"
-#include "kernels/trace.cuh"
 #include "kernels/vector_add_kernels.hpp"
 
 namespace tl::gpu {
 #include "kernels/vector_add.cuh"
+// After the kernels: their description, which names them.
+#include "kernels/vector_add_launch.inl"
 }  // namespace tl::gpu
 
 namespace tl::kernels {
-namespace {
-
-Status add(const LaunchConfig& config, const float* a, const float* b, float* c, int n) {
-  gpu::vector_add<<<to_dim3(config.grid), to_dim3(config.block)>>>(a, b, c, n);
-  return launch_status("vector_add", config);
-}
-
-Status add_traced(const LaunchConfig& config, const float* a, const float* b, float* c, int n,
-                  TraceRecord* trace) {
-  gpu::vector_add_traced<<<to_dim3(config.grid), to_dim3(config.block)>>>(a, b, c, n, trace);
-  return launch_status("vector_add_traced", config);
-}
-
-}  // namespace
-
 VectorAddKernels vector_add_gpu() {
-  return {add, add_traced};
+  return gpu::vector_add_kernels();
 }
-
 std::span<const KernelSymbol> vector_add_gpu_symbols() {
-  static const KernelSymbol kSymbols[] = {
-      {"vector_add", reinterpret_cast<const void*>(&gpu::vector_add)},
-  };
-  return kSymbols;
+  return gpu::vector_add_symbols();
 }
-
 }  // namespace tl::kernels

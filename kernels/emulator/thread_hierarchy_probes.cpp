@@ -1,0 +1,48 @@
+// Lesson 2's timed/traced pairs under the mapping probe (kernels/mapping_probe.hpp).
+
+#include <memory>
+
+#include "kernels/kernel_table.hpp"
+#include "kernels/mapping_probe.hpp"
+
+namespace tl::kernels {
+
+std::vector<MappingProbe> thread_hierarchy_mapping_probes() {
+  const ThreadHierarchyKernels& k = emulator_kernels().thread_hierarchy;
+  std::vector<MappingProbe> probes;
+  // 3D grid of 3D blocks, 288 threads for 250 elements; and a grid-stride loop that goes three
+  // times round a grid of 128 threads.
+  const LaunchConfig one_config{{2, 3, 2}, {4, 3, 2}};
+  const std::uint64_t one_n = 250;
+  const LaunchConfig stride_config{{2, 2, 1}, {8, 2, 2}};
+  const std::uint64_t stride_n = 300;
+  auto blocks_for = [](const LaunchConfig& config) {
+    return std::make_shared<std::vector<BlockRecord>>(config.grid.volume());
+  };
+  {
+    auto in = probe_inputs(one_n, 1);
+    auto blocks = blocks_for(one_config);
+    probes.push_back(
+        {"hierarchy_one_per_thread n = 250 on " + one_config.to_string(), one_config, 1, one_n,
+         [=, &k](float* out) { return k.one_per_thread(one_config, in->data(), out, one_n); },
+         [=, &k](float* out, TraceRecord* trace) {
+           return k.one_per_thread_traced(one_config, in->data(), out, one_n, trace,
+                                          blocks->data());
+         }});
+  }
+  {
+    auto in = probe_inputs(stride_n, 2);
+    auto blocks = blocks_for(stride_config);
+    probes.push_back(
+        {"hierarchy_grid_stride n = 300 on " + stride_config.to_string(), stride_config, 1,
+         stride_n,
+         [=, &k](float* out) { return k.grid_stride(stride_config, in->data(), out, stride_n); },
+         [=, &k](float* out, TraceRecord* trace) {
+           return k.grid_stride_traced(stride_config, in->data(), out, stride_n, trace,
+                                       blocks->data());
+         }});
+  }
+  return probes;
+}
+
+}  // namespace tl::kernels

@@ -1,0 +1,25 @@
+// Lesson 1's timed/traced pair under the mapping probe (kernels/mapping_probe.hpp).
+
+#include "kernels/kernel_table.hpp"
+#include "kernels/mapping_probe.hpp"
+
+namespace tl::kernels {
+
+std::vector<MappingProbe> vector_add_mapping_probes() {
+  std::vector<MappingProbe> probes;
+  // A last block only partly used, and a grid with a whole block past the end.
+  for (const auto& [n, config] : {std::pair{1000, LaunchConfig{{11, 1, 1}, {96, 1, 1}}},
+                                  std::pair{37, LaunchConfig{{3, 1, 1}, {32, 1, 1}}}}) {
+    auto a = probe_inputs(n, 1), b = probe_inputs(n, 2);
+    const VectorAddKernels& k = emulator_kernels().vector_add;
+    probes.push_back({"vector_add n = " + std::to_string(n) + " on " + config.to_string(), config,
+                      1, static_cast<std::uint64_t>(n),
+                      [=, &k](float* c) { return k.add(config, a->data(), b->data(), c, n); },
+                      [=, &k](float* c, TraceRecord* trace) {
+                        return k.add_traced(config, a->data(), b->data(), c, n, trace);
+                      }});
+  }
+  return probes;
+}
+
+}  // namespace tl::kernels
