@@ -1,5 +1,7 @@
 #include "vector_add_runner.hpp"
 
+#include "compute/lessons/run_support.hpp"
+
 #include <chrono>
 #include <limits>
 #include <thread>
@@ -7,27 +9,6 @@
 
 namespace tl::compute {
 namespace {
-
-bool cancelled(const std::atomic<bool>* flag) {
-  return flag != nullptr && flag->load();
-}
-
-Error cancel_error() {
-  return {ErrorKind::kCancelled, "cancelled"};
-}
-
-template <typename F>
-TimingStats time_on_host(F&& work, int warmup, int repeats) {
-  for (int i = 0; i < warmup; ++i) work();
-  std::vector<double> samples;
-  for (int i = 0; i < repeats; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    work();
-    const auto end = std::chrono::steady_clock::now();
-    samples.push_back(std::chrono::duration<double, std::milli>(end - start).count());
-  }
-  return summarize_timings(samples);
-}
 
 struct DeviceVectors {
   DeviceArray<float> a, b, c;
@@ -90,7 +71,7 @@ Result<VectorAddReport> run_vector_add(Device& device, const VectorAddRequest& r
   if (!h2d) return h2d.error();
   report.host_to_device = summarize_timings(*h2d);
   TL_RETURN_IF_ERROR(device.copy_to_device(v.c.data(), c.data(), bytes));
-  if (cancelled(request.cancel)) return cancel_error();
+  if (cancel_requested(request.cancel)) return cancelled_error();
 
   const auto& kernels = device.kernels();
   const int n_int = static_cast<int>(n);
@@ -101,7 +82,7 @@ Result<VectorAddReport> run_vector_add(Device& device, const VectorAddRequest& r
   if (!kernel_times) return kernel_times.error();
   TL_RETURN_IF_ERROR(device.synchronize());
   report.kernel = summarize_timings(*kernel_times);
-  if (cancelled(request.cancel)) return cancel_error();
+  if (cancel_requested(request.cancel)) return cancelled_error();
 
   auto download = [&]() -> Status { return device.copy_to_host(c.data(), v.c.data(), bytes); };
   auto d2h = device.time_repeated(download, 0, request.repeats);
@@ -112,10 +93,10 @@ Result<VectorAddReport> run_vector_add(Device& device, const VectorAddRequest& r
 
   if (request.time_cpu) {
     std::vector<float> reference(n);
-    if (cancelled(request.cancel)) return cancel_error();
+    if (cancel_requested(request.cancel)) return cancelled_error();
     report.cpu_single = time_on_host([&] { lessons::vector_add_reference(a, b, reference); },
                                      request.warmup, request.repeats);
-    if (cancelled(request.cancel)) return cancel_error();
+    if (cancel_requested(request.cancel)) return cancelled_error();
     report.cpu_multi = time_on_host(
         [&] { report.cpu_threads = lessons::vector_add_reference_parallel(a, b, reference); },
         request.warmup, request.repeats);

@@ -1,5 +1,7 @@
 #include "matmul_runner.hpp"
 
+#include "compute/lessons/run_support.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <functional>
@@ -16,14 +18,6 @@ namespace {
 using lessons::MatmulKernel;
 using lessons::MatmulSize;
 using lessons::MatmulVariant;
-
-bool cancelled(const std::atomic<bool>* flag) {
-  return flag != nullptr && flag->load();
-}
-
-Error cancel_error() {
-  return {ErrorKind::kCancelled, "cancelled"};
-}
 
 struct HostMatrices {
   std::vector<float> a, b;
@@ -191,7 +185,7 @@ Status time_cpu_references(const MatmulRequest& request, const HostMatrices& hos
         Job{&report.cpu_blocked, lessons::CpuReference::kBlocked, threads, blocked_is_reference}}) {
     job.row->skipped = lessons::cpu_reference_skip_reason(size, job.kind, job.threads);
     if (!job.row->ran()) continue;
-    if (cancelled(request.cancel)) return cancel_error();
+    if (cancel_requested(request.cancel)) return cancelled_error();
     auto work = [&] {
       if (job.kind == lessons::CpuReference::kNaive) {
         lessons::matmul_reference(host.a, host.b, c, size);
@@ -242,7 +236,7 @@ Result<MatmulReport> run_matmul(Device& device, const MatmulRequest& request) {
   auto h2d = device.time_repeated(upload, 0, request.repeats);
   if (!h2d) return h2d.error();
   report.host_to_device = summarize_timings(*h2d);
-  if (cancelled(request.cancel)) return cancel_error();
+  if (cancel_requested(request.cancel)) return cancelled_error();
 
   OptionalCublas cublas(device);
   Reference reference;
@@ -278,7 +272,7 @@ Result<MatmulReport> run_matmul(Device& device, const MatmulRequest& request) {
   };
 
   for (std::size_t i = 0; i < request.variants.size(); ++i) {
-    if (cancelled(request.cancel)) return cancel_error();
+    if (cancel_requested(request.cancel)) return cancelled_error();
     const MatmulVariant& variant = request.variants[i];
     MatmulTiming row;
     row.name = variant.to_string();
@@ -295,7 +289,7 @@ Result<MatmulReport> run_matmul(Device& device, const MatmulRequest& request) {
   } else if (const Status started = cublas.initialize(); !started) {
     report.cublas.skipped = "cuBLAS could not start: " + started.message();
   } else {
-    if (cancelled(request.cancel)) return cancel_error();
+    if (cancel_requested(request.cancel)) return cancelled_error();
     TL_RETURN_IF_ERROR(measure(report.cublas, [&] {
       return cublas.multiply(d.a.data(), d.b.data(), d.c.data(), size.m, size.n, size.k);
     }));
