@@ -2,14 +2,18 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <thread>
 
 #include "app_controller.hpp"
+#include "compute/lessons/lesson_registry.hpp"
+#include "core/parse.hpp"
 #include "core/soak/soak_plan.hpp"
 #include "headless_ui.hpp"
+#include "lesson_views.hpp"
 
 namespace tl::ui {
 namespace {
@@ -64,6 +68,39 @@ double mib(double bytes) {
   return bytes / (1024.0 * 1024.0);
 }
 
+// What the soak says, from the registry: every lesson's id, the union of their parameters and
+// every view a link can name. A count tries values up to a few times the largest value any lesson
+// starts with on this backend (the emulator's own defaults there), so sizes stay quick to run.
+soak::SoakVocabulary soak_vocabulary(soak::SoakScale scale) {
+  soak::SoakVocabulary vocabulary;
+  vocabulary.views = {"plot", "grid", "timeline", "occupancy"};
+  for (const compute::LessonModule* module : compute::registered_lessons()) {
+    vocabulary.lessons.emplace_back(module->info.id);
+    const auto lesson = module->make();
+    const lessons::ParamValues emulator = lesson->emulator_defaults();
+    for (const lessons::ParamSpec& spec : lesson->params()) {
+      std::string start = spec.default_value;
+      if (const auto it = emulator.find(spec.name);
+          scale == soak::SoakScale::kEmulator && it != emulator.end()) {
+        start = it->second;
+      }
+      const auto value = parse_count(start);
+      const std::uint64_t factor = scale == soak::SoakScale::kGpu ? 4 : 2;
+      const std::uint64_t largest = value ? std::max<std::uint64_t>(factor * *value, 16) : 256;
+      auto known = std::find_if(vocabulary.params.begin(), vocabulary.params.end(),
+                                [&](const soak::SoakParam& p) { return p.spec.name == spec.name; });
+      if (known == vocabulary.params.end()) {
+        vocabulary.params.push_back({spec, largest});
+      } else {
+        known->largest_count = std::max(known->largest_count, largest);
+      }
+    }
+    for (const LessonTab& tab : lesson_views(module->info).tabs)
+      vocabulary.views.emplace_back(tab.id);
+  }
+  return vocabulary;
+}
+
 }  // namespace
 
 int run_soak(const SoakOptions& options) {
@@ -82,8 +119,9 @@ int run_soak(const SoakOptions& options) {
   std::printf("%8s %9s %9s %12s %14s\n", "seconds", "actions", "launches", "host MiB",
               "device MiB");
 
-  soak::ActionStream actions(
-      options.seed, is_gpu(started_on) ? soak::SoakScale::kGpu : soak::SoakScale::kEmulator);
+  const soak::SoakScale scale =
+      is_gpu(started_on) ? soak::SoakScale::kGpu : soak::SoakScale::kEmulator;
+  soak::ActionStream actions(options.seed, scale, soak_vocabulary(scale));
   std::vector<soak::MemorySample> samples;
   const auto start = Clock::now();
   auto next_sample = start;

@@ -12,13 +12,6 @@
 namespace tl::soak {
 namespace {
 
-constexpr std::array kLessons{"vector-add", "thread-hierarchy", "2d-blocks", "matmul",
-                              "dense-layer"};
-// Every lesson's parameter names: a name the current lesson does not take is refused, which is
-// part of what is exercised.
-constexpr std::array kParams{"n",      "grid",    "block",  "rows",        "cols",
-                             "m",      "k",       "kernel", "tile",        "batch",
-                             "inputs", "neurons", "path",   "grid_stride", "mapping"};
 // What people type that must be refused with a message and leave the previous value in place.
 constexpr std::array kInvalidValues{"0",          "-5",
                                     "abc",        "2^70",
@@ -28,7 +21,6 @@ constexpr std::array kInvalidValues{"0",          "-5",
                                     "16,0",       "auto,auto",
                                     "2^"};
 constexpr std::array kColors{"block", "thread", "warp", "sm", "writes", "pass"};
-constexpr std::array kViews{"plot", "grid", "timeline", "reads", "layer", "occupancy"};
 
 template <typename Array>
 std::string pick(std::mt19937_64& random, const Array& items) {
@@ -37,32 +29,39 @@ std::string pick(std::mt19937_64& random, const Array& items) {
 
 }  // namespace
 
-std::string ActionStream::random_value(const std::string& name) {
+std::string ActionStream::random_value(const SoakParam& param) {
   std::uniform_real_distribution<double> chance(0, 1);
   if (chance(random_) < 0.25) return pick(random_, kInvalidValues);
-  const bool gpu = scale_ == SoakScale::kGpu;
-  auto power = [&](int low, int high) {
-    return "2^" + std::to_string(std::uniform_int_distribution<int>(low, high)(random_));
+  auto count = [&](std::uint64_t low, std::uint64_t high) {
+    return std::to_string(std::uniform_int_distribution<std::uint64_t>(low, high)(random_));
   };
-  auto count = [&](int low, int high) {
-    return std::to_string(std::uniform_int_distribution<int>(low, high)(random_));
-  };
-  if (name == "n") return power(4, gpu ? 24 : 16);
-  if (name == "grid") return chance(random_) < 0.5 ? "auto" : count(1, 300);
-  if (name == "block") {
-    static constexpr std::array kBlocks{"1",     "32",   "96",  "128",   "256",   "1024", "2048",
-                                        "16,16", "32,8", "7,3", "8,4,4", "32,32", "64,4"};
-    return pick(random_, kBlocks);
+  const lessons::ParamSpec& spec = param.spec;
+  switch (spec.kind) {
+    case lessons::ParamKind::kCount: {
+      const std::uint64_t largest = std::max<std::uint64_t>(1, param.largest_count);
+      if (chance(random_) < 0.5) return count(1, largest);
+      // A power of two, as people type sizes: "2^12".
+      const int top = static_cast<int>(std::floor(std::log2(static_cast<double>(largest))));
+      return "2^" + std::to_string(std::uniform_int_distribution<int>(0, top)(random_));
+    }
+    case lessons::ParamKind::kDim3: {
+      if (spec.default_value == "auto") {  // a grid
+        return chance(random_) < 0.5 ? "auto" : count(1, scale_ == SoakScale::kGpu ? 4096 : 300);
+      }
+      static constexpr std::array kBlocks{"1",     "32",   "96",  "128",   "256",   "1024", "2048",
+                                          "16,16", "32,8", "7,3", "8,4,4", "32,32", "64,4"};
+      return pick(random_, kBlocks);
+    }
+    case lessons::ParamKind::kChoice: {
+      if (spec.choices.empty()) return count(0, 100);
+      std::string choice = pick(random_, spec.choices);
+      // The underscore spelling is an accepted alias ("x_to_row" for "x-to-row"): exercise both.
+      if (chance(random_) < 0.3) std::replace(choice.begin(), choice.end(), '-', '_');
+      return choice;
+    }
+    case lessons::ParamKind::kFlag:
+      return count(0, 1);
   }
-  if (name == "rows" || name == "cols") return count(1, gpu ? 4096 : 256);
-  if (name == "m" || name == "k") return count(1, gpu ? 2048 : 96);
-  if (name == "kernel") return chance(random_) < 0.5 ? "naive" : "tiled";
-  if (name == "tile") return pick(random_, std::array{"8", "16", "32", "12"});
-  if (name == "batch") return count(1, gpu ? 512 : 8);
-  if (name == "inputs" || name == "neurons") return count(1, gpu ? 4096 : 128);
-  if (name == "path") return pick(random_, std::array{"fused", "unfused", "cublas"});
-  if (name == "grid_stride") return count(0, 1);
-  if (name == "mapping") return pick(random_, std::array{"x-to-col", "x_to_row"});
   return count(0, 100);
 }
 
@@ -75,14 +74,20 @@ Action ActionStream::next() {
   if (roll < 15) return {ActionKind::kTogglePresenter, {}};
   std::string link = "threadlab:set?";
   std::uniform_real_distribution<double> chance(0, 1);
-  if (chance(random_) < 0.15) link += "lesson=" + pick(random_, kLessons) + "&";
-  const int settings = std::uniform_int_distribution<int>(0, 3)(random_);
+  if (chance(random_) < 0.15 && !vocabulary_.lessons.empty()) {
+    link += "lesson=" + pick(random_, vocabulary_.lessons) + "&";
+  }
+  const int settings =
+      vocabulary_.params.empty() ? 0 : std::uniform_int_distribution<int>(0, 3)(random_);
   for (int i = 0; i < settings; ++i) {
-    const std::string name = pick(random_, kParams);
-    link += name + "=" + random_value(name) + "&";
+    const SoakParam& param = vocabulary_.params[std::uniform_int_distribution<std::size_t>(
+        0, vocabulary_.params.size() - 1)(random_)];
+    link += param.spec.name + "=" + random_value(param) + "&";
   }
   if (chance(random_) < 0.3) link += "color=" + pick(random_, kColors) + "&";
-  if (chance(random_) < 0.1) link += "view=" + pick(random_, kViews) + "&";
+  if (chance(random_) < 0.1 && !vocabulary_.views.empty()) {
+    link += "view=" + pick(random_, vocabulary_.views) + "&";
+  }
   if (chance(random_) < 0.7) link += "launch";
   return {ActionKind::kLink, link};
 }

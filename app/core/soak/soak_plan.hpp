@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/lessons/lesson_params.hpp"
+
 namespace tl::soak {
 
 enum class ActionKind {
@@ -28,15 +30,33 @@ struct Action {
 // Sizes stay small on the emulator (which runs every thread on the CPU) and go large on a GPU.
 enum class SoakScale { kEmulator, kGpu };
 
+// A lesson parameter the soak sets: its spec, and for a count the largest value it tries (the
+// caller derives it from the lessons' defaults on the backend, so sizes stay quick to run).
+struct SoakParam {
+  lessons::ParamSpec spec;
+  std::uint64_t largest_count = 256;
+};
+
+// What the soak can say: the registered lessons' ids, the union of their parameters and the views.
+// The app builds it from the lesson registry (app/ui/soak_runner.cpp); the stream names no lesson
+// itself.
+struct SoakVocabulary {
+  std::vector<std::string> lessons;
+  std::vector<SoakParam> params;
+  std::vector<std::string> views;  // what "view=" takes: the generic views and the lessons' tabs
+};
+
 class ActionStream {
  public:
-  ActionStream(std::uint64_t seed, SoakScale scale) : random_(seed), scale_(scale) {}
+  ActionStream(std::uint64_t seed, SoakScale scale, SoakVocabulary vocabulary)
+      : random_(seed), scale_(scale), vocabulary_(std::move(vocabulary)) {}
   Action next();
 
  private:
-  std::string random_value(const std::string& name);
+  std::string random_value(const SoakParam& param);
   std::mt19937_64 random_;
   SoakScale scale_;
+  SoakVocabulary vocabulary_;
 };
 
 struct MemorySample {
