@@ -6,6 +6,10 @@
 
 namespace tl::cli {
 
+std::string_view chosen_lesson(const LaunchOptions& options) {
+  return options.lesson.empty() ? compute::first_lesson_id() : std::string_view(options.lesson);
+}
+
 Status apply_launch_options(compute::Lesson& lesson, const LaunchOptions& options) {
   lessons::ParamValues values(options.params.begin(), options.params.end());
   if (options.single_block) {
@@ -25,7 +29,7 @@ Status apply_launch_options(compute::Lesson& lesson, const LaunchOptions& option
 }
 
 Result<std::unique_ptr<compute::Lesson>> configure_lesson(const LaunchOptions& options) {
-  auto lesson = compute::make_lesson(options.lesson);
+  auto lesson = compute::make_lesson(chosen_lesson(options));
   if (!lesson) return lesson.error();
   TL_RETURN_IF_ERROR(apply_launch_options(**lesson, options));
   return lesson;
@@ -40,7 +44,7 @@ Result<std::unique_ptr<interop::LaunchSession>> open_launch(const LaunchOptions&
   if (!preference) return Error{ErrorKind::kParseError, "--backend: " + preference.message()};
   auto session = interop::LaunchSession::open(*preference, buffer);
   if (!session) return Error{ErrorKind::kNoDevice, session.message()};
-  auto adapted = (*session)->select_lesson(options.lesson);
+  auto adapted = (*session)->select_lesson(chosen_lesson(options));
   if (!adapted) return Error{ErrorKind::kNoDevice, adapted.message()};
   const Status applied = apply_launch_options(*(*session)->lesson(), options);
   if (!applied) return Error{ErrorKind::kNoDevice, applied.message()};

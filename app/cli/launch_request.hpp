@@ -11,6 +11,9 @@
 
 namespace tl::cli {
 
+// The lesson `options` names, or the first registered one where it names none.
+[[nodiscard]] std::string_view chosen_lesson(const LaunchOptions& options);
+
 // The lesson with the command line's parameters applied (and --single-block, for 1D lessons).
 Result<std::unique_ptr<compute::Lesson>> configure_lesson(const LaunchOptions& options);
 // The same, on a lesson already at its defaults (a session's).

@@ -12,32 +12,23 @@
 
 namespace tl::interop {
 
-Result<double> time_trace_delivery(compute::Device& device, BackendKind path, std::uint64_t n,
-                                   int repeats) {
-  if (n == 0 || n > (std::uint64_t{1} << 30)) return invalid_argument("n out of range");
-  auto a = compute::allocate_array<float>(device, n);
-  if (!a) return a.error();
-  auto b = compute::allocate_array<float>(device, n);
-  if (!b) return b.error();
-  auto c = compute::allocate_array<float>(device, n);
-  if (!c) return c.error();
-  TL_RETURN_IF_ERROR(device.fill_zero(a->data(), a->bytes()));
-  TL_RETURN_IF_ERROR(device.fill_zero(b->data(), b->bytes()));
+Result<double> time_trace_delivery(compute::Device& device, BackendKind path,
+                                   compute::Lesson& lesson, int repeats) {
+  const DataShape shape = lesson.data_shape();
+  const std::uint64_t elements = shape.rows * shape.cols;
+  if (elements == 0) return invalid_argument("the lesson traces no elements");
   render::TraceBuffer buffer;
-  TL_RETURN_IF_ERROR(buffer.reserve(n));
+  TL_RETURN_IF_ERROR(buffer.reserve(elements));
   auto sink = make_gl_trace_sink(path, buffer);
-  // One thread per element, 256 to a block.
-  const LaunchConfig config{{static_cast<std::uint32_t>((n + 255) / 256), 1, 1}, {256, 1, 1}};
+  lesson.set_keep_traced_inputs(true);
+  struct Release {
+    compute::Lesson& lesson;
+    ~Release() { lesson.set_keep_traced_inputs(false); }
+  } release{lesson};
 
   auto frame = [&]() -> Status {
-    auto records = sink->acquire(device, n);
-    if (!records) return records.status();
-    Status launched = device.kernels().vector_add.add_traced(
-        config, a->data(), b->data(), c->data(), static_cast<int>(n), *records);
-    if (launched) launched = device.synchronize();
-    const Status published = sink->publish(device);
-    TL_RETURN_IF_ERROR(launched);
-    TL_RETURN_IF_ERROR(published);
+    auto traced = lesson.run_traced(device, *sink);
+    TL_RETURN_IF_ERROR(traced.status());
     glFinish();  // the records are in GL's buffer, ready to draw
     return Status::ok();
   };

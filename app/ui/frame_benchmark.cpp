@@ -34,10 +34,13 @@ Result<UiFrameTimes> measure_ui_frames(const UiFrameRequest& request) {
   report("UI frame: " + std::string(to_string(app.state().backend)) +
          "; waiting for the first timed run and the ceilings");
   app.wait_until_idle(std::chrono::minutes(5));  // the first timed run and the ceilings
-  if (!app.set_params(
-          {{"n", std::to_string(request.elements)}, {"grid", "auto"}, {"block", "256"}})) {
-    return invalid_argument("the vector-add lesson refused " + std::to_string(request.elements) +
-                            " elements");
+  // The lesson the app opens on (the first registered) at the requested size, 256 threads to a
+  // block.
+  lessons::ParamValues sized = app.current_lesson().values_for_size(request.elements);
+  sized["block"] = "256";
+  if (!app.set_params(sized)) {
+    return invalid_argument("the lesson " + std::string(app.current_lesson().info().id) +
+                            " refused " + std::to_string(request.elements) + " elements");
   }
   app.wait_until_idle(std::chrono::minutes(5));  // a timed run the new size may have started
   report("UI frame: " + std::to_string(request.elements) + " elements set; drawing " +

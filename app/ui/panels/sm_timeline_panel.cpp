@@ -20,7 +20,8 @@ void draw_sm_timeline_panel(AppController& controller, const Fonts& fonts) {
   ImGui::PopFont();
   if (state.trace.blocks.empty()) {
     ImGui::TextColored(palette().muted,
-                       "This lesson does not record its blocks. The thread-hierarchy lesson does.");
+                       "This lesson does not record which SM ran each block; the lessons that "
+                       "launch waves of blocks show them here.");
     return;
   }
   if (!timeline.measured) {
