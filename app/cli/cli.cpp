@@ -7,6 +7,7 @@
 
 #include "command_bench_perf.hpp"
 #include "commands.hpp"
+#include "compute/lessons/lesson_registry.hpp"
 #include "launch_request.hpp"
 
 namespace tl::cli {
@@ -40,6 +41,8 @@ std::vector<std::string> with_underscore_spellings(const lessons::ParamSpec& spe
 // dense layer's alias --out for --neurons) is left out there: the command's own option wins.
 void add_launch_options(CLI::App& command, LaunchOptions& launch,
                         const std::vector<lessons::ParamSpec>& params) {
+  // Without --lesson, the lesson the app opens on: the first registered.
+  if (launch.lesson.empty()) launch.lesson = std::string(compute::first_lesson_id());
   command.add_option("--lesson", launch.lesson, "Lesson id (see `threadlab lessons`)")
       ->capture_default_str();
   for (const lessons::ParamSpec& spec : params) {

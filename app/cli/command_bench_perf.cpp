@@ -1,11 +1,10 @@
 // `threadlab bench --suite perf`: issue #6's targets, each a ratio measured in the same run.
 //
-// - vector add (N = 2^28) against the device-to-device copy: at least 0.90;
-// - every rung of the matrix-multiply ladder at 4096³ against cuBLAS SGEMM, all timed in one lesson
-//   run on the same inputs; the best rung (warptile) at least 0.75;
-// - the dense layer (4096 × 4096, fast product) fused against the unfused three-launch chain of the
-//   same product at batch 1: at least 1.5x faster; and against cuBLAS + the fused epilogue at
-//   batch 4096: at most 1.15x slower (a ratio of at least 1 / 1.15);
+// - each lesson's own targets (its module's benchmark hook): vector add (N = 2^28) against the
+//   device-to-device copy, at least 0.90; every rung of the matrix-multiply ladder at 4096³ against
+//   cuBLAS SGEMM, the best (warptile) at least 0.75; the dense layer fused against the unfused
+//   chain at batch 1 (at least 1.5x faster) and against cuBLAS + the fused epilogue at batch 4096
+//   (at most 1.15x slower);
 // - the multi-threaded CPU vector add against the host's memcpy, both over every hardware thread:
 //   at least 0.70;
 // - the interop path against the copy path for one traced frame: at least 20x faster;
@@ -16,7 +15,6 @@
 #include <algorithm>
 #include <string_view>
 
-#include "compute/lessons/lesson_registry.hpp"
 #include "core/format.hpp"
 #include "host_bandwidth.hpp"
 #include "ratio_suite.hpp"
@@ -26,120 +24,16 @@ namespace tl::cli {
 namespace {
 
 struct PerfSizes {
-  std::uint64_t vector_n;
-  std::uint32_t matmul_side;
-  std::uint32_t dense_side;
-  std::uint32_t dense_large_batch;
   std::uint64_t host_n;
   std::uint64_t ui_frame_n;  // elements traced and drawn per UI frame
 };
 // The issue's sizes on a GPU; on the emulator small enough for seconds (the ratios then say little
 // about a GPU, and the table's header names the device).
-constexpr PerfSizes kGpuSizes{1ull << 28, 4096, 4096, 4096, 1ull << 26, 1ull << 24};
-constexpr PerfSizes kEmulatorSizes{1ull << 20, 128, 128, 16, 1ull << 24, 1ull << 16};
+constexpr PerfSizes kGpuSizes{1ull << 26, 1ull << 24};
+constexpr PerfSizes kEmulatorSizes{1ull << 24, 1ull << 16};
 
-constexpr double kVectorAddTarget = 0.90;
-constexpr double kBestRungTarget = 0.75;
-constexpr double kFusedBatch1Target = 1.5;
-constexpr double kFusedLargeBatchTarget = 1.0 / 1.15;
 constexpr double kCpuVectorAddTarget = 0.70;
 constexpr double kInteropTarget = 20.0;
-
-// The values lesson `id`'s choice parameter `name` takes, as the lesson declares them.
-std::vector<std::string> lesson_choices(std::string_view id, std::string_view name) {
-  auto lesson = compute::make_lesson(id);
-  if (!lesson) return {};
-  for (const lessons::ParamSpec& spec : (*lesson)->params()) {
-    if (spec.name == name) return spec.choices;
-  }
-  return {};
-}
-
-Status matmul_ladder_ratios(compute::Device& device, const PerfSizes& sizes, int repeats,
-                            std::vector<RatioRow>& rows) {
-  const std::string side = std::to_string(sizes.matmul_side);
-  // One lesson run times every rung and cuBLAS on the same inputs; the tiled rung with TILE = 32.
-  auto report = run_lesson_once(
-      device, "matmul",
-      {{"m", side}, {"n", side}, {"k", side}, {"kernel", "warptile"}, {"tile", "32"}}, repeats);
-  if (!report) return report.error();
-  const compute::TimingRow* cublas =
-      find_timed_row(*report, [](std::string_view name) { return name == "cuBLAS SGEMM"; });
-  const double reference = cublas != nullptr ? per_second(cublas->flops, *cublas) / 1e9 : 0;
-  // The rungs are the lesson's own "kernel" choices, in the ladder's order.
-  for (const std::string& rung : lesson_choices("matmul", "kernel")) {
-    const compute::TimingRow* row = find_timed_row(*report, [&](std::string_view name) {
-      return (contains(name, "GPU " + rung + " kernel") ||
-              contains(name, "Emulated " + rung + " kernel"));
-    });
-    RatioRow ratio = rate_ratio("matmul " + rung + ", " + side + "³",
-                                row != nullptr ? per_second(row->flops, *row) / 1e9 : 0, "GFLOP/s",
-                                "cuBLAS SGEMM, same run", row != nullptr ? reference : 0);
-    if (row == nullptr) {
-      ratio.absent = "not timed: see `threadlab run --lesson matmul --kernel " + rung + "`";
-    } else if (reference <= 0) {
-      ratio.absent = "no cuBLAS on this device";
-    }
-    if (rung == "warptile") ratio = with_target(ratio, kBestRungTarget);
-    rows.push_back(std::move(ratio));
-  }
-  return Status::ok();
-}
-
-Status dense_ratios(compute::Device& device, const PerfSizes& sizes, std::uint32_t batch,
-                    int repeats, std::vector<RatioRow>& rows) {
-  const std::string side = std::to_string(sizes.dense_side);
-  const std::string layer = "dense " + side + "×" + side + ", batch " + std::to_string(batch);
-  auto report = run_lesson_once(device, "dense-layer",
-                                {{"inputs", side},
-                                 {"neurons", side},
-                                 {"batch", std::to_string(batch)},
-                                 {"path", "fused"},
-                                 {"product", "fast"}},
-                                repeats);
-  if (!report) return report.error();
-  const auto plotted = [&](std::string_view part, std::string_view unless) {
-    return find_timed_row(*report, [&](std::string_view name) {
-      return contains(name, part) && (unless.empty() || !contains(name, unless)) &&
-             !contains(name, "/3") && !contains(name, "end to end");
-    });
-  };
-  const compute::TimingRow* fused = plotted("fused", "unfused");
-  const compute::TimingRow* unfused = plotted("unfused", "");
-  const compute::TimingRow* cublas = plotted("cuBLAS + fused epilogue", "");
-  if (fused == nullptr || unfused == nullptr) {
-    return Error{ErrorKind::kCudaError, "dense layer: no fused or unfused timing"};
-  }
-  if (batch == 1) {
-    rows.push_back(with_target(
-        time_ratio(layer + ": fused (fast product)", fused->stats.median_ms,
-                   "unfused, same product + bias + sigmoid (3 launches)", unfused->stats.median_ms),
-        kFusedBatch1Target));
-    // For the record: the lesson's original chain, one thread per element of Y.
-    auto tiled = run_lesson_once(device, "dense-layer",
-                                 {{"inputs", side},
-                                  {"neurons", side},
-                                  {"batch", "1"},
-                                  {"path", "fused"},
-                                  {"product", "tiled"}},
-                                 repeats);
-    if (!tiled) return tiled.error();
-    const compute::TimingRow* tiled_unfused = find_timed_row(*tiled, [](std::string_view name) {
-      return contains(name, "unfused") && !contains(name, "/3");
-    });
-    rows.push_back(time_ratio(layer + ": fused (fast product)", fused->stats.median_ms,
-                              "unfused, tiled product (the lesson's first kernels)",
-                              tiled_unfused != nullptr ? tiled_unfused->stats.median_ms : 0));
-    return Status::ok();
-  }
-  RatioRow against = with_target(
-      time_ratio(layer + ": fused (fast product)", fused->stats.median_ms,
-                 "cuBLAS SGEMM + fused epilogue", cublas != nullptr ? cublas->stats.median_ms : 0),
-      kFusedLargeBatchTarget);
-  if (cublas == nullptr) against.absent = "no cuBLAS on this device";
-  rows.push_back(std::move(against));
-  return Status::ok();
-}
 
 Status cpu_ratio(const PerfSizes& sizes, int repeats, std::vector<RatioRow>& rows) {
   auto host = measure_host_bandwidth(sizes.host_n, std::max(repeats, 5));
@@ -198,13 +92,8 @@ int command_bench_perf(const BenchOptions& options, const UiFrameMeasure& measur
       [&](compute::Device& device, const DeviceCeilings& ceilings,
           std::vector<RatioRow>& rows) -> Status {
         const PerfSizes& sizes = device.is_gpu() ? kGpuSizes : kEmulatorSizes;
-        auto vector_add = vector_add_ratio(device, sizes.vector_n, ceilings, options.repeats);
-        if (!vector_add) return vector_add.error();
-        rows.push_back(with_target(std::move(*vector_add), kVectorAddTarget));
-        TL_RETURN_IF_ERROR(matmul_ladder_ratios(device, sizes, options.repeats, rows));
-        TL_RETURN_IF_ERROR(dense_ratios(device, sizes, 1, options.repeats, rows));
         TL_RETURN_IF_ERROR(
-            dense_ratios(device, sizes, sizes.dense_large_batch, options.repeats, rows));
+            lesson_benchmarks(compute::BenchSuite::kPerf, device, ceilings, options.repeats, rows));
         TL_RETURN_IF_ERROR(cpu_ratio(sizes, options.repeats, rows));
         rows.push_back(with_target(trace_delivery_ratio(device, std::max(options.repeats, 5)),
                                    kInteropTarget));

@@ -19,7 +19,7 @@ int command_info(const InfoOptions& options, std::ostream& out, std::ostream& er
 int command_lessons(std::ostream& out);
 
 struct LaunchOptions {
-  std::string lesson = "vector-add";
+  std::string lesson;  // empty: the first registered lesson (the one the app opens on)
   std::map<std::string, std::string> params;  // --n 1000, --block 16,16, ... as given
   bool single_block = false;                  // the article's <<<1, N>>>
   std::string backend = "auto";

@@ -14,6 +14,7 @@
 #include "core/plot/tick_format.hpp"
 #include "interop/gl_trace_sink.hpp"
 #include "lesson_texts.hpp"
+#include "series_style.hpp"
 
 namespace tl::ui {
 
@@ -521,12 +522,19 @@ void AppController::refresh_plot() {
 
 void AppController::record_sweep_point(const SweepPoint& point) {
   compute::add_sweep_point(state_.timing.series, point);
+  style_timing_series(state_.timing.series);
   state_.timing.markers.clear();
   // Where the GPU overtakes the CPU is a matter of size; over block sizes nothing crosses.
   if (const auto pair = lesson().crossover(); pair && state_.timing.kind == SweepKind::kSize) {
     if (auto crossover = compute::find_series_crossover(state_.timing.series, *pair)) {
+      const auto name_of = [this](const TimingKey& key) {
+        for (const plot::PlotSeries& s : state_.timing.series) {
+          if (!s.faint && s.key == key) return s.name;
+        }
+        return to_string(key);
+      };
       state_.timing.markers.push_back(
-          plot::PlotMarker{*crossover, pair->second + " beats " + pair->first});
+          plot::PlotMarker{*crossover, name_of(pair->second) + " beats " + name_of(pair->first)});
     }
   }
   refresh_plot();

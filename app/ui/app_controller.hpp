@@ -51,6 +51,8 @@ class AppController {
   void set_param(const std::string& name, const std::string& value);
   // Several values at once, validated together (a lesson link, a preset).
   bool set_params(const lessons::ParamValues& values);
+  // The lesson open now, to read (its parameters, its sizes); changes go through the commands.
+  [[nodiscard]] const compute::Lesson& current_lesson() const { return lesson(); }
   void apply_preset(std::size_t index);
 
   // Traced launch now (the picture), then, if `timed`, the untraced kernels timed in the

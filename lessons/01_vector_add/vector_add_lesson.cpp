@@ -131,10 +131,10 @@ class VectorAddLesson final : public Lesson {
   [[nodiscard]] std::vector<BlockStep> block_sweep() const override {
     return block_steps_1d(values_);
   }
-  [[nodiscard]] std::optional<std::pair<std::string, std::string>> crossover() const override {
-    // Names from the GPU's series; on the emulator there is no GPU to overtake the CPU.
-    const SeriesNames names = series_names(true);
-    return std::make_pair(std::string(names.cpu_single), std::string(names.end_to_end));
+  [[nodiscard]] std::optional<std::pair<TimingKey, TimingKey>> crossover() const override {
+    // On the emulator there is no GPU row to overtake the CPU, so nothing crosses there.
+    return std::make_pair(TimingKey{TimingRole::kCpuOneThread, ""},
+                          TimingKey{TimingRole::kEndToEndPageable, ""});
   }
 
  private:
@@ -143,17 +143,33 @@ class VectorAddLesson final : public Lesson {
     LessonReport report;
     report.on_gpu = r.on_gpu;
     const double n = static_cast<double>(r.n);
-    report.rows.push_back({names.kernel, r.kernel, 12.0 * n, n, true, r.on_gpu});
-    report.rows.push_back({r.on_gpu ? "copy A, B host → device" : "copy A, B (emulated)",
-                           r.host_to_device, 8.0 * n, 0, false});
-    report.rows.push_back({r.on_gpu ? "copy C device → host" : "copy C (emulated)",
-                           r.device_to_host, 4.0 * n, 0, false});
+    report.rows.push_back(
+        {{TimingRole::kKernel, ""}, names.kernel, r.kernel, 12.0 * n, n, true, r.on_gpu});
+    report.rows.push_back({{TimingRole::kCopy, "to-device"},
+                           r.on_gpu ? "copy A, B host → device" : "copy A, B (emulated)",
+                           r.host_to_device,
+                           8.0 * n,
+                           0,
+                           false});
+    report.rows.push_back({{TimingRole::kCopy, "to-host"},
+                           r.on_gpu ? "copy C device → host" : "copy C (emulated)",
+                           r.device_to_host,
+                           4.0 * n,
+                           0,
+                           false});
     const TimingStats stages[] = {r.host_to_device, r.kernel, r.device_to_host};
-    report.rows.push_back({names.end_to_end, add_stages(stages), 12.0 * n, n, true});
+    report.rows.push_back({{TimingRole::kEndToEndPageable, ""},
+                           names.end_to_end,
+                           add_stages(stages),
+                           12.0 * n,
+                           n,
+                           true});
     if (!r.cpu_single.empty())
-      report.rows.push_back({names.cpu_single, r.cpu_single, 12.0 * n, n, true});
+      report.rows.push_back(
+          {{TimingRole::kCpuOneThread, ""}, names.cpu_single, r.cpu_single, 12.0 * n, n, true});
     if (!r.cpu_multi.empty()) {
-      report.rows.push_back({names.cpu_multi, r.cpu_multi, 12.0 * n, n, true});
+      report.rows.push_back(
+          {{TimingRole::kCpuAllThreads, ""}, names.cpu_multi, r.cpu_multi, 12.0 * n, n, true});
       report.notes.push_back("'" + std::string(names.cpu_multi) + "' used " +
                              std::to_string(r.cpu_threads) + " thread(s)");
     }

@@ -179,10 +179,11 @@ class ThreadHierarchyLesson final : public Lesson {
   [[nodiscard]] std::vector<BlockStep> block_sweep() const override {
     return block_steps_1d(values_, /*keep_grid=*/params_.grid_stride);
   }
-  [[nodiscard]] std::optional<std::pair<std::string, std::string>> crossover() const override {
+  [[nodiscard]] std::optional<std::pair<TimingKey, TimingKey>> crossover() const override {
     // End to end, copies included, against the plain loop, as in vector add. On the emulator there
     // is no GPU row, so no crossing.
-    return std::make_pair(std::string(kCpuSingleRow), std::string(kGpuEndToEndRow));
+    return std::make_pair(TimingKey{TimingRole::kCpuOneThread, ""},
+                          TimingKey{TimingRole::kEndToEndPageable, ""});
   }
 
  private:
@@ -191,19 +192,38 @@ class ThreadHierarchyLesson final : public Lesson {
     report.on_gpu = r.on_gpu;
     const double bytes = lessons::thread_hierarchy_bytes(r.n);
     const double flops = lessons::thread_hierarchy_flops(r.n);
-    report.rows.push_back(
-        {r.on_gpu ? kGpuKernelRow : kEmulatedKernelRow, r.kernel, bytes, flops, true, r.on_gpu});
+    report.rows.push_back({{TimingRole::kKernel, ""},
+                           r.on_gpu ? kGpuKernelRow : kEmulatedKernelRow,
+                           r.kernel,
+                           bytes,
+                           flops,
+                           true,
+                           r.on_gpu});
     const double element_bytes = 4.0 * static_cast<double>(r.n);
-    report.rows.push_back({r.on_gpu ? "copy in host → device" : "copy in (emulated)",
-                           r.host_to_device, element_bytes, 0, false});
-    report.rows.push_back({r.on_gpu ? "copy out device → host" : "copy out (emulated)",
-                           r.device_to_host, element_bytes, 0, false});
+    report.rows.push_back({{TimingRole::kCopy, "to-device"},
+                           r.on_gpu ? "copy in host → device" : "copy in (emulated)",
+                           r.host_to_device,
+                           element_bytes,
+                           0,
+                           false});
+    report.rows.push_back({{TimingRole::kCopy, "to-host"},
+                           r.on_gpu ? "copy out device → host" : "copy out (emulated)",
+                           r.device_to_host,
+                           element_bytes,
+                           0,
+                           false});
     const TimingStats stages[] = {r.host_to_device, r.kernel, r.device_to_host};
-    report.rows.push_back({r.on_gpu ? kGpuEndToEndRow : kEmulatedEndToEndRow, add_stages(stages),
-                           bytes, flops, true});
+    report.rows.push_back({{TimingRole::kEndToEndPageable, ""},
+                           r.on_gpu ? kGpuEndToEndRow : kEmulatedEndToEndRow,
+                           add_stages(stages),
+                           bytes,
+                           flops,
+                           true});
     if (!r.cpu_single.empty()) {
-      report.rows.push_back({kCpuSingleRow, r.cpu_single, bytes, flops, true});
-      report.rows.push_back({kCpuMultiRow, r.cpu_multi, bytes, flops, true});
+      report.rows.push_back(
+          {{TimingRole::kCpuOneThread, ""}, kCpuSingleRow, r.cpu_single, bytes, flops, true});
+      report.rows.push_back(
+          {{TimingRole::kCpuAllThreads, ""}, kCpuMultiRow, r.cpu_multi, bytes, flops, true});
       report.notes.push_back("'" + std::string(kCpuMultiRow) + "' used " +
                              std::to_string(r.cpu_threads) + " thread(s)");
     }

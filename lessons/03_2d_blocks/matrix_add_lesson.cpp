@@ -32,6 +32,11 @@ std::string kernel_row_name(bool on_gpu, MatrixMapping mapping) {
   return std::string(kernel) + ", " + how;
 }
 
+// The kernel row's variant, as the lesson's "mapping" choice spells it.
+std::string mapping_key(MatrixMapping mapping) {
+  return mapping == MatrixMapping::kXToCol ? "x-to-col" : "x-to-row";
+}
+
 // "x → column", for notes.
 std::string mapping_label(MatrixMapping mapping) {
   return mapping == MatrixMapping::kXToCol ? "x → column" : "x → row";
@@ -186,10 +191,11 @@ class MatrixAddLesson final : public Lesson {
     top = std::min(top, static_cast<std::uint64_t>(std::sqrt(fitting_elements)));
     return size_sweep(kSweepFirstSide, std::max(kSweepFirstSide, top), 1);
   }
-  [[nodiscard]] std::optional<std::pair<std::string, std::string>> crossover() const override {
+  [[nodiscard]] std::optional<std::pair<TimingKey, TimingKey>> crossover() const override {
     // The plain loop against the selected kernel end to end, copies included. On the emulator
     // there is no GPU row, so no crossing.
-    return std::make_pair(std::string(kCpuSingleRow), std::string(kGpuEndToEndRow));
+    return std::make_pair(TimingKey{TimingRole::kCpuOneThread, ""},
+                          TimingKey{TimingRole::kEndToEndPageable, ""});
   }
 
  private:
@@ -199,20 +205,39 @@ class MatrixAddLesson final : public Lesson {
     const double bytes = lessons::matrix_add_bytes(params_.rows, params_.cols);
     const double flops = static_cast<double>(params_.rows) * static_cast<double>(params_.cols);
     for (const MatrixMappingTiming* timing : {&r.x_to_col, &r.x_to_row}) {
-      report.rows.push_back({kernel_row_name(r.on_gpu, timing->mapping), timing->kernel, bytes,
-                             flops, true, r.on_gpu});
+      report.rows.push_back({{TimingRole::kKernel, mapping_key(timing->mapping)},
+                             kernel_row_name(r.on_gpu, timing->mapping),
+                             timing->kernel,
+                             bytes,
+                             flops,
+                             true,
+                             r.on_gpu});
     }
     const double matrix_bytes = 4.0 * static_cast<double>(params_.rows * params_.cols);
-    report.rows.push_back({r.on_gpu ? "copy A, B host → device" : "copy A, B (emulated)",
-                           r.host_to_device, 2.0 * matrix_bytes, 0, false});
-    report.rows.push_back({r.on_gpu ? "copy C device → host" : "copy C (emulated)",
-                           r.device_to_host, matrix_bytes, 0, false});
+    report.rows.push_back({{TimingRole::kCopy, "to-device"},
+                           r.on_gpu ? "copy A, B host → device" : "copy A, B (emulated)",
+                           r.host_to_device,
+                           2.0 * matrix_bytes,
+                           0,
+                           false});
+    report.rows.push_back({{TimingRole::kCopy, "to-host"},
+                           r.on_gpu ? "copy C device → host" : "copy C (emulated)",
+                           r.device_to_host,
+                           matrix_bytes,
+                           0,
+                           false});
     const TimingStats stages[] = {r.host_to_device, r.timing(r.selected).kernel, r.device_to_host};
-    report.rows.push_back({r.on_gpu ? kGpuEndToEndRow : kEmulatedEndToEndRow, add_stages(stages),
-                           bytes, flops, true});
+    report.rows.push_back({{TimingRole::kEndToEndPageable, ""},
+                           r.on_gpu ? kGpuEndToEndRow : kEmulatedEndToEndRow,
+                           add_stages(stages),
+                           bytes,
+                           flops,
+                           true});
     if (!r.cpu_single.empty()) {
-      report.rows.push_back({kCpuSingleRow, r.cpu_single, bytes, flops, true});
-      report.rows.push_back({kCpuMultiRow, r.cpu_multi, bytes, flops, true});
+      report.rows.push_back(
+          {{TimingRole::kCpuOneThread, ""}, kCpuSingleRow, r.cpu_single, bytes, flops, true});
+      report.rows.push_back(
+          {{TimingRole::kCpuAllThreads, ""}, kCpuMultiRow, r.cpu_multi, bytes, flops, true});
       report.notes.push_back("'" + std::string(kCpuMultiRow) + "' used " +
                              std::to_string(r.cpu_threads) + " thread(s)");
     }

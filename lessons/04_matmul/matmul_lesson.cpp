@@ -50,6 +50,12 @@ std::string kernel_row_name(const MatmulVariant& variant, bool on_gpu) {
   return on_gpu ? "GPU " + what : "Emulated " + what + " (CPU)";
 }
 
+// A kernel's row key: the rung, as the lesson's "kernel" choice spells it. The tile or block is
+// not part of it: a sweep keeps them fixed, and the bench suites ask for a rung.
+TimingKey kernel_key(const MatmulVariant& variant) {
+  return {TimingRole::kKernel, std::string(lessons::to_string(variant.kernel))};
+}
+
 // Sweeps visit square sizes M = N = K on a log scale, two per octave so the gain of tiling shows
 // as a curve rather than a few points.
 constexpr std::uint64_t kSweepSmallest = 32;
@@ -314,11 +320,12 @@ class MatmulLesson final : public Lesson {
     });
     return sizes;
   }
-  [[nodiscard]] std::optional<std::pair<std::string, std::string>> crossover() const override {
+  [[nodiscard]] std::optional<std::pair<TimingKey, TimingKey>> crossover() const override {
     // The GPU's names; on the emulator there is no GPU to overtake the CPU. End to end, copies
     // included, against the fastest CPU reference: the size from which handing the product to the
     // GPU pays, as a program that starts and ends with its matrices on the host sees it.
-    return std::make_pair(std::string(kCpuBlockedRow), std::string(kGpuEndToEndRow));
+    return std::make_pair(TimingKey{TimingRole::kCpuAllThreads, "blocked"},
+                          TimingKey{TimingRole::kEndToEndPageable, ""});
   }
 
  private:
@@ -404,12 +411,13 @@ class MatmulLesson final : public Lesson {
     for (const PlannedKernel& kernel : kernels) {
       const std::string name = kernel_row_name(kernel.variant, r.on_gpu);
       if (!kernel.not_timed.empty()) {
-        report.rows.push_back({name, {}, bytes, flops, true});
+        report.rows.push_back({kernel_key(kernel.variant), name, {}, bytes, flops, true});
         note_not_timed(name, kernel.not_timed);
         continue;
       }
       const MatmulTiming& timing = r.kernels[ran++];
-      report.rows.push_back({name, timing.time, bytes, flops, true, r.on_gpu});
+      report.rows.push_back(
+          {kernel_key(kernel.variant), name, timing.time, bytes, flops, true, r.on_gpu});
       const bool selected = kernel.variant.kernel == variant_.kernel;
       if (selected) {
         if (timing.check)
@@ -420,7 +428,13 @@ class MatmulLesson final : public Lesson {
     }
 
     if (r.on_gpu) {
-      report.rows.push_back({kCublasRow, r.cublas.time, bytes, flops, true, true});
+      report.rows.push_back({{TimingRole::kLibrary, "cublas-sgemm"},
+                             kCublasRow,
+                             r.cublas.time,
+                             bytes,
+                             flops,
+                             true,
+                             true});
       if (!r.cublas.ran()) note_not_timed(kCublasRow, r.cublas.skipped);
     } else {
       note_not_timed(kCublasRow, r.cublas.skipped);
@@ -428,10 +442,18 @@ class MatmulLesson final : public Lesson {
 
     const double input_bytes = 4.0 * static_cast<double>(r.size.a_elements() + r.size.b_elements());
     const double output_bytes = 4.0 * static_cast<double>(r.size.c_elements());
-    report.rows.push_back({r.on_gpu ? "copy A, B host → device" : "copy A, B (emulated)",
-                           r.host_to_device, input_bytes, 0, false});
-    report.rows.push_back({r.on_gpu ? "copy C device → host" : "copy C (emulated)",
-                           r.device_to_host, output_bytes, 0, false});
+    report.rows.push_back({{TimingRole::kCopy, "to-device"},
+                           r.on_gpu ? "copy A, B host → device" : "copy A, B (emulated)",
+                           r.host_to_device,
+                           input_bytes,
+                           0,
+                           false});
+    report.rows.push_back({{TimingRole::kCopy, "to-host"},
+                           r.on_gpu ? "copy C device → host" : "copy C (emulated)",
+                           r.device_to_host,
+                           output_bytes,
+                           0,
+                           false});
     // End to end: the selected kernel with the copies around it, as a program that multiplies
     // host matrices on the GPU pays for them.
     for (std::size_t i = 0, timed = 0; i < kernels.size(); ++i) {
@@ -439,13 +461,23 @@ class MatmulLesson final : public Lesson {
       const MatmulTiming& timing = r.kernels[timed++];
       if (kernels[i].variant.kernel != variant_.kernel) continue;
       const TimingStats stages[] = {r.host_to_device, timing.time, r.device_to_host};
-      report.rows.push_back({r.on_gpu ? kGpuEndToEndRow : kEmulatedEndToEndRow, add_stages(stages),
-                             bytes, flops, true});
+      report.rows.push_back({{TimingRole::kEndToEndPageable, ""},
+                             r.on_gpu ? kGpuEndToEndRow : kEmulatedEndToEndRow,
+                             add_stages(stages),
+                             bytes,
+                             flops,
+                             true});
     }
 
-    report.rows.push_back({kCpuNaiveRow, r.cpu_naive.time, bytes, flops, true});
+    report.rows.push_back(
+        {{TimingRole::kCpuOneThread, "naive"}, kCpuNaiveRow, r.cpu_naive.time, bytes, flops, true});
     if (!r.cpu_naive.ran()) note_not_timed(kCpuNaiveRow, r.cpu_naive.skipped);
-    report.rows.push_back({kCpuBlockedRow, r.cpu_blocked.time, bytes, flops, true});
+    report.rows.push_back({{TimingRole::kCpuAllThreads, "blocked"},
+                           kCpuBlockedRow,
+                           r.cpu_blocked.time,
+                           bytes,
+                           flops,
+                           true});
     if (r.cpu_blocked.ran()) {
       report.notes.push_back("'" + std::string(kCpuBlockedRow) + "' used " +
                              std::to_string(lessons::matmul_reference_threads(r.size)) +

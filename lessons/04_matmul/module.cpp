@@ -3,12 +3,14 @@
 
 #include "compute/lessons/lesson_registry.hpp"
 #include "lessons/04_matmul/matmul.hpp"
+#include "matmul_benchmark.hpp"
 #include "matmul_lesson.hpp"
 
 namespace tl::lesson_modules {
 
 const compute::LessonModule& lesson_04_matmul() {
-  static const compute::LessonModule kModule{lessons::kMatmulInfo, &compute::make_matmul_lesson};
+  static const compute::LessonModule kModule{lessons::kMatmulInfo, &compute::make_matmul_lesson,
+                                             &compute::matmul_benchmark};
   return kModule;
 }
 

@@ -168,16 +168,40 @@ LessonReport to_lesson_report(const DenseLayerReport& r, const DenseLayerParams&
   const double bias_bytes = 4.0 * (2.0 * y + b);
   const double sigmoid_bytes = 4.0 * (2.0 * y);
 
-  report.rows.push_back({names.unfused, r.unfused,
-                         lessons::dense_layer_bytes(layer, DenseLayerPath::kUnfused), flops, true,
+  report.rows.push_back({{TimingRole::kKernel, "unfused"},
+                         names.unfused,
+                         r.unfused,
+                         lessons::dense_layer_bytes(layer, DenseLayerPath::kUnfused),
+                         flops,
+                         true,
                          r.on_gpu});
-  report.rows.push_back(
-      {names.unfused_product, r.unfused_product, product_bytes, products, false, r.on_gpu});
-  report.rows.push_back({names.unfused_bias, r.unfused_bias, bias_bytes, y, false, r.on_gpu});
-  report.rows.push_back(
-      {names.unfused_sigmoid, r.unfused_sigmoid, sigmoid_bytes, 0, false, r.on_gpu});
-  report.rows.push_back({names.fused, r.fused,
-                         lessons::dense_layer_bytes(layer, DenseLayerPath::kFused), flops, true,
+  report.rows.push_back({{TimingRole::kChainStep, "unfused-product"},
+                         names.unfused_product,
+                         r.unfused_product,
+                         product_bytes,
+                         products,
+                         false,
+                         r.on_gpu});
+  report.rows.push_back({{TimingRole::kChainStep, "unfused-bias"},
+                         names.unfused_bias,
+                         r.unfused_bias,
+                         bias_bytes,
+                         y,
+                         false,
+                         r.on_gpu});
+  report.rows.push_back({{TimingRole::kChainStep, "unfused-sigmoid"},
+                         names.unfused_sigmoid,
+                         r.unfused_sigmoid,
+                         sigmoid_bytes,
+                         0,
+                         false,
+                         r.on_gpu});
+  report.rows.push_back({{TimingRole::kKernel, "fused"},
+                         names.fused,
+                         r.fused,
+                         lessons::dense_layer_bytes(layer, DenseLayerPath::kFused),
+                         flops,
+                         true,
                          r.on_gpu});
   report.notes.push_back(
       layer.product == lessons::DenseProduct::kFast
@@ -199,31 +223,58 @@ LessonReport to_lesson_report(const DenseLayerReport& r, const DenseLayerParams&
   // On a GPU the cuBLAS rows are listed even when cuBLAS could not start, so that a sweep's table
   // keeps the same columns at every size; the emulator never has them.
   if (r.on_gpu) {
-    report.rows.push_back({kCublasRow, r.cublas,
-                           lessons::dense_layer_bytes(layer, DenseLayerPath::kCublas), flops, true,
+    report.rows.push_back({{TimingRole::kLibrary, "cublas-fused-epilogue"},
+                           kCublasRow,
+                           r.cublas,
+                           lessons::dense_layer_bytes(layer, DenseLayerPath::kCublas),
+                           flops,
+                           true,
                            true});
-    report.rows.push_back(
-        {kCublasProductRow, r.cublas_product, product_bytes, products, false, true});
-    report.rows.push_back({kCublasEpilogueRow, r.cublas_epilogue, bias_bytes, y, false, true});
+    report.rows.push_back({{TimingRole::kChainStep, "cublas-product"},
+                           kCublasProductRow,
+                           r.cublas_product,
+                           product_bytes,
+                           products,
+                           false,
+                           true});
+    report.rows.push_back({{TimingRole::kChainStep, "cublas-epilogue"},
+                           kCublasEpilogueRow,
+                           r.cublas_epilogue,
+                           bias_bytes,
+                           y,
+                           false,
+                           true});
   }
   if (!r.has_cublas()) {
     report.notes.push_back(quoted(kCublasRow) + " not timed: " + r.cublas_absent_reason);
   }
 
-  report.rows.push_back({names.copy_in, r.host_to_device, 4.0 * (w + x + b), 0, false});
-  report.rows.push_back({names.copy_out, r.device_to_host, 4.0 * y, 0, false});
+  report.rows.push_back({{TimingRole::kCopy, "to-device"},
+                         names.copy_in,
+                         r.host_to_device,
+                         4.0 * (w + x + b),
+                         0,
+                         false});
+  report.rows.push_back(
+      {{TimingRole::kCopy, "to-host"}, names.copy_out, r.device_to_host, 4.0 * y, 0, false});
   // End to end: the fused kernel with the copies around it, what a program that computes the
   // layer for host data pays.
   const TimingStats fused_stages[] = {r.host_to_device, r.fused, r.device_to_host};
-  report.rows.push_back({names.end_to_end, add_stages(fused_stages),
-                         lessons::dense_layer_bytes(layer, DenseLayerPath::kFused), flops, true});
+  report.rows.push_back({{TimingRole::kEndToEndPageable, "fused"},
+                         names.end_to_end,
+                         add_stages(fused_stages),
+                         lessons::dense_layer_bytes(layer, DenseLayerPath::kFused),
+                         flops,
+                         true});
 
   // The CPU references, when asked for: listed even when skipped as too slow, for the same reason
   // as cuBLAS's rows, with the reason in a note. They move at least what the fused kernel moves.
   if (cpu_requested) {
     const double cpu_bytes = lessons::dense_layer_bytes(layer, DenseLayerPath::kFused);
-    report.rows.push_back({kCpuSingleRow, r.cpu_single, cpu_bytes, flops, true});
-    report.rows.push_back({kCpuMultiRow, r.cpu_multi, cpu_bytes, flops, true});
+    report.rows.push_back(
+        {{TimingRole::kCpuOneThread, ""}, kCpuSingleRow, r.cpu_single, cpu_bytes, flops, true});
+    report.rows.push_back(
+        {{TimingRole::kCpuAllThreads, ""}, kCpuMultiRow, r.cpu_multi, cpu_bytes, flops, true});
     if (!r.cpu_single_skipped.empty()) {
       report.notes.push_back(quoted(kCpuSingleRow) + " not timed: " + r.cpu_single_skipped);
     }
@@ -420,11 +471,12 @@ std::vector<std::uint64_t> DenseLayerLesson::sweep_sizes(const Device& device) c
   return size_sweep(1, std::max<std::uint64_t>(1, largest), 1);
 }
 
-std::optional<std::pair<std::string, std::string>> DenseLayerLesson::crossover() const {
+std::optional<std::pair<TimingKey, TimingKey>> DenseLayerLesson::crossover() const {
   // The GPU's names; on the emulator there is no GPU to overtake the CPU. The fused layer end to
   // end, with its copies, against the CPU on all threads: where the GPU pays for a program whose
   // inputs and outputs live on the host.
-  return std::make_pair(std::string(kCpuMultiRow), std::string(row_names(true).end_to_end));
+  return std::make_pair(TimingKey{TimingRole::kCpuAllThreads, ""},
+                        TimingKey{TimingRole::kEndToEndPageable, "fused"});
 }
 
 std::unique_ptr<Lesson> make_dense_layer_lesson() {

@@ -41,7 +41,7 @@ class DenseLayerLesson final : public Lesson {
   [[nodiscard]] lessons::ParamValues values_for_size(std::uint64_t size) const override;
   [[nodiscard]] std::vector<std::uint64_t> sweep_sizes(const Device& device) const override;
   [[nodiscard]] std::vector<BlockStep> block_sweep() const override;
-  [[nodiscard]] std::optional<std::pair<std::string, std::string>> crossover() const override;
+  [[nodiscard]] std::optional<std::pair<TimingKey, TimingKey>> crossover() const override;
 
  private:
   lessons::ParamValues values_;

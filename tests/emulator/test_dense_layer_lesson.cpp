@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "report_rows.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -146,7 +148,7 @@ TEST_F(DenseLayerLessonTest, TimedRunTimesEveryEmulatedPathAndTheCpuWithFlops) {
   // Two flops per multiply-add and one per bias add.
   const double flops = 2.0 * 3 * 37 * 29 + 3 * 29;
   for (const char* name : {kEmulatedUnfused, kEmulatedFused, "CPU, 1 thread", "CPU, all threads"}) {
-    const TimingRow* row = report->find(name);
+    const TimingRow* row = row_named(*report, name);
     ASSERT_NE(row, nullptr) << name;
     EXPECT_EQ(row->stats.repeats, 1) << name;
     EXPECT_TRUE(row->plotted) << name;
@@ -156,25 +158,26 @@ TEST_F(DenseLayerLessonTest, TimedRunTimesEveryEmulatedPathAndTheCpuWithFlops) {
   // The three unfused launches are listed, not plotted, and the path is their sum.
   double launches_ms = 0;
   for (const char* name : {kEmulatedProduct, kEmulatedBias, kEmulatedSigmoid}) {
-    const TimingRow* row = report->find(name);
+    const TimingRow* row = row_named(*report, name);
     ASSERT_NE(row, nullptr) << name;
     EXPECT_FALSE(row->plotted) << name;
     EXPECT_EQ(row->stats.repeats, 1) << name;
     launches_ms += row->stats.median_ms;
   }
-  EXPECT_NEAR(report->find(kEmulatedUnfused)->stats.median_ms, launches_ms, 1e-9);
-  EXPECT_DOUBLE_EQ(report->find(kEmulatedProduct)->flops, 2.0 * 3 * 37 * 29);
+  EXPECT_NEAR(row_named(*report, kEmulatedUnfused)->stats.median_ms, launches_ms, 1e-9);
+  EXPECT_DOUBLE_EQ(row_named(*report, kEmulatedProduct)->flops, 2.0 * 3 * 37 * 29);
   // Fusing saves Z's four trips through memory: 3 × 29 floats each.
-  EXPECT_DOUBLE_EQ(report->find(kEmulatedUnfused)->bytes - report->find(kEmulatedFused)->bytes,
-                   4.0 * 4 * 3 * 29);
+  EXPECT_DOUBLE_EQ(
+      row_named(*report, kEmulatedUnfused)->bytes - row_named(*report, kEmulatedFused)->bytes,
+      4.0 * 4 * 3 * 29);
 
   // The copies are timed but not plotted: W, X and b in, Y out.
-  const TimingRow* copy_in = report->find("copy W, X, b (emulated)");
+  const TimingRow* copy_in = row_named(*report, "copy W, X, b (emulated)");
   ASSERT_NE(copy_in, nullptr);
   EXPECT_FALSE(copy_in->plotted);
   EXPECT_DOUBLE_EQ(copy_in->bytes, 4.0 * (29 * 37 + 3 * 37 + 29));
-  ASSERT_NE(report->find("copy Y (emulated)"), nullptr);
-  EXPECT_FALSE(report->find("copy Y (emulated)")->plotted);
+  ASSERT_NE(row_named(*report, "copy Y (emulated)"), nullptr);
+  EXPECT_FALSE(row_named(*report, "copy Y (emulated)")->plotted);
 
   // No GPU names on the emulator, and no cuBLAS: a note says why.
   for (const TimingRow& row : report->rows) {
@@ -342,8 +345,8 @@ TEST_F(DenseLayerLessonTest, TheFastProductHasOneBlockStepItsOwnShape) {
 TEST_F(DenseLayerLessonTest, CrossoverIsTheCpuOnAllThreadsAgainstTheFusedLayerEndToEnd) {
   const auto pair = lesson_->crossover();
   ASSERT_TRUE(pair.has_value());
-  EXPECT_EQ(pair->first, "CPU, all threads");
-  EXPECT_EQ(pair->second, "GPU fused end to end (with the copies)");
+  EXPECT_EQ(pair->first, (TimingKey{TimingRole::kCpuAllThreads, ""}));
+  EXPECT_EQ(pair->second, (TimingKey{TimingRole::kEndToEndPageable, "fused"}));
 }
 
 // The block sweep, as the app runs it (a fresh lesson given the current values, then each step's):

@@ -105,6 +105,31 @@ TEST_P(EveryLesson, DefaultsRunTimedAndPassTheCheck) {
   }
 }
 
+// Rows are picked by what they measure: each key names one row, and the rows the plot's crossover
+// compares are plotted rows of the report (the end-to-end row and a CPU reference).
+TEST_P(EveryLesson, EveryTimingRowHasItsOwnKeyAndTheCrossoverNamesPlottedRows) {
+  lesson_->set_time_cpu(true);
+  auto report = lesson_->run_timed(*device_, nullptr);
+  ASSERT_TRUE(report.is_ok()) << report.message();
+  for (std::size_t i = 0; i < report->rows.size(); ++i) {
+    for (std::size_t j = i + 1; j < report->rows.size(); ++j) {
+      EXPECT_FALSE(report->rows[i].key == report->rows[j].key)
+          << report->rows[i].name << " and " << report->rows[j].name << " share "
+          << to_string(report->rows[i].key);
+    }
+    const TimingRole role = report->rows[i].key.role;
+    EXPECT_EQ(report->rows[i].plotted, role != TimingRole::kCopy && role != TimingRole::kChainStep)
+        << report->rows[i].name << ": copies and chain steps are listed, the rest plotted";
+  }
+  if (const auto pair = lesson_->crossover()) {
+    for (const TimingKey& key : {pair->first, pair->second}) {
+      const TimingRow* row = report->find(key);
+      ASSERT_NE(row, nullptr) << to_string(key);
+      EXPECT_TRUE(row->plotted) << to_string(key);
+    }
+  }
+}
+
 TEST_P(EveryLesson, DefaultsTraceEveryElementOnce) {
   HostTraceSink sink;
   auto traced = lesson_->run_traced(*device_, sink);

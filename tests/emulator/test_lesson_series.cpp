@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "report_rows.hpp"
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -83,8 +85,8 @@ TEST(LessonSeries, EveryLessonWithCopiesShowsItsEndToEndTime) {
     ASSERT_TRUE((*lesson)->configure(c.values).is_ok()) << c.lesson;
     auto report = (*lesson)->run_timed(*device, nullptr);
     ASSERT_TRUE(report.is_ok()) << report.message();
-    const TimingRow* kernel = report->find(c.kernel);
-    const TimingRow* end_to_end = report->find(c.end_to_end);
+    const TimingRow* kernel = row_named(*report, c.kernel);
+    const TimingRow* end_to_end = row_named(*report, c.end_to_end);
     ASSERT_NE(kernel, nullptr) << c.lesson;
     ASSERT_NE(end_to_end, nullptr) << c.lesson;
     EXPECT_TRUE(end_to_end->plotted) << c.lesson;
@@ -92,9 +94,37 @@ TEST(LessonSeries, EveryLessonWithCopiesShowsItsEndToEndTime) {
   }
 }
 
+// A series is what a row measures, not what it is called: a renamed row (the backend in its name,
+// a new wording) still joins its series, and two rows of one name but different roles stay apart.
+TEST(LessonSeries, PointsJoinTheSeriesOfTheirKeyWhateverTheirNames) {
+  auto row = [](TimingKey key, std::string name, double ms) {
+    TimingRow r{std::move(key), std::move(name), {}, 0, 0, true};
+    r.stats.median_ms = r.stats.min_ms = r.stats.max_ms = ms;
+    r.stats.repeats = 1;
+    return r;
+  };
+  LessonReport first;
+  first.rows = {row({TimingRole::kKernel, "tiled"}, "GPU tiled kernel", 1),
+                row({TimingRole::kCpuOneThread, ""}, "CPU", 9)};
+  LessonReport second;
+  second.rows = {row({TimingRole::kKernel, "tiled"}, "GPU tiled kernel, TILE = 32", 2),
+                 row({TimingRole::kCpuAllThreads, ""}, "CPU", 4)};
+  std::vector<plot::PlotSeries> series;
+  add_sweep_point(series, to_sweep_point(1, first));
+  add_sweep_point(series, to_sweep_point(2, second));
+  ASSERT_EQ(series.size(), 3u);
+  EXPECT_EQ(series[0].key, (TimingKey{TimingRole::kKernel, "tiled"}));
+  EXPECT_EQ(series[0].points.size(), 2u);
+  EXPECT_EQ(series[1].points.size(), 1u);
+  EXPECT_EQ(series[2].key.role, TimingRole::kCpuAllThreads);
+  const auto crossing = find_series_crossover(
+      series, {TimingKey{TimingRole::kCpuOneThread, ""}, TimingKey{TimingRole::kKernel, "tiled"}});
+  EXPECT_FALSE(crossing.has_value()) << "the CPU series has one point: nothing to cross";
+}
+
 TEST(LessonSeries, RowsWithoutWorkStayTimeOnly) {
   LessonReport report;
-  TimingRow copy{"copy to device", {}, 4096, 0, true};
+  TimingRow copy{{TimingRole::kCopy, "to-device"}, "copy to device", {}, 4096, 0, true};
   copy.stats.median_ms = copy.stats.min_ms = copy.stats.max_ms = 0.5;
   copy.stats.repeats = 1;
   report.rows.push_back(copy);

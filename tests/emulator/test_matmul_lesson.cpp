@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "report_rows.hpp"
+
 #include <algorithm>
 #include <string>
 
@@ -131,18 +133,18 @@ TEST_F(MatmulLessonTest, TimedRunTimesBothKernelsAndTheCpuWithGflops) {
   const double flops = 2.0 * 37 * 53 * 29;
   for (const char* name :
        {kEmulatedNaive16, kEmulatedTiled8, "CPU, naive 1 thread", "CPU, blocked all threads"}) {
-    const TimingRow* row = report->find(name);
+    const TimingRow* row = row_named(*report, name);
     ASSERT_NE(row, nullptr) << name;
     EXPECT_EQ(row->stats.repeats, 1) << name;
     EXPECT_TRUE(row->plotted) << name;
     EXPECT_DOUBLE_EQ(row->flops, flops) << name;
   }
   // The copies are timed but not plotted.
-  ASSERT_NE(report->find("copy A, B (emulated)"), nullptr);
-  EXPECT_FALSE(report->find("copy A, B (emulated)")->plotted);
-  EXPECT_DOUBLE_EQ(report->find("copy A, B (emulated)")->bytes, 4.0 * (37 * 29 + 29 * 53));
+  ASSERT_NE(row_named(*report, "copy A, B (emulated)"), nullptr);
+  EXPECT_FALSE(row_named(*report, "copy A, B (emulated)")->plotted);
+  EXPECT_DOUBLE_EQ(row_named(*report, "copy A, B (emulated)")->bytes, 4.0 * (37 * 29 + 29 * 53));
   // The emulator has no cuBLAS: no row, and a note that says why.
-  EXPECT_EQ(report->find("cuBLAS SGEMM"), nullptr);
+  EXPECT_EQ(row_named(*report, "cuBLAS SGEMM"), nullptr);
   EXPECT_TRUE(has_note_containing(*report, "cuBLAS SGEMM", "emulator"));
 }
 
@@ -167,7 +169,7 @@ TEST_F(MatmulLessonTest, AGridTooSmallFailsTheCheckAtTheFirstUnwrittenElement) {
   EXPECT_NE(report->check->description.find(std::to_string(37 * 53 - 32 * 32) + " wrong"),
             std::string::npos)
       << report->check->description;
-  const TimingRow* tiled = report->find("Emulated tiled kernel, TILE = 16 (CPU)");
+  const TimingRow* tiled = row_named(*report, "Emulated tiled kernel, TILE = 16 (CPU)");
   ASSERT_NE(tiled, nullptr);
   EXPECT_TRUE(tiled->stats.empty());
   EXPECT_TRUE(has_note_containing(*report, "Emulated tiled kernel", "grid auto"));
@@ -229,9 +231,9 @@ TEST_F(MatmulLessonTest, TheOtherKernelIsLeftOutWhenOnlyTheSelectedOneFitsTheEmu
   lesson_->set_time_cpu(false);
   auto report = lesson_->run_timed(*device_, nullptr);
   ASSERT_TRUE(report.is_ok()) << report.message();
-  ASSERT_NE(report->find(kEmulatedNaive16), nullptr);
-  EXPECT_FALSE(report->find(kEmulatedNaive16)->stats.empty());
-  const TimingRow* tiled = report->find("Emulated tiled kernel, TILE = 16 (CPU)");
+  ASSERT_NE(row_named(*report, kEmulatedNaive16), nullptr);
+  EXPECT_FALSE(row_named(*report, kEmulatedNaive16)->stats.empty());
+  const TimingRow* tiled = row_named(*report, "Emulated tiled kernel, TILE = 16 (CPU)");
   ASSERT_NE(tiled, nullptr);
   EXPECT_TRUE(tiled->stats.empty());
   EXPECT_TRUE(has_note_containing(*report, "Emulated tiled kernel", "emulator"));
@@ -276,8 +278,8 @@ TEST_F(MatmulLessonTest, CrossoverIsTheBlockedCpuAgainstTheGpuEndToEnd) {
   ASSERT_TRUE(lesson_->configure({{"kernel", "tiled"}, {"tile", "32"}}).is_ok());
   const auto pair = lesson_->crossover();
   ASSERT_TRUE(pair.has_value());
-  EXPECT_EQ(pair->first, "CPU, blocked all threads");
-  EXPECT_EQ(pair->second, "GPU end to end (copies + the selected kernel)");
+  EXPECT_EQ(pair->first, (TimingKey{TimingRole::kCpuAllThreads, "blocked"}));
+  EXPECT_EQ(pair->second, (TimingKey{TimingRole::kEndToEndPageable, ""}));
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "report_rows.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -99,10 +101,10 @@ TEST_F(MatrixAddLessonTest, TimedRunReportsBothMappingsAndTheCpuWithBytes) {
   EXPECT_EQ(plotted, 5);
   for (const char* name : {"copy A, B (emulated)", "copy C (emulated)", "Emulated end to end (CPU)",
                            "CPU, 1 thread", "CPU, all threads"}) {
-    EXPECT_NE(report->find(name), nullptr) << name;
+    EXPECT_NE(row_named(*report, name), nullptr) << name;
   }
   // End to end is the copies and the selected (coalesced) kernel.
-  EXPECT_GE(report->find("Emulated end to end (CPU)")->stats.median_ms,
+  EXPECT_GE(row_named(*report, "Emulated end to end (CPU)")->stats.median_ms,
             report->rows[0].stats.median_ms);
   ASSERT_TRUE(report->check.has_value());
   EXPECT_TRUE(report->check->passed) << report->check->description;
@@ -140,8 +142,8 @@ TEST_F(MatrixAddLessonTest, ANarrowGridFailsTheCheckOfTheSelectedMappingOnly) {
   EXPECT_EQ(report->check->description.rfind("x → column: ", 0), 0u) << report->check->description;
   EXPECT_NE(report->check->description.find("(row 0, col 96)"), std::string::npos)
       << report->check->description;
-  EXPECT_EQ(report->find("CPU, 1 thread"), nullptr);
-  EXPECT_NE(report->find(kStridedRow), nullptr);
+  EXPECT_EQ(row_named(*report, "CPU, 1 thread"), nullptr);
+  EXPECT_NE(row_named(*report, kStridedRow), nullptr);
 }
 
 TEST_F(MatrixAddLessonTest, TracedRunTracesTheSelectedMappingOverTheMatrix) {
@@ -224,8 +226,8 @@ TEST_F(MatrixAddLessonTest, PresetsSelectTheMappingsTheLessonCompares) {
 TEST_F(MatrixAddLessonTest, CrossoverIsThePlainLoopAgainstTheGpuEndToEnd) {
   const auto pair = lesson_->crossover();
   ASSERT_TRUE(pair.has_value());
-  EXPECT_EQ(pair->first, "CPU, 1 thread");
-  EXPECT_EQ(pair->second, "GPU end to end (copies + the selected mapping)");
+  EXPECT_EQ(pair->first, (TimingKey{TimingRole::kCpuOneThread, ""}));
+  EXPECT_EQ(pair->second, (TimingKey{TimingRole::kEndToEndPageable, ""}));
 }
 
 // The 2D blocks the block sweep visits: as wide as a warp, then taller, never more than 32 × 32.

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "report_rows.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -107,21 +109,21 @@ TEST_F(ThreadHierarchyLessonTest, TimedGridStrideRunReportsRowsPassesAndTheCheck
   EXPECT_TRUE(report->check->passed) << report->check->description;
   // The kernel, the two copies, end to end, and the CPU on one thread and on all.
   ASSERT_EQ(report->rows.size(), 6u);
-  EXPECT_EQ(report->find("GPU kernel"), nullptr);
-  ASSERT_NE(report->find("copy in (emulated)"), nullptr);
-  ASSERT_NE(report->find("Emulated end to end (CPU)"), nullptr);
-  EXPECT_TRUE(report->find("Emulated end to end (CPU)")->plotted);
-  EXPECT_FALSE(report->find("copy in (emulated)")->plotted);
-  const TimingRow* kernel = report->find("Emulated kernel (CPU)");
+  EXPECT_EQ(row_named(*report, "GPU kernel"), nullptr);
+  ASSERT_NE(row_named(*report, "copy in (emulated)"), nullptr);
+  ASSERT_NE(row_named(*report, "Emulated end to end (CPU)"), nullptr);
+  EXPECT_TRUE(row_named(*report, "Emulated end to end (CPU)")->plotted);
+  EXPECT_FALSE(row_named(*report, "copy in (emulated)")->plotted);
+  const TimingRow* kernel = row_named(*report, "Emulated kernel (CPU)");
   ASSERT_NE(kernel, nullptr);
   EXPECT_EQ(kernel->stats.repeats, 1);
   EXPECT_DOUBLE_EQ(kernel->bytes, 8.0 * 5000);
   EXPECT_DOUBLE_EQ(kernel->flops, 2.0 * 5000);
-  const TimingRow* cpu = report->find("CPU, 1 thread");
+  const TimingRow* cpu = row_named(*report, "CPU, 1 thread");
   ASSERT_NE(cpu, nullptr);
   EXPECT_DOUBLE_EQ(cpu->bytes, 8.0 * 5000);
   // The same loop on every core, the other honest CPU baseline, and how many it used.
-  const TimingRow* cpu_all = report->find("CPU, all threads");
+  const TimingRow* cpu_all = row_named(*report, "CPU, all threads");
   ASSERT_NE(cpu_all, nullptr);
   EXPECT_FALSE(cpu_all->stats.empty());
   ASSERT_EQ(report->notes.size(), 2u);
@@ -141,7 +143,7 @@ TEST_F(ThreadHierarchyLessonTest, TimedRunWithTooFewThreadsFailsTheCheckAndSaysW
   EXPECT_FALSE(report->check->passed);
   EXPECT_NE(report->check->description.find("index 3072"), std::string::npos)
       << report->check->description;
-  EXPECT_EQ(report->find("CPU, 1 thread"), nullptr);
+  EXPECT_EQ(row_named(*report, "CPU, 1 thread"), nullptr);
   ASSERT_EQ(report->notes.size(), 1u);
   EXPECT_NE(report->notes[0].find("the last 1,928 are never computed"), std::string::npos)
       << report->notes[0];
@@ -237,8 +239,8 @@ TEST_F(ThreadHierarchyLessonTest, PresetsAreValidAndShowTheHierarchy) {
 TEST_F(ThreadHierarchyLessonTest, CrossoverIsThePlainLoopAgainstTheGpuEndToEnd) {
   const auto pair = lesson_->crossover();
   ASSERT_TRUE(pair.has_value());
-  EXPECT_EQ(pair->first, "CPU, 1 thread");
-  EXPECT_EQ(pair->second, "GPU end to end");
+  EXPECT_EQ(pair->first, (TimingKey{TimingRole::kCpuOneThread, ""}));
+  EXPECT_EQ(pair->second, (TimingKey{TimingRole::kEndToEndPageable, ""}));
 }
 
 // The block sweep over threads per block, as the app runs it: a fresh lesson given the current

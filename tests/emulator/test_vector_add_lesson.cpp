@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "report_rows.hpp"
+
 #include "compute/lessons/lesson.hpp"
 #include "compute/lessons/lesson_registry.hpp"
 
@@ -42,10 +44,10 @@ TEST_F(VectorAddLessonTest, TimedRunReportsRowsAndTheCheck) {
   ASSERT_TRUE(report.is_ok()) << report.message();
   ASSERT_TRUE(report->check.has_value());
   EXPECT_TRUE(report->check->passed) << report->check->description;
-  ASSERT_NE(report->find("Emulated kernel (CPU)"), nullptr);
-  EXPECT_EQ(report->find("Emulated kernel (CPU)")->stats.repeats, 1);
-  ASSERT_NE(report->find("CPU, 1 thread"), nullptr);
-  EXPECT_DOUBLE_EQ(report->find("CPU, 1 thread")->bytes, 12.0 * 4097);
+  ASSERT_NE(row_named(*report, "Emulated kernel (CPU)"), nullptr);
+  EXPECT_EQ(row_named(*report, "Emulated kernel (CPU)")->stats.repeats, 1);
+  ASSERT_NE(row_named(*report, "CPU, 1 thread"), nullptr);
+  EXPECT_DOUBLE_EQ(row_named(*report, "CPU, 1 thread")->bytes, 12.0 * 4097);
 }
 
 TEST_F(VectorAddLessonTest, TracedRunDescribesWhatRan) {

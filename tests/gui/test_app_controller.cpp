@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../emulator/report_rows.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -371,8 +373,8 @@ TEST_F(AppControllerTest, A2dBlocksLinkTracesTheMatrixAndTimesBothMappings) {
   ASSERT_TRUE(s.trace.check.has_value());
   EXPECT_TRUE(s.trace.check->passed) << s.trace.check->description;
   ASSERT_TRUE(s.timed.report.has_value()) << s.timed.error;
-  EXPECT_NE(s.timed.report->find("Emulated kernel (CPU), x → column (coalesced)"), nullptr);
-  EXPECT_NE(s.timed.report->find("Emulated kernel (CPU), x → row (strided)"), nullptr);
+  EXPECT_NE(row_named(*s.timed.report, "Emulated kernel (CPU), x → column (coalesced)"), nullptr);
+  EXPECT_NE(row_named(*s.timed.report, "Emulated kernel (CPU), x → row (strided)"), nullptr);
   ASSERT_TRUE(s.timed.report->check.has_value());
   EXPECT_TRUE(s.timed.report->check->passed) << s.timed.report->check->description;
 }
@@ -407,8 +409,8 @@ TEST_F(AppControllerTest, ADenseLayerLinkTracesYAndTimesEveryPath) {
   EXPECT_EQ(s.trace.config, (LaunchConfig{{1, 1, 1}, {32, 8, 1}}));
   EXPECT_EQ(s.trace.unwritten, 0u);
   ASSERT_TRUE(s.timed.report.has_value()) << s.timed.error;
-  EXPECT_NE(s.timed.report->find("Emulated fused (CPU)"), nullptr);
-  EXPECT_NE(s.timed.report->find("Emulated unfused, 3 launches (CPU)"), nullptr);
+  EXPECT_NE(row_named(*s.timed.report, "Emulated fused (CPU)"), nullptr);
+  EXPECT_NE(row_named(*s.timed.report, "Emulated unfused, 3 launches (CPU)"), nullptr);
   ASSERT_TRUE(s.timed.report->check.has_value());
   EXPECT_TRUE(s.timed.report->check->passed) << s.timed.report->check->description;
 

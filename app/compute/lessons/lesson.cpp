@@ -4,9 +4,9 @@
 
 namespace tl::compute {
 
-const TimingRow* LessonReport::find(std::string_view name) const {
+const TimingRow* LessonReport::find(const TimingKey& key) const {
   for (const TimingRow& row : rows) {
-    if (row.name == name) return &row;
+    if (row.key == key) return &row;
   }
   return nullptr;
 }

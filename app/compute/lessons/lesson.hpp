@@ -19,13 +19,16 @@
 #include "core/lessons/lesson_params.hpp"
 #include "core/stats.hpp"
 #include "core/thread_coverage_note.hpp"
+#include "core/timing/timing_key.hpp"
 #include "core/trace.hpp"
 #include "core/watchdog.hpp"
 
 namespace tl::compute {
 
 struct TimingRow {
-  std::string name;  // "GPU kernel", "copy A, B to device", "CPU, 1 thread", "cuBLAS SGEMM", ...
+  // What the row measures (core/timing/timing_key.hpp): first, so that no row is built without it.
+  TimingKey key;
+  std::string name;  // for people: "GPU kernel", "copy A, B to device", "CPU, 1 thread", ...
   TimingStats stats;
   double bytes = 0;     // moved per run, for GB/s (0: not meaningful)
   double flops = 0;     // per run, for GFLOP/s (0: not meaningful)
@@ -53,7 +56,8 @@ struct LessonReport {
   std::vector<std::string> notes;                      // e.g. why a CPU reference was skipped
   std::shared_ptr<const LessonAttachment> attachment;  // none for most lessons
 
-  [[nodiscard]] const TimingRow* find(std::string_view name) const;
+  // The row with `key`, or null. Code picks rows by key, never by display name.
+  [[nodiscard]] const TimingRow* find(const TimingKey& key) const;
 };
 
 struct TracedLaunch {
@@ -154,7 +158,7 @@ class Lesson {
   // three tiles.
   [[nodiscard]] virtual std::vector<BlockStep> block_sweep() const = 0;
   // The two plotted rows whose crossing the plot marks (baseline, challenger), if any.
-  [[nodiscard]] virtual std::optional<std::pair<std::string, std::string>> crossover() const {
+  [[nodiscard]] virtual std::optional<std::pair<TimingKey, TimingKey>> crossover() const {
     return std::nullopt;
   }
 

@@ -13,15 +13,18 @@
 #include <vector>
 
 #include "compute/lessons/lesson.hpp"
+#include "compute/lessons/lesson_benchmark.hpp"
 #include "core/lessons/catalog.hpp"
 #include "core/result.hpp"
 
 namespace tl::compute {
 
-// What a lesson module gives the app: who it is, and a fresh lesson at its defaults.
+// What a lesson module gives the app: who it is, a fresh lesson at its defaults, and, if it has
+// any, its comparisons for the benchmark suites.
 struct LessonModule {
   lessons::LessonInfo info;
   std::unique_ptr<Lesson> (*make)() = nullptr;
+  LessonBenchmark benchmark = nullptr;
 };
 
 // Every registered lesson, in the order of lessons/CMakeLists.txt (generated at configure time).

@@ -15,12 +15,12 @@ namespace tl::compute {
 
 SweepPoint to_sweep_point(double x, const LessonReport& report);
 
-// Appends the point's timings to the series of the same names, creating series (with colours from
-// one palette, in order) for names not seen yet.
+// Appends the point's timings to the series of the same key (what they measure), creating series
+// for keys not seen yet. Colours and dashes are the views' choice (app/ui/series_style.hpp).
 void add_sweep_point(std::vector<plot::PlotSeries>& series, const SweepPoint& point);
 
 // Where `challenger` becomes and stays faster than `baseline`, if both series exist and cross.
 std::optional<double> find_series_crossover(const std::vector<plot::PlotSeries>& series,
-                                            const std::pair<std::string, std::string>& names);
+                                            const std::pair<TimingKey, TimingKey>& keys);
 
 }  // namespace tl::compute

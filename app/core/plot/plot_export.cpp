@@ -51,9 +51,12 @@ Status write_file(const std::filesystem::path& path, const std::string& text) {
 }  // namespace
 
 std::string series_to_csv(std::span<const PlotSeries> series) {
-  std::string csv = "series,x,y,y_min,y_max,bytes,flops\n";
+  // role and variant say what a series measures (core/timing/timing_key.hpp): scripts reading the
+  // export pick series by them, not by the display name.
+  std::string csv = "series,role,variant,x,y,y_min,y_max,bytes,flops\n";
   for (const PlotSeries& s : series) {
-    const std::string name = csv_field(s.name);
+    const std::string name = csv_field(s.name) + ',' + std::string(to_string(s.key.role)) + ',' +
+                             csv_field(s.key.variant);
     for (const PlotPoint& p : s.points) {
       csv += name + ',' + csv_number(p.x) + ',' + csv_number(p.y) + ',' + csv_number(p.y_min) +
              ',' + csv_number(p.y_max) + ',' + csv_number(p.bytes) + ',' + csv_number(p.flops) +
@@ -78,6 +81,8 @@ std::string series_to_json(std::span<const PlotSeries> series,
                         {"flops", json_number(p.flops)}});
     }
     document["series"].push_back({{"name", s.name},
+                                  {"role", to_string(s.key.role)},
+                                  {"variant", s.key.variant},
                                   {"color", hex_color(s.color)},
                                   {"visible", s.visible},
                                   {"faint", s.faint},

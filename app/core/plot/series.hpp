@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/timing/timing_key.hpp"
+
 namespace tl::plot {
 
 struct PlotPoint {
@@ -31,6 +33,9 @@ constexpr std::uint32_t rgba(std::uint8_t r, std::uint8_t g, std::uint8_t b, std
 
 struct PlotSeries {
   std::string name;
+  // What the series measures; points join the series of the same key. The views choose colour and
+  // dash from it (app/ui/series_style.hpp).
+  TimingKey key;
   std::vector<PlotPoint> points;  // sorted by x: lines and bands join neighbours in this order
   std::uint32_t color = rgba(255, 255, 255);
   bool visible = true;

@@ -6,11 +6,13 @@
 #include <vector>
 
 #include "core/stats.hpp"
+#include "core/timing/timing_key.hpp"
 
 namespace tl {
 
 struct NamedTiming {
-  std::string name;  // "CPU", "GPU kernel", "GPU end-to-end", ...
+  TimingKey key;     // what it measures: the series it joins
+  std::string name;  // for people: "CPU, 1 thread", "GPU kernel", ...
   TimingStats stats;
   double bytes = 0;  // moved per run, for GB/s (0: not meaningful)
   double flops = 0;  // per run, for GFLOP/s (0: not meaningful)
@@ -22,10 +24,10 @@ struct SweepPoint {
   // the job measured them in (the order of the legend).
   std::vector<NamedTiming> timings;
 
-  // The timing called `name`, or nullptr when this point has none.
-  [[nodiscard]] const TimingStats* find(std::string_view name) const {
+  // The timing with `key`, or nullptr when this point has none.
+  [[nodiscard]] const TimingStats* find(const TimingKey& key) const {
     for (const NamedTiming& timing : timings) {
-      if (timing.name == name) return &timing.stats;
+      if (timing.key == key) return &timing.stats;
     }
     return nullptr;
   }

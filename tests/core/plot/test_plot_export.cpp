@@ -14,9 +14,12 @@ namespace {
 
 std::vector<PlotSeries> sample_series() {
   PlotSeries cpu{.name = "CPU",
+                 .key = {TimingRole::kCpuOneThread, ""},
                  .points = {{1024, 0.5, 0.4, 0.7}, {2048, 1.25, 1, 1.5}},
                  .color = rgba(0x12, 0x34, 0x56, 0x78)};
-  PlotSeries gpu{.name = "GPU, \"end-to-end\"", .points = {{1024, 0.1, 0.1, 0.1}}};
+  PlotSeries gpu{.name = "GPU, \"end-to-end\"",
+                 .key = {TimingRole::kEndToEndPinned, "fused"},
+                 .points = {{1024, 0.1, 0.1, 0.1}}};
   gpu.dashed = true;
   cpu.points[0].bytes = 12288;
   cpu.points[0].flops = 1024;
@@ -26,10 +29,10 @@ std::vector<PlotSeries> sample_series() {
 TEST(PlotExport, CsvHasHeaderAndOneRowPerPoint) {
   const std::string csv = series_to_csv(sample_series());
   EXPECT_EQ(csv,
-            "series,x,y,y_min,y_max,bytes,flops\n"
-            "CPU,1024,0.5,0.4,0.7,12288,1024\n"
-            "CPU,2048,1.25,1,1.5,0,0\n"
-            "\"GPU, \"\"end-to-end\"\"\",1024,0.1,0.1,0.1,0,0\n");
+            "series,role,variant,x,y,y_min,y_max,bytes,flops\n"
+            "CPU,cpu-one-thread,,1024,0.5,0.4,0.7,12288,1024\n"
+            "CPU,cpu-one-thread,,2048,1.25,1,1.5,0,0\n"
+            "\"GPU, \"\"end-to-end\"\"\",end-to-end-pinned,fused,1024,0.1,0.1,0.1,0,0\n");
 }
 
 TEST(PlotExport, CsvNumbersRoundTrip) {
@@ -40,8 +43,10 @@ TEST(PlotExport, CsvNumbersRoundTrip) {
   std::getline(rows, header);
   std::getline(rows, row);
   std::istringstream fields(row);
-  std::string name, x, y;
+  std::string name, role, variant, x, y;
   std::getline(fields, name, ',');
+  std::getline(fields, role, ',');
+  std::getline(fields, variant, ',');
   std::getline(fields, x, ',');
   std::getline(fields, y, ',');
   EXPECT_EQ(std::stod(x), 0.1 + 0.2);
@@ -54,6 +59,9 @@ TEST(PlotExport, JsonHasSeriesPointsAndMarkers) {
   ASSERT_EQ(json["series"].size(), 2u);
   EXPECT_EQ(json["series"][0]["name"], "CPU");
   EXPECT_EQ(json["series"][0]["color"], "#12345678");
+  EXPECT_EQ(json["series"][0]["role"], "cpu-one-thread");
+  EXPECT_EQ(json["series"][1]["role"], "end-to-end-pinned");
+  EXPECT_EQ(json["series"][1]["variant"], "fused");
   EXPECT_EQ(json["series"][0]["points"][1]["y_max"], 1.5);
   EXPECT_EQ(json["series"][0]["points"][0]["bytes"], 12288);
   EXPECT_EQ(json["series"][0]["points"][0]["flops"], 1024);

@@ -12,7 +12,7 @@ namespace tl {
 namespace {
 
 SweepPoint point_at(double x) {
-  return SweepPoint{x, {{"CPU", TimingStats{x, x, x, 1}}}};
+  return SweepPoint{x, {{{TimingRole::kCpuOneThread, ""}, "CPU", TimingStats{x, x, x, 1}}}};
 }
 
 SweepJob job_returning(double x) {
@@ -32,11 +32,14 @@ std::vector<double> xs(const std::vector<SweepPoint>& points) {
   return out;
 }
 
-TEST(SweepPoint, FindsTimingsByName) {
-  const SweepPoint p{1, {{"CPU", {1, 1, 1, 1}}, {"GPU", {2, 2, 2, 3}}}};
-  ASSERT_NE(p.find("GPU"), nullptr);
-  EXPECT_EQ(p.find("GPU")->repeats, 3);
-  EXPECT_EQ(p.find("TPU"), nullptr);
+TEST(SweepPoint, FindsTimingsByWhatTheyMeasureNotByName) {
+  const SweepPoint p{1,
+                     {{{TimingRole::kCpuOneThread, ""}, "GPU", {1, 1, 1, 1}},
+                      {{TimingRole::kKernel, "tiled"}, "CPU", {2, 2, 2, 3}}}};
+  ASSERT_NE(p.find({TimingRole::kKernel, "tiled"}), nullptr);
+  EXPECT_EQ(p.find({TimingRole::kKernel, "tiled"})->repeats, 3);
+  EXPECT_EQ(p.find({TimingRole::kKernel, "naive"}), nullptr);
+  EXPECT_EQ(p.find({TimingRole::kLibrary, "tiled"}), nullptr);
 }
 
 TEST(SweepRunner, RunsJobsInOrderAndReportsProgress) {

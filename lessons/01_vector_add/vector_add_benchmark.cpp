@@ -1,0 +1,37 @@
+// Lesson 1's comparison for the benchmark suites: the vector-add kernel's bandwidth against the
+// device's own copy (a GPU) or the host's memcpy (the emulator), measured in the same run.
+
+#include "vector_add_benchmark.hpp"
+
+#include <string>
+
+#include "core/format.hpp"
+#include "lessons/01_vector_add/vector_add.hpp"
+
+namespace tl::compute {
+namespace {
+
+// Issue #6's target: the kernel moves at least 0.90 of what a device-to-device copy moves.
+constexpr double kVectorAddTarget = 0.90;
+
+}  // namespace
+
+Status vector_add_benchmark(const BenchContext& context, std::vector<RatioRow>& rows) {
+  Device& device = context.device;
+  // Large enough to reach DRAM bandwidth on a GPU; seconds on the emulator.
+  const std::uint64_t n = device.is_gpu() ? (std::uint64_t{1} << 28) : (std::uint64_t{1} << 20);
+  auto report =
+      run_lesson_once(device, lessons::kVectorAddId, {{"n", std::to_string(n)}}, context.repeats);
+  if (!report) return report.error();
+  const TimingRow* kernel = find_timed_row(*report, {TimingRole::kKernel, ""});
+  if (kernel == nullptr) return Error{ErrorKind::kCudaError, "vector add: no kernel timing"};
+  RatioRow row = rate_ratio("vector add kernel, N = " + format_power_of_two(n),
+                            per_second(kernel->bytes, *kernel) / 1e9, "GB/s",
+                            device.is_gpu() ? "device-to-device copy" : "host memcpy",
+                            context.ceilings.copy_bytes_per_second / 1e9);
+  if (context.suite == BenchSuite::kPerf) row = with_target(std::move(row), kVectorAddTarget);
+  rows.push_back(std::move(row));
+  return Status::ok();
+}
+
+}  // namespace tl::compute
