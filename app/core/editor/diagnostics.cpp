@@ -1,5 +1,6 @@
 #include "core/editor/diagnostics.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 namespace tl::editor {
@@ -156,6 +157,28 @@ std::vector<Diagnostic> diagnostics_for_file(const std::vector<Diagnostic>& all,
     if (base_name(diagnostic.file) == base_name(file)) out.push_back(diagnostic);
   }
   return out;
+}
+
+std::pair<int, int> underline_columns(std::string_view line, std::optional<int> column) {
+  const int size = static_cast<int>(line.size());
+  const auto is_word = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  };
+  if (column) {
+    int begin = std::min(*column - 1, size);
+    if (begin >= size) return {std::max(0, size - 1), size};  // past the end: the last character
+    int end = begin + 1;
+    if (is_word(line[begin])) {
+      while (end < size && is_word(line[end])) ++end;
+    }
+    return {begin, end};
+  }
+  int begin = 0;
+  while (begin < size && (line[begin] == ' ' || line[begin] == '\t')) ++begin;
+  int end = size;
+  while (end > begin && (line[end - 1] == ' ' || line[end - 1] == '\t')) --end;
+  if (begin == end) return {0, 0};
+  return {begin, end};
 }
 
 std::string_view severity_name(Severity severity) {

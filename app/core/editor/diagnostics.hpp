@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace tl::editor {
@@ -30,6 +31,11 @@ std::vector<Diagnostic> parse_diagnostics(std::string_view output);
 // may see it under a temporary path), others dropped.
 std::vector<Diagnostic> diagnostics_for_file(const std::vector<Diagnostic>& all,
                                              std::string_view file);
+
+// The byte columns [first, second) of `line` to underline for a diagnostic at `column` (1-based):
+// the word (or single character) there; with no column, the line without its indentation and
+// trailing blanks. {0, 0} for a blank line.
+std::pair<int, int> underline_columns(std::string_view line, std::optional<int> column);
 
 // "error", "warning", "note".
 std::string_view severity_name(Severity severity);

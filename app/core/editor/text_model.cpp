@@ -53,6 +53,22 @@ std::string lowered(std::string_view text) {
 
 }  // namespace
 
+std::vector<int> find_in_line(std::string_view line, std::string_view needle, FindOptions options) {
+  std::vector<int> found;
+  if (needle.empty()) return found;
+  std::string haystack(line);
+  std::string pattern(needle);
+  if (!options.match_case) {
+    haystack = lowered(haystack);
+    pattern = lowered(pattern);
+  }
+  for (std::size_t at = haystack.find(pattern); at != std::string::npos;
+       at = haystack.find(pattern, at + pattern.size())) {
+    found.push_back(static_cast<int>(at));
+  }
+  return found;
+}
+
 TextModel::TextModel(std::string_view text) {
   set_text(text);
 }

@@ -33,6 +33,11 @@ struct FindOptions {
   bool match_case = false;
 };
 
+// Byte columns where `needle` starts in `line`, left to right, not overlapping (the find bar
+// marks every match on the lines it draws).
+[[nodiscard]] std::vector<int> find_in_line(std::string_view line, std::string_view needle,
+                                            FindOptions options = {});
+
 class TextModel {
  public:
   static constexpr int kDefaultTabSize = 4;

@@ -82,6 +82,15 @@ TEST(Diagnostics, FilterByFileIgnoresFolders) {
   EXPECT_EQ(severity_name(Severity::kWarning), "warning");
 }
 
+TEST(Diagnostics, UnderlineTheWordAtTheColumnOrTheWholeLine) {
+  EXPECT_EQ(underline_columns("    xval = 1;", 5), (std::pair{4, 8}));
+  EXPECT_EQ(underline_columns("    xval = 1;", 10), (std::pair{9, 10}));  // '='
+  EXPECT_EQ(underline_columns("  int y;  ", std::nullopt), (std::pair{2, 8}));
+  EXPECT_EQ(underline_columns("   ", std::nullopt), (std::pair{0, 0}));
+  EXPECT_EQ(underline_columns("ab", 9), (std::pair{1, 2}));
+  EXPECT_EQ(underline_columns("", 1), (std::pair{0, 0}));
+}
+
 TEST(Diagnostics, WindowsLineEnds) {
   const auto found = parse_diagnostics("kernel.cu(2): error: expected a \";\"\r\n");
   ASSERT_EQ(found.size(), 1u);

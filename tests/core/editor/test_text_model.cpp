@@ -250,6 +250,12 @@ TEST(TextModel, FindWrapsAndHonoursMatchCase) {
   EXPECT_FALSE(model.find_next(""));
 }
 
+TEST(TextModel, FindInLineMarksEveryMatch) {
+  EXPECT_EQ(find_in_line("aAaa", "aa"), (std::vector<int>{0, 2}));
+  EXPECT_EQ(find_in_line("aAaa", "aa", {.match_case = true}), (std::vector<int>{2}));
+  EXPECT_TRUE(find_in_line("abc", "").empty());
+}
+
 TEST(TextModel, ClampKeepsPositionsOnCodePointStarts) {
   TextModel model("σ");
   EXPECT_EQ(model.clamp({5, 1}), (TextPosition{0, 0}));
