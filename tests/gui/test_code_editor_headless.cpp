@@ -110,6 +110,9 @@ TEST_F(CodeEditorHeadless, TypesUndoesAndRedoes) {
 
   click({0, 0});
   EXPECT_TRUE(state_.focused);
+  // The app's shortcuts (arrows step the lesson) stand aside while the editor has the keys.
+  EXPECT_TRUE(ImGui::GetIO().WantTextInput);
+  EXPECT_TRUE(ImGui::GetIO().WantCaptureKeyboard);
   type("__global__ void k() {");
   press(ImGuiKey_Enter);
   type("x = 1;");
@@ -188,6 +191,8 @@ TEST_F(CodeEditorHeadless, ClickingOutsideTakesTheKeyboardAway) {
   mouse_down_at(ImVec2(950, 700));  // outside the window
   mouse_up();
   EXPECT_FALSE(state_.focused);
+  frame();
+  EXPECT_FALSE(ImGui::GetIO().WantTextInput);
   type("y");
   EXPECT_EQ(model_.text(), "x");
 }
