@@ -254,6 +254,27 @@ TEST_F(CodeEditorHeadless, DiagnosticsMarkTheirLineAndShowOnHover) {
   EXPECT_EQ(state_.hovered_diagnostic_line, 0);
 }
 
+TEST_F(CodeEditorHeadless, PagesAndScrollsToKeepTheCursorInView) {
+  std::string text;
+  for (int i = 0; i < 200; ++i) text += "line " + std::to_string(i + 1) + "\n";
+  model_.set_text(text);
+  click({0, 0});
+  const float top = state_.text_origin.y;
+  ASSERT_GT(state_.visible_lines, 5);
+  press(ImGuiKey_PageDown);
+  EXPECT_EQ(model_.cursor().line, state_.visible_lines - 1);
+  press(ImGuiKey_End, /*ctrl=*/true);
+  EXPECT_EQ(model_.cursor().line, 200);
+  // The last line is now on screen: the text moved up by about 200 lines less a window.
+  const float cursor_y = code_editor_screen_position(model_, state_, model_.cursor()).y;
+  EXPECT_LT(state_.text_origin.y, top - 100 * state_.line_height);
+  EXPECT_GE(cursor_y, 0.0f);
+  EXPECT_LE(cursor_y + state_.line_height, 600.0f);
+  press(ImGuiKey_Home, /*ctrl=*/true, /*shift=*/true);
+  EXPECT_EQ(model_.selection(), (editor::TextRange{{0, 0}, {200, 0}}));
+  EXPECT_FLOAT_EQ(state_.text_origin.y, top);
+}
+
 TEST_F(CodeEditorHeadless, ResultReportsChangesForAutosave) {
   model_.set_text("a");
   click({0, 1});

@@ -128,7 +128,7 @@ bool draw_find_bar(editor::TextModel& model, CodeEditorState& state) {
   const auto go = [&](bool forward) {
     const auto match =
         forward ? model.find_next(needle, options) : model.find_previous(needle, options);
-    state.find_failed = !match.has_value();
+    (void)match;  // the bar's match count says when there is none
     state.scroll_to_cursor = true;
   };
   if (entered) {
@@ -326,15 +326,16 @@ CodeEditorResult CodeEditor(const char* id, editor::TextModel& model, CodeEditor
   const auto refresh = [&] {
     if (state.highlighted_version == model.version()) return;
     state.tokens = editor::tokenize_lines(model.lines());
+    state.widest_line_cells = 0;
+    for (const std::string& line : model.lines()) {
+      state.widest_line_cells =
+          std::max(state.widest_line_cells,
+                   editor::visual_column(line, static_cast<int>(line.size()), model.tab_size()));
+    }
     state.highlighted_version = model.version();
   };
   refresh();
-  int widest = 0;
-  for (int line = 0; line < model.line_count(); ++line) {
-    widest = std::max(
-        widest, editor::visual_column(model.line(line), static_cast<int>(model.line(line).size()),
-                                      model.tab_size()));
-  }
+  const int widest = state.widest_line_cells;
   // Room to scroll the last line to the top, and a few cells past the widest line.
   const ImVec2 content(
       std::max(g.visible.x, g.gutter + static_cast<float>(widest + 4) * g.cell),

@@ -71,9 +71,9 @@ struct CodeEditorState {
   // Internal.
   std::uint64_t highlighted_version = ~std::uint64_t{0};
   std::vector<std::vector<editor::Token>> tokens;
+  int widest_line_cells = 0;
   bool focus_find_field = false;
   bool scroll_to_cursor = false;
-  bool find_failed = false;
   double last_cursor_move_time = 0.0;
 };
 
