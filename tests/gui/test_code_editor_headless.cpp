@@ -246,7 +246,8 @@ TEST_F(CodeEditorHeadless, DiagnosticsMarkTheirLineAndShowOnHover) {
   ImGui::GetIO().MousePos = pixel_of({1, 4});  // on the "x"
   frame();
   EXPECT_EQ(state_.hovered_diagnostic_line, 2);
-  ImGui::GetIO().MousePos = ImVec2(state_.text_origin.x - 2.0f, pixel_of({1, 0}).y);  // gutter
+  ImGui::GetIO().MousePos =
+      ImVec2(state_.text_origin.x - state_.cell_width, pixel_of({1, 0}).y);  // gutter
   frame();
   EXPECT_EQ(state_.hovered_diagnostic_line, 2);
   ImGui::GetIO().MousePos = pixel_of({2, 1});

@@ -320,7 +320,8 @@ CodeEditorResult CodeEditor(const char* id, editor::TextModel& model, CodeEditor
   const ImVec2 content_origin = ImGui::GetCursorScreenPos();
   const int digits = editor::line_number_digits(model.line_count());
   g.gutter = (static_cast<float>(digits) + 3.0f) * g.cell;
-  g.text_origin = ImVec2(content_origin.x + g.gutter, content_origin.y);
+  // Half a cell of air between the gutter and column 0, so a cursor there is not lost in the edge.
+  g.text_origin = ImVec2(content_origin.x + g.gutter + g.cell * 0.5f, content_origin.y);
 
   // Highlighting and the widest line follow the text, recomputed only when it changed.
   const auto refresh = [&] {
@@ -406,9 +407,10 @@ CodeEditorResult CodeEditor(const char* id, editor::TextModel& model, CodeEditor
     if (cy < g.scroll_y) ImGui::SetScrollY(cy);
     if (cy + g.line_height > g.scroll_y + g.visible.y)
       ImGui::SetScrollY(cy + g.line_height - g.visible.y);
-    const float cx = g.gutter + static_cast<float>(editor::visual_column(
-                                    model.line(cursor.line), cursor.column, model.tab_size())) *
-                                    g.cell;
+    const float cx = (g.text_origin.x - content_origin.x) +
+                     static_cast<float>(editor::visual_column(model.line(cursor.line),
+                                                              cursor.column, model.tab_size())) *
+                         g.cell;
     if (cx < g.scroll_x + g.gutter) ImGui::SetScrollX(std::max(0.0f, cx - g.gutter - 4 * g.cell));
     if (cx + g.cell > g.scroll_x + g.visible.x) ImGui::SetScrollX(cx + 4 * g.cell - g.visible.x);
   }
