@@ -6,6 +6,8 @@
 // [u_record_begin, u_record_end); other pixels are discarded and drawn by another pass.
 
 layout(std430, binding = 0) readonly buffer TraceRecords { uvec4 records[]; };
+// One bit per marked cell (render/cell_marks.hpp): the Lab's wrong elements.
+layout(std430, binding = 1) readonly buffer CellMarks { uint mark_words[]; };
 
 uniform vec2 u_origin;
 uniform float u_cells_per_pixel;
@@ -24,6 +26,8 @@ uniform uint u_threads_per_block;
 uniform uint u_warp_size;
 uniform bool u_highlight_enabled;
 uniform uint u_highlight_cell;
+uniform bool u_marks_enabled;
+uniform uint u_mark_cells;  // cells the mark bits cover
 uniform bool u_grid_lines;
 uniform float u_grid_line_min_cell_pixels;
 uniform bool u_block_lines;
@@ -55,6 +59,10 @@ bool block_of(uint cell, out uint block) {
   if (!record_of(cell, record)) return false;
   block = record.w == 0u ? kNoBlock : record.x;
   return true;
+}
+
+bool is_marked(uint cell) {
+  return u_marks_enabled && cell < u_mark_cells && ((mark_words[cell >> 5u] >> (cell & 31u)) & 1u) != 0u;
 }
 
 bool differs_from(uint cell, uint block) {
@@ -97,6 +105,15 @@ void main() {
       bool top = row > 0u && local.y < width && differs_from(cell - u_columns, block);
       if (left || top) color = kBlockLineColor;
     }
+  }
+  if (is_marked(cell)) {
+    // A wrong element: a red outline around its own (tinted) colour, which still tells who wrote
+    // it; tiny cells are filled, or the mark would vanish.
+    float width = clamp(floor(u_cell_pixels / 5.0), 1.0, 4.0);
+    bool edge = local.x < width || local.y < width || local.x >= u_cell_pixels - width ||
+                local.y >= u_cell_pixels - width;
+    color = u_cell_pixels < 4.0 || edge ? kWrongElementColor
+                                        : mix(color, kWrongElementColor, kWrongElementTint);
   }
   if (u_highlight_enabled && cell == u_highlight_cell) {
     // Small cells are filled; larger ones get an outline so their own colour stays visible.

@@ -9,6 +9,8 @@ const vec3 kIdleThreadColor = vec3(0.20, 0.20, 0.22);
 const vec3 kIdleThreadStripeColor = vec3(0.28, 0.28, 0.30);
 const vec3 kBlockLineColor = vec3(0.0, 0.0, 0.0);
 const vec3 kHighlightColor = vec3(1.0, 0.92, 0.16);
+const vec3 kWrongElementColor = vec3(1.0, 0.10, 0.06);
+const float kWrongElementTint = 0.3;
 const float kGridLineShade = 0.62;
 
 // Same order as tl::ColorBy.

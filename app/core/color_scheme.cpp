@@ -138,6 +138,14 @@ Rgb shade_grid_line(const Rgb& cell) {
   return {cell.r * kGridLineShade, cell.g * kGridLineShade, cell.b * kGridLineShade};
 }
 
+Rgb tint_wrong_element(const Rgb& cell) {
+  // GLSL's mix(cell, wrong, t), operation for operation.
+  const float t = kWrongElementTint;
+  return {cell.r * (1.0f - t) + kWrongElementColor.r * t,
+          cell.g * (1.0f - t) + kWrongElementColor.g * t,
+          cell.b * (1.0f - t) + kWrongElementColor.b * t};
+}
+
 std::uint32_t global_warp_index(std::uint32_t block, std::uint32_t thread,
                                 std::uint32_t threads_per_block, std::uint32_t warp_size) {
   const std::uint32_t warp = std::max(warp_size, 1u);

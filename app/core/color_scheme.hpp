@@ -42,6 +42,9 @@ inline constexpr Rgb kIdleThreadStripeColor{0.28f, 0.28f, 0.30f};  // hatched di
 inline constexpr Rgb kBackgroundColor{0.07f, 0.07f, 0.09f};        // outside every cell
 inline constexpr Rgb kBlockLineColor{0.0f, 0.0f, 0.0f};            // boundary between two blocks
 inline constexpr Rgb kHighlightColor{1.0f, 0.92f, 0.16f};          // outline of the hovered element
+inline constexpr Rgb kWrongElementColor{1.0f, 0.10f, 0.06f};  // outline of a wrong element (Lab)
+// How far a wrong element's inside is tinted towards kWrongElementColor.
+inline constexpr float kWrongElementTint = 0.3f;
 // Grid lines between cells darken the cell colour by this factor rather than using one colour, so
 // that a dense grid keeps the picture readable.
 inline constexpr float kGridLineShade = 0.62f;
@@ -61,6 +64,8 @@ Rgb idle_thread_color(bool stripe);
   return ((pixel_x + pixel_y) / 4) % 2 == 1;
 }
 Rgb shade_grid_line(const Rgb& cell);
+// The inside of a wrong element (the Lab): its colour tinted towards kWrongElementColor.
+Rgb tint_wrong_element(const Rgb& cell);
 
 // The colour of a data cell given its raw record, exactly as the shader computes it.
 Rgb color_for(ColorBy mode, const TraceRecord& record, std::uint32_t threads_per_block,

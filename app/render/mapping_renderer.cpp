@@ -97,6 +97,10 @@ Status MappingRenderer::render(const TraceBuffer& trace, const MappingView& view
   program_.set_uint("u_warp_size", std::max(view.warp_size, 1u));
   program_.set_int("u_highlight_enabled", view.highlighted_cell.has_value() ? 1 : 0);
   program_.set_uint("u_highlight_cell", clamp_to_u32(view.highlighted_cell.value_or(0)));
+  const bool marks = view.marks != nullptr && view.marks->marked() > 0;
+  program_.set_int("u_marks_enabled", marks ? 1 : 0);
+  program_.set_uint("u_mark_cells", marks ? clamp_to_u32(view.marks->cell_count()) : 0u);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, marks ? view.marks->gl_buffer() : empty_records_);
   program_.set_int("u_grid_lines", view.grid_lines ? 1 : 0);
   program_.set_float("u_grid_line_min_cell_pixels", kGridLineMinCellPixels);
   program_.set_int("u_block_lines", view.block_lines ? 1 : 0);
@@ -141,6 +145,7 @@ Status MappingRenderer::render(const TraceBuffer& trace, const MappingView& view
   }
 
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, 0);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, 0);
   glBindVertexArray(0);
   glUseProgram(0);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);

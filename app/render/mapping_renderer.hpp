@@ -15,6 +15,7 @@
 #include "core/launch_config.hpp"
 #include "core/mapping_layout.hpp"
 #include "core/result.hpp"
+#include "render/cell_marks.hpp"
 #include "render/offscreen_target.hpp"
 #include "render/shader_program.hpp"
 #include "render/trace_buffer.hpp"
@@ -28,6 +29,9 @@ struct MappingView {
   ColorBy color_by = ColorBy::kBlock;
   ViewTransform transform;  // zoom and pan; fit_to_view gives the whole picture
   std::optional<std::uint64_t> highlighted_cell;  // outlined (filled when cells are tiny)
+  // Cells outlined in red and tinted (filled when cells are tiny): the Lab's wrong elements. Null
+  // or empty: none. The hovered cell's outline goes over a mark.
+  const CellMarks* marks = nullptr;
   bool grid_lines = true;   // thin lines between cells, once cells are big enough
   bool block_lines = true;  // black lines where the writing block changes, once big enough
 };

@@ -39,7 +39,8 @@ Status ActionChecker::check(const lessons::LessonAction& action) {
     const auto& tabs = lesson_views(lesson_->info()).tabs;
     const bool lesson_tab = std::any_of(tabs.begin(), tabs.end(),
                                         [&](const LessonTab& t) { return t.id == *action.view; });
-    if (!lesson_tab) {
+    const bool workspace = *action.view == kLabView || *action.view == kLessonView;
+    if (!lesson_tab && !workspace) {
       auto tab = parse_results_tab(*action.view);
       if (!tab) return tab.status();
     }

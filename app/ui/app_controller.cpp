@@ -63,6 +63,10 @@ Status AppController::initialize(const ControllerOptions& options) {
   lesson().set_keep_traced_inputs(true);  // released before the device is reset or replaced
   load_lesson_text();
   refresh_controls();
+  auto lab = LabController::create(options.lab);
+  if (!lab) return lab.error();
+  lab_ = std::move(*lab);
+  lab_->set_lesson(state_.controls.lesson_id, is_gpu(state_.backend));
   post(Severity::kInfo,
        std::string("Backend: ") + to_string(state_.backend) + ". " + state_.backend_reason);
   launch();
@@ -173,6 +177,7 @@ bool AppController::switch_lesson(const std::string& id) {
   state_.timed = {};
   state_.lesson_picture.reset();
   state_.lesson_pick.reset();
+  lab_->set_lesson(state_.controls.lesson_id, is_gpu(state_.backend));
   // A lesson may open on a tab of its own (the dense layer on its picture: the weights and outputs
   // are what that lesson is about).
   if (const std::string_view tab = views().opens_on; !tab.empty()) show_lesson_tab(tab);
@@ -245,6 +250,7 @@ void AppController::on_device_replaced() {
   ceilings_requested_ = false;
   kernel_resources_.clear();
   refresh_controls();
+  lab_->set_gpu_backend(is_gpu(state_.backend));
 }
 
 void AppController::launch(bool timed) {
@@ -597,6 +603,7 @@ void AppController::update() {
     state_.timing.progress = runner_.progress();
     state_.timing.sweeping = running;
   }
+  lab_->update();
   advance_demo_when_due();
 }
 
@@ -717,7 +724,20 @@ void AppController::show_lesson_tab(std::string_view id) {
   show_results(ResultsTab::kLesson);
 }
 
+void AppController::show_workspace(Workspace workspace) {
+  state_.view.workspace = workspace;
+  ++state_.view.workspace_requests;
+}
+
 Status AppController::show_view(const std::string& name) {
+  if (name == kLabView) {
+    show_workspace(Workspace::kLab);
+    return Status::ok();
+  }
+  if (name == kLessonView) {
+    show_workspace(Workspace::kLesson);
+    return Status::ok();
+  }
   for (const LessonTab& tab : views().tabs) {
     if (tab.id == name) {
       show_lesson_tab(tab.id);
@@ -740,8 +760,9 @@ Result<ResultsTab> parse_results_tab(const std::string& name) {
   if (name == "grid") return ResultsTab::kGrid;
   if (name == "timeline") return ResultsTab::kTimeline;
   if (name == "occupancy") return ResultsTab::kOccupancy;
-  return invalid_argument("unknown view '" + name +
-                          "': expected plot, grid, timeline, occupancy or one of the lesson's own");
+  return invalid_argument(
+      "unknown view '" + name +
+      "': expected plot, grid, timeline, occupancy, lab, lesson or one of the lesson's own");
 }
 
 void AppController::hover(std::optional<PixelPoint> pixel, Viewport viewport) {

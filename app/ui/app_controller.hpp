@@ -20,6 +20,7 @@
 #include "core/device_ceilings.hpp"
 #include "interop/backend_selection.hpp"
 #include "interop/launch_session.hpp"
+#include "lab_controller.hpp"
 #include "lesson_views.hpp"
 #include "render/mapping_renderer.hpp"
 #include "render/trace_buffer.hpp"
@@ -33,6 +34,8 @@ struct ControllerOptions {
   std::optional<std::filesystem::path> ceilings_cache = default_ceilings_cache_path();
   // What the settings file remembers: the lesson to open, the presenter scale and the theme.
   classroom::Settings settings{};
+  // The Kernel Lab: where its progress is kept and how it checks (tests give a fake check).
+  LabControllerOptions lab{};
 };
 
 class AppController {
@@ -124,6 +127,17 @@ class AppController {
     state_.lesson_pick = std::move(pick);
   }
   [[nodiscard]] compute::LessonAttachment* lesson_pick() { return state_.lesson_pick.get(); }
+  // The Kernel Lab of the current lesson (lab_controller.hpp).
+  [[nodiscard]] LabController& lab() { return *lab_; }
+  [[nodiscard]] const LabController& lab() const { return *lab_; }
+  // The whole window's tabs: the lesson, or its Kernel Lab. show_workspace brings one to the
+  // front (a link's view=lab); the UI reports the one the user opened.
+  void show_workspace(Workspace workspace);
+  void workspace_shown(Workspace workspace) { state_.view.workspace = workspace; }
+  void workspace_request_shown() {
+    state_.view.workspace_requests_shown = state_.view.workspace_requests;
+  }
+
   // Brings one of the current lesson's own tabs to the front.
   void show_lesson_tab(std::string_view id);
   // The current lesson's own views (tabs, the picture beside the mapping view, picking).
@@ -177,6 +191,7 @@ class AppController {
   std::unique_ptr<interop::LaunchSession> session_;
   std::unique_ptr<render::MappingRenderer> renderer_;
   SweepRunner runner_;
+  std::unique_ptr<LabController> lab_;
   bool runner_is_single_launch_ = false;
   std::optional<std::filesystem::path> ceilings_cache_;
   bool ceilings_requested_ = false;

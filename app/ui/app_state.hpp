@@ -6,6 +6,7 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "classroom_state.hpp"
@@ -83,8 +84,19 @@ struct HoverInfo {
 enum class ResultsTab { kTiming, kGrid, kTimeline, kOccupancy, kLesson };
 // "plot", "grid", "timeline", "occupancy"; other names may be the lesson's tabs.
 Result<ResultsTab> parse_results_tab(const std::string& name);
+// The views a link names that are not results tabs: the window's two workspaces.
+inline constexpr std::string_view kLabView = "lab";
+inline constexpr std::string_view kLessonView = "lesson";
+
+// What the window shows under its menu bar: the lesson (text, controls, pictures, timings) or the
+// lesson's Kernel Lab (exercises, editor, verdict, the learner's mapping view).
+enum class Workspace { kLesson, kLab };
 
 struct ViewSettings {
+  Workspace workspace = Workspace::kLesson;
+  // The UI brings `workspace` forward once per request: while these differ, one is pending.
+  std::uint64_t workspace_requests = 0;
+  std::uint64_t workspace_requests_shown = 0;
   ColorBy color_by = ColorBy::kBlock;
   ViewTransform transform;
   bool fit_pending = true;  // refit the picture to the panel on the next frame

@@ -1,6 +1,7 @@
 #include "ui_root.hpp"
 
 #include <cmath>
+#include <string>
 
 #include "panels/panels.hpp"
 
@@ -12,6 +13,43 @@ bool tab(const char* label, const char* tooltip, ImGuiTabItemFlags flags) {
   const bool open = ImGui::BeginTabItem(label, nullptr, flags);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
   return open;
+}
+
+// The window's two workspaces: the lesson, and its Kernel Lab. Only the tabs are drawn here (the
+// bodies follow outside the tab bar, so the lesson's panels keep their IDs); the Lab's label
+// counts the lesson's exercises, with a fixed ID so the selection survives the count changing.
+void draw_workspace_tabs(AppController& controller) {
+  const ViewSettings& view = controller.state().view;
+  // A request (a link's view=lab) selects its tab once; after that the user's clicks decide.
+  const bool requested = view.workspace_requests != view.workspace_requests_shown;
+  auto flags_for = [&](Workspace workspace) {
+    return requested && view.workspace == workspace ? ImGuiTabItemFlags_SetSelected
+                                                    : ImGuiTabItemFlags_None;
+  };
+  Workspace open = view.workspace;
+  if (ImGui::BeginTabBar("workspace")) {
+    if (tab("Lesson", "The lesson: its text, the launch controls, the mapping view and timings",
+            flags_for(Workspace::kLesson))) {
+      open = Workspace::kLesson;
+      ImGui::EndTabItem();
+    }
+    const std::size_t exercises = controller.lab().state().lesson_exercises;
+    const std::string label =
+        "Kernel Lab" + (exercises > 0 ? " (" + std::to_string(exercises) + ")" : "") + "###lab";
+    if (tab(label.c_str(),
+            "Write the kernel yourself: hidden checks run it and show which thread went wrong",
+            flags_for(Workspace::kLab))) {
+      open = Workspace::kLab;
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+  // The selection a request asks for shows from the next frame on.
+  if (requested) {
+    controller.workspace_request_shown();
+  } else if (open != view.workspace) {
+    controller.workspace_shown(open);
+  }
 }
 
 }  // namespace
@@ -35,10 +73,19 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
       ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_MenuBar;
   ImGui::Begin("ThreadLab", nullptr, kRootFlags);
   draw_menu_bar(controller, fonts);
+  draw_workspace_tabs(controller);
   const ImGuiStyle& style = ImGui::GetStyle();
   const ImVec2 full = ImGui::GetContentRegionAvail();
   const float status_height = ImGui::GetFrameHeightWithSpacing();
   const float body_height = full.y - status_height;
+  if (controller.state().view.workspace == Workspace::kLab) {
+    draw_lab_workspace(controller, fonts, {full.x, body_height});
+    draw_status_bar(controller, fonts);
+    ImGui::End();
+    draw_caption_overlay(controller, fonts);
+    draw_shortcuts_overlay(controller, fonts);
+    return;
+  }
   // Presenter mode gives the pictures and the plot the room: the class looks at them, the teacher
   // talks over the step.
   const bool presenting = controller.state().classroom.presenter;

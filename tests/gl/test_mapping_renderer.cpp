@@ -256,6 +256,69 @@ TEST_F(MappingRendererTest, MatrixShowsBlockLinesGridLinesAndHighlight) {
   EXPECT_TRUE(near_color(pixel_at(plain, size.width, 4 * 16, 2 * 16 + 8), color_of(2, 4)));
 }
 
+// The Lab's wrong elements: outlined in red around their own (tinted) colour, so the picture still
+// tells who wrote them; tiny cells are filled red; other cells and a view without marks unchanged.
+TEST_F(MappingRendererTest, MarkedCellsAreOutlinedInRed) {
+  constexpr std::uint32_t kRows = 6;
+  constexpr std::uint32_t kCols = 10;
+  std::vector<TraceRecord> records(kRows * kCols);
+  for (std::uint32_t i = 0; i < kRows * kCols; ++i) records[i] = {i / 8, i % 8, 0, 1};
+  TraceBuffer trace;
+  ASSERT_TRUE(trace.upload(records).is_ok());
+  render::CellMarks marks;
+  const std::vector<std::int64_t> wrong = {2 * kCols + 3, 5 * kCols + 9, -1, 1000};
+  ASSERT_TRUE(marks.upload(wrong, kRows * kCols).is_ok());
+  EXPECT_EQ(marks.marked(), 2u) << "cells outside the layout are not marked";
+  MappingView view;
+  view.launch = {{8, 1, 1}, {8, 1, 1}};
+  view.layout = *layout_2d(kRows, kCols);
+  view.transform = {20.0, 0.0, 0.0};
+  view.grid_lines = false;
+  view.block_lines = false;
+  view.marks = &marks;
+  const Viewport size{kCols * 20, kRows * 20};
+  const std::vector<std::uint8_t> pixels = render(trace, view, size);
+  auto color_of = [&](std::uint32_t r, std::uint32_t c) {
+    return color_for(ColorBy::kBlock, records[r * kCols + c], 8, 32);
+  };
+  // Cell (2, 3): a red edge, its own colour tinted inside.
+  EXPECT_TRUE(near_color(pixel_at(pixels, size.width, 3 * 20, 2 * 20 + 10), kWrongElementColor));
+  EXPECT_TRUE(
+      near_color(pixel_at(pixels, size.width, 3 * 20 + 10, 2 * 20 + 19), kWrongElementColor));
+  EXPECT_TRUE(near_color(pixel_at(pixels, size.width, 3 * 20 + 10, 2 * 20 + 10),
+                         tint_wrong_element(color_of(2, 3))));
+  // The last cell too; its neighbour is untouched.
+  EXPECT_TRUE(
+      near_color(pixel_at(pixels, size.width, 9 * 20 + 19, 5 * 20 + 10), kWrongElementColor));
+  EXPECT_TRUE(near_color(pixel_at(pixels, size.width, 8 * 20 + 19, 5 * 20 + 10), color_of(5, 8)));
+  // The hovered cell's outline goes over the mark.
+  view.highlighted_cell = 2 * kCols + 3;
+  const std::vector<std::uint8_t> hovered = render(trace, view, size);
+  EXPECT_TRUE(near_color(pixel_at(hovered, size.width, 3 * 20, 2 * 20 + 10), kHighlightColor));
+  view.highlighted_cell.reset();
+  // Tiny cells: filled.
+  view.transform = {2.0, 0.0, 0.0};
+  const std::vector<std::uint8_t> tiny = render(trace, view, {kCols * 2, kRows * 2});
+  EXPECT_TRUE(near_color(pixel_at(tiny, kCols * 2, 3 * 2 + 1, 2 * 2 + 1), kWrongElementColor));
+  // No marks (none given, or cleared): the plain colours.
+  view.transform = {20.0, 0.0, 0.0};
+  marks.clear();
+  const std::vector<std::uint8_t> cleared = render(trace, view, size);
+  EXPECT_TRUE(near_color(pixel_at(cleared, size.width, 3 * 20, 2 * 20 + 10), color_of(2, 3)));
+  view.marks = nullptr;
+  const std::vector<std::uint8_t> none = render(trace, view, size);
+  EXPECT_EQ(none, cleared);
+}
+
+TEST(CellMarkWords, OneBitPerCell) {
+  const std::vector<std::int64_t> cells = {0, 31, 32, 69, 70, -3};
+  const std::vector<std::uint32_t> words = render::cell_mark_words(cells, 70);
+  ASSERT_EQ(words.size(), 3u);
+  EXPECT_EQ(words[0], 0x80000001u);
+  EXPECT_EQ(words[1], 0x00000001u);
+  EXPECT_EQ(words[2], 1u << 5) << "69 is the last cell; 70 is outside";
+}
+
 // 2^24 elements: more records than one binding covers on llvmpipe. Cells on both sides of the
 // range seam and at the very end must show their own records.
 TEST_F(MappingRendererTest, DrawsTwoToTheTwentyFourElements) {

@@ -14,8 +14,12 @@ namespace tl::ui::test_support {
 
 inline ControllerOptions emulator_options(const std::string& gl_renderer,
                                           const std::string& test_folder) {
-  return {interop::BackendPreference::kEmulator, gl_renderer,
-          std::filesystem::path(::testing::TempDir()) / test_folder / "ceilings.json"};
+  ControllerOptions options{
+      interop::BackendPreference::kEmulator, gl_renderer,
+      std::filesystem::path(::testing::TempDir()) / test_folder / "ceilings.json"};
+  // The Lab's progress in the test's folder too, never the user's.
+  options.lab.folder = std::filesystem::path(::testing::TempDir()) / test_folder / "lab";
+  return options;
 }
 
 // Timed runs and sweeps run in the background: wait for them (two minutes at most), then collect.

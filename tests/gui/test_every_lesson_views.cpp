@@ -7,6 +7,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <algorithm>
 #include <string>
 
 #include "app_controller.hpp"
@@ -18,12 +19,17 @@
 namespace tl::ui {
 namespace {
 
-// The selected tab of the results tab bar in the last frame, by its label ("" when none).
+// The selected tab of the results tab bar in the last frame, by its label ("" when none). The
+// window's workspace bar (Lesson | Kernel Lab) is another tab bar: it is the one with "Lesson".
 std::string selected_results_tab() {
   ImGuiContext& g = *ImGui::GetCurrentContext();
   for (int i = 0; i < g.TabBars.GetMapSize(); ++i) {
     ImGuiTabBar* bar = g.TabBars.TryGetMapData(i);
     if (bar == nullptr || bar->Tabs.Size == 0) continue;
+    const bool workspace_bar = std::any_of(bar->Tabs.begin(), bar->Tabs.end(), [&](const auto& t) {
+      return t.NameOffset >= 0 && std::string(bar->TabsNames.Buf.Data + t.NameOffset) == "Lesson";
+    });
+    if (workspace_bar) continue;
     for (const ImGuiTabItem& tab : bar->Tabs) {
       if (tab.ID != bar->SelectedTabId || tab.NameOffset < 0) continue;
       return std::string(bar->TabsNames.Buf.Data + tab.NameOffset);

@@ -28,7 +28,7 @@ ALLOWED = {
     "lesson-texts": set(),
     "lab": {"core", "ext:json"},
     "exercises": {"core", "lab"},
-    "ui": {"core", "kernels", "compute", "render", "platform", "interop", "lesson-texts",
+    "ui": {"core", "kernels", "compute", "render", "platform", "interop", "lab", "lesson-texts",
            "ext:imgui", "ext:gl", "ext:stb"},
     "cli": {"core", "kernels", "compute", "render", "platform", "interop", "lab", "ext:cli11",
             "ext:json"},

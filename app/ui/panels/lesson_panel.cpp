@@ -136,6 +136,11 @@ void draw_block(AppController& controller, const markdown::Block& block, const F
 
 }  // namespace
 
+void draw_markdown(AppController& controller, const markdown::Document& document,
+                   const Fonts& fonts) {
+  for (const markdown::Block& block : document.blocks) draw_block(controller, block, fonts);
+}
+
 void draw_lesson_panel(AppController& controller, const Fonts& fonts) {
   const AppState& state = controller.state();
   if (!state.lesson.error.empty()) {

@@ -16,6 +16,13 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts);
 void draw_sm_timeline_panel(AppController& controller, const Fonts& fonts);
 void draw_device_panel(AppController& controller, const Fonts& fonts);
 void draw_status_bar(AppController& controller, const Fonts& fonts);
+// A markdown document as the lesson text draws it (the Lab's statements).
+void draw_markdown(AppController& controller, const markdown::Document& document,
+                   const Fonts& fonts);
+// The Kernel Lab: the exercises and the statement, the editor, the verdict and the learner's
+// mapping view, filling `size` at the cursor (lab_panel.cpp).
+void draw_lab_workspace(AppController& controller, const Fonts& fonts, ImVec2 size);
+
 // Classroom mode.
 void draw_menu_bar(AppController& controller, const Fonts& fonts);
 void draw_step_bar(AppController& controller, const Fonts& fonts);

@@ -233,8 +233,8 @@ bool handle_keyboard(editor::TextModel& model, CodeEditorState& state,
     } else {
       model.move_end(shift);
     }
-  } else if (pressed(ImGuiKey_Enter) || pressed(ImGuiKey_KeyPadEnter)) {
-    model.new_line();
+  } else if (!ctrl && (pressed(ImGuiKey_Enter) || pressed(ImGuiKey_KeyPadEnter))) {
+    model.new_line();  // Ctrl+Enter is the caller's (the Lab's Check)
   } else if (pressed(ImGuiKey_Tab)) {
     if (shift) {
       model.unindent();

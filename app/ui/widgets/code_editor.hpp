@@ -7,9 +7,10 @@
 // the gutter plus a wavy underline whose message shows on hover.
 //
 // Keys: arrows, Home/End (Ctrl: the whole text), PageUp/PageDown, Shift to select, Ctrl+Left/Right
-// by word, Enter (auto-indent), Tab/Shift+Tab, Backspace, Delete, Ctrl+Z, Ctrl+Y and Ctrl+Shift+Z,
-// Ctrl+A/C/X/V (ImGui's clipboard), Ctrl+F (find bar: Enter next, Shift+Enter previous, Esc
-// closes). Mouse: click, Shift+click, drag, double click selects a word, the wheel scrolls.
+// by word, Enter (auto-indent; Ctrl+Enter is left to the caller: the Lab's Check), Tab/Shift+Tab,
+// Backspace, Delete, Ctrl+Z, Ctrl+Y and Ctrl+Shift+Z, Ctrl+A/C/X/V (ImGui's clipboard), Ctrl+F
+// (find bar: Enter next, Shift+Enter previous, Esc closes). Mouse: click, Shift+click, drag, double
+// click selects a word, the wheel scrolls.
 
 #include <imgui.h>
 

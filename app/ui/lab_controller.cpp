@@ -1,0 +1,457 @@
+#include "lab_controller.hpp"
+
+#include <algorithm>
+#include <exception>
+
+#include "compute/lessons/lesson_registry.hpp"
+#include "core/format.hpp"
+#include "lab/exercise_registry.hpp"
+
+namespace tl::ui {
+namespace {
+
+// The file name the Lab's compilers give the learner's source in their messages.
+constexpr std::string_view kSourceFile = "kernel.cu";
+// 1D traces are wrapped into rows about this much wider than tall, like the lessons' pictures.
+constexpr double kLayoutAspect = 1.6;
+
+std::string lesson_title(std::string_view lesson_id) {
+  for (const compute::LessonModule* module : compute::registered_lessons()) {
+    if (module->info.id == lesson_id) return std::string(module->info.title);
+  }
+  return {};
+}
+
+bool judged(lab::Outcome outcome) {
+  return outcome == lab::Outcome::kPassed || outcome == lab::Outcome::kFailed ||
+         outcome == lab::Outcome::kCompileError;
+}
+
+}  // namespace
+
+struct LabController::Session {
+  const lab::Exercise* exercise = nullptr;
+  editor::TextModel source;
+  editor::TextModel solution;
+  CodeEditorState source_editor;
+  CodeEditorState solution_editor;
+  editor::AutosaveSchedule autosave;
+  bool showing_solution = false;
+  std::string block_text;
+  std::optional<Dim3> block;
+  std::string block_problem;
+  std::shared_ptr<const lab::CheckVerdict> verdict;
+  std::vector<editor::Diagnostic> diagnostics;
+  std::optional<std::size_t> drawn_case;
+  markdown::Document statement;
+  std::string statement_error;
+};
+
+struct LabController::PendingCheck {
+  std::string exercise_id;
+  std::chrono::steady_clock::time_point started;
+  std::future<lab::CheckVerdict> verdict;
+};
+
+std::optional<std::size_t> case_to_draw(const lab::CheckVerdict& verdict) {
+  std::optional<std::size_t> largest_passing;
+  std::size_t largest = 0;
+  for (std::size_t i = 0; i < verdict.cases.size(); ++i) {
+    const lab::CaseResult& c = verdict.cases[i];
+    if (c.trace.empty()) continue;
+    if (!c.passed) return i;
+    if (!largest_passing || c.trace.size() > largest) {
+      largest_passing = i;
+      largest = c.trace.size();
+    }
+  }
+  return largest_passing;
+}
+
+Result<std::unique_ptr<LabController>> LabController::create(LabControllerOptions options) {
+  std::unique_ptr<LabController> lab(new LabController());
+  auto renderer = render::MappingRenderer::create();
+  if (!renderer) return renderer.error();
+  lab->renderer_ = std::move(*renderer);
+  if (!options.check) options.check = &lab::check_submission;
+  lab->store_ = std::make_unique<LabProgressStore>(options.folder);
+  lab->options_ = std::move(options);
+  // Unreadable progress is reported in the Lab, never a reason for the window not to open.
+  lab->note_storage(lab->store_->load());
+  lab->refresh_entries();
+  return lab;
+}
+
+LabController::~LabController() {
+  save_now();
+  // A running check ends by its own timeouts (the worker is killed after them); its future waits.
+  if (pending_) pending_->verdict.wait();
+}
+
+double LabController::now_seconds() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - epoch_).count();
+}
+
+void LabController::note_storage(const Status& status) {
+  if (!status) state_.storage_problem = status.message();
+}
+
+LabController::Session& LabController::session(const std::string& id) {
+  auto found = sessions_.find(id);
+  if (found != sessions_.end()) return *found->second;
+  auto created = std::make_unique<Session>();
+  Session& s = *created;
+  s.exercise = lab::find_exercise(id);
+  s.autosave = editor::AutosaveSchedule(options_.autosave);
+  const ExerciseProgress* progress = store_->find(id);
+  // The learner's last source, else the starter.
+  s.source.set_text(progress != nullptr && progress->source ? *progress->source
+                                                            : s.exercise->starter);
+  if (auto statement = markdown::parse(s.exercise->statement)) {
+    s.statement = std::move(*statement);
+  } else {
+    s.statement_error = "the statement of " + id + ": " + statement.message();
+  }
+  s.solution.set_text(s.exercise->solution);
+  s.solution.set_read_only(true);
+  s.block = s.exercise->default_block;
+  s.block_text = to_string(s.exercise->default_block);
+  return *sessions_.emplace(id, std::move(created)).first->second;
+}
+
+LabController::Session* LabController::current_session() {
+  auto found = sessions_.find(state_.current);
+  return found == sessions_.end() ? nullptr : found->second.get();
+}
+
+const LabController::Session* LabController::current_session() const {
+  auto found = sessions_.find(state_.current);
+  return found == sessions_.end() ? nullptr : found->second.get();
+}
+
+void LabController::refresh_entries() {
+  state_.exercises.clear();
+  state_.lesson_exercises = 0;
+  for (const lab::Exercise* exercise : lab::registered_exercises()) {
+    LabExerciseEntry entry;
+    entry.id = exercise->id;
+    entry.title = exercise->title;
+    entry.lesson_id = exercise->lesson_id;
+    entry.lesson_title = lesson_title(exercise->lesson_id);
+    if (const ExerciseProgress* progress = store_->find(exercise->id)) {
+      entry.passed = progress->passed;
+      entry.best_ms = progress->best_ms;
+    }
+    if (entry.lesson_id == state_.lesson_id) ++state_.lesson_exercises;
+    state_.exercises.push_back(std::move(entry));
+  }
+}
+
+void LabController::refresh_current() {
+  const Session* s = current_session();
+  if (s == nullptr) return;
+  state_.statement_title = s->exercise->title;
+  state_.statement = s->statement;
+  state_.statement_error = s->statement_error;
+  state_.block_is_fixed = s->exercise->block_is_fixed;
+  state_.block_text = s->block_text;
+  state_.block_problem = s->block_problem;
+  state_.showing_solution = s->showing_solution;
+  const ExerciseProgress* progress = store_->find(state_.current);
+  state_.can_show_solution = progress != nullptr && progress->failed_checks > 0;
+  state_.verdict = s->verdict;
+  state_.diagnostics = s->diagnostics;
+  state_.backend = gpu_backend_ ? "GPU" : "emulator";
+}
+
+void LabController::set_lesson(const std::string& lesson_id, bool gpu_backend) {
+  state_.lesson_id = lesson_id;
+  gpu_backend_ = gpu_backend;
+  refresh_entries();
+  const auto in_lesson = std::find_if(state_.exercises.begin(), state_.exercises.end(),
+                                      [&](const auto& e) { return e.lesson_id == lesson_id; });
+  const Session* open = current_session();
+  const bool open_fits = open != nullptr && open->exercise->lesson_id == lesson_id;
+  if (in_lesson != state_.exercises.end() && !open_fits) {
+    select_exercise(in_lesson->id);
+  } else if (open == nullptr && !state_.exercises.empty()) {
+    select_exercise(state_.exercises.front().id);
+  } else {
+    refresh_current();
+  }
+}
+
+void LabController::set_gpu_backend(bool gpu_backend) {
+  gpu_backend_ = gpu_backend;
+  state_.backend = gpu_backend_ ? "GPU" : "emulator";
+}
+
+void LabController::select_exercise(const std::string& id) {
+  if (lab::find_exercise(id) == nullptr) return;
+  if (id == state_.current) return;
+  save_now();
+  session(id);
+  state_.current = id;
+  state_.mapping.hover.reset();
+  refresh_current();
+  build_mapping();
+}
+
+editor::TextModel& LabController::editor_model() {
+  Session* s = current_session();
+  if (s == nullptr) {
+    static editor::TextModel nothing;  // no exercise registered: an empty, read-only page
+    nothing.set_read_only(true);
+    return nothing;
+  }
+  return s->showing_solution ? s->solution : s->source;
+}
+
+CodeEditorState& LabController::editor_state() {
+  Session* s = current_session();
+  if (s == nullptr) {
+    static CodeEditorState nothing;
+    return nothing;
+  }
+  return s->showing_solution ? s->solution_editor : s->source_editor;
+}
+
+std::string LabController::source() const {
+  const Session* s = current_session();
+  return s == nullptr ? std::string() : s->source.text();
+}
+
+void LabController::reset_to_starter() {
+  Session* s = current_session();
+  if (s == nullptr) return;
+  s->showing_solution = false;
+  if (s->source.text() == s->exercise->starter) {
+    refresh_current();
+    return;
+  }
+  // One replacement of the whole text: a single Ctrl+Z brings the learner's work back.
+  s->source.select_all();
+  s->source.insert_text(s->exercise->starter);
+  s->source.set_cursor({0, 0});
+  refresh_current();
+}
+
+void LabController::show_solution(bool show) {
+  Session* s = current_session();
+  if (s == nullptr) return;
+  refresh_current();
+  s->showing_solution = show && state_.can_show_solution;
+  state_.showing_solution = s->showing_solution;
+}
+
+void LabController::set_block(const std::string& text) {
+  Session* s = current_session();
+  if (s == nullptr || s->exercise->block_is_fixed) return;
+  s->block_text = text;
+  Result<Dim3> block = parse_dim3(text);
+  if (!block) {
+    s->block_problem = block.message();
+  } else if (block->volume() == 0 || block->volume() > 1024) {
+    s->block_problem = "a block holds 1 to 1024 threads; " + to_string(*block) + " has " +
+                       std::to_string(block->volume());
+  } else {
+    s->block_problem.clear();
+    s->block = *block;
+  }
+  refresh_current();
+}
+
+bool LabController::check() {
+  Session* s = current_session();
+  // One at a time; and the solution on show is not the learner's to submit.
+  if (pending_ || s == nullptr || s->showing_solution) return false;
+  if (!s->exercise->block_is_fixed && !s->block_problem.empty()) return false;
+  save_now();
+  lab::LabOptions options;
+  options.backend = gpu_backend_ ? lab::LabBackend::kGpu : lab::LabBackend::kEmulator;
+  if (!s->exercise->block_is_fixed) options.block = s->block;
+  auto pending = std::make_shared<PendingCheck>();
+  pending->exercise_id = state_.current;
+  pending->started = std::chrono::steady_clock::now();
+  pending->verdict = std::async(std::launch::async, [check = options_.check, exercise = s->exercise,
+                                                     source = s->source.text(), options]() {
+    try {
+      return check(*exercise, source, options);
+    } catch (const std::exception& error) {
+      lab::CheckVerdict failed;
+      failed.reason = std::string("the check stopped: ") + error.what();
+      return failed;
+    }
+  });
+  pending_ = std::move(pending);
+  state_.check = {true, state_.current, 0.0};
+  return true;
+}
+
+void LabController::wait_for_check(std::chrono::milliseconds limit) {
+  if (pending_) pending_->verdict.wait_for(limit);
+  update();
+}
+
+void LabController::save_now() {
+  Session* s = current_session();
+  if (s == nullptr || !s->source.changed()) return;
+  const Status saved = store_->save_source(state_.current, s->source.text());
+  note_storage(saved);
+  if (saved) {
+    s->source.mark_saved();
+    s->autosave.saved();
+  }
+}
+
+void LabController::update() {
+  if (Session* s = current_session()) {
+    const double now = now_seconds();
+    s->autosave.observe(s->source.version(), s->source.changed(), now);
+    if (s->autosave.due(now)) save_now();
+  }
+  if (pending_) {
+    state_.check.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - pending_->started).count();
+    if (pending_->verdict.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+      std::shared_ptr<PendingCheck> done = std::move(pending_);
+      state_.check.running = false;
+      receive(done->verdict.get(), done->exercise_id);
+    }
+  }
+}
+
+void LabController::receive(lab::CheckVerdict verdict, const std::string& exercise_id) {
+  Session& s = session(exercise_id);
+  if (judged(verdict.outcome)) {
+    note_storage(store_->record_check(exercise_id, verdict.outcome == lab::Outcome::kPassed,
+                                      verdict.kernel_ms, verdict.solution_ms));
+  }
+  s.diagnostics =
+      editor::diagnostics_for_file(editor::parse_diagnostics(verdict.compiler_log), kSourceFile);
+  s.drawn_case = case_to_draw(verdict);
+  s.verdict = std::make_shared<const lab::CheckVerdict>(std::move(verdict));
+  ++state_.checks_finished;
+  refresh_entries();
+  if (exercise_id == state_.current) {
+    refresh_current();
+    build_mapping();
+  }
+}
+
+void LabController::show_case(std::size_t index) {
+  Session* s = current_session();
+  if (s == nullptr || !s->verdict || index >= s->verdict->cases.size()) return;
+  s->drawn_case = index;
+  build_mapping();
+}
+
+void LabController::build_mapping() {
+  LabMappingState& m = state_.mapping;
+  const ColorBy color_by = m.color_by;
+  m = {};
+  m.color_by = color_by;
+  const Session* s = current_session();
+  if (s == nullptr || !s->verdict || !s->drawn_case) return;
+  const lab::CaseResult& c = s->verdict->cases[*s->drawn_case];
+  m.case_index = *s->drawn_case;
+  m.case_label = c.label;
+  m.case_passed = c.passed;
+  if (c.trace.empty()) {
+    m.error = "This case came back without a trace (the kernel did not run to the end).";
+    return;
+  }
+  m.config = {c.launch.grid, c.launch.block};
+  const bool matrix = c.rows > 1;
+  m.shape = {static_cast<std::uint64_t>(std::max<std::int64_t>(c.rows, 1)),
+             static_cast<std::uint64_t>(std::max<std::int64_t>(c.cols, 0))};
+  const std::uint64_t elements = std::min<std::uint64_t>(m.shape.elements(), c.trace.size());
+  Result<MappingLayout> layout =
+      matrix ? layout_2d(m.shape.rows, m.shape.cols)
+             : layout_1d(elements, m.config.total_threads(), 0, kLayoutAspect);
+  if (!layout) {
+    m.error = layout.message();
+    return;
+  }
+  m.layout = *layout;
+  if (const Status uploaded = trace_buffer_.upload(c.trace); !uploaded) {
+    m.error = uploaded.message();
+    return;
+  }
+  if (const Status marked = marks_.upload(c.wrong_elements, m.layout.elements); !marked) {
+    m.error = marked.message();
+    return;
+  }
+  m.wrong = marks_.marked();
+  for (std::uint64_t i = 0; i < elements; ++i) {
+    const std::uint32_t writes = c.trace[i].writes;
+    if (writes == 0) ++m.unwritten;
+    if (writes > 1) ++m.written_more;
+  }
+  m.valid = true;
+}
+
+void LabController::hover(std::optional<PixelPoint> pixel, Viewport viewport) {
+  LabMappingState& m = state_.mapping;
+  const Session* s = current_session();
+  if (!pixel || !m.valid || s == nullptr || !s->verdict) {
+    m.hover.reset();
+    return;
+  }
+  const CellHit hit = element_at(m.layout, m.transform, static_cast<int>(pixel->x),
+                                 static_cast<int>(pixel->y), viewport);
+  if (hit.kind == CellKind::kNone) {
+    m.hover.reset();
+    return;
+  }
+  // The wrong elements are searched only when the mouse reaches a new cell.
+  if (m.hover && m.hover->hit.cell == hit.cell && m.hover->hit.kind == hit.kind) return;
+  LabMappingState::Hover info;
+  info.hit = hit;
+  const lab::CaseResult& c = s->verdict->cases[m.case_index];
+  if (hit.is_element() && hit.cell < c.trace.size()) {
+    info.record = decode(c.trace[hit.cell], hit.cell, m.shape, m.config);
+    info.wrong = std::find(c.wrong_elements.begin(), c.wrong_elements.end(),
+                           static_cast<std::int64_t>(hit.cell)) != c.wrong_elements.end();
+  }
+  m.hover = info;
+}
+
+void LabController::zoom(double factor, double pixel_x, double pixel_y) {
+  state_.mapping.transform = zoom_about(state_.mapping.transform, factor, pixel_x, pixel_y);
+  state_.mapping.follow_fit = false;
+}
+
+void LabController::pan(double dx, double dy) {
+  state_.mapping.transform = pan_by_pixels(state_.mapping.transform, dx, dy);
+  state_.mapping.follow_fit = false;
+}
+
+void LabController::fit_view() {
+  state_.mapping.fit_pending = true;
+  state_.mapping.follow_fit = true;
+}
+
+Result<std::uint32_t> LabController::render_mapping(Viewport viewport) {
+  LabMappingState& m = state_.mapping;
+  if (viewport.width <= 0 || viewport.height <= 0) return invalid_argument("empty view");
+  if (!m.valid) return invalid_argument(m.error.empty() ? "no case to draw yet" : m.error);
+  const bool resized =
+      viewport.width != m.fitted_viewport.width || viewport.height != m.fitted_viewport.height;
+  if (m.fit_pending || (m.follow_fit && resized)) {
+    m.transform = fit_to_view(m.layout, viewport, 4.0);
+    m.fit_pending = false;
+    m.fitted_viewport = viewport;
+  }
+  render::MappingView view;
+  view.layout = m.layout;
+  view.launch = m.config;
+  view.color_by = m.color_by;
+  view.transform = m.transform;
+  view.marks = &marks_;
+  if (m.hover) view.highlighted_cell = m.hover->hit.cell;
+  TL_RETURN_IF_ERROR(renderer_->render(trace_buffer_, view, viewport));
+  return renderer_->color_texture();
+}
+
+}  // namespace tl::ui

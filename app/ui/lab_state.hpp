@@ -1,0 +1,95 @@
+#pragma once
+// What the Kernel Lab's panels show, as plain data: the exercises and the learner's progress, the
+// one open now, the check running or its verdict, the compiler's messages for the editor, and the
+// mapping view of the learner's kernel. The LabController writes it; the panels read it and call
+// the controller's commands. Nothing here touches OpenGL, ImGui or CUDA.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/color_scheme.hpp"
+#include "core/editor/diagnostics.hpp"
+#include "core/launch_config.hpp"
+#include "core/mapping_layout.hpp"
+#include "core/markdown/lesson_document.hpp"
+#include "core/trace.hpp"
+#include "lab/lab_check.hpp"
+
+namespace tl::ui {
+
+// One exercise in the picker.
+struct LabExerciseEntry {
+  std::string id;
+  std::string title;
+  std::string lesson_id;
+  std::string lesson_title;  // empty where no lesson of this build has that id yet
+  bool passed = false;
+  std::optional<double> best_ms;
+};
+
+// The case of the last verdict drawn by the Lab's mapping view.
+struct LabMappingState {
+  bool valid = false;
+  std::string error;  // why the case cannot be drawn
+  std::size_t case_index = 0;
+  std::string case_label;
+  bool case_passed = false;
+  DataShape shape;
+  LaunchConfig config;
+  MappingLayout layout;
+  std::uint64_t wrong = 0;         // elements marked wrong (outlined in red)
+  std::uint64_t unwritten = 0;     // never written
+  std::uint64_t written_more = 0;  // written twice or more
+  ColorBy color_by = ColorBy::kBlock;
+  ViewTransform transform;
+  bool fit_pending = true;
+  bool follow_fit = true;
+  Viewport fitted_viewport;
+  // Under the mouse: the cell, its decoded record, and whether it is a wrong element.
+  struct Hover {
+    CellHit hit;
+    std::optional<DecodedTrace> record;
+    bool wrong = false;
+  };
+  std::optional<Hover> hover;
+};
+
+// The check in the background, if any.
+struct LabCheckProgress {
+  bool running = false;
+  std::string exercise_id;
+  double seconds = 0;  // since it started, refreshed every frame
+};
+
+struct LabState {
+  std::vector<LabExerciseEntry> exercises;  // every registered exercise, in lesson order
+  std::string lesson_id;                    // the lesson the window shows
+  std::size_t lesson_exercises = 0;         // of which belong to that lesson
+  std::string current;                      // the exercise open in the Lab; empty when none
+  std::string statement_title;
+  markdown::Document statement;  // the exercise's statement, parsed
+  std::string statement_error;
+
+  // The block size control, where the exercise lets the learner choose it.
+  bool block_is_fixed = true;
+  std::string block_text;
+  std::string block_problem;  // why block_text is not a usable block
+
+  bool showing_solution = false;
+  bool can_show_solution = false;  // after a failed check of this exercise
+  std::string backend;             // where a check runs: "GPU" or "emulator"
+
+  LabCheckProgress check;
+  // The current exercise's last verdict (shared: its traces can be megabytes).
+  std::shared_ptr<const lab::CheckVerdict> verdict;
+  std::vector<editor::Diagnostic> diagnostics;  // the verdict's compiler messages about kernel.cu
+  LabMappingState mapping;
+
+  std::string storage_problem;        // the last failure to read or write the progress files
+  std::uint64_t checks_finished = 0;  // counts verdicts received, so views and tests see a new one
+};
+
+}  // namespace tl::ui

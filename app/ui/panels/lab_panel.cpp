@@ -1,0 +1,465 @@
+// The Kernel Lab: on the left the lesson's exercises and the statement, in the middle the editor
+// with Check / Reset / Show solution and the compiler's messages, on the right the verdict (each
+// hidden case, the time against the reference) and the mapping view of the learner's kernel with
+// its wrong elements outlined in red.
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "core/format.hpp"
+#include "draw_colors.hpp"
+#include "panels.hpp"
+
+namespace tl::ui {
+namespace {
+
+// The picker's label of an exercise: its title, and how far the learner got.
+std::string entry_label(const LabExerciseEntry& entry) {
+  std::string label = entry.title;
+  if (entry.passed) {
+    label += "  (passed";
+    if (entry.best_ms) label += ", best " + format_milliseconds(*entry.best_ms);
+    label += ")";
+  }
+  return label + "###" + entry.id;
+}
+
+void heading(const Fonts& fonts, const char* text) {
+  ImGui::PushFont(fonts.bold);
+  ImGui::TextUnformatted(text);
+  ImGui::PopFont();
+}
+
+void wrapped(const ImVec4& color, const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, color);
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
+void draw_exercise_picker(AppController& controller, const Fonts& fonts) {
+  LabController& lab = controller.lab();
+  const LabState& state = lab.state();
+  heading(fonts, "This lesson's exercises");
+  if (state.lesson_exercises == 0) {
+    wrapped(palette().muted, "This lesson has no exercises yet: pick one below.");
+  }
+  for (const LabExerciseEntry& entry : state.exercises) {
+    if (entry.lesson_id != state.lesson_id) continue;
+    if (ImGui::Selectable(entry_label(entry).c_str(), entry.id == state.current)) {
+      lab.select_exercise(entry.id);
+    }
+  }
+  // Every other exercise stays reachable, grouped by its lesson; those whose lesson this build
+  // does not have yet (the reductions) come last.
+  ImGui::Spacing();
+  ImGui::SetNextItemWidth(-1);
+  std::string preview = "More exercises…";
+  for (const LabExerciseEntry& entry : state.exercises) {
+    if (entry.id == state.current && entry.lesson_id != state.lesson_id) preview = entry.title;
+  }
+  if (ImGui::BeginCombo("##more_exercises", preview.c_str())) {
+    for (const bool with_lesson : {true, false}) {
+      std::string group;
+      for (const LabExerciseEntry& entry : state.exercises) {
+        if (entry.lesson_id == state.lesson_id || entry.lesson_title.empty() == with_lesson) {
+          continue;
+        }
+        const std::string title =
+            with_lesson ? entry.lesson_title : std::string("Not in a lesson yet");
+        if (title != group) {
+          group = title;
+          ImGui::TextDisabled("%s", group.c_str());
+        }
+        if (ImGui::Selectable(entry_label(entry).c_str(), entry.id == state.current)) {
+          lab.select_exercise(entry.id);
+        }
+      }
+    }
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The exercises of the other lessons");
+}
+
+void draw_statement(AppController& controller, const Fonts& fonts) {
+  const LabState& state = controller.lab().state();
+  if (state.current.empty()) return;
+  ImGui::PushFont(fonts.heading);
+  ImGui::TextWrapped("%s", state.statement_title.c_str());
+  ImGui::PopFont();
+  if (!state.statement_error.empty()) wrapped(palette().error, state.statement_error);
+  draw_markdown(controller, state.statement, fonts);
+}
+
+const char* spinner() {
+  static const char* const kFrames[] = {"|", "/", "-", "\\"};
+  return kFrames[static_cast<int>(ImGui::GetTime() * 8.0) % 4];
+}
+
+void draw_toolbar(AppController& controller) {
+  LabController& lab = controller.lab();
+  const LabState& state = lab.state();
+  const bool checking = state.check.running;
+  ImGui::BeginDisabled(checking || state.showing_solution);
+  if (ImGui::Button("Check")) lab.check();
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::SetTooltip("Compile your kernel and run the hidden checks on the %s (Ctrl+Enter)",
+                      state.backend.c_str());
+  }
+  ImGui::SameLine();
+  ImGui::BeginDisabled(checking);
+  if (ImGui::Button("Reset")) lab.reset_to_starter();
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::SetTooltip("Back to the starter code (Ctrl+Z brings your code back)");
+  }
+  ImGui::SameLine();
+  if (state.showing_solution) {
+    if (ImGui::Button("Back to my code")) lab.show_solution(false);
+  } else {
+    ImGui::BeginDisabled(!state.can_show_solution);
+    if (ImGui::Button("Show solution")) lab.show_solution(true);
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+      ImGui::SetTooltip(state.can_show_solution ? "The reference solution, read-only"
+                                                : "Available after a check that fails: try first");
+    }
+  }
+  if (!state.block_is_fixed) {
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    static std::string editing_for;
+    static char buffer[32] = {};
+    if (editing_for != state.current) {
+      editing_for = state.current;
+      std::snprintf(buffer, sizeof buffer, "%s", state.block_text.c_str());
+    }
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
+    if (ImGui::InputText("block", buffer, sizeof buffer)) lab.set_block(buffer);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(
+          "Threads per block for the checks, e.g. 256 or 16x16 (this exercise "
+          "lets you choose; the grid follows from it)");
+    }
+  }
+  ImGui::SameLine(0, ImGui::GetFontSize());
+  if (checking) {
+    ImGui::TextColored(palette().warning, "%s checking… %.1f s", spinner(), state.check.seconds);
+  } else {
+    ImGui::TextColored(palette().muted, "on the %s", state.backend.c_str());
+  }
+  if (!state.block_problem.empty()) wrapped(palette().error, state.block_problem);
+}
+
+void draw_diagnostics(AppController& controller, const Fonts& fonts) {
+  LabController& lab = controller.lab();
+  const LabState& state = lab.state();
+  heading(fonts, "Compiler messages");
+  if (state.diagnostics.empty() && state.verdict) {
+    // Messages the parser does not place on a line (a linker, a missing compiler): as they came.
+    ImGui::PushFont(fonts.mono);
+    ImGui::TextWrapped("%s", state.verdict->compiler_log.c_str());
+    ImGui::PopFont();
+    return;
+  }
+  for (std::size_t i = 0; i < state.diagnostics.size(); ++i) {
+    const editor::Diagnostic& d = state.diagnostics[i];
+    const ImVec4 color = d.severity == editor::Severity::kError     ? palette().error
+                         : d.severity == editor::Severity::kWarning ? palette().warning
+                                                                    : palette().muted;
+    const std::string text = "line " + std::to_string(d.line) + ": " +
+                             std::string(editor::severity_name(d.severity)) + ": " + d.message;
+    ImGui::PushID(static_cast<int>(i));
+    ImGui::PushStyleColor(ImGuiCol_Text, color);
+    // A click puts the cursor on the line in the editor.
+    if (ImGui::Selectable(text.c_str()) && !state.showing_solution) {
+      editor::TextModel& model = lab.editor_model();
+      model.set_cursor({d.line - 1, d.column ? *d.column - 1 : 0});
+      CodeEditorState& editor_state = lab.editor_state();
+      editor_state.scroll_to_cursor = true;
+      editor_state.focused = true;
+    }
+    ImGui::PopStyleColor();
+    if (!d.detail.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", d.detail.c_str());
+    ImGui::PopID();
+  }
+}
+
+void draw_code_column(AppController& controller, const Fonts& fonts) {
+  LabController& lab = controller.lab();
+  const LabState& state = lab.state();
+  if (state.current.empty()) {
+    wrapped(palette().muted, "No exercise is registered in this build.");
+    return;
+  }
+  draw_toolbar(controller);
+  if (state.showing_solution) {
+    ImGui::TextColored(palette().ok, "The reference solution (read-only). ");
+  }
+  const bool compile_messages =
+      state.verdict && state.verdict->outcome == lab::Outcome::kCompileError;
+  const float list_height = compile_messages ? ImGui::GetTextLineHeightWithSpacing() * 7.0f : 0.0f;
+  CodeEditorOptions options;
+  options.font = fonts.mono;
+  options.colors = controller.state().classroom.theme == classroom::Theme::kHighContrast
+                       ? &high_contrast_code_editor_colors()
+                       : &dark_code_editor_colors();
+  if (!state.showing_solution) options.diagnostics = state.diagnostics;
+  const float editor_height = ImGui::GetContentRegionAvail().y - list_height -
+                              (compile_messages ? ImGui::GetStyle().ItemSpacing.y : 0.0f);
+  CodeEditor("lab_editor", lab.editor_model(), lab.editor_state(), options,
+             ImVec2(0, editor_height));
+  if (compile_messages) {
+    ImGui::BeginChild("lab_diagnostics", {0, 0}, true);
+    draw_diagnostics(controller, fonts);
+    ImGui::EndChild();
+  }
+}
+
+const char* outcome_title(lab::Outcome outcome) {
+  switch (outcome) {
+    case lab::Outcome::kPassed:
+      return "Passed";
+    case lab::Outcome::kFailed:
+      return "Failed";
+    case lab::Outcome::kCompileError:
+      return "Does not compile";
+    case lab::Outcome::kUnavailable:
+      return "Not checked";
+  }
+  return "";
+}
+
+ImVec4 outcome_color(lab::Outcome outcome) {
+  switch (outcome) {
+    case lab::Outcome::kPassed:
+      return palette().ok;
+    case lab::Outcome::kUnavailable:
+      return palette().warning;
+    default:
+      return palette().error;
+  }
+}
+
+void draw_verdict(AppController& controller, const Fonts& fonts) {
+  LabController& lab = controller.lab();
+  const LabState& state = lab.state();
+  if (state.check.running) {
+    ImGui::TextColored(palette().warning, "%s Checking %s on the %s… %.1f s", spinner(),
+                       state.check.exercise_id.c_str(), state.backend.c_str(), state.check.seconds);
+  }
+  if (!state.storage_problem.empty()) {
+    wrapped(palette().warning, "Progress: " + state.storage_problem);
+  }
+  if (!state.verdict) {
+    if (!state.check.running) {
+      wrapped(palette().muted,
+              "Write the kernel, then press Check (Ctrl+Enter). Hidden checks run it on "
+              "awkward sizes and say which element is wrong and which thread wrote it.");
+    }
+    return;
+  }
+  const lab::CheckVerdict& verdict = *state.verdict;
+  ImGui::PushFont(fonts.heading);
+  ImGui::TextColored(outcome_color(verdict.outcome), "%s", outcome_title(verdict.outcome));
+  ImGui::PopFont();
+  wrapped(ImGui::GetStyle().Colors[ImGuiCol_Text], verdict.reason);
+  if (!verdict.device.empty()) wrapped(palette().muted, "on " + verdict.device);
+  if (verdict.outcome == lab::Outcome::kPassed && verdict.kernel_ms > 0) {
+    std::string timing = "Your kernel: " + format_milliseconds(verdict.kernel_ms);
+    if (!verdict.timed_case.empty()) timing += " on " + verdict.timed_case;
+    wrapped(palette().ok, timing);
+    if (verdict.solution_ms > 0) {
+      char ratio[32];
+      std::snprintf(ratio, sizeof ratio, "%.2f", verdict.solution_ms / verdict.kernel_ms);
+      wrapped(ImGui::GetStyle().Colors[ImGuiCol_Text],
+              "The reference solution: " + format_milliseconds(verdict.solution_ms) + " (" + ratio +
+                  "× yours)");
+    }
+  }
+  if (!verdict.cases.empty()) {
+    ImGui::Spacing();
+    heading(fonts, "Hidden checks");
+    for (std::size_t i = 0; i < verdict.cases.size(); ++i) {
+      const lab::CaseResult& c = verdict.cases[i];
+      std::string text = std::string(c.passed ? "pass  " : "FAIL  ") + c.label;
+      if (!c.passed && !c.message.empty()) text += ": " + c.message;
+      ImGui::PushID(static_cast<int>(i));
+      ImGui::PushStyleColor(ImGuiCol_Text, c.passed ? palette().ok : palette().error);
+      const bool drawn = state.mapping.case_index == i && state.mapping.valid;
+      if (ImGui::Selectable(text.c_str(), drawn)) lab.show_case(i);
+      ImGui::PopStyleColor();
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip(c.trace.empty() ? "No trace came back for this case"
+                                          : "Show this case in the mapping view below");
+      }
+      ImGui::PopID();
+    }
+  }
+  if (!verdict.printed.empty()) {
+    ImGui::Spacing();
+    if (ImGui::CollapsingHeader("Printed by the kernel", ImGuiTreeNodeFlags_DefaultOpen)) {
+      ImGui::PushFont(fonts.mono);
+      ImGui::TextWrapped("%s", verdict.printed.c_str());
+      ImGui::PopFont();
+    }
+  }
+}
+
+void swatch(const Rgb& color, const char* label, bool outline = false) {
+  const float size = ImGui::GetTextLineHeight();
+  const float width = size + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(label).x;
+  if (ImGui::GetCursorPosX() + width > ImGui::GetContentRegionMax().x) ImGui::NewLine();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  if (outline) {
+    ImGui::GetWindowDrawList()->AddRect(p, {p.x + size, p.y + size}, to_imgui(color), 0.0f, 0,
+                                        3.0f);
+  } else {
+    ImGui::GetWindowDrawList()->AddRectFilled(p, {p.x + size, p.y + size}, to_imgui(color), 2.0f);
+  }
+  ImGui::Dummy({size, size});
+  ImGui::SameLine();
+  ImGui::TextUnformatted(label);
+  ImGui::SameLine(0, ImGui::GetFontSize());
+}
+
+void draw_mapping_tooltip(const LabMappingState& m) {
+  if (!m.hover) return;
+  ImGui::BeginTooltip();
+  if (m.hover->hit.kind == CellKind::kIdleThread) {
+    ImGui::Text("idle thread %s", format_count(m.hover->hit.cell).c_str());
+  } else if (m.hover->record) {
+    const DecodedTrace& d = *m.hover->record;
+    if (m.shape.rows > 1) {
+      ImGui::Text("element (row %llu, col %llu)", static_cast<unsigned long long>(d.row),
+                  static_cast<unsigned long long>(d.col));
+    } else {
+      ImGui::Text("element %s", format_count(d.element).c_str());
+    }
+    if (m.hover->wrong) ImGui::TextColored(palette().error, "wrong value");
+    if (!d.written) {
+      ImGui::TextColored(palette().error, "never written");
+    } else {
+      ImGui::Text("blockIdx = (%u, %u, %u)", d.block.x, d.block.y, d.block.z);
+      ImGui::Text("threadIdx = (%u, %u, %u)", d.thread.x, d.thread.y, d.thread.z);
+      ImGui::Text("writes %u", d.writes);
+    }
+  }
+  ImGui::EndTooltip();
+}
+
+void draw_lab_mapping(AppController& controller, const Fonts& fonts) {
+  LabController& lab = controller.lab();
+  const LabMappingState& m = lab.state().mapping;
+  heading(fonts, "Your kernel: who computed what");
+  ImGui::SameLine(0, ImGui::GetFontSize());
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+  if (ImGui::BeginCombo("colour by##lab", std::string(to_string(m.color_by)).c_str())) {
+    for (ColorBy mode : all_color_modes()) {
+      if (ImGui::Selectable(std::string(to_string(mode)).c_str(), mode == m.color_by)) {
+        lab.set_color_by(mode);
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(describe(mode)).c_str());
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Fit##lab")) lab.fit_view();
+  if (!m.valid) {
+    wrapped(palette().muted, m.error.empty()
+                                 ? "The mapping of your kernel appears here after a check: the "
+                                   "first failing case, or the largest that passed."
+                                 : m.error);
+    return;
+  }
+  ImGui::TextColored(m.case_passed ? palette().ok : palette().error, "%s %s",
+                     m.case_passed ? "passed:" : "failed:", m.case_label.c_str());
+  ImGui::SameLine(0, ImGui::GetFontSize());
+  if (m.wrong > 0) {
+    ImGui::TextColored(palette().error, "%s wrong", format_count(m.wrong).c_str());
+    ImGui::SameLine(0, ImGui::GetFontSize());
+  }
+  if (m.unwritten > 0) {
+    ImGui::TextColored(palette().error, "%s never written", format_count(m.unwritten).c_str());
+    ImGui::SameLine(0, ImGui::GetFontSize());
+  }
+  if (m.written_more > 0) {
+    ImGui::TextColored(palette().error, "%s written twice", format_count(m.written_more).c_str());
+    ImGui::SameLine(0, ImGui::GetFontSize());
+  }
+  ImGui::NewLine();
+  swatch(kWrongElementColor, "wrong", /*outline=*/true);
+  swatch(kUnwrittenColor, "never written");
+  swatch(kIdleThreadColor, "idle thread");
+  ImGui::NewLine();
+
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const Viewport viewport{static_cast<int>(avail.x), static_cast<int>(avail.y)};
+  if (viewport.width < 8 || viewport.height < 8) return;
+  auto texture = lab.render_mapping(viewport);
+  if (!texture) {
+    wrapped(palette().error, texture.message());
+    return;
+  }
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(*texture)), avail, {0, 1},
+               {1, 0});
+  ImGui::SetCursorScreenPos(origin);
+  ImGui::InvisibleButton("lab-mapping-view", avail);
+  const ImGuiIO& io = ImGui::GetIO();
+  if (ImGui::IsItemHovered()) {
+    const double x = io.MousePos.x - origin.x;
+    const double y = io.MousePos.y - origin.y;
+    if (io.MouseWheel != 0.0f) lab.zoom(io.MouseWheel > 0 ? 1.25 : 0.8, x, y);
+    lab.hover(PixelPoint{x, y}, viewport);
+    draw_mapping_tooltip(lab.state().mapping);
+  } else {
+    lab.hover(std::nullopt, viewport);
+  }
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+    lab.pan(io.MouseDelta.x, io.MouseDelta.y);
+  }
+}
+
+}  // namespace
+
+void draw_lab_workspace(AppController& controller, const Fonts& fonts, ImVec2 size) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float left = std::floor(size.x * 0.27f);
+  const float middle = std::floor(size.x * 0.42f);
+  const float right = size.x - left - middle - 2 * style.ItemSpacing.x;
+
+  ImGui::BeginChild("lab_exercises", {left, size.y}, true);
+  draw_exercise_picker(controller, fonts);
+  ImGui::Separator();
+  draw_statement(controller, fonts);
+  ImGui::EndChild();
+  ImGui::SameLine();
+
+  ImGui::BeginChild("lab_code", {middle, size.y}, true,
+                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  draw_code_column(controller, fonts);
+  ImGui::EndChild();
+  ImGui::SameLine();
+
+  ImGui::BeginGroup();
+  const float verdict_height = std::floor(size.y * 0.42f);
+  ImGui::BeginChild("lab_verdict", {right, verdict_height}, true);
+  draw_verdict(controller, fonts);
+  ImGui::EndChild();
+  ImGui::BeginChild("lab_mapping", {right, size.y - verdict_height - style.ItemSpacing.y}, true,
+                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  draw_lab_mapping(controller, fonts);
+  ImGui::EndChild();
+  ImGui::EndGroup();
+
+  // Ctrl+Enter checks, wherever the keyboard is in the Lab (the editor leaves it to us).
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.KeyCtrl && (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false) ||
+                     ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter), false))) {
+    if (!controller.lab().state().showing_solution) controller.lab().check();
+  }
+}
+
+}  // namespace tl::ui

@@ -1,0 +1,122 @@
+// The Kernel Lab's progress store: what a learner did survives the app (a fresh store reads it
+// back), the best time only improves, and an unreadable file is kept aside, not lost.
+#include "core/lab_progress.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace tl {
+namespace {
+
+std::filesystem::path fresh_folder(const std::string& name) {
+  const auto dir = std::filesystem::path(::testing::TempDir()) / name;
+  std::filesystem::remove_all(dir);
+  return dir;
+}
+
+std::string read(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(LabProgress, LivesUnderTheXdgDataDirectory) {
+  ::setenv("XDG_DATA_HOME", "/tmp/data", 1);
+  EXPECT_EQ(LabProgressStore::default_folder(), std::filesystem::path("/tmp/data/threadlab/lab"));
+  ::unsetenv("XDG_DATA_HOME");
+  ::setenv("HOME", "/home/learner", 1);
+  EXPECT_EQ(LabProgressStore::default_folder(),
+            std::filesystem::path("/home/learner/.local/share/threadlab/lab"));
+}
+
+TEST(LabProgress, ASecondStoreReadsBackWhatTheFirstSaved) {
+  const auto dir = fresh_folder("threadlab_lab_progress_round_trip");
+  {
+    LabProgressStore store(dir);
+    ASSERT_TRUE(store.load().is_ok()) << "no folder yet is no progress yet, not an error";
+    EXPECT_TRUE(store.all().empty());
+    ASSERT_TRUE(store.save_source("vector-add", "__global__ void add() {}\n").is_ok());
+    ASSERT_TRUE(store.record_check("vector-add", false, 0, 0).is_ok());
+    ASSERT_TRUE(store.record_check("vector-add", true, 0.5, 0.25).is_ok());
+    ASSERT_TRUE(store.record_check("matmul", false, 0, 0).is_ok());
+  }
+  EXPECT_EQ(read(dir / "vector-add.cu"), "__global__ void add() {}\n")
+      << "the source is a plain file the learner can open elsewhere";
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    EXPECT_NE(entry.path().extension(), ".tmp") << "no temporary left behind";
+  }
+
+  LabProgressStore again(dir);
+  ASSERT_TRUE(again.load().is_ok());
+  const ExerciseProgress* add = again.find("vector-add");
+  ASSERT_NE(add, nullptr);
+  EXPECT_TRUE(add->passed);
+  EXPECT_EQ(add->checks, 2);
+  EXPECT_EQ(add->failed_checks, 1);
+  ASSERT_TRUE(add->best_ms.has_value());
+  EXPECT_DOUBLE_EQ(*add->best_ms, 0.5);
+  EXPECT_DOUBLE_EQ(add->solution_ms.value_or(0), 0.25);
+  EXPECT_EQ(add->source, "__global__ void add() {}\n");
+  const ExerciseProgress* matmul = again.find("matmul");
+  ASSERT_NE(matmul, nullptr);
+  EXPECT_FALSE(matmul->passed);
+  EXPECT_FALSE(matmul->source.has_value()) << "never edited";
+  EXPECT_EQ(again.find("histogram"), nullptr);
+}
+
+TEST(LabProgress, TheBestTimeOnlyImprovesAndAFailureKeepsThePass) {
+  LabProgressStore store(fresh_folder("threadlab_lab_progress_best"));
+  ASSERT_TRUE(store.record_check("softmax", true, 2.0, 1.0).is_ok());
+  ASSERT_TRUE(store.record_check("softmax", true, 3.0, 1.1).is_ok());
+  EXPECT_DOUBLE_EQ(store.find("softmax")->best_ms.value_or(0), 2.0);
+  EXPECT_DOUBLE_EQ(store.find("softmax")->solution_ms.value_or(0), 1.0)
+      << "the solution's time of the run that set the best";
+  ASSERT_TRUE(store.record_check("softmax", true, 1.5, 0.9).is_ok());
+  EXPECT_DOUBLE_EQ(store.find("softmax")->best_ms.value_or(0), 1.5);
+  ASSERT_TRUE(store.record_check("softmax", false, 0, 0).is_ok());
+  EXPECT_TRUE(store.find("softmax")->passed) << "once passed, an exercise stays passed";
+  // A pass without a measured time (timing off) is still a pass, with no time.
+  ASSERT_TRUE(store.record_check("histogram", true, 0, 0).is_ok());
+  EXPECT_TRUE(store.find("histogram")->passed);
+  EXPECT_FALSE(store.find("histogram")->best_ms.has_value());
+}
+
+TEST(LabProgress, AnUnreadableFileIsMovedAsideAndReported) {
+  const auto dir = fresh_folder("threadlab_lab_progress_unreadable");
+  std::filesystem::create_directories(dir);
+  { std::ofstream(dir / "progress.json") << "{ half a file"; }
+  { std::ofstream(dir / "transpose.cu") << "kept"; }
+  LabProgressStore store(dir);
+  const Status loaded = store.load();
+  EXPECT_FALSE(loaded.is_ok());
+  EXPECT_NE(loaded.message().find("not valid JSON"), std::string::npos) << loaded.message();
+  EXPECT_TRUE(std::filesystem::exists(dir / "progress.json.unreadable"));
+  EXPECT_EQ(store.find("transpose")->source, "kept") << "the sources are read all the same";
+  ASSERT_TRUE(store.record_check("transpose", true, 1.0, 1.0).is_ok());
+  EXPECT_EQ(read(dir / "progress.json.unreadable"), "{ half a file");
+}
+
+TEST(LabProgress, RefusesIdsThatAreNotFileNames) {
+  LabProgressStore store(fresh_folder("threadlab_lab_progress_ids"));
+  EXPECT_FALSE(store.save_source("../escape", "x").is_ok());
+  EXPECT_FALSE(store.record_check("a/b", true, 1, 1).is_ok());
+  EXPECT_FALSE(store.save_source("", "x").is_ok());
+  EXPECT_TRUE(is_safe_exercise_id("sum-tree_2"));
+  EXPECT_FALSE(is_safe_exercise_id("Vector"));
+}
+
+TEST(LabProgress, InMemoryWithoutAFolder) {
+  LabProgressStore store(std::nullopt);
+  ASSERT_TRUE(store.load().is_ok());
+  ASSERT_TRUE(store.save_source("vector-add", "x").is_ok());
+  ASSERT_TRUE(store.record_check("vector-add", true, 1, 1).is_ok());
+  EXPECT_EQ(store.find("vector-add")->source, "x");
+  EXPECT_FALSE(store.source_path("vector-add").has_value());
+}
+
+}  // namespace
+}  // namespace tl

@@ -1,0 +1,414 @@
+// The Kernel Lab tab on a headless UI: opened as a user (or a link) opens it, typed into through
+// ImGuiIO as the GLFW backend feeds keys, checked with Ctrl+Enter. The check is a fake given to
+// the controller (ControllerOptions::lab.check), so these tests need no GPU and no worker: they
+// test the tab, not the engine (tests/lab does that).
+
+#include <gtest/gtest.h>
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <string>
+
+#include "app_controller.hpp"
+#include "controller_test_support.hpp"
+#include "core/color_scheme.hpp"
+#include "headless_ui.hpp"
+#include "lab/exercise_registry.hpp"
+
+namespace tl::ui {
+namespace {
+
+// GLFW's key code for Enter, as ImGui 1.86's GLFW backend stores it in io.KeysDown.
+constexpr int kEnter = 257;
+
+const ImGuiWindow* drawn_child(const std::string& name) {
+  for (const ImGuiWindow* window : ImGui::GetCurrentContext()->Windows) {
+    const std::string full = window->Name;
+    if (window->Active && full.find("/" + name + "_") != std::string::npos) return window;
+  }
+  return nullptr;
+}
+
+// The selected tab of the window's workspace bar (the one with a "Lesson" tab).
+std::string selected_workspace_tab() {
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  for (int i = 0; i < g.TabBars.GetMapSize(); ++i) {
+    ImGuiTabBar* bar = g.TabBars.TryGetMapData(i);
+    if (bar == nullptr) continue;
+    bool workspace = false;
+    std::string selected;
+    for (const ImGuiTabItem& tab : bar->Tabs) {
+      if (tab.NameOffset < 0) continue;
+      const std::string name = bar->TabsNames.Buf.Data + tab.NameOffset;
+      workspace = workspace || name == "Lesson";
+      if (tab.ID == bar->SelectedTabId) selected = name;
+    }
+    if (workspace) return selected;
+  }
+  return {};
+}
+
+std::string read(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// What the fake check saw and what it answers. It can hold the check back, to look at the UI while
+// a check runs.
+struct FakeCheck {
+  std::mutex mutex;
+  std::condition_variable released_cv;
+  bool hold = false;
+  int calls = 0;
+  std::string source;
+  lab::LabOptions options;
+  std::string exercise;
+  lab::CheckVerdict answer;
+
+  lab::CheckVerdict operator()(const lab::Exercise& e, const std::string& s,
+                               const lab::LabOptions& o) {
+    std::unique_lock lock(mutex);
+    ++calls;
+    source = s;
+    options = o;
+    exercise = e.id;
+    released_cv.wait(lock, [&] { return !hold; });
+    return answer;
+  }
+  void release() {
+    {
+      std::lock_guard lock(mutex);
+      hold = false;
+    }
+    released_cv.notify_all();
+  }
+};
+
+// A vector add over n = 40 whose elements 3 and 5 came out wrong (the rest right), as the engine
+// reports it: one record per element, written once by thread i % 32 of block i / 32.
+lab::CaseResult case_with_wrong_elements() {
+  lab::CaseResult c;
+  c.label = "n = 40";
+  c.passed = false;
+  c.message = "c[3] is 0, expected 7.5 (written by block (0,0,0) thread (3,0,0))";
+  c.rows = 1;
+  c.cols = 40;
+  c.launch = {{2, 1, 1}, {32, 1, 1}, 0};
+  for (std::uint32_t i = 0; i < 40; ++i) c.trace.push_back({i / 32, i % 32, 0, 1});
+  c.wrong_elements = {3, 5};
+  return c;
+}
+
+lab::CheckVerdict failed_verdict() {
+  lab::CheckVerdict v;
+  v.outcome = lab::Outcome::kFailed;
+  v.reason = "n = 40: c[3] is 0, expected 7.5";
+  v.device = "fake";
+  lab::CaseResult small;
+  small.label = "n = 1";
+  small.passed = true;
+  small.rows = 1;
+  small.cols = 1;
+  small.launch = {{1, 1, 1}, {32, 1, 1}, 0};
+  small.trace = {{0, 0, 0, 1}};
+  v.cases = {small, case_with_wrong_elements()};
+  v.printed = "hello from thread 0\n";
+  return v;
+}
+
+class LabTabTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    folder_ = std::filesystem::path(::testing::TempDir()) / "threadlab_lab_tab" / "lab";
+    std::filesystem::remove_all(folder_);
+    auto ui = HeadlessUi::create(1600, 1000, 1.0f);
+    ASSERT_TRUE(ui.is_ok()) << ui.message();
+    ui_ = std::move(*ui);
+    ImGui::GetIO().KeyMap[ImGuiKey_Enter] = kEnter;
+    open_controller();
+  }
+
+  void open_controller() {
+    ControllerOptions options =
+        test_support::emulator_options(ui_->renderer(), "threadlab_lab_tab");
+    options.lab.folder = folder_;
+    options.lab.check = [fake = fake_](const lab::Exercise& e, const std::string& s,
+                                       const lab::LabOptions& o) { return (*fake)(e, s, o); };
+    options.lab.autosave = {0.0, 0.0};  // save at the next frame after a change
+    auto controller = AppController::create(options);
+    ASSERT_TRUE(controller.is_ok()) << controller.message();
+    app_ = std::move(*controller);
+    test_support::wait_until_idle(*app_);
+  }
+
+  void frames(int count = 2) {
+    for (int i = 0; i < count; ++i) ui_->draw_frame(*app_);
+  }
+
+  void open_lab() {
+    ASSERT_TRUE(app_->show_view("lab").is_ok());
+    frames(3);
+    ASSERT_EQ(app_->state().view.workspace, Workspace::kLab);
+  }
+
+  // A click in the editor at (line, column) of the learner's source.
+  void click_editor(int line, int column) {
+    const CodeEditorState& editor = app_->lab().editor_state();
+    const ImVec2 at =
+        code_editor_screen_position(app_->lab().editor_model(), editor, {line, column});
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = {at.x + 1.0f, at.y + editor.line_height * 0.5f};
+    io.MouseDown[0] = true;
+    frames(1);
+    io.MouseDown[0] = false;
+    frames(1);
+  }
+
+  void type(const std::string& text) {
+    for (char c : text) ImGui::GetIO().AddInputCharacter(static_cast<unsigned char>(c));
+    frames(1);
+  }
+
+  void press_enter() {
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeysDown[kEnter] = true;
+    frames(1);
+    io.KeysDown[kEnter] = false;
+    frames(1);
+  }
+
+  void press_ctrl_enter() {
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeyCtrl = true;
+    io.KeysDown[kEnter] = true;
+    frames(1);
+    io.KeysDown[kEnter] = false;
+    io.KeyCtrl = false;
+    frames(1);
+  }
+
+  void finish_check() {
+    app_->lab().wait_for_check(std::chrono::seconds(30));
+    ASSERT_FALSE(app_->lab().checking());
+    frames(2);
+  }
+
+  std::filesystem::path folder_;
+  std::shared_ptr<FakeCheck> fake_ = std::make_shared<FakeCheck>();
+  std::unique_ptr<HeadlessUi> ui_;
+  std::unique_ptr<AppController> app_;
+};
+
+TEST_F(LabTabTest, OpensOnTheLessonsExercisesWithTheStarter) {
+  const LabState& lab = app_->lab().state();
+  ASSERT_EQ(app_->state().controls.lesson_id, "vector-add");
+  EXPECT_EQ(lab.lesson_exercises, 2u) << "vector add and grid-stride belong to lesson 1";
+  EXPECT_EQ(lab.current, "vector-add");
+  EXPECT_EQ(app_->lab().source(), lab::find_exercise("vector-add")->starter);
+  EXPECT_FALSE(lab.statement.blocks.empty()) << "the statement is parsed for the markdown view";
+  EXPECT_EQ(lab.backend, "emulator") << "the app runs on the emulator here";
+  // Every exercise is listed, the reductions (no lesson yet) with an empty lesson title.
+  EXPECT_EQ(lab.exercises.size(), lab::registered_exercises().size());
+  for (const LabExerciseEntry& entry : lab.exercises) {
+    if (entry.lesson_id == "reductions") EXPECT_TRUE(entry.lesson_title.empty()) << entry.id;
+    if (entry.lesson_id == "vector-add") EXPECT_FALSE(entry.lesson_title.empty()) << entry.id;
+  }
+
+  frames();
+  EXPECT_EQ(drawn_child("lab_editor"), nullptr) << "the lesson shows until the Lab is opened";
+  open_lab();
+  EXPECT_EQ(selected_workspace_tab(), "Kernel Lab (2)###lab");
+  for (const char* child : {"lab_exercises", "lab_code", "lab_verdict", "lab_mapping"}) {
+    EXPECT_NE(drawn_child(child), nullptr) << child;
+  }
+  EXPECT_EQ(drawn_child("mapping"), nullptr) << "the lesson's panels make room";
+
+  // Another lesson lists its own exercises and opens the first.
+  app_->select_lesson("dense-layer");
+  test_support::wait_until_idle(*app_);
+  EXPECT_EQ(lab.current, "dense-layer");
+  EXPECT_EQ(lab.lesson_exercises, 1u);
+  frames();
+  EXPECT_EQ(selected_workspace_tab(), "Kernel Lab (1)###lab") << "the Lab stays open";
+}
+
+TEST_F(LabTabTest, TypingAndCtrlEnterCheckTheSourceAndShowTheWrongElements) {
+  fake_->answer = failed_verdict();
+  open_lab();
+  const std::string starter = app_->lab().source();
+  click_editor(0, 0);
+  type("// mine");
+  press_enter();
+  EXPECT_EQ(app_->lab().source(), "// mine\n" + starter);
+  press_ctrl_enter();
+  EXPECT_EQ(app_->lab().source(), "// mine\n" + starter) << "Ctrl+Enter checks, adds no line";
+  finish_check();
+  EXPECT_EQ(fake_->calls, 1);
+  EXPECT_EQ(fake_->source, "// mine\n" + starter);
+  EXPECT_EQ(fake_->exercise, "vector-add");
+  EXPECT_EQ(fake_->options.backend, lab::LabBackend::kEmulator);
+
+  const LabState& lab = app_->lab().state();
+  ASSERT_TRUE(lab.verdict);
+  EXPECT_EQ(lab.verdict->outcome, lab::Outcome::kFailed);
+  EXPECT_TRUE(lab.can_show_solution) << "a failed check unlocks the solution";
+  // The mapping view draws the first failing case, its two wrong elements marked.
+  const LabMappingState& mapping = lab.mapping;
+  ASSERT_TRUE(mapping.valid) << mapping.error;
+  EXPECT_EQ(mapping.case_index, 1u);
+  EXPECT_EQ(mapping.case_label, "n = 40");
+  EXPECT_EQ(mapping.wrong, 2u);
+  EXPECT_EQ(mapping.layout.elements, 40u);
+  EXPECT_EQ(mapping.layout.idle_threads, 24u) << "2 blocks of 32 threads over 40 elements";
+  auto pixels = app_->lab().read_mapping_pixels();
+  ASSERT_TRUE(pixels.is_ok()) << pixels.message();
+  const auto red = to_rgb8(kWrongElementColor);
+  std::size_t red_pixels = 0;
+  for (std::size_t i = 0; i + 3 < pixels->size(); i += 4) {
+    if ((*pixels)[i] == red[0] && (*pixels)[i + 1] == red[1] && (*pixels)[i + 2] == red[2]) {
+      ++red_pixels;
+    }
+  }
+  EXPECT_GT(red_pixels, 20u) << "the wrong elements are outlined in the Lab's mapping view";
+
+  // The passing case can be drawn instead: no marks there.
+  app_->lab().show_case(0);
+  EXPECT_EQ(lab.mapping.case_index, 0u);
+  EXPECT_EQ(lab.mapping.wrong, 0u);
+  frames();
+
+  // Progress is on disk: a failed check, and the source that was checked.
+  EXPECT_NE(read(folder_ / "progress.json").find("\"failed_checks\": 1"), std::string::npos);
+  EXPECT_EQ(read(folder_ / "vector-add.cu"), "// mine\n" + starter);
+}
+
+TEST_F(LabTabTest, CompileErrorsAreMarkedOnTheirLinesAndListed) {
+  fake_->answer.outcome = lab::Outcome::kCompileError;
+  fake_->answer.reason = "does not compile";
+  fake_->answer.compiler_log =
+      "kernel.cu(3): error: identifier \"idx\" is undefined\n"
+      "      c[idx] = a[idx] + b[idx];\n"
+      "        ^\n\n"
+      "1 error detected in the compilation of \"kernel.cu\".\n";
+  open_lab();
+  ASSERT_TRUE(app_->lab().check());
+  finish_check();
+  const LabState& lab = app_->lab().state();
+  ASSERT_EQ(lab.diagnostics.size(), 1u);
+  EXPECT_EQ(lab.diagnostics[0].line, 3);
+  EXPECT_EQ(lab.diagnostics[0].message, "identifier \"idx\" is undefined");
+  EXPECT_FALSE(lab.mapping.valid) << "nothing ran, nothing to draw";
+  EXPECT_NE(drawn_child("lab_diagnostics"), nullptr) << "the messages are listed under the editor";
+  // The editor marks line 3: its message shows when the mouse is over that line.
+  const CodeEditorState& editor = app_->lab().editor_state();
+  const ImVec2 at = code_editor_screen_position(app_->lab().editor_model(), editor, {2, 4});
+  ImGui::GetIO().MousePos = {at.x + 1.0f, at.y + editor.line_height * 0.5f};
+  frames(3);
+  EXPECT_EQ(editor.hovered_diagnostic_line, 3);
+}
+
+TEST_F(LabTabTest, OneCheckAtATimeAndProgressWhileItRuns) {
+  fake_->answer = failed_verdict();
+  fake_->hold = true;
+  open_lab();
+  ASSERT_TRUE(app_->lab().check());
+  frames();
+  EXPECT_TRUE(app_->lab().state().check.running);
+  EXPECT_EQ(app_->lab().state().check.exercise_id, "vector-add");
+  EXPECT_FALSE(app_->lab().check()) << "a second press while checking is ignored";
+  press_ctrl_enter();
+  fake_->release();
+  finish_check();
+  EXPECT_EQ(fake_->calls, 1);
+  EXPECT_FALSE(app_->lab().state().check.running);
+  EXPECT_EQ(app_->lab().state().checks_finished, 1u);
+}
+
+TEST_F(LabTabTest, ResetIsUndoableAndTheSolutionComesAfterAFailure) {
+  open_lab();
+  LabController& lab = app_->lab();
+  const lab::Exercise& exercise = *lab::find_exercise("vector-add");
+  click_editor(0, 0);
+  type("int x;");
+  ASSERT_NE(lab.source(), exercise.starter);
+  lab.reset_to_starter();
+  EXPECT_EQ(lab.source(), exercise.starter);
+  ASSERT_TRUE(lab.editor_model().undo());
+  EXPECT_EQ(lab.source(), "int x;" + exercise.starter) << "one Ctrl+Z brings the work back";
+
+  lab.show_solution(true);
+  EXPECT_FALSE(lab.state().showing_solution) << "no solution before a failed check";
+  fake_->answer = failed_verdict();
+  ASSERT_TRUE(lab.check());
+  finish_check();
+  lab.show_solution(true);
+  ASSERT_TRUE(lab.state().showing_solution);
+  EXPECT_TRUE(lab.editor_model().read_only());
+  EXPECT_EQ(lab.editor_model().text(), exercise.solution);
+  frames();
+  EXPECT_FALSE(lab.check()) << "the solution is not the learner's to submit";
+  lab.show_solution(false);
+  EXPECT_EQ(lab.editor_model().text(), "int x;" + exercise.starter);
+}
+
+TEST_F(LabTabTest, TheBlockControlReachesTheCheck) {
+  fake_->answer = failed_verdict();
+  open_lab();
+  LabController& lab = app_->lab();
+  ASSERT_FALSE(lab.state().block_is_fixed);
+  EXPECT_EQ(lab.state().block_text, "256");
+  lab.set_block("2000");
+  EXPECT_FALSE(lab.state().block_problem.empty());
+  EXPECT_FALSE(lab.check()) << "not with a block CUDA would refuse";
+  lab.set_block("128");
+  EXPECT_TRUE(lab.state().block_problem.empty());
+  ASSERT_TRUE(lab.check());
+  finish_check();
+  ASSERT_TRUE(fake_->options.block.has_value());
+  EXPECT_EQ(*fake_->options.block, (Dim3{128, 1, 1}));
+}
+
+TEST_F(LabTabTest, ProgressAndSourcesSurviveARestart) {
+  lab::CheckVerdict passed;
+  passed.outcome = lab::Outcome::kPassed;
+  passed.reason = "passed 5 of 5 checks";
+  passed.kernel_ms = 0.25;
+  passed.solution_ms = 0.2;
+  fake_->answer = passed;
+  open_lab();
+  click_editor(0, 0);
+  type("// kept");
+  press_enter();
+  frames();  // the autosave (due at once in this test) writes the source
+  const std::string source = app_->lab().source();
+  EXPECT_EQ(read(folder_ / "vector-add.cu"), source);
+  ASSERT_TRUE(app_->lab().check());
+  finish_check();
+  app_->lab().select_exercise("grid-stride");
+  frames();
+
+  app_.reset();
+  open_controller();
+  const LabState& lab = app_->lab().state();
+  app_->lab().select_exercise("vector-add");
+  EXPECT_EQ(app_->lab().source(), source) << "the last source is back";
+  const auto entry = std::find_if(lab.exercises.begin(), lab.exercises.end(),
+                                  [](const auto& e) { return e.id == "vector-add"; });
+  ASSERT_NE(entry, lab.exercises.end());
+  EXPECT_TRUE(entry->passed);
+  EXPECT_DOUBLE_EQ(entry->best_ms.value_or(0), 0.25);
+  app_->lab().select_exercise("grid-stride");
+  EXPECT_EQ(app_->lab().source(), lab::find_exercise("grid-stride")->starter)
+      << "an exercise never edited starts from its starter";
+}
+
+}  // namespace
+}  // namespace tl::ui
