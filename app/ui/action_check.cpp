@@ -8,6 +8,7 @@
 #include "core/launch_config.hpp"
 #include "core/lessons/device_placeholders.hpp"
 #include "core/plot/plot_quantity.hpp"
+#include "lab/exercise_registry.hpp"
 #include "lesson_views.hpp"
 
 namespace tl::ui {
@@ -48,6 +49,9 @@ Status ActionChecker::check(const lessons::LessonAction& action) {
   if (action.plot) {
     auto quantity = plot::parse_plot_quantity(*action.plot);
     if (!quantity) return quantity.status();
+  }
+  if (action.exercise && lab::find_exercise(*action.exercise) == nullptr) {
+    return invalid_argument("exercise=" + *action.exercise + ": no such exercise");
   }
   if (action.pick) {
     auto cell = parse_dim3(*action.pick);

@@ -13,6 +13,7 @@
 #include "core/lessons/lesson_action.hpp"
 #include "core/plot/tick_format.hpp"
 #include "interop/gl_trace_sink.hpp"
+#include "lab/exercise_registry.hpp"
 #include "lesson_texts.hpp"
 #include "series_style.hpp"
 
@@ -207,6 +208,10 @@ void AppController::wait_until_idle(std::chrono::milliseconds limit) {
   while (busy() && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+  // A Lab check a link started (a screenshot of its verdict) is waited for too.
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline - std::chrono::steady_clock::now());
+  if (lab_->checking()) lab_->wait_for_check(std::max(left, std::chrono::milliseconds(0)));
   update();
 }
 
@@ -679,6 +684,19 @@ void AppController::apply_action(const lessons::LessonAction& parsed) {
     } else {
       post(Severity::kWarning, "pick=" + *action->pick + ": expected row,col");
     }
+  }
+  // The Kernel Lab: open an exercise (the Lab comes to the front), check it.
+  if (action->exercise) {
+    if (lab::find_exercise(*action->exercise) == nullptr) {
+      post(Severity::kWarning, "exercise=" + *action->exercise + ": no such exercise");
+    } else {
+      lab_->select_exercise(*action->exercise);
+      show_workspace(Workspace::kLab);
+    }
+  }
+  if (action->check) {
+    show_workspace(Workspace::kLab);
+    if (!lab_->check()) post(Severity::kWarning, "The Lab is checking already.");
   }
   if (action->sweep) {
     // The sweep's curves are the point of such a link, unless it names a view of its own.

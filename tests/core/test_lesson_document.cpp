@@ -98,6 +98,15 @@ TEST(LessonAction, PlotPicksTheYQuantityAndIsNotALessonParameter) {
   EXPECT_EQ(action->values.count("plot"), 0u);
 }
 
+TEST(LessonAction, OpensAnExerciseInTheKernelLabAndChecksIt) {
+  auto action = lessons::parse_lesson_action("threadlab:set?exercise=vector-add&check");
+  ASSERT_TRUE(action.is_ok()) << action.message();
+  EXPECT_EQ(action->exercise, "vector-add");
+  EXPECT_TRUE(action->check);
+  EXPECT_TRUE(action->values.empty());
+  EXPECT_FALSE(lessons::parse_lesson_action("threadlab:set?exercise").is_ok());
+}
+
 TEST(LessonAction, SweepsOverSizesOrOverBlockSizes) {
   auto sizes = lessons::parse_lesson_action("threadlab:set?sweep");
   ASSERT_TRUE(sizes.is_ok());

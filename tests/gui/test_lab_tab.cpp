@@ -376,6 +376,25 @@ TEST_F(LabTabTest, TheBlockControlReachesTheCheck) {
   EXPECT_EQ(*fake_->options.block, (Dim3{128, 1, 1}));
 }
 
+// A link (a lesson's text, a demo step, `threadlab gui --action`) opens an exercise and checks it;
+// the scripted runs' wait for idle includes the check, so their screenshots show its verdict.
+TEST_F(LabTabTest, ALinkOpensAnExerciseAndChecksIt) {
+  fake_->answer = failed_verdict();
+  app_->apply_lesson_action("threadlab:set?exercise=grid-stride&check");
+  EXPECT_EQ(app_->state().view.workspace, Workspace::kLab);
+  EXPECT_EQ(app_->lab().state().current, "grid-stride");
+  test_support::wait_until_idle(*app_);
+  EXPECT_FALSE(app_->lab().checking());
+  EXPECT_EQ(fake_->exercise, "grid-stride");
+  ASSERT_TRUE(app_->lab().state().verdict);
+  frames();
+  EXPECT_EQ(selected_workspace_tab(), "Kernel Lab (2)###lab");
+  const std::size_t before = app_->state().messages.size();
+  app_->apply_lesson_action("threadlab:set?exercise=no-such-thing");
+  ASSERT_GT(app_->state().messages.size(), before);
+  EXPECT_EQ(app_->state().messages.back().severity, Severity::kWarning);
+}
+
 TEST_F(LabTabTest, ProgressAndSourcesSurviveARestart) {
   lab::CheckVerdict passed;
   passed.outcome = lab::Outcome::kPassed;

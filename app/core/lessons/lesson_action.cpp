@@ -31,6 +31,8 @@ Result<LessonAction> parse_lesson_action(const std::string& link) {
     if (key.empty()) return invalid_argument("in '" + link + "': a setting without a name");
     if (key == "launch" && !has_value) {
       action.launch = true;
+    } else if (key == "check" && !has_value) {
+      action.check = true;
     } else if (key == "sweep" && (!has_value || value == "size" || value == "block")) {
       action.sweep = true;
       action.sweep_blocks = value == "block";
@@ -48,6 +50,8 @@ Result<LessonAction> parse_lesson_action(const std::string& link) {
       action.pick = value;
     } else if (key == "plot") {
       action.plot = value;
+    } else if (key == "exercise") {
+      action.exercise = value;
     } else {
       action.values[key] = value;
     }

@@ -85,9 +85,13 @@ void draw_exercise_picker(AppController& controller, const Fonts& fonts) {
 void draw_statement(AppController& controller, const Fonts& fonts) {
   const LabState& state = controller.lab().state();
   if (state.current.empty()) return;
-  ImGui::PushFont(fonts.heading);
-  ImGui::TextWrapped("%s", state.statement_title.c_str());
-  ImGui::PopFont();
+  // The statement usually opens with its own title; one without gets the exercise's.
+  const auto& blocks = state.statement.blocks;
+  if (blocks.empty() || blocks.front().kind != markdown::BlockKind::kHeading) {
+    ImGui::PushFont(fonts.heading);
+    ImGui::TextWrapped("%s", state.statement_title.c_str());
+    ImGui::PopFont();
+  }
   if (!state.statement_error.empty()) wrapped(palette().error, state.statement_error);
   draw_markdown(controller, state.statement, fonts);
 }
@@ -353,7 +357,6 @@ void draw_lab_mapping(AppController& controller, const Fonts& fonts) {
   LabController& lab = controller.lab();
   const LabMappingState& m = lab.state().mapping;
   heading(fonts, "Your kernel: who computed what");
-  ImGui::SameLine(0, ImGui::GetFontSize());
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
   if (ImGui::BeginCombo("colour by##lab", std::string(to_string(m.color_by)).c_str())) {
     for (ColorBy mode : all_color_modes()) {
