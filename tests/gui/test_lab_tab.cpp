@@ -279,6 +279,13 @@ TEST_F(LabTabTest, TypingAndCtrlEnterCheckTheSourceAndShowTheWrongElements) {
   }
   EXPECT_GT(red_pixels, 20u) << "the wrong elements are outlined in the Lab's mapping view";
 
+  // The whole tab with its verdict, left for a person to look at (as the other GUI tests leave
+  // their screenshots).
+  frames();
+  const std::string png =
+      (std::filesystem::path(::testing::TempDir()) / "threadlab-lab.png").string();
+  EXPECT_TRUE(ui_->save_png(png).is_ok());
+
   // The passing case can be drawn instead: no marks there.
   app_->lab().show_case(0);
   EXPECT_EQ(lab.mapping.case_index, 0u);

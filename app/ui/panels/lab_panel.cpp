@@ -295,8 +295,15 @@ void draw_verdict(AppController& controller, const Fonts& fonts) {
       if (ImGui::Selectable(text.c_str(), drawn)) lab.show_case(i);
       ImGui::PopStyleColor();
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip(c.trace.empty() ? "No trace came back for this case"
-                                          : "Show this case in the mapping view below");
+        // The whole message: the line is cut at the panel's edge.
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35.0f);
+        if (!c.message.empty()) ImGui::TextUnformatted(c.message.c_str());
+        ImGui::TextColored(palette().muted, "%s",
+                           c.trace.empty() ? "No trace came back for this case"
+                                           : "Click: this case in the mapping view below");
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
       }
       ImGui::PopID();
     }
