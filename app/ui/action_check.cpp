@@ -9,6 +9,7 @@
 #include "core/lessons/device_placeholders.hpp"
 #include "core/plot/plot_quantity.hpp"
 #include "lab/exercise_registry.hpp"
+#include "lab_controller.hpp"
 #include "lesson_views.hpp"
 
 namespace tl::ui {
@@ -50,8 +51,20 @@ Status ActionChecker::check(const lessons::LessonAction& action) {
     auto quantity = plot::parse_plot_quantity(*action.plot);
     if (!quantity) return quantity.status();
   }
-  if (action.exercise && lab::find_exercise(*action.exercise) == nullptr) {
-    return invalid_argument("exercise=" + *action.exercise + ": no such exercise");
+  if (action.exercise) {
+    exercise_ = lab::find_exercise(*action.exercise);
+    if (exercise_ == nullptr) {
+      return invalid_argument("exercise=" + *action.exercise + ": no such exercise");
+    }
+  }
+  if (action.submission) {
+    if (exercise_ == nullptr) {
+      return invalid_argument("submission=" + *action.submission + " needs an exercise first");
+    }
+    if (find_known_wrong(*exercise_, *action.submission) == nullptr) {
+      return invalid_argument("submission=" + *action.submission + ": " + exercise_->id +
+                              " has no such known-wrong submission");
+    }
   }
   if (action.pick) {
     auto cell = parse_dim3(*action.pick);

@@ -10,6 +10,7 @@
 #include "core/classroom/demo_script.hpp"
 #include "core/lessons/lesson_action.hpp"
 #include "core/result.hpp"
+#include "lab/exercise.hpp"
 
 namespace tl::ui {
 
@@ -22,6 +23,7 @@ class ActionChecker {
 
  private:
   std::string lesson_id_;
+  const lab::Exercise* exercise_ = nullptr;  // the Lab's exercise a step opened
   std::unique_ptr<compute::Lesson> lesson_;
 };
 

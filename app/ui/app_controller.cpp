@@ -694,6 +694,12 @@ void AppController::apply_action(const lessons::LessonAction& parsed) {
       show_workspace(Workspace::kLab);
     }
   }
+  if (action->submission) {
+    show_workspace(Workspace::kLab);
+    if (const Status loaded = lab_->load_known_wrong(*action->submission); !loaded) {
+      post(Severity::kWarning, loaded.message());
+    }
+  }
   if (action->check) {
     show_workspace(Workspace::kLab);
     if (!lab_->check()) post(Severity::kWarning, "The Lab is checking already.");

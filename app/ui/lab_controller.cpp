@@ -53,6 +53,14 @@ struct LabController::PendingCheck {
   std::future<lab::CheckVerdict> verdict;
 };
 
+const lab::KnownWrongSubmission* find_known_wrong(const lab::Exercise& exercise,
+                                                  std::string_view name) {
+  for (const lab::KnownWrongSubmission& wrong : exercise.known_wrong) {
+    if (std::filesystem::path(wrong.path).stem() == name) return &wrong;
+  }
+  return nullptr;
+}
+
 std::optional<std::size_t> case_to_draw(const lab::CheckVerdict& verdict) {
   std::optional<std::size_t> largest_passing;
   std::size_t largest = 0;
@@ -234,6 +242,22 @@ void LabController::reset_to_starter() {
   s->source.insert_text(s->exercise->starter);
   s->source.set_cursor({0, 0});
   refresh_current();
+}
+
+Status LabController::load_known_wrong(const std::string& name) {
+  Session* s = current_session();
+  if (s == nullptr) return invalid_argument("no exercise is open in the Lab");
+  const lab::KnownWrongSubmission* found = find_known_wrong(*s->exercise, name);
+  if (found == nullptr) {
+    return invalid_argument("submission=" + name + ": " + s->exercise->id +
+                            " has no such known-wrong submission");
+  }
+  s->showing_solution = false;
+  s->source.select_all();
+  s->source.insert_text(found->source);
+  s->source.set_cursor({0, 0});
+  refresh_current();
+  return Status::ok();
 }
 
 void LabController::show_solution(bool show) {

@@ -43,6 +43,10 @@ struct LabControllerOptions {
 // the largest passing one; none when no case came back with a trace.
 [[nodiscard]] std::optional<std::size_t> case_to_draw(const lab::CheckVerdict& verdict);
 
+// The exercise's known-wrong submission named `name` (its file's name without folder or .cu).
+[[nodiscard]] const lab::KnownWrongSubmission* find_known_wrong(const lab::Exercise& exercise,
+                                                                std::string_view name);
+
 class LabController {
  public:
   static Result<std::unique_ptr<LabController>> create(LabControllerOptions options);
@@ -70,6 +74,9 @@ class LabController {
 
   // Back to the starter, as one edit that Ctrl+Z undoes.
   void reset_to_starter();
+  // One of the exercise's known-wrong submissions (`name`: its file under wrong/, without .cu) in
+  // the editor, as one undoable edit: a teacher showing a common mistake.
+  Status load_known_wrong(const std::string& name);
   // The reference solution, read-only in place of the learner's source; only after a failed check.
   void show_solution(bool show);
   // The learner's block, e.g. "256" or "16x16" (ignored where the exercise fixes it).

@@ -99,9 +99,11 @@ TEST(LessonAction, PlotPicksTheYQuantityAndIsNotALessonParameter) {
 }
 
 TEST(LessonAction, OpensAnExerciseInTheKernelLabAndChecksIt) {
-  auto action = lessons::parse_lesson_action("threadlab:set?exercise=vector-add&check");
+  auto action = lessons::parse_lesson_action(
+      "threadlab:set?exercise=vector-add&submission=missing_guard&check");
   ASSERT_TRUE(action.is_ok()) << action.message();
   EXPECT_EQ(action->exercise, "vector-add");
+  EXPECT_EQ(action->submission, "missing_guard");
   EXPECT_TRUE(action->check);
   EXPECT_TRUE(action->values.empty());
   EXPECT_FALSE(lessons::parse_lesson_action("threadlab:set?exercise").is_ok());

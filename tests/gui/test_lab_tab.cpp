@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string>
 
+#include "action_check.hpp"
 #include "app_controller.hpp"
 #include "controller_test_support.hpp"
 #include "core/color_scheme.hpp"
@@ -400,6 +401,34 @@ TEST_F(LabTabTest, ALinkOpensAnExerciseAndChecksIt) {
   app_->apply_lesson_action("threadlab:set?exercise=no-such-thing");
   ASSERT_GT(app_->state().messages.size(), before);
   EXPECT_EQ(app_->state().messages.back().severity, Severity::kWarning);
+}
+
+// A teacher shows a common mistake: a known-wrong submission in the editor (undoable), checked.
+TEST_F(LabTabTest, ALinkLoadsAKnownWrongSubmission) {
+  fake_->answer = failed_verdict();
+  const std::string before = app_->lab().source();
+  app_->apply_lesson_action("threadlab:set?exercise=vector-add&submission=missing_guard&check");
+  test_support::wait_until_idle(*app_);
+  const lab::Exercise& exercise = *lab::find_exercise("vector-add");
+  const lab::KnownWrongSubmission* wrong = find_known_wrong(exercise, "missing_guard");
+  ASSERT_NE(wrong, nullptr);
+  EXPECT_EQ(app_->lab().source(), wrong->source);
+  EXPECT_EQ(fake_->source, wrong->source);
+  ASSERT_TRUE(app_->lab().editor_model().undo());
+  EXPECT_EQ(app_->lab().source(), before);
+  EXPECT_FALSE(app_->lab().load_known_wrong("no_such_file").is_ok());
+}
+
+// The Lab's demo script (the README's Lab pictures) is valid: every step's exercise and submission
+// exist.
+TEST(LabDemoScript, IsValid) {
+  auto script =
+      classroom::load_demo_script(std::string(THREADLAB_SOURCE_DIR) + "/docs/demos/lab.toml");
+  ASSERT_TRUE(script.is_ok()) << script.message();
+  EXPECT_TRUE(check_demo_script(*script).is_ok()) << check_demo_script(*script).message();
+  classroom::DemoScript wrong = *script;
+  wrong.steps[0].action.submission = "no_such_file";
+  EXPECT_FALSE(check_demo_script(wrong).is_ok());
 }
 
 TEST_F(LabTabTest, ProgressAndSourcesSurviveARestart) {

@@ -83,6 +83,12 @@ class StepReader {
         step.action.pick = text(node, name);
       } else if (name == "launch") {
         step.action.launch = flag(node, name);
+      } else if (name == "exercise") {
+        step.action.exercise = text(node, name);
+      } else if (name == "submission") {
+        step.action.submission = text(node, name);
+      } else if (name == "check") {
+        step.action.check = flag(node, name);
       } else if (name == "sweep") {
         const std::string kind = text(node, name);
         if (kind != "size" && kind != "block") fail(node, "sweep must be \"size\" or \"block\"");
@@ -104,7 +110,7 @@ class StepReader {
       } else {
         fail(node, "unknown key '" + name +
                        "' (expected caption, lesson, set, color, view, plot, pick, launch, sweep, "
-                       "wait or shot)");
+                       "exercise, submission, check, wait or shot)");
       }
     }
     return step;

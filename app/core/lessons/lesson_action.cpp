@@ -52,6 +52,8 @@ Result<LessonAction> parse_lesson_action(const std::string& link) {
       action.plot = value;
     } else if (key == "exercise") {
       action.exercise = value;
+    } else if (key == "submission") {
+      action.submission = value;
     } else {
       action.values[key] = value;
     }

@@ -20,10 +20,13 @@ struct LessonAction {
   std::optional<std::string> pick;      // pick=17,9: the element (row, col) to inspect
   std::optional<std::string> plot;      // plot=gflops: what the timing plot's y axis shows
   std::optional<std::string> exercise;  // exercise=vector-add: open it in the Kernel Lab
-  bool launch = false;                  // launch
-  bool sweep = false;                   // sweep (over sizes), or sweep=size / sweep=block
-  bool sweep_blocks = false;            // sweep=block: over threads per block at the current size
-  bool check = false;                   // check: the Kernel Lab checks the open exercise
+  // submission=missing_guard: one of the exercise's known-wrong submissions (its wrong/ files) in
+  // the Lab's editor, for a teacher to show a common mistake.
+  std::optional<std::string> submission;
+  bool launch = false;        // launch
+  bool sweep = false;         // sweep (over sizes), or sweep=size / sweep=block
+  bool sweep_blocks = false;  // sweep=block: over threads per block at the current size
+  bool check = false;         // check: the Kernel Lab checks the open exercise
 };
 
 [[nodiscard]] bool is_lesson_action(const std::string& link);

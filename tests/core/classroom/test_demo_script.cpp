@@ -60,6 +60,21 @@ TEST(DemoScript, ReadsEveryKindOfStep) {
   EXPECT_EQ(third.shot, "step-03");
 }
 
+TEST(DemoScript, ReadsTheKernelLabsKeys) {
+  auto script = parse_demo_script(R"(
+[[step]]
+exercise = "matmul-tiled"
+submission = "one_tile_too_few"
+check = true
+)",
+                                  "lab.toml");
+  ASSERT_TRUE(script.is_ok()) << script.message();
+  const lessons::LessonAction& action = script->steps[0].action;
+  EXPECT_EQ(action.exercise, "matmul-tiled");
+  EXPECT_EQ(action.submission, "one_tile_too_few");
+  EXPECT_TRUE(action.check);
+}
+
 struct BadScript {
   const char* text;
   const char* expected_location;  // "file:line"
