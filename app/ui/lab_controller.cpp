@@ -61,6 +61,13 @@ const lab::KnownWrongSubmission* find_known_wrong(const lab::Exercise& exercise,
   return nullptr;
 }
 
+std::string known_wrong_source(const lab::KnownWrongSubmission& wrong) {
+  constexpr std::string_view kMarker = "// expect:";
+  if (wrong.source.rfind(kMarker, 0) != 0) return wrong.source;
+  const std::size_t end = wrong.source.find('\n');
+  return end == std::string::npos ? std::string() : wrong.source.substr(end + 1);
+}
+
 std::optional<std::size_t> case_to_draw(const lab::CheckVerdict& verdict) {
   std::optional<std::size_t> largest_passing;
   std::size_t largest = 0;
@@ -254,7 +261,7 @@ Status LabController::load_known_wrong(const std::string& name) {
   }
   s->showing_solution = false;
   s->source.select_all();
-  s->source.insert_text(found->source);
+  s->source.insert_text(known_wrong_source(*found));
   s->source.set_cursor({0, 0});
   refresh_current();
   return Status::ok();

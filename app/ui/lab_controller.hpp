@@ -47,6 +47,9 @@ struct LabControllerOptions {
 [[nodiscard]] const lab::KnownWrongSubmission* find_known_wrong(const lab::Exercise& exercise,
                                                                 std::string_view name);
 
+// Its source as the editor shows it: without the `// expect: ...` line the tests read.
+[[nodiscard]] std::string known_wrong_source(const lab::KnownWrongSubmission& wrong);
+
 class LabController {
  public:
   static Result<std::unique_ptr<LabController>> create(LabControllerOptions options);

@@ -412,8 +412,11 @@ TEST_F(LabTabTest, ALinkLoadsAKnownWrongSubmission) {
   const lab::Exercise& exercise = *lab::find_exercise("vector-add");
   const lab::KnownWrongSubmission* wrong = find_known_wrong(exercise, "missing_guard");
   ASSERT_NE(wrong, nullptr);
-  EXPECT_EQ(app_->lab().source(), wrong->source);
-  EXPECT_EQ(fake_->source, wrong->source);
+  EXPECT_EQ(app_->lab().source(), known_wrong_source(*wrong));
+  EXPECT_EQ(fake_->source, known_wrong_source(*wrong));
+  EXPECT_EQ(app_->lab().source().find("// expect:"), std::string::npos)
+      << "the tests' marker line is not shown to the class";
+  EXPECT_NE(app_->lab().source().find("__global__"), std::string::npos);
   ASSERT_TRUE(app_->lab().editor_model().undo());
   EXPECT_EQ(app_->lab().source(), before);
   EXPECT_FALSE(app_->lab().load_known_wrong("no_such_file").is_ok());
