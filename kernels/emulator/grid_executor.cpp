@@ -1,14 +1,17 @@
 #include "grid_executor.hpp"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <boost/context/detail/fcontext.hpp>
+#include <cstdio>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include "cuda_emulation.hpp"
@@ -40,9 +43,20 @@ constexpr std::size_t kFiberStackBytes = 128 * 1024;
 constexpr std::size_t kFiberStackStride = kFiberStackBytes + 17 * 64;
 
 enum class FiberState {
-  kRunnable,   // not started, or released from its last barrier: runs in the next round
+  kRunnable,   // not started, or released from its last wait: runs in the next round
   kAtBarrier,  // waiting at __syncthreads()
+  kAtWarpOp,   // waiting for the lanes of its warp at a shuffle, vote or __syncwarp
   kFinished,
+};
+
+// What a lane waiting at a warp operation asked for, and, once its group met, what it gets.
+struct WarpRequest {
+  WarpOp op = WarpOp::kSyncWarp;
+  unsigned mask = 0;
+  std::uint64_t value = 0;
+  int lane_arg = 0;
+  int width = 32;
+  std::uint64_t result = 0;
 };
 
 struct Fiber {
@@ -50,6 +64,7 @@ struct Fiber {
   FiberState state = FiberState::kRunnable;
   uint3 thread{};
   char* stack_bottom = nullptr;  // lowest address of its stack (for AddressSanitizer)
+  WarpRequest warp;
 };
 
 // One block running as fibers on this worker. A round resumes every runnable fiber in thread
@@ -61,14 +76,18 @@ struct BlockFibers {
   std::vector<Fiber>* fibers = nullptr;
   std::size_t current = 0;  // index of the fiber running now
   fctx::fcontext_t scheduler = nullptr;
-  bool chain = true;         // false: every fiber returns to the scheduler after each step
-  std::size_t finished = 0;  // fibers that have run to their end
+  bool chain = true;           // false: every fiber returns to the scheduler after each step
+  std::size_t finished = 0;    // fibers that have run to their end
+  std::size_t at_warp_op = 0;  // fibers waiting at a warp operation
   const std::function<void()>* body = nullptr;
   const void* scheduler_stack_bottom = nullptr;  // for AddressSanitizer
   std::size_t scheduler_stack_bytes = 0;
 };
 thread_local BlockFibers* g_block = nullptr;
-thread_local bool g_barrier_misuse = false;
+// Set when a barrier-free launch reaches __syncthreads() or a warp operation.
+thread_local const char* g_fiber_misuse = nullptr;
+// This worker's dynamic shared memory for the block it runs (null: the launch asked for none).
+thread_local unsigned char* g_dynamic_shared = nullptr;
 
 // AddressSanitizer's fiber protocol: announce the stack about to run, confirm on arrival. `save` is
 // null for a fiber that will never be resumed (it has finished).
@@ -175,6 +194,191 @@ void run_round_from(BlockFibers& block, std::size_t first) {
   store_context(from);
 }
 
+const char* warp_op_name(WarpOp op) {
+  switch (op) {
+    case WarpOp::kShuffleIndex:
+      return "__shfl_sync";
+    case WarpOp::kShuffleUp:
+      return "__shfl_up_sync";
+    case WarpOp::kShuffleDown:
+      return "__shfl_down_sync";
+    case WarpOp::kShuffleXor:
+      return "__shfl_xor_sync";
+    case WarpOp::kAll:
+      return "__all_sync";
+    case WarpOp::kAny:
+      return "__any_sync";
+    case WarpOp::kBallot:
+      return "__ballot_sync";
+    case WarpOp::kActiveMask:
+      return "__activemask";
+    case WarpOp::kSyncWarp:
+      return "__syncwarp";
+  }
+  return "a warp operation";
+}
+
+std::string hex(unsigned mask) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%08x", mask);
+  return text;
+}
+
+std::string block_name() {
+  return "block (" + std::to_string(blockIdx.x) + ", " + std::to_string(blockIdx.y) + ", " +
+         std::to_string(blockIdx.z) + ")";
+}
+
+std::string thread_name(const Fiber& fiber) {
+  return "thread (" + std::to_string(fiber.thread.x) + ", " + std::to_string(fiber.thread.y) +
+         ", " + std::to_string(fiber.thread.z) + ")";
+}
+
+// The lane a shuffle reads for `lane` (CUDA's rules, including reading one's own value at the
+// edges of a width segment); -1 for its own value.
+int shuffle_source(const WarpRequest& request, int lane) {
+  const int width = request.width;
+  const int segment = lane & ~(width - 1);
+  int source = lane;
+  switch (request.op) {
+    case WarpOp::kShuffleIndex:
+      source = segment + (((request.lane_arg % width) + width) % width);
+      break;
+    case WarpOp::kShuffleUp:
+      source = lane - request.lane_arg;
+      if (source < segment) return -1;
+      break;
+    case WarpOp::kShuffleDown:
+      source = lane + request.lane_arg;
+      if (source >= segment + width) return -1;
+      break;
+    case WarpOp::kShuffleXor:
+      source = lane ^ request.lane_arg;
+      if (source < 0 || source >= segment + width) return -1;
+      break;
+    default:
+      return -1;
+  }
+  return source == lane ? -1 : source;
+}
+
+// After a round, completes every warp group whose lanes have all arrived: computes each lane's
+// result and makes it runnable. Returns how many lanes it released, or an error message for a
+// group that can never complete (or an operation that is undefined on a GPU).
+std::variant<std::size_t, std::string> release_warp_groups(std::vector<Fiber>& fibers) {
+  const std::size_t count = fibers.size();
+  std::size_t released = 0;
+  for (std::size_t warp_base = 0; warp_base < count; warp_base += 32) {
+    const int lanes = static_cast<int>(std::min<std::size_t>(32, count - warp_base));
+    const unsigned existing = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+    // Named only in an error message, never on the way of a kernel that runs well.
+    auto warp_name = [&] {
+      return block_name() + ", warp " + std::to_string(warp_base / 32) + " (threads " +
+             std::to_string(warp_base) + " to " + std::to_string(warp_base + lanes - 1) + ")";
+    };
+    auto lane_fiber = [&](int lane) -> Fiber& { return fibers[warp_base + lane]; };
+    for (int lane = 0; lane < lanes; ++lane) {
+      Fiber& first = lane_fiber(lane);
+      if (first.state != FiberState::kAtWarpOp) continue;
+      const WarpRequest request = first.warp;
+      const char* name = warp_op_name(request.op);
+      unsigned group = request.mask & existing;
+      if (request.op == WarpOp::kActiveMask) {
+        group = 0;
+        for (int l = 0; l < lanes; ++l) {
+          if (lane_fiber(l).state != FiberState::kFinished) group |= 1u << l;
+        }
+      } else if ((request.mask & (1u << lane)) == 0) {
+        return warp_name() + ": lane " + std::to_string(lane) + " (" + thread_name(first) +
+               ") called " + name + " with mask " + hex(request.mask) +
+               ", which leaves itself out; the calling lane must be in the mask.";
+      }
+      if (request.width < 1 || request.width > 32 || (request.width & (request.width - 1)) != 0) {
+        return warp_name() + ": lane " + std::to_string(lane) + " called " + name + " with width " +
+               std::to_string(request.width) + "; the width must be a power of two up to 32.";
+      }
+      for (int l = 0; l < lanes; ++l) {
+        if ((group & (1u << l)) == 0) continue;
+        const Fiber& other = lane_fiber(l);
+        auto who = [&] { return "lane " + std::to_string(l) + " (" + thread_name(other) + ")"; };
+        auto asked = [&] {
+          return "lane " + std::to_string(lane) + " (" + thread_name(first) + ") waits at " + name +
+                 " with mask " + hex(request.mask);
+        };
+        if (other.state == FiberState::kFinished) {
+          return warp_name() + ": " + asked() + ", but " + who() +
+                 " has already exited; every lane a mask names must reach the same warp "
+                 "operation (on a GPU this is undefined).";
+        }
+        if (other.state == FiberState::kAtBarrier) {
+          return warp_name() + ": " + asked() + ", but " + who() +
+                 " waits at __syncthreads(): the two can never meet (a deadlock on a GPU).";
+        }
+        if (other.warp.op != request.op || other.warp.mask != request.mask) {
+          return warp_name() + ": " + asked() + ", but " + who() + " waits at " +
+                 warp_op_name(other.warp.op) + " with mask " + hex(other.warp.mask) +
+                 "; the lanes of a mask must reach the same operation with the same mask.";
+        }
+      }
+      // Every lane of the group is here: compute all the results, then release them.
+      std::uint64_t vote_all = 1, vote_any = 0, ballot = 0;
+      for (int l = 0; l < lanes; ++l) {
+        if ((group & (1u << l)) == 0) continue;
+        const std::uint64_t predicate = lane_fiber(l).warp.value;
+        vote_all &= predicate;
+        vote_any |= predicate;
+        if (predicate != 0) ballot |= 1u << l;
+      }
+      for (int l = 0; l < lanes; ++l) {
+        if ((group & (1u << l)) == 0) continue;
+        Fiber& member = lane_fiber(l);
+        WarpRequest& mine = member.warp;
+        switch (request.op) {
+          case WarpOp::kShuffleIndex:
+          case WarpOp::kShuffleUp:
+          case WarpOp::kShuffleDown:
+          case WarpOp::kShuffleXor: {
+            const int source = shuffle_source(mine, l);
+            if (source < 0) {
+              mine.result = mine.value;
+            } else if (source >= 32 || (group & (1u << source)) == 0) {
+              return warp_name() + ": lane " + std::to_string(l) + " (" + thread_name(member) +
+                     ") reads lane " + std::to_string(source) + " with " + name +
+                     (source >= lanes ? ", which does not exist in this block"
+                                      : ", which is not in the mask " + hex(request.mask)) +
+                     "; reading a lane that takes no part is undefined on a GPU.";
+            } else {
+              mine.result = lane_fiber(source).warp.value;
+            }
+            break;
+          }
+          case WarpOp::kAll:
+            mine.result = vote_all;
+            break;
+          case WarpOp::kAny:
+            mine.result = vote_any;
+            break;
+          case WarpOp::kBallot:
+            mine.result = ballot;
+            break;
+          case WarpOp::kActiveMask:
+            mine.result = group;
+            break;
+          case WarpOp::kSyncWarp:
+            mine.result = 0;
+            break;
+        }
+      }
+      for (int l = 0; l < lanes; ++l) {
+        if ((group & (1u << l)) == 0) continue;
+        lane_fiber(l).state = FiberState::kRunnable;
+        ++released;
+      }
+    }
+  }
+  return released;
+}
+
 // Runs one block with every thread as a fiber. Returns an error message, empty on success.
 std::string run_block_as_fibers(std::vector<Fiber>& fibers, const StackPool& stacks,
                                 const std::function<void()>& body, std::uint64_t block_index,
@@ -211,25 +415,29 @@ std::string run_block_as_fibers(std::vector<Fiber>& fibers, const StackPool& sta
     }
   };
   std::string error;
-  // Each round runs every thread up to its next barrier (or its end). A round ends with all threads
-  // at the barrier, all finished, or a mix: the last is a divergent barrier, undefined in CUDA.
+  // Each round runs every runnable thread up to its next wait (a barrier or a warp operation) or
+  // its end. Then the warp groups that are complete go on; when none is left waiting, the block
+  // barrier is either reached by all (everyone goes on), or by some while the others have finished:
+  // a divergent barrier, undefined in CUDA.
   while (true) {
     run_round();
-    // No fiber is runnable now: each is at the barrier or finished.
     if (block.finished == count) break;
+    auto released = block.at_warp_op == 0 ? std::variant<std::size_t, std::string>(std::size_t{0})
+                                          : release_warp_groups(fibers);
+    if (std::holds_alternative<std::string>(released)) {
+      // The waiting fibers are abandoned mid-kernel: resuming them would run the kernel on with
+      // made-up warp results. Kernels hold nothing on their stacks that needs destroying.
+      error = std::get<std::string>(std::move(released));
+      break;
+    }
+    if (const std::size_t lanes = std::get<std::size_t>(released); lanes != 0) {
+      block.at_warp_op -= lanes;
+      continue;
+    }
     if (block.finished != 0) {
-      error =
-          "__syncthreads() was not reached by every thread of block (" +
-          std::to_string(blockIdx.x) + ", " + std::to_string(blockIdx.y) + ", " +
-          std::to_string(blockIdx.z) +
-          "): a barrier inside a branch that some threads skip deadlocks or corrupts a real GPU.";
-      // Let the waiting threads run to completion so no fiber is left suspended mid-kernel.
-      while (block.finished != count) {
-        for (Fiber& f : fibers) {
-          if (f.state == FiberState::kAtBarrier) f.state = FiberState::kRunnable;
-        }
-        run_round();
-      }
+      error = "__syncthreads() was not reached by every thread of " + block_name() +
+              ": a barrier inside a branch that some threads skip deadlocks or corrupts a real "
+              "GPU.";
       break;
     }
     // Every thread is at the barrier: release them all.
@@ -239,19 +447,69 @@ std::string run_block_as_fibers(std::vector<Fiber>& fibers, const StackPool& sta
   return error;
 }
 
+// Keeps the dynamic shared memory of one worker: `bytes` ending right at an inaccessible page.
+class DynamicSharedMemory {
+ public:
+  explicit DynamicSharedMemory(std::size_t bytes) {
+    if (bytes == 0) return;
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    const std::size_t rounded = (bytes + 127) / 128 * 128;
+    const std::size_t usable = (rounded + page - 1) / page * page;
+    mapped_ = usable + page;
+    void* p = mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+      mapped_ = 0;
+      return;
+    }
+    base_ = static_cast<unsigned char*>(p);
+    mprotect(base_ + usable, page, PROT_NONE);
+    start_ = base_ + usable - rounded;
+  }
+  ~DynamicSharedMemory() {
+    if (base_ != nullptr) munmap(base_, mapped_);
+  }
+  DynamicSharedMemory(const DynamicSharedMemory&) = delete;
+  DynamicSharedMemory& operator=(const DynamicSharedMemory&) = delete;
+  [[nodiscard]] unsigned char* start() const { return start_; }
+
+ private:
+  unsigned char* base_ = nullptr;
+  unsigned char* start_ = nullptr;
+  std::size_t mapped_ = 0;
+};
+
 }  // namespace
 
 void syncthreads() {
   BlockFibers* block = g_block;
   if (block == nullptr) {
     // The kernel was launched as barrier-free: running on would silently break its shared memory.
-    g_barrier_misuse = true;
+    g_fiber_misuse = "__syncthreads()";
     return;
   }
   Fiber& self = (*block->fibers)[block->current];
   self.state = FiberState::kAtBarrier;
   leave_fiber(*block, self);
   // Resumed in a later round, with threadIdx already restored.
+}
+
+std::uint64_t warp_operation(WarpOp op, unsigned mask, std::uint64_t value, int lane_arg,
+                             int width) {
+  BlockFibers* block = g_block;
+  if (block == nullptr) {
+    g_fiber_misuse = warp_op_name(op);
+    return value;
+  }
+  Fiber& self = (*block->fibers)[block->current];
+  self.warp = WarpRequest{op, mask, value, lane_arg, width, 0};
+  self.state = FiberState::kAtWarpOp;
+  ++block->at_warp_op;
+  leave_fiber(*block, self);
+  return self.warp.result;
+}
+
+unsigned char* dynamic_shared_memory() {
+  return g_dynamic_shared;
 }
 
 unsigned worker_count(const GridOptions& options) {
@@ -262,6 +520,14 @@ unsigned worker_count(const GridOptions& options) {
 Status run_grid(const LaunchConfig& config, const GridOptions& options,
                 const std::function<void()>& thread_body) {
   TL_RETURN_IF_ERROR(check_launch(config, standard_cuda_limits()));
+  if (options.dynamic_shared_bytes > kMaxDynamicSharedBytes) {
+    return Error{ErrorKind::kInvalidArgument,
+                 "the launch asks for " + std::to_string(options.dynamic_shared_bytes) +
+                     " bytes of dynamic shared memory; without an opt-in CUDA allows " +
+                     std::to_string(kMaxDynamicSharedBytes) +
+                     " per block (too many resources "
+                     "requested for launch)"};
+  }
   const std::uint64_t blocks = config.grid.volume();
   const std::uint64_t threads_per_block = config.block.volume();
   // A watched grid runs on one worker, the calling thread: only then is a change of memory between
@@ -272,17 +538,27 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
           : static_cast<unsigned>(std::min<std::uint64_t>(worker_count(options), blocks));
 
   std::atomic<std::uint64_t> next_block{0};
+  std::atomic<bool> failed{false};
   std::mutex error_mutex;
   std::string first_error;
   auto record_error = [&](std::string message) {
     std::lock_guard lock(error_mutex);
     if (first_error.empty()) first_error = std::move(message);
+    failed.store(true, std::memory_order_relaxed);
   };
 
   auto work = [&] {
     gridDim = dim3(config.grid.x, config.grid.y, config.grid.z);
     blockDim = dim3(config.block.x, config.block.y, config.block.z);
-    g_barrier_misuse = false;
+    g_fiber_misuse = nullptr;
+    DynamicSharedMemory dynamic_shared(options.dynamic_shared_bytes);
+    if (options.dynamic_shared_bytes != 0 && dynamic_shared.start() == nullptr) {
+      record_error("the emulator could not allocate " +
+                   std::to_string(options.dynamic_shared_bytes) +
+                   " bytes of dynamic shared memory");
+      return;
+    }
+    g_dynamic_shared = dynamic_shared.start();
     std::vector<Fiber> fibers;
     std::optional<StackPool> stacks;
     if (options.barriers == Barriers::kUsed) {
@@ -297,6 +573,7 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
     // Blocks are handed out one at a time, so a slow block does not hold up the others: the same
     // dynamic scheduling a GPU's block scheduler does.
     for (std::uint64_t b = next_block.fetch_add(1); b < blocks; b = next_block.fetch_add(1)) {
+      if (failed.load(std::memory_order_relaxed)) break;
       blockIdx.x = static_cast<unsigned>(b % config.grid.x);
       blockIdx.y = static_cast<unsigned>((b / config.grid.x) % config.grid.y);
       blockIdx.z = static_cast<unsigned>(b / (std::uint64_t{config.grid.x} * config.grid.y));
@@ -305,7 +582,7 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
             run_block_as_fibers(fibers, *stacks, thread_body, b, options.after_step);
         if (!error.empty()) {
           record_error(std::move(error));
-          return;
+          break;
         }
       } else {
         for (std::uint32_t z = 0; z < config.block.z; ++z) {
@@ -319,13 +596,15 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
             }
           }
         }
-        if (g_barrier_misuse) {
-          record_error(
-              "the kernel called __syncthreads() but was launched on the emulator as barrier-free");
-          return;
+        if (g_fiber_misuse != nullptr) {
+          record_error(std::string("the kernel called ") + g_fiber_misuse +
+                       " but was launched on the emulator as barrier-free: threads that wait "
+                       "for each other need Barriers::kUsed (fibers)");
+          break;
         }
       }
     }
+    g_dynamic_shared = nullptr;
   };
 
   if (workers <= 1) {
