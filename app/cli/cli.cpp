@@ -214,6 +214,62 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
   render_command->add_option("--height", render.height, "Image height in pixels")
       ->capture_default_str();
 
+  auto* lab_command = app.add_subcommand(
+      "lab", "The Kernel Lab: exercises, checks and grading of your own kernels");
+  lab_command->require_subcommand(1);
+  std::string lab_list_format = "text";
+  auto* lab_list = lab_command->add_subcommand("list", "The exercises, in lesson order");
+  lab_list->add_option("--format", lab_list_format, "text or json")->capture_default_str();
+  std::string lab_exercise_id;
+  std::string lab_print_what;
+  for (const char* what : {"starter", "solution", "statement"}) {
+    auto* print = lab_command->add_subcommand(
+        what, std::string("Print an exercise's ") + what +
+                  (std::string(what) == "statement" ? " (markdown)" : " source"));
+    print->add_option("exercise", lab_exercise_id, "The exercise id (lab list)")->required();
+    print->callback([&lab_print_what, what] { lab_print_what = what; });
+  }
+  LabCheckOptions lab_check;
+  const auto add_lab_options = [&lab_check](CLI::App& command, const char* file_help,
+                                            const char* formats) {
+    command.add_option("file", lab_check.file, file_help)->required();
+    command.add_option("--exercise", lab_check.exercise, "The exercise id (lab list)")->required();
+    command.add_option("--backend", lab_check.backend, "auto, gpu or emulator")
+        ->capture_default_str();
+    command.add_option("--block", lab_check.block,
+                       "Your block size, e.g. 128 or 16,16, where the exercise lets you choose");
+    command
+        .add_option("--seed", lab_check.seed,
+                    "The hidden data's seed (a teacher may grade on one students never saw)")
+        ->capture_default_str();
+    command
+        .add_option("--timeout-ms", lab_check.timeout_ms,
+                    "Longest a kernel may run before its worker is stopped")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 600000));
+    command.add_option("--format", lab_check.format, formats);
+  };
+  auto* lab_check_command =
+      lab_command->add_subcommand("check",
+                                  "Run the hidden checks on your kernel (exit 0 pass, "
+                                  "1 a check failed, 2 it does not compile)");
+  add_lab_options(*lab_check_command, "Your kernel's .cu file", "text or json (default text)");
+  lab_check_command->add_flag("--compare,!--no-compare", lab_check.compare,
+                              "Time the reference solution in the same run");
+  auto* lab_watch_command =
+      lab_command->add_subcommand("watch", "Check your kernel again every time you save the file");
+  add_lab_options(*lab_watch_command, "Your kernel's .cu file", "text");
+  lab_watch_command->add_flag("--compare,!--no-compare", lab_check.compare,
+                              "Time the reference solution in the same run");
+  lab_watch_command->add_option("--max-checks", lab_check.max_checks,
+                                "Stop after this many checks (0: until Ctrl+C)");
+  auto* lab_grade_command = lab_command->add_subcommand(
+      "grade", "Check every .cu file of a folder, one worker each; one row per file");
+  add_lab_options(*lab_grade_command, "The folder of submissions", "csv or json (default csv)");
+
+  auto* worker_command = app.add_subcommand("worker", "");  // started by the Lab, not by people
+  worker_command->group("");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -226,6 +282,20 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
     return fail(std::cerr, std::string(e.what()) + " (see threadlab --help)", kExitUsage);
   }
 
+  if (*worker_command) return command_worker();
+  if (*lab_command) {
+    if (*lab_list) return command_lab_list(lab_list_format, std::cout, std::cerr);
+    if (!lab_print_what.empty()) {
+      return command_lab_print(lab_exercise_id, lab_print_what, std::cout, std::cerr);
+    }
+    if (*lab_check_command) {
+      if (lab_check.format.empty()) lab_check.format = "text";
+      return command_lab_check(lab_check, std::cout, std::cerr);
+    }
+    if (*lab_watch_command) return command_lab_watch(lab_check, std::cout, std::cerr);
+    if (lab_check.format.empty()) lab_check.format = "csv";
+    return command_lab_grade(lab_check, std::cout, std::cerr);
+  }
   if (*info_command) return command_info(info, std::cout, std::cerr);
   if (*lessons_command) return command_lessons(std::cout);
   if (*run_command) return command_run(run, std::cout, std::cerr);

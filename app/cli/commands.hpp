@@ -53,6 +53,27 @@ struct RenderOptions {
 };
 int command_render(const RenderOptions& options, std::ostream& out, std::ostream& err);
 
+// The Kernel Lab: `lab list|starter|solution|statement|check|watch|grade` and the worker.
+struct LabCheckOptions {
+  std::string exercise;
+  std::string file;  // check, watch: the submission; grade: the folder of submissions
+  std::string backend = "auto";
+  std::string block;  // empty: the exercise's
+  std::uint64_t seed = 1;
+  int timeout_ms = 2000;
+  std::string format;   // text|json (check), csv|json (grade)
+  bool compare = true;  // time the reference solution in the same run
+  bool time = true;
+  int max_checks = 0;  // watch: stop after this many checks (0: never; for tests)
+};
+int command_lab_list(const std::string& format, std::ostream& out, std::ostream& err);
+int command_lab_print(const std::string& id, const std::string& what, std::ostream& out,
+                      std::ostream& err);
+int command_lab_check(const LabCheckOptions& options, std::ostream& out, std::ostream& err);
+int command_lab_watch(const LabCheckOptions& options, std::ostream& out, std::ostream& err);
+int command_lab_grade(const LabCheckOptions& options, std::ostream& out, std::ostream& err);
+int command_worker();
+
 // Prints "threadlab: <message>" on one line and returns `status`.
 int fail(std::ostream& err, const std::string& message, int status);
 

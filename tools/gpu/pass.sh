@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU pass, on the GPU test machine, from the project root, after `source .gpu/on-device.sh`.
 #   bash .gpu/bin/pass.sh [tests] [memcheck] [racecheck] [render] [gui] [ratios] [perf] [ui] [tune]
-#                         [bench] [soak] [faults]
+#                         [bench] [soak] [lab] [faults]
 #   (no argument: all of them)
 # Writes its log, PNGs and benchmark JSON to $OUT (at most 8 files come back). Every step has a time
 # limit, so one slow step cannot eat the whole device session.
@@ -10,7 +10,7 @@ out=${OUT:-/tmp/threadlab-gpu}
 mkdir -p "$out"
 bin=.gpu/bin
 sections=("$@")
-[[ ${#sections[@]} -eq 0 ]] && sections=(tests memcheck racecheck render gui ratios bench faults)
+[[ ${#sections[@]} -eq 0 ]] && sections=(tests memcheck racecheck render gui ratios bench lab faults)
 wants() { [[ " ${sections[*]} " == *" $1 "* ]]; }
 # The device image has no font packages: use the ones staged with the binaries.
 export THREADLAB_FONT_DIR=$PWD/.gpu/fonts
@@ -47,7 +47,7 @@ log="$out/gpu-pass.log"
     echo "exit: $?"
   fi
   # The sticky-error tests fault on purpose: compute-sanitizer would rightly report them.
-  wants memcheck && sanitize memcheck '*:-*StickyError*'
+  wants memcheck && sanitize memcheck '*:-*StickyError*:*LabIsolation*'
   if wants racecheck; then
     sanitize racecheck "$kSmallTests"
     sanitize synccheck "$kSmallTests"
@@ -118,6 +118,38 @@ log="$out/gpu-pass.log"
     echo "exit: $?"
     echo "== bench: dense layer 4096 x 4096 over the batch"
     timeout 200 $bin/threadlab bench --lesson dense-layer --inputs 4096 --neurons 4096 --sizes 2^0..2^8 --format table
+    echo "exit: $?"
+  fi
+  # The Kernel Lab's kernels fault on purpose in their workers: after everything that draws.
+  if wants lab; then
+    export THREADLAB_EXECUTABLE=$PWD/$bin/threadlab
+    echo "== Lab: every exercise on the GPU (solution, starter, known-wrong submissions)"
+    timeout 500 $bin/threadlab_lab_gpu_tests --gtest_brief=1
+    echo "lab gpu tests exit: $?"
+    echo "== Lab: 20 faulting or endless kernels, then a lesson through interop (memcheck, app only)"
+    timeout 300 compute-sanitizer --tool memcheck --target-processes application-only \
+      --report-api-errors no --error-exitcode 3 $bin/threadlab_gpu_tests --gtest_brief=1 \
+      --gtest_filter='*LabIsolation*' 2>&1 | tail -n 12
+    echo "lab isolation exit: ${PIPESTATUS[0]}"
+    echo "== Lab: check times, cold cache then cached (whole command, wall clock)"
+    lab_cache=$(mktemp -d)
+    lab_dir=$(mktemp -d)
+    for exercise in vector-add matmul-tiled softmax; do
+      $bin/threadlab lab solution $exercise > "$lab_dir/$exercise.cu"
+      for run in cold cached cached; do
+        start=$(date +%s.%N)
+        XDG_CACHE_HOME=$lab_cache $bin/threadlab lab check "$lab_dir/$exercise.cu" --exercise $exercise \
+          --backend gpu | tail -n 2
+        echo "$exercise $run: $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }') s"
+      done
+    done
+    echo "== Lab: grading a folder (solutions, starters, known-wrong submissions, an endless loop)"
+    class=$(mktemp -d)
+    $bin/threadlab lab solution vector-add > "$class/alice.cu"
+    $bin/threadlab lab starter vector-add > "$class/bob.cu"
+    printf '__global__ void vector_add(const float* a, const float* b, float* c, int n) {\n  while (true) {}\n}\n' > "$class/carol.cu"
+    printf '__global__ void vector_add(const float* a, const float* b, float* c, int n) {\n  c[0] = \n}\n' > "$class/dave.cu"
+    XDG_CACHE_HOME=$lab_cache timeout 200 $bin/threadlab lab grade "$class" --exercise vector-add --format csv
     echo "exit: $?"
   fi
   # Last of all: after an illegal address in any process, this machine's driver stalls the OpenGL

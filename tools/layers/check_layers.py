@@ -26,9 +26,12 @@ ALLOWED = {
     "lessons": {"core", "kernels", "compute", "ext:cuda"},
     "lesson-views": {"core", "kernels", "compute", "render", "lessons", "ui", "ext:imgui"},
     "lesson-texts": set(),
+    "lab": {"core", "ext:json"},
+    "exercises": {"core", "lab"},
     "ui": {"core", "kernels", "compute", "render", "platform", "interop", "lesson-texts",
            "ext:imgui", "ext:gl", "ext:stb"},
-    "cli": {"core", "kernels", "compute", "render", "platform", "interop", "ext:cli11", "ext:json"},
+    "cli": {"core", "kernels", "compute", "render", "platform", "interop", "lab", "ext:cli11",
+            "ext:json"},
     "main": {"ui", "cli"},
 }
 
@@ -49,7 +52,9 @@ def layer_of(rel):
         if len(parts) == 2:
             return "main" if parts[1] == "main.cpp" else None
         return {"core": "core", "compute": "compute", "render": "render", "platform": "platform",
-                "interop": "interop", "ui": "ui", "cli": "cli"}.get(parts[1])
+                "interop": "interop", "ui": "ui", "cli": "cli", "lab": "lab"}.get(parts[1])
+    if parts[0] == "exercises":
+        return "exercises"
     if parts[0] == "kernels":
         return "kernels"
     if parts[0] == "lessons":
@@ -62,7 +67,7 @@ def layer_of(rel):
 def resolve(root, including_rel, target):
     """The included file's path relative to the root, searching as the build's include paths do."""
     here = os.path.dirname(including_rel)
-    for base in (here, "app", "", "app/ui", "lessons"):
+    for base in (here, "app", "", "app/ui", "lessons", "exercises"):
         candidate = os.path.normpath(os.path.join(base, target))
         if os.path.isfile(os.path.join(root, candidate)):
             return candidate.replace(os.sep, "/")
@@ -71,7 +76,7 @@ def resolve(root, including_rel, target):
 
 def check(root):
     violations = []
-    for top in ("app", "kernels", "lessons"):
+    for top in ("app", "kernels", "lessons", "exercises"):
         for folder, _, files in os.walk(os.path.join(root, top)):
             for name in sorted(files):
                 if not name.endswith(SOURCES):

@@ -1,0 +1,324 @@
+// The worker's GPU path: NVRTC compiles the learner's source for this device's own sm_XX (a cubin
+// loads in well under a millisecond, where PTX would cost the driver's JIT ~185 ms per load on an
+// H100), cached by source hash; the driver API loads it and launches it with the learner's grid,
+// block and shared memory. Runs only inside `threadlab worker`.
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "lab/gpu/cuda_libraries.hpp"
+#include "lab/lab_prelude.hpp"
+#include "lab/worker/lab_worker.hpp"
+
+namespace tl::lab {
+namespace {
+
+struct ArrayArgument {  // the prelude's Array<T>
+  CuDevicePointer data;
+  std::int32_t size;
+  std::uint32_t parameter;
+  CuDevicePointer trace;
+  CuDevicePointer fault;
+};
+static_assert(sizeof(ArrayArgument) == 32);
+
+struct MatrixArgument {  // the prelude's Matrix<T>
+  CuDevicePointer data;
+  std::int32_t rows;
+  std::int32_t cols;
+  CuDevicePointer trace;
+  CuDevicePointer fault;
+  std::uint32_t parameter;
+  std::uint32_t padding;
+};
+static_assert(sizeof(MatrixArgument) == 40);
+
+struct LoadedKernel {
+  CuModule module = nullptr;
+  CuFunction function = nullptr;
+};
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class GpuWorkerBackend final : public WorkerBackend {
+ public:
+  CompileReply compile(const CompileRequest& request) override {
+    CompileReply reply;
+    if (Status ready = open_device(); !ready) {
+      reply.error = ready.message();
+      return reply;
+    }
+    reply.device = device_name_ + " (sm_" + std::to_string(arch_) + ")";
+    const auto start = std::chrono::steady_clock::now();
+    bool all_cached = true;
+    for (bool traced : {true, false}) {
+      Result<CompiledKernel> compiled = cached_or_compiled(request, traced, all_cached);
+      if (!compiled) {
+        reply.error = compiled.error().kind == ErrorKind::kParseError ? "kernel.cu does not compile"
+                                                                      : compiled.error().message;
+        reply.log = compiled.error().message;
+        return reply;
+      }
+      if (traced) reply.log = compiled->log;
+      LoadedKernel& kernel = traced ? traced_ : untraced_;
+      if (int r = driver_->module_load_data(&kernel.module, compiled->cubin.data()); r != 0) {
+        reply.error = "the driver could not load the compiled kernel: " + driver_->describe(r);
+        return reply;
+      }
+      if (int r = driver_->module_get_function(&kernel.function, kernel.module,
+                                               compiled->lowered_name.c_str());
+          r != 0) {
+        reply.error =
+            "the compiled kernel has no '" + request.kernel_name + "': " + driver_->describe(r);
+        return reply;
+      }
+    }
+    driver_->function_get_attribute(&reply.registers, kCuFunctionNumRegisters, untraced_.function);
+    reply.compile_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    reply.from_cache = all_cached;
+    reply.ok = true;
+    return reply;
+  }
+
+  RunReply run(const RunRequest& request, std::byte* region) override {
+    RunReply reply;
+    if (traced_.function == nullptr) {
+      reply.error = "nothing was compiled before the run";
+      return reply;
+    }
+    std::vector<CuDevicePointer> allocations;
+    struct Free {
+      const CudaDriver* driver;
+      std::vector<CuDevicePointer>& allocations;
+      ~Free() {
+        for (CuDevicePointer p : allocations) driver->mem_free(p);
+      }
+    } free_all{driver_, allocations};
+    auto device_copy = [&](const std::byte* host, std::size_t bytes,
+                           CuDevicePointer& device) -> int {
+      if (int r = driver_->mem_alloc(&device, std::max<std::size_t>(bytes, 4)); r != 0) return r;
+      allocations.push_back(device);
+      return driver_->memcpy_htod(device, host, bytes);
+    };
+
+    CuDevicePointer fault = 0;
+    if (request.traced) {
+      if (int r = device_copy(region + request.fault_offset, 72, fault); r != 0) {
+        return failed(reply, r, "copying the arguments");
+      }
+    }
+    // Kernel parameters live in `storage`; `pointers` point into it, as cuLaunchKernel wants.
+    std::vector<std::array<std::byte, 40>> storage(request.arguments.size());
+    std::vector<void*> pointers;
+    std::vector<std::pair<CuDevicePointer, const WireArgument*>> outputs;
+    std::vector<std::pair<CuDevicePointer, const WireArgument*>> traces;
+    for (std::size_t i = 0; i < request.arguments.size(); ++i) {
+      const WireArgument& a = request.arguments[i];
+      std::byte* slot = storage[i].data();
+      pointers.push_back(slot);
+      if (a.form == ArgumentForm::kScalar) {
+        if (a.is_float) {
+          std::memcpy(slot, &a.float_value, 4);
+        } else {
+          std::memcpy(slot, &a.int_value, 4);
+        }
+        continue;
+      }
+      const std::size_t elements = static_cast<std::size_t>(a.rows * a.cols);
+      CuDevicePointer data = 0;
+      // One spare element past the end: the traced views send out-of-range accesses there.
+      if (int r = device_copy(region + a.offset, (elements + 1) * 4, data); r != 0) {
+        return failed(reply, r, "copying the arguments");
+      }
+      if (a.copy_back) outputs.emplace_back(data, &a);
+      CuDevicePointer trace = 0;
+      if (request.traced && a.trace_offset >= 0) {
+        if (int r = device_copy(region + a.trace_offset, elements * 16, trace); r != 0) {
+          return failed(reply, r, "copying the arguments");
+        }
+        traces.emplace_back(trace, &a);
+      }
+      if (a.form == ArgumentForm::kPointer) {
+        std::memcpy(slot, &data, sizeof data);
+      } else if (a.form == ArgumentForm::kArrayView) {
+        const ArrayArgument view{data, static_cast<std::int32_t>(elements),
+                                 static_cast<std::uint32_t>(i), trace, fault};
+        std::memcpy(slot, &view, sizeof view);
+      } else {
+        const MatrixArgument view{data,
+                                  static_cast<std::int32_t>(a.rows),
+                                  static_cast<std::int32_t>(a.cols),
+                                  trace,
+                                  fault,
+                                  static_cast<std::uint32_t>(i),
+                                  0};
+        std::memcpy(slot, &view, sizeof view);
+      }
+    }
+
+    const LoadedKernel& kernel = request.traced ? traced_ : untraced_;
+    if (request.dynamic_shared_bytes > 48 * 1024) {
+      driver_->function_set_attribute(kernel.function, kCuFunctionMaxDynamicShared,
+                                      static_cast<int>(request.dynamic_shared_bytes));
+    }
+    auto launch = [&]() {
+      return driver_->launch_kernel(kernel.function, request.grid.x, request.grid.y, request.grid.z,
+                                    request.block.x, request.block.y, request.block.z,
+                                    request.dynamic_shared_bytes, nullptr, pointers.data(),
+                                    nullptr);
+    };
+    // A refused launch (a bad configuration) leaves the context healthy; a fault while the
+    // kernel runs (seen at the synchronisation) poisons it for good.
+    if (int r = launch(); r != 0) {
+      reply.error = "the launch was refused: " + driver_->describe(r);
+      return reply;
+    }
+    if (int r = driver_->context_synchronize(); r != 0) {
+      reply.fatal = true;
+      return failed(reply, r, "while the kernel ran");
+    }
+    if (request.timed_repeats > 0) {
+      CuEvent start = nullptr;
+      CuEvent stop = nullptr;
+      driver_->event_create(&start, 0);
+      driver_->event_create(&stop, 0);
+      for (int repeat = 0; repeat < request.timed_repeats; ++repeat) {
+        driver_->event_record(start, nullptr);
+        launch();
+        driver_->event_record(stop, nullptr);
+        if (int r = driver_->event_synchronize(stop); r != 0) {
+          reply.fatal = true;
+          return failed(reply, r, "while the kernel ran");
+        }
+        float ms = 0;
+        driver_->event_elapsed_time(&ms, start, stop);
+        reply.milliseconds.push_back(ms);
+      }
+      driver_->event_destroy(start);
+      driver_->event_destroy(stop);
+    }
+    for (const auto& [data, a] : outputs) {
+      if (int r = driver_->memcpy_dtoh(region + a->offset, data,
+                                       static_cast<std::size_t>(a->rows * a->cols) * 4);
+          r != 0) {
+        reply.fatal = true;
+        return failed(reply, r, "copying the results back");
+      }
+    }
+    for (const auto& [trace, a] : traces) {
+      driver_->memcpy_dtoh(region + a->trace_offset, trace,
+                           static_cast<std::size_t>(a->rows * a->cols) * 16);
+    }
+    if (fault != 0) driver_->memcpy_dtoh(region + request.fault_offset, fault, 72);
+    reply.ok = true;
+    return reply;
+  }
+
+ private:
+  RunReply& failed(RunReply& reply, int result, const char* when) {
+    reply.ok = false;
+    reply.error = driver_->describe(result) + " (" + when + ")";
+    return reply;
+  }
+
+  Status open_device() {
+    if (context_ != nullptr) return Status::ok();
+    Result<const CudaDriver*> driver = CudaDriver::load();
+    if (!driver) return driver.error();
+    driver_ = *driver;
+    if (int r = driver_->init(0); r != 0) {
+      return Error{ErrorKind::kNoDevice, "the CUDA driver did not start: " + driver_->describe(r)};
+    }
+    int count = 0;
+    if (driver_->device_get_count(&count) != 0 || count == 0) {
+      return Error{ErrorKind::kNoDevice, "no CUDA device"};
+    }
+    if (int r = driver_->device_get(&device_, 0); r != 0) {
+      return Error{ErrorKind::kNoDevice, driver_->describe(r)};
+    }
+    char name[256] = {};
+    driver_->device_get_name(name, sizeof name, device_);
+    device_name_ = name;
+    int major = 0;
+    int minor = 0;
+    driver_->device_get_attribute(&major, kCuAttributeComputeMajor, device_);
+    driver_->device_get_attribute(&minor, kCuAttributeComputeMinor, device_);
+    arch_ = major * 10 + minor;
+    if (int r = driver_->primary_context_retain(&context_, device_); r != 0) {
+      return Error{ErrorKind::kNoDevice, "no CUDA context: " + driver_->describe(r)};
+    }
+    driver_->context_set_current(context_);
+    return Status::ok();
+  }
+
+  Result<CompiledKernel> cached_or_compiled(const CompileRequest& request, bool traced,
+                                            bool& all_cached) {
+    Result<const Nvrtc*> nvrtc = Nvrtc::load();
+    int nvrtc_major = 0;
+    int nvrtc_minor = 0;
+    if (nvrtc) (*nvrtc)->version(&nvrtc_major, &nvrtc_minor);
+    std::uint64_t key = fnv1a(lab_prelude_source());
+    key = fnv1a(request.source, key);
+    key = fnv1a(request.kernel_name + "|sm_" + std::to_string(arch_) + (traced ? "|traced" : "") +
+                    "|nvrtc " + std::to_string(nvrtc_major) + "." + std::to_string(nvrtc_minor),
+                key);
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(key));
+    std::filesystem::path cubin_path;
+    if (!request.cache_dir.empty()) {
+      cubin_path = std::filesystem::path(request.cache_dir) / (std::string(hex) + ".cubin");
+      std::error_code error;
+      if (std::filesystem::exists(cubin_path, error)) {
+        CompiledKernel kernel;
+        const std::string cubin = read_file(cubin_path);
+        kernel.cubin.assign(cubin.begin(), cubin.end());
+        kernel.lowered_name = read_file(cubin_path.string() + ".name");
+        if (!kernel.cubin.empty() && !kernel.lowered_name.empty()) return kernel;
+      }
+    }
+    all_cached = false;
+    if (!nvrtc) return nvrtc.error();
+    Result<CompiledKernel> compiled =
+        compile_with_nvrtc(**nvrtc, request.source, request.kernel_name, arch_, traced);
+    if (compiled && !cubin_path.empty()) {
+      // Written under a temporary name, then renamed: a worker killed mid-write leaves no
+      // half a cubin behind for the next one to load.
+      std::error_code error;
+      std::filesystem::create_directories(cubin_path.parent_path(), error);
+      const std::string temporary = cubin_path.string() + ".tmp" + std::to_string(::getpid());
+      std::ofstream(temporary + ".name") << compiled->lowered_name;
+      std::filesystem::rename(temporary + ".name", cubin_path.string() + ".name", error);
+      std::ofstream(temporary, std::ios::binary)
+          .write(compiled->cubin.data(), static_cast<std::streamsize>(compiled->cubin.size()));
+      std::filesystem::rename(temporary, cubin_path, error);
+    }
+    return compiled;
+  }
+
+  const CudaDriver* driver_ = nullptr;
+  CuDevice device_ = 0;
+  CuContext context_ = nullptr;
+  std::string device_name_;
+  int arch_ = 0;
+  LoadedKernel traced_;
+  LoadedKernel untraced_;
+};
+
+}  // namespace
+
+std::unique_ptr<WorkerBackend> make_gpu_worker_backend() {
+  return std::make_unique<GpuWorkerBackend>();
+}
+
+}  // namespace tl::lab

@@ -1,0 +1,424 @@
+#include "lab/lab_check.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "core/user_files.hpp"
+#include "lab/kernel_signature.hpp"
+
+namespace tl::lab {
+namespace {
+
+constexpr std::size_t kAlignment = 256;
+constexpr std::size_t kMostWrongElementsKept = 1 << 20;
+
+std::size_t aligned(std::size_t offset) {
+  return (offset + kAlignment - 1) / kAlignment * kAlignment;
+}
+
+std::string position(const Dim3& at, const Dim3& extent) {
+  std::string text = "(" + std::to_string(at.x) + "," + std::to_string(at.y);
+  if (extent.z > 1) text += "," + std::to_string(at.z);
+  return text + ")";
+}
+
+std::string element_name(const ParameterSpec& p, const ArrayData& data, std::int64_t i) {
+  if (p.matrix) {
+    return p.name + "(" + std::to_string(i / data.cols) + ", " + std::to_string(i % data.cols) +
+           ")";
+  }
+  return p.name + "[" + std::to_string(i) + "]";
+}
+
+std::string writer_of(const TraceRecord& record, const LaunchShape& launch) {
+  const Dim3 block = launch.grid.unlinear(record.block);
+  const Dim3 thread = launch.block.unlinear(record.thread_and_sm & kTraceThreadMask);
+  return "block " + position(block, launch.grid) + " thread " + position(thread, launch.block);
+}
+
+bool close_enough(float got, float expected, const Tolerance& tolerance) {
+  if (std::isnan(got) != std::isnan(expected)) return false;
+  if (std::isnan(got)) return true;
+  if (std::isinf(expected) || std::isinf(got)) return got == expected;
+  const double difference = std::fabs(static_cast<double>(got) - expected);
+  return difference <= tolerance.absolute + tolerance.relative * std::fabs(expected);
+}
+
+CheckVerdict unavailable(std::string reason) {
+  CheckVerdict verdict;
+  verdict.outcome = Outcome::kUnavailable;
+  verdict.reason = std::move(reason);
+  return verdict;
+}
+
+// The region for one case: each array's elements (and one spare), each traced output's records,
+// the fault record; offsets rounded up so that every array is aligned for vector loads.
+struct RegionLayout {
+  std::vector<WireArgument> arguments;
+  std::size_t fault_offset = 0;
+  std::size_t bytes = 0;
+};
+
+RegionLayout lay_out(const Exercise& exercise, const KernelSignature& signature,
+                     const CheckCase& check, bool traced) {
+  RegionLayout layout;
+  std::size_t offset = 0;
+  for (std::size_t i = 0; i < exercise.parameters.size(); ++i) {
+    const ParameterSpec& p = exercise.parameters[i];
+    const Argument& argument = check.arguments[i];
+    WireArgument wire;
+    wire.form = signature.parameters[i].form;
+    if (!is_array(p)) {
+      wire.form = ArgumentForm::kScalar;
+      wire.is_float = p.kind == ParameterKind::kFloat;
+      wire.int_value = argument.int_value;
+      wire.float_value = argument.float_value;
+      layout.arguments.push_back(wire);
+      continue;
+    }
+    wire.rows = argument.array.rows;
+    wire.cols = argument.array.cols;
+    wire.offset = offset;
+    offset = aligned(offset + static_cast<std::size_t>(argument.array.size() + 1) * 4);
+    wire.copy_back = p.kind == ParameterKind::kOutputArray;
+    if (traced && wire.copy_back) {
+      wire.trace_offset = static_cast<std::int64_t>(offset);
+      offset =
+          aligned(offset + static_cast<std::size_t>(argument.array.size()) * sizeof(TraceRecord));
+    }
+    layout.arguments.push_back(wire);
+  }
+  layout.fault_offset = offset;
+  layout.bytes = aligned(offset + sizeof(WireFault));
+  return layout;
+}
+
+void fill(std::byte* region, const RegionLayout& layout, const CheckCase& check) {
+  for (std::size_t i = 0; i < layout.arguments.size(); ++i) {
+    const WireArgument& wire = layout.arguments[i];
+    if (wire.form == ArgumentForm::kScalar) continue;
+    const ArrayData& data = check.arguments[i].array;
+    std::memcpy(region + wire.offset, data.words.data(), data.words.size() * 4);
+  }
+}
+
+std::vector<ReturnedOutput> returned(const std::byte* region, const RegionLayout& layout,
+                                     const CheckCase& check) {
+  std::vector<ReturnedOutput> outputs;
+  for (std::size_t i = 0; i < layout.arguments.size(); ++i) {
+    const WireArgument& wire = layout.arguments[i];
+    if (!wire.copy_back) continue;
+    ReturnedOutput output;
+    output.parameter = i;
+    output.values = check.arguments[i].array;
+    std::memcpy(output.values.words.data(), region + wire.offset, output.values.words.size() * 4);
+    if (wire.trace_offset >= 0) {
+      output.trace.resize(static_cast<std::size_t>(output.values.size()));
+      std::memcpy(output.trace.data(), region + wire.trace_offset,
+                  output.trace.size() * sizeof(TraceRecord));
+    }
+    outputs.push_back(std::move(output));
+  }
+  return outputs;
+}
+
+// One worker for one check: started on first use, replaced after it dies.
+class WorkerSession {
+ public:
+  explicit WorkerSession(const LabOptions& options) : options_(options) {}
+
+  Status start() {
+    if (worker_ && worker_->alive()) return Status::ok();
+    std::string executable = options_.worker_executable;
+    if (executable.empty()) {
+      Result<std::string> self = this_executable();
+      if (!self) return self.error();
+      executable = *self;
+    }
+    WorkerLimits limits;
+    limits.file_size_bytes = 256ull << 20;  // cubins and shared objects, never gigabytes
+    if (options_.backend == LabBackend::kEmulator) {
+      // The emulator's kernels are native code in this process: cap what a runaway can take.
+      limits.address_space_bytes = 8ull << 30;
+    }
+    Result<std::unique_ptr<WorkerProcess>> worker =
+        WorkerProcess::start({executable, "worker"}, limits);
+    if (!worker) return worker.error();
+    worker_ = std::move(*worker);
+    return Status::ok();
+  }
+
+  Result<std::string> exchange(const std::string& line, std::chrono::milliseconds timeout) {
+    if (Status started = start(); !started) return started.error();
+    Result<std::string> reply = worker_->exchange(line, timeout);
+    printed_ += worker_->take_output();
+    return reply;
+  }
+
+  std::string take_printed() { return std::exchange(printed_, {}); }
+
+ private:
+  const LabOptions& options_;
+  std::unique_ptr<WorkerProcess> worker_;
+  std::string printed_;
+};
+
+std::string fault_message(const Exercise& exercise, const WireFault& fault,
+                          const LaunchShape& launch) {
+  const ParameterSpec& p = exercise.parameters[fault.parameter];
+  const Dim3 block{fault.block[0], fault.block[1], fault.block[2]};
+  const Dim3 thread{fault.thread[0], fault.thread[1], fault.thread[2]};
+  std::string where = "block " + position(block, launch.grid) + " thread " +
+                      position(thread, launch.block) + (fault.is_write ? " wrote " : " read ");
+  if (fault.col < 0) {
+    where += p.name + "[" + std::to_string(fault.row) + "], " +
+             (fault.row < 0 ? "before its start" : "past its end") + ", size " +
+             std::to_string(fault.rows);
+  } else {
+    where += p.name + "(" + std::to_string(fault.row) + ", " + std::to_string(fault.col) +
+             "), outside its " + std::to_string(fault.rows) + " × " + std::to_string(fault.cols) +
+             " elements";
+  }
+  return where;
+}
+
+}  // namespace
+
+const char* to_string(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kPassed:
+      return "passed";
+    case Outcome::kFailed:
+      return "failed";
+    case Outcome::kCompileError:
+      return "compile-error";
+    case Outcome::kUnavailable:
+      return "unavailable";
+  }
+  return "unavailable";
+}
+
+std::string default_lab_cache_dir() {
+  if (auto path = user_file("XDG_CACHE_HOME", ".cache", "lab")) return path->string();
+  return {};
+}
+
+CaseResult judge_case(const Exercise& exercise, const CheckCase& check,
+                      const std::vector<ReturnedOutput>& outputs, const WireFault* fault) {
+  CaseResult result;
+  result.label = check.label;
+  result.launch = check.launch;
+  for (const ReturnedOutput& output : outputs) {
+    const ParameterSpec& p = exercise.parameters[output.parameter];
+    const ArrayData& expected = check.expected[output.parameter];
+    const bool drawn = result.trace.empty() && result.rows == 0;
+    if (drawn) {
+      result.rows = output.values.rows;
+      result.cols = output.values.cols;
+      result.trace = output.trace;
+    }
+    std::int64_t first_wrong = -1;
+    std::int64_t first_twice = -1;
+    for (std::int64_t i = 0; i < expected.size(); ++i) {
+      const bool right =
+          expected.type == ElementType::kFloat32
+              ? close_enough(output.values.float_at(i), expected.float_at(i), exercise.tolerance)
+              : output.values.int_at(i) == expected.int_at(i);
+      if (!right) {
+        if (first_wrong < 0) first_wrong = i;
+        if (drawn && result.wrong_elements.size() < kMostWrongElementsKept) {
+          result.wrong_elements.push_back(i);
+        }
+      }
+      if (first_twice < 0 && !exercise.shared_outputs && !output.trace.empty() &&
+          output.trace[static_cast<std::size_t>(i)].writes > 1) {
+        first_twice = i;
+      }
+    }
+    if (result.message.empty() && first_wrong >= 0) {
+      std::int64_t count = 0;
+      for (std::int64_t i = first_wrong; i < expected.size(); ++i) {
+        const bool right =
+            expected.type == ElementType::kFloat32
+                ? close_enough(output.values.float_at(i), expected.float_at(i), exercise.tolerance)
+                : output.values.int_at(i) == expected.int_at(i);
+        count += right ? 0 : 1;
+      }
+      std::string message = element_name(p, expected, first_wrong) + " is " +
+                            output.values.format_at(first_wrong) + ", expected " +
+                            expected.format_at(first_wrong);
+      if (!output.trace.empty()) {
+        const TraceRecord& record = output.trace[static_cast<std::size_t>(first_wrong)];
+        message += record.writes == 0 ? " (no thread wrote it)"
+                                      : " (written by " + writer_of(record, check.launch) + ")";
+      }
+      result.message = message + "; " + std::to_string(count) + " of " +
+                       std::to_string(expected.size()) + " elements of " + p.name + " are wrong";
+    }
+    if (result.message.empty() && first_twice >= 0) {
+      const TraceRecord& record = output.trace[static_cast<std::size_t>(first_twice)];
+      result.message = element_name(p, expected, first_twice) + " was written by " +
+                       std::to_string(record.writes) +
+                       " threads (the last: " + writer_of(record, check.launch) +
+                       "); each element should have exactly one writer";
+    }
+  }
+  // An access outside an array comes first: it explains the wrong values it may have caused.
+  if (fault != nullptr && fault->hit != 0 && fault->parameter < exercise.parameters.size()) {
+    result.message = fault_message(exercise, *fault, check.launch);
+  }
+  result.passed = result.message.empty();
+  return result;
+}
+
+CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
+                              const LabOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  auto finish = [&](CheckVerdict verdict) {
+    verdict.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return verdict;
+  };
+  CheckVerdict verdict;
+  Result<KernelSignature> signature = find_kernel(source, exercise.kernel_name);
+  Status matches = signature ? match_parameters(*signature, exercise) : signature.error();
+  if (!matches) {
+    verdict.outcome = Outcome::kCompileError;
+    verdict.reason = matches.message();
+    return finish(std::move(verdict));
+  }
+  if (options.block && exercise.block_is_fixed && !(*options.block == exercise.default_block)) {
+    verdict.outcome = Outcome::kFailed;
+    verdict.reason = "this exercise launches blocks of " + to_string(exercise.default_block) +
+                     " threads; its block size is not yours to choose";
+    return finish(std::move(verdict));
+  }
+
+  WorkerSession worker(options);
+  CompileRequest compile;
+  compile.backend = options.backend;
+  compile.source = std::string(source);
+  compile.kernel_name = exercise.kernel_name;
+  compile.cache_dir = options.cache_dir.empty() ? default_lab_cache_dir() : options.cache_dir;
+  Result<std::string> compile_line = worker.exchange(encode(compile), options.compile_timeout);
+  if (!compile_line)
+    return finish(unavailable("the Lab's worker: " + compile_line.error().message));
+  Result<CompileReply> compiled = decode_compile_reply(*compile_line);
+  if (!compiled) return finish(unavailable(compiled.error().message));
+  verdict.device = compiled->device;
+  verdict.compiler_log = compiled->log;
+  verdict.compiled_from_cache = compiled->from_cache;
+  if (!compiled->ok) {
+    const bool learners_fault = !compiled->log.empty();
+    verdict.outcome = learners_fault ? Outcome::kCompileError : Outcome::kUnavailable;
+    verdict.reason = compiled->error;
+    return finish(std::move(verdict));
+  }
+
+  const Dim3 block = options.block.value_or(exercise.default_block);
+  const std::vector<CheckCase> cases = exercise.make_cases(options.seed, block);
+  const std::vector<SourceRule> broken = broken_rules(source, exercise.rules);
+
+  // Runs one case; the judged result, or a fault that ends the check.
+  auto run_case = [&](const CheckCase& check, bool traced, int repeats,
+                      std::vector<double>* times) -> Result<CaseResult> {
+    const RegionLayout layout = lay_out(exercise, *signature, check, traced);
+    Result<SharedRegion> region = SharedRegion::create(layout.bytes);
+    if (!region) return region.error();
+    fill(region->data(), layout, check);
+    RunRequest request;
+    request.traced = traced;
+    request.region = region->name();
+    request.region_bytes = layout.bytes;
+    request.fault_offset = layout.fault_offset;
+    request.arguments = layout.arguments;
+    request.grid = check.launch.grid;
+    request.block = check.launch.block;
+    request.dynamic_shared_bytes = check.launch.dynamic_shared_bytes;
+    request.timed_repeats = repeats;
+    const auto timeout = options.timeout * (1 + repeats);
+    Result<std::string> line = worker.exchange(encode(request), timeout);
+    if (!line) {
+      return Error{line.error().kind, check.label + ": " + line.error().message};
+    }
+    Result<RunReply> reply = decode_run_reply(*line);
+    if (!reply) return reply.error();
+    if (!reply->ok) {
+      return Error{ErrorKind::kCudaError, check.label + ": " + reply->error + " in kernel '" +
+                                              exercise.kernel_name + "' with grid " +
+                                              to_string(check.launch.grid) + ", block " +
+                                              to_string(check.launch.block)};
+    }
+    if (times) *times = reply->milliseconds;
+    WireFault fault{};
+    std::memcpy(&fault, region->data() + layout.fault_offset, sizeof fault);
+    return judge_case(exercise, check, returned(region->data(), layout, check),
+                      traced ? &fault : nullptr);
+  };
+
+  std::size_t passed = 0;
+  for (const CheckCase& check : cases) {
+    Result<CaseResult> result = run_case(check, true, 0, nullptr);
+    if (!result) {
+      verdict.outcome = Outcome::kFailed;
+      verdict.reason = result.error().message;
+      verdict.printed = worker.take_printed();
+      return finish(std::move(verdict));
+    }
+    passed += result->passed ? 1 : 0;
+    verdict.cases.push_back(std::move(*result));
+  }
+  verdict.printed = worker.take_printed();
+  const auto failed_case = std::find_if(verdict.cases.begin(), verdict.cases.end(),
+                                        [](const CaseResult& c) { return !c.passed; });
+  if (failed_case != verdict.cases.end()) {
+    verdict.outcome = Outcome::kFailed;
+    verdict.reason = failed_case->label + ": " + failed_case->message;
+    return finish(std::move(verdict));
+  }
+  if (!broken.empty()) {
+    verdict.outcome = Outcome::kFailed;
+    verdict.reason = std::string("the results are right, but the exercise ") + describe(broken[0]);
+    return finish(std::move(verdict));
+  }
+
+  // Every case passed: the plain (untraced) build must agree on the largest case, and is timed.
+  if (options.timed_repeats > 0 && !cases.empty()) {
+    const CheckCase& largest = cases.back();
+    std::vector<double> times;
+    Result<CaseResult> untraced = run_case(largest, false, options.timed_repeats, &times);
+    if (!untraced || !untraced->passed) {
+      verdict.outcome = Outcome::kFailed;
+      verdict.reason = !untraced ? untraced.error().message
+                                 : largest.label + " (untraced build): " + untraced->message;
+      return finish(std::move(verdict));
+    }
+    std::sort(times.begin(), times.end());
+    if (!times.empty()) verdict.kernel_ms = times[times.size() / 2];
+    verdict.timed_case = largest.label;
+    // Ours, in the same worker and the same run, so that the two times compare.
+    if (options.compare_with_solution && source != exercise.solution) {
+      compile.source = exercise.solution;
+      Result<KernelSignature> reference = find_kernel(exercise.solution, exercise.kernel_name);
+      Result<std::string> line = worker.exchange(encode(compile), options.compile_timeout);
+      Result<CompileReply> reply =
+          line ? decode_compile_reply(*line) : Result<CompileReply>(line.error());
+      if (reference && reply && reply->ok) {
+        signature = std::move(reference);
+        std::vector<double> reference_times;
+        if (run_case(largest, false, options.timed_repeats, &reference_times) &&
+            !reference_times.empty()) {
+          std::sort(reference_times.begin(), reference_times.end());
+          verdict.solution_ms = reference_times[reference_times.size() / 2];
+        }
+      }
+    }
+  }
+  verdict.outcome = Outcome::kPassed;
+  verdict.reason =
+      "passed " + std::to_string(passed) + " of " + std::to_string(cases.size()) + " hidden checks";
+  return finish(std::move(verdict));
+}
+
+}  // namespace tl::lab

@@ -1,0 +1,94 @@
+#pragma once
+// Checks a learner's kernel against an exercise: the worker compiles and runs it on every hidden
+// case, and this side (the app, or the grader) judges the buffers that come back. The same call
+// serves the Lab tab, `lab check`, `lab watch` and `lab grade`.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/trace_record.hpp"
+#include "lab/exercise.hpp"
+#include "lab/worker/lab_protocol.hpp"
+#include "lab/worker/worker_process.hpp"
+
+namespace tl::lab {
+
+struct LabOptions {
+  LabBackend backend = LabBackend::kGpu;
+  std::string worker_executable;            // empty: this executable (`threadlab worker`)
+  std::chrono::milliseconds timeout{2000};  // per kernel run; the worker is killed after it
+  std::chrono::milliseconds compile_timeout{60000};
+  std::string cache_dir;      // empty: $XDG_CACHE_HOME/threadlab/lab
+  std::uint64_t seed = 1;     // the hidden data; a teacher may grade on a seed students never saw
+  std::optional<Dim3> block;  // the learner's block, where the exercise lets them choose
+  int timed_repeats = 5;      // on the largest case, once every case passes; 0: no timing
+  bool compare_with_solution = true;  // time the reference solution in the same run
+};
+
+enum class Outcome {
+  kPassed,
+  kFailed,        // a hidden check, a rule of the exercise, or a fault or timeout while running
+  kCompileError,  // does not compile, or its kernel does not take the exercise's parameters
+  kUnavailable,   // no GPU, no NVRTC, no compiler: nothing was judged
+};
+[[nodiscard]] const char* to_string(Outcome outcome);
+
+// Who wrote an element in a traced run.
+struct Writer {
+  Dim3 block;
+  Dim3 thread;
+  std::uint32_t writes = 0;
+};
+
+struct CaseResult {
+  std::string label;
+  bool passed = false;
+  std::string message;  // the first thing wrong, or empty
+  // The drawn output (the exercise's first output) of the traced run: one record per element,
+  // and the elements that are wrong, for the mapping view.
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  std::vector<TraceRecord> trace;
+  std::vector<std::int64_t> wrong_elements;
+  LaunchShape launch;
+};
+
+struct CheckVerdict {
+  Outcome outcome = Outcome::kUnavailable;
+  std::string reason;        // one line: why it failed, or "passed 5 of 5 checks"
+  std::string compiler_log;  // lines as in kernel.cu
+  std::string device;        // where it ran
+  std::string printed;       // what the kernel printed (printf)
+  std::vector<CaseResult> cases;
+  // Once every case passed: the kernel's median time on the largest case, and the reference
+  // solution's in the same run (0 where not measured).
+  double kernel_ms = 0.0;
+  double solution_ms = 0.0;
+  std::string timed_case;
+  bool compiled_from_cache = false;
+  double seconds = 0.0;  // the whole check, wall clock
+};
+
+// Runs the whole check. Never throws; an unusable machine is Outcome::kUnavailable with the reason.
+[[nodiscard]] CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
+                                            const LabOptions& options);
+
+// The directory compiled kernels are cached in by default.
+[[nodiscard]] std::string default_lab_cache_dir();
+
+// Judges one case's returned outputs (exposed for the tests): the first wrong element, named.
+struct ReturnedOutput {
+  std::size_t parameter = 0;
+  ArrayData values;
+  std::vector<TraceRecord> trace;  // empty when untraced
+};
+[[nodiscard]] CaseResult judge_case(const Exercise& exercise, const CheckCase& check,
+                                    const std::vector<ReturnedOutput>& outputs,
+                                    const WireFault* fault);
+
+}  // namespace tl::lab

@@ -1,0 +1,99 @@
+#pragma once
+// What the app and the Lab's worker say to each other: one JSON line per request and per reply on
+// the control pipes; the data itself sits in a SharedRegion, whose layout the request describes.
+//
+//   app → worker  {"op":"compile", ...CompileRequest}   reply {"ok":true,...} or a compile error
+//   app → worker  {"op":"run", ...RunRequest}           reply RunReply
+//
+// The worker never judges: it runs and hands back buffers. The verdict is computed by the app from
+// those buffers, so a kernel cannot print its own "pass".
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/dim3.hpp"
+#include "core/result.hpp"
+#include "lab/kernel_signature.hpp"
+
+namespace tl::lab {
+
+enum class LabBackend { kGpu, kEmulator };
+[[nodiscard]] const char* to_string(LabBackend backend);
+
+struct CompileRequest {
+  LabBackend backend = LabBackend::kGpu;
+  std::string source;
+  std::string kernel_name;
+  std::string cache_dir;  // compiled code is kept here by source hash; empty: no cache
+};
+
+struct CompileReply {
+  bool ok = false;
+  std::string error;   // one line: why it failed
+  std::string log;     // the compiler's messages (warnings too), lines as in kernel.cu
+  std::string device;  // "NVIDIA H100 80GB HBM3 (sm_90)" or "emulator"
+  int registers = 0;   // per thread (GPU)
+  bool from_cache = false;
+  double compile_ms = 0.0;
+};
+
+// One argument in the region: where its elements (and, traced, its trace records) are.
+struct WireArgument {
+  ArgumentForm form = ArgumentForm::kScalar;
+  bool is_float = false;  // scalars: float or int
+  std::int32_t int_value = 0;
+  float float_value = 0.0f;
+  std::uint64_t offset = 0;  // arrays: elements (rows × cols 4-byte words, then one spare)
+  std::int64_t rows = 1;
+  std::int64_t cols = 0;
+  std::int64_t trace_offset = -1;  // traced outputs: rows × cols TraceRecords; -1: none
+  bool copy_back = false;          // outputs come back to the region after the run
+};
+
+struct RunRequest {
+  bool traced = true;
+  std::string region;  // SharedRegion name
+  std::uint64_t region_bytes = 0;
+  std::uint64_t fault_offset = 0;  // a LabFault record (traced runs)
+  std::vector<WireArgument> arguments;
+  Dim3 grid;
+  Dim3 block;
+  std::uint32_t dynamic_shared_bytes = 0;
+  int timed_repeats = 0;  // 0: one run, not timed
+};
+
+struct RunReply {
+  bool ok = false;
+  std::string error;                 // "CUDA_ERROR_ILLEGAL_ADDRESS: ..." or why it was refused
+  bool fatal = false;                // the worker cannot run anything more and exits
+  std::vector<double> milliseconds;  // one per timed repeat
+};
+
+// The 72-byte LabFault of the prelude (app/lab/prelude/threadlab_lab.cuh), read back by the app.
+struct WireFault {
+  std::uint32_t hit;
+  std::uint32_t parameter;
+  std::uint32_t is_write;
+  std::uint32_t block[3];
+  std::uint32_t thread[3];
+  std::uint32_t reserved;
+  std::int64_t row;
+  std::int64_t col;
+  std::int64_t rows;
+  std::int64_t cols;
+};
+static_assert(sizeof(WireFault) == 72);
+
+[[nodiscard]] std::string encode(const CompileRequest& request);
+[[nodiscard]] std::string encode(const CompileReply& reply);
+[[nodiscard]] std::string encode(const RunRequest& request);
+[[nodiscard]] std::string encode(const RunReply& reply);
+// The op of a request line ("compile", "run", "quit"), or an error for a line that is not JSON.
+[[nodiscard]] Result<std::string> request_op(const std::string& line);
+[[nodiscard]] Result<CompileRequest> decode_compile_request(const std::string& line);
+[[nodiscard]] Result<CompileReply> decode_compile_reply(const std::string& line);
+[[nodiscard]] Result<RunRequest> decode_run_request(const std::string& line);
+[[nodiscard]] Result<RunReply> decode_run_reply(const std::string& line);
+
+}  // namespace tl::lab

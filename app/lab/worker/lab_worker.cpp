@@ -1,0 +1,66 @@
+#include "lab/worker/lab_worker.hpp"
+
+#include <memory>
+#include <string>
+
+#include "lab/worker/worker_process.hpp"
+
+namespace tl::lab {
+
+std::uint64_t fnv1a(std::string_view text, std::uint64_t hash) {
+  for (char c : text) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+int run_lab_worker(int request_fd, int reply_fd) {
+  std::unique_ptr<WorkerBackend> backend;
+  std::string buffer;
+  for (;;) {
+    Result<std::string> line = read_line(request_fd, buffer);
+    if (!line) return 0;  // the app closed the pipe: done
+    const Result<std::string> op = request_op(*line);
+    if (!op) {
+      (void)write_line(reply_fd, encode(RunReply{false, op.error().message, true, {}}));
+      return 2;
+    }
+    if (*op == "quit") return 0;
+    if (*op == "compile") {
+      Result<CompileRequest> request = decode_compile_request(*line);
+      if (!request) {
+        CompileReply reply;
+        reply.error = request.error().message;
+        (void)write_line(reply_fd, encode(reply));
+        return 2;
+      }
+      backend = request->backend == LabBackend::kGpu ? make_gpu_worker_backend()
+                                                     : make_emulator_worker_backend();
+      if (!write_line(reply_fd, encode(backend->compile(*request)))) return 1;
+      continue;
+    }
+    if (*op == "run") {
+      Result<RunRequest> request = decode_run_request(*line);
+      RunReply reply;
+      if (!request) {
+        reply.error = request.error().message;
+      } else if (!backend) {
+        reply.error = "nothing was compiled before the run";
+      } else if (Result<SharedRegion> region =
+                     SharedRegion::open(request->region, request->region_bytes);
+                 !region) {
+        reply.error = region.error().message;
+      } else {
+        reply = backend->run(*request, region->data());
+      }
+      if (!write_line(reply_fd, encode(reply))) return 1;
+      if (reply.fatal) return 3;
+      continue;
+    }
+    (void)write_line(reply_fd, encode(RunReply{false, "unknown request '" + *op + "'", true, {}}));
+    return 2;
+  }
+}
+
+}  // namespace tl::lab

@@ -1,0 +1,333 @@
+#include "lab/worker/worker_process.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+
+namespace tl::lab {
+namespace {
+
+constexpr std::size_t kOutputLimit = 64 * 1024;
+constexpr int kRequestFd = 3;
+constexpr int kReplyFd = 4;
+
+Error system_error(const std::string& what) {
+  return Error{ErrorKind::kIoError, what + ": " + std::strerror(errno)};
+}
+
+void close_quietly(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+const char* signal_name(int signal) {
+  switch (signal) {
+    case SIGSEGV:
+      return "SIGSEGV (a bad memory access)";
+    case SIGBUS:
+      return "SIGBUS (a misaligned or unmapped access)";
+    case SIGFPE:
+      return "SIGFPE (an arithmetic fault such as an integer division by zero)";
+    case SIGILL:
+      return "SIGILL (an illegal instruction)";
+    case SIGABRT:
+      return "SIGABRT (the worker aborted)";
+    case SIGKILL:
+      return "SIGKILL (killed: a time or memory limit)";
+    case SIGXCPU:
+      return "SIGXCPU (its CPU time limit)";
+    case SIGXFSZ:
+      return "SIGXFSZ (its file size limit)";
+    case SIGTERM:
+      return "SIGTERM";
+    default:
+      return nullptr;
+  }
+}
+
+void set_limit(int resource, std::uint64_t value) {
+  if (value == 0) return;
+  rlimit limit{static_cast<rlim_t>(value), static_cast<rlim_t>(value)};
+  if (resource == RLIMIT_CPU) limit.rlim_max = static_cast<rlim_t>(value + 1);  // SIGXCPU first
+  ::setrlimit(resource, &limit);
+}
+
+}  // namespace
+
+std::string WorkerExit::describe() const {
+  if (exited) return "exited with status " + std::to_string(code);
+  if (const char* name = signal_name(signal)) return std::string("killed by ") + name;
+  return "killed by signal " + std::to_string(signal);
+}
+
+Result<std::unique_ptr<WorkerProcess>> WorkerProcess::start(const std::vector<std::string>& argv,
+                                                            const WorkerLimits& limits) {
+  if (argv.empty()) return Error{ErrorKind::kInvalidArgument, "no worker executable given"};
+  // A worker that dies while a request is being written must not take the app with it.
+  ::signal(SIGPIPE, SIG_IGN);
+  int to_worker[2];
+  int from_worker[2];
+  int output[2];
+  if (::pipe2(to_worker, O_CLOEXEC) != 0) return system_error("pipe");
+  if (::pipe2(from_worker, O_CLOEXEC) != 0) return system_error("pipe");
+  if (::pipe2(output, O_CLOEXEC) != 0) return system_error("pipe");
+
+  // Everything the child needs is prepared before fork: between fork and exec only
+  // async-signal-safe calls are allowed (the window's process has threads).
+  std::vector<char*> arguments;
+  for (const std::string& a : argv) arguments.push_back(const_cast<char*>(a.c_str()));
+  arguments.push_back(nullptr);
+
+  const pid_t pid = ::fork();
+  if (pid < 0) return system_error("fork");
+  if (pid == 0) {
+    ::setpgid(0, 0);  // its own group: a kill reaches whatever it started
+    // Moved above the targets first: a pipe may already sit on fd 3 or 4 (with close-on-exec).
+    const int request = ::fcntl(to_worker[0], F_DUPFD, 10);
+    const int reply = ::fcntl(from_worker[1], F_DUPFD, 10);
+    const int printed = ::fcntl(output[1], F_DUPFD, 10);
+    ::dup2(request, kRequestFd);
+    ::dup2(reply, kReplyFd);
+    ::dup2(printed, STDOUT_FILENO);
+    ::dup2(printed, STDERR_FILENO);
+    ::close(request);
+    ::close(reply);
+    ::close(printed);
+    const int null_input = ::open("/dev/null", O_RDONLY);
+    if (null_input >= 0) ::dup2(null_input, STDIN_FILENO);
+    set_limit(RLIMIT_AS, limits.address_space_bytes);
+    set_limit(RLIMIT_CPU, limits.cpu_seconds);
+    set_limit(RLIMIT_FSIZE, limits.file_size_bytes);
+    set_limit(RLIMIT_NPROC, limits.processes);
+    const rlimit no_core{0, 0};
+    ::setrlimit(RLIMIT_CORE, &no_core);
+    ::execv(arguments[0], arguments.data());
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);  // also from here, so that the group exists before any kill
+  ::close(to_worker[0]);
+  ::close(from_worker[1]);
+  ::close(output[1]);
+  ::fcntl(output[0], F_SETFL, O_NONBLOCK);
+
+  std::unique_ptr<WorkerProcess> worker(new WorkerProcess());
+  worker->pid_ = pid;
+  worker->request_fd_ = to_worker[1];
+  worker->reply_fd_ = from_worker[0];
+  worker->output_fd_ = output[0];
+  return worker;
+}
+
+WorkerProcess::~WorkerProcess() {
+  if (pid_ > 0) kill_now();
+  close_quietly(request_fd_);
+  close_quietly(reply_fd_);
+  close_quietly(output_fd_);
+}
+
+void WorkerProcess::drain_output() {
+  char chunk[4096];
+  for (;;) {
+    const ssize_t got = ::read(output_fd_, chunk, sizeof chunk);
+    if (got <= 0) return;
+    const std::size_t room = kOutputLimit > output_.size() ? kOutputLimit - output_.size() : 0;
+    output_.append(chunk, std::min(room, static_cast<std::size_t>(got)));
+    if (static_cast<std::size_t>(got) > room && !output_truncated_) {
+      output_truncated_ = true;
+      output_ += "\n[ThreadLab: the rest of the output was dropped, over 64 KiB]\n";
+    }
+  }
+}
+
+std::string WorkerProcess::take_output() {
+  if (output_fd_ >= 0) drain_output();
+  std::string taken;
+  taken.swap(output_);
+  return taken;
+}
+
+WorkerExit WorkerProcess::reap(bool wait) {
+  if (pid_ <= 0) return last_exit_;
+  int status = 0;
+  const pid_t got = ::waitpid(pid_, &status, wait ? 0 : WNOHANG);
+  if (got != pid_) return last_exit_;
+  WorkerExit exit;
+  if (WIFEXITED(status)) {
+    exit.exited = true;
+    exit.code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    exit.signal = WTERMSIG(status);
+  }
+  pid_ = -1;
+  last_exit_ = exit;
+  return exit;
+}
+
+WorkerExit WorkerProcess::kill_now() {
+  if (pid_ > 0) {
+    ::kill(-pid_, SIGKILL);
+    ::kill(pid_, SIGKILL);
+    WorkerExit exit = reap(true);
+    // Whatever it started in its group goes too (the kill above reached them).
+    return exit;
+  }
+  return last_exit_;
+}
+
+Result<std::string> WorkerProcess::exchange(const std::string& request_line,
+                                            std::chrono::milliseconds timeout) {
+  if (pid_ <= 0) return Error{ErrorKind::kCudaStickyError, "the worker is not running"};
+  if (Status sent = write_line(request_fd_, request_line); !sent) {
+    const WorkerExit exit = reap(true);
+    return Error{ErrorKind::kCudaStickyError, "the worker " + exit.describe()};
+  }
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const std::size_t newline = reply_buffer_.find('\n');
+    if (newline != std::string::npos) {
+      std::string line = reply_buffer_.substr(0, newline);
+      reply_buffer_.erase(0, newline + 1);
+      drain_output();
+      return line;
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      kill_now();
+      drain_output();
+      return Error{ErrorKind::kTooSlow, "the kernel did not finish within " +
+                                            std::to_string(timeout.count()) +
+                                            " ms; the worker was stopped (an endless loop?)"};
+    }
+    pollfd fds[2] = {{reply_fd_, POLLIN, 0}, {output_fd_, POLLIN, 0}};
+    const int ready = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 100)));
+    if (ready < 0 && errno != EINTR) return system_error("poll");
+    if (fds[1].revents & POLLIN) drain_output();
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+      char chunk[65536];
+      const ssize_t got = ::read(reply_fd_, chunk, sizeof chunk);
+      if (got > 0) {
+        reply_buffer_.append(chunk, static_cast<std::size_t>(got));
+      } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
+        drain_output();
+        const WorkerExit exit = reap(true);
+        return Error{ErrorKind::kCudaStickyError, "the worker " + exit.describe()};
+      }
+    }
+  }
+}
+
+Result<std::string> read_line(int fd, std::string& buffer) {
+  for (;;) {
+    const std::size_t newline = buffer.find('\n');
+    if (newline != std::string::npos) {
+      std::string line = buffer.substr(0, newline);
+      buffer.erase(0, newline + 1);
+      return line;
+    }
+    char chunk[65536];
+    const ssize_t got = ::read(fd, chunk, sizeof chunk);
+    if (got == 0) return Error{ErrorKind::kIoError, "end of requests"};
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      return system_error("read");
+    }
+    buffer.append(chunk, static_cast<std::size_t>(got));
+  }
+}
+
+Status write_line(int fd, const std::string& line) {
+  std::string data = line + "\n";
+  std::size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t wrote = ::write(fd, data.data() + done, data.size() - done);
+    if (wrote < 0) {
+      if (errno == EINTR) continue;
+      return system_error("write");
+    }
+    done += static_cast<std::size_t>(wrote);
+  }
+  return Status::ok();
+}
+
+Result<SharedRegion> SharedRegion::create(std::size_t bytes) {
+  static std::atomic<unsigned> counter{0};
+  SharedRegion region;
+  region.name_ =
+      "/threadlab-lab-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1));
+  region.bytes_ = std::max<std::size_t>(bytes, 1);
+  const int fd = ::shm_open(region.name_.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
+  if (fd < 0) return system_error("shm_open " + region.name_);
+  region.owner_ = true;
+  if (::ftruncate(fd, static_cast<off_t>(region.bytes_)) != 0) {
+    ::close(fd);
+    return Error{ErrorKind::kOutOfMemory,
+                 "could not make " + std::to_string(region.bytes_) + " bytes of shared memory"};
+  }
+  region.address_ = ::mmap(nullptr, region.bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  ::close(fd);
+  if (region.address_ == MAP_FAILED) {
+    region.address_ = nullptr;
+    return system_error("mmap");
+  }
+  return region;
+}
+
+Result<SharedRegion> SharedRegion::open(const std::string& name, std::size_t bytes) {
+  SharedRegion region;
+  region.name_ = name;
+  region.bytes_ = bytes;
+  const int fd = ::shm_open(name.c_str(), O_RDWR, 0600);
+  if (fd < 0) return system_error("shm_open " + name);
+  region.address_ = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  ::close(fd);
+  if (region.address_ == MAP_FAILED) {
+    region.address_ = nullptr;
+    return system_error("mmap");
+  }
+  return region;
+}
+
+SharedRegion::SharedRegion(SharedRegion&& other) noexcept {
+  *this = std::move(other);
+}
+
+SharedRegion& SharedRegion::operator=(SharedRegion&& other) noexcept {
+  if (this != &other) {
+    release();
+    name_ = std::move(other.name_);
+    address_ = std::exchange(other.address_, nullptr);
+    bytes_ = std::exchange(other.bytes_, 0);
+    owner_ = std::exchange(other.owner_, false);
+  }
+  return *this;
+}
+
+SharedRegion::~SharedRegion() {
+  release();
+}
+
+void SharedRegion::release() {
+  if (address_ != nullptr) ::munmap(address_, bytes_);
+  if (owner_) ::shm_unlink(name_.c_str());
+  address_ = nullptr;
+  owner_ = false;
+}
+
+Result<std::string> this_executable() {
+  char path[4096];
+  const ssize_t length = ::readlink("/proc/self/exe", path, sizeof path - 1);
+  if (length <= 0) return system_error("readlink /proc/self/exe");
+  return std::string(path, static_cast<std::size_t>(length));
+}
+
+}  // namespace tl::lab

@@ -1,0 +1,109 @@
+#pragma once
+// The one place that knows how a worker process is started, limited, talked to and killed (POSIX:
+// fork/exec, setrlimit, a process group, pipes, POSIX shared memory). A port to another system
+// replaces this file and its .cpp; nothing else in the Lab touches processes.
+//
+// The learner's code runs in the worker. A CUDA fault poisons the worker's context for good and an
+// endless kernel never returns, so the app only ever sees a reply, a timeout (it kills the
+// worker's whole process group) or the worker's death (it says which signal), and starts a fresh
+// one.
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace tl::lab {
+
+// Limits applied to the worker before it runs anything. They guard against accidents (a runaway
+// allocation, a file written in a loop, a fork bomb), not against a hostile program: code compiled
+// for the emulator is native code running as the user. Zero means "no limit".
+struct WorkerLimits {
+  std::uint64_t address_space_bytes = 0;  // RLIMIT_AS; CUDA reserves huge address ranges: keep 0
+  std::uint64_t cpu_seconds = 0;          // RLIMIT_CPU, over the worker's whole life
+  std::uint64_t file_size_bytes = 0;      // RLIMIT_FSIZE
+  std::uint64_t processes = 0;            // RLIMIT_NPROC (per user: counts the user's others too)
+};
+
+// How a worker ended, for the message the learner reads.
+struct WorkerExit {
+  bool exited = false;  // normal exit with `code`; otherwise killed by `signal`
+  int code = 0;
+  int signal = 0;
+  [[nodiscard]] std::string describe() const;  // "exited with status 3", "killed by SIGSEGV"
+};
+
+class WorkerProcess {
+ public:
+  // Starts `argv` (argv[0] an executable path) with the control channel on its fds 3 (requests)
+  // and 4 (replies); its stdout and stderr are captured for the learner (their printf output).
+  static Result<std::unique_ptr<WorkerProcess>> start(const std::vector<std::string>& argv,
+                                                      const WorkerLimits& limits);
+  ~WorkerProcess();
+  WorkerProcess(const WorkerProcess&) = delete;
+  WorkerProcess& operator=(const WorkerProcess&) = delete;
+
+  // Sends one request line and waits for one reply line. On timeout the worker is killed and the
+  // error is kTooSlow; if the worker dies first, the error says how (and it is not restarted).
+  [[nodiscard]] Result<std::string> exchange(const std::string& request_line,
+                                             std::chrono::milliseconds timeout);
+
+  // What the worker printed so far (at most 64 KiB; later output is dropped with a note).
+  [[nodiscard]] std::string take_output();
+  [[nodiscard]] bool alive() const { return pid_ > 0; }
+  // Kills the worker's process group and reaps it; returns how it ended.
+  WorkerExit kill_now();
+
+ private:
+  WorkerProcess() = default;
+  void drain_output();
+  WorkerExit reap(bool wait);
+
+  int pid_ = -1;
+  int request_fd_ = -1;
+  int reply_fd_ = -1;
+  int output_fd_ = -1;
+  std::string reply_buffer_;
+  std::string output_;
+  bool output_truncated_ = false;
+  WorkerExit last_exit_;
+};
+
+// A block of shared memory both processes map: the kernel's arguments go in, its outputs and
+// traces come back, with no per-element messages.
+class SharedRegion {
+ public:
+  static Result<SharedRegion> create(std::size_t bytes);  // in the app; unlinked when destroyed
+  static Result<SharedRegion> open(const std::string& name, std::size_t bytes);  // in the worker
+  SharedRegion(SharedRegion&& other) noexcept;
+  SharedRegion& operator=(SharedRegion&& other) noexcept;
+  SharedRegion(const SharedRegion&) = delete;
+  SharedRegion& operator=(const SharedRegion&) = delete;
+  ~SharedRegion();
+
+  [[nodiscard]] std::byte* data() const { return static_cast<std::byte*>(address_); }
+  [[nodiscard]] std::size_t size() const { return bytes_; }
+  [[nodiscard]] const std::string& name() const { return name_; }
+
+ private:
+  SharedRegion() = default;
+  void release();
+  std::string name_;
+  void* address_ = nullptr;
+  std::size_t bytes_ = 0;
+  bool owner_ = false;
+};
+
+// The path of the running executable (the worker is the same `threadlab`, started as `worker`).
+[[nodiscard]] Result<std::string> this_executable();
+
+// Reads one line from `fd` (blocking), without the newline; an error at end of input.
+[[nodiscard]] Result<std::string> read_line(int fd, std::string& buffer);
+// Writes the whole line and a newline to `fd`.
+[[nodiscard]] Status write_line(int fd, const std::string& line);
+
+}  // namespace tl::lab

@@ -1,0 +1,5 @@
+// expect: past its end
+__global__ void vector_add(Array<const float> a, Array<const float> b, Array<float> c, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i <= n) c[i] = a[i] + b[i];
+}

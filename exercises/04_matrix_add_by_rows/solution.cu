@@ -1,0 +1,7 @@
+// C = A + B, element by element; x → rows, y → columns.
+__global__ void matrix_add_by_rows(Matrix<const float> A, Matrix<const float> B, Matrix<float> C,
+                                   int rows, int cols) {
+  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  const int col = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row < rows && col < cols) C(row, col) = A(row, col) + B(row, col);
+}

@@ -1,0 +1,14 @@
+// sum[0] += the sum of x, one atomicAdd per block after a tree in shared memory.
+#define BLOCK 256
+__global__ void sum_tree(Array<const float> x, Array<float> sum, int n) {
+  __shared__ float partial[BLOCK];
+  const int i = blockIdx.x * BLOCK + threadIdx.x;
+  partial[threadIdx.x] = i < n ? x[i] : 0.0f;
+  __syncthreads();
+  // Sequential addressing: the active threads stay contiguous, so whole warps retire together.
+  for (int s = BLOCK / 2; s > 0; s /= 2) {
+    if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];
+    __syncthreads();  // step s/2 reads what this step wrote
+  }
+  if (threadIdx.x == 0) atomicAdd(&sum[0], partial[0]);
+}

@@ -1,0 +1,140 @@
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+
+#include "lab/worker/lab_protocol.hpp"
+#include "lab/worker/worker_process.hpp"
+
+namespace tl::lab {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::unique_ptr<WorkerProcess> shell(const std::string& script, WorkerLimits limits = {}) {
+  auto worker = WorkerProcess::start({"/bin/sh", "-c", script}, limits);
+  EXPECT_TRUE(worker) << worker.error().message;
+  return worker ? std::move(*worker) : nullptr;
+}
+
+TEST(WorkerProcess, ExchangesLinesOnItsOwnDescriptorsAndCapturesWhatItPrints) {
+  auto worker =
+      shell("echo printed by the kernel; read line <&3; echo \"reply to $line\" >&4; sleep 5");
+  ASSERT_TRUE(worker);
+  const auto reply = worker->exchange("hello", 5s);
+  ASSERT_TRUE(reply) << reply.error().message;
+  EXPECT_EQ(*reply, "reply to hello");
+  EXPECT_NE(worker->take_output().find("printed by the kernel"), std::string::npos);
+}
+
+TEST(WorkerProcess, AnEndlessWorkerIsKilledAtTheTimeout) {
+  auto worker = shell("while :; do :; done");
+  ASSERT_TRUE(worker);
+  const auto started = std::chrono::steady_clock::now();
+  const auto reply = worker->exchange("run", 300ms);
+  ASSERT_FALSE(reply);
+  EXPECT_EQ(reply.error().kind, ErrorKind::kTooSlow);
+  EXPECT_NE(reply.error().message.find("300 ms"), std::string::npos);
+  EXPECT_FALSE(worker->alive());
+  // Killed at once, not after the loop "finished" (it never does).
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 10s);
+}
+
+TEST(WorkerProcess, ACrashIsReportedWithItsSignal) {
+  auto worker = shell("read line <&3; kill -SEGV $$");
+  ASSERT_TRUE(worker);
+  const auto reply = worker->exchange("run", 5s);
+  ASSERT_FALSE(reply);
+  EXPECT_NE(reply.error().message.find("SIGSEGV"), std::string::npos) << reply.error().message;
+  EXPECT_FALSE(worker->alive());
+  // Asking a dead worker again is an error, not a hang or a SIGPIPE.
+  EXPECT_FALSE(worker->exchange("again", 1s));
+}
+
+TEST(WorkerProcess, TheKillReachesWhatTheWorkerStarted) {
+  // The worker starts a grandchild that would outlive it; the process group kill takes both.
+  auto worker = shell("sleep 30 & echo $! >&4; wait");
+  ASSERT_TRUE(worker);
+  const auto pid_line = worker->exchange("", 5s);
+  ASSERT_TRUE(pid_line) << pid_line.error().message;
+  const int grandchild = std::stoi(*pid_line);
+  worker->kill_now();
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i) {
+    std::this_thread::sleep_for(20ms);
+    gone = ::kill(grandchild, 0) != 0;
+  }
+  EXPECT_TRUE(gone) << "the worker's child " << grandchild << " survived";
+}
+
+TEST(WorkerProcess, LimitsApplyToTheWorker) {
+  WorkerLimits limits;
+  limits.file_size_bytes = 4096;
+  auto worker = shell("ulimit -f; read line <&3; echo done >&4", limits);
+  ASSERT_TRUE(worker);
+  ASSERT_TRUE(worker->exchange("go", 5s));
+  // ulimit -f counts 512-byte blocks: 4096 bytes are 8.
+  EXPECT_NE(worker->take_output().find("8"), std::string::npos);
+}
+
+TEST(SharedRegion, BothSidesSeeTheSameBytesAndTheNameGoesWithTheOwner) {
+  auto region = SharedRegion::create(1 << 16);
+  ASSERT_TRUE(region) << region.error().message;
+  std::strcpy(reinterpret_cast<char*>(region->data()), "from the app");
+  const std::string name = region->name();
+  {
+    auto other = SharedRegion::open(name, 1 << 16);
+    ASSERT_TRUE(other) << other.error().message;
+    EXPECT_STREQ(reinterpret_cast<const char*>(other->data()), "from the app");
+    std::strcpy(reinterpret_cast<char*>(other->data()) + 100, "from the worker");
+  }
+  EXPECT_STREQ(reinterpret_cast<const char*>(region->data()) + 100, "from the worker");
+  { auto gone = std::move(*region); }
+  EXPECT_FALSE(SharedRegion::open(name, 1 << 16));
+}
+
+TEST(LabProtocol, RequestsAndRepliesSurviveTheWire) {
+  RunRequest request;
+  request.traced = false;
+  request.region = "/threadlab-lab-1-2";
+  request.region_bytes = 4096;
+  request.fault_offset = 1024;
+  request.grid = {3, 2, 1};
+  request.block = {16, 16, 1};
+  request.dynamic_shared_bytes = 256;
+  request.timed_repeats = 5;
+  WireArgument array;
+  array.form = ArgumentForm::kMatrixView;
+  array.offset = 512;
+  array.rows = 3;
+  array.cols = 7;
+  array.trace_offset = 768;
+  array.copy_back = true;
+  WireArgument scalar;
+  scalar.is_float = true;
+  scalar.float_value = 2.5f;
+  request.arguments = {array, scalar};
+  const auto decoded = decode_run_request(encode(request));
+  ASSERT_TRUE(decoded) << decoded.error().message;
+  EXPECT_EQ(decoded->grid, request.grid);
+  EXPECT_EQ(decoded->block, request.block);
+  EXPECT_EQ(decoded->timed_repeats, 5);
+  ASSERT_EQ(decoded->arguments.size(), 2u);
+  EXPECT_EQ(decoded->arguments[0].form, ArgumentForm::kMatrixView);
+  EXPECT_EQ(decoded->arguments[0].cols, 7);
+  EXPECT_EQ(decoded->arguments[0].trace_offset, 768);
+  EXPECT_TRUE(decoded->arguments[0].copy_back);
+  EXPECT_FLOAT_EQ(decoded->arguments[1].float_value, 2.5f);
+  EXPECT_EQ(*request_op(encode(request)), "run");
+
+  const RunReply reply{false, "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access", true, {1.5}};
+  const auto back = decode_run_reply(encode(reply));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->error, reply.error);
+  EXPECT_TRUE(back->fatal);
+  EXPECT_EQ(back->milliseconds, reply.milliseconds);
+  EXPECT_FALSE(decode_run_reply("not json"));
+}
+
+}  // namespace
+}  // namespace tl::lab
