@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <numeric>
 #include <regex>
 #include <string>
@@ -218,6 +221,74 @@ TEST_F(LearnerKernels, PreludesAndDefinesReachTheKernel) {
   void* args[] = {&view};
   ASSERT_TRUE(module->launch({1, 1, 1}, {8, 1, 1}, 0, args).is_ok());
   for (int i = 0; i < 8; ++i) EXPECT_EQ(out[i], 3 * i);
+}
+
+// The Lab's prelude as the worker passes it: Array<T> views, traced (who wrote each element, a
+// write past the end caught and named) and untraced.
+TEST_F(LearnerKernels, ExerciseKernelsWithTheLabPreludeRunTracedAndUntraced) {
+  std::ifstream prelude_file(THREADLAB_LAB_PRELUDE_PATH);
+  std::stringstream prelude;
+  prelude << prelude_file.rdbuf();
+  ASSERT_FALSE(prelude.str().empty());
+  const std::string source = R"(
+__global__ void add(Array<const float> a, Array<const float> b, Array<float> c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i <= n) c[i] = a[i] + b[i];  // off by one: thread n writes past the end
+}
+)";
+  struct TraceRecord {
+    std::uint32_t block, thread_and_sm, iteration, writes;
+  };
+  struct Fault {
+    std::uint32_t hit, parameter, is_write, block[3], thread[3], reserved;
+    std::int64_t row, col, rows, cols;
+  };
+  struct ArrayView {  // the prelude's Array<T>
+    float* data;
+    int size;
+    unsigned parameter;
+    TraceRecord* trace;
+    Fault* fault;
+  };
+  for (const bool traced : {false, true}) {
+    LearnerCompileOptions options;
+    options.preludes = {{"threadlab_lab.cuh", prelude.str()}};
+    if (traced) options.defines = {"TL_LAB_TRACED"};
+    const LearnerCompileResult compiled = compile_learner_kernel(source, "add", cache_, options);
+    ASSERT_TRUE(compiled) << compiled.failure().diagnostics;
+    Result<EmulatedLearnerModule> module =
+        EmulatedLearnerModule::load(compiled.build().shared_object);
+    ASSERT_TRUE(module) << module.message();
+    const int n = 100;
+    // One spare element past each array's end, as the worker allocates them.
+    std::vector<float> a(n + 1, 1.0f), b(n + 1, 2.0f), c(n + 1, 0.0f);
+    std::vector<TraceRecord> records(n, TraceRecord{0, 0, 0, 0});
+    Fault fault{};
+    ArrayView va{a.data(), n, 0, nullptr, &fault};
+    ArrayView vb{b.data(), n, 1, nullptr, &fault};
+    ArrayView vc{c.data(), n, 2, traced ? records.data() : nullptr, &fault};
+    int count = n;
+    void* args[] = {&va, &vb, &vc, &count};
+    ASSERT_TRUE(module->launch({4, 1, 1}, {32, 1, 1}, 0, args).is_ok());
+    for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], 3.0f) << i;
+    if (traced) {
+      // C++17 evaluates the right of `=` first: the first access past the end is the read a[n].
+      EXPECT_EQ(fault.hit, 1u);
+      EXPECT_EQ(fault.parameter, 0u);
+      EXPECT_EQ(fault.is_write, 0u);
+      EXPECT_EQ(fault.row, n);
+      EXPECT_EQ(fault.block[0], 3u);
+      EXPECT_EQ(fault.thread[0], 4u);  // thread 100 = block 3, thread 4
+      for (int i = 0; i < n; ++i) {
+        ASSERT_EQ(records[i].writes, 1u) << i;
+        ASSERT_EQ(records[i].block, static_cast<std::uint32_t>(i / 32)) << i;
+        ASSERT_EQ(records[i].thread_and_sm & 0xffffu, static_cast<std::uint32_t>(i % 32)) << i;
+      }
+    } else {
+      EXPECT_EQ(fault.hit, 0u);
+      EXPECT_EQ(c[n], 3.0f) << "untraced, the write past the end lands in the spare element";
+    }
+  }
 }
 
 TEST_F(LearnerKernels, AMissingCompilerIsAClearErrorValue) {
