@@ -16,7 +16,7 @@
 
 #include <math.h>  // expf, sqrtf, fminf, ... in the global namespace, as CUDA code calls them
 
-#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -175,6 +175,8 @@ inline void __syncwarp(unsigned mask = 0xffffffffu) {
 // no `extern __shared__ T name[];`: the Lab rewrites it to `auto& name =
 // ::tl::emu::dynamic_shared_array<T>();` (dynamic_shared_rewrite.hpp) on the same line.
 unsigned char* dynamic_shared_memory();
+// Its size in bytes (0 when the launch asked for none).
+std::size_t dynamic_shared_memory_bytes();
 template <class T>
 T (&dynamic_shared_array())
 [] {
@@ -184,60 +186,76 @@ T (&dynamic_shared_array())
 // ---------------------------------------------------------------------------------------------
 // Atomics: blocks run in parallel on several worker threads, so these are real atomic operations
 // on global memory (relaxed, as CUDA's are). On shared memory they are atomic too, trivially: a
-// block's threads take turns on one worker.
+// block's threads take turns on one worker. They use the compiler's __atomic builtins inside
+// functions the race check leaves alone (TL_EMU_NOT_RACE_CHECKED): an atomic access is never a
+// race.
+#if defined(THREADLAB_RACE_CHECK)
+#define TL_EMU_NOT_RACE_CHECKED __attribute__((no_sanitize("thread"), noinline))
+#else
+#define TL_EMU_NOT_RACE_CHECKED
+#endif
 namespace detail {
 template <class T, class Update>
-T atomic_update(T* address, Update update) {
-  std::atomic_ref<T> ref(*address);
-  T old = ref.load(std::memory_order_relaxed);
-  while (!ref.compare_exchange_weak(old, update(old), std::memory_order_relaxed)) {
+TL_EMU_NOT_RACE_CHECKED inline T atomic_update(T* address, Update update) {
+  T old;
+  __atomic_load(address, &old, __ATOMIC_RELAXED);
+  T desired = update(old);
+  while (!__atomic_compare_exchange(address, &old, &desired, true, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED)) {
+    desired = update(old);
   }
   return old;
 }
 }  // namespace detail
 
-#define TL_EMU_ATOMIC_ARITHMETIC(T)                                                  \
-  inline T atomicAdd(T* address, T value) {                                          \
-    return std::atomic_ref<T>(*address).fetch_add(value, std::memory_order_relaxed); \
-  }                                                                                  \
-  inline T atomicExch(T* address, T value) {                                         \
-    return std::atomic_ref<T>(*address).exchange(value, std::memory_order_relaxed);  \
-  }
-TL_EMU_ATOMIC_ARITHMETIC(int)
-TL_EMU_ATOMIC_ARITHMETIC(unsigned int)
-TL_EMU_ATOMIC_ARITHMETIC(unsigned long long)
-TL_EMU_ATOMIC_ARITHMETIC(float)
-TL_EMU_ATOMIC_ARITHMETIC(double)
-#undef TL_EMU_ATOMIC_ARITHMETIC
-
 #define TL_EMU_ATOMIC_INTEGER(T)                                                                 \
-  inline T atomicSub(T* address, T value) {                                                      \
-    return std::atomic_ref<T>(*address).fetch_sub(value, std::memory_order_relaxed);             \
+  TL_EMU_NOT_RACE_CHECKED inline T atomicAdd(T* address, T value) {                              \
+    return __atomic_fetch_add(address, value, __ATOMIC_RELAXED);                                 \
   }                                                                                              \
-  inline T atomicAnd(T* address, T value) {                                                      \
-    return std::atomic_ref<T>(*address).fetch_and(value, std::memory_order_relaxed);             \
+  TL_EMU_NOT_RACE_CHECKED inline T atomicSub(T* address, T value) {                              \
+    return __atomic_fetch_sub(address, value, __ATOMIC_RELAXED);                                 \
   }                                                                                              \
-  inline T atomicOr(T* address, T value) {                                                       \
-    return std::atomic_ref<T>(*address).fetch_or(value, std::memory_order_relaxed);              \
+  TL_EMU_NOT_RACE_CHECKED inline T atomicAnd(T* address, T value) {                              \
+    return __atomic_fetch_and(address, value, __ATOMIC_RELAXED);                                 \
   }                                                                                              \
-  inline T atomicXor(T* address, T value) {                                                      \
-    return std::atomic_ref<T>(*address).fetch_xor(value, std::memory_order_relaxed);             \
+  TL_EMU_NOT_RACE_CHECKED inline T atomicOr(T* address, T value) {                               \
+    return __atomic_fetch_or(address, value, __ATOMIC_RELAXED);                                  \
+  }                                                                                              \
+  TL_EMU_NOT_RACE_CHECKED inline T atomicXor(T* address, T value) {                              \
+    return __atomic_fetch_xor(address, value, __ATOMIC_RELAXED);                                 \
+  }                                                                                              \
+  TL_EMU_NOT_RACE_CHECKED inline T atomicExch(T* address, T value) {                             \
+    return __atomic_exchange_n(address, value, __ATOMIC_RELAXED);                                \
+  }                                                                                              \
+  TL_EMU_NOT_RACE_CHECKED inline T atomicCAS(T* address, T compare, T value) {                   \
+    __atomic_compare_exchange_n(address, &compare, value, false, __ATOMIC_RELAXED,               \
+                                __ATOMIC_RELAXED);                                               \
+    return compare; /* the old value either way */                                               \
   }                                                                                              \
   inline T atomicMax(T* address, T value) {                                                      \
     return detail::atomic_update(address, [value](T old) { return old < value ? value : old; }); \
   }                                                                                              \
   inline T atomicMin(T* address, T value) {                                                      \
     return detail::atomic_update(address, [value](T old) { return value < old ? value : old; }); \
-  }                                                                                              \
-  inline T atomicCAS(T* address, T compare, T value) {                                           \
-    std::atomic_ref<T>(*address).compare_exchange_strong(compare, value,                         \
-                                                         std::memory_order_relaxed);             \
-    return compare; /* the old value either way */                                               \
   }
 TL_EMU_ATOMIC_INTEGER(int)
 TL_EMU_ATOMIC_INTEGER(unsigned int)
 TL_EMU_ATOMIC_INTEGER(unsigned long long)
 #undef TL_EMU_ATOMIC_INTEGER
+
+#define TL_EMU_ATOMIC_FLOATING(T)                                                  \
+  inline T atomicAdd(T* address, T value) {                                        \
+    return detail::atomic_update(address, [value](T old) { return old + value; }); \
+  }                                                                                \
+  TL_EMU_NOT_RACE_CHECKED inline T atomicExch(T* address, T value) {               \
+    T old;                                                                         \
+    __atomic_exchange(address, &value, &old, __ATOMIC_RELAXED);                    \
+    return old;                                                                    \
+  }
+TL_EMU_ATOMIC_FLOATING(float)
+TL_EMU_ATOMIC_FLOATING(double)
+#undef TL_EMU_ATOMIC_FLOATING
+
 inline long long atomicMax(long long* address, long long value) {
   return detail::atomic_update(address,
                                [value](long long old) { return old < value ? value : old; });
@@ -257,10 +275,10 @@ inline unsigned atomicDec(unsigned* address, unsigned limit) {
 }
 
 inline void __threadfence() {
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 inline void __threadfence_block() {
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
 // ---------------------------------------------------------------------------------------------

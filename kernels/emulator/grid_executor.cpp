@@ -88,6 +88,7 @@ thread_local BlockFibers* g_block = nullptr;
 thread_local const char* g_fiber_misuse = nullptr;
 // This worker's dynamic shared memory for the block it runs (null: the launch asked for none).
 thread_local unsigned char* g_dynamic_shared = nullptr;
+thread_local std::size_t g_dynamic_shared_bytes = 0;
 
 // AddressSanitizer's fiber protocol: announce the stack about to run, confirm on arrival. `save` is
 // null for a fiber that will never be resumed (it has finished).
@@ -512,6 +513,10 @@ unsigned char* dynamic_shared_memory() {
   return g_dynamic_shared;
 }
 
+std::size_t dynamic_shared_memory_bytes() {
+  return g_dynamic_shared == nullptr ? 0 : g_dynamic_shared_bytes;
+}
+
 unsigned worker_count(const GridOptions& options) {
   if (options.workers != 0) return options.workers;
   return std::max(1u, std::thread::hardware_concurrency());
@@ -559,6 +564,7 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
       return;
     }
     g_dynamic_shared = dynamic_shared.start();
+    g_dynamic_shared_bytes = options.dynamic_shared_bytes;
     std::vector<Fiber> fibers;
     std::optional<StackPool> stacks;
     if (options.barriers == Barriers::kUsed) {

@@ -8,9 +8,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <numeric>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -289,6 +289,92 @@ __global__ void add(Array<const float> a, Array<const float> b, Array<float> c, 
       EXPECT_EQ(c[n], 3.0f) << "untraced, the write past the end lands in the spare element";
     }
   }
+}
+
+// The race check: a build instrumented for shared-memory accesses names both threads of a race.
+class SharedMemoryRaces : public LearnerKernels {
+ protected:
+  // Builds `source` with the race check, runs it on one block of `threads` over an int array, and
+  // returns the first race found (empty if none).
+  std::string race_in(const std::string& source, unsigned threads, std::size_t dynamic_bytes = 0) {
+    LearnerCompileOptions options;
+    options.check_shared_races = true;
+    const LearnerCompileResult compiled = compile_learner_kernel(source, "k", cache_, options);
+    if (!compiled) {
+      ADD_FAILURE() << compiled.failure().message << "\n" << compiled.failure().diagnostics;
+      return "(did not compile)";
+    }
+    Result<EmulatedLearnerModule> module =
+        EmulatedLearnerModule::load(compiled.build().shared_object);
+    if (!module) {
+      ADD_FAILURE() << module.message();
+      return "(did not load)";
+    }
+    std::vector<int> data(2 * threads, 1);
+    int* pdata = data.data();
+    void* args[] = {&pdata};
+    const Status status = module->launch({2, 1, 1}, {threads, 1, 1}, dynamic_bytes, args, 2);
+    EXPECT_TRUE(status.is_ok()) << status.message();
+    return module->last_shared_memory_race();
+  }
+};
+
+TEST_F(SharedMemoryRaces, AMissingSyncthreadsIsReportedWithBothThreads) {
+  const std::string race = race_in(R"(
+__global__ void k(int* data) {
+  __shared__ int tile[64];
+  int t = threadIdx.x;
+  tile[t] = data[blockIdx.x * blockDim.x + t];
+  // missing __syncthreads()
+  data[blockIdx.x * blockDim.x + t] = tile[blockDim.x - 1 - t];
+}
+)",
+                                   64);
+  EXPECT_NE(race.find("shared-memory race in block"), std::string::npos) << race;
+  // Thread 31 reads tile[32] before thread 32 (which runs after it) writes it.
+  EXPECT_NE(race.find("block (0, 0, 0): thread (32, 0, 0) writes __shared__ k(int*)::tile, byte "
+                      "128 (word 32), which thread (31, 0, 0) read"),
+            std::string::npos)
+      << race;
+}
+
+TEST_F(SharedMemoryRaces, BarriersAtomicsAndWarpSyncsOrderTheAccesses) {
+  const std::string race = race_in(R"(
+__global__ void k(int* data) {
+  __shared__ int tile[64];
+  __shared__ unsigned count;
+  int t = threadIdx.x;
+  if (t == 0) count = 0;
+  tile[t] = data[blockIdx.x * blockDim.x + t];
+  __syncthreads();
+  atomicAdd(&count, 1u);
+  for (int stride = 32; stride > 0; stride /= 2) {  // a tree, then warp-synchronous steps
+    if (t < stride) tile[t] += tile[t + stride];
+    if (stride > 16) __syncthreads(); else __syncwarp();
+  }
+  __syncthreads();
+  if (t == 0) data[blockIdx.x * blockDim.x] = tile[0] + (int)count;
+}
+)",
+                                   64);
+  EXPECT_EQ(race, "");
+}
+
+TEST_F(SharedMemoryRaces, RacesInDynamicSharedMemoryAreNamedToo) {
+  const std::string race = race_in(R"(
+__global__ void k(int* data) {
+  extern __shared__ int buffer[];
+  buffer[threadIdx.x / 2] = (int)threadIdx.x;  // two threads per word
+  __syncthreads();
+  data[threadIdx.x] = buffer[threadIdx.x / 2];
+}
+)",
+                                   32, 32 * sizeof(int));
+  EXPECT_NE(race.find("thread (1, 0, 0) writes the dynamic shared memory (extern __shared__), "
+                      "byte 0 (word 0)"),
+            std::string::npos)
+      << race;
+  EXPECT_NE(race.find("which thread (0, 0, 0) wrote"), std::string::npos) << race;
 }
 
 TEST_F(LearnerKernels, AMissingCompilerIsAClearErrorValue) {

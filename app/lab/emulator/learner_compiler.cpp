@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -33,15 +34,20 @@ namespace fs = std::filesystem;
 
 // Raised whenever the generated translation unit or the flags change meaning, so that no build
 // of an older ThreadLab is taken from the cache.
-constexpr std::string_view kGeneratorVersion = "learner-emulator-1";
+constexpr std::string_view kGeneratorVersion = "learner-emulator-2";
 
-const std::vector<std::string>& compile_flags() {
-  static const std::vector<std::string> flags = {
-      "-std=c++20", "-O2", "-g0", "-fPIC", "-shared", "-fvisibility=hidden",
-      "-fvisibility-inlines-hidden", "-fdiagnostics-color=never",
-      // A call to a function that exists nowhere fails here, not when the worker loads the kernel.
-      "-Wl,--no-undefined"};
-  return flags;
+std::vector<std::string> compile_flags() {
+  return {"-std=c++20",
+          "-O2",
+          "-g0",
+          "-fPIC",
+          "-fvisibility=hidden",
+          "-fvisibility-inlines-hidden",
+          "-fdiagnostics-color=never"};
+}
+std::vector<std::string> link_flags() {
+  // A call to a function that exists nowhere fails here, not when the worker loads the kernel.
+  return {"-shared", "-Wl,--no-undefined"};
 }
 
 std::uint64_t fnv1a(std::string_view text, std::uint64_t hash = 1469598103934665603ull) {
@@ -240,6 +246,13 @@ LearnerCompileResult compile_learner_kernel(std::string_view source, std::string
 
   std::vector<std::string> flags = compile_flags();
   for (const std::string& define : options.defines) flags.push_back("-D" + define);
+  if (options.check_shared_races) {
+    // Instrumentation only: the callbacks are learner_entry.hpp's, no sanitizer runtime is linked
+    // (so the object is compiled and linked in two steps).
+    flags.push_back("-fsanitize=thread");
+    flags.push_back("-DTHREADLAB_RACE_CHECK");
+  }
+  for (const std::string& flag : link_flags()) flags.push_back(flag);
 
   std::uint64_t key = fnv1a(unit, texts_hash);
   for (const auto& [name, text] : options.preludes) key = fnv1a(text, fnv1a(name, key));
@@ -274,15 +287,37 @@ LearnerCompileResult compile_learner_kernel(std::string_view source, std::string
     return failure(Kind::kCacheUnusable, "cannot write " + unit_path.string());
   }
 
+  // One step (compile and link), or, with the race check, two: the sanitizer's flag must not
+  // reach the link, which would pull in its runtime.
+  const std::vector<std::string> link = link_flags();
+  std::vector<std::string> compile_only;
+  for (const std::string& flag : flags) {
+    if (std::find(link.begin(), link.end(), flag) == link.end()) compile_only.push_back(flag);
+  }
+  const fs::path object_file = build_dir / ("lab_kernel." + pid + ".o");
   std::vector<std::string> argv = {compiler->string()};
-  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.insert(argv.end(), options.check_shared_races ? compile_only.begin() : flags.begin(),
+              options.check_shared_races ? compile_only.end() : flags.end());
   argv.push_back("-I" + include_dir->string());
   argv.push_back("-I.");
+  if (options.check_shared_races) argv.push_back("-c");
   argv.push_back("-o");
-  argv.push_back(object_temporary.filename().string());
+  argv.push_back(options.check_shared_races ? object_file.filename().string()
+                                            : object_temporary.filename().string());
   argv.push_back(unit_path.filename().string());
   const auto start = std::chrono::steady_clock::now();
   ProcessResult compiled = run_process(argv, build_dir, log_temporary);
+  if (options.check_shared_races && compiled.started && compiled.exit_code == 0) {
+    std::vector<std::string> link_argv = {compiler->string()};
+    link_argv.insert(link_argv.end(), link.begin(), link.end());
+    link_argv.push_back("-o");
+    link_argv.push_back(object_temporary.filename().string());
+    link_argv.push_back(object_file.filename().string());
+    const std::string compile_output = compiled.output;
+    compiled = run_process(link_argv, build_dir, log_temporary);
+    compiled.output = compile_output + compiled.output;
+  }
+  fs::remove(object_file, error);
   const double compile_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   fs::remove(unit_path, error);

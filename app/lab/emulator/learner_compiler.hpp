@@ -30,6 +30,11 @@ struct LearnerCompileOptions {
   std::vector<std::string> defines;
   // The compiler: a path, or a name looked up on PATH. Empty: `c++`.
   std::string compiler;
+  // Checks every shared-memory access for races (two threads of a block on one word between two
+  // barriers, at least one writing; EmulatedLearnerModule::last_shared_memory_race). The compiler
+  // instruments every access (-fsanitize=thread, with ThreadLab's own callbacks instead of the
+  // ThreadSanitizer runtime), so such a build runs several times slower: for checking, not timing.
+  bool check_shared_races = false;
 };
 
 struct LearnerBuild {

@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "core/dim3.hpp"
 #include "core/result.hpp"
@@ -14,6 +16,14 @@ namespace tl::lab {
 
 class EmulatedLearnerModule {
  public:
+  // A thread-local variable of the object (a static __shared__ variable is one), which the race
+  // check names.
+  struct ThreadLocalSymbol {
+    std::uint64_t offset;  // in the object's thread-local block
+    std::uint64_t bytes;
+    std::string name;  // demangled, e.g. "k(int*)::tile"
+  };
+
   // Loads the shared object and checks that it speaks this ThreadLab's executor interface.
   [[nodiscard]] static Result<EmulatedLearnerModule> load(const std::filesystem::path& path);
 
@@ -34,6 +44,10 @@ class EmulatedLearnerModule {
   [[nodiscard]] std::uint32_t parameter_count() const;
   // Whether launches run a block's threads as fibers (the source waits for other threads).
   [[nodiscard]] bool uses_fibers() const;
+  // For a build with LearnerCompileOptions::check_shared_races: the first shared-memory race the
+  // last launch found (block, both threads, the word), empty if none. A race does not fail the
+  // launch: the kernel ran to its end, and the caller decides what the finding means.
+  [[nodiscard]] const std::string& last_shared_memory_race() const;
 
  private:
   EmulatedLearnerModule() = default;
@@ -41,6 +55,8 @@ class EmulatedLearnerModule {
   void* run_thread_ = nullptr;  // ThreadlabLearnerRunThread
   std::uint32_t parameter_count_ = 0;
   bool uses_fibers_ = false;
+  std::vector<ThreadLocalSymbol> thread_local_symbols_;
+  mutable std::string last_race_;
 };
 
 }  // namespace tl::lab

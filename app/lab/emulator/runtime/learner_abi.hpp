@@ -11,12 +11,13 @@
 // where the executor switches fibers, and on return re-reads its thread index, since the OS thread
 // now runs another emulated thread.
 
+#include <cstddef>
 #include <cstdint>
 
 namespace tl::emu::learner_abi {
 
 // Bumped whenever anything below changes; a shared object of another version is refused.
-inline constexpr std::uint32_t kVersion = 1;
+inline constexpr std::uint32_t kVersion = 2;
 
 struct Indices {
   std::uint32_t thread[3];
@@ -32,7 +33,21 @@ struct HostHooks {
   std::uint64_t (*warp_operation)(int op, unsigned mask, std::uint64_t value, int lane_arg,
                                   int width);
   unsigned char* (*dynamic_shared_memory)();
+  std::size_t (*dynamic_shared_memory_bytes)();
   void (*current_thread_index)(std::uint32_t thread[3]);
+  // A build with the shared-memory race check (THREADLAB_RACE_CHECK) reports the first race of a
+  // block here (ThreadLab words it, naming the variable from the object's symbols).
+  void (*report_race)(const struct RaceReport* report);
+};
+
+struct RaceReport {
+  std::uint32_t block[3];
+  std::uint32_t thread[3];        // the access that completed the race
+  std::uint32_t other_thread[3];  // the earlier access since the same barrier
+  std::uint32_t writing;          // 1: this access writes
+  std::uint32_t other_wrote;      // 1: the earlier one wrote
+  std::uint32_t dynamic;          // 1: dynamic shared memory; 0: a static __shared__ variable
+  std::uint64_t offset;  // bytes into the dynamic memory, or into the object's thread-local block
 };
 
 }  // namespace tl::emu::learner_abi
