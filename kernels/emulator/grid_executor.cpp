@@ -26,6 +26,7 @@
 #endif
 #endif
 #ifdef TL_EMU_ASAN
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 
@@ -161,8 +162,10 @@ class StackPool {
     void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     base_ = p == MAP_FAILED ? nullptr : static_cast<char*>(p);
+    forget_frames();
   }
   ~StackPool() {
+    forget_frames();
     if (base_ != nullptr) munmap(base_, bytes_);
   }
   StackPool(const StackPool&) = delete;
@@ -171,6 +174,17 @@ class StackPool {
   // The lowest address of stack i; it grows down from bottom + kFiberStackBytes.
   [[nodiscard]] char* bottom(std::size_t i) const { return base_ + i * kFiberStackStride; }
 
+ private:
+  // AddressSanitizer keeps the poisoned redzones of frames that never returned (fibers abandoned
+  // after an error) in its shadow even after munmap; whatever is mapped there next must start
+  // clean.
+  void forget_frames() {
+#ifdef TL_EMU_ASAN
+    if (base_ != nullptr) __asan_unpoison_memory_region(base_, bytes_);
+#endif
+  }
+
+ public:
  private:
   std::size_t bytes_ = 0;
   char* base_ = nullptr;
