@@ -93,7 +93,8 @@ std::string encode(const RunRequest& r) {
               {"grid", dim(r.grid)},
               {"block", dim(r.block)},
               {"shared", r.dynamic_shared_bytes},
-              {"timed_repeats", r.timed_repeats}}
+              {"timed_repeats", r.timed_repeats},
+              {"library", r.library}}
       .dump();
 }
 
@@ -155,6 +156,7 @@ Result<RunRequest> decode_run_request(const std::string& line) {
     r.block = dim(j.at("block"));
     r.dynamic_shared_bytes = j.at("shared");
     r.timed_repeats = j.at("timed_repeats");
+    r.library = j.value("library", "");
     return r;
   });
 }

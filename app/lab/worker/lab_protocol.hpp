@@ -61,6 +61,9 @@ struct RunRequest {
   Dim3 block;
   std::uint32_t dynamic_shared_bytes = 0;
   int timed_repeats = 0;  // 0: one run, not timed
+  // Instead of the kernel, time a library's routine on the same arguments: "cublas-sgemm" reads
+  // arguments 0, 1, 2 as A, B, C (row-major) and 3, 4, 5 as M, N, K. Empty: the kernel.
+  std::string library;
 };
 
 struct RunReply {
