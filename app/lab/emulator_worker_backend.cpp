@@ -16,7 +16,7 @@ class UnbuiltEmulatorBackend final : public WorkerBackend {
     return reply;
   }
   RunReply run(const RunRequest&, std::byte*) override {
-    return RunReply{false, "the Lab's emulator path is not built", false, {}};
+    return RunReply{false, "the Lab's emulator path is not built", false, {}, {}};
   }
 };
 

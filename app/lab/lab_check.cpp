@@ -360,8 +360,14 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
     if (times) *times = reply->milliseconds;
     WireFault fault{};
     std::memcpy(&fault, region->data() + layout.fault_offset, sizeof fault);
-    return judge_case(exercise, check, returned(region->data(), layout, check),
-                      traced ? &fault : nullptr);
+    CaseResult judged = judge_case(exercise, check, returned(region->data(), layout, check),
+                                   traced ? &fault : nullptr);
+    // A race is wrong even where this run's values came out right: the next run may differ.
+    if (judged.passed && !reply->finding.empty()) {
+      judged.passed = false;
+      judged.message = "a shared-memory race: " + reply->finding;
+    }
+    return judged;
   };
 
   std::size_t passed = 0;

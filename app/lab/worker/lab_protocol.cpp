@@ -99,8 +99,12 @@ std::string encode(const RunRequest& r) {
 }
 
 std::string encode(const RunReply& r) {
-  return json{{"ok", r.ok}, {"error", r.error}, {"fatal", r.fatal}, {"ms", r.milliseconds}}.dump(
-      -1, ' ', false, json::error_handler_t::replace);
+  return json{{"ok", r.ok},
+              {"error", r.error},
+              {"fatal", r.fatal},
+              {"ms", r.milliseconds},
+              {"finding", r.finding}}
+      .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 Result<std::string> request_op(const std::string& line) {
@@ -168,6 +172,7 @@ Result<RunReply> decode_run_reply(const std::string& line) {
     r.error = j.at("error");
     r.fatal = j.at("fatal");
     r.milliseconds = j.at("ms").get<std::vector<double>>();
+    r.finding = j.value("finding", "");
     return r;
   });
 }
