@@ -177,7 +177,8 @@ std::string fault_message(const Exercise& exercise, const WireFault& fault,
   const Dim3 thread{fault.thread[0], fault.thread[1], fault.thread[2]};
   std::string where = "block " + position(block, launch.grid) + " thread " +
                       position(thread, launch.block) + (fault.is_write ? " wrote " : " read ");
-  if (fault.col < 0) {
+  // An Array's fault has cols = -1; a Matrix's may well have col = -1 (a halo left of column 0).
+  if (fault.cols < 0) {
     where += p.name + "[" + std::to_string(fault.row) + "], " +
              (fault.row < 0 ? "before its start" : "past its end") + ", size " +
              std::to_string(fault.rows);
