@@ -63,7 +63,11 @@ class EmulatorWorkerBackend final : public WorkerBackend {
     for (const bool traced : {true, false}) {
       LearnerCompileOptions options;
       options.preludes = {{"threadlab_lab.cuh", std::string(lab_prelude_source())}};
-      if (traced) options.defines = {"TL_LAB_TRACED"};
+      if (traced) {
+        options.defines = {"TL_LAB_TRACED"};
+        // The checked build also looks for shared-memory races; the timed one runs uninstrumented.
+        options.check_shared_races = true;
+      }
       const LearnerCompileResult compiled =
           compile_learner_kernel(request.source, request.kernel_name, cache, options);
       if (!compiled) {
@@ -163,6 +167,17 @@ class EmulatorWorkerBackend final : public WorkerBackend {
       reply.error = status.message();
       return reply;
     }
+    if (request.traced) reply.finding = module->last_shared_memory_race();
+    // The outputs of this one launch are what the app judges: copied out before any timed repeat
+    // runs again (a sum through atomics would keep adding).
+    for (const auto& [data, a] : outputs) {
+      std::memcpy(region + a->offset, data, static_cast<std::size_t>(a->rows * a->cols) * 4);
+    }
+    for (const auto& [trace, a] : traces) {
+      std::memcpy(region + a->trace_offset, trace,
+                  static_cast<std::size_t>(a->rows * a->cols) * 16);
+    }
+    if (fault != nullptr) std::memcpy(region + request.fault_offset, fault, 72);
     for (int repeat = 0; repeat < request.timed_repeats; ++repeat) {
       const auto start = std::chrono::steady_clock::now();
       if (Status status = launch(); !status) {
@@ -173,14 +188,6 @@ class EmulatorWorkerBackend final : public WorkerBackend {
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
               .count());
     }
-    for (const auto& [data, a] : outputs) {
-      std::memcpy(region + a->offset, data, static_cast<std::size_t>(a->rows * a->cols) * 4);
-    }
-    for (const auto& [trace, a] : traces) {
-      std::memcpy(region + a->trace_offset, trace,
-                  static_cast<std::size_t>(a->rows * a->cols) * 16);
-    }
-    if (fault != nullptr) std::memcpy(region + request.fault_offset, fault, 72);
     reply.ok = true;
     return reply;
   }

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstring>
 
+#include <unistd.h>
+
 #include "core/user_files.hpp"
 #include "lab/kernel_signature.hpp"
 
@@ -135,6 +137,10 @@ class WorkerSession {
       Result<std::string> self = this_executable();
       if (!self) return self.error();
       executable = *self;
+    }
+    if (::access(executable.c_str(), X_OK) != 0) {
+      return Error{ErrorKind::kIoError,
+                   "cannot start the Lab's worker: " + executable + " is not an executable file"};
     }
     WorkerLimits limits;
     limits.file_size_bytes = 256ull << 20;  // cubins and shared objects, never gigabytes
@@ -322,8 +328,8 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
   const std::vector<SourceRule> broken = broken_rules(source, exercise.rules);
 
   // Runs one case; the judged result, or a fault that ends the check.
-  auto run_case = [&](const CheckCase& check, bool traced, int repeats,
-                      std::vector<double>* times) -> Result<CaseResult> {
+  auto run_case = [&](const CheckCase& check, bool traced, int repeats, std::vector<double>* times,
+                      const std::string& library = {}) -> Result<CaseResult> {
     const RegionLayout layout = lay_out(exercise, *signature, check, traced);
     Result<SharedRegion> region = SharedRegion::create(layout.bytes);
     if (!region) return region.error();
@@ -338,6 +344,7 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
     request.block = check.launch.block;
     request.dynamic_shared_bytes = check.launch.dynamic_shared_bytes;
     request.timed_repeats = repeats;
+    request.library = library;
     const auto timeout = options.timeout * (1 + repeats);
     Result<std::string> line = worker.exchange(encode(request), timeout);
     if (!line) {
@@ -354,8 +361,14 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
     if (times) *times = reply->milliseconds;
     WireFault fault{};
     std::memcpy(&fault, region->data() + layout.fault_offset, sizeof fault);
-    return judge_case(exercise, check, returned(region->data(), layout, check),
-                      traced ? &fault : nullptr);
+    CaseResult judged = judge_case(exercise, check, returned(region->data(), layout, check),
+                                   traced ? &fault : nullptr);
+    // A race is wrong even where this run's values came out right: the next run may differ.
+    if (judged.passed && !reply->finding.empty()) {
+      judged.passed = false;
+      judged.message = "a shared-memory race: " + reply->finding;
+    }
+    return judged;
   };
 
   std::size_t passed = 0;
@@ -398,6 +411,18 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
     std::sort(times.begin(), times.end());
     if (!times.empty()) verdict.kernel_ms = times[times.size() / 2];
     verdict.timed_case = largest.label;
+    // The library's routine on the same buffers, in the same worker (GPU only; a backend without
+    // it says so and the figure stays 0).
+    if (!exercise.library_reference.empty() && options.backend == LabBackend::kGpu) {
+      std::vector<double> library_times;
+      if (run_case(largest, false, options.timed_repeats, &library_times,
+                   exercise.library_reference) &&
+          !library_times.empty()) {
+        std::sort(library_times.begin(), library_times.end());
+        verdict.library_ms = library_times[library_times.size() / 2];
+        verdict.library = exercise.library_reference;
+      }
+    }
     // Ours, in the same worker and the same run, so that the two times compare.
     if (options.compare_with_solution && source != exercise.solution) {
       compile.source = exercise.solution;
