@@ -366,7 +366,7 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
     // A race is wrong even where this run's values came out right: the next run may differ.
     if (judged.passed && !reply->finding.empty()) {
       judged.passed = false;
-      judged.message = "a shared-memory race: " + reply->finding;
+      judged.message = reply->finding;
     }
     return judged;
   };

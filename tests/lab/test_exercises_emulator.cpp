@@ -68,3 +68,41 @@ INSTANTIATE_TEST_SUITE_P(Lab, ExerciseOnEmulator,
 
 }  // namespace
 }  // namespace tl::lab
+
+namespace tl::lab {
+namespace {
+
+// Every thread of a block writes one shared word with no barrier anywhere: the values come out
+// right, and only the emulator's race check can say what is wrong.
+TEST(LabOnEmulator, ASharedMemoryRaceFailsEvenWithRightValuesAndNamesBothThreads) {
+  const Exercise& e = *find_exercise("vector-add");
+  const std::string racy = R"(
+__global__ void vector_add(Array<const float> a, Array<const float> b, Array<float> c, int n) {
+  __shared__ int last_thread;
+  last_thread = threadIdx.x;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  // Read back, so the compiler keeps the store; never negative, so the sum is unchanged.
+  if (i < n) c[i] = a[i] + b[i] + (last_thread < 0 ? 1.0f : 0.0f);
+}
+)";
+  const CheckVerdict verdict = check_submission(e, racy, emulator_options());
+  if (verdict.outcome == Outcome::kUnavailable) GTEST_SKIP() << verdict.reason;
+  EXPECT_EQ(verdict.outcome, Outcome::kFailed) << verdict.reason;
+  EXPECT_NE(verdict.reason.find("shared-memory race"), std::string::npos) << verdict.reason;
+  EXPECT_NE(verdict.reason.find("last_thread"), std::string::npos) << verdict.reason;
+}
+
+// A check on the emulator times the plain build once and says where it ran.
+TEST(LabOnEmulator, APassingKernelIsTimedOnceAndLabelledAsTheEmulator) {
+  const Exercise& e = *find_exercise("vector-add");
+  LabOptions options = emulator_options();
+  options.timed_repeats = 5;
+  const CheckVerdict verdict = check_submission(e, e.solution, options);
+  if (verdict.outcome == Outcome::kUnavailable) GTEST_SKIP() << verdict.reason;
+  ASSERT_EQ(verdict.outcome, Outcome::kPassed) << verdict.reason;
+  EXPECT_GT(verdict.kernel_ms, 0.0);
+  EXPECT_NE(verdict.device.find("emulator"), std::string::npos) << verdict.device;
+}
+
+}  // namespace
+}  // namespace tl::lab

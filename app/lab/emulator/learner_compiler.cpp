@@ -242,7 +242,11 @@ LearnerCompileResult compile_learner_kernel(std::string_view source, std::string
   if (!learner_text.empty() && learner_text.back() != '\n') unit += '\n';
   unit += "#line 1 \"threadlab_entry.cpp\"\n";
   unit += "THREADLAB_LEARNER_ENTRY(" + std::string(kernel_name) + ", " +
-          (source_needs_fibers(needs_fibers_scan) ? "1" : "0") + ")\n";
+          // The race check follows each emulated thread as a fiber of its own: without fibers,
+          // a kernel that never waits runs its threads back to back and a race between them
+          // would go unseen.
+          (options.check_shared_races || source_needs_fibers(needs_fibers_scan) ? "1" : "0") +
+          ")\n";
 
   std::vector<std::string> flags = compile_flags();
   for (const std::string& define : options.defines) flags.push_back("-D" + define);
