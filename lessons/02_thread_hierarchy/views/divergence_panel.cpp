@@ -77,7 +77,7 @@ void draw_divergence_panel(AppController& controller, const Fonts& fonts) {
     return;
   }
   const lessons::BlockAtBranch block = lessons::block_at_branch(rule, block_threads, kWarpSize);
-  ImGui::Text(
+  ImGui::TextWrapped(
       "%s, blocks of %u threads: %u warps run the branch's body %u times, %s of their "
       "lanes idle meanwhile",
       condition(rule), block_threads, block.warps, block.warp_passes,
@@ -112,11 +112,12 @@ void draw_divergence_panel(AppController& controller, const Fonts& fonts) {
   if (block.warps > warps) {
     ImGui::TextColored(palette().muted, "... and %u more warps like these", block.warps - warps);
   }
-  ImGui::TextColored(palette().muted,
-                     "Lit: the lanes that run this side (blue even, orange odd); dark: lanes "
-                     "waiting for the other side; crossed: lanes with no thread. The timing table "
-                     "times both kernels; only a GPU shows the cost, the emulator runs threads one "
-                     "by one.");
+  ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
+  ImGui::TextWrapped(
+      "Lit: the lanes that run this side (blue even, orange odd); dark: lanes waiting for the "
+      "other side; crossed: lanes with no thread. The timing table times both kernels; only a GPU "
+      "shows the cost, the emulator runs threads one by one.");
+  ImGui::PopStyleColor();
 }
 
 }  // namespace tl::ui::thread_hierarchy_views
