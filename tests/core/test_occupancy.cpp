@@ -151,6 +151,25 @@ TEST(Occupancy, BlockSlotsBiteBelowThreadsPerSmOverBlocksPerSm) {
   EXPECT_DOUBLE_EQ(ada_1024.fraction(), 32.0 / 48.0);
 }
 
+// The Occupancy tab's sentence: the limit, in the device's figures.
+TEST(Occupancy, TheLimitIsDescribedInTheDevicesFigures) {
+  const DeviceInfo ada = with_slots(1536, 24);
+  EXPECT_EQ(describe_limit(compute_occupancy(ada, kernel(16), 32), ada),
+            "an SM holds at most 24 blocks however small, so 24 blocks of 32 threads fill 768 of "
+            "its 1536 thread slots");
+  EXPECT_EQ(describe_limit(compute_occupancy(h100(), kernel(32), 256), h100()),
+            "8 blocks of 8 warps take 64 of the SM's 64 warp slots (2048 threads), and one more "
+            "block would not fit");
+  const Occupancy registers = compute_occupancy(h100(), kernel(64), 256);
+  ASSERT_EQ(registers.limit, OccupancyLimit::kRegisters);
+  EXPECT_EQ(describe_limit(registers, h100()), "16,384 registers a block against 65,536 per SM");
+  const Occupancy shared = compute_occupancy(h100(), kernel(16, 100 * 1024), 128);
+  ASSERT_EQ(shared.limit, OccupancyLimit::kSharedMemory);
+  EXPECT_NE(describe_limit(shared, h100()).find("of shared memory a block against 228.00 KiB"),
+            std::string::npos)
+      << describe_limit(shared, h100());
+}
+
 TEST(Occupancy, SharedMemoryCountsTheSystemReserveAndItsGranularity) {
   // 40 KiB + the 1 KiB reserve = 41 KiB a block: 5 fit in 228 KiB.
   const Occupancy o = compute_occupancy(h100(), kernel(32, 40 * 1024), 128);

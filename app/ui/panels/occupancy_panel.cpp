@@ -37,31 +37,6 @@ void limit_row(const char* resource, const std::string& need, std::uint32_t bloc
   }
 }
 
-// Why the limiting resource allows no more blocks, in the device's own figures.
-std::string limit_reason(const Occupancy& o, const DeviceInfo& device) {
-  const std::string blocks = std::to_string(o.active_blocks);
-  switch (o.limit) {
-    case OccupancyLimit::kBlocks:
-      return "an SM holds at most " + std::to_string(device.max_blocks_per_multiprocessor) +
-             " blocks however small, so " + blocks + " blocks of " +
-             std::to_string(o.block_threads) + " threads leave thread slots empty";
-    case OccupancyLimit::kWarps:
-      return blocks + " blocks of " + std::to_string(o.warps_per_block) + " warps fill " +
-             std::to_string(o.active_warps) + " of the SM's " + std::to_string(o.max_warps) +
-             " warp slots, and one more would not fit";
-    case OccupancyLimit::kRegisters:
-      return format_count(o.registers_per_block) + " registers a block, " +
-             format_count(device.registers_per_multiprocessor) + " per SM";
-    case OccupancyLimit::kSharedMemory:
-      return format_bytes(static_cast<double>(o.shared_bytes_per_block)) +
-             " of shared memory a block, " +
-             format_bytes(static_cast<double>(device.shared_memory_per_multiprocessor)) + " per SM";
-    case OccupancyLimit::kBlockTooLarge:
-      break;
-  }
-  return "the block is larger than the kernel allows";
-}
-
 void draw_chart(const OccupancyView& view, std::uint32_t current_threads) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float label = ImGui::GetTextLineHeightWithSpacing();
@@ -151,9 +126,10 @@ void draw_occupancy_panel(AppController& controller, const Fonts& fonts) {
     ImGui::Text("%u threads per block: %u blocks per SM, %u of %u warp slots = %.0f%% occupancy",
                 o.block_threads, o.active_blocks, o.active_warps, o.max_warps,
                 o.fraction() * 100.0);
-    ImGui::TextColored(palette().warning, "The limit here: %s (%s).",
-                       std::string(to_string(o.limit)).c_str(),
-                       limit_reason(o, state.device).c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().warning);
+    ImGui::TextWrapped("The limit here: %s (%s).", std::string(to_string(o.limit)).c_str(),
+                       describe_limit(o, state.device).c_str());
+    ImGui::PopStyleColor();
   }
   const DeviceInfo& device = state.device;
   if (ImGui::BeginTable("limits", 3, ImGuiTableFlags_SizingFixedFit)) {
