@@ -2,6 +2,11 @@
 # vendored or downloaded while building.
 find_package(PkgConfig REQUIRED)
 find_package(Threads REQUIRED)
+# The emulator's fibers switch with Boost.Context (libboost-context-dev): no system call per switch.
+# Linked statically: the switch is then a direct call, not one through the PLT, and the binary needs
+# no Boost library at run time.
+set(Boost_USE_STATIC_LIBS ON)
+find_package(Boost 1.74 REQUIRED COMPONENTS context)
 find_package(OpenGL REQUIRED COMPONENTS OpenGL EGL)
 find_package(glfw3 3.3 REQUIRED)
 find_package(CLI11 REQUIRED)

@@ -18,12 +18,15 @@ __device__ __forceinline__ unsigned long long block_index_in_grid() {
          gridDim.x * (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
 }
 
+// My number inside my block: threadIdx.x in a 1D block.
+__device__ __forceinline__ unsigned int thread_in_block() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
 __device__ __forceinline__ unsigned long long global_thread_index() {
   const unsigned long long threads_per_block =
       static_cast<unsigned long long>(blockDim.x) * blockDim.y * blockDim.z;
-  const unsigned int thread_in_block =
-      threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-  return block_index_in_grid() * threads_per_block + thread_in_block;
+  return block_index_in_grid() * threads_per_block + thread_in_block();
 }
 
 // How many threads the whole grid holds: the step of a grid-stride loop.
@@ -62,6 +65,71 @@ __global__ void hierarchy_grid_stride(const float* in, float* out, unsigned long
   unsigned int pass = 0;  // 0 on the first trip round the loop, 1 on the second, ...
   for (unsigned long long i = global_thread_index(); i < n; i += stride) {
     out[i] = 2.0f * in[i] + 1.0f;
+    trace.wrote(i, pass);
+    ++pass;
+  }
+  trace.block_ends();
+}
+
+// ---- Warp divergence. A warp executes one instruction at a time for all its 32 lanes. When its
+// threads disagree at a branch, it runs one side with the other side's lanes switched off, then
+// the other side: both sides' time, each with lanes idle. When every lane of a warp goes the same
+// way, the warp runs only its side.
+//
+// The two sides do the same amount of arithmetic (two floating-point operations a step), written
+// differently so that the compiler cannot turn them into one loop with two sets of constants.
+// fmaf and a separate multiply round the same on the GPU and the CPU, so the check stays exact.
+constexpr int kBranchSteps = 256;
+
+__device__ __forceinline__ float even_side(float x) {
+  for (int step = 0; step < kBranchSteps; ++step) x = fmaf(x, 0.5f, 0.25f) * 0.75f;
+  return x;
+}
+
+__device__ __forceinline__ float odd_side(float x) {
+  for (int step = 0; step < kBranchSteps; ++step) x = fmaf(x * x, -0.25f, 0.5f);
+  return x;
+}
+
+// Both kernels below do exactly this work, element for element; only the condition that picks the
+// side differs. Without the grid-stride loop each thread makes one trip (its step is n).
+//
+// Branch on the thread's own number: even and odd threads sit side by side in every warp, so every
+// warp runs both sides, half its lanes idle in each.
+template <class Trace>
+__global__ void hierarchy_branch_by_thread(const float* in, float* out, unsigned long long n,
+                                           bool grid_stride, Trace trace) {
+  trace.block_begins();
+  const unsigned int thread = thread_in_block();  // threadIdx.x in a 1D block
+  const unsigned long long step = grid_stride ? total_threads_in_grid() : n;
+  unsigned int pass = 0;
+  for (unsigned long long i = global_thread_index(); i < n; i += step) {
+    if (thread % 2 == 0) {
+      out[i] = even_side(in[i]);
+    } else {
+      out[i] = odd_side(in[i]);
+    }
+    trace.wrote(i, pass);
+    ++pass;
+  }
+  trace.block_ends();
+}
+
+// Branch on the warp's number (threads 0-31 are warp 0, 32-63 warp 1, ...): the same split, half
+// the threads each way, but all 32 lanes of a warp agree, so no lane waits.
+template <class Trace>
+__global__ void hierarchy_branch_by_warp(const float* in, float* out, unsigned long long n,
+                                         bool grid_stride, Trace trace) {
+  trace.block_begins();
+  const unsigned int thread = thread_in_block();
+  const unsigned long long step = grid_stride ? total_threads_in_grid() : n;
+  unsigned int pass = 0;
+  for (unsigned long long i = global_thread_index(); i < n; i += step) {
+    if (thread / 32 % 2 == 0) {
+      out[i] = even_side(in[i]);
+    } else {
+      out[i] = odd_side(in[i]);
+    }
     trace.wrote(i, pass);
     ++pass;
   }

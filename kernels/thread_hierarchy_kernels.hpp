@@ -22,6 +22,19 @@ struct ThreadHierarchyKernels {
                                   std::uint64_t n, TraceRecord* trace, BlockRecord* blocks);
   Status (*grid_stride_traced)(const LaunchConfig& config, const float* in, float* out,
                                std::uint64_t n, TraceRecord* trace, BlockRecord* blocks);
+  // Warp divergence: out[i] is one of two functions of in[i] (the same work either way), chosen by
+  // the thread's number in its block: by its parity (threadIdx.x % 2 in a 1D block) or by its
+  // warp's (threadIdx.x / 32 % 2). Without `grid_stride`, one element per thread.
+  Status (*branch_by_thread)(const LaunchConfig& config, const float* in, float* out,
+                             std::uint64_t n, bool grid_stride);
+  Status (*branch_by_warp)(const LaunchConfig& config, const float* in, float* out, std::uint64_t n,
+                           bool grid_stride);
+  Status (*branch_by_thread_traced)(const LaunchConfig& config, const float* in, float* out,
+                                    std::uint64_t n, bool grid_stride, TraceRecord* trace,
+                                    BlockRecord* blocks);
+  Status (*branch_by_warp_traced)(const LaunchConfig& config, const float* in, float* out,
+                                  std::uint64_t n, bool grid_stride, TraceRecord* trace,
+                                  BlockRecord* blocks);
 };
 
 ThreadHierarchyKernels thread_hierarchy_emulated();

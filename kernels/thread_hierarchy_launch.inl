@@ -12,12 +12,23 @@ constexpr auto kOnePerThreadTraced = describe(
 constexpr auto kGridStrideTraced =
     describe("hierarchy_grid_stride_traced", &hierarchy_grid_stride<TracedWithBlocks>, kBarriers);
 
+constexpr auto kBranchByThread =
+    describe("hierarchy_branch_by_thread", &hierarchy_branch_by_thread<tl::Untraced>);
+constexpr auto kBranchByWarp =
+    describe("hierarchy_branch_by_warp", &hierarchy_branch_by_warp<tl::Untraced>);
+constexpr auto kBranchByThreadTraced = describe(
+    "hierarchy_branch_by_thread_traced", &hierarchy_branch_by_thread<TracedWithBlocks>, kBarriers);
+constexpr auto kBranchByWarpTraced = describe(
+    "hierarchy_branch_by_warp_traced", &hierarchy_branch_by_warp<TracedWithBlocks>, kBarriers);
+
 inline kernels::ThreadHierarchyKernels thread_hierarchy_kernels() {
-  return {launch<kOnePerThread>, launch<kGridStride>, launch<kOnePerThreadTraced>,
-          launch<kGridStrideTraced>};
+  return {launch<kOnePerThread>,         launch<kGridStride>,        launch<kOnePerThreadTraced>,
+          launch<kGridStrideTraced>,     launch<kBranchByThread>,    launch<kBranchByWarp>,
+          launch<kBranchByThreadTraced>, launch<kBranchByWarpTraced>};
 }
 
 inline std::span<const kernels::KernelSymbol> thread_hierarchy_symbols() {
-  static const kernels::KernelSymbol kSymbols[] = {symbol(kOnePerThread), symbol(kGridStride)};
+  static const kernels::KernelSymbol kSymbols[] = {symbol(kOnePerThread), symbol(kGridStride),
+                                                   symbol(kBranchByThread), symbol(kBranchByWarp)};
   return kSymbols;
 }

@@ -25,6 +25,8 @@ readonly REQUIRED_PACKAGES=(
   libstb-dev libmd4c-dev libcli11-dev nlohmann-json3-dev
   # TOML for demo scripts and settings.
   libtomlplusplus-dev
+  # The CPU emulator's fibers (a context switch without a system call).
+  libboost-context-dev
   libgtest-dev libgmock-dev
   # clang and its runtime libraries for the libFuzzer targets (scripts/fuzz.sh, run by CI).
   clang libclang-rt-dev

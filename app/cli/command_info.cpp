@@ -50,8 +50,21 @@ int command_info(const InfoOptions& options, std::ostream& out, std::ostream& er
     row(out, "shared memory per SM",
         format_bytes(static_cast<double>(info.shared_memory_per_multiprocessor)));
   }
-  if (info.max_threads_per_multiprocessor > 0 && choice->device->is_gpu()) {
-    row(out, "max threads per SM", std::to_string(info.max_threads_per_multiprocessor));
+  if (choice->device->is_gpu()) {
+    // What one SM holds at once and the cache all SMs share: figures the lessons' text takes from
+    // the running device.
+    if (info.max_threads_per_multiprocessor > 0) {
+      row(out, "max threads per SM", std::to_string(info.max_threads_per_multiprocessor));
+    }
+    if (info.max_blocks_per_multiprocessor > 0) {
+      row(out, "max blocks per SM", std::to_string(info.max_blocks_per_multiprocessor));
+    }
+    if (info.registers_per_multiprocessor > 0) {
+      row(out, "registers per SM", format_count(info.registers_per_multiprocessor));
+    }
+    row(out, "L2 cache",
+        info.l2_cache_bytes > 0 ? format_bytes(static_cast<double>(info.l2_cache_bytes))
+                                : std::string("unknown"));
   }
   auto memory = choice->device->memory_info();
   if (memory) {

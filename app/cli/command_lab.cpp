@@ -84,6 +84,8 @@ json verdict_json(const lab::Exercise& exercise, const std::string& file,
           {"cases", cases},
           {"kernel_ms", verdict.kernel_ms},
           {"solution_ms", verdict.solution_ms},
+          {"library", verdict.library},
+          {"library_ms", verdict.library_ms},
           {"timed_case", verdict.timed_case},
           {"compiler_log", verdict.compiler_log},
           {"printed", verdict.printed},
@@ -119,8 +121,13 @@ void print_verdict(const lab::Exercise& exercise, const lab::CheckVerdict& verdi
     out << std::fixed << std::setprecision(4) << "time on " << verdict.timed_case << ": "
         << verdict.kernel_ms << " ms";
     if (verdict.solution_ms > 0) {
-      out << "; the reference solution: " << verdict.solution_ms << " ms (" << std::setprecision(2)
-          << verdict.solution_ms / verdict.kernel_ms << "× yours)";
+      out << "; the reference solution: " << verdict.solution_ms << " ms (yours takes "
+          << std::setprecision(2) << verdict.kernel_ms / verdict.solution_ms << "× as long)";
+    }
+    if (verdict.library_ms > 0) {
+      out << std::setprecision(4) << "; " << verdict.library << ": " << verdict.library_ms
+          << " ms (yours takes " << std::setprecision(2) << verdict.kernel_ms / verdict.library_ms
+          << "× as long)";
     }
     out << "\n" << std::defaultfloat;
   }

@@ -4,8 +4,12 @@
 // device's kernel table and copy functions.
 
 #include <cstddef>
+#include <cstdlib>
 #include <functional>
 #include <memory>
+#include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <string_view>
@@ -50,6 +54,19 @@ class Device {
                                                     int repeats) = 0;
 
   virtual Result<MemoryInfo> memory_info() = 0;
+
+  // Page-locked ("pinned") host memory (cudaMallocHost on a GPU): the copy engines read and write
+  // it directly, where a copy from ordinary pageable memory goes through a pinned staging buffer of
+  // the driver's first. A device with no link to cross (the emulator) hands out ordinary memory.
+  virtual Result<void*> allocate_pinned_host(std::size_t bytes) {
+    void* pointer = std::malloc(bytes == 0 ? 1 : bytes);
+    if (pointer == nullptr) {
+      return Error{ErrorKind::kOutOfMemory,
+                   "no host memory for " + std::to_string(bytes) + " bytes of copy buffers"};
+    }
+    return pointer;
+  }
+  virtual void release_pinned_host(void* pointer) { std::free(pointer); }
 
   // What the compiler gave a kernel (named as in kernels/kernel_inspector.hpp), and how many of
   // its blocks CUDA says fit on one SM. The emulator has neither registers nor SMs to fill.
@@ -114,6 +131,49 @@ Result<DeviceArray<T>> allocate_array(Device& device, std::size_t count) {
   auto pointer = device.allocate(count * sizeof(T));
   if (!pointer) return pointer.error();
   return DeviceArray<T>(&device, static_cast<T*>(*pointer), count);
+}
+
+// Pinned host memory (Device::allocate_pinned_host) owned for its lifetime; moves, never copies.
+template <typename T>
+class PinnedHostArray {
+ public:
+  PinnedHostArray() = default;
+  PinnedHostArray(Device* device, T* data, std::size_t count)
+      : device_(device), data_(data), count_(count) {}
+  PinnedHostArray(PinnedHostArray&& other) noexcept { *this = std::move(other); }
+  PinnedHostArray& operator=(PinnedHostArray&& other) noexcept {
+    if (this != &other) {
+      reset();
+      device_ = std::exchange(other.device_, nullptr);
+      data_ = std::exchange(other.data_, nullptr);
+      count_ = std::exchange(other.count_, 0);
+    }
+    return *this;
+  }
+  PinnedHostArray(const PinnedHostArray&) = delete;
+  PinnedHostArray& operator=(const PinnedHostArray&) = delete;
+  ~PinnedHostArray() { reset(); }
+
+  void reset() {
+    if (device_ != nullptr && data_ != nullptr) device_->release_pinned_host(data_);
+    data_ = nullptr;
+    count_ = 0;
+  }
+  [[nodiscard]] T* data() const { return data_; }
+  [[nodiscard]] std::size_t size() const { return count_; }
+  [[nodiscard]] std::span<T> span() const { return {data_, count_}; }
+
+ private:
+  Device* device_ = nullptr;
+  T* data_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+template <typename T>
+Result<PinnedHostArray<T>> allocate_pinned_array(Device& device, std::size_t count) {
+  auto pointer = device.allocate_pinned_host(count * sizeof(T));
+  if (!pointer) return pointer.error();
+  return PinnedHostArray<T>(&device, static_cast<T*>(*pointer), count);
 }
 
 std::unique_ptr<Device> make_emulator_device();

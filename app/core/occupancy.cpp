@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <string>
+
+#include "core/format.hpp"
 
 namespace tl {
 namespace {
@@ -37,6 +40,33 @@ std::string_view to_string(OccupancyLimit limit) {
       return "block too large for this kernel";
   }
   return "";
+}
+
+std::string describe_limit(const Occupancy& o, const DeviceInfo& device) {
+  const std::string blocks = std::to_string(o.active_blocks);
+  switch (o.limit) {
+    case OccupancyLimit::kBlocks:
+      return "an SM holds at most " + std::to_string(device.max_blocks_per_multiprocessor) +
+             " blocks however small, so " + blocks + " blocks of " +
+             std::to_string(o.block_threads) + " threads fill " +
+             std::to_string(o.active_blocks * o.block_threads) + " of its " +
+             std::to_string(device.max_threads_per_multiprocessor) + " thread slots";
+    case OccupancyLimit::kWarps:
+      return blocks + " blocks of " + std::to_string(o.warps_per_block) + " warps take " +
+             std::to_string(o.active_warps) + " of the SM's " + std::to_string(o.max_warps) +
+             " warp slots (" + std::to_string(device.max_threads_per_multiprocessor) +
+             " threads), and one more block would not fit";
+    case OccupancyLimit::kRegisters:
+      return format_count(o.registers_per_block) + " registers a block against " +
+             format_count(device.registers_per_multiprocessor) + " per SM";
+    case OccupancyLimit::kSharedMemory:
+      return format_bytes(static_cast<double>(o.shared_bytes_per_block)) +
+             " of shared memory a block against " +
+             format_bytes(static_cast<double>(device.shared_memory_per_multiprocessor)) + " per SM";
+    case OccupancyLimit::kBlockTooLarge:
+      break;
+  }
+  return std::to_string(o.block_threads) + " threads are more than this kernel allows in a block";
 }
 
 bool can_compute_occupancy(const DeviceInfo& device) {

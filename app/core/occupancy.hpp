@@ -8,6 +8,7 @@
 // many warps an SM can switch between to hide memory latency.
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -48,6 +49,11 @@ struct Occupancy {
     return max_warps == 0 ? 0.0 : static_cast<double>(active_warps) / max_warps;
   }
 };
+
+// Why the limiting resource of `occupancy` allows no more blocks, in `device`'s own figures:
+// "an SM holds at most 32 blocks however small, so 32 blocks of 32 threads leave thread slots
+// empty" ... (the Occupancy tab's sentence under the table).
+[[nodiscard]] std::string describe_limit(const Occupancy& occupancy, const DeviceInfo& device);
 
 // Whether `device` carries what the calculation needs (a GPU; the emulator has no SMs to fill).
 [[nodiscard]] bool can_compute_occupancy(const DeviceInfo& device);

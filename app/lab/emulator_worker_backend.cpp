@@ -1,29 +1,206 @@
-// The worker's emulator path. The host-compiler build of learners' kernels against the emulator's
-// CUDA shim is being written (issue 17, part 3); until it lands this backend refuses with that
-// reason instead of pretending to run anything.
+// The worker's emulator path: the learner's source, with the Lab's prelude, built by the system C++
+// compiler against the emulator's CUDA shim (lab/emulator/learner_compiler.hpp), traced and
+// untraced, cached by hash; launched on the grid executor with the learner's grid, block and
+// dynamic shared memory. As on the GPU, each array is copied into a buffer of its own (one spare
+// element past its end), run on, and only the outputs, traces and fault record go back to the
+// region. Runs only inside `threadlab worker`: the kernel is native code.
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lab/emulator/learner_compiler.hpp"
+#include "lab/emulator/learner_module.hpp"
+#include "lab/lab_prelude.hpp"
 #include "lab/worker/lab_worker.hpp"
 
 namespace tl::lab {
 namespace {
 
-class UnbuiltEmulatorBackend final : public WorkerBackend {
+struct ArrayArgument {  // the prelude's Array<T>, with host pointers
+  void* data;
+  std::int32_t size;
+  std::uint32_t parameter;
+  void* trace;
+  void* fault;
+};
+static_assert(sizeof(ArrayArgument) == 32);
+
+struct MatrixArgument {  // the prelude's Matrix<T>
+  void* data;
+  std::int32_t rows;
+  std::int32_t cols;
+  void* trace;
+  void* fault;
+  std::uint32_t parameter;
+  std::uint32_t padding;
+};
+static_assert(sizeof(MatrixArgument) == 40);
+
+class EmulatorWorkerBackend final : public WorkerBackend {
  public:
-  CompileReply compile(const CompileRequest&) override {
+  CompileReply compile(const CompileRequest& request) override {
     CompileReply reply;
     reply.device = "emulator";
-    reply.error = "the Lab cannot run kernels on the emulator in this build yet; use --backend gpu";
+    traced_.reset();
+    untraced_.reset();
+    std::filesystem::path cache = request.cache_dir;
+    if (cache.empty()) {
+      std::error_code error;
+      cache = std::filesystem::temp_directory_path(error) /
+              ("threadlab-lab-" + std::to_string(static_cast<long>(::getpid())));
+    }
+    const auto start = std::chrono::steady_clock::now();
+    bool all_cached = true;
+    for (const bool traced : {true, false}) {
+      LearnerCompileOptions options;
+      options.preludes = {{"threadlab_lab.cuh", std::string(lab_prelude_source())}};
+      if (traced) {
+        options.defines = {"TL_LAB_TRACED"};
+        // The checked build also looks for shared-memory races; the timed one runs uninstrumented.
+        options.check_shared_races = true;
+      }
+      const LearnerCompileResult compiled =
+          compile_learner_kernel(request.source, request.kernel_name, cache, options);
+      if (!compiled) {
+        const LearnerCompileFailure& failure = compiled.failure();
+        reply.error = failure.kind == LearnerCompileFailure::Kind::kDoesNotCompile
+                          ? "kernel.cu does not compile"
+                          : failure.message;
+        reply.log = failure.diagnostics;
+        return reply;
+      }
+      if (traced) reply.log = compiled.build().diagnostics;
+      all_cached = all_cached && compiled.build().from_cache;
+      Result<EmulatedLearnerModule> module =
+          EmulatedLearnerModule::load(compiled.build().shared_object);
+      if (!module) {
+        reply.error = module.message();
+        return reply;
+      }
+      (traced ? traced_ : untraced_).emplace(std::move(*module));
+    }
+    reply.compile_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    reply.from_cache = all_cached;
+    reply.ok = true;
     return reply;
   }
-  RunReply run(const RunRequest&, std::byte*) override {
-    return RunReply{false, "the Lab's emulator path is not built", false, {}};
+
+  RunReply run(const RunRequest& request, std::byte* region) override {
+    RunReply reply;
+    const std::optional<EmulatedLearnerModule>& module = request.traced ? traced_ : untraced_;
+    if (!module) {
+      reply.error = "nothing was compiled before the run";
+      return reply;
+    }
+    if (module->parameter_count() != request.arguments.size()) {
+      reply.error = "the kernel takes " + std::to_string(module->parameter_count()) +
+                    " parameters but the exercise passes " +
+                    std::to_string(request.arguments.size());
+      return reply;
+    }
+    // The kernel's own copies: what it does to them outside the outputs stays here.
+    std::vector<std::vector<std::byte>> buffers;
+    buffers.reserve(2 * request.arguments.size() + 1);
+    auto copy_in = [&](std::uint64_t offset, std::size_t bytes) -> std::byte* {
+      std::vector<std::byte>& buffer = buffers.emplace_back(std::max<std::size_t>(bytes, 4));
+      std::memcpy(buffer.data(), region + offset, bytes);
+      return buffer.data();
+    };
+    std::byte* fault = request.traced ? copy_in(request.fault_offset, 72) : nullptr;
+    std::vector<std::array<std::byte, 40>> storage(request.arguments.size());
+    std::vector<void*> pointers;
+    std::vector<std::pair<const std::byte*, const WireArgument*>> outputs;
+    std::vector<std::pair<const std::byte*, const WireArgument*>> traces;
+    for (std::size_t i = 0; i < request.arguments.size(); ++i) {
+      const WireArgument& a = request.arguments[i];
+      std::byte* slot = storage[i].data();
+      pointers.push_back(slot);
+      if (a.form == ArgumentForm::kScalar) {
+        if (a.is_float) {
+          std::memcpy(slot, &a.float_value, 4);
+        } else {
+          std::memcpy(slot, &a.int_value, 4);
+        }
+        continue;
+      }
+      const std::size_t elements = static_cast<std::size_t>(a.rows * a.cols);
+      // One spare element past the end: the traced views send out-of-range accesses there.
+      std::byte* data = copy_in(a.offset, (elements + 1) * 4);
+      if (a.copy_back) outputs.emplace_back(data, &a);
+      std::byte* trace = nullptr;
+      if (request.traced && a.trace_offset >= 0) {
+        trace = copy_in(static_cast<std::uint64_t>(a.trace_offset), elements * 16);
+        traces.emplace_back(trace, &a);
+      }
+      if (a.form == ArgumentForm::kPointer) {
+        std::memcpy(slot, &data, sizeof data);
+      } else if (a.form == ArgumentForm::kArrayView) {
+        const ArrayArgument view{data, static_cast<std::int32_t>(elements),
+                                 static_cast<std::uint32_t>(i), trace, fault};
+        std::memcpy(slot, &view, sizeof view);
+      } else {
+        const MatrixArgument view{data,
+                                  static_cast<std::int32_t>(a.rows),
+                                  static_cast<std::int32_t>(a.cols),
+                                  trace,
+                                  fault,
+                                  static_cast<std::uint32_t>(i),
+                                  0};
+        std::memcpy(slot, &view, sizeof view);
+      }
+    }
+    auto launch = [&] {
+      return module->launch(request.grid, request.block, request.dynamic_shared_bytes,
+                            pointers.data());
+    };
+    if (Status status = launch(); !status) {
+      reply.error = status.message();
+      return reply;
+    }
+    if (request.traced) reply.finding = module->last_shared_memory_race();
+    // The outputs of this one launch are what the app judges: copied out before any timed repeat
+    // runs again (a sum through atomics would keep adding).
+    for (const auto& [data, a] : outputs) {
+      std::memcpy(region + a->offset, data, static_cast<std::size_t>(a->rows * a->cols) * 4);
+    }
+    for (const auto& [trace, a] : traces) {
+      std::memcpy(region + a->trace_offset, trace,
+                  static_cast<std::size_t>(a->rows * a->cols) * 16);
+    }
+    if (fault != nullptr) std::memcpy(region + request.fault_offset, fault, 72);
+    for (int repeat = 0; repeat < request.timed_repeats; ++repeat) {
+      const auto start = std::chrono::steady_clock::now();
+      if (Status status = launch(); !status) {
+        reply.error = status.message();
+        return reply;
+      }
+      reply.milliseconds.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count());
+    }
+    reply.ok = true;
+    return reply;
   }
+
+ private:
+  std::optional<EmulatedLearnerModule> traced_;
+  std::optional<EmulatedLearnerModule> untraced_;
 };
 
 }  // namespace
 
 std::unique_ptr<WorkerBackend> make_emulator_worker_backend() {
-  return std::make_unique<UnbuiltEmulatorBackend>();
+  return std::make_unique<EmulatorWorkerBackend>();
 }
 
 }  // namespace tl::lab

@@ -106,6 +106,9 @@ struct Exercise {
   Dim3 default_block;
   bool block_is_fixed = false;
   std::function<std::vector<CheckCase>(std::uint64_t seed, Dim3 block)> make_cases;
+  // A library routine that computes the same thing, timed beside a passing kernel on the GPU
+  // (the worker's RunRequest::library, e.g. "cublas-sgemm"); empty: none.
+  std::string library_reference;
 
   std::string statement;  // markdown
   std::string starter;

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstring>
 
+#include <unistd.h>
+
 #include "core/user_files.hpp"
 #include "lab/kernel_signature.hpp"
 
@@ -136,6 +138,10 @@ class WorkerSession {
       if (!self) return self.error();
       executable = *self;
     }
+    if (::access(executable.c_str(), X_OK) != 0) {
+      return Error{ErrorKind::kIoError,
+                   "cannot start the Lab's worker: " + executable + " is not an executable file"};
+    }
     WorkerLimits limits;
     limits.file_size_bytes = 256ull << 20;  // cubins and shared objects, never gigabytes
     if (options_.backend == LabBackend::kEmulator) {
@@ -171,7 +177,8 @@ std::string fault_message(const Exercise& exercise, const WireFault& fault,
   const Dim3 thread{fault.thread[0], fault.thread[1], fault.thread[2]};
   std::string where = "block " + position(block, launch.grid) + " thread " +
                       position(thread, launch.block) + (fault.is_write ? " wrote " : " read ");
-  if (fault.col < 0) {
+  // An Array's fault has cols = -1; a Matrix's may well have col = -1 (a halo left of column 0).
+  if (fault.cols < 0) {
     where += p.name + "[" + std::to_string(fault.row) + "], " +
              (fault.row < 0 ? "before its start" : "past its end") + ", size " +
              std::to_string(fault.rows);
@@ -321,8 +328,8 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
   const std::vector<SourceRule> broken = broken_rules(source, exercise.rules);
 
   // Runs one case; the judged result, or a fault that ends the check.
-  auto run_case = [&](const CheckCase& check, bool traced, int repeats,
-                      std::vector<double>* times) -> Result<CaseResult> {
+  auto run_case = [&](const CheckCase& check, bool traced, int repeats, std::vector<double>* times,
+                      const std::string& library = {}) -> Result<CaseResult> {
     const RegionLayout layout = lay_out(exercise, *signature, check, traced);
     Result<SharedRegion> region = SharedRegion::create(layout.bytes);
     if (!region) return region.error();
@@ -337,6 +344,7 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
     request.block = check.launch.block;
     request.dynamic_shared_bytes = check.launch.dynamic_shared_bytes;
     request.timed_repeats = repeats;
+    request.library = library;
     const auto timeout = options.timeout * (1 + repeats);
     Result<std::string> line = worker.exchange(encode(request), timeout);
     if (!line) {
@@ -353,8 +361,14 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
     if (times) *times = reply->milliseconds;
     WireFault fault{};
     std::memcpy(&fault, region->data() + layout.fault_offset, sizeof fault);
-    return judge_case(exercise, check, returned(region->data(), layout, check),
-                      traced ? &fault : nullptr);
+    CaseResult judged = judge_case(exercise, check, returned(region->data(), layout, check),
+                                   traced ? &fault : nullptr);
+    // A race is wrong even where this run's values came out right: the next run may differ.
+    if (judged.passed && !reply->finding.empty()) {
+      judged.passed = false;
+      judged.message = reply->finding;
+    }
+    return judged;
   };
 
   std::size_t passed = 0;
@@ -384,10 +398,14 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
   }
 
   // Every case passed: the plain (untraced) build must agree on the largest case, and is timed.
-  if (options.timed_repeats > 0 && !cases.empty()) {
+  // The emulator's times say little about a GPU and each repeat costs the learner real seconds:
+  // one timed run there.
+  const int repeats = options.backend == LabBackend::kEmulator ? std::min(options.timed_repeats, 1)
+                                                               : options.timed_repeats;
+  if (repeats > 0 && !cases.empty()) {
     const CheckCase& largest = cases.back();
     std::vector<double> times;
-    Result<CaseResult> untraced = run_case(largest, false, options.timed_repeats, &times);
+    Result<CaseResult> untraced = run_case(largest, false, repeats, &times);
     if (!untraced || !untraced->passed) {
       verdict.outcome = Outcome::kFailed;
       verdict.reason = !untraced ? untraced.error().message
@@ -397,6 +415,17 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
     std::sort(times.begin(), times.end());
     if (!times.empty()) verdict.kernel_ms = times[times.size() / 2];
     verdict.timed_case = largest.label;
+    // The library's routine on the same buffers, in the same worker (GPU only; a backend without
+    // it says so and the figure stays 0).
+    if (!exercise.library_reference.empty() && options.backend == LabBackend::kGpu) {
+      std::vector<double> library_times;
+      if (run_case(largest, false, repeats, &library_times, exercise.library_reference) &&
+          !library_times.empty()) {
+        std::sort(library_times.begin(), library_times.end());
+        verdict.library_ms = library_times[library_times.size() / 2];
+        verdict.library = exercise.library_reference;
+      }
+    }
     // Ours, in the same worker and the same run, so that the two times compare.
     if (options.compare_with_solution && source != exercise.solution) {
       compile.source = exercise.solution;
@@ -407,8 +436,7 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
       if (reference && reply && reply->ok) {
         signature = std::move(reference);
         std::vector<double> reference_times;
-        if (run_case(largest, false, options.timed_repeats, &reference_times) &&
-            !reference_times.empty()) {
+        if (run_case(largest, false, repeats, &reference_times) && !reference_times.empty()) {
           std::sort(reference_times.begin(), reference_times.end());
           verdict.solution_ms = reference_times[reference_times.size() / 2];
         }

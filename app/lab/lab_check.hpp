@@ -69,6 +69,8 @@ struct CheckVerdict {
   // solution's in the same run (0 where not measured).
   double kernel_ms = 0.0;
   double solution_ms = 0.0;
+  double library_ms = 0.0;  // the exercise's library reference (cuBLAS), GPU only
+  std::string library;      // its name, e.g. cublas-sgemm
   std::string timed_case;
   bool compiled_from_cache = false;
   double seconds = 0.0;  // the whole check, wall clock

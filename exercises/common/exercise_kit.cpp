@@ -124,6 +124,7 @@ Exercise matmul_exercise(bool tiled) {
                   {"N", ParameterKind::kInt},
                   {"K", ParameterKind::kInt}};
   if (tiled) e.rules = {SourceRule::kUsesSharedMemory, SourceRule::kUsesSyncthreads};
+  e.library_reference = "cublas-sgemm";
   // Float sums of up to 300 products of values in [-1, 1], in any order, against a double
   // reference: a wrong index is off by about 1, rounding by about 1e-5.
   e.tolerance = {2e-3, 1e-4};

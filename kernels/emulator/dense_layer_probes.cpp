@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "lessons/05_dense_layer/dense_layer.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kernels/mapping_probe.hpp"
+#include "lessons/05_dense_layer/dense_layer.hpp"
 
 namespace tl::kernels {
 namespace {

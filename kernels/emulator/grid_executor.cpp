@@ -1,67 +1,191 @@
 #include "grid_executor.hpp"
 
 #include <sys/mman.h>
-#include <ucontext.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <boost/context/detail/fcontext.hpp>
+#include <cstdio>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include "cuda_emulation.hpp"
 
+// AddressSanitizer must be told when the stack changes under it, or it reports the fibers' frames
+// as stack overflows and loses track of fake stacks.
+#if defined(__SANITIZE_ADDRESS__)
+#define TL_EMU_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TL_EMU_ASAN 1
+#endif
+#endif
+#ifdef TL_EMU_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 namespace tl::emu {
 namespace {
+
+namespace fctx = boost::context::detail;
 
 // Fiber stacks: kernels keep little on the stack, but the host compiler at -O0 and the sanitizers
 // need headroom. mmap with MAP_NORESERVE only commits the pages a fiber touches.
 constexpr std::size_t kFiberStackBytes = 128 * 1024;
+// Consecutive stacks start 17 cache lines apart modulo the 128 KiB: with a power-of-two stride
+// every fiber's hot top-of-stack lines would fall into the same cache sets and evict each other at
+// every switch of a 1024-thread block.
+constexpr std::size_t kFiberStackStride = kFiberStackBytes + 17 * 64;
 
-enum class FiberState { kRunning, kAtBarrier, kFinished };
+enum class FiberState {
+  kRunnable,   // not started, or released from its last wait: runs in the next round
+  kAtBarrier,  // waiting at __syncthreads()
+  kAtWarpOp,   // waiting for the lanes of its warp at a shuffle, vote or __syncwarp
+  kFinished,
+};
+
+// What a lane waiting at a warp operation asked for, and, once its group met, what it gets.
+struct WarpRequest {
+  WarpOp op = WarpOp::kSyncWarp;
+  unsigned mask = 0;
+  std::uint64_t value = 0;
+  int lane_arg = 0;
+  int width = 32;
+  std::uint64_t result = 0;
+};
 
 struct Fiber {
-  ucontext_t context{};
-  FiberState state = FiberState::kRunning;
+  fctx::fcontext_t context = nullptr;  // where to resume it
+  FiberState state = FiberState::kRunnable;
   uint3 thread{};
+  char* stack_bottom = nullptr;  // lowest address of its stack (for AddressSanitizer)
+  WarpRequest warp;
 };
 
-// Per worker: the scheduler context and the fiber running now; null outside fiber mode.
-struct WorkerFibers {
-  ucontext_t scheduler{};
-  Fiber* current = nullptr;
+// One block running as fibers on this worker. A round resumes every runnable fiber in thread
+// order; each one, when it blocks or ends, jumps straight to the next runnable one, and only the
+// last jumps back to the scheduler: one context switch per thread and barrier instead of two.
+// With a step callback (the mapping probe) every fiber returns to the scheduler instead, which
+// calls it in between.
+struct BlockFibers {
+  std::vector<Fiber>* fibers = nullptr;
+  std::size_t current = 0;  // index of the fiber running now
+  fctx::fcontext_t scheduler = nullptr;
+  bool chain = true;           // false: every fiber returns to the scheduler after each step
+  std::size_t finished = 0;    // fibers that have run to their end
+  std::size_t at_warp_op = 0;  // fibers waiting at a warp operation
   const std::function<void()>* body = nullptr;
+  const void* scheduler_stack_bottom = nullptr;  // for AddressSanitizer
+  std::size_t scheduler_stack_bytes = 0;
 };
-thread_local WorkerFibers* g_worker = nullptr;
-thread_local bool g_barrier_misuse = false;
+thread_local BlockFibers* g_block = nullptr;
+// Set when a barrier-free launch reaches __syncthreads() or a warp operation.
+thread_local const char* g_fiber_misuse = nullptr;
+// This worker's dynamic shared memory for the block it runs (null: the launch asked for none).
+thread_local unsigned char* g_dynamic_shared = nullptr;
+thread_local std::size_t g_dynamic_shared_bytes = 0;
 
-void fiber_entry() {
-  WorkerFibers* worker = g_worker;
-  (*worker->body)();
-  worker->current->state = FiberState::kFinished;
-  // Returning switches to uc_link, the scheduler.
+// AddressSanitizer's fiber protocol: announce the stack about to run, confirm on arrival. `save` is
+// null for a fiber that will never be resumed (it has finished).
+void before_switch([[maybe_unused]] void** save, [[maybe_unused]] const void* bottom,
+                   [[maybe_unused]] std::size_t bytes) {
+#ifdef TL_EMU_ASAN
+  __sanitizer_start_switch_fiber(save, bottom, bytes);
+#endif
+}
+void after_switch([[maybe_unused]] void* save, [[maybe_unused]] const void** old_bottom,
+                  [[maybe_unused]] std::size_t* old_bytes) {
+#ifdef TL_EMU_ASAN
+  __sanitizer_finish_switch_fiber(save, old_bottom, old_bytes);
+#endif
+}
+
+// Every jump passes, as its data, where the jumping side's context is to be stored (null for a
+// finished fiber, which is never resumed); the side that wakes up stores it there.
+void store_context(const fctx::transfer_t& from) {
+  if (from.data != nullptr) *static_cast<fctx::fcontext_t*>(from.data) = from.fctx;
+}
+
+// Leaves the fiber `self` (now blocked or finished) for the next runnable fiber of the round, or
+// for the scheduler at the end of the round. Returns when `self` is resumed (never if finished).
+[[gnu::always_inline]] inline void leave_fiber(BlockFibers& block, Fiber& self) {
+  const bool finished = self.state == FiberState::kFinished;
+  fctx::fcontext_t* own_slot = finished ? nullptr : &self.context;
+  std::vector<Fiber>& fibers = *block.fibers;
+  std::size_t next = block.current + 1;
+  if (block.chain) {
+    while (next < fibers.size() && fibers[next].state != FiberState::kRunnable) ++next;
+  } else {
+    next = fibers.size();
+  }
+  void* save = nullptr;
+  fctx::transfer_t from;
+  if (next < fibers.size()) {
+    Fiber& target = fibers[next];
+    block.current = next;
+    threadIdx = target.thread;
+    before_switch(finished ? nullptr : &save, target.stack_bottom, kFiberStackBytes);
+    from = fctx::jump_fcontext(target.context, own_slot);
+  } else {
+    before_switch(finished ? nullptr : &save, block.scheduler_stack_bottom,
+                  block.scheduler_stack_bytes);
+    from = fctx::jump_fcontext(block.scheduler, own_slot);
+  }
+  // Resumed: by the scheduler or by the fiber before this one, which set current and threadIdx.
+  after_switch(save, nullptr, nullptr);
+  store_context(from);
+}
+
+// A fiber's first and only frame: runs the thread body, then leaves for good. It must never return
+// (there is nothing below it to return to).
+void fiber_entry(fctx::transfer_t from) {
+  BlockFibers& block = *g_block;
+  store_context(from);
+  after_switch(nullptr, &block.scheduler_stack_bottom, &block.scheduler_stack_bytes);
+  (*block.body)();
+  Fiber& self = (*block.fibers)[block.current];
+  self.state = FiberState::kFinished;
+  ++block.finished;
+  leave_fiber(block, self);
 }
 
 class StackPool {
  public:
-  explicit StackPool(std::size_t count) : count_(count) {
-    bytes_ = count * kFiberStackBytes;
+  explicit StackPool(std::size_t count) {
+    bytes_ = count * kFiberStackStride;
     void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     base_ = p == MAP_FAILED ? nullptr : static_cast<char*>(p);
+    forget_frames();
   }
   ~StackPool() {
+    forget_frames();
     if (base_ != nullptr) munmap(base_, bytes_);
   }
   StackPool(const StackPool&) = delete;
   StackPool& operator=(const StackPool&) = delete;
   [[nodiscard]] bool ok() const { return base_ != nullptr; }
-  [[nodiscard]] char* stack(std::size_t i) const { return base_ + i * kFiberStackBytes; }
+  // The lowest address of stack i; it grows down from bottom + kFiberStackBytes.
+  [[nodiscard]] char* bottom(std::size_t i) const { return base_ + i * kFiberStackStride; }
 
  private:
-  std::size_t count_;
+  // AddressSanitizer keeps the poisoned redzones of frames that never returned (fibers abandoned
+  // after an error) in its shadow even after munmap; whatever is mapped there next must start
+  // clean.
+  void forget_frames() {
+#ifdef TL_EMU_ASAN
+    if (base_ != nullptr) __asan_unpoison_memory_region(base_, bytes_);
+#endif
+  }
+
+ public:
+ private:
   std::size_t bytes_ = 0;
   char* base_ = nullptr;
 };
@@ -72,81 +196,339 @@ void set_thread_index(std::uint64_t linear, const dim3& block) {
   threadIdx.z = static_cast<unsigned>(linear / (std::uint64_t{block.x} * block.y));
 }
 
+// Runs one round from fiber `first` (runnable): until every runnable fiber has run to its next
+// barrier or its end, or, without chaining, until that one fiber has.
+void run_round_from(BlockFibers& block, std::size_t first) {
+  Fiber& fiber = (*block.fibers)[first];
+  block.current = first;
+  threadIdx = fiber.thread;
+  void* save = nullptr;
+  before_switch(&save, fiber.stack_bottom, kFiberStackBytes);
+  const fctx::transfer_t from = fctx::jump_fcontext(fiber.context, &block.scheduler);
+  after_switch(save, nullptr, nullptr);
+  store_context(from);
+}
+
+const char* warp_op_name(WarpOp op) {
+  switch (op) {
+    case WarpOp::kShuffleIndex:
+      return "__shfl_sync";
+    case WarpOp::kShuffleUp:
+      return "__shfl_up_sync";
+    case WarpOp::kShuffleDown:
+      return "__shfl_down_sync";
+    case WarpOp::kShuffleXor:
+      return "__shfl_xor_sync";
+    case WarpOp::kAll:
+      return "__all_sync";
+    case WarpOp::kAny:
+      return "__any_sync";
+    case WarpOp::kBallot:
+      return "__ballot_sync";
+    case WarpOp::kActiveMask:
+      return "__activemask";
+    case WarpOp::kSyncWarp:
+      return "__syncwarp";
+  }
+  return "a warp operation";
+}
+
+std::string hex(unsigned mask) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%08x", mask);
+  return text;
+}
+
+std::string block_name() {
+  return "block (" + std::to_string(blockIdx.x) + ", " + std::to_string(blockIdx.y) + ", " +
+         std::to_string(blockIdx.z) + ")";
+}
+
+std::string thread_name(const Fiber& fiber) {
+  return "thread (" + std::to_string(fiber.thread.x) + ", " + std::to_string(fiber.thread.y) +
+         ", " + std::to_string(fiber.thread.z) + ")";
+}
+
+// The lane a shuffle reads for `lane` (CUDA's rules, including reading one's own value at the
+// edges of a width segment); -1 for its own value.
+int shuffle_source(const WarpRequest& request, int lane) {
+  const int width = request.width;
+  const int segment = lane & ~(width - 1);
+  int source = lane;
+  switch (request.op) {
+    case WarpOp::kShuffleIndex:
+      source = segment + (((request.lane_arg % width) + width) % width);
+      break;
+    case WarpOp::kShuffleUp:
+      source = lane - request.lane_arg;
+      if (source < segment) return -1;
+      break;
+    case WarpOp::kShuffleDown:
+      source = lane + request.lane_arg;
+      if (source >= segment + width) return -1;
+      break;
+    case WarpOp::kShuffleXor:
+      source = lane ^ request.lane_arg;
+      if (source < 0 || source >= segment + width) return -1;
+      break;
+    default:
+      return -1;
+  }
+  return source == lane ? -1 : source;
+}
+
+// After a round, completes every warp group whose lanes have all arrived: computes each lane's
+// result and makes it runnable. Returns how many lanes it released, or an error message for a
+// group that can never complete (or an operation that is undefined on a GPU).
+std::variant<std::size_t, std::string> release_warp_groups(std::vector<Fiber>& fibers) {
+  const std::size_t count = fibers.size();
+  std::size_t released = 0;
+  for (std::size_t warp_base = 0; warp_base < count; warp_base += 32) {
+    const int lanes = static_cast<int>(std::min<std::size_t>(32, count - warp_base));
+    const unsigned existing = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+    // Named only in an error message, never on the way of a kernel that runs well.
+    auto warp_name = [&] {
+      return block_name() + ", warp " + std::to_string(warp_base / 32) + " (threads " +
+             std::to_string(warp_base) + " to " + std::to_string(warp_base + lanes - 1) + ")";
+    };
+    auto lane_fiber = [&](int lane) -> Fiber& { return fibers[warp_base + lane]; };
+    for (int lane = 0; lane < lanes; ++lane) {
+      Fiber& first = lane_fiber(lane);
+      if (first.state != FiberState::kAtWarpOp) continue;
+      const WarpRequest request = first.warp;
+      const char* name = warp_op_name(request.op);
+      unsigned group = request.mask & existing;
+      if (request.op == WarpOp::kActiveMask) {
+        group = 0;
+        for (int l = 0; l < lanes; ++l) {
+          if (lane_fiber(l).state != FiberState::kFinished) group |= 1u << l;
+        }
+      } else if ((request.mask & (1u << lane)) == 0) {
+        return warp_name() + ": lane " + std::to_string(lane) + " (" + thread_name(first) +
+               ") called " + name + " with mask " + hex(request.mask) +
+               ", which leaves itself out; the calling lane must be in the mask.";
+      }
+      if (request.width < 1 || request.width > 32 || (request.width & (request.width - 1)) != 0) {
+        return warp_name() + ": lane " + std::to_string(lane) + " called " + name + " with width " +
+               std::to_string(request.width) + "; the width must be a power of two up to 32.";
+      }
+      for (int l = 0; l < lanes; ++l) {
+        if ((group & (1u << l)) == 0) continue;
+        const Fiber& other = lane_fiber(l);
+        auto who = [&] { return "lane " + std::to_string(l) + " (" + thread_name(other) + ")"; };
+        auto asked = [&] {
+          return "lane " + std::to_string(lane) + " (" + thread_name(first) + ") waits at " + name +
+                 " with mask " + hex(request.mask);
+        };
+        if (other.state == FiberState::kFinished) {
+          return warp_name() + ": " + asked() + ", but " + who() +
+                 " has already exited; every lane a mask names must reach the same warp "
+                 "operation (on a GPU this is undefined).";
+        }
+        if (other.state == FiberState::kAtBarrier) {
+          return warp_name() + ": " + asked() + ", but " + who() +
+                 " waits at __syncthreads(): the two can never meet (a deadlock on a GPU).";
+        }
+        if (other.warp.op != request.op || other.warp.mask != request.mask) {
+          return warp_name() + ": " + asked() + ", but " + who() + " waits at " +
+                 warp_op_name(other.warp.op) + " with mask " + hex(other.warp.mask) +
+                 "; the lanes of a mask must reach the same operation with the same mask.";
+        }
+      }
+      // Every lane of the group is here: compute all the results, then release them.
+      std::uint64_t vote_all = 1, vote_any = 0, ballot = 0;
+      for (int l = 0; l < lanes; ++l) {
+        if ((group & (1u << l)) == 0) continue;
+        const std::uint64_t predicate = lane_fiber(l).warp.value;
+        vote_all &= predicate;
+        vote_any |= predicate;
+        if (predicate != 0) ballot |= 1u << l;
+      }
+      for (int l = 0; l < lanes; ++l) {
+        if ((group & (1u << l)) == 0) continue;
+        Fiber& member = lane_fiber(l);
+        WarpRequest& mine = member.warp;
+        switch (request.op) {
+          case WarpOp::kShuffleIndex:
+          case WarpOp::kShuffleUp:
+          case WarpOp::kShuffleDown:
+          case WarpOp::kShuffleXor: {
+            const int source = shuffle_source(mine, l);
+            if (source < 0) {
+              mine.result = mine.value;
+            } else if (source >= 32 || (group & (1u << source)) == 0) {
+              return warp_name() + ": lane " + std::to_string(l) + " (" + thread_name(member) +
+                     ") reads lane " + std::to_string(source) + " with " + name +
+                     (source >= lanes ? ", which does not exist in this block"
+                                      : ", which is not in the mask " + hex(request.mask)) +
+                     "; reading a lane that takes no part is undefined on a GPU.";
+            } else {
+              mine.result = lane_fiber(source).warp.value;
+            }
+            break;
+          }
+          case WarpOp::kAll:
+            mine.result = vote_all;
+            break;
+          case WarpOp::kAny:
+            mine.result = vote_any;
+            break;
+          case WarpOp::kBallot:
+            mine.result = ballot;
+            break;
+          case WarpOp::kActiveMask:
+            mine.result = group;
+            break;
+          case WarpOp::kSyncWarp:
+            mine.result = 0;
+            break;
+        }
+      }
+      for (int l = 0; l < lanes; ++l) {
+        if ((group & (1u << l)) == 0) continue;
+        lane_fiber(l).state = FiberState::kRunnable;
+        ++released;
+      }
+    }
+  }
+  return released;
+}
+
 // Runs one block with every thread as a fiber. Returns an error message, empty on success.
 std::string run_block_as_fibers(std::vector<Fiber>& fibers, const StackPool& stacks,
-                                const std::function<void()>& body, std::uint64_t block,
+                                const std::function<void()>& body, std::uint64_t block_index,
                                 const AfterThreadStep& after_step) {
-  WorkerFibers worker;
-  worker.body = &body;
-  g_worker = &worker;
+  BlockFibers block;
+  block.fibers = &fibers;
+  block.body = &body;
+  block.chain = !after_step;
+  g_block = &block;
   const std::size_t count = fibers.size();
   for (std::size_t i = 0; i < count; ++i) {
     Fiber& f = fibers[i];
-    f.state = FiberState::kRunning;
+    f.state = FiberState::kRunnable;
     set_thread_index(i, blockDim);
     f.thread = threadIdx;
-    getcontext(&f.context);
-    f.context.uc_stack.ss_sp = stacks.stack(i);
-    f.context.uc_stack.ss_size = kFiberStackBytes;
-    f.context.uc_link = &worker.scheduler;
-    makecontext(&f.context, fiber_entry, 0);
+    f.stack_bottom = stacks.bottom(i);
+    f.context =
+        fctx::make_fcontext(f.stack_bottom + kFiberStackBytes, kFiberStackBytes, fiber_entry);
   }
-  std::string error;
-  // Each round runs every thread up to its next barrier (or its end). A round ends with all threads
-  // at the barrier, all finished, or a mix: the last is a divergent barrier, undefined in CUDA.
-  while (true) {
-    std::size_t at_barrier = 0;
-    std::size_t finished = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-      Fiber& f = fibers[i];
-      if (f.state == FiberState::kFinished) {
-        ++finished;
-        continue;
-      }
-      f.state = FiberState::kRunning;
-      threadIdx = f.thread;
-      worker.current = &f;
-      swapcontext(&worker.scheduler, &f.context);
-      if (after_step) after_step(block, static_cast<std::uint32_t>(i));
-      if (f.state == FiberState::kAtBarrier) ++at_barrier;
-      if (f.state == FiberState::kFinished) ++finished;
-    }
-    if (finished == count) break;
-    if (at_barrier != 0 && finished != 0 && at_barrier + finished == count) {
-      error =
-          "__syncthreads() was not reached by every thread of block (" +
-          std::to_string(blockIdx.x) + ", " + std::to_string(blockIdx.y) + ", " +
-          std::to_string(blockIdx.z) +
-          "): a barrier inside a branch that some threads skip deadlocks or corrupts a real GPU.";
-      // Let the waiting threads run to completion so no fiber is left suspended mid-kernel.
-      for (Fiber& f : fibers) {
-        while (f.state == FiberState::kAtBarrier) {
-          f.state = FiberState::kRunning;
-          threadIdx = f.thread;
-          worker.current = &f;
-          swapcontext(&worker.scheduler, &f.context);
+  auto run_round = [&] {
+    if (block.chain) {
+      for (std::size_t i = 0; i < count; ++i) {
+        if (fibers[i].state == FiberState::kRunnable) {
+          run_round_from(block, i);
+          break;
         }
       }
+      return;
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      if (fibers[i].state != FiberState::kRunnable) continue;
+      run_round_from(block, i);
+      after_step(block_index, static_cast<std::uint32_t>(i));
+    }
+  };
+  std::string error;
+  // Each round runs every runnable thread up to its next wait (a barrier or a warp operation) or
+  // its end. Then the warp groups that are complete go on; when none is left waiting, the block
+  // barrier is either reached by all (everyone goes on), or by some while the others have finished:
+  // a divergent barrier, undefined in CUDA.
+  while (true) {
+    run_round();
+    if (block.finished == count) break;
+    auto released = block.at_warp_op == 0 ? std::variant<std::size_t, std::string>(std::size_t{0})
+                                          : release_warp_groups(fibers);
+    if (std::holds_alternative<std::string>(released)) {
+      // The waiting fibers are abandoned mid-kernel: resuming them would run the kernel on with
+      // made-up warp results. Kernels hold nothing on their stacks that needs destroying.
+      error = std::get<std::string>(std::move(released));
       break;
     }
+    if (const std::size_t lanes = std::get<std::size_t>(released); lanes != 0) {
+      block.at_warp_op -= lanes;
+      continue;
+    }
+    if (block.finished != 0) {
+      error = "__syncthreads() was not reached by every thread of " + block_name() +
+              ": a barrier inside a branch that some threads skip deadlocks or corrupts a real "
+              "GPU.";
+      break;
+    }
+    // Every thread is at the barrier: release them all.
+    for (Fiber& f : fibers) f.state = FiberState::kRunnable;
   }
-  g_worker = nullptr;
+  g_block = nullptr;
   return error;
 }
+
+// Keeps the dynamic shared memory of one worker: `bytes` ending right at an inaccessible page.
+class DynamicSharedMemory {
+ public:
+  explicit DynamicSharedMemory(std::size_t bytes) {
+    if (bytes == 0) return;
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    const std::size_t rounded = (bytes + 127) / 128 * 128;
+    const std::size_t usable = (rounded + page - 1) / page * page;
+    mapped_ = usable + page;
+    void* p = mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+      mapped_ = 0;
+      return;
+    }
+    base_ = static_cast<unsigned char*>(p);
+    mprotect(base_ + usable, page, PROT_NONE);
+    start_ = base_ + usable - rounded;
+  }
+  ~DynamicSharedMemory() {
+    if (base_ != nullptr) munmap(base_, mapped_);
+  }
+  DynamicSharedMemory(const DynamicSharedMemory&) = delete;
+  DynamicSharedMemory& operator=(const DynamicSharedMemory&) = delete;
+  [[nodiscard]] unsigned char* start() const { return start_; }
+
+ private:
+  unsigned char* base_ = nullptr;
+  unsigned char* start_ = nullptr;
+  std::size_t mapped_ = 0;
+};
 
 }  // namespace
 
 void syncthreads() {
-  WorkerFibers* worker = g_worker;
-  if (worker == nullptr) {
+  BlockFibers* block = g_block;
+  if (block == nullptr) {
     // The kernel was launched as barrier-free: running on would silently break its shared memory.
-    g_barrier_misuse = true;
+    g_fiber_misuse = "__syncthreads()";
     return;
   }
-  Fiber* self = worker->current;
-  self->state = FiberState::kAtBarrier;
-  swapcontext(&self->context, &worker->scheduler);
-  // Resumed by the scheduler in the next round: the index variables were restored for us.
+  Fiber& self = (*block->fibers)[block->current];
+  self.state = FiberState::kAtBarrier;
+  leave_fiber(*block, self);
+  // Resumed in a later round, with threadIdx already restored.
+}
+
+std::uint64_t warp_operation(WarpOp op, unsigned mask, std::uint64_t value, int lane_arg,
+                             int width) {
+  BlockFibers* block = g_block;
+  if (block == nullptr) {
+    g_fiber_misuse = warp_op_name(op);
+    return value;
+  }
+  Fiber& self = (*block->fibers)[block->current];
+  self.warp = WarpRequest{op, mask, value, lane_arg, width, 0};
+  self.state = FiberState::kAtWarpOp;
+  ++block->at_warp_op;
+  leave_fiber(*block, self);
+  return self.warp.result;
+}
+
+unsigned char* dynamic_shared_memory() {
+  return g_dynamic_shared;
+}
+
+std::size_t dynamic_shared_memory_bytes() {
+  return g_dynamic_shared == nullptr ? 0 : g_dynamic_shared_bytes;
 }
 
 unsigned worker_count(const GridOptions& options) {
@@ -157,6 +539,14 @@ unsigned worker_count(const GridOptions& options) {
 Status run_grid(const LaunchConfig& config, const GridOptions& options,
                 const std::function<void()>& thread_body) {
   TL_RETURN_IF_ERROR(check_launch(config, standard_cuda_limits()));
+  if (options.dynamic_shared_bytes > kMaxDynamicSharedBytes) {
+    return Error{ErrorKind::kInvalidArgument,
+                 "the launch asks for " + std::to_string(options.dynamic_shared_bytes) +
+                     " bytes of dynamic shared memory; without an opt-in CUDA allows " +
+                     std::to_string(kMaxDynamicSharedBytes) +
+                     " per block (too many resources "
+                     "requested for launch)"};
+  }
   const std::uint64_t blocks = config.grid.volume();
   const std::uint64_t threads_per_block = config.block.volume();
   // A watched grid runs on one worker, the calling thread: only then is a change of memory between
@@ -167,17 +557,28 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
           : static_cast<unsigned>(std::min<std::uint64_t>(worker_count(options), blocks));
 
   std::atomic<std::uint64_t> next_block{0};
+  std::atomic<bool> failed{false};
   std::mutex error_mutex;
   std::string first_error;
   auto record_error = [&](std::string message) {
     std::lock_guard lock(error_mutex);
     if (first_error.empty()) first_error = std::move(message);
+    failed.store(true, std::memory_order_relaxed);
   };
 
   auto work = [&] {
     gridDim = dim3(config.grid.x, config.grid.y, config.grid.z);
     blockDim = dim3(config.block.x, config.block.y, config.block.z);
-    g_barrier_misuse = false;
+    g_fiber_misuse = nullptr;
+    DynamicSharedMemory dynamic_shared(options.dynamic_shared_bytes);
+    if (options.dynamic_shared_bytes != 0 && dynamic_shared.start() == nullptr) {
+      record_error("the emulator could not allocate " +
+                   std::to_string(options.dynamic_shared_bytes) +
+                   " bytes of dynamic shared memory");
+      return;
+    }
+    g_dynamic_shared = dynamic_shared.start();
+    g_dynamic_shared_bytes = options.dynamic_shared_bytes;
     std::vector<Fiber> fibers;
     std::optional<StackPool> stacks;
     if (options.barriers == Barriers::kUsed) {
@@ -192,6 +593,7 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
     // Blocks are handed out one at a time, so a slow block does not hold up the others: the same
     // dynamic scheduling a GPU's block scheduler does.
     for (std::uint64_t b = next_block.fetch_add(1); b < blocks; b = next_block.fetch_add(1)) {
+      if (failed.load(std::memory_order_relaxed)) break;
       blockIdx.x = static_cast<unsigned>(b % config.grid.x);
       blockIdx.y = static_cast<unsigned>((b / config.grid.x) % config.grid.y);
       blockIdx.z = static_cast<unsigned>(b / (std::uint64_t{config.grid.x} * config.grid.y));
@@ -200,7 +602,7 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
             run_block_as_fibers(fibers, *stacks, thread_body, b, options.after_step);
         if (!error.empty()) {
           record_error(std::move(error));
-          return;
+          break;
         }
       } else {
         for (std::uint32_t z = 0; z < config.block.z; ++z) {
@@ -214,13 +616,15 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
             }
           }
         }
-        if (g_barrier_misuse) {
-          record_error(
-              "the kernel called __syncthreads() but was launched on the emulator as barrier-free");
-          return;
+        if (g_fiber_misuse != nullptr) {
+          record_error(std::string("the kernel called ") + g_fiber_misuse +
+                       " but was launched on the emulator as barrier-free: threads that wait "
+                       "for each other need Barriers::kUsed (fibers)");
+          break;
         }
       }
     }
+    g_dynamic_shared = nullptr;
   };
 
   if (workers <= 1) {

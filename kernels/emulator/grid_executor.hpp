@@ -4,6 +4,7 @@
 // worker threads; within a block, threads run one after another, or, for kernels that call
 // __syncthreads(), as fibers that all reach each barrier before any passes it.
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 
@@ -13,9 +14,13 @@
 namespace tl::emu {
 
 enum class Barriers {
-  kNone,  // the kernel never calls __syncthreads(): the fast path
-  kUsed,  // the kernel calls __syncthreads(): threads of a block run as fibers
+  kNone,  // the kernel never waits for other threads: the fast path
+  kUsed,  // the kernel calls __syncthreads() or warp operations (shuffles, votes, __syncwarp,
+          // __activemask): threads of a block run as fibers
 };
+
+// CUDA's dynamic shared memory per block without cudaFuncSetAttribute's opt-in.
+inline constexpr std::size_t kMaxDynamicSharedBytes = 48 * 1024;
 
 // Called on the worker after every step of every emulated thread, with the block's linear index
 // (x + gridDim.x * (y + gridDim.y * z)) and the thread's linear index in its block: after the
@@ -27,13 +32,18 @@ using AfterThreadStep = std::function<void(std::uint64_t block, std::uint32_t th
 
 struct GridOptions {
   Barriers barriers = Barriers::kNone;
+  // What `extern __shared__` arrays get (dynamic_shared_memory() in cuda_emulation.hpp).
+  std::size_t dynamic_shared_bytes = 0;
   unsigned workers = 0;        // 0: one per hardware thread
   AfterThreadStep after_step;  // none if empty
 };
 
 // Checks the configuration against CUDA's limits (the emulator refuses what a GPU would), then runs
 // `thread_body` for every thread of the grid. Returns an error if a thread called __syncthreads()
-// without Barriers::kUsed, or if the threads of a block did not all reach the same barriers.
+// or a warp operation without Barriers::kUsed, if the threads of a block did not all reach the
+// same barriers, or if a warp operation is undefined on a GPU (a lane its mask names has exited
+// or waits elsewhere, a shuffle reads a lane that takes no part): the first block with an error
+// stops the grid.
 Status run_grid(const LaunchConfig& config, const GridOptions& options,
                 const std::function<void()>& thread_body);
 

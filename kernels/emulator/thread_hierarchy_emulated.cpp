@@ -1,6 +1,8 @@
 // Lesson 2's kernels compiled by the host compiler for the CPU emulator, launched as
 // kernels/thread_hierarchy_launch.inl describes.
 
+#include <cmath>  // fmaf for the divergence kernels' two sides, as nvcc provides it on the device
+
 #include "emulated_launch.hpp"
 #include "kernels/thread_hierarchy_kernels.hpp"
 

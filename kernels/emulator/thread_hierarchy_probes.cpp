@@ -1,6 +1,7 @@
 // Lesson 2's timed/traced pairs under the mapping probe (kernels/mapping_probe.hpp).
 
 #include <memory>
+#include <string>
 
 #include "kernels/kernel_table.hpp"
 #include "kernels/mapping_probe.hpp"
@@ -41,6 +42,37 @@ std::vector<MappingProbe> thread_hierarchy_mapping_probes() {
            return k.grid_stride_traced(stride_config, in->data(), out, stride_n, trace,
                                        blocks->data());
          }});
+  }
+  // The divergence kernels, one element per thread on a 2D block whose rows are not whole warps
+  // (so the in-block number, not threadIdx.x, picks the side) and with a grid-stride loop.
+  using BranchLaunch = Status (*)(const LaunchConfig&, const float*, float*, std::uint64_t, bool);
+  using BranchTracedLaunch = Status (*)(const LaunchConfig&, const float*, float*, std::uint64_t,
+                                        bool, TraceRecord*, BlockRecord*);
+  struct BranchPair {
+    const char* name;
+    BranchLaunch timed;
+    BranchTracedLaunch traced;
+  };
+  const BranchPair pairs[] = {
+      {"hierarchy_branch_by_thread", k.branch_by_thread, k.branch_by_thread_traced},
+      {"hierarchy_branch_by_warp", k.branch_by_warp, k.branch_by_warp_traced}};
+  const LaunchConfig branch_config{{3, 1, 1}, {24, 4, 1}};
+  const std::uint64_t branch_n = 250;
+  for (const BranchPair& pair : pairs) {
+    for (const bool grid_stride : {false, true}) {
+      const LaunchConfig config = grid_stride ? LaunchConfig{{2, 1, 1}, {64, 1, 1}} : branch_config;
+      const std::uint64_t n = grid_stride ? 300 : branch_n;
+      auto in = probe_inputs(n, grid_stride ? 4 : 3);
+      auto blocks = blocks_for(config);
+      probes.push_back(
+          {std::string(pair.name) + (grid_stride ? " (grid-stride)" : "") +
+               " n = " + std::to_string(n) + " on " + config.to_string(),
+           config, 1, n,
+           [=](float* out) { return pair.timed(config, in->data(), out, n, grid_stride); },
+           [=](float* out, TraceRecord* trace) {
+             return pair.traced(config, in->data(), out, n, grid_stride, trace, blocks->data());
+           }});
+    }
   }
   return probes;
 }

@@ -31,6 +31,16 @@ Status vector_add_benchmark(const BenchContext& context, std::vector<RatioRow>& 
                             context.ceilings.copy_bytes_per_second / 1e9);
   if (context.suite == BenchSuite::kPerf) row = with_target(std::move(row), kVectorAddTarget);
   rows.push_back(std::move(row));
+  // The lesson's two end-to-end series, from the same run: copies from pinned host memory against
+  // copies from pageable memory.
+  const TimingRow* pageable = find_timed_row(*report, {TimingRole::kEndToEndPageable, ""});
+  const TimingRow* pinned = find_timed_row(*report, {TimingRole::kEndToEndPinned, ""});
+  if (context.suite == BenchSuite::kRatios && pageable != nullptr && pinned != nullptr) {
+    rows.push_back(
+        time_ratio(std::string(device.is_gpu() ? "" : "emulated (CPU) ") +
+                       "vector add end to end from pinned memory, N = " + format_power_of_two(n),
+                   pinned->stats.median_ms, "from pageable memory", pageable->stats.median_ms));
+  }
   return Status::ok();
 }
 

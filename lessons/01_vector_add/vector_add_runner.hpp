@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "compute/device.hpp"
 #include "compute/trace_sink.hpp"
@@ -18,7 +19,10 @@ struct VectorAddRequest {
   LaunchConfig config = lessons::covering_config(1 << 20, 256);
   bool check = true;
   bool time_cpu = true;  // also time the single- and multi-threaded CPU references
-  int warmup = 1;        // untimed runs before the timed ones (first-launch and clock ramp costs)
+  // Also time the copies from and to pinned (page-locked) host memory, the second end-to-end
+  // series.
+  bool time_pinned = true;
+  int warmup = 1;  // untimed runs before the timed ones (first-launch and clock ramp costs)
   int repeats = 5;
   std::uint32_t seed = 1;
   const std::atomic<bool>* cancel = nullptr;  // checked between measurements
@@ -30,7 +34,12 @@ struct VectorAddReport {
   TimingStats kernel;          // the untraced kernel alone
   TimingStats host_to_device;  // A and B
   TimingStats device_to_host;  // C
-  TimingStats cpu_single;      // empty when not requested
+  // The same copies from and to pinned host memory; empty when not requested or when pinned
+  // memory could not be had (then `pinned_unavailable` says why).
+  TimingStats host_to_device_pinned;
+  TimingStats device_to_host_pinned;
+  std::string pinned_unavailable;
+  TimingStats cpu_single;  // empty when not requested
   TimingStats cpu_multi;
   unsigned cpu_threads = 0;
   std::optional<lessons::CheckResult> check;
@@ -38,6 +47,9 @@ struct VectorAddReport {
   // Copy A and B in, run, copy C out: what a program actually waits for.
   [[nodiscard]] double end_to_end_ms() const {
     return host_to_device.median_ms + kernel.median_ms + device_to_host.median_ms;
+  }
+  [[nodiscard]] bool has_pinned() const {
+    return !host_to_device_pinned.empty() && !device_to_host_pinned.empty();
   }
 };
 

@@ -3,13 +3,15 @@
 
 #include "compute/lessons/lesson_registry.hpp"
 #include "lessons/02_thread_hierarchy/thread_hierarchy.hpp"
+#include "thread_hierarchy_benchmark.hpp"
 #include "thread_hierarchy_lesson.hpp"
 
 namespace tl::lesson_modules {
 
 const compute::LessonModule& lesson_02_thread_hierarchy() {
   static const compute::LessonModule kModule{lessons::kThreadHierarchyInfo,
-                                             &compute::make_thread_hierarchy_lesson};
+                                             &compute::make_thread_hierarchy_lesson,
+                                             &compute::thread_hierarchy_benchmark};
   return kModule;
 }
 

@@ -1,5 +1,7 @@
 #include "thread_hierarchy.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -97,6 +99,117 @@ ElementCheck check_thread_hierarchy(std::span<const float> in, std::span<const f
   std::vector<float> expected(in.size());
   thread_hierarchy_reference(in, expected);
   return compare_elements(expected, out, kThreadHierarchyRule);
+}
+
+std::string_view to_string(BranchRule rule) {
+  switch (rule) {
+    case BranchRule::kByThread:
+      return "by-thread";
+    case BranchRule::kByWarp:
+      return "by-warp";
+    case BranchRule::kNone:
+      break;
+  }
+  return "none";
+}
+
+std::optional<BranchRule> parse_branch_rule(std::string_view text) {
+  for (BranchRule rule : {BranchRule::kNone, BranchRule::kByThread, BranchRule::kByWarp}) {
+    if (text == to_string(rule)) return rule;
+  }
+  return std::nullopt;
+}
+
+unsigned branch_side(BranchRule rule, std::uint32_t thread_in_block) {
+  switch (rule) {
+    case BranchRule::kByThread:
+      return thread_in_block % 2;
+    case BranchRule::kByWarp:
+      return thread_in_block / 32 % 2;
+    case BranchRule::kNone:
+      break;
+  }
+  return 0;
+}
+
+WarpAtBranch warp_at_branch(BranchRule rule, std::uint32_t block_threads, std::uint32_t warp,
+                            std::uint32_t warp_size) {
+  WarpAtBranch at;
+  at.warp = warp;
+  const std::uint64_t first = std::uint64_t{warp} * warp_size;
+  if (first >= block_threads) return at;
+  const auto last = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(first + warp_size, block_threads));  // one past
+  at.lanes_with_threads = last - static_cast<std::uint32_t>(first);
+  for (auto thread = static_cast<std::uint32_t>(first); thread < last; ++thread) {
+    ++at.lanes_on_side[branch_side(rule, thread)];
+  }
+  return at;
+}
+
+BlockAtBranch block_at_branch(BranchRule rule, std::uint32_t block_threads,
+                              std::uint32_t warp_size) {
+  BlockAtBranch block;
+  block.warp_size = warp_size;
+  if (warp_size == 0) return block;
+  block.warps = block_threads / warp_size + (block_threads % warp_size != 0 ? 1 : 0);
+  for (std::uint32_t warp = 0; warp < block.warps; ++warp) {
+    const WarpAtBranch at = warp_at_branch(rule, block_threads, warp, warp_size);
+    block.warp_passes += at.passes();
+    for (std::uint32_t side = 0; side < 2; ++side) {
+      if (at.lanes_on_side[side] > 0) block.idle_lane_slots += warp_size - at.lanes_on_side[side];
+    }
+  }
+  return block;
+}
+
+// The same steps as kernels/thread_hierarchy.cuh's even_side and odd_side; the emulator tests run
+// those kernels against this, so the two cannot drift apart unnoticed.
+float branch_even_side(float x) {
+  for (int step = 0; step < kBranchSteps; ++step) x = std::fma(x, 0.5f, 0.25f) * 0.75f;
+  return x;
+}
+
+float branch_odd_side(float x) {
+  for (int step = 0; step < kBranchSteps; ++step) x = std::fma(x * x, -0.25f, 0.5f);
+  return x;
+}
+
+namespace {
+
+void branch_range(BranchRule rule, std::uint32_t block_threads, std::span<const float> in,
+                  std::span<float> out, std::size_t begin, std::size_t end) {
+  for (std::size_t i = begin; i < end; ++i) {
+    const auto thread = static_cast<std::uint32_t>(i % block_threads);
+    out[i] = branch_side(rule, thread) == 0 ? branch_even_side(in[i]) : branch_odd_side(in[i]);
+  }
+}
+
+}  // namespace
+
+void branch_reference(BranchRule rule, std::uint32_t block_threads, std::span<const float> in,
+                      std::span<float> out) {
+  if (block_threads == 0) return;
+  branch_range(rule, block_threads, in, out, 0, out.size());
+}
+
+unsigned branch_reference_parallel(BranchRule rule, std::uint32_t block_threads,
+                                   std::span<const float> in, std::span<float> out,
+                                   unsigned threads) {
+  if (block_threads == 0) return 0;
+  return for_each_chunk(out.size(), threads, std::size_t{1} << 12,
+                        [&](std::size_t begin, std::size_t end) {
+                          branch_range(rule, block_threads, in, out, begin, end);
+                        });
+}
+
+ElementCheck check_thread_hierarchy(const ThreadHierarchyParams& params, std::span<const float> in,
+                                    std::span<const float> out) {
+  if (params.branch == BranchRule::kNone) return check_thread_hierarchy(in, out);
+  std::vector<float> expected(in.size());
+  branch_reference_parallel(params.branch, static_cast<std::uint32_t>(params.config.block.volume()),
+                            in, expected);
+  return compare_elements(expected, out, kThreadHierarchyBranchRule);
 }
 
 }  // namespace tl::lessons

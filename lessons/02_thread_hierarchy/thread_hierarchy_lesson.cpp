@@ -1,6 +1,7 @@
 #include "thread_hierarchy_lesson.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,6 +27,9 @@ constexpr const char* kEmulatedKernelRow = "Emulated kernel (CPU)";
 // (warm-up and repeats included) stays within a few seconds, as in the vector-add lesson.
 constexpr std::uint64_t kEmulatorSweepTop = std::uint64_t{1} << 24;
 constexpr std::uint64_t kGpuSweepTop = std::uint64_t{1} << 28;
+// The divergence demo's two kernels cost hundreds of operations per element: on the emulator its
+// sweep stops sooner.
+constexpr std::uint64_t kEmulatorBranchSweepTop = std::uint64_t{1} << 14;
 // A grid-stride sweep keeps the grid the user chose, so at large N each thread loops many times;
 // with a grid of one thread that would be minutes per point. The sweep stops where the busiest
 // thread would make more passes than this.
@@ -53,6 +57,14 @@ const std::vector<lessons::ParamSpec>& specs() {
        "0",
        {},
        "Each thread loops over the data in steps of the grid's size, so any grid covers any N"},
+      {"branch",
+       "branch",
+       lessons::ParamKind::kChoice,
+       "none",
+       {"none", "by-thread", "by-warp"},
+       "Warp divergence: none runs out = 2 * in + 1; by-thread branches on threadIdx.x % 2 (both "
+       "sides in every warp), by-warp on threadIdx.x / 32 % 2 (one side per warp), the same "
+       "work either way. A timed run measures both branches"},
   };
   return kSpecs;
 }
@@ -82,10 +94,15 @@ class ThreadHierarchyLesson final : public Lesson {
     if (!grid) return grid.error();
     auto grid_stride = reader.flag("grid_stride");
     if (!grid_stride) return grid_stride.error();
+    auto branch_text = reader.choice("branch");
+    if (!branch_text) return branch_text.error();
+    const auto branch = lessons::parse_branch_rule(*branch_text);
+    if (!branch) return invalid_argument("branch: unknown rule '" + *branch_text + "'");
 
     lessons::ThreadHierarchyParams params;
     params.n = *n;
     params.grid_stride = *grid_stride;
+    params.branch = *branch;
     params.config = {*grid, *block};
     if (grid->volume() == 0) {
       const auto per_block =
@@ -111,6 +128,14 @@ class ThreadHierarchyLesson final : public Lesson {
     return params_.grid_stride ? kAnyElementsPerThread : 1;
   }
   [[nodiscard]] std::optional<std::string> occupancy_kernel() const override {
+    switch (params_.branch) {
+      case lessons::BranchRule::kByThread:
+        return "hierarchy_branch_by_thread";
+      case lessons::BranchRule::kByWarp:
+        return "hierarchy_branch_by_warp";
+      case lessons::BranchRule::kNone:
+        break;
+    }
     return params_.grid_stride ? "hierarchy_grid_stride" : "hierarchy_one_per_thread";
   }
 
@@ -118,18 +143,38 @@ class ThreadHierarchyLesson final : public Lesson {
     return {
         {"one element per thread",
          "Enough blocks of 256 threads for every element, each thread guarded by i < N",
-         {{"grid", "auto"}, {"block", "256"}, {"grid_stride", "0"}}},
+         {{"grid", "auto"}, {"block", "256"}, {"grid_stride", "0"}, {"branch", "none"}}},
         {"grid-stride with 4 blocks",
          "4 blocks of 256 threads cover any N: each thread jumps ahead by the grid's 1024 threads",
-         {{"grid", "4"}, {"block", "256"}, {"grid_stride", "1"}}},
+         {{"grid", "4"}, {"block", "256"}, {"grid_stride", "1"}, {"branch", "none"}}},
         {"3D grid",
          "4 × 2 × 2 blocks of 8 × 4 × 4 threads for N = 2048: colour by block, thread or warp to "
          "see x counted first, then y, then z",
-         {{"n", "2048"}, {"grid", "4,2,2"}, {"block", "8,4,4"}, {"grid_stride", "0"}}},
+         {{"n", "2048"},
+          {"grid", "4,2,2"},
+          {"block", "8,4,4"},
+          {"grid_stride", "0"},
+          {"branch", "none"}}},
         {"one thread does everything",
          "<<<1, 1>>> with a grid-stride loop: correct, and no faster than the CPU's plain loop, "
          "usually slower",
-         {{"n", "65536"}, {"grid", "1"}, {"block", "1"}, {"grid_stride", "1"}}},
+         {{"n", "65536"}, {"grid", "1"}, {"block", "1"}, {"grid_stride", "1"}, {"branch", "none"}}},
+        // 2^16 elements: quick on the emulator too; the lesson's links time 2^20 on a GPU.
+        {"divergent warps",
+         "if (threadIdx.x % 2 == 0): even and odd threads share every warp, so each warp runs "
+         "both sides of the branch with half its lanes idle",
+         {{"n", "2^16"},
+          {"grid", "auto"},
+          {"block", "256"},
+          {"grid_stride", "0"},
+          {"branch", "by-thread"}}},
+        {"warp-aligned branch",
+         "if (threadIdx.x / 32 % 2 == 0): the same split of the work, but whole warps go one way",
+         {{"n", "2^16"},
+          {"grid", "auto"},
+          {"block", "256"},
+          {"grid_stride", "0"},
+          {"branch", "by-warp"}}},
     };
   }
 
@@ -166,6 +211,9 @@ class ThreadHierarchyLesson final : public Lesson {
   }
   [[nodiscard]] std::vector<std::uint64_t> sweep_sizes(const Device& device) const override {
     std::uint64_t top = device.is_gpu() ? kGpuSweepTop : kEmulatorSweepTop;
+    if (!device.is_gpu() && params_.branch != lessons::BranchRule::kNone) {
+      top = kEmulatorBranchSweepTop;
+    }
     // `in` and `out`: 8 bytes an element, with room to spare for the rest of the process.
     const auto fits = static_cast<std::uint64_t>(
         static_cast<double>(device.info().global_memory_free) * 0.8 / 8.0);
@@ -192,13 +240,32 @@ class ThreadHierarchyLesson final : public Lesson {
     report.on_gpu = r.on_gpu;
     const double bytes = lessons::thread_hierarchy_bytes(r.n);
     const double flops = lessons::thread_hierarchy_flops(r.n);
-    report.rows.push_back({{TimingRole::kKernel, ""},
-                           r.on_gpu ? kGpuKernelRow : kEmulatedKernelRow,
-                           r.kernel,
-                           bytes,
-                           flops,
-                           true,
-                           r.on_gpu});
+    if (params_.branch == lessons::BranchRule::kNone) {
+      report.rows.push_back({{TimingRole::kKernel, ""},
+                             r.on_gpu ? kGpuKernelRow : kEmulatedKernelRow,
+                             r.kernel,
+                             bytes,
+                             flops,
+                             true,
+                             r.on_gpu});
+    } else {
+      // Both branches, side by side: the same data, the same work, only the condition differs.
+      const double branch_flops = 2.0 * lessons::kBranchSteps * static_cast<double>(r.n);
+      const auto branch_row = [&](lessons::BranchRule rule, const char* condition,
+                                  const TimingStats& stats) {
+        const std::string name = std::string(r.on_gpu ? "GPU kernel, " : "Emulated kernel, ") +
+                                 condition + (r.on_gpu ? "" : " (CPU)");
+        report.rows.push_back({{TimingRole::kKernel, std::string(lessons::to_string(rule))},
+                               name,
+                               stats,
+                               bytes,
+                               branch_flops,
+                               true,
+                               r.on_gpu});
+      };
+      branch_row(lessons::BranchRule::kByThread, "if (threadIdx.x % 2)", r.branch_by_thread);
+      branch_row(lessons::BranchRule::kByWarp, "if (threadIdx.x / 32 % 2)", r.branch_by_warp);
+    }
     const double element_bytes = 4.0 * static_cast<double>(r.n);
     report.rows.push_back({{TimingRole::kCopy, "to-device"},
                            r.on_gpu ? "copy in host → device" : "copy in (emulated)",
@@ -213,21 +280,25 @@ class ThreadHierarchyLesson final : public Lesson {
                            0,
                            false});
     const TimingStats stages[] = {r.host_to_device, r.kernel, r.device_to_host};
+    const double work_flops = params_.branch == lessons::BranchRule::kNone
+                                  ? flops
+                                  : 2.0 * lessons::kBranchSteps * static_cast<double>(r.n);
     report.rows.push_back({{TimingRole::kEndToEndPageable, ""},
                            r.on_gpu ? kGpuEndToEndRow : kEmulatedEndToEndRow,
                            add_stages(stages),
                            bytes,
-                           flops,
+                           work_flops,
                            true});
     if (!r.cpu_single.empty()) {
       report.rows.push_back(
-          {{TimingRole::kCpuOneThread, ""}, kCpuSingleRow, r.cpu_single, bytes, flops, true});
+          {{TimingRole::kCpuOneThread, ""}, kCpuSingleRow, r.cpu_single, bytes, work_flops, true});
       report.rows.push_back(
-          {{TimingRole::kCpuAllThreads, ""}, kCpuMultiRow, r.cpu_multi, bytes, flops, true});
+          {{TimingRole::kCpuAllThreads, ""}, kCpuMultiRow, r.cpu_multi, bytes, work_flops, true});
       report.notes.push_back("'" + std::string(kCpuMultiRow) + "' used " +
                              std::to_string(r.cpu_threads) + " thread(s)");
     }
     if (r.check) report.check = LessonCheck{r.check->passed, r.check->describe()};
+    if (params_.branch != lessons::BranchRule::kNone) add_branch_notes(r, report);
     // How the threads met the data: what the grid-stride loop made of the grid, or what a grid too
     // small for one element per thread left out.
     const std::string threads_for_n =
@@ -242,6 +313,26 @@ class ThreadHierarchyLesson final : public Lesson {
                              " are never computed; a grid-stride loop would cover them");
     }
     return report;
+  }
+
+  // What each branch rule does to this block's warps, and, on the emulator, why its two times say
+  // nothing about divergence.
+  void add_branch_notes(const ThreadHierarchyReport& r, LessonReport& report) const {
+    const auto block_threads = static_cast<std::uint32_t>(params_.config.block.volume());
+    for (lessons::BranchRule rule :
+         {lessons::BranchRule::kByThread, lessons::BranchRule::kByWarp}) {
+      const lessons::BlockAtBranch at = lessons::block_at_branch(rule, block_threads);
+      report.notes.push_back(
+          std::string(lessons::to_string(rule)) + ": " + std::to_string(at.warps) +
+          " warp(s) per block run the branch's body " + std::to_string(at.warp_passes) +
+          " time(s), " + std::to_string(static_cast<int>(std::lround(at.idle_fraction() * 100))) +
+          " % of their lanes idle meanwhile");
+    }
+    if (!r.on_gpu) {
+      report.notes.push_back(
+          "the emulator runs a block's threads one after another, not 32 lanes in step: both "
+          "branches take about the same CPU time there, and only a GPU shows divergence's cost");
+    }
   }
 
   lessons::ParamValues values_;

@@ -1,5 +1,6 @@
 #include "thread_hierarchy_runner.hpp"
 
+#include <functional>
 #include <string>
 
 #include "compute/lessons/run_support.hpp"
@@ -31,6 +32,29 @@ Result<DeviceBuffers> prepare(Device& device, const lessons::ThreadHierarchyPara
   return DeviceBuffers{std::move(*in_array), std::move(*out_array)};
 }
 
+// The divergence kernels do hundreds of operations per element: the emulator, which runs each
+// thread on its own, would take minutes at the sizes the plain kernel handles.
+Status check_emulator_branch_budget(const Device& device,
+                                    const lessons::ThreadHierarchyParams& params) {
+  if (device.is_gpu() || params.branch == lessons::BranchRule::kNone ||
+      params.n <= kEmulatorMaxBranchElements) {
+    return Status::ok();
+  }
+  return Error{ErrorKind::kTooSlow,
+               "the divergence demo does " + std::to_string(2 * lessons::kBranchSteps) +
+                   " floating-point operations per element, and the CPU emulator runs them one "
+                   "thread after another: it stops at N = " +
+                   format_count(kEmulatorMaxBranchElements) + " (asked: " + format_count(params.n) +
+                   ")."};
+}
+
+using BranchKernel = Status (*)(const LaunchConfig&, const float*, float*, std::uint64_t, bool);
+
+BranchKernel branch_kernel(const kernels::ThreadHierarchyKernels& kernels,
+                           lessons::BranchRule rule) {
+  return rule == lessons::BranchRule::kByWarp ? kernels.branch_by_warp : kernels.branch_by_thread;
+}
+
 std::vector<float> random_input(std::uint64_t n, std::uint32_t seed) {
   std::vector<float> in(n);
   lessons::fill_random(in, seed);
@@ -48,6 +72,7 @@ Result<ThreadHierarchyReport> run_thread_hierarchy(Device& device,
   const lessons::ThreadHierarchyParams& params = request.params;
   TL_RETURN_IF_ERROR(lessons::validate_thread_hierarchy(params, 0));
   TL_RETURN_IF_ERROR(check_emulator_budget(device, params.config, /*traced=*/false));
+  TL_RETURN_IF_ERROR(check_emulator_branch_budget(device, params));
   const std::uint64_t n = params.n;
   const std::vector<float> in = random_input(n, request.seed);
   std::vector<float> out = poisoned_floats(n);
@@ -63,14 +88,36 @@ Result<ThreadHierarchyReport> run_thread_hierarchy(Device& device,
   const auto& kernels = device.kernels().thread_hierarchy;
   const float* in_device = buffers->in.data();
   float* out_device = buffers->out.data();
-  auto launch = [&]() -> Status {
-    return params.grid_stride ? kernels.grid_stride(params.config, in_device, out_device, n)
-                              : kernels.one_per_thread(params.config, in_device, out_device, n);
+  auto time_kernel = [&](const std::function<Status()>& launch) -> Result<TimingStats> {
+    auto times = device.time_repeated(launch, request.warmup, request.repeats);
+    if (!times) return times.error();
+    TL_RETURN_IF_ERROR(device.synchronize());
+    return summarize_timings(*times);
   };
-  auto times = device.time_repeated(launch, request.warmup, request.repeats);
-  if (!times) return times.error();
-  TL_RETURN_IF_ERROR(device.synchronize());
-  report.kernel = summarize_timings(*times);
+  if (params.branch == lessons::BranchRule::kNone) {
+    auto kernel = time_kernel([&]() -> Status {
+      return params.grid_stride ? kernels.grid_stride(params.config, in_device, out_device, n)
+                                : kernels.one_per_thread(params.config, in_device, out_device, n);
+    });
+    if (!kernel) return kernel.error();
+    report.kernel = *kernel;
+  } else {
+    // Both rules over the same data, the chosen one last, so that its output is what is checked.
+    const lessons::BranchRule other = params.branch == lessons::BranchRule::kByThread
+                                          ? lessons::BranchRule::kByWarp
+                                          : lessons::BranchRule::kByThread;
+    for (lessons::BranchRule rule : {other, params.branch}) {
+      const BranchKernel launch = branch_kernel(kernels, rule);
+      auto kernel = time_kernel(
+          [&] { return launch(params.config, in_device, out_device, n, params.grid_stride); });
+      if (!kernel) return kernel.error();
+      (rule == lessons::BranchRule::kByThread ? report.branch_by_thread : report.branch_by_warp) =
+          *kernel;
+      if (cancel_requested(request.cancel)) return cancelled_error();
+    }
+    report.kernel = params.branch == lessons::BranchRule::kByThread ? report.branch_by_thread
+                                                                    : report.branch_by_warp;
+  }
   if (cancel_requested(request.cancel)) return cancelled_error();
 
   // The copies a program around this kernel pays for: for the end-to-end time.
@@ -87,16 +134,29 @@ Result<ThreadHierarchyReport> run_thread_hierarchy(Device& device,
 
   if (request.check) {
     TL_RETURN_IF_ERROR(device.copy_to_host(out.data(), out_device, n * sizeof(float)));
-    report.check = lessons::check_thread_hierarchy(in, out);
+    report.check = lessons::check_thread_hierarchy(params, in, out);
   }
   if (request.time_cpu) {
-    // Linear work: the CPU loop never takes long next to uploading the same data.
+    // Linear work: the CPU loop never takes long next to uploading the same data (the branch's
+    // sides cost more per element, but no more than the emulated kernels just timed).
     std::vector<float> reference(n);
-    report.cpu_single = time_on_host([&] { lessons::thread_hierarchy_reference(in, reference); },
-                                     request.warmup, request.repeats);
-    report.cpu_multi = time_on_host(
-        [&] { report.cpu_threads = lessons::thread_hierarchy_reference_parallel(in, reference); },
-        request.warmup, request.repeats);
+    const auto block_threads = static_cast<std::uint32_t>(params.config.block.volume());
+    auto single = [&] {
+      if (params.branch == lessons::BranchRule::kNone) {
+        lessons::thread_hierarchy_reference(in, reference);
+      } else {
+        lessons::branch_reference(params.branch, block_threads, in, reference);
+      }
+    };
+    auto multi = [&] {
+      report.cpu_threads =
+          params.branch == lessons::BranchRule::kNone
+              ? lessons::thread_hierarchy_reference_parallel(in, reference)
+              : lessons::branch_reference_parallel(params.branch, block_threads, in, reference);
+    };
+    report.cpu_single = time_on_host(single, request.warmup, request.repeats);
+    if (cancel_requested(request.cancel)) return cancelled_error();
+    report.cpu_multi = time_on_host(multi, request.warmup, request.repeats);
     if (cancel_requested(request.cancel)) return cancelled_error();
   }
   return report;
@@ -119,6 +179,7 @@ Result<ThreadHierarchyTrace> trace_thread_hierarchy(Device& device,
         " is more than the " + format_count(kThreadHierarchyMaxTracedN) + " it keeps.");
   }
   TL_RETURN_IF_ERROR(check_emulator_budget(device, params.config, /*traced=*/true));
+  TL_RETURN_IF_ERROR(check_emulator_branch_budget(device, params));
   const std::uint64_t n = params.n;
   const std::vector<float> in = random_input(n, seed);
   std::vector<float> out = poisoned_floats(n);
@@ -133,12 +194,27 @@ Result<ThreadHierarchyTrace> trace_thread_hierarchy(Device& device,
   auto records = sink.acquire(device, n);
   if (!records) return records.error();
   const auto& kernels = device.kernels().thread_hierarchy;
-  Status launched =
-      params.grid_stride
-          ? kernels.grid_stride_traced(params.config, buffers->in.data(), buffers->out.data(), n,
-                                       *records, blocks_array->data())
-          : kernels.one_per_thread_traced(params.config, buffers->in.data(), buffers->out.data(), n,
-                                          *records, blocks_array->data());
+  const float* in_device = buffers->in.data();
+  float* out_device = buffers->out.data();
+  Status launched = Status::ok();
+  switch (params.branch) {
+    case lessons::BranchRule::kNone:
+      launched = params.grid_stride
+                     ? kernels.grid_stride_traced(params.config, in_device, out_device, n, *records,
+                                                  blocks_array->data())
+                     : kernels.one_per_thread_traced(params.config, in_device, out_device, n,
+                                                     *records, blocks_array->data());
+      break;
+    case lessons::BranchRule::kByThread:
+      launched =
+          kernels.branch_by_thread_traced(params.config, in_device, out_device, n,
+                                          params.grid_stride, *records, blocks_array->data());
+      break;
+    case lessons::BranchRule::kByWarp:
+      launched = kernels.branch_by_warp_traced(params.config, in_device, out_device, n,
+                                               params.grid_stride, *records, blocks_array->data());
+      break;
+  }
   if (launched) launched = device.synchronize();
   // Publish even after a failed launch: the sink must give its buffer back (e.g. unmap it), and the
   // view then honestly shows that nothing was written.
@@ -151,7 +227,7 @@ Result<ThreadHierarchyTrace> trace_thread_hierarchy(Device& device,
   TL_RETURN_IF_ERROR(
       device.copy_to_host(trace.blocks.data(), blocks_array->data(), blocks_array->bytes()));
   TL_RETURN_IF_ERROR(device.copy_to_host(out.data(), buffers->out.data(), n * sizeof(float)));
-  trace.check = lessons::check_thread_hierarchy(in, out);
+  trace.check = lessons::check_thread_hierarchy(params, in, out);
   return trace;
 }
 

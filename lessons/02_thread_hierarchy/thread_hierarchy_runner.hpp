@@ -29,9 +29,13 @@ struct ThreadHierarchyRequest {
 struct ThreadHierarchyReport {
   bool on_gpu = false;
   std::uint64_t n = 0;
-  std::uint64_t threads = 0;   // launched: the grid's thread count
-  std::uint64_t passes = 0;    // grid-stride trips of the busiest thread; 1 without the loop
-  TimingStats kernel;          // the untraced kernel alone
+  std::uint64_t threads = 0;  // launched: the grid's thread count
+  std::uint64_t passes = 0;   // grid-stride trips of the busiest thread; 1 without the loop
+  TimingStats kernel;         // the untraced kernel alone (the chosen branch rule's, if any)
+  // With a branch rule, both divergence kernels over the same data: the branch on the thread's
+  // parity and the branch on its warp's (`kernel` is one of them). Empty without one.
+  TimingStats branch_by_thread;
+  TimingStats branch_by_warp;
   TimingStats host_to_device;  // copying `in` to the device
   TimingStats device_to_host;  // copying `out` back
   TimingStats cpu_single;      // empty when not requested
@@ -55,6 +59,10 @@ struct ThreadHierarchyTrace {
   // and end on the GPU's global timer. On the emulator sm is -1 and the times are 0.
   std::vector<BlockRecord> blocks;
 };
+
+// Each element of the divergence demo costs 2 * kBranchSteps floating-point operations, which the
+// CPU emulator runs one thread at a time: it stops at this many elements.
+inline constexpr std::uint64_t kEmulatorMaxBranchElements = std::uint64_t{1} << 20;
 
 // Traced launches hold one BlockRecord per block and at most 2^32 elements (a grid-stride pass
 // number is 32 bits).

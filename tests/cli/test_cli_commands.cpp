@@ -186,6 +186,8 @@ TEST(CliBench, TheRatiosSuiteComparesEachResultInOneRun) {
                        [&](const std::string& w) { return w.find(part) != std::string::npos; });
   };
   EXPECT_TRUE(has("vector add kernel")) << r.describe();
+  EXPECT_TRUE(has("vector add end to end from pinned memory")) << r.describe();
+  EXPECT_TRUE(has("branch on threadIdx.x % 2")) << r.describe();
   EXPECT_TRUE(has("naive kernel")) << r.describe();
   EXPECT_TRUE(has("TILE = 32")) << r.describe();
   EXPECT_TRUE(has("dense layer")) << r.describe();

@@ -117,6 +117,59 @@ TEST(Occupancy, SmallBlocksRunOutOfBlockSlots) {
   EXPECT_DOUBLE_EQ(o.fraction(), 0.5);
 }
 
+// The lesson's block-size sweep on the GPUs people own: an SM's block slots and thread slots differ
+// by generation, and so does the block size below which the block slots bite.
+DeviceInfo with_slots(std::uint32_t threads_per_sm, std::uint32_t blocks_per_sm) {
+  DeviceInfo d = h100();
+  d.max_threads_per_multiprocessor = threads_per_sm;
+  d.max_blocks_per_multiprocessor = blocks_per_sm;
+  d.shared_memory_per_multiprocessor = 100 * 1024;
+  return d;
+}
+
+TEST(Occupancy, BlockSlotsBiteBelowThreadsPerSmOverBlocksPerSm) {
+  // Ada (RTX 40): 1536 threads and 24 blocks per SM. 32 threads a block: 24 blocks, 768 threads.
+  const DeviceInfo ada = with_slots(1536, 24);
+  const Occupancy ada_32 = compute_occupancy(ada, kernel(16), 32);
+  EXPECT_EQ(ada_32.active_blocks, 24u);
+  EXPECT_EQ(ada_32.limit, OccupancyLimit::kBlocks);
+  EXPECT_DOUBLE_EQ(ada_32.fraction(), 0.5);
+  // 64 threads a block: 24 blocks fill all 48 warp slots, a tie the warp slots take.
+  const Occupancy ada_64 = compute_occupancy(ada, kernel(16), 64);
+  EXPECT_EQ(ada_64.active_blocks, 24u);
+  EXPECT_EQ(ada_64.limit, OccupancyLimit::kWarps);
+  EXPECT_DOUBLE_EQ(ada_64.fraction(), 1.0);
+  // Turing: 1024 threads and 16 blocks per SM. 32 threads a block: half full.
+  const Occupancy turing_32 = compute_occupancy(with_slots(1024, 16), kernel(16), 32);
+  EXPECT_EQ(turing_32.active_blocks, 16u);
+  EXPECT_EQ(turing_32.limit, OccupancyLimit::kBlocks);
+  EXPECT_DOUBLE_EQ(turing_32.fraction(), 0.5);
+  // Blocks of 1024 threads: one per SM on Ada (its 1536 threads hold one and a half).
+  const Occupancy ada_1024 = compute_occupancy(ada, kernel(16), 1024);
+  EXPECT_EQ(ada_1024.active_blocks, 1u);
+  EXPECT_EQ(ada_1024.limit, OccupancyLimit::kWarps);
+  EXPECT_DOUBLE_EQ(ada_1024.fraction(), 32.0 / 48.0);
+}
+
+// The Occupancy tab's sentence: the limit, in the device's figures.
+TEST(Occupancy, TheLimitIsDescribedInTheDevicesFigures) {
+  const DeviceInfo ada = with_slots(1536, 24);
+  EXPECT_EQ(describe_limit(compute_occupancy(ada, kernel(16), 32), ada),
+            "an SM holds at most 24 blocks however small, so 24 blocks of 32 threads fill 768 of "
+            "its 1536 thread slots");
+  EXPECT_EQ(describe_limit(compute_occupancy(h100(), kernel(32), 256), h100()),
+            "8 blocks of 8 warps take 64 of the SM's 64 warp slots (2048 threads), and one more "
+            "block would not fit");
+  const Occupancy registers = compute_occupancy(h100(), kernel(64), 256);
+  ASSERT_EQ(registers.limit, OccupancyLimit::kRegisters);
+  EXPECT_EQ(describe_limit(registers, h100()), "16,384 registers a block against 65,536 per SM");
+  const Occupancy shared = compute_occupancy(h100(), kernel(16, 100 * 1024), 128);
+  ASSERT_EQ(shared.limit, OccupancyLimit::kSharedMemory);
+  EXPECT_NE(describe_limit(shared, h100()).find("of shared memory a block against 228.00 KiB"),
+            std::string::npos)
+      << describe_limit(shared, h100());
+}
+
 TEST(Occupancy, SharedMemoryCountsTheSystemReserveAndItsGranularity) {
   // 40 KiB + the 1 KiB reserve = 41 KiB a block: 5 fit in 228 KiB.
   const Occupancy o = compute_occupancy(h100(), kernel(32, 40 * 1024), 128);

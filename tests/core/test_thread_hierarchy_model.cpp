@@ -113,5 +113,78 @@ TEST(ThreadHierarchyModel, CheckAcceptsTheReferenceAndNamesTheFirstWrongElement)
   EXPECT_NE(bad.describe().find("index 42"), std::string::npos) << bad.describe();
 }
 
+TEST(ThreadHierarchyModel, BranchRulesRoundTripThroughTheirNames) {
+  for (BranchRule rule : {BranchRule::kNone, BranchRule::kByThread, BranchRule::kByWarp}) {
+    EXPECT_EQ(parse_branch_rule(to_string(rule)), rule);
+  }
+  EXPECT_FALSE(parse_branch_rule("by-lane").has_value());
+}
+
+TEST(ThreadHierarchyModel, ByThreadSplitsEveryWarpAndByWarpNone) {
+  // Threads 0..63 of a block: by thread, 0, 1, 0, 1 ...; by warp, 32 zeros then 32 ones.
+  EXPECT_EQ(branch_side(BranchRule::kByThread, 6), 0u);
+  EXPECT_EQ(branch_side(BranchRule::kByThread, 7), 1u);
+  EXPECT_EQ(branch_side(BranchRule::kByWarp, 31), 0u);
+  EXPECT_EQ(branch_side(BranchRule::kByWarp, 32), 1u);
+  EXPECT_EQ(branch_side(BranchRule::kByWarp, 64), 0u);
+  EXPECT_EQ(branch_side(BranchRule::kNone, 33), 0u);
+
+  const WarpAtBranch split = warp_at_branch(BranchRule::kByThread, 256, 3);
+  EXPECT_EQ(split.lanes_with_threads, 32u);
+  EXPECT_EQ(split.lanes_on_side[0], 16u);
+  EXPECT_EQ(split.lanes_on_side[1], 16u);
+  EXPECT_EQ(split.passes(), 2u);
+  const WarpAtBranch whole = warp_at_branch(BranchRule::kByWarp, 256, 3);
+  EXPECT_EQ(whole.lanes_on_side[0], 0u);
+  EXPECT_EQ(whole.lanes_on_side[1], 32u);
+  EXPECT_EQ(whole.passes(), 1u);
+  // A warp past the block's end holds no thread and never reaches the branch.
+  EXPECT_EQ(warp_at_branch(BranchRule::kByWarp, 64, 2).passes(), 0u);
+}
+
+TEST(ThreadHierarchyModel, IdleLaneSlotsOfABlockAtTheBranch) {
+  // 256 threads by thread: 8 warps, 16 passes of which half the lanes idle.
+  const BlockAtBranch by_thread = block_at_branch(BranchRule::kByThread, 256);
+  EXPECT_EQ(by_thread.warps, 8u);
+  EXPECT_EQ(by_thread.warp_passes, 16u);
+  EXPECT_DOUBLE_EQ(by_thread.idle_fraction(), 0.5);
+  const BlockAtBranch by_warp = block_at_branch(BranchRule::kByWarp, 256);
+  EXPECT_EQ(by_warp.warp_passes, 8u);
+  EXPECT_EQ(by_warp.idle_lane_slots, 0u);
+  // 100 threads by warp: warps 0 and 2 take side 0, warp 1 side 1, and the last warp's 4 threads
+  // leave 28 lanes idle in its one pass.
+  const BlockAtBranch partial = block_at_branch(BranchRule::kByWarp, 100);
+  EXPECT_EQ(partial.warps, 4u);
+  EXPECT_EQ(partial.warp_passes, 4u);
+  EXPECT_EQ(partial.idle_lane_slots, 28u);
+  // 100 threads by thread: the last warp's 4 threads split 2 and 2, two passes of 30 idle lanes.
+  const BlockAtBranch partial_split = block_at_branch(BranchRule::kByThread, 100);
+  EXPECT_EQ(partial_split.warp_passes, 8u);
+  EXPECT_EQ(partial_split.idle_lane_slots, 3u * 32 + 2u * 30);
+}
+
+TEST(ThreadHierarchyModel, BranchReferencePicksTheSideByTheElementsThreadInItsBlock) {
+  const std::vector<float> in = {0.5f, -0.25f, 0.75f, 0.125f, 1.0f, -1.0f};
+  std::vector<float> out(in.size());
+  // Blocks of 3 threads by thread: elements 0, 2, 3, 5 are threads 0, 2, 0, 2 (even).
+  branch_reference(BranchRule::kByThread, 3, in, out);
+  EXPECT_EQ(out[0], branch_even_side(in[0]));
+  EXPECT_EQ(out[1], branch_odd_side(in[1]));
+  EXPECT_EQ(out[2], branch_even_side(in[2]));
+  EXPECT_EQ(out[3], branch_even_side(in[3]));
+  EXPECT_EQ(out[4], branch_odd_side(in[4]));
+  EXPECT_EQ(out[5], branch_even_side(in[5]));
+  // The two sides compute different functions, so a kernel that took the wrong side fails.
+  EXPECT_NE(branch_even_side(0.5f), branch_odd_side(0.5f));
+  ThreadHierarchyParams params;
+  params.config = {{2, 1, 1}, {3, 1, 1}};
+  params.branch = BranchRule::kByThread;
+  EXPECT_TRUE(check_thread_hierarchy(params, in, out).passed);
+  params.branch = BranchRule::kByWarp;  // every thread of a 3-thread block is in warp 0
+  const ElementCheck wrong = check_thread_hierarchy(params, in, out);
+  EXPECT_FALSE(wrong.passed);
+  EXPECT_EQ(wrong.first_wrong, 1u);
+}
+
 }  // namespace
 }  // namespace tl::lessons

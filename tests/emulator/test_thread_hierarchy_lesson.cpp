@@ -13,6 +13,7 @@
 #include "compute/lessons/lesson.hpp"
 #include "compute/lessons/lesson_registry.hpp"
 #include "core/trace.hpp"
+#include "lessons/02_thread_hierarchy/thread_hierarchy_runner.hpp"
 
 namespace tl::compute {
 namespace {
@@ -43,9 +44,10 @@ TEST_F(ThreadHierarchyLessonTest, IsTheSecondLessonAndAvailable) {
   EXPECT_EQ(lesson_->info().number, 2);
   std::vector<std::string> names;
   for (const auto& spec : lesson_->params()) names.push_back(spec.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"n", "grid", "block", "grid_stride"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"n", "grid", "block", "grid_stride", "branch"}));
   const auto values = lesson_->values();
-  EXPECT_EQ(values.size(), 4u);
+  EXPECT_EQ(values.size(), 5u);
+  EXPECT_EQ(values.at("branch"), "none");
   EXPECT_EQ(values.at("grid"), "auto");
   EXPECT_EQ(values.at("block"), "256");
   EXPECT_EQ(values.at("grid_stride"), "0");
@@ -301,6 +303,82 @@ TEST_F(ThreadHierarchyLessonTest, BlockSweepOfAGridStrideLoopKeepsTheGrid) {
     // 2 × block.x threads: passes 0 to ceil(1000 / threads) - 1.
     const std::uint64_t grid_threads = 2ull * step.block.x;
     EXPECT_EQ(traced->summary.max_iteration, (1000 + grid_threads - 1) / grid_threads - 1);
+  }
+}
+
+// The divergence demo: a timed run measures both branch rules over the same data, each row named
+// for its condition and labelled as the emulator's; the chosen kernel's output is checked, and the
+// notes say what each rule does to a warp and why the emulator's times cannot show it.
+TEST_F(ThreadHierarchyLessonTest, BranchRunTimesBothRulesAndSaysWhatEachDoesToAWarp) {
+  ASSERT_TRUE(
+      lesson_->configure({{"n", "3000"}, {"block", "256"}, {"branch", "by-thread"}}).is_ok());
+  EXPECT_EQ(lesson_->occupancy_kernel(), "hierarchy_branch_by_thread");
+  auto report = lesson_->run_timed(*device_, nullptr);
+  ASSERT_TRUE(report.is_ok()) << report.message();
+  ASSERT_TRUE(report->check.has_value());
+  EXPECT_TRUE(report->check->passed) << report->check->description;
+  EXPECT_EQ(row_named(*report, "Emulated kernel (CPU)"), nullptr);
+  const TimingRow* by_thread = report->find({TimingRole::kKernel, "by-thread"});
+  const TimingRow* by_warp = report->find({TimingRole::kKernel, "by-warp"});
+  ASSERT_NE(by_thread, nullptr);
+  ASSERT_NE(by_warp, nullptr);
+  EXPECT_EQ(by_thread->name, "Emulated kernel, if (threadIdx.x % 2) (CPU)");
+  EXPECT_EQ(by_warp->name, "Emulated kernel, if (threadIdx.x / 32 % 2) (CPU)");
+  EXPECT_TRUE(by_thread->plotted);
+  EXPECT_FALSE(by_thread->stats.empty());
+  EXPECT_FALSE(by_warp->stats.empty());
+  EXPECT_DOUBLE_EQ(by_warp->flops, 2.0 * 256 * 3000);
+  const auto has_note = [&](const std::string& text) {
+    return std::any_of(report->notes.begin(), report->notes.end(), [&](const std::string& note) {
+      return note.find(text) != std::string::npos;
+    });
+  };
+  // 256 threads are 8 warps: by thread, each runs both sides with half its lanes idle; by warp,
+  // each runs one side with none idle.
+  EXPECT_TRUE(has_note("by-thread: 8 warp(s) per block run the branch's body 16 time(s), 50 %"));
+  EXPECT_TRUE(has_note("by-warp: 8 warp(s) per block run the branch's body 8 time(s), 0 %"));
+  EXPECT_TRUE(has_note("only a GPU shows divergence's cost"));
+
+  // The other rule is checked when it is the chosen one.
+  ASSERT_TRUE(lesson_->configure({{"branch", "by-warp"}}).is_ok());
+  EXPECT_EQ(lesson_->occupancy_kernel(), "hierarchy_branch_by_warp");
+  lesson_->set_time_cpu(false);
+  auto warp = lesson_->run_timed(*device_, nullptr);
+  ASSERT_TRUE(warp.is_ok()) << warp.message();
+  EXPECT_TRUE(warp->check->passed) << warp->check->description;
+}
+
+TEST_F(ThreadHierarchyLessonTest, BranchTracedRunWritesEveryElementOnceWithAndWithoutTheLoop) {
+  for (const char* grid_stride : {"0", "1"}) {
+    ASSERT_TRUE(lesson_
+                    ->configure({{"n", "1000"},
+                                 {"grid", grid_stride[0] == '1' ? "2" : "auto"},
+                                 {"block", "8,8"},
+                                 {"grid_stride", grid_stride},
+                                 {"branch", "by-warp"}})
+                    .is_ok());
+    HostTraceSink sink;
+    auto traced = lesson_->run_traced(*device_, sink);
+    ASSERT_TRUE(traced.is_ok()) << traced.message();
+    ASSERT_TRUE(traced->check.has_value());
+    EXPECT_TRUE(traced->check->passed) << traced->check->description;
+    const TraceSummary summary = summarize(sink.records(), traced->config);
+    EXPECT_EQ(summary.unwritten, 0u) << grid_stride;
+    EXPECT_EQ(summary.written_more, 0u) << grid_stride;
+  }
+}
+
+TEST_F(ThreadHierarchyLessonTest, UnknownBranchRuleIsRefusedAndTheEmulatorStopsAtItsBudget) {
+  EXPECT_FALSE(lesson_->configure({{"branch", "sideways"}}).is_ok());
+  EXPECT_EQ(lesson_->values().at("branch"), "none");
+  ASSERT_TRUE(lesson_->configure({{"n", "2^21"}, {"branch", "by-thread"}}).is_ok());
+  auto report = lesson_->run_timed(*device_, nullptr);
+  ASSERT_FALSE(report.is_ok());
+  EXPECT_EQ(report.error().kind, ErrorKind::kTooSlow);
+  EXPECT_NE(report.message().find("divergence demo"), std::string::npos) << report.message();
+  // Its sweep stops within that budget.
+  for (std::uint64_t size : lesson_->sweep_sizes(*device_)) {
+    EXPECT_LE(size, kEmulatorMaxBranchElements);
   }
 }
 

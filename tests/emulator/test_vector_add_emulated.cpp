@@ -136,13 +136,76 @@ TEST(VectorAddEmulatedTimings, ReportsEveryTimingWithItsRepeats) {
   request.repeats = 5;
   auto report = run_vector_add(*device, request);
   ASSERT_TRUE(report.is_ok()) << report.message();
+  ASSERT_TRUE(report->has_pinned()) << report->pinned_unavailable;
   for (const TimingStats* t : {&report->kernel, &report->host_to_device, &report->device_to_host,
+                               &report->host_to_device_pinned, &report->device_to_host_pinned,
                                &report->cpu_single, &report->cpu_multi}) {
     EXPECT_EQ(t->repeats, 5);
     EXPECT_LE(t->min_ms, t->median_ms);
     EXPECT_LE(t->median_ms, t->max_ms);
   }
   EXPECT_GE(report->end_to_end_ms(), report->kernel.median_ms);
+}
+
+// A device that has no pinned memory to give: the run keeps the pageable series and says why.
+class NoPinnedMemory final : public Device {
+ public:
+  NoPinnedMemory() : inner_(make_emulator_device()) {}
+  [[nodiscard]] bool is_gpu() const override { return inner_->is_gpu(); }
+  [[nodiscard]] const DeviceInfo& info() const override { return inner_->info(); }
+  [[nodiscard]] const kernels::KernelTable& kernels() const override { return inner_->kernels(); }
+  Result<void*> allocate(std::size_t bytes) override { return inner_->allocate(bytes); }
+  void release(void* pointer) override { inner_->release(pointer); }
+  Status copy_to_device(void* dst, const void* src, std::size_t bytes) override {
+    return inner_->copy_to_device(dst, src, bytes);
+  }
+  Status copy_to_host(void* dst, const void* src, std::size_t bytes) override {
+    return inner_->copy_to_host(dst, src, bytes);
+  }
+  Status fill_zero(void* dst, std::size_t bytes) override { return inner_->fill_zero(dst, bytes); }
+  Status copy_on_device(void* dst, const void* src, std::size_t bytes) override {
+    return inner_->copy_on_device(dst, src, bytes);
+  }
+  Status synchronize() override { return inner_->synchronize(); }
+  Status reset() override { return inner_->reset(); }
+  Result<std::vector<double>> time_repeated(const std::function<Status()>& work, int warmup,
+                                            int repeats) override {
+    return inner_->time_repeated(work, warmup, repeats);
+  }
+  Result<MemoryInfo> memory_info() override { return inner_->memory_info(); }
+  Result<void*> allocate_pinned_host(std::size_t bytes) override {
+    if (++pinned_calls_ == 2) {
+      return Error{ErrorKind::kOutOfMemory, "page-locked memory limit reached"};
+    }
+    return Device::allocate_pinned_host(bytes);
+  }
+  void release_pinned_host(void* pointer) override {
+    ++pinned_released_;
+    Device::release_pinned_host(pointer);
+  }
+  int pinned_released_ = 0;
+
+ private:
+  std::unique_ptr<Device> inner_;
+  int pinned_calls_ = 0;
+};
+
+TEST(VectorAddEmulatedTimings, WithoutPinnedMemoryThePageableSeriesStaysAndTheReportSaysWhy) {
+  NoPinnedMemory device;
+  VectorAddRequest request;
+  request.n = 4096;
+  request.config = lessons::covering_config(request.n, 256);
+  request.repeats = 1;
+  request.time_cpu = false;
+  auto report = run_vector_add(device, request);
+  ASSERT_TRUE(report.is_ok()) << report.message();
+  EXPECT_FALSE(report->has_pinned());
+  EXPECT_NE(report->pinned_unavailable.find("page-locked memory limit reached"), std::string::npos)
+      << report->pinned_unavailable;
+  EXPECT_EQ(device.pinned_released_, 1) << "the buffer it did get is given back";
+  EXPECT_FALSE(report->host_to_device.empty());
+  ASSERT_TRUE(report->check.has_value());
+  EXPECT_TRUE(report->check->passed);
 }
 
 }  // namespace

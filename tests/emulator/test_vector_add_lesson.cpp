@@ -4,6 +4,9 @@
 
 #include "report_rows.hpp"
 
+#include <algorithm>
+#include <string>
+
 #include "compute/lessons/lesson.hpp"
 #include "compute/lessons/lesson_registry.hpp"
 
@@ -48,6 +51,26 @@ TEST_F(VectorAddLessonTest, TimedRunReportsRowsAndTheCheck) {
   EXPECT_EQ(row_named(*report, "Emulated kernel (CPU)")->stats.repeats, 1);
   ASSERT_NE(row_named(*report, "CPU, 1 thread"), nullptr);
   EXPECT_DOUBLE_EQ(row_named(*report, "CPU, 1 thread")->bytes, 12.0 * 4097);
+  // Both end-to-end series, plotted, each the kernel plus its own copies.
+  const TimingRow* pageable = report->find({TimingRole::kEndToEndPageable, ""});
+  const TimingRow* pinned = report->find({TimingRole::kEndToEndPinned, ""});
+  ASSERT_NE(pageable, nullptr);
+  ASSERT_NE(pinned, nullptr);
+  EXPECT_EQ(pinned->name, "Emulated end to end, pinned (CPU)");
+  EXPECT_TRUE(pinned->plotted);
+  const TimingRow* kernel = report->find({TimingRole::kKernel, ""});
+  const TimingRow* in = report->find({TimingRole::kCopy, "to-device-pinned"});
+  const TimingRow* out = report->find({TimingRole::kCopy, "to-host-pinned"});
+  ASSERT_NE(in, nullptr);
+  ASSERT_NE(out, nullptr);
+  EXPECT_FALSE(in->plotted);
+  EXPECT_NEAR(pinned->stats.median_ms,
+              in->stats.median_ms + kernel->stats.median_ms + out->stats.median_ms, 1e-9);
+  EXPECT_NE(std::find_if(report->notes.begin(), report->notes.end(),
+                         [](const std::string& note) {
+                           return note.find("no link to cross") != std::string::npos;
+                         }),
+            report->notes.end());
 }
 
 TEST_F(VectorAddLessonTest, TracedRunDescribesWhatRan) {

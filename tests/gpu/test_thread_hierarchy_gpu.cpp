@@ -50,6 +50,43 @@ TEST_F(ThreadHierarchyGpu, MatchesTheCpuReference) {
   }
 }
 
+// The divergence kernels compute their two sides with fmaf and separate multiplies, which round
+// the same on the GPU as on the CPU: the check is bit for bit, for both rules, with and without
+// the loop, on 1D and 2D blocks. Every run times both kernels.
+TEST_F(ThreadHierarchyGpu, BranchKernelsMatchTheCpuReferenceBitForBit) {
+  for (lessons::BranchRule rule : {lessons::BranchRule::kByThread, lessons::BranchRule::kByWarp}) {
+    for (ThreadHierarchyParams p : {
+             params(std::uint64_t{1} << 20, {4096, 1, 1}, {256, 1, 1}, false),
+             params(5000, {7, 1, 1}, {24, 4, 1}, false),
+             params(100000, {132, 1, 1}, {256, 1, 1}, true),
+         }) {
+      p.branch = rule;
+      auto report = compute::run_thread_hierarchy(device(), quick(p));
+      ASSERT_TRUE(report.is_ok()) << report.message();
+      EXPECT_TRUE(report->check->passed)
+          << lessons::to_string(rule) << " " << p.n << " " << p.config.to_string() << ": "
+          << report->check->describe();
+      EXPECT_EQ(report->branch_by_thread.repeats, 2);
+      EXPECT_EQ(report->branch_by_warp.repeats, 2);
+    }
+  }
+}
+
+TEST_F(ThreadHierarchyGpu, BranchKernelsTraceEveryElementOnceOnRealSms) {
+  for (lessons::BranchRule rule : {lessons::BranchRule::kByThread, lessons::BranchRule::kByWarp}) {
+    ThreadHierarchyParams p = params(3000, {4, 1, 1}, {128, 1, 1}, true);
+    p.branch = rule;
+    HostTraceSink sink;
+    auto trace = compute::trace_thread_hierarchy(device(), p, sink);
+    ASSERT_TRUE(trace.is_ok()) << trace.message();
+    EXPECT_TRUE(trace->check.passed) << trace->check.describe();
+    const TraceSummary summary = summarize(sink.records(), p.config);
+    EXPECT_EQ(summary.unwritten, 0u);
+    EXPECT_EQ(summary.written_more, 0u);
+    for (const BlockRecord& block : trace->blocks) EXPECT_GE(block.sm, 0);
+  }
+}
+
 TEST_F(ThreadHierarchyGpu, GridTooSmallWithoutTheLoopLeavesTheTailUnwritten) {
   auto report =
       compute::run_thread_hierarchy(device(), quick(params(1000, {3, 1, 1}, {256, 1, 1}, false)));

@@ -51,6 +51,18 @@ TEST_F(VectorAddGpu, MatchesTheCpuReference) {
   }
 }
 
+// The second end-to-end series: the same copies from and to cudaMallocHost memory.
+TEST_F(VectorAddGpu, TimesTheCopiesFromPinnedMemoryToo) {
+  const std::uint64_t n = std::uint64_t{1} << 22;
+  auto report = compute::run_vector_add(device(), quick(n, lessons::covering_config(n, 256)));
+  ASSERT_TRUE(report.is_ok()) << report.message();
+  ASSERT_TRUE(report->has_pinned()) << report->pinned_unavailable;
+  EXPECT_EQ(report->host_to_device_pinned.repeats, 2);
+  EXPECT_EQ(report->device_to_host_pinned.repeats, 2);
+  EXPECT_GT(report->host_to_device_pinned.median_ms, 0.0);
+  EXPECT_TRUE(report->check->passed) << report->check->describe();
+}
+
 TEST_F(VectorAddGpu, GridTooSmallLeavesTheTailUnwritten) {
   auto report = compute::run_vector_add(device(), quick(1000, {{3, 1, 1}, {256, 1, 1}}));
   ASSERT_TRUE(report.is_ok()) << report.message();

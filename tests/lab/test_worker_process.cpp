@@ -127,12 +127,14 @@ TEST(LabProtocol, RequestsAndRepliesSurviveTheWire) {
   EXPECT_FLOAT_EQ(decoded->arguments[1].float_value, 2.5f);
   EXPECT_EQ(*request_op(encode(request)), "run");
 
-  const RunReply reply{false, "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access", true, {1.5}};
+  const RunReply reply{
+      false, "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access", true, {1.5}, "a race"};
   const auto back = decode_run_reply(encode(reply));
   ASSERT_TRUE(back);
   EXPECT_EQ(back->error, reply.error);
   EXPECT_TRUE(back->fatal);
   EXPECT_EQ(back->milliseconds, reply.milliseconds);
+  EXPECT_EQ(back->finding, "a race");
   EXPECT_FALSE(decode_run_reply("not json"));
 }
 

@@ -9,6 +9,8 @@ set -uo pipefail
 out=${OUT:-/tmp/threadlab-gpu}
 mkdir -p "$out"
 bin=.gpu/bin
+# The Kernel Lab's tests start `threadlab worker` from here, not from where the binaries were built.
+export THREADLAB_EXECUTABLE=$PWD/$bin/threadlab
 sections=("$@")
 [[ ${#sections[@]} -eq 0 ]] && sections=(tests memcheck racecheck render gui ratios bench lab faults)
 wants() { [[ " ${sections[*]} " == *" $1 "* ]]; }
@@ -122,7 +124,6 @@ log="$out/gpu-pass.log"
   fi
   # The Kernel Lab's kernels fault on purpose in their workers: after everything that draws.
   if wants lab; then
-    export THREADLAB_EXECUTABLE=$PWD/$bin/threadlab
     echo "== Lab: every exercise on the GPU (solution, starter, known-wrong submissions)"
     timeout 500 $bin/threadlab_lab_gpu_tests --gtest_brief=1
     echo "lab gpu tests exit: $?"

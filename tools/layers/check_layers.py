@@ -26,7 +26,9 @@ ALLOWED = {
     "lessons": {"core", "kernels", "compute", "ext:cuda"},
     "lesson-views": {"core", "kernels", "compute", "render", "lessons", "ui", "ext:imgui"},
     "lesson-texts": set(),
-    "lab": {"core", "ext:json"},
+    "lab": {"core", "lab-emulator", "ext:json"},
+    # The Lab's emulator path: learners' kernels built by the host compiler, run by the executor.
+    "lab-emulator": {"core", "kernels"},
     "exercises": {"core", "lab"},
     "ui": {"core", "kernels", "compute", "render", "platform", "interop", "lab", "lesson-texts",
            "ext:imgui", "ext:gl", "ext:stb"},
@@ -49,6 +51,8 @@ def layer_of(rel):
     """The layer of a file by its path relative to the root, or None for files outside the layers."""
     parts = rel.split("/")
     if parts[0] == "app":
+        if len(parts) > 3 and parts[1] == "lab" and parts[2] == "emulator":
+            return "lab-emulator"
         if len(parts) == 2:
             return "main" if parts[1] == "main.cpp" else None
         return {"core": "core", "compute": "compute", "render": "render", "platform": "platform",

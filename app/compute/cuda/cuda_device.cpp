@@ -40,6 +40,16 @@ class CudaDevice final : public Device {
     return p;
   }
   void release(void* pointer) override { cudaFree(pointer); }
+  Result<void*> allocate_pinned_host(std::size_t bytes) override {
+    void* p = nullptr;
+    const cudaError_t error = cudaMallocHost(&p, bytes == 0 ? 1 : bytes);
+    if (error != cudaSuccess) {
+      cudaGetLastError();  // not sticky: the pageable copies still work
+      return cuda_status(error, "cudaMallocHost of " + std::to_string(bytes) + " bytes").error();
+    }
+    return p;
+  }
+  void release_pinned_host(void* pointer) override { cudaFreeHost(pointer); }
   Status copy_to_device(void* dst, const void* src, std::size_t bytes) override {
     return cuda_status(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice),
                        "cudaMemcpy host to device");

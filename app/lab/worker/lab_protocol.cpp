@@ -93,13 +93,18 @@ std::string encode(const RunRequest& r) {
               {"grid", dim(r.grid)},
               {"block", dim(r.block)},
               {"shared", r.dynamic_shared_bytes},
-              {"timed_repeats", r.timed_repeats}}
+              {"timed_repeats", r.timed_repeats},
+              {"library", r.library}}
       .dump();
 }
 
 std::string encode(const RunReply& r) {
-  return json{{"ok", r.ok}, {"error", r.error}, {"fatal", r.fatal}, {"ms", r.milliseconds}}.dump(
-      -1, ' ', false, json::error_handler_t::replace);
+  return json{{"ok", r.ok},
+              {"error", r.error},
+              {"fatal", r.fatal},
+              {"ms", r.milliseconds},
+              {"finding", r.finding}}
+      .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 Result<std::string> request_op(const std::string& line) {
@@ -155,6 +160,7 @@ Result<RunRequest> decode_run_request(const std::string& line) {
     r.block = dim(j.at("block"));
     r.dynamic_shared_bytes = j.at("shared");
     r.timed_repeats = j.at("timed_repeats");
+    r.library = j.value("library", "");
     return r;
   });
 }
@@ -166,6 +172,7 @@ Result<RunReply> decode_run_reply(const std::string& line) {
     r.error = j.at("error");
     r.fatal = j.at("fatal");
     r.milliseconds = j.at("ms").get<std::vector<double>>();
+    r.finding = j.value("finding", "");
     return r;
   });
 }

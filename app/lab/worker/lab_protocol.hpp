@@ -61,6 +61,9 @@ struct RunRequest {
   Dim3 block;
   std::uint32_t dynamic_shared_bytes = 0;
   int timed_repeats = 0;  // 0: one run, not timed
+  // Instead of the kernel, time a library's routine on the same arguments: "cublas-sgemm" reads
+  // arguments 0, 1, 2 as A, B, C (row-major) and 3, 4, 5 as M, N, K. Empty: the kernel.
+  std::string library;
 };
 
 struct RunReply {
@@ -68,6 +71,9 @@ struct RunReply {
   std::string error;                 // "CUDA_ERROR_ILLEGAL_ADDRESS: ..." or why it was refused
   bool fatal = false;                // the worker cannot run anything more and exits
   std::vector<double> milliseconds;  // one per timed repeat
+  // Something wrong the run saw but that did not stop it: on the emulator, a shared-memory race
+  // ("block (0,0): threads (3,0) and (4,0) ... tile[4]"). Empty: nothing.
+  std::string finding;
 };
 
 // The 72-byte LabFault of the prelude (app/lab/prelude/threadlab_lab.cuh), read back by the app.

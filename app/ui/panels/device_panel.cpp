@@ -37,6 +37,24 @@ void draw_device_panel(AppController& controller, const Fonts& fonts) {
                        std::to_string(d.limits.max_grid_dim.y) + " × " +
                        std::to_string(d.limits.max_grid_dim.z));
   row("shared mem / block", format_bytes(static_cast<double>(d.shared_memory_per_block)));
+  // What one SM holds at once and the cache all SMs share: the figures the lessons' text takes
+  // from the running device ({{device.max_threads_per_sm}}, {{device.l2_cache_mb}} ...).
+  if (is_gpu(state.backend)) {
+    if (d.max_threads_per_multiprocessor > 0) {
+      row("threads / SM", "≤ " + std::to_string(d.max_threads_per_multiprocessor));
+    }
+    if (d.max_blocks_per_multiprocessor > 0) {
+      row("blocks / SM", "≤ " + std::to_string(d.max_blocks_per_multiprocessor));
+    }
+    if (d.registers_per_multiprocessor > 0) {
+      row("registers / SM", format_count(d.registers_per_multiprocessor));
+    }
+    if (d.shared_memory_per_multiprocessor > 0) {
+      row("shared mem / SM", format_bytes(static_cast<double>(d.shared_memory_per_multiprocessor)));
+    }
+    row("L2 cache", d.l2_cache_bytes > 0 ? format_bytes(static_cast<double>(d.l2_cache_bytes))
+                                         : std::string("unknown"));
+  }
   row(is_gpu(state.backend) ? "global memory" : "host memory",
       format_bytes(static_cast<double>(d.global_memory_total)));
   if (d.theoretical_bandwidth_gbps() > 0) {

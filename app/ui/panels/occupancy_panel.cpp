@@ -126,13 +126,17 @@ void draw_occupancy_panel(AppController& controller, const Fonts& fonts) {
     ImGui::Text("%u threads per block: %u blocks per SM, %u of %u warp slots = %.0f%% occupancy",
                 o.block_threads, o.active_blocks, o.active_warps, o.max_warps,
                 o.fraction() * 100.0);
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().warning);
+    ImGui::TextWrapped("The limit here: %s (%s).", std::string(to_string(o.limit)).c_str(),
+                       describe_limit(o, state.device).c_str());
+    ImGui::PopStyleColor();
   }
   const DeviceInfo& device = state.device;
   if (ImGui::BeginTable("limits", 3, ImGuiTableFlags_SizingFixedFit)) {
-    limit_row(
-        "warp slots",
-        std::to_string(o.warps_per_block) + " warps of " + std::to_string(o.max_warps) + " per SM",
-        o.blocks_by_warps, o.active_blocks > 0 && o.limit == OccupancyLimit::kWarps);
+    limit_row("warp slots",
+              std::to_string(o.warps_per_block) + " warps of " + std::to_string(o.max_warps) +
+                  " per SM (" + std::to_string(device.max_threads_per_multiprocessor) + " threads)",
+              o.blocks_by_warps, o.active_blocks > 0 && o.limit == OccupancyLimit::kWarps);
     limit_row("block slots",
               "at most " + std::to_string(device.max_blocks_per_multiprocessor) + " blocks per SM",
               o.blocks_by_block_slots, o.active_blocks > 0 && o.limit == OccupancyLimit::kBlocks);

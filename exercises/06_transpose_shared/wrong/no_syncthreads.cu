@@ -1,4 +1,4 @@
-// expect: __syncthreads|expected
+// expect: __syncthreads|expected|race
 __global__ void transpose_shared(Matrix<const float> in, Matrix<float> out, int rows, int cols) {
   __shared__ float tile[32][33];
   const int in_col = blockIdx.x * 32 + threadIdx.x;

@@ -1,4 +1,4 @@
-// expect: __syncthreads|expected
+// expect: __syncthreads|expected|race
 #define BLOCK 256
 __global__ void sum_tree(Array<const float> x, Array<float> sum, int n) {
   __shared__ float partial[BLOCK];

@@ -1,0 +1,352 @@
+#include "lab/emulator/learner_compiler.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <regex>
+#include <sstream>
+
+#include "lab/emulator/dynamic_shared_rewrite.hpp"
+
+extern char** environ;
+
+namespace tl::lab_emulator_texts {
+std::optional<std::string_view> find_text(std::string_view path);
+std::vector<std::string_view> text_paths();
+}  // namespace tl::lab_emulator_texts
+
+namespace tl::lab {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Raised whenever the generated translation unit or the flags change meaning, so that no build
+// of an older ThreadLab is taken from the cache.
+constexpr std::string_view kGeneratorVersion = "learner-emulator-2";
+
+std::vector<std::string> compile_flags() {
+  return {"-std=c++20",
+          "-O2",
+          "-g0",
+          "-fPIC",
+          "-fvisibility=hidden",
+          "-fvisibility-inlines-hidden",
+          "-fdiagnostics-color=never"};
+}
+std::vector<std::string> link_flags() {
+  // A call to a function that exists nowhere fails here, not when the worker loads the kernel.
+  return {"-shared", "-Wl,--no-undefined"};
+}
+
+std::uint64_t fnv1a(std::string_view text, std::uint64_t hash = 1469598103934665603ull) {
+  for (const char c : text) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 1099511628211ull;
+  }
+  // A separator, so that ("ab", "c") and ("a", "bc") hash apart.
+  hash ^= 0xffu;
+  hash *= 1099511628211ull;
+  return hash;
+}
+
+std::string hex(std::uint64_t value) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Written under a temporary name, then renamed: a worker killed mid-write leaves no half a file
+// for the next one to use.
+bool write_file_atomically(const fs::path& path, std::string_view text) {
+  const fs::path temporary = path.string() + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) return false;
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    if (!out) return false;
+  }
+  std::error_code error;
+  fs::rename(temporary, path, error);
+  return !error;
+}
+
+// Where the embedded file `path` (relative to the source tree) goes in the include directory.
+std::string include_name(std::string_view path) {
+  if (path == "kernels/emulator/cuda_emulation.hpp") return "threadlab_emulator/cuda_emulation.hpp";
+  return std::string(fs::path(path).filename());
+}
+
+// The embedded headers in `cache_dir`/include-<hash of their text>, written once.
+std::optional<fs::path> prepared_include_dir(const fs::path& cache_dir, std::uint64_t& texts_hash) {
+  texts_hash = fnv1a(kGeneratorVersion);
+  for (std::string_view path : lab_emulator_texts::text_paths()) {
+    texts_hash = fnv1a(path, texts_hash);
+    texts_hash = fnv1a(*lab_emulator_texts::find_text(path), texts_hash);
+  }
+  const fs::path dir = cache_dir / ("include-" + hex(texts_hash));
+  const fs::path complete = dir / ".complete";
+  std::error_code error;
+  if (fs::exists(complete, error)) return dir;
+  fs::create_directories(dir / "threadlab_emulator", error);
+  if (error) return std::nullopt;
+  for (std::string_view path : lab_emulator_texts::text_paths()) {
+    if (!write_file_atomically(dir / include_name(path), *lab_emulator_texts::find_text(path))) {
+      return std::nullopt;
+    }
+  }
+  if (!write_file_atomically(complete, "")) return std::nullopt;
+  return dir;
+}
+
+// The compiler's full path: `name` itself when it holds a slash, else the first match on PATH.
+std::optional<fs::path> find_compiler(const std::string& name) {
+  auto executable = [](const fs::path& p) { return ::access(p.c_str(), X_OK) == 0; };
+  if (name.find('/') != std::string::npos) {
+    if (executable(name)) return fs::path(name);
+    return std::nullopt;
+  }
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    if (dir.empty()) continue;
+    const fs::path candidate = fs::path(dir) / name;
+    if (executable(candidate)) return candidate;
+  }
+  return std::nullopt;
+}
+
+struct ProcessResult {
+  bool started = false;
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+// Runs `argv` in `working_dir` with its output in `log`, and waits for it.
+ProcessResult run_process(const std::vector<std::string>& argv, const fs::path& working_dir,
+                          const fs::path& log) {
+  ProcessResult result;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addchdir_np(&actions, working_dir.c_str());
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) return result;
+  result.started = true;
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.output = read_file(log);
+  return result;
+}
+
+// The compiler's first line of --version ("c++ (Debian 12.2.0-14) 12.2.0"): part of the cache key,
+// so an upgraded compiler rebuilds.
+std::string compiler_identity(const fs::path& compiler, const fs::path& scratch_dir) {
+  const fs::path log = scratch_dir / ("version.log.tmp" + std::to_string(::getpid()));
+  ProcessResult version = run_process({compiler.string(), "--version"}, scratch_dir, log);
+  std::error_code error;
+  fs::remove(log, error);
+  const std::string first_line = version.output.substr(0, version.output.find('\n'));
+  return compiler.string() + "|" + first_line;
+}
+
+bool is_identifier(std::string_view name) {
+  static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");
+  return std::regex_match(name.begin(), name.end(), identifier);
+}
+
+LearnerCompileFailure failure(LearnerCompileFailure::Kind kind, std::string message,
+                              std::string diagnostics = {}) {
+  return LearnerCompileFailure{kind, std::move(message), std::move(diagnostics)};
+}
+
+}  // namespace
+
+bool source_needs_fibers(std::string_view source) {
+  static const std::regex waits(R"(__syncthreads|__syncwarp|__activemask|_sync\s*\()");
+  return std::regex_search(source.begin(), source.end(), waits);
+}
+
+LearnerCompileResult compile_learner_kernel(std::string_view source, std::string_view kernel_name,
+                                            const fs::path& cache_dir,
+                                            const LearnerCompileOptions& options) {
+  using Kind = LearnerCompileFailure::Kind;
+  if (!is_identifier(kernel_name)) {
+    return failure(Kind::kBadRequest,
+                   "the kernel name \"" + std::string(kernel_name) + "\" is not a C++ identifier");
+  }
+  const std::string compiler_name = options.compiler.empty() ? "c++" : options.compiler;
+  const std::optional<fs::path> compiler = find_compiler(compiler_name);
+  if (!compiler) {
+    return failure(Kind::kNoCompiler,
+                   "no C++ compiler: the emulator builds kernels with the system compiler `" +
+                       compiler_name +
+                       "`, which was not found (on PATH); install g++ or clang++ (on Debian or "
+                       "Ubuntu: apt install g++), or run on the GPU");
+  }
+  const fs::path root = cache_dir / "emulator";
+  std::error_code error;
+  fs::create_directories(root, error);
+  if (error) {
+    return failure(Kind::kCacheUnusable, "cannot create the emulator's cache directory " +
+                                             root.string() + ": " + error.message());
+  }
+  std::uint64_t texts_hash = 0;
+  const std::optional<fs::path> include_dir = prepared_include_dir(root, texts_hash);
+  if (!include_dir) {
+    return failure(Kind::kCacheUnusable,
+                   "cannot write the emulator's headers under " + root.string());
+  }
+
+  // The translation unit: the shim and the executor's interface, the preludes, the learner's
+  // source on its own line numbers, then the exported entry points.
+  std::string learner_text = rewrite_dynamic_shared(source);
+  std::string needs_fibers_scan = learner_text;
+  std::string unit = "// Generated by ThreadLab: a learner's kernel for the CPU emulator.\n";
+  unit += "#include \"learner_entry.hpp\"\n";
+  for (const auto& [name, text] : options.preludes) {
+    unit += "#include \"" + name + "\"\n";
+    needs_fibers_scan += text;
+  }
+  unit += "#line 1 \"kernel.cu\"\n";
+  unit += learner_text;
+  if (!learner_text.empty() && learner_text.back() != '\n') unit += '\n';
+  unit += "#line 1 \"threadlab_entry.cpp\"\n";
+  unit += "THREADLAB_LEARNER_ENTRY(" + std::string(kernel_name) + ", " +
+          // The race check follows each emulated thread as a fiber of its own: without fibers,
+          // a kernel that never waits runs its threads back to back and a race between them
+          // would go unseen.
+          (options.check_shared_races || source_needs_fibers(needs_fibers_scan) ? "1" : "0") +
+          ")\n";
+
+  std::vector<std::string> flags = compile_flags();
+  for (const std::string& define : options.defines) flags.push_back("-D" + define);
+  if (options.check_shared_races) {
+    // Instrumentation only: the callbacks are learner_entry.hpp's, no sanitizer runtime is linked
+    // (so the object is compiled and linked in two steps).
+    flags.push_back("-fsanitize=thread");
+    flags.push_back("-DTHREADLAB_RACE_CHECK");
+  }
+  for (const std::string& flag : link_flags()) flags.push_back(flag);
+
+  std::uint64_t key = fnv1a(unit, texts_hash);
+  for (const auto& [name, text] : options.preludes) key = fnv1a(text, fnv1a(name, key));
+  for (const std::string& flag : flags) key = fnv1a(flag, key);
+  key = fnv1a(compiler_identity(*compiler, root), key);
+
+  const fs::path build_dir = root / hex(key);
+  const fs::path shared_object = build_dir / "kernel.so";
+  const fs::path saved_log = build_dir / "build.log";
+  if (fs::exists(shared_object, error)) {
+    LearnerBuild build;
+    build.shared_object = shared_object;
+    build.diagnostics = read_file(saved_log);
+    build.from_cache = true;
+    return build;
+  }
+  fs::create_directories(build_dir, error);
+  if (error) {
+    return failure(Kind::kCacheUnusable,
+                   "cannot create " + build_dir.string() + ": " + error.message());
+  }
+  for (const auto& [name, text] : options.preludes) {
+    if (!write_file_atomically(build_dir / name, text)) {
+      return failure(Kind::kCacheUnusable, "cannot write " + (build_dir / name).string());
+    }
+  }
+  const std::string pid = std::to_string(::getpid());
+  const fs::path unit_path = build_dir / ("lab_kernel." + pid + ".cpp");
+  const fs::path object_temporary = build_dir / ("kernel.so.tmp" + pid);
+  const fs::path log_temporary = build_dir / ("build.log.tmp" + pid);
+  if (!write_file_atomically(unit_path, unit)) {
+    return failure(Kind::kCacheUnusable, "cannot write " + unit_path.string());
+  }
+
+  // One step (compile and link), or, with the race check, two: the sanitizer's flag must not
+  // reach the link, which would pull in its runtime.
+  const std::vector<std::string> link = link_flags();
+  std::vector<std::string> compile_only;
+  for (const std::string& flag : flags) {
+    if (std::find(link.begin(), link.end(), flag) == link.end()) compile_only.push_back(flag);
+  }
+  const fs::path object_file = build_dir / ("lab_kernel." + pid + ".o");
+  std::vector<std::string> argv = {compiler->string()};
+  argv.insert(argv.end(), options.check_shared_races ? compile_only.begin() : flags.begin(),
+              options.check_shared_races ? compile_only.end() : flags.end());
+  argv.push_back("-I" + include_dir->string());
+  argv.push_back("-I.");
+  if (options.check_shared_races) argv.push_back("-c");
+  argv.push_back("-o");
+  argv.push_back(options.check_shared_races ? object_file.filename().string()
+                                            : object_temporary.filename().string());
+  argv.push_back(unit_path.filename().string());
+  const auto start = std::chrono::steady_clock::now();
+  ProcessResult compiled = run_process(argv, build_dir, log_temporary);
+  if (options.check_shared_races && compiled.started && compiled.exit_code == 0) {
+    std::vector<std::string> link_argv = {compiler->string()};
+    link_argv.insert(link_argv.end(), link.begin(), link.end());
+    link_argv.push_back("-o");
+    link_argv.push_back(object_temporary.filename().string());
+    link_argv.push_back(object_file.filename().string());
+    const std::string compile_output = compiled.output;
+    compiled = run_process(link_argv, build_dir, log_temporary);
+    compiled.output = compile_output + compiled.output;
+  }
+  fs::remove(object_file, error);
+  const double compile_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  fs::remove(unit_path, error);
+  if (!compiled.started) {
+    fs::remove(log_temporary, error);
+    return failure(Kind::kNoCompiler, "could not start the C++ compiler " + compiler->string() +
+                                          ": " + std::strerror(errno));
+  }
+  if (compiled.exit_code != 0) {
+    fs::remove(log_temporary, error);
+    fs::remove(object_temporary, error);
+    return failure(Kind::kDoesNotCompile, "the kernel does not compile for the emulator",
+                   std::move(compiled.output));
+  }
+  fs::rename(log_temporary, saved_log, error);
+  fs::rename(object_temporary, shared_object, error);
+  if (error) {
+    return failure(Kind::kCacheUnusable,
+                   "cannot store " + shared_object.string() + ": " + error.message());
+  }
+  LearnerBuild build;
+  build.shared_object = shared_object;
+  build.diagnostics = std::move(compiled.output);
+  build.compile_ms = compile_ms;
+  return build;
+}
+
+}  // namespace tl::lab

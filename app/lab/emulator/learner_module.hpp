@@ -1,0 +1,62 @@
+#pragma once
+// A learner's kernel built by compile_learner_kernel, loaded (dlopen) and launched on the grid
+// executor like any emulated kernel: blocks in parallel on worker threads, a block's threads as
+// fibers when the kernel waits for other threads, so barriers, warp shuffles and votes work.
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/dim3.hpp"
+#include "core/result.hpp"
+
+namespace tl::lab {
+
+class EmulatedLearnerModule {
+ public:
+  // A thread-local variable of the object (a static __shared__ variable is one), which the race
+  // check names.
+  struct ThreadLocalSymbol {
+    std::uint64_t offset;  // in the object's thread-local block
+    std::uint64_t bytes;
+    std::string name;  // demangled, e.g. "k(int*)::tile"
+  };
+
+  // Loads the shared object and checks that it speaks this ThreadLab's executor interface.
+  [[nodiscard]] static Result<EmulatedLearnerModule> load(const std::filesystem::path& path);
+
+  EmulatedLearnerModule(EmulatedLearnerModule&& other) noexcept;
+  EmulatedLearnerModule& operator=(EmulatedLearnerModule&& other) noexcept;
+  EmulatedLearnerModule(const EmulatedLearnerModule&) = delete;
+  EmulatedLearnerModule& operator=(const EmulatedLearnerModule&) = delete;
+  ~EmulatedLearnerModule();
+
+  // Runs the kernel over the grid. args[i] points to the value of the kernel's i-th parameter, as
+  // for cuLaunchKernel; there must be parameter_count() of them. Errors (a configuration a GPU
+  // refuses, a divergent barrier, an undefined warp operation) come back as values; a fault in
+  // the learner's code (a wild pointer) crashes the process, which is why this runs in the worker.
+  // `workers` 0: one per hardware thread.
+  [[nodiscard]] Status launch(const Dim3& grid, const Dim3& block, std::size_t dynamic_shared_bytes,
+                              void** args, unsigned workers = 0) const;
+
+  [[nodiscard]] std::uint32_t parameter_count() const;
+  // Whether launches run a block's threads as fibers (the source waits for other threads).
+  [[nodiscard]] bool uses_fibers() const;
+  // For a build with LearnerCompileOptions::check_shared_races: the first shared-memory race the
+  // last launch found (block, both threads, the word), empty if none. A race does not fail the
+  // launch: the kernel ran to its end, and the caller decides what the finding means.
+  [[nodiscard]] const std::string& last_shared_memory_race() const;
+
+ private:
+  EmulatedLearnerModule() = default;
+  void* handle_ = nullptr;
+  void* run_thread_ = nullptr;  // ThreadlabLearnerRunThread
+  std::uint32_t parameter_count_ = 0;
+  bool uses_fibers_ = false;
+  std::vector<ThreadLocalSymbol> thread_local_symbols_;
+  mutable std::string last_race_;
+};
+
+}  // namespace tl::lab

@@ -1,0 +1,329 @@
+#pragma once
+// Compiled only into a learner's kernel built for the emulator (learner_compiler.cpp generates the
+// translation unit: this, the Lab's preludes, the learner's kernel.cu, then
+// THREADLAB_LEARNER_ENTRY). It gives the shim's waits to ThreadLab's executor through the hooks
+// and calls the kernel with its parameters taken from a void** array, their types deduced from
+// the kernel's own declaration, so nothing of the learner's source needs parsing.
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "learner_abi.hpp"
+#include "threadlab_emulator/cuda_emulation.hpp"
+
+namespace tl::emu::learner {
+inline const learner_abi::HostHooks* hooks = nullptr;
+}  // namespace tl::emu::learner
+
+#if defined(THREADLAB_RACE_CHECK)
+// ---------------------------------------------------------------------------------------------
+// The shared-memory race check. The kernel is compiled with -fsanitize=thread, which makes the
+// compiler call __tsan_read4(address), __tsan_write8(address), ... around every memory access; no
+// ThreadSanitizer runtime is linked: the functions below are those callbacks. An access that falls
+// in the block's shared memory (this object's thread-local block, where `__shared__` variables
+// live, or the launch's dynamic shared memory) is checked against the word's last writer and
+// readers: two different threads of the block touching one word between the same two
+// __syncthreads(), at least one writing, is a race (for two lanes of one warp, only when no warp
+// operation such as __syncwarp() came between). The first race of each block is reported through
+// the hooks. Nothing here is itself instrumented (no_sanitize), and it uses no instrumented code.
+#include <dlfcn.h>
+#include <link.h>
+
+#include <cstdlib>
+
+#define TL_RACE_UNCHECKED __attribute__((no_sanitize("thread"), noinline))
+
+namespace tl::emu::learner::race {
+
+inline constexpr std::uint16_t kNobody = 0xffff;
+
+struct Access {
+  std::uint32_t generation = 0;  // which block (per OS thread); 0: never
+  std::uint32_t barrier = 0;     // the thread's __syncthreads() count at the access
+  std::uint32_t warp_sync = 0;   // its warp-operation count
+  std::uint16_t thread = kNobody;
+};
+struct WordShadow {
+  Access writer;
+  Access reader[2];
+};
+struct ThreadClock {
+  std::uint32_t barrier = 0;
+  std::uint32_t warp_sync = 0;
+};
+
+struct State {
+  bool ready = false;
+  bool reported = false;  // this block's race is reported
+  std::uintptr_t tls_low = 0, tls_bytes = 0;
+  std::uintptr_t dynamic_low = 0, dynamic_bytes = 0;
+  WordShadow* tls_shadow = nullptr;
+  WordShadow* dynamic_shadow = nullptr;
+  std::size_t dynamic_shadow_words = 0;
+  ThreadClock* clocks = nullptr;
+  std::size_t clock_count = 0;
+  std::uint32_t generation = 0;
+  std::uint32_t current = 0;  // linear index of the emulated thread running now
+};
+inline thread_local State state;
+
+struct ModuleSearch {
+  std::uintptr_t base;
+  std::uintptr_t tls_low;
+  std::uintptr_t tls_bytes;
+};
+
+TL_RACE_UNCHECKED inline int find_own_tls(dl_phdr_info* info, std::size_t, void* data) {
+  auto* search = static_cast<ModuleSearch*>(data);
+  if (info->dlpi_addr != search->base) return 0;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    if (info->dlpi_phdr[i].p_type == PT_TLS) {
+      search->tls_low = reinterpret_cast<std::uintptr_t>(info->dlpi_tls_data);
+      search->tls_bytes = info->dlpi_phdr[i].p_memsz;
+    }
+  }
+  return 1;
+}
+
+// Called as each emulated thread starts: thread 0 starts every block.
+TL_RACE_UNCHECKED inline void begin_thread(std::uint32_t linear, std::uint32_t block_threads) {
+  State& s = state;
+  s.current = linear;
+  if (linear != 0) return;
+  if (s.tls_shadow == nullptr) {
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&find_own_tls), &info) == 0) return;
+    ModuleSearch search{reinterpret_cast<std::uintptr_t>(info.dli_fbase), 0, 0};
+    dl_iterate_phdr(find_own_tls, &search);
+    if (search.tls_low == 0 || search.tls_bytes == 0) return;
+    s.tls_low = search.tls_low;
+    s.tls_bytes = search.tls_bytes;
+    s.tls_shadow = static_cast<WordShadow*>(std::calloc(s.tls_bytes / 4 + 1, sizeof(WordShadow)));
+    if (s.tls_shadow == nullptr) return;
+  }
+  s.dynamic_low = reinterpret_cast<std::uintptr_t>(hooks->dynamic_shared_memory());
+  s.dynamic_bytes = s.dynamic_low == 0 ? 0 : hooks->dynamic_shared_memory_bytes();
+  if (s.dynamic_bytes / 4 + 1 > s.dynamic_shadow_words) {
+    std::free(s.dynamic_shadow);
+    s.dynamic_shadow_words = s.dynamic_bytes / 4 + 1;
+    s.dynamic_shadow =
+        static_cast<WordShadow*>(std::calloc(s.dynamic_shadow_words, sizeof(WordShadow)));
+    if (s.dynamic_shadow == nullptr) s.dynamic_bytes = s.dynamic_shadow_words = 0;
+  }
+  if (block_threads > s.clock_count) {
+    std::free(s.clocks);
+    s.clocks = static_cast<ThreadClock*>(std::calloc(block_threads, sizeof(ThreadClock)));
+    s.clock_count = s.clocks == nullptr ? 0 : block_threads;
+  }
+  for (std::size_t i = 0; i < s.clock_count; ++i) s.clocks[i] = ThreadClock{};
+  ++s.generation;
+  s.reported = false;
+  s.ready = s.clocks != nullptr;
+}
+
+TL_RACE_UNCHECKED inline void passed_barrier() {
+  if (state.ready && state.current < state.clock_count) ++state.clocks[state.current].barrier;
+}
+TL_RACE_UNCHECKED inline void passed_warp_operation() {
+  if (state.ready && state.current < state.clock_count) ++state.clocks[state.current].warp_sync;
+}
+
+TL_RACE_UNCHECKED inline void coordinates(std::uint32_t linear, std::uint32_t out[3]) {
+  out[0] = linear % blockDim.x;
+  out[1] = (linear / blockDim.x) % blockDim.y;
+  out[2] = linear / (blockDim.x * blockDim.y);
+}
+
+TL_RACE_UNCHECKED inline void report(bool dynamic, std::uintptr_t offset, bool writing,
+                                     const Access& other, bool other_wrote) {
+  State& s = state;
+  if (s.reported) return;
+  s.reported = true;
+  learner_abi::RaceReport found{};
+  found.block[0] = blockIdx.x;
+  found.block[1] = blockIdx.y;
+  found.block[2] = blockIdx.z;
+  coordinates(s.current, found.thread);
+  coordinates(other.thread, found.other_thread);
+  found.writing = writing ? 1 : 0;
+  found.other_wrote = other_wrote ? 1 : 0;
+  found.dynamic = dynamic ? 1 : 0;
+  found.offset = offset;
+  hooks->report_race(&found);
+}
+
+TL_RACE_UNCHECKED inline void check(void* address, std::size_t bytes, bool writing) {
+  State& s = state;
+  if (!s.ready || s.current >= s.clock_count) return;
+  const auto at = reinterpret_cast<std::uintptr_t>(address);
+  WordShadow* shadow = nullptr;
+  std::uintptr_t offset = 0;
+  bool dynamic = false;
+  if (at - s.tls_low < s.tls_bytes) {
+    shadow = s.tls_shadow;
+    offset = at - s.tls_low;
+  } else if (at - s.dynamic_low < s.dynamic_bytes) {
+    shadow = s.dynamic_shadow;
+    offset = at - s.dynamic_low;
+    dynamic = true;
+  } else {
+    return;
+  }
+  const ThreadClock& mine = s.clocks[s.current];
+  const Access now{s.generation, mine.barrier, mine.warp_sync,
+                   static_cast<std::uint16_t>(s.current)};
+  auto live = [&](const Access& a) TL_RACE_UNCHECKED {
+    return a.thread != kNobody && a.generation == now.generation && a.barrier == now.barrier;
+  };
+  auto conflicts = [&](const Access& a) TL_RACE_UNCHECKED {
+    return live(a) && a.thread != now.thread &&
+           (a.thread / 32 != now.thread / 32 || a.warp_sync == now.warp_sync);
+  };
+  for (std::uintptr_t word = offset / 4; word <= (offset + bytes - 1) / 4; ++word) {
+    WordShadow& w = shadow[word];
+    if (conflicts(w.writer)) report(dynamic, word * 4, writing, w.writer, true);
+    if (writing) {
+      for (const Access& r : w.reader) {
+        if (conflicts(r)) report(dynamic, word * 4, true, r, false);
+      }
+      w.writer = now;
+      w.reader[0] = w.reader[1] = Access{};
+    } else if (!live(w.reader[0]) || w.reader[0].thread == now.thread) {
+      w.reader[0] = now;
+    } else if (!live(w.reader[1]) || w.reader[1].thread == now.thread) {
+      w.reader[1] = now;
+    }
+  }
+}
+
+}  // namespace tl::emu::learner::race
+
+extern "C" {
+TL_RACE_UNCHECKED void __tsan_init() {}
+TL_RACE_UNCHECKED void __tsan_func_entry(void*) {}
+TL_RACE_UNCHECKED void __tsan_func_exit() {}
+TL_RACE_UNCHECKED void __tsan_vptr_update(void**, void*) {}
+TL_RACE_UNCHECKED void __tsan_vptr_read(void**) {}
+TL_RACE_UNCHECKED void __tsan_read_range(void* a, std::size_t n) {
+  if (n != 0) ::tl::emu::learner::race::check(a, n, false);
+}
+TL_RACE_UNCHECKED void __tsan_write_range(void* a, std::size_t n) {
+  if (n != 0) ::tl::emu::learner::race::check(a, n, true);
+}
+#define THREADLAB_TSAN_ACCESS(bytes)                              \
+  TL_RACE_UNCHECKED void __tsan_read##bytes(void* a) {            \
+    ::tl::emu::learner::race::check(a, bytes, false);             \
+  }                                                               \
+  TL_RACE_UNCHECKED void __tsan_write##bytes(void* a) {           \
+    ::tl::emu::learner::race::check(a, bytes, true);              \
+  }                                                               \
+  TL_RACE_UNCHECKED void __tsan_unaligned_read##bytes(void* a) {  \
+    ::tl::emu::learner::race::check(a, bytes, false);             \
+  }                                                               \
+  TL_RACE_UNCHECKED void __tsan_unaligned_write##bytes(void* a) { \
+    ::tl::emu::learner::race::check(a, bytes, true);              \
+  }
+THREADLAB_TSAN_ACCESS(1)
+THREADLAB_TSAN_ACCESS(2)
+THREADLAB_TSAN_ACCESS(4)
+THREADLAB_TSAN_ACCESS(8)
+THREADLAB_TSAN_ACCESS(16)
+#undef THREADLAB_TSAN_ACCESS
+}
+#define TL_LEARNER_UNCHECKED TL_RACE_UNCHECKED
+#define TL_LEARNER_BEGIN_THREAD(linear, count) ::tl::emu::learner::race::begin_thread(linear, count)
+#define TL_LEARNER_PASSED_BARRIER() ::tl::emu::learner::race::passed_barrier()
+#define TL_LEARNER_PASSED_WARP_OPERATION() ::tl::emu::learner::race::passed_warp_operation()
+#else
+#define TL_LEARNER_UNCHECKED
+#define TL_LEARNER_BEGIN_THREAD(linear, count)
+#define TL_LEARNER_PASSED_BARRIER()
+#define TL_LEARNER_PASSED_WARP_OPERATION()
+#endif
+
+namespace tl::emu {
+namespace learner {
+
+// After a wait this OS thread may run another emulated thread: take its index from the executor.
+TL_LEARNER_UNCHECKED inline void reload_thread_index() {
+  std::uint32_t thread[3];
+  hooks->current_thread_index(thread);
+  threadIdx = {thread[0], thread[1], thread[2]};
+}
+
+template <class... Parameters, std::size_t... I>
+void call(void (*kernel)(Parameters...), void** args, std::index_sequence<I...>) {
+  kernel(*static_cast<std::remove_cvref_t<Parameters>*>(args[I])...);
+}
+
+template <class... Parameters>
+void call(void (*kernel)(Parameters...), void** args) {
+  call(kernel, args, std::index_sequence_for<Parameters...>{});
+}
+
+template <class... Parameters>
+constexpr std::uint32_t parameter_count(void (*)(Parameters...)) {
+  return sizeof...(Parameters);
+}
+
+TL_LEARNER_UNCHECKED inline void enter(const learner_abi::Indices* at) {
+  threadIdx = {at->thread[0], at->thread[1], at->thread[2]};
+  blockIdx = {at->block[0], at->block[1], at->block[2]};
+  blockDim = dim3(at->block_dim[0], at->block_dim[1], at->block_dim[2]);
+  gridDim = dim3(at->grid_dim[0], at->grid_dim[1], at->grid_dim[2]);
+  TL_LEARNER_BEGIN_THREAD(
+      at->thread[0] + at->block_dim[0] * (at->thread[1] + at->block_dim[1] * at->thread[2]),
+      at->block_dim[0] * at->block_dim[1] * at->block_dim[2]);
+}
+
+}  // namespace learner
+
+TL_LEARNER_UNCHECKED void syncthreads() {
+  learner::hooks->syncthreads();
+  learner::reload_thread_index();
+  TL_LEARNER_PASSED_BARRIER();
+}
+
+TL_LEARNER_UNCHECKED std::uint64_t warp_operation(WarpOp op, unsigned mask, std::uint64_t value,
+                                                  int lane_arg, int width) {
+  const std::uint64_t result =
+      learner::hooks->warp_operation(static_cast<int>(op), mask, value, lane_arg, width);
+  learner::reload_thread_index();
+  TL_LEARNER_PASSED_WARP_OPERATION();
+  return result;
+}
+
+unsigned char* dynamic_shared_memory() {
+  return learner::hooks->dynamic_shared_memory();
+}
+
+std::size_t dynamic_shared_memory_bytes() {
+  return learner::hooks->dynamic_shared_memory_bytes();
+}
+
+}  // namespace tl::emu
+
+#define THREADLAB_LEARNER_EXPORT extern "C" __attribute__((visibility("default")))
+
+// The exported entry points for the `__global__` function `kernel` (which must not be overloaded
+// or a template: its address names one function).
+#define THREADLAB_LEARNER_ENTRY(kernel, needs_fibers)                          \
+  THREADLAB_LEARNER_EXPORT std::uint32_t threadlab_learner_abi_version() {     \
+    return ::tl::emu::learner_abi::kVersion;                                   \
+  }                                                                            \
+  THREADLAB_LEARNER_EXPORT void threadlab_learner_bind(                        \
+      const ::tl::emu::learner_abi::HostHooks* hooks) {                        \
+    ::tl::emu::learner::hooks = hooks;                                         \
+  }                                                                            \
+  THREADLAB_LEARNER_EXPORT std::uint32_t threadlab_learner_parameter_count() { \
+    return ::tl::emu::learner::parameter_count(&kernel);                       \
+  }                                                                            \
+  THREADLAB_LEARNER_EXPORT std::uint32_t threadlab_learner_needs_fibers() {    \
+    return needs_fibers;                                                       \
+  }                                                                            \
+  THREADLAB_LEARNER_EXPORT void threadlab_learner_run_thread(                  \
+      const ::tl::emu::learner_abi::Indices* at, void** args) {                \
+    ::tl::emu::learner::enter(at);                                             \
+    ::tl::emu::learner::call(&kernel, args);                                   \
+  }

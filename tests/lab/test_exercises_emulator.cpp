@@ -1,0 +1,108 @@
+// Every exercise on the CPU emulator through `threadlab worker`: the solution passes, the starter
+// fails, each known-wrong submission fails with the words it must — the same judgement as on the
+// GPU (test_exercises_gpu.cpp), with the kernels built by the system C++ compiler.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+#include "lab/exercise_registry.hpp"
+#include "lab/lab_check.hpp"
+
+namespace tl::lab {
+namespace {
+
+LabOptions emulator_options() {
+  LabOptions options;
+  options.backend = LabBackend::kEmulator;
+  const char* executable = std::getenv("THREADLAB_EXECUTABLE");
+  options.worker_executable = executable != nullptr ? executable : THREADLAB_EXECUTABLE;
+  options.cache_dir = ::testing::TempDir() + "threadlab-lab-emulator-cache";
+  options.timed_repeats = 0;
+  options.compare_with_solution = false;
+  // Hidden checks of 2^20 elements, traced, on a loaded 2-core machine.
+  options.timeout = std::chrono::milliseconds(20000);
+  return options;
+}
+
+bool says_one_of(const std::string& reason, const std::string& alternatives) {
+  std::size_t start = 0;
+  while (start <= alternatives.size()) {
+    const std::size_t bar = alternatives.find('|', start);
+    const std::string words = alternatives.substr(start, bar - start);
+    if (!words.empty() && reason.find(words) != std::string::npos) return true;
+    if (bar == std::string::npos) break;
+    start = bar + 1;
+  }
+  return false;
+}
+
+class ExerciseOnEmulator : public ::testing::TestWithParam<const Exercise*> {};
+
+TEST_P(ExerciseOnEmulator, SolutionPassesStarterFailsWrongOnesSayWhy) {
+  const Exercise& e = *GetParam();
+  const CheckVerdict solved = check_submission(e, e.solution, emulator_options());
+  if (solved.outcome == Outcome::kUnavailable) GTEST_SKIP() << solved.reason;
+  EXPECT_EQ(solved.outcome, Outcome::kPassed) << solved.reason << "\n" << solved.compiler_log;
+  const CheckVerdict started = check_submission(e, e.starter, emulator_options());
+  EXPECT_EQ(started.outcome, Outcome::kFailed) << started.reason << "\n" << started.compiler_log;
+  for (const KnownWrongSubmission& wrong : e.known_wrong) {
+    const CheckVerdict verdict = check_submission(e, wrong.source, emulator_options());
+    EXPECT_EQ(verdict.outcome, Outcome::kFailed) << wrong.path << ": " << verdict.reason << "\n"
+                                                 << verdict.compiler_log;
+    EXPECT_TRUE(says_one_of(verdict.reason, wrong.expected_words))
+        << wrong.path << ": the verdict \"" << verdict.reason << "\" does not say \""
+        << wrong.expected_words << "\"";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Lab, ExerciseOnEmulator,
+                         ::testing::ValuesIn(registered_exercises().begin(),
+                                             registered_exercises().end()),
+                         [](const auto& info) {
+                           std::string name = info.param->id;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace tl::lab
+
+namespace tl::lab {
+namespace {
+
+// Every thread of a block writes one shared word with no barrier anywhere: the values come out
+// right, and only the emulator's race check can say what is wrong.
+TEST(LabOnEmulator, ASharedMemoryRaceFailsEvenWithRightValuesAndNamesBothThreads) {
+  const Exercise& e = *find_exercise("vector-add");
+  const std::string racy = R"(
+__global__ void vector_add(Array<const float> a, Array<const float> b, Array<float> c, int n) {
+  __shared__ int last_thread;
+  last_thread = threadIdx.x;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  // Read back, so the compiler keeps the store; never negative, so the sum is unchanged.
+  if (i < n) c[i] = a[i] + b[i] + (last_thread < 0 ? 1.0f : 0.0f);
+}
+)";
+  const CheckVerdict verdict = check_submission(e, racy, emulator_options());
+  if (verdict.outcome == Outcome::kUnavailable) GTEST_SKIP() << verdict.reason;
+  EXPECT_EQ(verdict.outcome, Outcome::kFailed) << verdict.reason;
+  EXPECT_NE(verdict.reason.find("shared-memory race"), std::string::npos) << verdict.reason;
+  EXPECT_NE(verdict.reason.find("last_thread"), std::string::npos) << verdict.reason;
+}
+
+// A check on the emulator times the plain build once and says where it ran.
+TEST(LabOnEmulator, APassingKernelIsTimedOnceAndLabelledAsTheEmulator) {
+  const Exercise& e = *find_exercise("vector-add");
+  LabOptions options = emulator_options();
+  options.timed_repeats = 5;
+  const CheckVerdict verdict = check_submission(e, e.solution, options);
+  if (verdict.outcome == Outcome::kUnavailable) GTEST_SKIP() << verdict.reason;
+  ASSERT_EQ(verdict.outcome, Outcome::kPassed) << verdict.reason;
+  EXPECT_GT(verdict.kernel_ms, 0.0);
+  EXPECT_NE(verdict.device.find("emulator"), std::string::npos) << verdict.device;
+}
+
+}  // namespace
+}  // namespace tl::lab

@@ -1,0 +1,175 @@
+// threadlab-emulator-bench: times lesson 4's naive and tiled matmul on the CPU emulator and prints
+// the ratio. The tiled kernel calls __syncthreads() twice per tile, so its time beyond the naive
+// one is almost all fiber switching: this is the figure that says whether barriers are cheap
+// enough for a learner's reduction on a large hidden check (issue 17 asks for tiled ≤ 3× naive at
+// 256³ on a 2-core machine). Then it times that reduction itself through the Lab's emulator path
+// (app/lab/emulator): a learner's shared-memory tree and warp-shuffle sum of 2^20 + 7 floats,
+// compiled by the system c++ (cold, then from the cache) and run. A benchmark, not a test: it
+// asserts nothing about time.
+//
+//   threadlab-emulator-bench [SIZE] [REPEATS]     (defaults: 256, 7)
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "core/launch_config.hpp"
+#include "core/result.hpp"
+#include "kernels/emulator/grid_executor.hpp"
+#include "kernels/matmul_kernels.hpp"
+#include "lab/emulator/learner_compiler.hpp"
+#include "lab/emulator/learner_module.hpp"
+
+namespace {
+
+constexpr int kTile = 16;
+
+// Median wall time of `repeats` runs after one warm-up, in milliseconds; negative if a run failed.
+double median_ms(int repeats, const std::function<tl::Status()>& run) {
+  if (tl::Status warm = run(); !warm.is_ok()) {
+    std::fprintf(stderr, "emulator-bench: %s\n", warm.message().c_str());
+    return -1.0;
+  }
+  std::vector<double> times;
+  for (int r = 0; r < repeats; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    if (tl::Status status = run(); !status.is_ok()) {
+      std::fprintf(stderr, "emulator-bench: %s\n", status.message().c_str());
+      return -1.0;
+    }
+    times.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+// A learner's reduction, as an exercise's solution would write it.
+constexpr const char* kLearnerReduction = R"(
+__global__ void reduce_sum(const float* x, float* total, int n) {
+  __shared__ float partial[256];
+  int t = threadIdx.x;
+  float v = 0.0f;
+  for (int i = blockIdx.x * blockDim.x + t; i < n; i += blockDim.x * gridDim.x) v += x[i];
+  partial[t] = v;
+  __syncthreads();
+  for (int stride = blockDim.x / 2; stride >= 32; stride /= 2) {
+    if (t < stride) partial[t] += partial[t + stride];
+    __syncthreads();
+  }
+  if (t < 32) {
+    v = partial[t];
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffff, v, offset);
+    if (t == 0) atomicAdd(total, v);
+  }
+}
+)";
+
+// Compiles (cold, then cached) and runs the learner's reduction; prints what each step took.
+int time_learner_reduction(int repeats) {
+  namespace fs = std::filesystem;
+  const fs::path cache =
+      fs::temp_directory_path() / ("threadlab-emulator-bench-" + std::to_string(::getpid()));
+  fs::remove_all(cache);
+  const auto ms_since = [](std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+  };
+  auto start = std::chrono::steady_clock::now();
+  const tl::lab::LearnerCompileResult cold =
+      tl::lab::compile_learner_kernel(kLearnerReduction, "reduce_sum", cache);
+  const double cold_ms = ms_since(start);
+  if (!cold) {
+    std::fprintf(stderr, "emulator-bench: %s\n%s", cold.failure().message.c_str(),
+                 cold.failure().diagnostics.c_str());
+    fs::remove_all(cache);
+    return 1;
+  }
+  start = std::chrono::steady_clock::now();
+  const tl::lab::LearnerCompileResult cached =
+      tl::lab::compile_learner_kernel(kLearnerReduction, "reduce_sum", cache);
+  const double cached_ms = ms_since(start);
+  start = std::chrono::steady_clock::now();
+  auto module = tl::lab::EmulatedLearnerModule::load(cached.build().shared_object);
+  const double load_ms = ms_since(start);
+  if (!module) {
+    std::fprintf(stderr, "emulator-bench: %s\n", module.message().c_str());
+    fs::remove_all(cache);
+    return 1;
+  }
+  const int n = (1 << 20) + 7;
+  std::vector<float> x(static_cast<std::size_t>(n), 1.0f);
+  float total = 0.0f;
+  const float* px = x.data();
+  float* ptotal = &total;
+  int count = n;
+  void* args[] = {&px, &ptotal, &count};
+  const tl::Dim3 grid{(static_cast<std::uint32_t>(n) + 255) / 256, 1, 1};
+  const double run_ms = median_ms(repeats, [&] {
+    total = 0.0f;
+    return module->launch(grid, {256, 1, 1}, 0, args);
+  });
+  fs::remove_all(cache);
+  if (run_ms < 0) return 1;
+  std::printf(
+      "learner's reduction through the Lab's emulator path, 2^20 + 7 floats, %u blocks of 256:\n",
+      grid.x);
+  std::printf("  compile: %9.2f ms cold, %.2f ms from the cache; load: %.2f ms\n", cold_ms,
+              cached_ms, load_ms);
+  std::printf("  run:     %9.2f ms  (sum %.0f, expected %d)\n", run_ms, static_cast<double>(total),
+              n);
+  return total == static_cast<float>(n) ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int size = argc > 1 ? std::atoi(argv[1]) : 256;
+  const int repeats = argc > 2 ? std::atoi(argv[2]) : 7;
+  if (size <= 0 || repeats <= 0) {
+    std::fprintf(stderr, "usage: threadlab-emulator-bench [SIZE>0] [REPEATS>0]\n");
+    return 2;
+  }
+  const int m = size, n = size, k = size;
+  std::vector<float> a(static_cast<std::size_t>(m) * k), b(static_cast<std::size_t>(k) * n);
+  std::vector<float> c_naive(static_cast<std::size_t>(m) * n), c_tiled(c_naive.size());
+  std::mt19937 random(17);
+  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+  for (float& x : a) x = value(random);
+  for (float& x : b) x = value(random);
+
+  const auto kernels = tl::kernels::matmul_emulated();
+  const auto blocks = static_cast<std::uint32_t>((size + kTile - 1) / kTile);
+  const tl::LaunchConfig config{{blocks, blocks, 1}, {kTile, kTile, 1}};
+
+  const double naive = median_ms(
+      repeats, [&] { return kernels.naive(config, a.data(), b.data(), c_naive.data(), m, n, k); });
+  const double tiled = median_ms(repeats, [&] {
+    return kernels.tiled(config, kTile, a.data(), b.data(), c_tiled.data(), m, n, k);
+  });
+  if (naive < 0 || tiled < 0) return 1;
+  float worst = 0.0f;
+  for (std::size_t i = 0; i < c_naive.size(); ++i) {
+    worst = std::max(worst, std::abs(c_naive[i] - c_tiled[i]));
+  }
+  const std::size_t barriers_per_block = 2 * static_cast<std::size_t>((k + kTile - 1) / kTile);
+  std::printf("emulated matmul %d^3, %ux%u blocks of %dx%d threads, %u workers, median of %d\n",
+              size, blocks, blocks, kTile, kTile, tl::emu::worker_count(), repeats);
+  std::printf("  naive: %9.2f ms\n", naive);
+  std::printf("  tiled: %9.2f ms  (%zu barriers per block)\n", tiled, barriers_per_block);
+  std::printf("  tiled / naive: %.2fx   (largest difference between the results: %g)\n",
+              tiled / naive, static_cast<double>(worst));
+  if (worst >= 1e-3f * static_cast<float>(k)) return 1;
+  return time_learner_reduction(repeats);
+}
