@@ -281,6 +281,13 @@ void draw_verdict(AppController& controller, const Fonts& fonts) {
               "The reference solution: " + format_milliseconds(verdict.solution_ms) + " (" + ratio +
                   "× yours)");
     }
+    if (verdict.library_ms > 0) {
+      char ratio[32];
+      std::snprintf(ratio, sizeof ratio, "%.2f", verdict.library_ms / verdict.kernel_ms);
+      wrapped(ImGui::GetStyle().Colors[ImGuiCol_Text],
+              (verdict.library.empty() ? std::string("The library") : verdict.library) + ": " +
+                  format_milliseconds(verdict.library_ms) + " (" + ratio + "× yours)");
+    }
   }
   if (!verdict.cases.empty()) {
     ImGui::Spacing();
