@@ -393,7 +393,11 @@ void LabController::build_mapping() {
     return;
   }
   m.config = {c.launch.grid, c.launch.block};
-  const bool matrix = c.rows > 1;
+  // The drawn output is the exercise's first: a matrix is drawn as its rows × cols (a 1 × 1 one
+  // too), a vector wrapped into rows with the idle threads after it.
+  const std::vector<std::size_t> outputs = lab::output_parameters(*s->exercise);
+  const bool matrix =
+      c.rows > 1 || (!outputs.empty() && s->exercise->parameters[outputs.front()].matrix);
   m.shape = {static_cast<std::uint64_t>(std::max<std::int64_t>(c.rows, 1)),
              static_cast<std::uint64_t>(std::max<std::int64_t>(c.cols, 0))};
   const std::uint64_t elements = std::min<std::uint64_t>(m.shape.elements(), c.trace.size());
