@@ -69,6 +69,9 @@ TEST_F(LabIsolationGpu, TwentyFaultingOrEndlessKernelsThenTheLessonsStillRunWith
   options.timed_repeats = 0;
   for (int i = 0; i < 20; ++i) {
     const std::string& source = i % 3 == 0 ? illegal_address : i % 3 == 1 ? endless : trap;
+    // An endless kernel is stopped after half a second; a faulting one gets time for the driver
+    // to report its error (a trap's took longer than 500 ms on the H100).
+    options.timeout = std::chrono::milliseconds(i % 3 == 1 ? 500 : 5000);
     const lab::CheckVerdict verdict = lab::check_submission(exercise, source, options);
     EXPECT_EQ(verdict.outcome, lab::Outcome::kFailed)
         << "submission " << i << ": " << verdict.reason;
@@ -86,6 +89,7 @@ TEST_F(LabIsolationGpu, TwentyFaultingOrEndlessKernelsThenTheLessonsStillRunWith
   // The app's context and its GL registration were never touched: the lesson still runs.
   trace_a_lesson_through_interop();
   // And a correct kernel passes in a fresh worker.
+  options.timeout = std::chrono::milliseconds(2000);
   const lab::CheckVerdict after = lab::check_submission(exercise, exercise.solution, options);
   EXPECT_EQ(after.outcome, lab::Outcome::kPassed) << after.reason;
 }
