@@ -4,6 +4,7 @@
 // test the tab, not the engine (tests/lab does that).
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <imgui.h>
 #include <imgui_internal.h>
@@ -128,7 +129,12 @@ lab::CheckVerdict failed_verdict() {
 class LabTabTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    folder_ = std::filesystem::path(::testing::TempDir()) / "threadlab_lab_tab" / "lab";
+    // One folder per test and process: CTest runs these tests at once, each in its own process.
+    folder_ = std::filesystem::path(::testing::TempDir()) /
+              ("threadlab_lab_tab_" +
+               std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+               std::to_string(::getpid())) /
+              "lab";
     std::filesystem::remove_all(folder_);
     auto ui = HeadlessUi::create(1600, 1000, 1.0f);
     ASSERT_TRUE(ui.is_ok()) << ui.message();
