@@ -328,7 +328,7 @@ void TextModel::begin_group(GroupKind kind) {
     }
   }
   close_open_group();
-  building_.emplace();
+  building_ = UndoGroup{};  // not emplace(): clang judges UndoGroup before its class is complete
   building_->cursor_before = cursor_;
   building_->anchor_before = anchor_;
   building_->kind = kind;
