@@ -36,7 +36,16 @@ for target in "${targets[@]}"; do
     exit 1
   fi
   printf 'sanitizers: %s\n' "${target}"
-  if ! "${binary}" --gtest_brief=1; then
+  options="${ASAN_OPTIONS}"
+  if [[ "${target}" == threadlab_lab_emulator_tests ]]; then
+    # Learners' kernel objects keep their race check's per-thread shadows (calloc'd inside the
+    # object) for the life of the process that loads them, the Lab's short-lived worker; after
+    # dlclose LeakSanitizer sees them as leaks from an unknown module and cannot be told which.
+    # Memory errors are still fatal here; leaks of the executor itself are caught by the
+    # emulator tests above.
+    options="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}"
+  fi
+  if ! ASAN_OPTIONS="${options}" "${binary}" --gtest_brief=1; then
     status=1
   fi
 done
