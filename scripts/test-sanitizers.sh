@@ -45,7 +45,22 @@ for target in "${targets[@]}"; do
     # emulator tests above.
     options="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}"
   fi
-  if ! ASAN_OPTIONS="${options}" "${binary}" --gtest_brief=1; then
+  if [[ "${target}" == threadlab_emulator_tests ]]; then
+    # Known issue (2026-11-25): after a grid runs its fibers on the calling thread (one worker:
+    # the mapping probes, GridExecutor.SingleWorkerGivesTheSameResult), AddressSanitizer's view of
+    # that thread's own stack is left stale, and a later test in the same process is reported as
+    # a stack-buffer-overflow in ordinary code (every test passes alone and in any process of its
+    # own). Until the executor's fiber annotations on the caller's stack are fixed, each test runs
+    # in its own process here, so every test is still checked, only not after another one.
+    while IFS= read -r test_name; do
+      if ! ASAN_OPTIONS="${options}" "${binary}" --gtest_brief=1 \
+          --gtest_filter="${test_name}" >"${build_dir}/last-test.log" 2>&1; then
+        cat "${build_dir}/last-test.log"
+        status=1
+      fi
+    done < <("${binary}" --gtest_list_tests |
+             awk '/^[^ ]/ {suite=$1} /^  / {print suite $1}')
+  elif ! ASAN_OPTIONS="${options}" "${binary}" --gtest_brief=1; then
     status=1
   fi
 done
