@@ -90,15 +90,16 @@ class Device {
   }
 };
 
-// Device memory owned for its lifetime; moves, never copies.
-template <typename T>
-class DeviceArray {
+// Memory a Device handed out, owned for its lifetime and given back through `Release`; moves,
+// never copies.
+template <typename T, void (Device::*Release)(void*)>
+class DeviceOwnedArray {
  public:
-  DeviceArray() = default;
-  DeviceArray(Device* device, T* data, std::size_t count)
+  DeviceOwnedArray() = default;
+  DeviceOwnedArray(Device* device, T* data, std::size_t count)
       : device_(device), data_(data), count_(count) {}
-  DeviceArray(DeviceArray&& other) noexcept { *this = std::move(other); }
-  DeviceArray& operator=(DeviceArray&& other) noexcept {
+  DeviceOwnedArray(DeviceOwnedArray&& other) noexcept { *this = std::move(other); }
+  DeviceOwnedArray& operator=(DeviceOwnedArray&& other) noexcept {
     if (this != &other) {
       reset();
       device_ = std::exchange(other.device_, nullptr);
@@ -107,24 +108,29 @@ class DeviceArray {
     }
     return *this;
   }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() { reset(); }
+  DeviceOwnedArray(const DeviceOwnedArray&) = delete;
+  DeviceOwnedArray& operator=(const DeviceOwnedArray&) = delete;
+  ~DeviceOwnedArray() { reset(); }
 
   void reset() {
-    if (device_ != nullptr && data_ != nullptr) device_->release(data_);
+    if (device_ != nullptr && data_ != nullptr) (device_->*Release)(data_);
     data_ = nullptr;
     count_ = 0;
   }
   [[nodiscard]] T* data() const { return data_; }
   [[nodiscard]] std::size_t size() const { return count_; }
   [[nodiscard]] std::size_t bytes() const { return count_ * sizeof(T); }
+  [[nodiscard]] std::span<T> span() const { return {data_, count_}; }
 
  private:
   Device* device_ = nullptr;
   T* data_ = nullptr;
   std::size_t count_ = 0;
 };
+
+// Device memory (Device::allocate).
+template <typename T>
+using DeviceArray = DeviceOwnedArray<T, &Device::release>;
 
 template <typename T>
 Result<DeviceArray<T>> allocate_array(Device& device, std::size_t count) {
@@ -133,41 +139,9 @@ Result<DeviceArray<T>> allocate_array(Device& device, std::size_t count) {
   return DeviceArray<T>(&device, static_cast<T*>(*pointer), count);
 }
 
-// Pinned host memory (Device::allocate_pinned_host) owned for its lifetime; moves, never copies.
+// Pinned host memory (Device::allocate_pinned_host).
 template <typename T>
-class PinnedHostArray {
- public:
-  PinnedHostArray() = default;
-  PinnedHostArray(Device* device, T* data, std::size_t count)
-      : device_(device), data_(data), count_(count) {}
-  PinnedHostArray(PinnedHostArray&& other) noexcept { *this = std::move(other); }
-  PinnedHostArray& operator=(PinnedHostArray&& other) noexcept {
-    if (this != &other) {
-      reset();
-      device_ = std::exchange(other.device_, nullptr);
-      data_ = std::exchange(other.data_, nullptr);
-      count_ = std::exchange(other.count_, 0);
-    }
-    return *this;
-  }
-  PinnedHostArray(const PinnedHostArray&) = delete;
-  PinnedHostArray& operator=(const PinnedHostArray&) = delete;
-  ~PinnedHostArray() { reset(); }
-
-  void reset() {
-    if (device_ != nullptr && data_ != nullptr) device_->release_pinned_host(data_);
-    data_ = nullptr;
-    count_ = 0;
-  }
-  [[nodiscard]] T* data() const { return data_; }
-  [[nodiscard]] std::size_t size() const { return count_; }
-  [[nodiscard]] std::span<T> span() const { return {data_, count_}; }
-
- private:
-  Device* device_ = nullptr;
-  T* data_ = nullptr;
-  std::size_t count_ = 0;
-};
+using PinnedHostArray = DeviceOwnedArray<T, &Device::release_pinned_host>;
 
 template <typename T>
 Result<PinnedHostArray<T>> allocate_pinned_array(Device& device, std::size_t count) {
