@@ -20,30 +20,11 @@
 #include "lab/emulator/learner_compiler.hpp"
 #include "lab/emulator/learner_module.hpp"
 #include "lab/lab_prelude.hpp"
+#include "lab/worker/kernel_parameters.hpp"
 #include "lab/worker/lab_worker.hpp"
 
 namespace tl::lab {
 namespace {
-
-struct ArrayArgument {  // the prelude's Array<T>, with host pointers
-  void* data;
-  std::int32_t size;
-  std::uint32_t parameter;
-  void* trace;
-  void* fault;
-};
-static_assert(sizeof(ArrayArgument) == 32);
-
-struct MatrixArgument {  // the prelude's Matrix<T>
-  void* data;
-  std::int32_t rows;
-  std::int32_t cols;
-  void* trace;
-  void* fault;
-  std::uint32_t parameter;
-  std::uint32_t padding;
-};
-static_assert(sizeof(MatrixArgument) == 40);
 
 class EmulatorWorkerBackend final : public WorkerBackend {
  public:
@@ -117,20 +98,15 @@ class EmulatorWorkerBackend final : public WorkerBackend {
       return buffer.data();
     };
     std::byte* fault = request.traced ? copy_in(request.fault_offset, 72) : nullptr;
-    std::vector<std::array<std::byte, 40>> storage(request.arguments.size());
+    std::vector<ParameterSlot> storage(request.arguments.size());
     std::vector<void*> pointers;
     std::vector<std::pair<const std::byte*, const WireArgument*>> outputs;
     std::vector<std::pair<const std::byte*, const WireArgument*>> traces;
     for (std::size_t i = 0; i < request.arguments.size(); ++i) {
       const WireArgument& a = request.arguments[i];
-      std::byte* slot = storage[i].data();
-      pointers.push_back(slot);
+      pointers.push_back(storage[i].data());
       if (a.form == ArgumentForm::kScalar) {
-        if (a.is_float) {
-          std::memcpy(slot, &a.float_value, 4);
-        } else {
-          std::memcpy(slot, &a.int_value, 4);
-        }
+        write_parameter(a, i, 0, 0, 0, storage[i]);
         continue;
       }
       const std::size_t elements = static_cast<std::size_t>(a.rows * a.cols);
@@ -142,22 +118,8 @@ class EmulatorWorkerBackend final : public WorkerBackend {
         trace = copy_in(static_cast<std::uint64_t>(a.trace_offset), elements * 16);
         traces.emplace_back(trace, &a);
       }
-      if (a.form == ArgumentForm::kPointer) {
-        std::memcpy(slot, &data, sizeof data);
-      } else if (a.form == ArgumentForm::kArrayView) {
-        const ArrayArgument view{data, static_cast<std::int32_t>(elements),
-                                 static_cast<std::uint32_t>(i), trace, fault};
-        std::memcpy(slot, &view, sizeof view);
-      } else {
-        const MatrixArgument view{data,
-                                  static_cast<std::int32_t>(a.rows),
-                                  static_cast<std::int32_t>(a.cols),
-                                  trace,
-                                  fault,
-                                  static_cast<std::uint32_t>(i),
-                                  0};
-        std::memcpy(slot, &view, sizeof view);
-      }
+      const auto address = [](const std::byte* p) { return reinterpret_cast<std::uint64_t>(p); };
+      write_parameter(a, i, address(data), address(trace), address(fault), storage[i]);
     }
     auto launch = [&] {
       return module->launch(request.grid, request.block, request.dynamic_shared_bytes,

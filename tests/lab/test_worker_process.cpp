@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "lab/worker/kernel_parameters.hpp"
 #include "lab/worker/lab_protocol.hpp"
 #include "lab/worker/worker_process.hpp"
 
@@ -136,6 +137,54 @@ TEST(LabProtocol, RequestsAndRepliesSurviveTheWire) {
   EXPECT_EQ(back->milliseconds, reply.milliseconds);
   EXPECT_EQ(back->finding, "a race");
   EXPECT_FALSE(decode_run_reply("not json"));
+}
+
+}  // namespace
+}  // namespace tl::lab
+
+namespace tl::lab {
+namespace {
+
+// Both backends hand the kernel its views through write_parameter: the bytes must be the
+// prelude's Array<T> and Matrix<T>, field by field.
+TEST(KernelParameters, ViewsAreLaidOutAsThePreludeDeclaresThem) {
+  WireArgument matrix;
+  matrix.form = ArgumentForm::kMatrixView;
+  matrix.rows = 3;
+  matrix.cols = 7;
+  ParameterSlot slot{};
+  write_parameter(matrix, 2, 0x1000, 0x2000, 0x3000, slot);
+  std::uint64_t address = 0;
+  std::int32_t extent = 0;
+  std::uint32_t parameter = 0;
+  std::memcpy(&address, slot.data(), 8);
+  EXPECT_EQ(address, 0x1000u);
+  std::memcpy(&extent, slot.data() + 8, 4);
+  EXPECT_EQ(extent, 3);
+  std::memcpy(&extent, slot.data() + 12, 4);
+  EXPECT_EQ(extent, 7);
+  std::memcpy(&address, slot.data() + 16, 8);
+  EXPECT_EQ(address, 0x2000u);
+  std::memcpy(&address, slot.data() + 24, 8);
+  EXPECT_EQ(address, 0x3000u);
+  std::memcpy(&parameter, slot.data() + 32, 4);
+  EXPECT_EQ(parameter, 2u);
+
+  WireArgument array = matrix;
+  array.form = ArgumentForm::kArrayView;
+  write_parameter(array, 1, 0x1000, 0, 0x3000, slot);
+  std::memcpy(&extent, slot.data() + 8, 4);
+  EXPECT_EQ(extent, 21) << "an Array's size is every element";
+  std::memcpy(&parameter, slot.data() + 12, 4);
+  EXPECT_EQ(parameter, 1u);
+
+  WireArgument scalar;
+  scalar.is_float = true;
+  scalar.float_value = 2.5f;
+  write_parameter(scalar, 0, 0, 0, 0, slot);
+  float value = 0;
+  std::memcpy(&value, slot.data(), 4);
+  EXPECT_EQ(value, 2.5f);
 }
 
 }  // namespace

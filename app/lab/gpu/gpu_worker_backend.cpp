@@ -17,30 +17,11 @@
 
 #include "lab/gpu/cuda_libraries.hpp"
 #include "lab/lab_prelude.hpp"
+#include "lab/worker/kernel_parameters.hpp"
 #include "lab/worker/lab_worker.hpp"
 
 namespace tl::lab {
 namespace {
-
-struct ArrayArgument {  // the prelude's Array<T>
-  CuDevicePointer data;
-  std::int32_t size;
-  std::uint32_t parameter;
-  CuDevicePointer trace;
-  CuDevicePointer fault;
-};
-static_assert(sizeof(ArrayArgument) == 32);
-
-struct MatrixArgument {  // the prelude's Matrix<T>
-  CuDevicePointer data;
-  std::int32_t rows;
-  std::int32_t cols;
-  CuDevicePointer trace;
-  CuDevicePointer fault;
-  std::uint32_t parameter;
-  std::uint32_t padding;
-};
-static_assert(sizeof(MatrixArgument) == 40);
 
 struct LoadedKernel {
   CuModule module = nullptr;
@@ -154,21 +135,16 @@ class GpuWorkerBackend final : public WorkerBackend {
       }
     }
     // Kernel parameters live in `storage`; `pointers` point into it, as cuLaunchKernel wants.
-    std::vector<std::array<std::byte, 40>> storage(request.arguments.size());
+    std::vector<ParameterSlot> storage(request.arguments.size());
     std::vector<void*> pointers;
     std::vector<std::pair<CuDevicePointer, const WireArgument*>> outputs;
     std::vector<std::pair<CuDevicePointer, const WireArgument*>> traces;
     std::vector<CuDevicePointer> device_data(request.arguments.size(), 0);
     for (std::size_t i = 0; i < request.arguments.size(); ++i) {
       const WireArgument& a = request.arguments[i];
-      std::byte* slot = storage[i].data();
-      pointers.push_back(slot);
+      pointers.push_back(storage[i].data());
       if (a.form == ArgumentForm::kScalar) {
-        if (a.is_float) {
-          std::memcpy(slot, &a.float_value, 4);
-        } else {
-          std::memcpy(slot, &a.int_value, 4);
-        }
+        write_parameter(a, i, 0, 0, 0, storage[i]);
         continue;
       }
       const std::size_t elements = static_cast<std::size_t>(a.rows * a.cols);
@@ -186,22 +162,7 @@ class GpuWorkerBackend final : public WorkerBackend {
         }
         traces.emplace_back(trace, &a);
       }
-      if (a.form == ArgumentForm::kPointer) {
-        std::memcpy(slot, &data, sizeof data);
-      } else if (a.form == ArgumentForm::kArrayView) {
-        const ArrayArgument view{data, static_cast<std::int32_t>(elements),
-                                 static_cast<std::uint32_t>(i), trace, fault};
-        std::memcpy(slot, &view, sizeof view);
-      } else {
-        const MatrixArgument view{data,
-                                  static_cast<std::int32_t>(a.rows),
-                                  static_cast<std::int32_t>(a.cols),
-                                  trace,
-                                  fault,
-                                  static_cast<std::uint32_t>(i),
-                                  0};
-        std::memcpy(slot, &view, sizeof view);
-      }
+      write_parameter(a, i, data, trace, fault, storage[i]);
     }
 
     const LoadedKernel& kernel = request.traced ? traced_ : untraced_;
