@@ -2,14 +2,14 @@
 // Lesson 5's launch functions (kernels/dense_layer.cuh), one set per executor. Every kernel gives
 // each thread one element of Y (batch × out): x along the neurons, y along the batch rows. The
 // launch functions refuse a block too large for the shared-memory tiles
-// (lessons::validate_dense_layer_launch) before launching anything.
+// (kernels::validate_dense_layer_launch) before launching anything.
 
 #include <string>
 
 #include "core/launch_config.hpp"
 #include "core/result.hpp"
 #include "core/trace_record.hpp"
-#include "lessons/05_dense_layer/dense_layer.hpp"
+#include "kernels/dense_layer_shapes.hpp"
 
 namespace tl::kernels {
 
@@ -34,9 +34,9 @@ struct DenseLayerKernels {
   Status (*bias_sigmoid_traced)(const LaunchConfig& config, const float* z, const float* b,
                                 float* y, int batch, int out, TraceRecord* trace);
 
-  // The fast product (lessons::DenseProduct::kFast): a GEMV below lessons::kDenseGemvMaxBatch, the
+  // The fast product (lesson 5's "fast" product): a GEMV below kDenseGemvMaxBatch, the
   // pipelined GEMM (dense_gemm_pipelined.cuh) from it on. The configuration must be
-  // lessons::dense_layer_fast_config.
+  // dense_layer_fast_config.
   Status (*product_fast)(const LaunchConfig& config, const float* x, const float* w, float* z,
                          int batch, int in, int out);
   Status (*fused_fast)(const LaunchConfig& config, const float* x, const float* w, const float* b,
@@ -48,12 +48,9 @@ struct DenseLayerKernels {
 
 // The fast kernels compute their share of Y from their block index and a fixed thread count:
 // another configuration would leave elements unwritten or compute some twice.
-inline Status check_dense_fast_launch(const LaunchConfig& config, int batch, int in, int out) {
-  lessons::DenseLayerParams params;
-  params.batch = static_cast<std::uint64_t>(batch);
-  params.in = static_cast<std::uint64_t>(in);
-  params.out = static_cast<std::uint64_t>(out);
-  const LaunchConfig expected = lessons::dense_layer_fast_config(params);
+inline Status check_dense_fast_launch(const LaunchConfig& config, int batch, int out) {
+  const LaunchConfig expected =
+      dense_layer_fast_config(static_cast<std::uint64_t>(batch), static_cast<std::uint64_t>(out));
   if (config.grid != expected.grid || config.block != expected.block) {
     return invalid_argument("the fast dense-layer kernels need " + expected.to_string() +
                             " for batch " + std::to_string(batch) + " and " + std::to_string(out) +

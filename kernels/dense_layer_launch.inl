@@ -4,8 +4,8 @@
 // anything, and the fast product picks its kernel (GEMV or GEMM, whole or edge tiles) by size.
 
 // The model validates launches against the kernel's shared-memory tiles: both must agree.
-static_assert(kDenseMaxTileOut == static_cast<int>(lessons::kDenseLayerMaxBlockX));
-static_assert(kDenseMaxTileRows == static_cast<int>(lessons::kDenseLayerMaxBlockY));
+static_assert(kDenseMaxTileOut == static_cast<int>(kernels::kDenseLayerMaxBlockX));
+static_assert(kDenseMaxTileRows == static_cast<int>(kernels::kDenseLayerMaxBlockY));
 
 // The product's tiles are shared by the threads of a block and filled between __syncthreads():
 // those kernels use barriers. The element-wise kernels do not.
@@ -39,17 +39,17 @@ constexpr auto kGemmFused =
 // Every launch of the tiled kernels first checks the block against the tiles.
 template <const auto& kernel, class... Args>
 Status launch_checked(const LaunchConfig& config, Args... args) {
-  TL_RETURN_IF_ERROR(lessons::validate_dense_layer_launch(config));
+  TL_RETURN_IF_ERROR(kernels::validate_dense_layer_launch(config));
   return launch<kernel>(config, args...);
 }
 
 inline bool use_gemv(int batch) {
-  return static_cast<std::uint64_t>(batch) < lessons::kDenseGemvMaxBatch;
+  return static_cast<std::uint64_t>(batch) < kernels::kDenseGemvMaxBatch;
 }
 
 inline Status launch_product_fast(const LaunchConfig& config, const float* x, const float* w,
                                   float* z, int batch, int in, int out) {
-  TL_RETURN_IF_ERROR(kernels::check_dense_fast_launch(config, batch, in, out));
+  TL_RETURN_IF_ERROR(kernels::check_dense_fast_launch(config, batch, out));
   if (use_gemv(batch)) return launch<kGemvProduct>(config, x, w, z, in, out);
   if (dense_gemm_whole_tiles(batch, in, out)) {
     return launch<kGemmProduct<true>>(config, x, w, z, batch, in, out);
@@ -60,7 +60,7 @@ inline Status launch_product_fast(const LaunchConfig& config, const float* x, co
 template <class Trace, class... Records>
 Status launch_fused_fast(const LaunchConfig& config, const float* x, const float* w, const float* b,
                          float* y, int batch, int in, int out, Records... records) {
-  TL_RETURN_IF_ERROR(kernels::check_dense_fast_launch(config, batch, in, out));
+  TL_RETURN_IF_ERROR(kernels::check_dense_fast_launch(config, batch, out));
   if (use_gemv(batch)) return launch<kGemvFused<Trace>>(config, x, w, b, y, in, out, records...);
   if (dense_gemm_whole_tiles(batch, in, out)) {
     return launch<kGemmFused<true, Trace>>(config, x, w, b, y, batch, in, out, records...);

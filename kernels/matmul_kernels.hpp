@@ -7,7 +7,7 @@
 #include "core/launch_config.hpp"
 #include "core/result.hpp"
 #include "core/trace_record.hpp"
-#include "lessons/04_matmul/matmul.hpp"
+#include "kernels/matmul_shapes.hpp"
 
 namespace tl::kernels {
 
@@ -29,12 +29,11 @@ struct MatmulKernels {
   Status (*uncoalesced_traced)(const LaunchConfig& config, const float* a, const float* b, float* c,
                                int m, int n, int k, TraceRecord* trace);
   // A register-tiled rung (regtile-1d, regtile-2d, vectorized, warptile): the block must be its
-  // fixed thread count (lessons::matmul_block_tile), checked by check_block_tile_launch.
-  Status (*block_tiled)(const LaunchConfig& config, lessons::MatmulKernel kernel, const float* a,
+  // fixed thread count (matmul_block_tile), checked by check_block_tile_launch.
+  Status (*block_tiled)(const LaunchConfig& config, MatmulKernel kernel, const float* a,
                         const float* b, float* c, int m, int n, int k);
-  Status (*block_tiled_traced)(const LaunchConfig& config, lessons::MatmulKernel kernel,
-                               const float* a, const float* b, float* c, int m, int n, int k,
-                               TraceRecord* trace);
+  Status (*block_tiled_traced)(const LaunchConfig& config, MatmulKernel kernel, const float* a,
+                               const float* b, float* c, int m, int n, int k, TraceRecord* trace);
 };
 
 MatmulKernels matmul_emulated();
@@ -62,14 +61,14 @@ inline Status check_tiled_launch(int tile, const LaunchConfig& config) {
 // The register-tiled rungs compute a fixed tile of C per block with a fixed number of threads, each
 // loading its share of the tiles by its index: with any other block they would silently leave parts
 // of C unwritten or read past their shared tiles. Both executors refuse such a launch first.
-inline Status check_block_tile_launch(lessons::MatmulKernel kernel, const LaunchConfig& config) {
-  const auto shape = lessons::matmul_block_tile(kernel);
+inline Status check_block_tile_launch(MatmulKernel kernel, const LaunchConfig& config) {
+  const auto shape = matmul_block_tile(kernel);
   if (!shape) {
-    return invalid_argument("the " + std::string(lessons::to_string(kernel)) +
+    return invalid_argument("the " + std::string(to_string(kernel)) +
                             " kernel is not a register-tiled kernel");
   }
   if (config.block != Dim3{shape->threads, 1, 1}) {
-    return invalid_argument("the " + std::string(lessons::to_string(kernel)) +
+    return invalid_argument("the " + std::string(to_string(kernel)) +
                             " kernel needs blocks of exactly " + std::to_string(shape->threads) +
                             "×1×1 threads: each block computes a " + std::to_string(shape->tile_m) +
                             "×" + std::to_string(shape->tile_n) +

@@ -43,15 +43,15 @@ Status launch_tiled(const LaunchConfig& config, int tile, const float* a, const 
 }
 
 template <class Trace, class... Records>
-Status launch_block_tiled(const LaunchConfig& config, lessons::MatmulKernel kernel, const float* a,
+Status launch_block_tiled(const LaunchConfig& config, kernels::MatmulKernel kernel, const float* a,
                           const float* b, float* c, int m, int n, int k, Records... records) {
   TL_RETURN_IF_ERROR(kernels::check_block_tile_launch(kernel, config));
   switch (kernel) {
-    case lessons::MatmulKernel::kRegtile1d:
+    case kernels::MatmulKernel::kRegtile1d:
       return launch<kRegtile1d<Trace>>(config, a, b, c, m, n, k, records...);
-    case lessons::MatmulKernel::kRegtile2d:
+    case kernels::MatmulKernel::kRegtile2d:
       return launch<kRegtile2d<Trace>>(config, a, b, c, m, n, k, records...);
-    case lessons::MatmulKernel::kVectorized:
+    case kernels::MatmulKernel::kVectorized:
       return launch<kVectorized<Trace>>(config, a, b, c, m, n, k, records...);
     default:
       return launch<kWarptile<Trace>>(config, a, b, c, m, n, k, records...);
@@ -59,7 +59,7 @@ Status launch_block_tiled(const LaunchConfig& config, lessons::MatmulKernel kern
 }
 
 // The table's traced entry doubles as the timed one: a null trace launches the timed kernel.
-inline Status launch_block_tiled_traced(const LaunchConfig& config, lessons::MatmulKernel kernel,
+inline Status launch_block_tiled_traced(const LaunchConfig& config, kernels::MatmulKernel kernel,
                                         const float* a, const float* b, float* c, int m, int n,
                                         int k, tl::TraceRecord* trace) {
   if (trace == nullptr) return launch_block_tiled<tl::Untraced>(config, kernel, a, b, c, m, n, k);
@@ -93,19 +93,19 @@ inline std::span<const kernels::KernelSymbol> matmul_symbols() {
 }
 
 // The shapes the register-tiled kernels are compiled with must be the ones the lesson plans with.
-constexpr bool matmul_shape_matches(lessons::MatmulKernel kernel, int tile_m, int tile_n,
+constexpr bool matmul_shape_matches(kernels::MatmulKernel kernel, int tile_m, int tile_n,
                                     int tile_k, int threads) {
-  const auto shape = lessons::matmul_block_tile(kernel);
+  const auto shape = kernels::matmul_block_tile(kernel);
   return shape && static_cast<int>(shape->tile_m) == tile_m &&
          static_cast<int>(shape->tile_n) == tile_n && static_cast<int>(shape->tile_k) == tile_k &&
          static_cast<int>(shape->threads) == threads;
 }
-static_assert(matmul_shape_matches(lessons::MatmulKernel::kRegtile1d, kRegtile1dTileM,
+static_assert(matmul_shape_matches(kernels::MatmulKernel::kRegtile1d, kRegtile1dTileM,
                                    kRegtile1dTileN, kRegtile1dTileK, kRegtile1dThreads));
-static_assert(matmul_shape_matches(lessons::MatmulKernel::kRegtile2d, kRegtile2dTileM,
+static_assert(matmul_shape_matches(kernels::MatmulKernel::kRegtile2d, kRegtile2dTileM,
                                    kRegtile2dTileN, kRegtile2dTileK, kRegtile2dThreads));
-static_assert(matmul_shape_matches(lessons::MatmulKernel::kVectorized, kVectorizedTileM,
+static_assert(matmul_shape_matches(kernels::MatmulKernel::kVectorized, kVectorizedTileM,
                                    kVectorizedTileN, kVectorizedTileK, kVectorizedThreads));
-static_assert(matmul_shape_matches(lessons::MatmulKernel::kWarptile, MatmulWarptile::BM,
+static_assert(matmul_shape_matches(kernels::MatmulKernel::kWarptile, MatmulWarptile::BM,
                                    MatmulWarptile::BN, MatmulWarptile::BK,
                                    MatmulWarptile::THREADS));

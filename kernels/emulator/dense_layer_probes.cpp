@@ -4,9 +4,9 @@
 
 #include <string>
 
+#include "kernels/dense_layer_shapes.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kernels/mapping_probe.hpp"
-#include "lessons/05_dense_layer/dense_layer.hpp"
 
 namespace tl::kernels {
 namespace {
@@ -55,15 +55,12 @@ std::vector<MappingProbe> dense_layer_mapping_probes() {
 
   // The fast product, in the configuration it requires: a GEMV below kDenseGemvMaxBatch rows, a
   // GEMM from it on, over edge tiles or, at multiples of the tile, whole ones.
-  const int gemv_batch = static_cast<int>(lessons::kDenseGemvMaxBatch) - 1;
+  const int gemv_batch = static_cast<int>(kernels::kDenseGemvMaxBatch) - 1;
   for (const auto& [batch, in, out] :
        {std::tuple{gemv_batch, 45, 29}, std::tuple{gemv_batch, 64, 29}, std::tuple{40, 45, 29},
         std::tuple{128, 32, 128}}) {
-    lessons::DenseLayerParams params;
-    params.batch = static_cast<std::uint64_t>(batch);
-    params.in = static_cast<std::uint64_t>(in);
-    params.out = static_cast<std::uint64_t>(out);
-    const LaunchConfig config = lessons::dense_layer_fast_config(params);
+    const LaunchConfig config = kernels::dense_layer_fast_config(static_cast<std::uint64_t>(batch),
+                                                                 static_cast<std::uint64_t>(out));
     auto x = probe_inputs(static_cast<std::size_t>(batch) * in, 1);
     auto w = probe_inputs(static_cast<std::size_t>(out) * in, 2);
     auto b = probe_inputs(out, 3);

@@ -51,14 +51,14 @@ std::vector<MappingProbe> matmul_mapping_probes() {
           return kt.tiled_traced(config, tile, a, b, c, mm, nn, kk, trace);
         });
   }
-  for (const lessons::MatmulKernel kernel :
-       {lessons::MatmulKernel::kRegtile1d, lessons::MatmulKernel::kRegtile2d,
-        lessons::MatmulKernel::kVectorized, lessons::MatmulKernel::kWarptile}) {
-    const lessons::MatmulBlockTile shape = *lessons::matmul_block_tile(kernel);
+  for (const kernels::MatmulKernel kernel :
+       {kernels::MatmulKernel::kRegtile1d, kernels::MatmulKernel::kRegtile2d,
+        kernels::MatmulKernel::kVectorized, kernels::MatmulKernel::kWarptile}) {
+    const kernels::MatmulBlockTile shape = *kernels::matmul_block_tile(kernel);
     // Two block rows, the second mostly past the edge; one partial block column.
     const int rows = static_cast<int>(shape.tile_m) + 6, cols = 20;
     add(
-        "matmul_" + std::string(lessons::to_string(kernel)),
+        "matmul_" + std::string(kernels::to_string(kernel)),
         {{blocks_over(cols, shape.tile_n), blocks_over(rows, shape.tile_m), 1},
          {shape.threads, 1, 1}},
         rows, cols, k,

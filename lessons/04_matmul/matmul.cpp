@@ -75,31 +75,8 @@ Status validate_matmul_size(const MatmulSize& size, std::uint64_t max_bytes) {
   return Status::ok();
 }
 
-namespace {
-struct KernelName {
-  MatmulKernel kernel;
-  std::string_view name;
-};
-constexpr KernelName kKernelNames[] = {
-    {MatmulKernel::kUncoalesced, "uncoalesced"},
-    {MatmulKernel::kNaive, "naive"},
-    {MatmulKernel::kTiled, "tiled"},
-    {MatmulKernel::kRegtile1d, "regtile-1d"},
-    {MatmulKernel::kRegtile2d, "regtile-2d"},
-    {MatmulKernel::kVectorized, "vectorized"},
-    {MatmulKernel::kWarptile, "warptile"},
-};
-}  // namespace
-
-std::string_view to_string(MatmulKernel kernel) {
-  for (const KernelName& entry : kKernelNames) {
-    if (entry.kernel == kernel) return entry.name;
-  }
-  return "?";
-}
-
 Result<MatmulKernel> parse_matmul_kernel(std::string_view text) {
-  for (const KernelName& entry : kKernelNames) {
+  for (const kernels::MatmulKernelName& entry : kernels::kMatmulKernelNames) {
     if (entry.name == text) return entry.kernel;
   }
   return invalid_argument(

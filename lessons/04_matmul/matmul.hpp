@@ -13,6 +13,7 @@
 #include "core/launch_config.hpp"
 #include "core/lessons/catalog.hpp"
 #include "core/result.hpp"
+#include "kernels/matmul_shapes.hpp"
 
 namespace tl::lessons {
 
@@ -51,54 +52,15 @@ inline constexpr std::uint64_t kMatmulMaxElements = 0x7FFFFFFFull;
 // memory available (max_bytes; 0 skips that check).
 Status validate_matmul_size(const MatmulSize& size, std::uint64_t max_bytes);
 
-// The ladder of kernels the lesson climbs, slowest first. Each rung changes one thing.
-enum class MatmulKernel {
-  kUncoalesced,  // one thread per element, x picking the row: a warp's reads are scattered
-  kNaive,        // one thread per element, x picking the column: reads of B coalesced
-  kTiled,        // TILE×TILE blocks staging tiles of A and B in shared memory
-  kRegtile1d,    // each thread computes 8 elements of a column in registers (64×64 block tiles)
-  kRegtile2d,    // each thread computes an 8×8 square in registers (128×128 block tiles)
-  kVectorized,   // as 2D, with float4 loads and a transposed A tile in shared memory
-  kWarptile,     // as vectorised, tiles split per warp, double-buffered shared memory
-};
-
-// Every rung in ladder order: the lesson times them all side by side.
-inline constexpr MatmulKernel kMatmulLadder[] = {
-    MatmulKernel::kUncoalesced, MatmulKernel::kNaive,     MatmulKernel::kTiled,
-    MatmulKernel::kRegtile1d,   MatmulKernel::kRegtile2d, MatmulKernel::kVectorized,
-    MatmulKernel::kWarptile};
-
-// "uncoalesced", "naive", "tiled", "regtile-1d", "regtile-2d", "vectorized", "warptile".
-[[nodiscard]] std::string_view to_string(MatmulKernel kernel);
+// The ladder of rungs, their names and the register-tiled rungs' fixed block tiles are the
+// kernels' facts (kernels/matmul_shapes.hpp): the lesson speaks of them by the same names.
+using kernels::kMatmulLadder;
+using kernels::kMatmulTiles;
+using kernels::matmul_block_tile;
+using kernels::MatmulBlockTile;
+using kernels::MatmulKernel;
+using kernels::to_string;
 Result<MatmulKernel> parse_matmul_kernel(std::string_view text);
-
-// The tile sizes the tiled kernel is compiled for.
-inline constexpr std::uint32_t kMatmulTiles[] = {8, 16, 32};
-
-// The register-tiled rungs have a fixed shape, compiled into the kernel: a block of `threads`
-// threads (1D) computes a tile_m × tile_n tile of C, walking along K tile_k at a time. The kernels
-// (kernels/matmul_regtile_*.cuh, matmul_vectorized.cuh, matmul_warptile.cuh) static_assert that
-// they agree with this table.
-struct MatmulBlockTile {
-  std::uint32_t tile_m = 0;
-  std::uint32_t tile_n = 0;
-  std::uint32_t tile_k = 0;
-  std::uint32_t threads = 0;
-};
-// The shape of a register-tiled rung; nullopt for the rungs whose block the user picks.
-[[nodiscard]] constexpr std::optional<MatmulBlockTile> matmul_block_tile(MatmulKernel kernel) {
-  switch (kernel) {
-    case MatmulKernel::kRegtile1d:
-      return MatmulBlockTile{64, 64, 8, 512};
-    case MatmulKernel::kRegtile2d:
-    case MatmulKernel::kVectorized:
-      return MatmulBlockTile{128, 128, 8, 256};
-    case MatmulKernel::kWarptile:
-      return MatmulBlockTile{128, 128, 16, 256};
-    default:
-      return std::nullopt;
-  }
-}
 
 struct MatmulVariant {
   MatmulKernel kernel = MatmulKernel::kTiled;

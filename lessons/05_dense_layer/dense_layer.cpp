@@ -23,16 +23,6 @@ Result<DenseProduct> parse_dense_product(std::string_view text) {
                           "neuron at small batches, a pipelined tiled matrix product otherwise).");
 }
 
-LaunchConfig dense_layer_fast_config(const DenseLayerParams& params) {
-  const auto ceil_div = [](std::uint64_t a, std::uint64_t b) {
-    return static_cast<std::uint32_t>((a + b - 1) / b);
-  };
-  if (params.batch < kDenseGemvMaxBatch) {
-    return {{ceil_div(params.out, 8), static_cast<std::uint32_t>(params.batch), 1}, {256, 1, 1}};
-  }
-  return {{ceil_div(params.out, 128), ceil_div(params.batch, 128), 1}, {256, 1, 1}};
-}
-
 namespace {
 
 unsigned hardware_threads() {
@@ -157,25 +147,6 @@ Status validate_dense_layer(const DenseLayerParams& params, std::uint64_t max_by
                      " for W, X, b, Z and Y, but only " +
                      format_bytes(static_cast<double>(max_bytes)) +
                      " is available: make it smaller (W alone is out × in × 4 bytes)."};
-  }
-  return Status::ok();
-}
-
-Status validate_dense_layer_launch(const LaunchConfig& config) {
-  const Dim3& block = config.block;
-  if (block.x > kDenseLayerMaxBlockX || block.y > kDenseLayerMaxBlockY) {
-    return invalid_argument(
-        "block " + to_string(block) + " is too large for the dense-layer kernels: a block keeps " +
-        "the weights of its neurons (block x) and the inputs of its batch rows (block y) in "
-        "shared memory, sized for at most " +
-        std::to_string(kDenseLayerMaxBlockX) + " × " + std::to_string(kDenseLayerMaxBlockY) +
-        ". Try a block of 32 × 8.");
-  }
-  if (block.z != 1 || config.grid.z != 1) {
-    return invalid_argument(
-        "the dense-layer kernels use a 2D grid of 2D blocks (x: neurons, "
-        "y: batch rows); the z dimensions must be 1, got grid " +
-        to_string(config.grid) + " and block " + to_string(block) + ".");
   }
   return Status::ok();
 }

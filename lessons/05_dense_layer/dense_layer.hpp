@@ -16,6 +16,7 @@
 #include "core/lessons/catalog.hpp"
 #include "core/result.hpp"
 #include "core/trace.hpp"
+#include "kernels/dense_layer_shapes.hpp"
 
 namespace tl::lessons {
 
@@ -42,9 +43,13 @@ enum class DenseProduct {
 [[nodiscard]] std::string_view to_string(DenseProduct product);  // "tiled", "fast"
 Result<DenseProduct> parse_dense_product(std::string_view text);
 
-// Below this batch the fast product is a matrix-vector product per batch row; from it on, a tiled
-// matrix product fed by asynchronous copies (kernels/dense_gemm_pipelined.cuh).
-inline constexpr std::uint64_t kDenseGemvMaxBatch = 8;
+// Below kDenseGemvMaxBatch the fast product is a matrix-vector product per batch row; from it on,
+// a tiled matrix product fed by asynchronous copies. The kernels own that threshold, the largest
+// block their tiles hold and the launch rules (kernels/dense_layer_shapes.hpp).
+using kernels::kDenseGemvMaxBatch;
+using kernels::kDenseLayerMaxBlockX;
+using kernels::kDenseLayerMaxBlockY;
+using kernels::validate_dense_layer_launch;
 
 // The CLI and UI names: --batch --inputs --neurons --path --product.
 struct DenseLayerParams {
@@ -85,16 +90,7 @@ inline constexpr std::uint64_t kDenseLayerMaxElements = 0x7FFFFFFFull;
 // of memory (0 skips that check).
 Status validate_dense_layer(const DenseLayerParams& params, std::uint64_t max_bytes);
 
-// The product keeps a tile of W for the block's neurons and a tile of X for its batch rows in
-// shared memory, sized for at most 32 of each (kernels/dense_layer.cuh).
-inline constexpr std::uint32_t kDenseLayerMaxBlockX = 32;
-inline constexpr std::uint32_t kDenseLayerMaxBlockY = 32;
 inline constexpr Dim3 kDenseLayerDefaultBlock{32, 8, 1};
-
-// The launch shape the dense-layer kernels accept: a 2D grid of 2D blocks over Y, x along the
-// neurons and y along the batch rows. Grids too small or too large are allowed (elements left
-// unwritten, idle threads); a block larger than the shared-memory tiles is refused.
-Status validate_dense_layer_launch(const LaunchConfig& config);
 
 // Enough blocks of `block` to give every element of Y its own thread.
 [[nodiscard]] LaunchConfig dense_layer_config(const DenseLayerParams& params,
@@ -105,7 +101,9 @@ Status validate_dense_layer_launch(const LaunchConfig& config);
 // 256 threads, over (ceil(out / 8), batch) for the GEMV, over 128×128 tiles of Y for the GEMM. The
 // bias and sigmoid kernels of the unfused chain and the cuBLAS epilogue keep the lesson's
 // configuration.
-[[nodiscard]] LaunchConfig dense_layer_fast_config(const DenseLayerParams& params);
+[[nodiscard]] inline LaunchConfig dense_layer_fast_config(const DenseLayerParams& params) {
+  return kernels::dense_layer_fast_config(params.batch, params.out);
+}
 
 // The CPU emulator runs every GPU thread on the CPU, and the product's threads as fibers that
 // switch at every __syncthreads(): about 20 ns per multiply-add, where the plain CPU loop needs 1.
