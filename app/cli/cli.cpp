@@ -238,6 +238,9 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
         ->capture_default_str();
     command.add_option("--block", lab_check.block,
                        "Your block size, e.g. 128 or 16,16, where the exercise lets you choose");
+    command.add_option("--grid", lab_check.grid,
+                       "Your grid, e.g. 4 or 8,8, for every case (default: enough blocks for each "
+                       "case's size)");
     command
         .add_option("--seed", lab_check.seed,
                     "The hidden data's seed (a teacher may grade on one students never saw)")
@@ -249,6 +252,11 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
         ->check(CLI::Range(1, 600000));
     command.add_option("--format", lab_check.format, formats);
   };
+  auto* lab_run_command = lab_command->add_subcommand(
+      "run",
+      "Run your kernel once on the exercise's example case, no hidden checks (exit 0 its outputs "
+      "are right, 1 they are not, 2 it does not compile)");
+  add_lab_options(*lab_run_command, "Your kernel's .cu file", "text or json (default text)");
   auto* lab_check_command =
       lab_command->add_subcommand("check",
                                   "Run the hidden checks on your kernel (exit 0 pass, "
@@ -287,6 +295,12 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
     if (*lab_list) return command_lab_list(lab_list_format, std::cout, std::cerr);
     if (!lab_print_what.empty()) {
       return command_lab_print(lab_exercise_id, lab_print_what, std::cout, std::cerr);
+    }
+    if (*lab_run_command) {
+      if (lab_check.format.empty()) lab_check.format = "text";
+      lab_check.run_only = true;
+      lab_check.compare = false;
+      return command_lab_check(lab_check, std::cout, std::cerr);
     }
     if (*lab_check_command) {
       if (lab_check.format.empty()) lab_check.format = "text";

@@ -17,6 +17,7 @@
 #include "lab/exercise_registry.hpp"
 #include "lab/gpu/cuda_libraries.hpp"
 #include "lab/lab_check.hpp"
+#include "lab/verdict_summary.hpp"
 #include "lab/worker/lab_worker.hpp"
 
 namespace tl::cli {
@@ -67,6 +68,12 @@ Result<lab::LabOptions> lab_options(const LabCheckOptions& options) {
     if (!block) return block.error();
     lab.block = *block;
   }
+  if (!options.grid.empty()) {
+    Result<Dim3> grid = parse_dim3(options.grid);
+    if (!grid) return grid.error();
+    lab.grid = *grid;
+  }
+  lab.run_only = options.run_only;
   return lab;
 }
 
@@ -74,10 +81,14 @@ json verdict_json(const lab::Exercise& exercise, const std::string& file,
                   const lab::CheckVerdict& verdict) {
   json cases = json::array();
   for (const lab::CaseResult& c : verdict.cases) {
-    cases.push_back({{"case", c.label}, {"passed", c.passed}, {"message", c.message}});
+    cases.push_back({{"case", c.label},
+                     {"launch", lab::launch_text(c.launch)},
+                     {"passed", c.passed},
+                     {"message", c.message}});
   }
   return {{"exercise", exercise.id},
           {"file", file},
+          {"mode", verdict.run_only ? "run" : "check"},
           {"outcome", lab::to_string(verdict.outcome)},
           {"reason", verdict.reason},
           {"device", verdict.device},
@@ -86,6 +97,10 @@ json verdict_json(const lab::Exercise& exercise, const std::string& file,
           {"solution_ms", verdict.solution_ms},
           {"library", verdict.library},
           {"library_ms", verdict.library_ms},
+          {"moved_bytes", verdict.moved_bytes},
+          {"copy_ms", verdict.copy_ms},
+          {"copy_ceiling", verdict.copy_ceiling},
+          {"flops", verdict.flops},
           {"timed_case", verdict.timed_case},
           {"compiler_log", verdict.compiler_log},
           {"printed", verdict.printed},
@@ -110,27 +125,18 @@ void print_verdict(const lab::Exercise& exercise, const lab::CheckVerdict& verdi
   if (!verdict.compiler_log.empty())
     out << verdict.compiler_log << (verdict.compiler_log.back() == '\n' ? "" : "\n");
   for (const lab::CaseResult& c : verdict.cases) {
-    out << (c.passed ? "  pass  " : "  FAIL  ") << c.label << (c.passed ? "" : ": " + c.message)
-        << "\n";
+    out << (c.passed ? "  pass  " : "  FAIL  ") << c.label << " " << lab::launch_text(c.launch)
+        << (c.passed ? "" : ": " + c.message) << "\n";
   }
   if (!verdict.printed.empty()) out << "printed by the kernel:\n" << verdict.printed << "\n";
-  out << exercise.id << ": " << lab::to_string(verdict.outcome) << " — " << verdict.reason;
+  // A Run's outcome is its one case's: "passed" would claim the hidden checks.
+  const char* outcome = verdict.run_only && verdict.outcome == lab::Outcome::kPassed
+                            ? "ran"
+                            : lab::to_string(verdict.outcome);
+  out << exercise.id << ": " << outcome << " — " << verdict.reason;
   if (!verdict.device.empty()) out << " (" << verdict.device << ")";
   out << "\n";
-  if (verdict.kernel_ms > 0) {
-    out << std::fixed << std::setprecision(4) << "time on " << verdict.timed_case << ": "
-        << verdict.kernel_ms << " ms";
-    if (verdict.solution_ms > 0) {
-      out << "; the reference solution: " << verdict.solution_ms << " ms (yours takes "
-          << std::setprecision(2) << verdict.kernel_ms / verdict.solution_ms << "× as long)";
-    }
-    if (verdict.library_ms > 0) {
-      out << std::setprecision(4) << "; " << verdict.library << ": " << verdict.library_ms
-          << " ms (yours takes " << std::setprecision(2) << verdict.kernel_ms / verdict.library_ms
-          << "× as long)";
-    }
-    out << "\n" << std::defaultfloat;
-  }
+  for (const lab::TimingLine& line : lab::timing_summary(verdict)) out << line.text << "\n";
 }
 
 const lab::Exercise* exercise_or_fail(const std::string& id, std::ostream& err) {

@@ -53,12 +53,14 @@ struct RenderOptions {
 };
 int command_render(const RenderOptions& options, std::ostream& out, std::ostream& err);
 
-// The Kernel Lab: `lab list|starter|solution|statement|check|watch|grade` and the worker.
+// The Kernel Lab: `lab list|starter|solution|statement|run|check|watch|grade` and the worker.
 struct LabCheckOptions {
   std::string exercise;
   std::string file;  // check, watch: the submission; grade: the folder of submissions
   std::string backend = "auto";
-  std::string block;  // empty: the exercise's
+  std::string block;      // empty: the exercise's
+  std::string grid;       // empty: each case's own
+  bool run_only = false;  // `lab run`: the example case only (lab::LabOptions::run_only)
   std::uint64_t seed = 1;
   int timeout_ms = 2000;
   std::string format;   // text|json (check), csv|json (grade)

@@ -154,6 +154,26 @@ class EmulatorWorkerBackend final : public WorkerBackend {
     return reply;
   }
 
+  RunReply time_copy(const CopyRequest& request) override {
+    // The emulator's "device memory" is the host's: its ceiling is a memcpy on one CPU thread,
+    // half the traffic read and half written.
+    RunReply reply;
+    const std::size_t half = std::max<std::size_t>(request.bytes / 2, 4);
+    std::vector<std::byte> source(half, std::byte{0x3f});
+    std::vector<std::byte> target(half);
+    std::memcpy(target.data(), source.data(), half);  // first touch, untimed
+    for (int repeat = 0; repeat < std::max(request.repeats, 1); ++repeat) {
+      const auto start = std::chrono::steady_clock::now();
+      std::memcpy(target.data(), source.data(), half);
+      const auto stop = std::chrono::steady_clock::now();
+      // Keeps the copy from being optimised away: its result is read.
+      if (target[half - 1] != source[half - 1]) break;
+      reply.milliseconds.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
+    }
+    reply.ok = true;
+    return reply;
+  }
+
  private:
   std::optional<EmulatedLearnerModule> traced_;
   std::optional<EmulatedLearnerModule> untraced_;

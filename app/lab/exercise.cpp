@@ -1,5 +1,6 @@
 #include "lab/exercise.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstdio>
 
@@ -65,6 +66,16 @@ const char* describe(SourceRule rule) {
       return "must use warp shuffles (__shfl_down_sync, ...)";
   }
   return "";
+}
+
+std::uint64_t least_traffic_bytes(const Exercise& exercise, const CheckCase& check) {
+  std::uint64_t bytes = 0;
+  const std::size_t count = std::min(exercise.parameters.size(), check.arguments.size());
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!is_array(exercise.parameters[i])) continue;
+    bytes += static_cast<std::uint64_t>(check.arguments[i].array.size()) * 4;
+  }
+  return bytes;
 }
 
 std::vector<std::size_t> output_parameters(const Exercise& exercise) {

@@ -77,6 +77,9 @@ struct CheckCase {
   std::vector<Argument> arguments;  // one per parameter, in order
   LaunchShape launch;
   std::vector<ArrayData> expected;  // one per parameter; filled for outputs only
+  // Floating-point operations the computation needs (2·M·N·K for a matrix product), for the rate
+  // of a passing kernel; 0 where the exercise does not count them (memory-bound ones).
+  double flops = 0.0;
 };
 
 // Rules a submission must follow beyond its results, checked on its source text where they can be.
@@ -118,6 +121,11 @@ struct Exercise {
 
 // The output parameters' indices, in order.
 [[nodiscard]] std::vector<std::size_t> output_parameters(const Exercise& exercise);
+
+// The least traffic a kernel solving `check` can make: every input array read once, every output
+// written once, in bytes (4 per element). Its time at the device's copy rate is the memory
+// ceiling a passing kernel is measured against.
+[[nodiscard]] std::uint64_t least_traffic_bytes(const Exercise& exercise, const CheckCase& check);
 
 // Blocks needed to cover `count` items with `per_block` per block.
 [[nodiscard]] constexpr std::uint32_t blocks_for(std::int64_t count, std::uint32_t per_block) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <thread>
 
 #include <unistd.h>
 
@@ -45,6 +46,11 @@ bool close_enough(float got, float expected, const Tolerance& tolerance) {
   if (std::isinf(expected) || std::isinf(got)) return got == expected;
   const double difference = std::fabs(static_cast<double>(got) - expected);
   return difference <= tolerance.absolute + tolerance.relative * std::fabs(expected);
+}
+
+// A Run's one line: what ran, with which launch, and what came of it.
+std::string ran_reason(const CheckCase& example, const std::string& outcome) {
+  return "ran on " + example.label + " with " + launch_text(example.launch) + ": " + outcome;
 }
 
 CheckVerdict unavailable(std::string reason) {
@@ -144,6 +150,14 @@ class WorkerSession {
     }
     WorkerLimits limits;
     limits.file_size_bytes = 256ull << 20;  // cubins and shared objects, never gigabytes
+    // A backstop for a worker that spins without end between requests (each run has its own
+    // wall-clock timeout): a whole check of the largest exercise takes a few CPU seconds.
+    limits.cpu_seconds = 600;
+    // A fork bomb stops within a thousand tasks; the CUDA driver's and the emulator's own
+    // threads (one per core) fit in the headroom. Root is exempt (the kernel ignores the limit).
+    if (const std::uint64_t tasks = user_task_count(); tasks > 0) {
+      limits.processes = tasks + 1024 + std::thread::hardware_concurrency();
+    }
     if (options_.backend == LabBackend::kEmulator) {
       // The emulator's kernels are native code in this process: cap what a runaway can take.
       limits.address_space_bytes = 8ull << 30;
@@ -324,8 +338,18 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
   }
 
   const Dim3 block = options.block.value_or(exercise.default_block);
-  const std::vector<CheckCase> cases = exercise.make_cases(options.seed, block);
-  const std::vector<SourceRule> broken = broken_rules(source, exercise.rules);
+  std::vector<CheckCase> cases = exercise.make_cases(options.seed, block);
+  if (options.grid) {
+    for (CheckCase& c : cases) c.launch.grid = *options.grid;
+  }
+  if (options.run_only && !cases.empty()) {
+    CheckCase example = std::move(cases[example_case(exercise, cases)]);
+    cases.clear();
+    cases.push_back(std::move(example));
+  }
+  verdict.run_only = options.run_only;
+  const std::vector<SourceRule> broken =
+      options.run_only ? std::vector<SourceRule>{} : broken_rules(source, exercise.rules);
 
   // Runs one case; the judged result, or a fault that ends the check.
   auto run_case = [&](const CheckCase& check, bool traced, int repeats, std::vector<double>* times,
@@ -388,7 +412,10 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
                                         [](const CaseResult& c) { return !c.passed; });
   if (failed_case != verdict.cases.end()) {
     verdict.outcome = Outcome::kFailed;
-    verdict.reason = failed_case->label + ": " + failed_case->message;
+    verdict.reason = options.run_only
+                         ? ran_reason(cases.front(), failed_case->message)
+                         : failed_case->label + " " + launch_text(failed_case->launch) + ": " +
+                               failed_case->message;
     return finish(std::move(verdict));
   }
   if (!broken.empty()) {
@@ -416,8 +443,9 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
     if (!times.empty()) verdict.kernel_ms = times[times.size() / 2];
     verdict.timed_case = largest.label;
     // The library's routine on the same buffers, in the same worker (GPU only; a backend without
-    // it says so and the figure stays 0).
-    if (!exercise.library_reference.empty() && options.backend == LabBackend::kGpu) {
+    // it says so and the figure stays 0). A Run times only the learner's kernel.
+    if (!exercise.library_reference.empty() && options.backend == LabBackend::kGpu &&
+        !options.run_only) {
       std::vector<double> library_times;
       if (run_case(largest, false, repeats, &library_times, exercise.library_reference) &&
           !library_times.empty()) {
@@ -426,8 +454,25 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
         verdict.library = exercise.library_reference;
       }
     }
+    // The memory ceiling, in the same worker: the device copying this case's least traffic.
+    verdict.moved_bytes = least_traffic_bytes(exercise, largest);
+    verdict.flops = largest.flops;
+    if (verdict.moved_bytes > 0) {
+      CopyRequest copy;
+      copy.bytes = verdict.moved_bytes;
+      copy.repeats = std::max(repeats, 3);
+      Result<std::string> line =
+          worker.exchange(encode(copy), options.timeout * (1 + copy.repeats));
+      Result<RunReply> reply = line ? decode_run_reply(*line) : Result<RunReply>(line.error());
+      if (reply && reply->ok && !reply->milliseconds.empty()) {
+        // The best repeat: a ceiling is the best the device did.
+        verdict.copy_ms = *std::min_element(reply->milliseconds.begin(), reply->milliseconds.end());
+        verdict.copy_ceiling = options.backend == LabBackend::kGpu ? "device-to-device copy"
+                                                                   : "memcpy on one CPU thread";
+      }
+    }
     // Ours, in the same worker and the same run, so that the two times compare.
-    if (options.compare_with_solution && source != exercise.solution) {
+    if (options.compare_with_solution && !options.run_only && source != exercise.solution) {
       compile.source = exercise.solution;
       Result<KernelSignature> reference = find_kernel(exercise.solution, exercise.kernel_name);
       Result<std::string> line = worker.exchange(encode(compile), options.compile_timeout);
@@ -444,9 +489,31 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
     }
   }
   verdict.outcome = Outcome::kPassed;
-  verdict.reason =
-      "passed " + std::to_string(passed) + " of " + std::to_string(cases.size()) + " hidden checks";
+  verdict.reason = options.run_only ? ran_reason(cases.front(), "every output is right")
+                                    : "passed " + std::to_string(passed) + " of " +
+                                          std::to_string(cases.size()) + " hidden checks";
   return finish(std::move(verdict));
+}
+
+std::string launch_text(const LaunchShape& launch) {
+  std::string text = "<<<" + to_string(launch.grid) + ", " + to_string(launch.block);
+  if (launch.dynamic_shared_bytes > 0) text += ", " + std::to_string(launch.dynamic_shared_bytes);
+  return text + ">>>";
+}
+
+std::size_t example_case(const Exercise& exercise, const std::vector<CheckCase>& cases) {
+  const std::vector<std::size_t> outputs = output_parameters(exercise);
+  std::size_t best = 0;
+  std::int64_t best_elements = -1;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    if (outputs.empty() || outputs.front() >= cases[i].arguments.size()) break;
+    const std::int64_t elements = cases[i].arguments[outputs.front()].array.size();
+    if (elements <= 65536 && elements > best_elements) {
+      best = i;
+      best_elements = elements;
+    }
+  }
+  return best;
 }
 
 }  // namespace tl::lab

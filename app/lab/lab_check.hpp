@@ -26,7 +26,11 @@ struct LabOptions {
   std::string cache_dir;      // empty: $XDG_CACHE_HOME/threadlab/lab
   std::uint64_t seed = 1;     // the hidden data; a teacher may grade on a seed students never saw
   std::optional<Dim3> block;  // the learner's block, where the exercise lets them choose
-  int timed_repeats = 5;      // on the largest case, once every case passes; 0: no timing
+  std::optional<Dim3> grid;   // the learner's grid for every case; none: each case's own
+  // Run instead of Check: the example case only (example_case), traced and timed, judged but with
+  // no verdict on the hidden checks and no rule of the exercise enforced.
+  bool run_only = false;
+  int timed_repeats = 5;              // on the largest case, once every case passes; 0: no timing
   bool compare_with_solution = true;  // time the reference solution in the same run
 };
 
@@ -60,6 +64,7 @@ struct CaseResult {
 
 struct CheckVerdict {
   Outcome outcome = Outcome::kUnavailable;
+  bool run_only = false;     // a Run: one example case, kPassed means its outputs were right
   std::string reason;        // one line: why it failed, or "passed 5 of 5 checks"
   std::string compiler_log;  // lines as in kernel.cu
   std::string device;        // where it ran
@@ -71,6 +76,14 @@ struct CheckVerdict {
   double solution_ms = 0.0;
   double library_ms = 0.0;  // the exercise's library reference (cuBLAS), GPU only
   std::string library;      // its name, e.g. cublas-sgemm
+  // The ceiling, on the timed case: its least traffic (inputs read once, outputs written once),
+  // the time the device took to copy that much in the same worker (a device-to-device copy; on
+  // the emulator a memcpy on one CPU thread), and the floating-point work where the exercise
+  // counts it. kernel_ms against copy_ms is the share of the memory ceiling reached.
+  std::uint64_t moved_bytes = 0;
+  double copy_ms = 0.0;
+  std::string copy_ceiling;  // "device-to-device copy" or "memcpy on one CPU thread"
+  double flops = 0.0;
   std::string timed_case;
   bool compiled_from_cache = false;
   double seconds = 0.0;  // the whole check, wall clock
@@ -79,6 +92,14 @@ struct CheckVerdict {
 // Runs the whole check. Never throws; an unusable machine is Outcome::kUnavailable with the reason.
 [[nodiscard]] CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
                                             const LabOptions& options);
+
+// "<<<4, 256>>>", with the dynamic shared memory where there is any: "<<<4, 256, 1024>>>".
+[[nodiscard]] std::string launch_text(const LaunchShape& launch);
+
+// The case a Run shows: the largest whose drawn output has at most 65,536 elements (a picture one
+// can read, a size that is not trivial), else the first.
+[[nodiscard]] std::size_t example_case(const Exercise& exercise,
+                                       const std::vector<CheckCase>& cases);
 
 // The directory compiled kernels are cached in by default.
 [[nodiscard]] std::string default_lab_cache_dir();

@@ -61,9 +61,17 @@ Status ActionChecker::check(const lessons::LessonAction& action) {
     if (exercise_ == nullptr) {
       return invalid_argument("submission=" + *action.submission + " needs an exercise first");
     }
-    if (find_known_wrong(*exercise_, *action.submission) == nullptr) {
+    if (*action.submission != "solution" &&
+        find_known_wrong(*exercise_, *action.submission) == nullptr) {
       return invalid_argument("submission=" + *action.submission + ": " + exercise_->id +
                               " has no such known-wrong submission");
+    }
+  }
+  if (action.lab_grid && *action.lab_grid != "auto" && !action.lab_grid->empty()) {
+    auto grid = parse_dim3(*action.lab_grid);
+    if (!grid || grid->x == 0 || grid->y == 0 || grid->z == 0) {
+      return invalid_argument("lab_grid=" + *action.lab_grid +
+                              ": expected a grid such as 4 or 8,8 (or auto)");
     }
   }
   if (action.pick) {

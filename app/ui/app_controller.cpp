@@ -700,6 +700,17 @@ void AppController::apply_action(const lessons::LessonAction& parsed) {
       post(Severity::kWarning, loaded.message());
     }
   }
+  if (action->lab_grid) {
+    show_workspace(Workspace::kLab);
+    lab_->set_grid(*action->lab_grid == "auto" ? std::string() : *action->lab_grid);
+    if (!lab_->state().grid_problem.empty()) {
+      post(Severity::kWarning, "lab_grid=" + *action->lab_grid + ": " + lab_->state().grid_problem);
+    }
+  }
+  if (action->run) {
+    show_workspace(Workspace::kLab);
+    if (!lab_->run()) post(Severity::kWarning, "The Lab is busy with a run or a check.");
+  }
   if (action->check) {
     show_workspace(Workspace::kLab);
     if (!lab_->check()) post(Severity::kWarning, "The Lab is checking already.");

@@ -40,6 +40,9 @@ struct LabController::Session {
   std::string block_text;
   std::optional<Dim3> block;
   std::string block_problem;
+  std::string grid_text;
+  std::optional<Dim3> grid;
+  std::string grid_problem;
   std::shared_ptr<const lab::CheckVerdict> verdict;
   std::vector<editor::Diagnostic> diagnostics;
   std::optional<std::size_t> drawn_case;
@@ -171,6 +174,8 @@ void LabController::refresh_current() {
   state_.block_is_fixed = s->exercise->block_is_fixed;
   state_.block_text = s->block_text;
   state_.block_problem = s->block_problem;
+  state_.grid_text = s->grid_text;
+  state_.grid_problem = s->grid_problem;
   state_.showing_solution = s->showing_solution;
   const ExerciseProgress* progress = store_->find(state_.current);
   state_.can_show_solution = progress != nullptr && progress->failed_checks > 0;
@@ -254,14 +259,17 @@ void LabController::reset_to_starter() {
 Status LabController::load_known_wrong(const std::string& name) {
   Session* s = current_session();
   if (s == nullptr) return invalid_argument("no exercise is open in the Lab");
-  const lab::KnownWrongSubmission* found = find_known_wrong(*s->exercise, name);
-  if (found == nullptr) {
+  // "solution": the reference, for a teacher showing a kernel that passes (and its time against
+  // the ceiling); otherwise one of the exercise's wrong/ files.
+  const lab::KnownWrongSubmission* found =
+      name == "solution" ? nullptr : find_known_wrong(*s->exercise, name);
+  if (found == nullptr && name != "solution") {
     return invalid_argument("submission=" + name + ": " + s->exercise->id +
                             " has no such known-wrong submission");
   }
   s->showing_solution = false;
   s->source.select_all();
-  s->source.insert_text(known_wrong_source(*found));
+  s->source.insert_text(found != nullptr ? known_wrong_source(*found) : s->exercise->solution);
   s->source.set_cursor({0, 0});
   refresh_current();
   return Status::ok();
@@ -292,15 +300,48 @@ void LabController::set_block(const std::string& text) {
   refresh_current();
 }
 
+void LabController::set_grid(const std::string& text) {
+  Session* s = current_session();
+  if (s == nullptr) return;
+  s->grid_text = text;
+  const bool automatic = text.find_first_not_of(" \t") == std::string::npos;
+  if (automatic) {
+    s->grid.reset();
+    s->grid_problem.clear();
+  } else if (Result<Dim3> grid = parse_dim3(text); !grid) {
+    s->grid_problem = grid.message();
+  } else if (grid->x == 0 || grid->y == 0 || grid->z == 0 || grid->y > 65535 || grid->z > 65535) {
+    s->grid_problem =
+        "a grid needs at least one block in each dimension, and at most 65,535 in "
+        "y and z; got " +
+        to_string(*grid);
+  } else {
+    s->grid_problem.clear();
+    s->grid = *grid;
+  }
+  refresh_current();
+}
+
 bool LabController::check() {
+  return start(false);
+}
+
+bool LabController::run() {
+  return start(true);
+}
+
+bool LabController::start(bool run_only) {
   Session* s = current_session();
   // One at a time; and the solution on show is not the learner's to submit.
   if (pending_ || s == nullptr || s->showing_solution) return false;
   if (!s->exercise->block_is_fixed && !s->block_problem.empty()) return false;
+  if (!s->grid_problem.empty()) return false;
   save_now();
   lab::LabOptions options;
   options.backend = gpu_backend_ ? lab::LabBackend::kGpu : lab::LabBackend::kEmulator;
   if (!s->exercise->block_is_fixed) options.block = s->block;
+  options.grid = s->grid;
+  options.run_only = run_only;
   auto pending = std::make_shared<PendingCheck>();
   pending->exercise_id = state_.current;
   pending->started = std::chrono::steady_clock::now();
@@ -315,7 +356,7 @@ bool LabController::check() {
     }
   });
   pending_ = std::move(pending);
-  state_.check = {true, state_.current, 0.0};
+  state_.check = {true, run_only, state_.current, 0.0};
   return true;
 }
 
@@ -354,7 +395,9 @@ void LabController::update() {
 
 void LabController::receive(lab::CheckVerdict verdict, const std::string& exercise_id) {
   Session& s = session(exercise_id);
-  if (judged(verdict.outcome)) {
+  // A Run is not a try at the hidden checks: it neither passes the exercise nor unlocks the
+  // solution.
+  if (judged(verdict.outcome) && !verdict.run_only) {
     note_storage(store_->record_check(exercise_id, verdict.outcome == lab::Outcome::kPassed,
                                       verdict.kernel_ms, verdict.solution_ms));
   }

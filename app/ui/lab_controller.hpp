@@ -77,17 +77,24 @@ class LabController {
 
   // Back to the starter, as one edit that Ctrl+Z undoes.
   void reset_to_starter();
-  // One of the exercise's known-wrong submissions (`name`: its file under wrong/, without .cu) in
-  // the editor, as one undoable edit: a teacher showing a common mistake.
+  // One of the exercise's known-wrong submissions (`name`: its file under wrong/, without .cu), or
+  // with "solution" the reference solution, in the editor as one undoable edit: a teacher showing
+  // a common mistake, or a kernel that passes.
   Status load_known_wrong(const std::string& name);
   // The reference solution, read-only in place of the learner's source; only after a failed check.
   void show_solution(bool show);
   // The learner's block, e.g. "256" or "16x16" (ignored where the exercise fixes it).
   void set_block(const std::string& text);
 
+  // The learner's grid, e.g. "4" or "8x8", for every case; empty: each case's own.
+  void set_grid(const std::string& text);
+
   // Starts the check of the current source in the background. False (and nothing started) while
   // one runs, or with nothing to check: one check at a time.
   bool check();
+  // Runs the current source once on the exercise's example case (lab::LabOptions::run_only): the
+  // mapping and the time, no hidden checks, nothing recorded as a try. Same rules as check().
+  bool run();
   [[nodiscard]] bool checking() const { return pending_ != nullptr; }
   // Waits for the running check (at most `limit`), then collects it; for tests and scripts.
   void wait_for_check(std::chrono::milliseconds limit);
@@ -122,6 +129,7 @@ class LabController {
   void refresh_current();
   void receive(lab::CheckVerdict verdict, const std::string& exercise_id);
   void build_mapping();
+  bool start(bool run_only);
   void note_storage(const Status& status);
   double now_seconds() const;
 

@@ -60,6 +60,7 @@ struct LabMappingState {
 // The check in the background, if any.
 struct LabCheckProgress {
   bool running = false;
+  bool run_only = false;  // a Run (the example case), not the hidden checks
   std::string exercise_id;
   double seconds = 0;  // since it started, refreshed every frame
 };
@@ -77,6 +78,10 @@ struct LabState {
   bool block_is_fixed = true;
   std::string block_text;
   std::string block_problem;  // why block_text is not a usable block
+  // The grid control: empty text lets every case size its own grid; a grid applies to every case
+  // of a Run or a Check (too few blocks shows as elements nobody wrote).
+  std::string grid_text;
+  std::string grid_problem;  // why grid_text is not a usable grid
 
   bool showing_solution = false;
   bool can_show_solution = false;  // after a failed check of this exercise

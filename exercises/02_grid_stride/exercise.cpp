@@ -26,7 +26,7 @@ const lab::Exercise& exercise_02_grid_stride() {
         std::vector<float> c(a.size());
         for (std::size_t i = 0; i < c.size(); ++i) c[i] = a[i] + b[i];
         CheckCase check;
-        check.label = "n = " + std::to_string(n) + ", 4 blocks";
+        check.label = "n = " + std::to_string(n);  // the launch, <<<4, B>>>, is shown beside it
         check.arguments.resize(4);
         check.arguments[0].array = ArrayData::floats(1, n, a);
         check.arguments[1].array = ArrayData::floats(1, n, b);

@@ -53,6 +53,7 @@ const lab::Exercise& exercise_09_dense_layer() {
         }
         check.expected[3] = ArrayData::floats(1, rows, y);
         check.launch = {{blocks_for(rows, block.x), 1, 1}, {block.x, 1, 1}, 0};
+        check.flops = 2.0 * static_cast<double>(rows) * static_cast<double>(cols);
         cases.push_back(std::move(check));
       }
       return cases;

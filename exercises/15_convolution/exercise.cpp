@@ -55,6 +55,8 @@ const lab::Exercise& exercise_15_convolution() {
         }
         check.expected[2] = ArrayData::floats(rows, cols, out);
         check.launch = {{blocks_for(cols, block.x), blocks_for(rows, block.y), 1}, block, 0};
+        // Nine multiply-adds per output pixel (fewer at the border, counted as nine).
+        check.flops = 18.0 * static_cast<double>(rows) * static_cast<double>(cols);
         cases.push_back(std::move(check));
       }
       return cases;

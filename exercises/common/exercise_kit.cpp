@@ -162,6 +162,7 @@ Exercise matmul_exercise(bool tiled) {
       }
       check.expected[2] = ArrayData::floats(m, n, product);
       check.launch = {{blocks_for(n, block.x), blocks_for(m, block.y), 1}, block, 0};
+      check.flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
       cases.push_back(std::move(check));
     }
     return cases;

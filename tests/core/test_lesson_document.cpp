@@ -109,6 +109,16 @@ TEST(LessonAction, OpensAnExerciseInTheKernelLabAndChecksIt) {
   EXPECT_FALSE(lessons::parse_lesson_action("threadlab:set?exercise").is_ok());
 }
 
+TEST(LessonAction, RunsAnExerciseWithTheLabsGrid) {
+  auto action = lessons::parse_lesson_action(
+      "threadlab:set?exercise=vector-add&submission=solution&lab_grid=2&run");
+  ASSERT_TRUE(action.is_ok()) << action.message();
+  EXPECT_TRUE(action->run);
+  EXPECT_FALSE(action->check);
+  EXPECT_EQ(action->lab_grid, "2");
+  EXPECT_TRUE(action->values.empty()) << "lab_grid is the Lab's, not a lesson parameter";
+}
+
 TEST(LessonAction, SweepsOverSizesOrOverBlockSizes) {
   auto sizes = lessons::parse_lesson_action("threadlab:set?sweep");
   ASSERT_TRUE(sizes.is_ok());

@@ -390,6 +390,47 @@ TEST_F(LabTabTest, TheBlockControlReachesTheCheck) {
   EXPECT_EQ(*fake_->options.block, (Dim3{128, 1, 1}));
 }
 
+// Run (Ctrl+Shift+Enter, or a link's `run`) is the example case with the learner's grid: the
+// engine gets run_only and the grid, and a failed Run is not a try (no solution, no progress).
+TEST_F(LabTabTest, RunTakesTheGridAndIsNotRecordedAsATry) {
+  fake_->answer = failed_verdict();
+  fake_->answer.run_only = true;
+  open_lab();
+  LabController& lab = app_->lab();
+  EXPECT_TRUE(lab.state().grid_text.empty()) << "each case sizes its own grid by default";
+  lab.set_grid("0");
+  EXPECT_FALSE(lab.state().grid_problem.empty());
+  EXPECT_FALSE(lab.run()) << "not with a grid CUDA would refuse";
+  lab.set_grid("2");
+  EXPECT_TRUE(lab.state().grid_problem.empty());
+  ImGuiIO& io = ImGui::GetIO();
+  io.KeyShift = true;
+  press_ctrl_enter();
+  io.KeyShift = false;
+  ASSERT_TRUE(lab.checking() || fake_->calls == 1) << "Ctrl+Shift+Enter runs";
+  finish_check();
+  EXPECT_TRUE(fake_->options.run_only);
+  ASSERT_TRUE(fake_->options.grid.has_value());
+  EXPECT_EQ(*fake_->options.grid, (Dim3{2, 1, 1}));
+  ASSERT_TRUE(lab.state().verdict);
+  EXPECT_TRUE(lab.state().verdict->run_only);
+  EXPECT_FALSE(lab.state().can_show_solution) << "a Run is not a try at the hidden checks";
+  EXPECT_EQ(lab.state().mapping.wrong, 2u) << "its wrong elements are outlined all the same";
+
+  // Back to automatic grids: empty text; then a Check is recorded.
+  lab.set_grid("");
+  ASSERT_TRUE(lab.check());
+  finish_check();
+  EXPECT_FALSE(fake_->options.run_only);
+  EXPECT_FALSE(fake_->options.grid.has_value());
+
+  // A link runs too.
+  app_->apply_lesson_action("threadlab:set?exercise=grid-stride&run");
+  test_support::wait_until_idle(*app_);
+  EXPECT_EQ(fake_->exercise, "grid-stride");
+  EXPECT_TRUE(fake_->options.run_only);
+}
+
 // A link (a lesson's text, a demo step, `threadlab gui --action`) opens an exercise and checks it;
 // the scripted runs' wait for idle includes the check, so their screenshots show its verdict.
 TEST_F(LabTabTest, ALinkOpensAnExerciseAndChecksIt) {

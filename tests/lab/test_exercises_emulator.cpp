@@ -102,6 +102,38 @@ TEST(LabOnEmulator, APassingKernelIsTimedOnceAndLabelledAsTheEmulator) {
   ASSERT_EQ(verdict.outcome, Outcome::kPassed) << verdict.reason;
   EXPECT_GT(verdict.kernel_ms, 0.0);
   EXPECT_NE(verdict.device.find("emulator"), std::string::npos) << verdict.device;
+  // The memory ceiling, measured in the same worker: a, b and c of the largest case, 4 bytes each.
+  EXPECT_EQ(verdict.timed_case, "n = 1048583");
+  EXPECT_EQ(verdict.moved_bytes, 3u * 1048583u * 4u);
+  EXPECT_GT(verdict.copy_ms, 0.0);
+  EXPECT_EQ(verdict.copy_ceiling, "memcpy on one CPU thread");
+  EXPECT_EQ(verdict.flops, 0.0);  // vector add counts no arithmetic
+}
+
+// A Run is the example case alone, with the learner's grid: too few blocks leave elements nobody
+// wrote, and the verdict says so without claiming anything about the hidden checks.
+TEST(LabOnEmulator, ARunIsTheExampleCaseWithTheLearnersGrid) {
+  const Exercise& e = *find_exercise("vector-add");
+  LabOptions options = emulator_options();
+  options.run_only = true;
+  const CheckVerdict right = check_submission(e, e.solution, options);
+  if (right.outcome == Outcome::kUnavailable) GTEST_SKIP() << right.reason;
+  ASSERT_EQ(right.outcome, Outcome::kPassed) << right.reason;
+  EXPECT_TRUE(right.run_only);
+  ASSERT_EQ(right.cases.size(), 1u);
+  EXPECT_EQ(right.cases[0].label, "n = 1000");
+  EXPECT_EQ(right.reason, "ran on n = 1000 with <<<4, 256>>>: every output is right");
+  EXPECT_EQ(right.cases[0].trace.size(), 1000u);
+
+  options.grid = Dim3{2, 1, 1};
+  const CheckVerdict short_grid = check_submission(e, e.solution, options);
+  ASSERT_EQ(short_grid.outcome, Outcome::kFailed) << short_grid.reason;
+  EXPECT_NE(short_grid.reason.find("<<<2, 256>>>"), std::string::npos) << short_grid.reason;
+  EXPECT_NE(short_grid.reason.find("no thread wrote it"), std::string::npos) << short_grid.reason;
+  // The grid-stride solution covers the same case with the same two blocks.
+  const Exercise& stride = *find_exercise("grid-stride");
+  const CheckVerdict strided = check_submission(stride, stride.solution, options);
+  EXPECT_EQ(strided.outcome, Outcome::kPassed) << strided.reason;
 }
 
 }  // namespace

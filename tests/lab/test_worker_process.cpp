@@ -1,7 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
+#include <thread>
+#include <vector>
 
 #include "lab/worker/kernel_parameters.hpp"
 #include "lab/worker/lab_protocol.hpp"
@@ -66,6 +69,25 @@ TEST(WorkerProcess, TheKillReachesWhatTheWorkerStarted) {
     gone = ::kill(grandchild, 0) != 0;
   }
   EXPECT_TRUE(gone) << "the worker's child " << grandchild << " survived";
+}
+
+// The process limit is the user's tasks now plus headroom: threads count, as RLIMIT_NPROC counts
+// them. 64 more threads of this process must show (other processes of the user may come and go
+// meanwhile, hence the margin).
+TEST(WorkerProcess, TheUsersTasksCountThreads) {
+  const std::uint64_t before = user_task_count();
+  if (before == 0) GTEST_SKIP() << "no /proc here";
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> extra;
+  for (int i = 0; i < 64; ++i) {
+    extra.emplace_back([&] {
+      while (!stop) std::this_thread::sleep_for(1ms);
+    });
+  }
+  const std::uint64_t with_threads = user_task_count();
+  stop = true;
+  for (std::thread& t : extra) t.join();
+  EXPECT_GE(with_threads, before + 48) << "before " << before;
 }
 
 TEST(WorkerProcess, LimitsApplyToTheWorker) {
@@ -137,6 +159,17 @@ TEST(LabProtocol, RequestsAndRepliesSurviveTheWire) {
   EXPECT_EQ(back->milliseconds, reply.milliseconds);
   EXPECT_EQ(back->finding, "a race");
   EXPECT_FALSE(decode_run_reply("not json"));
+}
+
+TEST(LabProtocol, ACopyRequestSurvivesTheWireAndNamesItsOp) {
+  const CopyRequest request{12582912, 4};
+  const std::string line = encode(request);
+  EXPECT_EQ(*request_op(line), "copy");
+  const auto decoded = decode_copy_request(line);
+  ASSERT_TRUE(decoded) << decoded.error().message;
+  EXPECT_EQ(decoded->bytes, request.bytes);
+  EXPECT_EQ(decoded->repeats, 4);
+  EXPECT_FALSE(decode_copy_request("{\"op\":\"copy\"}"));
 }
 
 }  // namespace

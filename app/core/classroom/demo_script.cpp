@@ -89,6 +89,10 @@ class StepReader {
         step.action.submission = text(node, name);
       } else if (name == "check") {
         step.action.check = flag(node, name);
+      } else if (name == "lab_grid") {
+        step.action.lab_grid = text(node, name);
+      } else if (name == "run") {
+        step.action.run = flag(node, name);
       } else if (name == "sweep") {
         const std::string kind = text(node, name);
         if (kind != "size" && kind != "block") fail(node, "sweep must be \"size\" or \"block\"");

@@ -14,9 +14,9 @@
 //   shot = "one-block"            # the PNG's name with --headless --out (default step-01)
 //
 // Other step keys: view (plot, grid, timeline, reads, layer, occupancy), plot (time, gbps, gflops),
-// pick ("row,col"), sweep ("size" or "block"); the Kernel Lab's exercise (an id), submission (one
-// of its known-wrong files, e.g. "missing_guard") and check (true). Every mistake is an error
-// "file:line: what", found before anything plays.
+// pick ("row,col"), sweep ("size" or "block"); the Kernel Lab's exercise (an id), submission
+// (one of its known-wrong files, e.g. "missing_guard", or "solution"), lab_grid ("2"), run (true)
+// and check (true). Every mistake is an error "file:line: what", found before anything plays.
 
 #include <optional>
 #include <string>

@@ -33,6 +33,8 @@ Result<LessonAction> parse_lesson_action(const std::string& link) {
       action.launch = true;
     } else if (key == "check" && !has_value) {
       action.check = true;
+    } else if (key == "run" && !has_value) {
+      action.run = true;
     } else if (key == "sweep" && (!has_value || value == "size" || value == "block")) {
       action.sweep = true;
       action.sweep_blocks = value == "block";
@@ -54,6 +56,8 @@ Result<LessonAction> parse_lesson_action(const std::string& link) {
       action.exercise = value;
     } else if (key == "submission") {
       action.submission = value;
+    } else if (key == "lab_grid") {
+      action.lab_grid = value;
     } else {
       action.values[key] = value;
     }

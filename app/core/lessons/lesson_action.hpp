@@ -21,12 +21,15 @@ struct LessonAction {
   std::optional<std::string> plot;      // plot=gflops: what the timing plot's y axis shows
   std::optional<std::string> exercise;  // exercise=vector-add: open it in the Kernel Lab
   // submission=missing_guard: one of the exercise's known-wrong submissions (its wrong/ files) in
-  // the Lab's editor, for a teacher to show a common mistake.
+  // the editor, for a teacher to show a common mistake; submission=solution: the reference.
   std::optional<std::string> submission;
+  // lab_grid=2: the Kernel Lab's grid for its next run or check ("" or "auto": each case's own).
+  std::optional<std::string> lab_grid;
   bool launch = false;        // launch
   bool sweep = false;         // sweep (over sizes), or sweep=size / sweep=block
   bool sweep_blocks = false;  // sweep=block: over threads per block at the current size
   bool check = false;         // check: the Kernel Lab checks the open exercise
+  bool run = false;           // run: the Kernel Lab runs it once on the example case
 };
 
 [[nodiscard]] bool is_lesson_action(const std::string& link);

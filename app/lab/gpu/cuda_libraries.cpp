@@ -173,6 +173,7 @@ Result<const CudaDriver*> CudaDriver::load() {
                         bind(handle, driver.mem_free, "cuMemFree_v2") &&
                         bind(handle, driver.memcpy_htod, "cuMemcpyHtoD_v2") &&
                         bind(handle, driver.memcpy_dtoh, "cuMemcpyDtoH_v2") &&
+                        bind(handle, driver.memcpy_dtod, "cuMemcpyDtoD_v2") &&
                         bind(handle, driver.memset_d8, "cuMemsetD8_v2") &&
                         bind(handle, driver.launch_kernel, "cuLaunchKernel") &&
                         bind(handle, driver.event_create, "cuEventCreate") &&

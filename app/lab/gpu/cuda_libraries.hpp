@@ -88,6 +88,7 @@ struct CudaDriver {
   int (*mem_free)(CuDevicePointer) = nullptr;
   int (*memcpy_htod)(CuDevicePointer, const void*, std::size_t) = nullptr;
   int (*memcpy_dtoh)(void*, CuDevicePointer, std::size_t) = nullptr;
+  int (*memcpy_dtod)(CuDevicePointer, CuDevicePointer, std::size_t) = nullptr;
   int (*memset_d8)(CuDevicePointer, unsigned char, std::size_t) = nullptr;
   int (*launch_kernel)(CuFunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                        unsigned, void*, void**, void**) = nullptr;

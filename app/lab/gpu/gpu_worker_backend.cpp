@@ -249,6 +249,57 @@ class GpuWorkerBackend final : public WorkerBackend {
     return reply;
   }
 
+  RunReply time_copy(const CopyRequest& request) override {
+    RunReply reply;
+    if (context_ == nullptr) {
+      reply.error = "nothing was compiled before the copy";
+      return reply;
+    }
+    // Half the traffic is read from one buffer, half written to the other, as a kernel that
+    // reads its inputs once and writes its outputs once would.
+    const std::size_t half = std::max<std::size_t>(request.bytes / 2, 4);
+    CuDevicePointer source = 0;
+    CuDevicePointer target = 0;
+    struct Free {
+      const CudaDriver* driver;
+      CuDevicePointer& a;
+      CuDevicePointer& b;
+      ~Free() {
+        if (a != 0) driver->mem_free(a);
+        if (b != 0) driver->mem_free(b);
+      }
+    } free_both{driver_, source, target};
+    if (int r = driver_->mem_alloc(&source, half); r != 0) return failed(reply, r, "allocating");
+    if (int r = driver_->mem_alloc(&target, half); r != 0) return failed(reply, r, "allocating");
+    if (int r = driver_->memset_d8(source, 0x3f, half); r != 0) {
+      return failed(reply, r, "filling the copy's source");
+    }
+    // One copy untimed first: the first touch of fresh allocations maps their pages.
+    if (int r = driver_->memcpy_dtod(target, source, half); r != 0) {
+      return failed(reply, r, "copying");
+    }
+    CuEvent start = nullptr;
+    CuEvent stop = nullptr;
+    driver_->event_create(&start, 0);
+    driver_->event_create(&stop, 0);
+    for (int repeat = 0; repeat < std::max(request.repeats, 1); ++repeat) {
+      driver_->event_record(start, nullptr);
+      driver_->memcpy_dtod(target, source, half);
+      driver_->event_record(stop, nullptr);
+      if (int r = driver_->event_synchronize(stop); r != 0) {
+        reply.fatal = true;
+        return failed(reply, r, "while copying");
+      }
+      float ms = 0;
+      driver_->event_elapsed_time(&ms, start, stop);
+      reply.milliseconds.push_back(ms);
+    }
+    driver_->event_destroy(start);
+    driver_->event_destroy(stop);
+    reply.ok = true;
+    return reply;
+  }
+
  private:
   RunReply& failed(RunReply& reply, int result, const char* when) {
     reply.ok = false;

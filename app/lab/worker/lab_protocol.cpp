@@ -107,6 +107,19 @@ std::string encode(const RunReply& r) {
       .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+std::string encode(const CopyRequest& r) {
+  return json{{"op", "copy"}, {"bytes", r.bytes}, {"repeats", r.repeats}}.dump();
+}
+
+Result<CopyRequest> decode_copy_request(const std::string& line) {
+  return decode<CopyRequest>(line, [](const json& j) {
+    CopyRequest r;
+    r.bytes = j.at("bytes");
+    r.repeats = j.at("repeats");
+    return r;
+  });
+}
+
 Result<std::string> request_op(const std::string& line) {
   return decode<std::string>(line, [](const json& j) { return j.at("op").get<std::string>(); });
 }

@@ -4,6 +4,7 @@
 //
 //   app → worker  {"op":"compile", ...CompileRequest}   reply {"ok":true,...} or a compile error
 //   app → worker  {"op":"run", ...RunRequest}           reply RunReply
+//   app → worker  {"op":"copy", ...CopyRequest}         reply RunReply (the copy's times)
 //
 // The worker never judges: it runs and hands back buffers. The verdict is computed by the app from
 // those buffers, so a kernel cannot print its own "pass".
@@ -76,6 +77,14 @@ struct RunReply {
   std::string finding;
 };
 
+// The ceiling a memory-bound kernel is measured against: the device copying `bytes` of traffic
+// (bytes / 2 read, bytes / 2 written) in the same worker, on the GPU a device-to-device copy, on
+// the emulator a memcpy on one CPU thread. The reply's milliseconds hold one time per repeat.
+struct CopyRequest {
+  std::uint64_t bytes = 0;
+  int repeats = 1;
+};
+
 // The 72-byte LabFault of the prelude (app/lab/prelude/threadlab_lab.cuh), read back by the app.
 struct WireFault {
   std::uint32_t hit;
@@ -95,11 +104,13 @@ static_assert(sizeof(WireFault) == 72);
 [[nodiscard]] std::string encode(const CompileReply& reply);
 [[nodiscard]] std::string encode(const RunRequest& request);
 [[nodiscard]] std::string encode(const RunReply& reply);
+[[nodiscard]] std::string encode(const CopyRequest& request);
 // The op of a request line ("compile", "run", "quit"), or an error for a line that is not JSON.
 [[nodiscard]] Result<std::string> request_op(const std::string& line);
 [[nodiscard]] Result<CompileRequest> decode_compile_request(const std::string& line);
 [[nodiscard]] Result<CompileReply> decode_compile_reply(const std::string& line);
 [[nodiscard]] Result<RunRequest> decode_run_request(const std::string& line);
 [[nodiscard]] Result<RunReply> decode_run_reply(const std::string& line);
+[[nodiscard]] Result<CopyRequest> decode_copy_request(const std::string& line);
 
 }  // namespace tl::lab

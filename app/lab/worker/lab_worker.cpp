@@ -58,6 +58,20 @@ int run_lab_worker(int request_fd, int reply_fd) {
       if (reply.fatal) return 3;
       continue;
     }
+    if (*op == "copy") {
+      Result<CopyRequest> request = decode_copy_request(*line);
+      RunReply reply;
+      if (!request) {
+        reply.error = request.error().message;
+      } else if (!backend) {
+        reply.error = "nothing was compiled before the copy";
+      } else {
+        reply = backend->time_copy(*request);
+      }
+      if (!write_line(reply_fd, encode(reply))) return 1;
+      if (reply.fatal) return 3;
+      continue;
+    }
     (void)write_line(reply_fd,
                      encode(RunReply{false, "unknown request '" + *op + "'", true, {}, {}}));
     return 2;

@@ -18,6 +18,8 @@ class WorkerBackend {
   virtual ~WorkerBackend() = default;
   virtual CompileReply compile(const CompileRequest& request) = 0;
   virtual RunReply run(const RunRequest& request, std::byte* region) = 0;
+  // Times the device copying request.bytes of traffic (lab_protocol.hpp, CopyRequest).
+  virtual RunReply time_copy(const CopyRequest& request) = 0;
 };
 
 std::unique_ptr<WorkerBackend> make_gpu_worker_backend();

@@ -9,9 +9,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
 
 namespace tl::lab {
 namespace {
@@ -62,6 +68,33 @@ void set_limit(int resource, std::uint64_t value) {
 }
 
 }  // namespace
+
+std::uint64_t user_task_count() {
+  const std::string uid = std::to_string(::getuid());
+  std::uint64_t tasks = 0;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream status(entry.path() / "status");
+    std::string line;
+    bool mine = false;
+    std::uint64_t threads = 0;
+    while (std::getline(status, line)) {
+      // "Uid:\t<real>\t<effective>...": the real user is the one RLIMIT_NPROC counts.
+      if (line.rfind("Uid:", 0) == 0) {
+        const std::size_t start = line.find_first_of("0123456789");
+        mine = start != std::string::npos && line.compare(start, uid.size(), uid) == 0 &&
+               (start + uid.size() == line.size() ||
+                !std::isdigit(static_cast<unsigned char>(line[start + uid.size()])));
+      } else if (line.rfind("Threads:", 0) == 0) {
+        threads = std::strtoull(line.c_str() + 8, nullptr, 10);
+      }
+    }
+    if (mine) tasks += std::max<std::uint64_t>(threads, 1);
+  }
+  return tasks;
+}
 
 std::string WorkerExit::describe() const {
   if (exited) return "exited with status " + std::to_string(code);

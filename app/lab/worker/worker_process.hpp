@@ -29,6 +29,10 @@ struct WorkerLimits {
   std::uint64_t processes = 0;            // RLIMIT_NPROC (per user: counts the user's others too)
 };
 
+// The processes and threads the calling user runs now (RLIMIT_NPROC counts them all, per real
+// user): a worker's process limit is this plus its own headroom. 0 where /proc cannot be read.
+[[nodiscard]] std::uint64_t user_task_count();
+
 // How a worker ended, for the message the learner reads.
 struct WorkerExit {
   bool exited = false;  // normal exit with `code`; otherwise killed by `signal`

@@ -10,6 +10,7 @@
 
 #include "core/format.hpp"
 #include "draw_colors.hpp"
+#include "lab/verdict_summary.hpp"
 #include "panels.hpp"
 
 namespace tl::ui {
@@ -106,6 +107,16 @@ void draw_toolbar(AppController& controller) {
   const LabState& state = lab.state();
   const bool checking = state.check.running;
   ImGui::BeginDisabled(checking || state.showing_solution);
+  if (ImGui::Button("Run")) lab.run();
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::SetTooltip(
+        "Compile your kernel and run it once on the example case with your grid and block, on "
+        "the %s: its mapping and its time, no hidden checks (Ctrl+Shift+Enter)",
+        state.backend.c_str());
+  }
+  ImGui::SameLine();
+  ImGui::BeginDisabled(checking || state.showing_solution);
   if (ImGui::Button("Check")) lab.check();
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
@@ -147,13 +158,32 @@ void draw_toolbar(AppController& controller) {
           "lets you choose; the grid follows from it)");
     }
   }
+  {
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    static std::string editing_for;
+    static char buffer[32] = {};
+    if (editing_for != state.current) {
+      editing_for = state.current;
+      std::snprintf(buffer, sizeof buffer, "%s", state.grid_text.c_str());
+    }
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
+    if (ImGui::InputTextWithHint("grid", "auto", buffer, sizeof buffer)) lab.set_grid(buffer);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(
+          "Blocks in the grid, e.g. 4 or 8x8, for every case of a Run or a Check. Empty: enough "
+          "blocks to cover each case's size. Too few shows as elements nobody wrote, unless "
+          "your kernel strides over the grid.");
+    }
+  }
   ImGui::SameLine(0, ImGui::GetFontSize());
   if (checking) {
-    ImGui::TextColored(palette().warning, "%s checking… %.1f s", spinner(), state.check.seconds);
+    ImGui::TextColored(palette().warning, "%s %s… %.1f s", spinner(),
+                       state.check.run_only ? "running" : "checking", state.check.seconds);
   } else {
     ImGui::TextColored(palette().muted, "on the %s", state.backend.c_str());
   }
   if (!state.block_problem.empty()) wrapped(palette().error, state.block_problem);
+  if (!state.grid_problem.empty()) wrapped(palette().error, state.grid_problem);
 }
 
 void draw_diagnostics(AppController& controller, const Fonts& fonts) {
@@ -221,12 +251,12 @@ void draw_code_column(AppController& controller, const Fonts& fonts) {
   }
 }
 
-const char* outcome_title(lab::Outcome outcome) {
-  switch (outcome) {
+const char* outcome_title(const lab::CheckVerdict& verdict) {
+  switch (verdict.outcome) {
     case lab::Outcome::kPassed:
-      return "Passed";
+      return verdict.run_only ? "Ran: the outputs are right" : "Passed";
     case lab::Outcome::kFailed:
-      return "Failed";
+      return verdict.run_only ? "Ran: something is wrong" : "Failed";
     case lab::Outcome::kCompileError:
       return "Does not compile";
     case lab::Outcome::kUnavailable:
@@ -259,42 +289,30 @@ void draw_verdict(AppController& controller, const Fonts& fonts) {
   if (!state.verdict) {
     if (!state.check.running) {
       wrapped(palette().muted,
-              "Write the kernel, then press Check (Ctrl+Enter). Hidden checks run it on "
+              "Write the kernel, then press Run (Ctrl+Shift+Enter) to see its mapping on an "
+              "example, or Check (Ctrl+Enter). Hidden checks run it on "
               "awkward sizes and say which element is wrong and which thread wrote it.");
     }
     return;
   }
   const lab::CheckVerdict& verdict = *state.verdict;
   ImGui::PushFont(fonts.heading);
-  ImGui::TextColored(outcome_color(verdict.outcome), "%s", outcome_title(verdict.outcome));
+  ImGui::TextColored(outcome_color(verdict.outcome), "%s", outcome_title(verdict));
   ImGui::PopFont();
   wrapped(ImGui::GetStyle().Colors[ImGuiCol_Text], verdict.reason);
   if (!verdict.device.empty()) wrapped(palette().muted, "on " + verdict.device);
-  if (verdict.outcome == lab::Outcome::kPassed && verdict.kernel_ms > 0) {
-    std::string timing = "Your kernel: " + format_milliseconds(verdict.kernel_ms);
-    if (!verdict.timed_case.empty()) timing += " on " + verdict.timed_case;
-    wrapped(palette().ok, timing);
-    if (verdict.solution_ms > 0) {
-      char ratio[32];
-      std::snprintf(ratio, sizeof ratio, "%.2f", verdict.solution_ms / verdict.kernel_ms);
-      wrapped(ImGui::GetStyle().Colors[ImGuiCol_Text],
-              "The reference solution: " + format_milliseconds(verdict.solution_ms) + " (" + ratio +
-                  "× yours)");
-    }
-    if (verdict.library_ms > 0) {
-      char ratio[32];
-      std::snprintf(ratio, sizeof ratio, "%.2f", verdict.library_ms / verdict.kernel_ms);
-      wrapped(ImGui::GetStyle().Colors[ImGuiCol_Text],
-              (verdict.library.empty() ? std::string("The library") : verdict.library) + ": " +
-                  format_milliseconds(verdict.library_ms) + " (" + ratio + "× yours)");
+  if (verdict.outcome == lab::Outcome::kPassed) {
+    for (const lab::TimingLine& line : lab::timing_summary(verdict)) {
+      wrapped(line.headline ? palette().ok : ImGui::GetStyle().Colors[ImGuiCol_Text], line.text);
     }
   }
   if (!verdict.cases.empty()) {
     ImGui::Spacing();
-    heading(fonts, "Hidden checks");
+    heading(fonts, verdict.run_only ? "The example case" : "Hidden checks");
     for (std::size_t i = 0; i < verdict.cases.size(); ++i) {
       const lab::CaseResult& c = verdict.cases[i];
-      std::string text = std::string(c.passed ? "pass  " : "FAIL  ") + c.label;
+      std::string text =
+          std::string(c.passed ? "pass  " : "FAIL  ") + c.label + " " + lab::launch_text(c.launch);
       if (!c.passed && !c.message.empty()) text += ": " + c.message;
       ImGui::PushID(static_cast<int>(i));
       ImGui::PushStyleColor(ImGuiCol_Text, c.passed ? palette().ok : palette().error);
@@ -471,11 +489,18 @@ void draw_lab_workspace(AppController& controller, const Fonts& fonts, ImVec2 si
   ImGui::EndChild();
   ImGui::EndGroup();
 
-  // Ctrl+Enter checks, wherever the keyboard is in the Lab (the editor leaves it to us).
+  // Ctrl+Enter checks and Ctrl+Shift+Enter runs, wherever the keyboard is in the Lab (the editor
+  // leaves Ctrl+Enter to us).
   const ImGuiIO& io = ImGui::GetIO();
   if (io.KeyCtrl && (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false) ||
                      ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter), false))) {
-    if (!controller.lab().state().showing_solution) controller.lab().check();
+    if (!controller.lab().state().showing_solution) {
+      if (io.KeyShift) {
+        controller.lab().run();
+      } else {
+        controller.lab().check();
+      }
+    }
   }
 }
 

@@ -75,6 +75,22 @@ check = true
   EXPECT_TRUE(action.check);
 }
 
+TEST(DemoScript, ReadsALabRunWithItsGrid) {
+  auto script = parse_demo_script(R"(
+[[step]]
+exercise = "vector-add"
+submission = "solution"
+lab_grid = "2"
+run = true
+)",
+                                  "lab.toml");
+  ASSERT_TRUE(script.is_ok()) << script.message();
+  const lessons::LessonAction& action = script->steps[0].action;
+  EXPECT_EQ(action.lab_grid, "2");
+  EXPECT_TRUE(action.run);
+  EXPECT_FALSE(action.check);
+}
+
 struct BadScript {
   const char* text;
   const char* expected_location;  // "file:line"
