@@ -28,6 +28,11 @@ inline constexpr SumRung kSumRungs[] = {SumRung::kAtomic,     SumRung::kInterlea
                                         SumRung::kFirstAdd,   SumRung::kWarpShuffle,
                                         SumRung::kVectorized};
 
+// Levels a block's tree can have (kernels/reduction_trace.cuh records them): log2(1024) for a
+// shared-memory tree, and a shuffle tree has 5 levels inside each warp plus 5 across the 32 warps
+// of a 1024-thread block.
+inline constexpr int kReductionTreeLevels = 10;
+
 // What the sums write: the result, and for kVectorized its per-block sums (one float per block of
 // the grid) and the count of finished blocks (an unsigned int, 0 before the first launch and left
 // at 0 by every launch).

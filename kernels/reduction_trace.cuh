@@ -5,13 +5,12 @@
 // add of its tree: at `level`, thread t added partial sum `src` into partial sum `dst`. The
 // reductions lesson draws that tree level by level and derives the shared-memory banks from it.
 
+#include "kernels/reduction_kernels.hpp"
 #include "kernels/trace.cuh"
 
 namespace tl {
 
-// Levels a block's tree can have: log2(1024) for a shared-memory tree, and a shuffle tree has
-// 5 levels inside each warp plus 5 across the 32 warps of a 1024-thread block.
-inline constexpr int kReductionTreeLevels = 10;
+using kernels::kReductionTreeLevels;
 
 // The timed kernels' policy: every call compiles to nothing.
 struct ReductionUntraced {
