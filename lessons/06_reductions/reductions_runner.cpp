@@ -355,6 +355,7 @@ Result<ReductionsReport> run_reductions(Device& device, const ReductionsRequest&
     if (rung == SumRung::kAtomic) continue;  // no tree: every element is its own atomic
     auto tree = record_tree(device, rung, std::min(p.block, kDrawnTreeBlock), p.data, request.seed);
     if (!tree) return tree.error();
+    report.banks.push_back(lessons::bank_accesses(*tree));
     report.trees.push_back(std::move(*tree));
   }
   return report;

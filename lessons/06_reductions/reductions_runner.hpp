@@ -82,6 +82,8 @@ struct ReductionsReport {
   std::vector<HistogramResult> histograms;  // uniform, then skewed
   SoftmaxResult softmax;
   std::vector<lessons::ReductionTree> trees;  // every rung that has a tree
+  // The shared-memory banks of each tree's reads (lessons::bank_accesses), one entry per tree.
+  std::vector<std::vector<lessons::BankLevel>> banks;
 
   [[nodiscard]] const RungResult* find(lessons::SumRung rung) const;
   // Every rung's check and the library's, the histograms and the stable softmax.
