@@ -23,10 +23,9 @@ enum class SumRung : std::uint8_t {
   kWarpShuffle,  // first add, sequential tree down to 64, then warp shuffles
   kVectorized,   // one pass: grid-stride float4 loads, shuffles, last block finishes
 };
-inline constexpr SumRung kSumRungs[] = {SumRung::kAtomic,     SumRung::kInterleaved,
-                                        SumRung::kStrided,    SumRung::kSequential,
-                                        SumRung::kFirstAdd,   SumRung::kWarpShuffle,
-                                        SumRung::kVectorized};
+inline constexpr SumRung kSumRungs[] = {
+    SumRung::kAtomic,   SumRung::kInterleaved, SumRung::kStrided,   SumRung::kSequential,
+    SumRung::kFirstAdd, SumRung::kWarpShuffle, SumRung::kVectorized};
 
 // Levels a block's tree can have (kernels/reduction_trace.cuh records them): log2(1024) for a
 // shared-memory tree, and a shuffle tree has 5 levels inside each warp plus 5 across the 32 warps
@@ -58,8 +57,7 @@ struct ReductionKernels {
   Status (*histogram_shared)(const LaunchConfig& config, const unsigned int* values,
                              unsigned int* counts, int n, int bins);
   // Row-wise softmax of a rows × cols matrix, one block per row.
-  Status (*softmax_naive)(const LaunchConfig& config, const float* x, float* y, int rows,
-                          int cols);
+  Status (*softmax_naive)(const LaunchConfig& config, const float* x, float* y, int rows, int cols);
   Status (*softmax_stable)(const LaunchConfig& config, const float* x, float* y, int rows,
                            int cols);
   Status (*softmax_stable_traced)(const LaunchConfig& config, const float* x, float* y, int rows,
@@ -77,9 +75,10 @@ inline Status check_reduction_block(const LaunchConfig& config) {
   const Dim3 block = config.block;
   const bool power_of_two = block.x != 0 && (block.x & (block.x - 1)) == 0;
   if (block.y != 1 || block.z != 1 || !power_of_two || block.x < 32 || block.x > 1024) {
-    return invalid_argument("the reduction kernels take 1D blocks of 32 to 1024 threads, a power of "
-                            "two (the trees halve the block, the shuffles need whole warps), not " +
-                            to_string(block) + ".");
+    return invalid_argument(
+        "the reduction kernels take 1D blocks of 32 to 1024 threads, a power of "
+        "two (the trees halve the block, the shuffles need whole warps), not " +
+        to_string(block) + ".");
   }
   if (config.grid.y != 1 || config.grid.z != 1) {
     return invalid_argument("the reduction kernels take a 1D grid, not " + to_string(config.grid) +

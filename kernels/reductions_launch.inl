@@ -13,15 +13,13 @@ constexpr auto kSumSequential = describe("sum_sequential", &sum_sequential<Trace
 template <class Trace>
 constexpr auto kSumFirstAdd = describe("sum_first_add", &sum_first_add<Trace>, kBarriers);
 template <class Trace>
-constexpr auto kSumWarpShuffle =
-    describe("sum_warp_shuffle", &sum_warp_shuffle<Trace>, kBarriers);
+constexpr auto kSumWarpShuffle = describe("sum_warp_shuffle", &sum_warp_shuffle<Trace>, kBarriers);
 template <class Trace>
 constexpr auto kSumVectorized = describe("sum_vectorized", &sum_vectorized<Trace>, kBarriers);
 constexpr auto kAddToAddresses = describe("add_to_addresses", &add_to_addresses);
 constexpr auto kHistogramGlobal = describe("histogram_global", &histogram_global);
 constexpr auto kHistogramShared = describe("histogram_shared", &histogram_shared, kBarriers);
-constexpr auto kSoftmaxNaive =
-    describe("softmax_naive", &softmax_naive<tl::Untraced>, kBarriers);
+constexpr auto kSoftmaxNaive = describe("softmax_naive", &softmax_naive<tl::Untraced>, kBarriers);
 constexpr auto kSoftmaxStable =
     describe("softmax_stable", &softmax_stable<tl::Untraced>, kBarriers);
 constexpr auto kSoftmaxStableTraced =
@@ -60,9 +58,9 @@ inline Status launch_sum_timed(kernels::SumRung rung, const LaunchConfig& config
                                int n, const kernels::SumOutputs& outputs) {
   return launch_sum<tl::ReductionUntraced>(rung, config, in, n, outputs);
 }
-inline Status launch_sum_traced(kernels::SumRung rung, const LaunchConfig& config,
-                                const float* in, int n, const kernels::SumOutputs& outputs,
-                                TraceRecord* records, int* tree) {
+inline Status launch_sum_traced(kernels::SumRung rung, const LaunchConfig& config, const float* in,
+                                int n, const kernels::SumOutputs& outputs, TraceRecord* records,
+                                int* tree) {
   return launch_sum<tl::ReductionTraced>(rung, config, in, n, outputs, records, tree);
 }
 
@@ -72,8 +70,9 @@ Status launch_block_checked(const LaunchConfig& config, Args... args) {
   return launch<kernel>(config, args...);
 }
 
-inline kernels::ReductionKernels reduction_kernels(
-    Status (*library_sum)(void*, std::size_t*, const float*, float*, int)) {
+inline kernels::ReductionKernels reduction_kernels(Status (*library_sum)(void*, std::size_t*,
+                                                                         const float*, float*,
+                                                                         int)) {
   return {launch_sum_timed,
           launch_sum_traced,
           launch<kAddToAddresses>,
@@ -86,17 +85,16 @@ inline kernels::ReductionKernels reduction_kernels(
 }
 
 inline std::span<const kernels::KernelSymbol> reduction_symbols() {
-  static const kernels::KernelSymbol kSymbols[] = {
-      symbol(kSumAtomic<tl::ReductionUntraced>),
-      symbol(kSumInterleaved<tl::ReductionUntraced>),
-      symbol(kSumStrided<tl::ReductionUntraced>),
-      symbol(kSumSequential<tl::ReductionUntraced>),
-      symbol(kSumFirstAdd<tl::ReductionUntraced>),
-      symbol(kSumWarpShuffle<tl::ReductionUntraced>),
-      symbol(kSumVectorized<tl::ReductionUntraced>),
-      symbol(kHistogramGlobal),
-      symbol(kHistogramShared),
-      symbol(kSoftmaxNaive),
-      symbol(kSoftmaxStable)};
+  static const kernels::KernelSymbol kSymbols[] = {symbol(kSumAtomic<tl::ReductionUntraced>),
+                                                   symbol(kSumInterleaved<tl::ReductionUntraced>),
+                                                   symbol(kSumStrided<tl::ReductionUntraced>),
+                                                   symbol(kSumSequential<tl::ReductionUntraced>),
+                                                   symbol(kSumFirstAdd<tl::ReductionUntraced>),
+                                                   symbol(kSumWarpShuffle<tl::ReductionUntraced>),
+                                                   symbol(kSumVectorized<tl::ReductionUntraced>),
+                                                   symbol(kHistogramGlobal),
+                                                   symbol(kHistogramShared),
+                                                   symbol(kSoftmaxNaive),
+                                                   symbol(kSoftmaxStable)};
   return kSymbols;
 }

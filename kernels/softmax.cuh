@@ -88,8 +88,8 @@ __global__ void softmax_stable(const float* x, float* y, int rows, int cols, Tra
     for (int k = 0; k < kSoftmaxCached; ++k) {
       const int c4 = threadIdx.x + k * blockDim.x;
       if (c4 < cols4) {
-        out4[c4] = make_float4(v[k].x * inverse, v[k].y * inverse, v[k].z * inverse,
-                               v[k].w * inverse);
+        out4[c4] =
+            make_float4(v[k].x * inverse, v[k].y * inverse, v[k].z * inverse, v[k].w * inverse);
         for (int e = 0; e < 4; ++e) trace.wrote(row * cols + 4 * c4 + e);
       }
     }

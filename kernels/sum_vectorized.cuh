@@ -64,7 +64,8 @@ __global__ void sum_vectorized(const float* in, float* out, int n, float* block_
     s1 += (b.x + b.y) + (b.z + b.w);
     s2 += (c.x + c.y) + (c.z + c.w);
     s3 += (d.x + d.y) + (d.z + d.w);
-    for (int k = 0; k < 16; ++k) trace.wrote(4ull * (i + (k / 4) * stride) + k % 4, i / stride + k / 4);
+    for (int k = 0; k < 16; ++k)
+      trace.wrote(4ull * (i + (k / 4) * stride) + k % 4, i / stride + k / 4);
   }
   for (; i < n4; i += stride) {
     const float4 a = in4[i];

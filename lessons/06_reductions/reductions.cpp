@@ -102,15 +102,17 @@ Status validate_reduction(const ReductionParams& p) {
                             std::to_string(p.n) + ".");
   }
   if (p.block < 32 || p.block > 1024 || !std::has_single_bit(p.block)) {
-    return invalid_argument("the reduction kernels take blocks of 32 to 1024 threads, a power of "
-                            "two (the trees halve the block, the shuffles need whole warps), not " +
-                            std::to_string(p.block) + ".");
+    return invalid_argument(
+        "the reduction kernels take blocks of 32 to 1024 threads, a power of "
+        "two (the trees halve the block, the shuffles need whole warps), not " +
+        std::to_string(p.block) + ".");
   }
   if (p.rows == 0 || p.cols == 0 ||
       std::uint64_t{p.rows} * std::uint64_t{p.cols} > kReductionMaxElements) {
-    return invalid_argument("the softmax needs rows and cols of at least 1 and rows × cols at most "
-                            "2^30, not " +
-                            std::to_string(p.rows) + " × " + std::to_string(p.cols) + ".");
+    return invalid_argument(
+        "the softmax needs rows and cols of at least 1 and rows × cols at most "
+        "2^30, not " +
+        std::to_string(p.rows) + " × " + std::to_string(p.cols) + ".");
   }
   return Status::ok();
 }
@@ -231,7 +233,8 @@ std::uint64_t sum_depth(SumRung rung, std::uint64_t n, const LaunchConfig& confi
       // Per thread: its trips (each adding a float4's pairwise sum, 2 deep), the four
       // accumulators combined (2) and the tail (1); the block's two shuffle trees (10); the last
       // block's loop over the block sums and its two shuffle trees again.
-      const std::uint64_t trips = ceil_div(ceil_div(n, 4), std::max<std::uint64_t>(1, grid * block));
+      const std::uint64_t trips =
+          ceil_div(ceil_div(n, 4), std::max<std::uint64_t>(1, grid * block));
       return trips + 2 + 2 + 1 + 10 + ceil_div(grid, block) + 10;
     }
   }
@@ -278,7 +281,8 @@ std::vector<std::uint32_t> make_histogram_values(std::uint64_t n, std::uint32_t 
     const std::uint32_t r = random.next();
     if (skewed) {
       // The number of trailing zero bits of a random word: 0 with probability 1/2, 1 with 1/4, ...
-      v = std::min<std::uint32_t>(bins - 1, static_cast<std::uint32_t>(std::countr_zero(r | 0x80000000u)));
+      v = std::min<std::uint32_t>(bins - 1,
+                                  static_cast<std::uint32_t>(std::countr_zero(r | 0x80000000u)));
     } else {
       v = static_cast<std::uint32_t>((static_cast<std::uint64_t>(r) * bins) >> 32);
     }
@@ -310,7 +314,8 @@ void softmax_reference(std::span<const float> x, std::uint64_t rows, std::uint64
     for (std::uint64_t c = 0; c < cols; ++c) m = std::max(m, static_cast<double>(in[c]));
     double sum = 0;
     for (std::uint64_t c = 0; c < cols; ++c) sum += std::exp(static_cast<double>(in[c]) - m);
-    for (std::uint64_t c = 0; c < cols; ++c) out[c] = std::exp(static_cast<double>(in[c]) - m) / sum;
+    for (std::uint64_t c = 0; c < cols; ++c)
+      out[c] = std::exp(static_cast<double>(in[c]) - m) / sum;
   }
 }
 
@@ -341,7 +346,8 @@ SoftmaxCheck check_softmax(std::span<const float> y, std::span<const double> exa
     }
     const double error = std::fabs(static_cast<double>(y[i]) - exact[i]);
     // Below float's smallest normal number the relative bound no longer holds: allow that much.
-    const double tolerance = relative * exact[i] + static_cast<double>(std::numeric_limits<float>::min());
+    const double tolerance =
+        relative * exact[i] + static_cast<double>(std::numeric_limits<float>::min());
     if (error > tolerance) ++check.wrong;
     if (error >= check.max_error) {
       check.max_error = error;
@@ -391,7 +397,8 @@ int bank_conflict_ways(std::span<const int> words) {
   std::map<int, std::set<int>> by_bank;
   for (int w : words) by_bank[w % 32].insert(w);
   int ways = 0;
-  for (const auto& [bank, distinct] : by_bank) ways = std::max(ways, static_cast<int>(distinct.size()));
+  for (const auto& [bank, distinct] : by_bank)
+    ways = std::max(ways, static_cast<int>(distinct.size()));
   return ways;
 }
 
@@ -409,7 +416,8 @@ std::vector<BankLevel> bank_accesses(const ReductionTree& tree) {
       access.src_words.push_back(add.src);
     }
     for (BankAccess& access : level.warps) {
-      access.ways = std::max(bank_conflict_ways(access.dst_words), bank_conflict_ways(access.src_words));
+      access.ways =
+          std::max(bank_conflict_ways(access.dst_words), bank_conflict_ways(access.src_words));
       level.worst_ways = std::max(level.worst_ways, access.ways);
     }
     levels.push_back(std::move(level));

@@ -28,9 +28,9 @@ Status reductions_benchmark(const BenchContext& context, std::vector<RatioRow>& 
   const std::uint32_t side = gpu ? 4096 : 256;
   constexpr std::uint32_t kBlock = 256;
   // The vectorized rung with whole resident blocks on every SM, one wave, no tail.
-  const std::uint32_t sm_threads =
-      device.info().max_threads_per_multiprocessor != 0 ? device.info().max_threads_per_multiprocessor
-                                                        : 2048;
+  const std::uint32_t sm_threads = device.info().max_threads_per_multiprocessor != 0
+                                       ? device.info().max_threads_per_multiprocessor
+                                       : 2048;
   const std::uint32_t grid =
       lessons::device_filling_grid(device.info().multiprocessors, sm_threads, kBlock);
   auto report = run_lesson_once(device, lessons::kReductionsId,
@@ -60,18 +60,18 @@ Status reductions_benchmark(const BenchContext& context, std::vector<RatioRow>& 
     }
   }
   if (context.suite == BenchSuite::kPerf) {
-    rows.push_back(with_target(rate_ratio(prefix + "fastest sum (" + best->key.variant + ")" + size,
-                                          per_second(best->bytes, *best) / 1e9, "GB/s", against,
-                                          copy_rate),
-                               kBestRungTarget));
+    rows.push_back(
+        with_target(rate_ratio(prefix + "fastest sum (" + best->key.variant + ")" + size,
+                               per_second(best->bytes, *best) / 1e9, "GB/s", against, copy_rate),
+                    kBestRungTarget));
   }
   const TimingRow* library = find_timed_row(*report, {TimingRole::kLibrary, "cub-device-reduce"});
   RatioRow vs_library;
   if (library != nullptr) {
-    vs_library = rate_ratio(prefix + "fastest sum (" + best->key.variant + ")" + size,
-                            per_second(best->bytes, *best) / 1e9, "GB/s",
-                            "CUB DeviceReduce::Sum (same data)",
-                            per_second(library->bytes, *library) / 1e9);
+    vs_library =
+        rate_ratio(prefix + "fastest sum (" + best->key.variant + ")" + size,
+                   per_second(best->bytes, *best) / 1e9, "GB/s",
+                   "CUB DeviceReduce::Sum (same data)", per_second(library->bytes, *library) / 1e9);
   } else {
     vs_library.what = prefix + "fastest sum (" + best->key.variant + ")" + size;
     vs_library.value = per_second(best->bytes, *best) / 1e9;
@@ -86,10 +86,11 @@ Status reductions_benchmark(const BenchContext& context, std::vector<RatioRow>& 
 
   const TimingRow* softmax = find_timed_row(*report, {TimingRole::kKernel, "softmax-stable"});
   if (softmax == nullptr) return Error{ErrorKind::kCudaError, "reductions: no softmax timing"};
-  RatioRow softmax_row = rate_ratio(
-      prefix + "softmax, stable, " + std::to_string(side) + " × " + std::to_string(side),
-      per_second(softmax->bytes, *softmax) / 1e9, "GB/s", against, copy_rate);
-  if (context.suite == BenchSuite::kPerf) softmax_row = with_target(std::move(softmax_row), kSoftmaxTarget);
+  RatioRow softmax_row =
+      rate_ratio(prefix + "softmax, stable, " + std::to_string(side) + " × " + std::to_string(side),
+                 per_second(softmax->bytes, *softmax) / 1e9, "GB/s", against, copy_rate);
+  if (context.suite == BenchSuite::kPerf)
+    softmax_row = with_target(std::move(softmax_row), kSoftmaxTarget);
   rows.push_back(std::move(softmax_row));
   return Status::ok();
 }

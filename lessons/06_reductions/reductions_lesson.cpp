@@ -44,10 +44,22 @@ const std::vector<lessons::ParamSpec>& specs() {
        "uniform",
        {"uniform", "equal", "alternating", "wide"},
        "uniform in [0, 1); all 1.0; alternating signs; magnitudes from 2^-30 to 2^30"},
-      {"rows", "softmax rows", lessons::ParamKind::kCount, "1024", {}, "Rows of the softmax's matrix",
-       {}, true},
-      {"cols", "softmax columns", lessons::ParamKind::kCount, "4096", {},
-       "Columns of the softmax's matrix (one block per row)", {}, true},
+      {"rows",
+       "softmax rows",
+       lessons::ParamKind::kCount,
+       "1024",
+       {},
+       "Rows of the softmax's matrix",
+       {},
+       true},
+      {"cols",
+       "softmax columns",
+       lessons::ParamKind::kCount,
+       "4096",
+       {},
+       "Columns of the softmax's matrix (one block per row)",
+       {},
+       true},
   };
   return kSpecs;
 }
@@ -69,7 +81,9 @@ class ReductionsLesson final : public Lesson {
     (void)configure({});
   }
 
-  [[nodiscard]] const lessons::LessonInfo& info() const override { return lessons::kReductionsInfo; }
+  [[nodiscard]] const lessons::LessonInfo& info() const override {
+    return lessons::kReductionsInfo;
+  }
   [[nodiscard]] std::span<const lessons::ParamSpec> params() const override { return specs(); }
   [[nodiscard]] lessons::ParamValues values() const override { return values_; }
 
@@ -89,7 +103,8 @@ class ReductionsLesson final : public Lesson {
     auto block = reader.dim3("block");
     if (!block) return block.error();
     if (block->y != 1 || block->z != 1) {
-      return invalid_argument("the reduction kernels take 1D blocks, not " + to_string(*block) + ".");
+      return invalid_argument("the reduction kernels take 1D blocks, not " + to_string(*block) +
+                              ".");
     }
     p.block = block->x;
     auto grid = reader.grid("grid");
@@ -213,44 +228,72 @@ class ReductionsLesson final : public Lesson {
     const double read = 4.0 * n;
     for (const RungResult& rung : r.rungs) {
       const std::string name(lessons::to_string(rung.rung));
-      report.rows.push_back({{TimingRole::kKernel, name}, row_name(r.on_gpu, "sum, " + name),
-                             rung.time, read, n, true, r.on_gpu});
+      report.rows.push_back({{TimingRole::kKernel, name},
+                             row_name(r.on_gpu, "sum, " + name),
+                             rung.time,
+                             read,
+                             n,
+                             true,
+                             r.on_gpu});
     }
     if (!r.library.empty()) {
       report.rows.push_back({{TimingRole::kLibrary, "cub-device-reduce"},
-                             "CUB DeviceReduce::Sum", r.library, read, n, true, true});
+                             "CUB DeviceReduce::Sum",
+                             r.library,
+                             read,
+                             n,
+                             true,
+                             true});
     } else {
       report.notes.push_back(r.library_absent);
     }
     report.rows.push_back({{TimingRole::kCopy, "device-to-device"},
                            r.on_gpu ? "copy the data device → device" : "copy the data (emulated)",
-                           r.device_copy, 2.0 * read, 0, false});
+                           r.device_copy,
+                           2.0 * read,
+                           0,
+                           false});
     report.rows.push_back({{TimingRole::kCopy, "to-device"},
                            r.on_gpu ? "copy the data host → device" : "copy the data in (emulated)",
-                           r.host_to_device, read, 0, false});
+                           r.host_to_device,
+                           read,
+                           0,
+                           false});
     for (const HistogramResult& h : r.histograms) {
       for (bool shared : {false, true}) {
-        report.rows.push_back({{TimingRole::kKernel, histogram_variant(shared, h.skewed)},
-                               row_name(r.on_gpu, std::string("histogram, ") +
-                                                      (shared ? "shared" : "global") + ", " +
-                                                      (h.skewed ? "skewed" : "uniform")),
-                               shared ? h.shared : h.global, read, 0, true, r.on_gpu});
+        report.rows.push_back(
+            {{TimingRole::kKernel, histogram_variant(shared, h.skewed)},
+             row_name(r.on_gpu, std::string("histogram, ") + (shared ? "shared" : "global") + ", " +
+                                    (h.skewed ? "skewed" : "uniform")),
+             shared ? h.shared : h.global,
+             read,
+             0,
+             true,
+             r.on_gpu});
       }
     }
     const double softmax_bytes = 8.0 * r.softmax.rows * static_cast<double>(r.softmax.cols);
     report.rows.push_back({{TimingRole::kKernel, "softmax-stable"},
-                           row_name(r.on_gpu, "softmax, stable"), r.softmax.stable, softmax_bytes,
-                           0, true, r.on_gpu});
+                           row_name(r.on_gpu, "softmax, stable"),
+                           r.softmax.stable,
+                           softmax_bytes,
+                           0,
+                           true,
+                           r.on_gpu});
     report.rows.push_back({{TimingRole::kKernel, "softmax-naive"},
-                           row_name(r.on_gpu, "softmax, naive"), r.softmax.naive, softmax_bytes, 0,
-                           true, r.on_gpu});
+                           row_name(r.on_gpu, "softmax, naive"),
+                           r.softmax.naive,
+                           softmax_bytes,
+                           0,
+                           true,
+                           r.on_gpu});
     if (!r.cpu_single.empty()) {
-      report.rows.push_back({{TimingRole::kCpuOneThread, ""}, "CPU, 1 thread", r.cpu_single, read,
-                             n, true});
+      report.rows.push_back(
+          {{TimingRole::kCpuOneThread, ""}, "CPU, 1 thread", r.cpu_single, read, n, true});
     }
     if (!r.cpu_multi.empty()) {
-      report.rows.push_back({{TimingRole::kCpuAllThreads, ""}, "CPU, all threads", r.cpu_multi,
-                             read, n, true});
+      report.rows.push_back(
+          {{TimingRole::kCpuAllThreads, ""}, "CPU, all threads", r.cpu_multi, read, n, true});
       report.notes.push_back("'CPU, all threads' used " + std::to_string(r.cpu_threads) +
                              " thread(s)");
     }
@@ -263,13 +306,12 @@ class ReductionsLesson final : public Lesson {
     for (const lessons::SumCheck& s : r.cpu_sums) report.notes.push_back(s.describe());
     std::string contention = "atomic contention (ms per launch): ";
     for (const ContentionPoint& c : r.contention) {
-      contention += std::to_string(c.addresses) + " address(es) " +
-                    format_sci("%.3g", c.median_ms) + "; ";
+      contention +=
+          std::to_string(c.addresses) + " address(es) " + format_sci("%.3g", c.median_ms) + "; ";
     }
     report.notes.push_back(contention);
-    report.notes.push_back("softmax on logits near 90: naive " +
-                           r.softmax.naive_large.describe() + "; stable " +
-                           r.softmax.stable_large.describe());
+    report.notes.push_back("softmax on logits near 90: naive " + r.softmax.naive_large.describe() +
+                           "; stable " + r.softmax.stable_large.describe());
     report.check = LessonCheck{r.passed(), r.describe_check()};
     report.attachment = std::make_shared<ReductionsAttachment>(std::move(r));
     return report;

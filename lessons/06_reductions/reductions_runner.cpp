@@ -64,8 +64,8 @@ Result<float> read_result(Device& device, const SumBuffers& buffers) {
 
 std::vector<std::uint64_t> contention_addresses(std::uint64_t n) {
   std::vector<std::uint64_t> addresses;
-  for (std::uint64_t a : {std::uint64_t{1}, std::uint64_t{32}, std::uint64_t{1024},
-                          std::uint64_t{32768}, n}) {
+  for (std::uint64_t a :
+       {std::uint64_t{1}, std::uint64_t{32}, std::uint64_t{1024}, std::uint64_t{32768}, n}) {
     if (a <= n && (addresses.empty() || addresses.back() < a)) addresses.push_back(a);
   }
   return addresses;
@@ -104,7 +104,8 @@ Result<HistogramResult> run_histogram(Device& device, const ReductionsRequest& r
     TL_RETURN_IF_ERROR(launch());
     TL_RETURN_IF_ERROR(device.synchronize());
     std::vector<std::uint32_t> got(bins);
-    TL_RETURN_IF_ERROR(device.copy_to_host(got.data(), counts->data(), bins * sizeof(std::uint32_t)));
+    TL_RETURN_IF_ERROR(
+        device.copy_to_host(got.data(), counts->data(), bins * sizeof(std::uint32_t)));
     (shared ? result.shared : result.global) = summarize_timings(*times);
     (shared ? result.shared_correct : result.global_correct) = got == expected;
   }
@@ -128,16 +129,14 @@ Result<SoftmaxResult> run_softmax(Device& device, const ReductionsRequest& reque
   std::vector<double> exact(count);
   constexpr float kScale = 4.0f;
   for (bool large : {false, true}) {
-    const auto logits = lessons::make_logits(p.rows, p.cols, kScale,
-                                             large ? lessons::kLargeLogitShift : 0.0f,
-                                             request.seed + 11);
+    const auto logits = lessons::make_logits(
+        p.rows, p.cols, kScale, large ? lessons::kLargeLogitShift : 0.0f, request.seed + 11);
     TL_RETURN_IF_ERROR(device.copy_to_device(x->data(), logits.data(), count * sizeof(float)));
     if (request.check) lessons::softmax_reference(logits, p.rows, p.cols, exact);
     for (bool stable : {false, true}) {
       auto launch = [&]() -> Status {
-        return (stable ? k.softmax_stable : k.softmax_naive)(config, x->data(), y->data(),
-                                                             static_cast<int>(p.rows),
-                                                             static_cast<int>(p.cols));
+        return (stable ? k.softmax_stable : k.softmax_naive)(
+            config, x->data(), y->data(), static_cast<int>(p.rows), static_cast<int>(p.cols));
       };
       // Timed on the ordinary logits; on the large ones only run, to show what they give.
       if (!large) {
@@ -215,8 +214,8 @@ std::string ReductionsReport::describe_check() const {
   for (const RungResult& r : rungs) text += r.check.describe() + "; ";
   if (library_check) text += library_check->describe() + "; ";
   for (const HistogramResult& h : histograms) {
-    text += std::string("histogram (") + (h.skewed ? "skewed" : "uniform") +
-            "): global " + (h.global_correct ? "exact" : "WRONG") + ", shared " +
+    text += std::string("histogram (") + (h.skewed ? "skewed" : "uniform") + "): global " +
+            (h.global_correct ? "exact" : "WRONG") + ", shared " +
             (h.shared_correct ? "exact" : "WRONG") + "; ";
   }
   text += "softmax: stable " + softmax.stable_ordinary.describe() + ", on large logits " +
@@ -255,9 +254,9 @@ Result<ReductionsReport> run_reductions(Device& device, const ReductionsRequest&
   {
     auto copy = allocate_array<float>(device, p.n);
     if (!copy) return copy.error();
-    auto times = device.time_repeated(
-        [&] { return device.copy_on_device(copy->data(), in->data(), bytes); }, request.warmup,
-        request.repeats);
+    auto times =
+        device.time_repeated([&] { return device.copy_on_device(copy->data(), in->data(), bytes); },
+                             request.warmup, request.repeats);
     if (!times) return times.error();
     report.device_copy = summarize_timings(*times);
   }
@@ -304,9 +303,9 @@ Result<ReductionsReport> run_reductions(Device& device, const ReductionsRequest&
     if (!value) return value.error();
     // CUB's order is its own (a tree over many elements per thread); its depth is far below
     // log2(n) + n / (a full GPU's threads), which the vectorized rung's bound at that grid covers.
-    const LaunchConfig full{{lessons::device_filling_grid(device.info().multiprocessors, 2048, 256),
-                             1, 1},
-                            {256, 1, 1}};
+    const LaunchConfig full{
+        {lessons::device_filling_grid(device.info().multiprocessors, 2048, 256), 1, 1},
+        {256, 1, 1}};
     report.library_check = lessons::check_sum(
         "CUB DeviceReduce::Sum", *value, report.exact,
         lessons::sum_error_bound(lessons::sum_depth(SumRung::kVectorized, p.n, full) + 64,
@@ -315,7 +314,8 @@ Result<ReductionsReport> run_reductions(Device& device, const ReductionsRequest&
 
   if (cancel_requested(request.cancel)) return cancelled_error();
   report.cpu_sums = {
-      lessons::check_sum("CPU sequential float", lessons::sequential_float_sum(data), report.exact, 0),
+      lessons::check_sum("CPU sequential float", lessons::sequential_float_sum(data), report.exact,
+                         0),
       lessons::check_sum("CPU Kahan float", lessons::kahan_float_sum(data), report.exact, 0),
       lessons::check_sum("CPU pairwise float", lessons::pairwise_float_sum(data), report.exact, 0)};
   for (auto& s : report.cpu_sums) s.passed = true;  // shown for comparison, not judged
@@ -383,7 +383,8 @@ Result<TracedSum> traced_sum(Device& device, SumRung rung, const LaunchConfig& c
       device_tree->data()));
   auto value = read_result(device, *buffers);
   if (!value) return value.error();
-  TL_RETURN_IF_ERROR(device.copy_to_host(tree.data(), device_tree->data(), tree.size() * sizeof(int)));
+  TL_RETURN_IF_ERROR(
+      device.copy_to_host(tree.data(), device_tree->data(), tree.size() * sizeof(int)));
   return TracedSum{*value, std::move(tree)};
 }
 
@@ -403,9 +404,10 @@ Result<lessons::SumCheck> trace_reduction(Device& device, const lessons::Reducti
   if (!traced) return traced.error();
   TL_RETURN_IF_ERROR(published);
   const double exact = lessons::exact_sum(data);
-  return lessons::check_sum(std::string(lessons::to_string(params.rung)), traced->value, exact,
-                            lessons::sum_error_bound(lessons::sum_depth(params.rung, params.n, config),
-                                                     lessons::abs_sum(data)));
+  return lessons::check_sum(
+      std::string(lessons::to_string(params.rung)), traced->value, exact,
+      lessons::sum_error_bound(lessons::sum_depth(params.rung, params.n, config),
+                               lessons::abs_sum(data)));
 }
 
 Result<lessons::ReductionTree> record_tree(Device& device, SumRung rung, std::uint32_t block,

@@ -62,8 +62,8 @@ struct SoftmaxResult {
 struct ReductionsReport {
   bool on_gpu = false;
   std::uint64_t n = 0;
-  double exact = 0;      // float64 sum of the data
-  double abs_total = 0;  // sum of |x|
+  double exact = 0;               // float64 sum of the data
+  double abs_total = 0;           // sum of |x|
   std::vector<RungResult> rungs;  // in ladder order
 
   TimingStats library;  // CUB's DeviceReduce::Sum, temp storage allocated outside the timing

@@ -108,8 +108,9 @@ TEST(ReductionsModel, ErrorBoundsHoldForTheCpuOrdersAndGrowWithDepth) {
   const LaunchConfig config = sum_config(SumRung::kSequential, 1 << 20, 256);
   EXPECT_EQ(sum_depth(SumRung::kSequential, 1 << 20, config), 8u + config.grid.x);
   EXPECT_EQ(sum_depth(SumRung::kAtomic, 1 << 20, config), 1u << 20);
-  EXPECT_LT(sum_depth(SumRung::kVectorized, 1 << 20, sum_config(SumRung::kVectorized, 1 << 20, 256)),
-            sum_depth(SumRung::kSequential, 1 << 20, config));
+  EXPECT_LT(
+      sum_depth(SumRung::kVectorized, 1 << 20, sum_config(SumRung::kVectorized, 1 << 20, 256)),
+      sum_depth(SumRung::kSequential, 1 << 20, config));
 }
 
 TEST(ReductionsModel, SumCheckFailsOutsideTheBoundAndOnNaN) {
@@ -170,7 +171,8 @@ TEST(ReductionsModel, TreeAndBanksFromARecord) {
   EXPECT_EQ(tree.levels[5].size(), 1u);
   const auto banks = bank_accesses(tree);
   ASSERT_EQ(banks.size(), 6u);
-  for (const auto& b : banks) EXPECT_EQ(b.worst_ways, 1) << "sequential addressing is conflict free";
+  for (const auto& b : banks)
+    EXPECT_EQ(b.worst_ways, 1) << "sequential addressing is conflict free";
   EXPECT_EQ(banks[0].warps[1].ways, 0) << "warp 1 idles from the first level";
 
   // The strided tree: lane t works on partial 2·s·t; at s = 16 lanes 0 and 1 read words 0 and 32.
@@ -183,8 +185,8 @@ TEST(ReductionsModel, TreeAndBanksFromARecord) {
     }
   }
   const auto strided_banks = bank_accesses(tree_from_record(SumRung::kStrided, threads, strided));
-  EXPECT_EQ(strided_banks[0].worst_ways, 2);   // s = 1: words 0, 2, .., 62
-  EXPECT_EQ(strided_banks[4].worst_ways, 2);   // s = 16: words 0 and 32
+  EXPECT_EQ(strided_banks[0].worst_ways, 2);  // s = 1: words 0, 2, .., 62
+  EXPECT_EQ(strided_banks[4].worst_ways, 2);  // s = 16: words 0 and 32
   EXPECT_EQ(bank_conflict_ways(std::vector<int>{0, 32, 64, 1}), 3);
   EXPECT_EQ(bank_conflict_ways(std::vector<int>{0, 0, 1}), 1) << "the same word is a broadcast";
 }

@@ -35,9 +35,9 @@ class ReductionsEmulated : public ::testing::Test {
     // Twice: the vectorized rung must leave its finished-block count at 0 for the next launch.
     for (int launch = 0; launch < 2; ++launch) {
       EXPECT_TRUE(device_->fill_zero(out->data(), 4).is_ok());
-      const Status launched = device_->kernels().reductions.sum(
-          rung, config, in->data(), static_cast<int>(data.size()),
-          {out->data(), sums->data(), done->data()});
+      const Status launched =
+          device_->kernels().reductions.sum(rung, config, in->data(), static_cast<int>(data.size()),
+                                            {out->data(), sums->data(), done->data()});
       EXPECT_TRUE(launched.is_ok()) << launched.message();
       EXPECT_TRUE(device_->synchronize().is_ok());
       EXPECT_TRUE(device_->copy_to_host(&value, out->data(), 4).is_ok());
@@ -64,7 +64,8 @@ TEST_F(ReductionsEmulated, EveryRungOnEqualDataIsExact) {
 }
 
 TEST_F(ReductionsEmulated, EveryRungStaysWithinItsBoundOnAwkwardData) {
-  // Tolerance: lessons::sum_error_bound(depth of the rung's tree, sum |x|), stated in reductions.hpp.
+  // Tolerance: lessons::sum_error_bound(depth of the rung's tree, sum |x|), stated in
+  // reductions.hpp.
   for (SumData kind : {SumData::kUniform, SumData::kAlternating, SumData::kWide}) {
     for (std::uint64_t n : kAwkwardSizes) {
       const auto data = lessons::make_sum_data(n, kind, 7);

@@ -32,14 +32,15 @@ ReductionsRequest quick(std::uint64_t n, SumData data) {
 }
 
 TEST_F(ReductionsGpu, EveryRungPassesOnAwkwardSizesAndData) {
-  for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{31}, std::uint64_t{33},
-                          (std::uint64_t{1} << 20) + 7}) {
-    for (SumData data : {SumData::kUniform, SumData::kEqual, SumData::kAlternating, SumData::kWide}) {
+  for (std::uint64_t n :
+       {std::uint64_t{1}, std::uint64_t{31}, std::uint64_t{33}, (std::uint64_t{1} << 20) + 7}) {
+    for (SumData data :
+         {SumData::kUniform, SumData::kEqual, SumData::kAlternating, SumData::kWide}) {
       auto report = compute::run_reductions(device(), quick(n, data));
       ASSERT_TRUE(report.is_ok()) << report.message();
       EXPECT_TRUE(report->on_gpu);
-      EXPECT_TRUE(report->passed()) << n << " " << lessons::to_string(data) << ": "
-                                    << report->describe_check();
+      EXPECT_TRUE(report->passed())
+          << n << " " << lessons::to_string(data) << ": " << report->describe_check();
       ASSERT_TRUE(report->library_check.has_value()) << report->library_absent;
       if (data == SumData::kEqual) {
         for (const auto& rung : report->rungs) {

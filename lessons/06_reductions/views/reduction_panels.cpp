@@ -78,18 +78,21 @@ void draw_tree_panel(AppController& controller, const Fonts& fonts) {
   for (std::size_t level = 0; level < tree->levels.size(); ++level) {
     const float y = origin.y + static_cast<float>(level) * (cell + row_gap) + row_gap;
     std::vector<const lessons::TreeAdd*> by_thread(tree->threads, nullptr);
-    for (const auto& add : tree->levels[level]) by_thread[static_cast<std::size_t>(add.thread)] = &add;
+    for (const auto& add : tree->levels[level])
+      by_thread[static_cast<std::size_t>(add.thread)] = &add;
     for (std::uint32_t t = 0; t < tree->threads; ++t) {
       const ImVec2 min{origin.x + static_cast<float>(t) * cell, y};
       const ImVec2 max{min.x + cell - 1, min.y + cell - 1};
       const lessons::TreeAdd* add = by_thread[t];
-      draw->AddRectFilled(min, max,
-                          to_imgui(add != nullptr ? categorical_color(t / 32) : idle_thread_color(false)));
+      draw->AddRectFilled(
+          min, max,
+          to_imgui(add != nullptr ? categorical_color(t / 32) : idle_thread_color(false)));
       if (add != nullptr) {
         // From the source partial's column one row up to the destination's column.
         const float from_x = origin.x + (static_cast<float>(add->src) + 0.5f) * cell;
         const float to_x = origin.x + (static_cast<float>(add->dst) + 0.5f) * cell;
-        draw->AddLine({from_x, y - row_gap + 2}, {to_x, y - 1}, to_imgui(categorical_color(t / 32), 0.7f));
+        draw->AddLine({from_x, y - row_gap + 2}, {to_x, y - 1},
+                      to_imgui(categorical_color(t / 32), 0.7f));
       }
       if (ImGui::IsWindowHovered() && mouse.x >= min.x && mouse.x < max.x && mouse.y >= min.y &&
           mouse.y < max.y) {
@@ -160,7 +163,8 @@ void draw_contention_panel(AppController& controller, const Fonts& fonts) {
   ImGui::TextColored(palette().muted,
                      "%s atomicAdds, element i on address i mod A: the time of one launch "
                      "against A, the number of distinct addresses%s.",
-                     format_count(report->n).c_str(), report->on_gpu ? "" : " (emulated: CPU time)");
+                     format_count(report->n).c_str(),
+                     report->on_gpu ? "" : " (emulated: CPU time)");
   double longest = 0;
   for (const auto& point : report->contention) longest = std::max(longest, point.median_ms);
   const float width = ImGui::GetContentRegionAvail().x * 0.6f;
