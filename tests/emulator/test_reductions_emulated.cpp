@@ -148,8 +148,13 @@ TEST_F(ReductionsEmulated, TracedLaunchRecordsEveryElementOnceAndTheTree) {
   auto vectorized = record_tree(*device_, SumRung::kVectorized, 64, SumData::kUniform);
   ASSERT_TRUE(vectorized.is_ok());
   EXPECT_EQ(vectorized->levels[0].size(), 32u);  // 16 lanes in each of the two warps
-  EXPECT_EQ(vectorized->levels[5].size(), 1u);   // warp 0 adds warp 1's sum: partial 32 into 0
-  EXPECT_EQ(vectorized->levels[5][0].src, 32);
+  // Across the two warps' sums only the last shuffle (offset 1, level 9) has a lane whose partner
+  // holds a warp sum: lane 0 adds warp 1's sum, which thread 32 had. Levels 5-8 stay empty.
+  ASSERT_EQ(vectorized->levels.size(), 10u);
+  EXPECT_TRUE(vectorized->levels[5].empty());
+  ASSERT_EQ(vectorized->levels[9].size(), 1u);
+  EXPECT_EQ(vectorized->levels[9][0].dst, 0);
+  EXPECT_EQ(vectorized->levels[9][0].src, 32);
 }
 
 TEST_F(ReductionsEmulated, TheWholeLessonRunPassesItsChecks) {
