@@ -222,10 +222,10 @@ TEST_F(LabTabTest, OpensOnTheLessonsExercisesWithTheStarter) {
   EXPECT_EQ(app_->lab().source(), lab::find_exercise("vector-add")->starter);
   EXPECT_FALSE(lab.statement.blocks.empty()) << "the statement is parsed for the markdown view";
   EXPECT_EQ(lab.backend, "emulator") << "the app runs on the emulator here";
-  // Every exercise is listed, the reductions (no lesson yet) with an empty lesson title.
+  // Every exercise is listed, each under its lesson's title: the reductions under lesson 6's.
   EXPECT_EQ(lab.exercises.size(), lab::registered_exercises().size());
   for (const LabExerciseEntry& entry : lab.exercises) {
-    if (entry.lesson_id == "reductions") EXPECT_TRUE(entry.lesson_title.empty()) << entry.id;
+    if (entry.lesson_id == "reductions") EXPECT_EQ(entry.lesson_title, "Reductions") << entry.id;
     if (entry.lesson_id == "vector-add") EXPECT_FALSE(entry.lesson_title.empty()) << entry.id;
   }
 

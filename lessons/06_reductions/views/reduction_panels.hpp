@@ -1,0 +1,18 @@
+#pragma once
+// The reductions lesson's tabs, drawn from the last timed run's report (ReductionsAttachment):
+// block 0's tree level by level, the shared-memory banks of the three trees, atomic contention and
+// the numerics of every sum. They draw what the runner measured and computed; nothing here
+// computes.
+
+#include "app_controller.hpp"
+#include "lessons/06_reductions/reductions_lesson.hpp"
+#include "theme.hpp"
+
+namespace tl::ui::reductions_views {
+
+void draw_tree_panel(AppController& controller, const Fonts& fonts);
+void draw_banks_panel(AppController& controller, const Fonts& fonts);
+void draw_contention_panel(AppController& controller, const Fonts& fonts);
+void draw_numerics_panel(AppController& controller, const Fonts& fonts);
+
+}  // namespace tl::ui::reductions_views

@@ -1,0 +1,96 @@
+// Lesson 6's kernels on a real GPU: every sum rung on awkward sizes, all-equal data and 2^28
+// floats within its bound (lessons::sum_depth), CUB's sum, the histograms, the softmax and the
+// traced launches. No timing assertions: `threadlab bench --suite perf` reports the targets.
+
+#include <gtest/gtest.h>
+
+#include "compute/trace_sink.hpp"
+#include "core/trace.hpp"
+#include "gpu_test_environment.hpp"
+#include "lessons/06_reductions/reductions.hpp"
+#include "lessons/06_reductions/reductions_runner.hpp"
+
+namespace tl::testing {
+namespace {
+
+using compute::ReductionsRequest;
+using lessons::SumData;
+using lessons::SumRung;
+
+class ReductionsGpu : public GpuTest {};
+
+ReductionsRequest quick(std::uint64_t n, SumData data) {
+  ReductionsRequest request;
+  request.params.n = n;
+  request.params.data = data;
+  request.params.rows = 33;
+  request.params.cols = 4096;
+  request.repeats = 1;
+  request.warmup = 0;
+  request.time_cpu = false;
+  return request;
+}
+
+TEST_F(ReductionsGpu, EveryRungPassesOnAwkwardSizesAndData) {
+  for (std::uint64_t n :
+       {std::uint64_t{1}, std::uint64_t{31}, std::uint64_t{33}, (std::uint64_t{1} << 20) + 7}) {
+    for (SumData data :
+         {SumData::kUniform, SumData::kEqual, SumData::kAlternating, SumData::kWide}) {
+      auto report = compute::run_reductions(device(), quick(n, data));
+      ASSERT_TRUE(report.is_ok()) << report.message();
+      EXPECT_TRUE(report->on_gpu);
+      EXPECT_TRUE(report->passed())
+          << n << " " << lessons::to_string(data) << ": " << report->describe_check();
+      ASSERT_TRUE(report->library_check.has_value()) << report->library_absent;
+      if (data == SumData::kEqual) {
+        for (const auto& rung : report->rungs) {
+          EXPECT_EQ(rung.check.value, static_cast<double>(n)) << lessons::to_string(rung.rung);
+        }
+      }
+    }
+  }
+}
+
+TEST_F(ReductionsGpu, TwoToThe28Floats) {
+  auto report = compute::run_reductions(device(), quick(std::uint64_t{1} << 28, SumData::kUniform));
+  ASSERT_TRUE(report.is_ok()) << report.message();
+  EXPECT_TRUE(report->passed()) << report->describe_check();
+  // All 1.0: the trees and CUB are exact; one float accumulator (the atomic rung) stops at 2^24.
+  auto ones = compute::run_reductions(device(), quick(std::uint64_t{1} << 28, SumData::kEqual));
+  ASSERT_TRUE(ones.is_ok()) << ones.message();
+  for (const auto& rung : ones->rungs) {
+    if (rung.rung == SumRung::kAtomic) {
+      EXPECT_EQ(rung.check.value, 16777216.0);
+    } else {
+      EXPECT_EQ(rung.check.value, 268435456.0) << lessons::to_string(rung.rung);
+    }
+  }
+  EXPECT_EQ(ones->library_check->value, 268435456.0);
+}
+
+TEST_F(ReductionsGpu, TracedLaunchesRecordEveryElementOnce) {
+  for (SumRung rung : kernels::kSumRungs) {
+    lessons::ReductionParams params;
+    params.n = (1u << 20) + 7;
+    params.rung = rung;
+    compute::HostTraceSink sink;
+    const LaunchConfig config = lessons::sum_config(rung, params.n, params.block);
+    auto check = compute::trace_reduction(device(), params, config, sink);
+    ASSERT_TRUE(check.is_ok()) << check.message();
+    EXPECT_TRUE(check->passed) << check->describe();
+    const TraceSummary summary = summarize(sink.records(), config);
+    EXPECT_EQ(summary.unwritten, 0u) << lessons::to_string(rung);
+    EXPECT_EQ(summary.written_more, 0u) << lessons::to_string(rung);
+  }
+}
+
+TEST_F(ReductionsGpu, SoftmaxOverflowsNaivelyAndNotStably) {
+  auto report = compute::run_reductions(device(), quick(1024, SumData::kUniform));
+  ASSERT_TRUE(report.is_ok()) << report.message();
+  EXPECT_GT(report->softmax.naive_large.not_finite, 0u);
+  EXPECT_TRUE(report->softmax.stable_ordinary.passed) << report->softmax.stable_ordinary.describe();
+  EXPECT_TRUE(report->softmax.stable_large.passed) << report->softmax.stable_large.describe();
+}
+
+}  // namespace
+}  // namespace tl::testing
