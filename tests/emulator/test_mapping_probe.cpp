@@ -77,6 +77,11 @@ TEST(MappingProbe, DenseLayerPairsAgree) {
   expect_every_probe_agrees(dense_layer_mapping_probes(), 7);
 }
 
+// The moving-data lesson's transform, on a part-used last block and a block past the end.
+TEST(MappingProbe, MovingDataPairsAgree) {
+  expect_every_probe_agrees(moving_data_mapping_probes(), 2);
+}
+
 MappingProbe planted_probe() {
   const int rows = 16, cols = 16;
   const LaunchConfig config{{2, 4, 1}, {8, 4, 1}};  // covers 16 × 16 either way round

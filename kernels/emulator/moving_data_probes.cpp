@@ -1,0 +1,25 @@
+// Lesson 7's timed/traced pair under the mapping probe (kernels/mapping_probe.hpp).
+
+#include "kernels/kernel_table.hpp"
+#include "kernels/mapping_probe.hpp"
+
+namespace tl::kernels {
+
+std::vector<MappingProbe> moving_data_mapping_probes() {
+  std::vector<MappingProbe> probes;
+  // A last block only partly used, and a grid with a whole block past the end.
+  for (const auto& [n, config] : {std::pair{1000, LaunchConfig{{8, 1, 1}, {128, 1, 1}}},
+                                  std::pair{37, LaunchConfig{{3, 1, 1}, {32, 1, 1}}}}) {
+    auto in = probe_inputs(n, 3);
+    const MovingDataKernels& k = emulator_kernels().moving_data;
+    probes.push_back({"transform_chunk n = " + std::to_string(n) + " on " + config.to_string(),
+                      config, 1, static_cast<std::uint64_t>(n),
+                      [=, &k](float* out) { return k.transform(config, in->data(), out, n, 3); },
+                      [=, &k](float* out, TraceRecord* trace) {
+                        return k.transform_traced(config, in->data(), out, n, 3, trace);
+                      }});
+  }
+  return probes;
+}
+
+}  // namespace tl::kernels
