@@ -1,0 +1,196 @@
+// Lesson 7's model: the pipeline's arithmetic (serial sum, ideal bound, overlap won), the modelled
+// schedule, the correction of event times for engine queueing, the copy knee, the link ceiling
+// from sysfs text, the crossover, the chunks and the refusals of bad input.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "lessons/07_moving_data/moving_data.hpp"
+
+namespace tl::lessons {
+namespace {
+
+std::vector<StageTimes> equal_chunks(std::size_t chunks, StageTimes t) {
+  return std::vector<StageTimes>(chunks, t);
+}
+
+TEST(MovingDataModel, OneStreamIsTheSerialSum) {
+  const auto ops = model_pipeline(equal_chunks(4, {1.0, 2.0, 1.0}), 1, true);
+  const PipelineSummary s = summarize_pipeline(ops);
+  EXPECT_DOUBLE_EQ(s.serial_ms, 16.0);
+  EXPECT_DOUBLE_EQ(s.total_ms, 16.0);
+  EXPECT_DOUBLE_EQ(s.ideal_ms, 8.0);  // the kernels: 4 × 2 ms
+  EXPECT_DOUBLE_EQ(s.overlap_won, 0.0);
+  EXPECT_DOUBLE_EQ(s.over_ideal, 2.0);
+}
+
+TEST(MovingDataModel, TwoStreamsOverlapCopiesWithKernels) {
+  // Copy in 1, kernel 2, copy out 1, four chunks on two streams: the kernels run back to back from
+  // t = 1 (the first copy in) to 9, the last copy out ends at 10.
+  const auto ops = model_pipeline(equal_chunks(4, {1.0, 2.0, 1.0}), 2, true);
+  const PipelineSummary s = summarize_pipeline(ops);
+  EXPECT_DOUBLE_EQ(s.total_ms, 10.0);
+  EXPECT_DOUBLE_EQ(s.serial_ms, 16.0);
+  EXPECT_DOUBLE_EQ(s.ideal_ms, 8.0);
+  EXPECT_DOUBLE_EQ(s.overlap_won, 6.0 / 8.0);
+  EXPECT_GT(cross_stream_overlap_ms(ops), 0.0);
+  EXPECT_FALSE(timeline_order_violation(ops).has_value());
+}
+
+TEST(MovingDataModel, PageableMemoryOverlapsNothingWhateverTheStreams) {
+  const auto ops = model_pipeline(equal_chunks(8, {1.0, 1.0, 1.0}), 4, /*overlap=*/false);
+  const PipelineSummary s = summarize_pipeline(ops);
+  EXPECT_DOUBLE_EQ(s.total_ms, s.serial_ms);
+  EXPECT_DOUBLE_EQ(s.overlap_won, 0.0);
+  EXPECT_DOUBLE_EQ(cross_stream_overlap_ms(ops), 0.0);
+}
+
+TEST(MovingDataModel, EachEngineRunsOneOperationAtATime) {
+  const auto ops = model_pipeline(equal_chunks(6, {1.5, 1.0, 0.5}), 3, true);
+  for (Stage stage : {Stage::kCopyIn, Stage::kKernel, Stage::kCopyOut}) {
+    std::vector<TimelineOp> on;
+    for (const auto& op : ops) {
+      if (op.stage == stage) on.push_back(op);
+    }
+    for (std::size_t i = 1; i < on.size(); ++i) EXPECT_GE(on[i].start_ms, on[i - 1].end_ms);
+  }
+  // Copies in are the busiest engine: 6 × 1.5 ms, plus the last chunk's kernel and copy out.
+  EXPECT_DOUBLE_EQ(summarize_pipeline(ops).total_ms, 9.0 + 1.0 + 0.5);
+}
+
+TEST(MovingDataModel, OverlapWonIsAShareOfWhatCouldBeWon) {
+  EXPECT_DOUBLE_EQ(overlap_won(10.0, 16.0, 8.0), 0.75);
+  EXPECT_DOUBLE_EQ(overlap_won(8.0, 16.0, 8.0), 1.0);
+  EXPECT_DOUBLE_EQ(overlap_won(16.2, 16.0, 8.0), 0.0) << "noise past the serial sum is no loss";
+  EXPECT_DOUBLE_EQ(overlap_won(5.0, 5.0, 5.0), 0.0) << "one stage only: nothing to win";
+}
+
+TEST(MovingDataModel, EventStartsAreMovedBehindTheEnginesPreviousOperation) {
+  // Two copies in on two streams, both reached at t = 0: the engine ran one, then the other.
+  std::vector<TimelineOp> ops = {{0, 0, Stage::kCopyIn, 0.0, 1.0},
+                                 {1, 1, Stage::kCopyIn, 0.0, 2.0}};
+  const auto fixed = start_on_engines(ops);
+  EXPECT_DOUBLE_EQ(fixed[0].start_ms, 0.0);
+  EXPECT_DOUBLE_EQ(fixed[1].start_ms, 1.0);
+  EXPECT_DOUBLE_EQ(fixed[1].end_ms, 2.0);
+}
+
+TEST(MovingDataModel, AnOutOfOrderTimelineIsNamed) {
+  std::vector<TimelineOp> ops = {{0, 0, Stage::kCopyIn, 0.0, 2.0},
+                                 {0, 0, Stage::kKernel, 1.0, 3.0}};
+  const auto violation = timeline_order_violation(ops);
+  ASSERT_TRUE(violation.has_value());
+  EXPECT_NE(violation->find("chunk 0's kernel"), std::string::npos) << *violation;
+}
+
+TEST(MovingDataModel, LanesHoldEachOperationOnItsEngineAndItsStream) {
+  const auto ops = model_pipeline(equal_chunks(4, {1.0, 1.0, 1.0}), 2, true);
+  const auto lanes = timeline_lanes(ops, 2);
+  ASSERT_EQ(lanes.size(), 5u);
+  EXPECT_EQ(lanes[0].ops.size(), 4u);
+  EXPECT_EQ(lanes[1].ops.size(), 4u);
+  EXPECT_EQ(lanes[3].ops.size(), 6u);  // stream 0: chunks 0 and 2, three stages each
+  EXPECT_EQ(lanes[3].label, "stream 0");
+}
+
+TEST(MovingDataModel, TimelineExportsNameTheirSource) {
+  const auto ops = model_pipeline(equal_chunks(2, {1.0, 1.0, 1.0}), 2, true);
+  const std::string csv = timeline_csv(ops);
+  EXPECT_EQ(csv.rfind("chunk,stream,stage,start_ms,end_ms\n", 0), 0u);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);
+  EXPECT_NE(timeline_json(ops, 2, "pinned", true).find("\"source\": \"model\""), std::string::npos);
+  EXPECT_NE(timeline_json(ops, 2, "pinned", false).find("\"source\": \"gpu-events\""),
+            std::string::npos);
+}
+
+TEST(MovingDataModel, CopyKneeIsLatencyTimesBandwidth) {
+  // 10 µs fixed, 10 GB/s: t(b) = 0.01 ms + b / 1e10 s.
+  std::vector<CopyPoint> points;
+  for (std::uint64_t b : copy_sweep_sizes(1ull << 30)) {
+    points.push_back({b, 0.01 + static_cast<double>(b) / 1e10 * 1e3});
+  }
+  const auto knee = copy_knee(points);
+  ASSERT_TRUE(knee.has_value());
+  EXPECT_NEAR(knee->latency_ms, 0.01 + 4096 / 1e7, 1e-12);
+  EXPECT_NEAR(knee->bandwidth, 1e10, 1e10 * 1e-3);
+  EXPECT_NEAR(knee->knee_bytes, knee->latency_ms * 1e-3 * knee->bandwidth, 1e-6);
+  EXPECT_GT(knee->knee_bytes, 100e3);
+  EXPECT_LT(knee->knee_bytes, 200e3);
+}
+
+TEST(MovingDataModel, CopySweepGoesByFoursAndEndsAtItsTop) {
+  const auto sizes = copy_sweep_sizes(1ull << 30);
+  EXPECT_EQ(sizes.front(), 4096u);
+  EXPECT_EQ(sizes.back(), 1ull << 30);
+  EXPECT_EQ(sizes.size(), 10u);
+  const auto capped = copy_sweep_sizes(5'000'000);
+  EXPECT_EQ(capped.back(), 5'000'000u);
+  EXPECT_TRUE(copy_sweep_sizes(1000).empty());
+}
+
+TEST(MovingDataModel, LinkCeilingFromSysfs) {
+  const LinkCeiling gen5 = link_ceiling_from_sysfs("32.0 GT/s PCIe\n", "16\n");
+  ASSERT_TRUE(gen5.known);
+  EXPECT_EQ(gen5.generation, 5);
+  EXPECT_NEAR(gen5.bytes_per_second, 32e9 * 16 * 128.0 / 130.0 / 8.0, 1.0);
+  const LinkCeiling gen2 = link_ceiling_from_sysfs("5.0 GT/s PCIe", "8");
+  EXPECT_EQ(gen2.generation, 2);
+  EXPECT_NEAR(gen2.bytes_per_second, 5e9 * 8 * 0.8 / 8.0, 1.0);
+  const LinkCeiling unknown = link_ceiling_from_sysfs("Unknown", "0");
+  EXPECT_FALSE(unknown.known);
+  EXPECT_NE(unknown.describe().find("unknown"), std::string::npos);
+  EXPECT_FALSE(read_link_ceiling("ffff:ff:ff.f").known) << "no such device: said, not guessed";
+}
+
+TEST(MovingDataModel, CrossoverIsWhereTheDeviceStaysAhead) {
+  const std::vector<BatchPoint> points = {
+      {1, 10, 100}, {4, 200, 100}, {16, 50, 100}, {64, 300, 100}, {256, 900, 100}};
+  EXPECT_EQ(batch_crossover(points), 64u);
+  const std::vector<BatchPoint> never = {{1, 10, 100}, {4, 20, 100}};
+  EXPECT_FALSE(batch_crossover(never).has_value());
+}
+
+TEST(MovingDataModel, ChunksCoverTheDataOnce) {
+  const auto chunks = split_chunks(10, 4);
+  ASSERT_EQ(chunks.size(), 4u);
+  EXPECT_EQ(chunks[0].count, 3u);
+  EXPECT_EQ(chunks[1].count, 3u);
+  EXPECT_EQ(chunks[2].count, 2u);
+  EXPECT_EQ(chunks[3].begin + chunks[3].count, 10u);
+  EXPECT_EQ(measured_stream_counts(4, 16), (std::vector<std::uint32_t>{1, 2, 4, 8}));
+  EXPECT_EQ(measured_stream_counts(3, 4), (std::vector<std::uint32_t>{1, 2, 3, 4}));
+}
+
+TEST(MovingDataModel, BadInputIsRefusedWithAReason) {
+  MovingDataParams p;
+  p.chunks = 0;
+  EXPECT_NE(validate_moving_data(p).message().find("at least 1"), std::string::npos);
+  p.chunks = 2;
+  p.streams = 4;
+  EXPECT_NE(validate_moving_data(p).message().find("must not exceed chunks"), std::string::npos);
+  p = MovingDataParams{};
+  EXPECT_TRUE(validate_moving_data(p).is_ok());
+  p.bytes = 1ull << 40;
+  const Status host = check_moving_data_memory(p, 64ull << 30, 0);
+  EXPECT_EQ(host.error().kind, ErrorKind::kOutOfMemory);
+  EXPECT_NE(host.message().find("host memory"), std::string::npos);
+  const Status device = check_moving_data_memory(p, 0, 80ull << 30);
+  EXPECT_NE(device.message().find("device memory"), std::string::npos);
+  EXPECT_FALSE(parse_host_memory("paged").is_ok());
+}
+
+TEST(MovingDataModel, CheckFindsAWrongElement) {
+  std::vector<float> in = {0.1f, 0.2f, -0.7f};
+  std::vector<float> out(3);
+  transform_reference(in, out, 5);
+  EXPECT_TRUE(check_transform(in, out, 5).passed);
+  out[1] += 1e-3f;
+  const auto check = check_transform(in, out, 5);
+  EXPECT_FALSE(check.passed);
+  EXPECT_EQ(check.first_wrong, 1u);
+}
+
+}  // namespace
+}  // namespace tl::lessons
