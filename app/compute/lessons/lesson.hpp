@@ -43,10 +43,18 @@ struct LessonCheck {
   std::string description;
 };
 
+// A document a lesson's result can be saved as (`threadlab run --export PREFIX` writes each to
+// PREFIX.<suffix>): the moving-data lesson's timeline as CSV and JSON.
+struct LessonExport {
+  std::string suffix;  // "timeline.csv"
+  std::string contents;
+};
+
 // A lesson's own result beyond the timing rows (the dense layer's picture of its weights and
 // outputs): the lesson's views draw it, everything generic carries it without looking inside.
 struct LessonAttachment {
   virtual ~LessonAttachment() = default;
+  [[nodiscard]] virtual std::vector<LessonExport> exports() const { return {}; }
 };
 
 struct LessonReport {
