@@ -179,6 +179,9 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
                         "Compare with the CPU reference; exit 1 if any element is wrong");
   run_command->add_option("--trace", run.trace_path,
                           "Write who computed each element to this CSV file");
+  run_command->add_option("--export", run.export_prefix,
+                          "Write the lesson's own results (e.g. the moving-data timeline) to "
+                          "PREFIX.<what>.csv/.json");
   run_command->add_option("--repeats", run.repeats, "Timed runs after one warm-up")
       ->capture_default_str();
 

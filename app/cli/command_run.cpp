@@ -57,6 +57,20 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
   print_run_report(out, id, {shape, config, std::nullopt, {}}, *report, backend_label(device),
                    ceilings ? &*ceilings : nullptr);
 
+  if (!options.export_prefix.empty()) {
+    const std::vector<compute::LessonExport> exports =
+        report->attachment ? report->attachment->exports() : std::vector<compute::LessonExport>{};
+    if (exports.empty()) {
+      err << "note: --export: " << id << " has no results of its own to export\n";
+    }
+    for (const compute::LessonExport& e : exports) {
+      const std::string path = options.export_prefix + "." + e.suffix;
+      std::ofstream file(path);
+      if (!(file << e.contents)) return fail(err, "cannot write " + path, kExitFailure);
+      out << "  exported: " << path << '\n';
+    }
+  }
+
   bool check_failed = false;
   if (options.check) {
     if (report->check) {

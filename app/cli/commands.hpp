@@ -28,7 +28,8 @@ struct LaunchOptions {
 struct RunOptions {
   LaunchOptions launch;
   bool check = false;
-  std::string trace_path;  // empty: no trace
+  std::string trace_path;     // empty: no trace
+  std::string export_prefix;  // empty: no export of the lesson's own results
   int repeats = 5;
 };
 int command_run(const RunOptions& options, std::ostream& out, std::ostream& err);
