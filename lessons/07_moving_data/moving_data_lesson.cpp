@@ -17,9 +17,9 @@ const std::vector<lessons::ParamSpec>& specs() {
       {"bytes",
        "bytes",
        lessons::ParamKind::kCount,
-       "64M",
+       "64Mi",
        {},
-       "Bytes of floats the pipeline copies in, transforms and copies out (64M = 64 MiB)"},
+       "Bytes of floats the pipeline copies in, transforms and copies out (64Mi = 64 MiB)"},
       {"chunks",
        "chunks",
        lessons::ParamKind::kCount,
@@ -60,7 +60,7 @@ const std::vector<lessons::ParamSpec>& specs() {
       {"copy_top",
        "largest copy",
        lessons::ParamKind::kCount,
-       "1G",
+       "1Gi",
        {},
        "The copy sweep's largest size (from 4 KiB, ×4 each step; at most 1 GiB)",
        {},
@@ -134,7 +134,7 @@ class MovingDataLesson final : public Lesson {
     auto top = reader.count("copy_top");
     if (!top) return top.error();
     if (*top < lessons::kCopySweepSmallest || *top > lessons::kCopySweepLargest) {
-      return invalid_argument("copy_top must be between 4K and 1G bytes, not " +
+      return invalid_argument("copy_top must be between 4Ki and 1Gi bytes, not " +
                               std::to_string(*top) + ".");
     }
     TL_RETURN_IF_ERROR(lessons::validate_moving_data(p));
@@ -151,7 +151,7 @@ class MovingDataLesson final : public Lesson {
   [[nodiscard]] DataShape data_shape() const override { return {1, params_.elements()}; }
   [[nodiscard]] lessons::ParamValues emulator_defaults() const override {
     // Every part in one timed run: sizes the emulator finishes in a few seconds.
-    return {{"bytes", "1M"}, {"chunks", "8"}, {"copy_top", "16M"}};
+    return {{"bytes", "1Mi"}, {"chunks", "8"}, {"copy_top", "16Mi"}};
   }
   [[nodiscard]] std::optional<std::string> occupancy_kernel() const override {
     return "transform_chunk";

@@ -30,10 +30,11 @@ TEST(CliMovingData, RunExportsTheTimelineAndCallsTheEmulatorsAModel) {
                       ("threadlab-moving-data-" + std::to_string(::getpid()));
   std::filesystem::create_directories(folder);
   const std::string prefix = (folder / "md").string();
-  const ProcessResult r = run_threadlab(
-      {"run", "--lesson",  "moving-data", "--backend", "emulator", "--bytes", "256K", "--chunks",
-       "8",   "--streams", "4",           "--memory",  "pinned",   "--work",  "2",    "--copy-top",
-       "64K", "--repeats", "1",           "--check",   "--export", prefix});
+  const std::vector<std::string> args = {
+      "run",  "--lesson",  "moving-data", "--backend", "emulator", "--bytes", "256Ki", "--chunks",
+      "8",    "--streams", "4",           "--memory",  "pinned",   "--work",  "2",     "--copy-top",
+      "64Ki", "--repeats", "1",           "--check",   "--export", prefix};
+  const ProcessResult r = run_threadlab(args);
   ASSERT_EQ(r.exit_code, 0) << r.describe();
   EXPECT_NE(r.out.find("MODEL"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("modelled pipeline, 4 stream(s), pinned"), std::string::npos) << r.out;
@@ -55,7 +56,7 @@ TEST(CliMovingData, BadInputIsRefusedWithAMessage) {
   EXPECT_EQ(streams.exit_code, 2) << streams.describe();
   EXPECT_NE(streams.err.find("must not exceed chunks"), std::string::npos) << streams.describe();
   const ProcessResult huge =
-      run_threadlab({"run", "--lesson", "moving-data", "--backend", "emulator", "--bytes", "4T",
+      run_threadlab({"run", "--lesson", "moving-data", "--backend", "emulator", "--bytes", "2^42",
                      "--chunks", "4096", "--repeats", "1"});
   EXPECT_EQ(huge.exit_code, 1) << huge.describe();
   EXPECT_NE(huge.err.find("ask for fewer bytes"), std::string::npos) << huge.describe();

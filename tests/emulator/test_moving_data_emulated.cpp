@@ -136,7 +136,7 @@ TEST(MovingDataEmulated, BadInputIsRefusedAndTheLessonKeepsWorking) {
   l.set_repeats(1);
   l.set_time_cpu(false);
   // Past free host memory (and the emulator's "device" memory, which is host memory too).
-  ASSERT_TRUE(l.configure({{"bytes", "4T"}, {"chunks", "4096"}}).is_ok());
+  ASSERT_TRUE(l.configure({{"bytes", "2^42"}, {"chunks", "4096"}}).is_ok());
   auto refused = l.run_timed(*device, nullptr);
   ASSERT_FALSE(refused.is_ok());
   EXPECT_EQ(refused.error().kind, ErrorKind::kOutOfMemory);
