@@ -16,6 +16,9 @@ namespace {
 class StreamsAndEvents {
  public:
   ~StreamsAndEvents() {
+    // After an error part of the pipeline may still be queued: let it finish before the caller
+    // frees the buffers it reads and writes.
+    for (cudaStream_t s : streams) cudaStreamSynchronize(s);
     for (cudaEvent_t e : events) cudaEventDestroy(e);
     for (cudaStream_t s : streams) cudaStreamDestroy(s);
   }
