@@ -20,6 +20,8 @@ namespace {
 using lessons::HostMemory;
 using lessons::TimelineOp;
 
+constexpr std::uint64_t kEmulatorCopySweepTop = 64ull << 20;
+
 // The median of the samples' totals, and the run that gave it.
 struct RunsOf {
   std::vector<double> totals;
@@ -384,6 +386,13 @@ Result<MovingDataReport> run_moving_data(Device& device, const MovingDataRequest
   // The copy sweep, up to what memory allows: the largest copy needs its bytes on the device and
   // twice on the host (pageable and pinned).
   std::uint64_t top = request.copy_sweep_top;
+  // The emulator's copies are host memcpy: past a few tens of MiB they show nothing new and only
+  // hold memory (three buffers of the largest size).
+  if (!device.is_gpu() && top > kEmulatorCopySweepTop) {
+    top = kEmulatorCopySweepTop;
+    report.notes.push_back("the emulator's copy sweep stops at " +
+                           format_bytes(static_cast<double>(top)) + ": its copies are host memcpy");
+  }
   if (memory->free_bytes > 0) top = std::min(top, memory->free_bytes / 4);
   if (host_free > 0) top = std::min(top, host_free / 8);
   if (top < lessons::kCopySweepLargest && top < request.copy_sweep_top) {
