@@ -144,9 +144,14 @@ class MovingDataLesson final : public Lesson {
     return Status::ok();
   }
 
+  // The traced launch is the kernel once over all the data (who computes which element does not
+  // depend on the chunks; when they run is the timeline's business), so the window's grid, its
+  // idle threads and the mapping view describe one launch.
   [[nodiscard]] LaunchConfig launch_config() const override {
-    const auto chunks = lessons::split_chunks(params_.elements(), params_.chunks);
-    return chunk_config(chunks.front().count, params_.block);
+    return chunk_config(params_.elements(), params_.block);
+  }
+  [[nodiscard]] std::optional<ThreadCoverage> thread_coverage() const override {
+    return ThreadCoverage::linear(params_.elements());
   }
   [[nodiscard]] DataShape data_shape() const override { return {1, params_.elements()}; }
   [[nodiscard]] lessons::ParamValues emulator_defaults() const override {

@@ -2,7 +2,7 @@
 // Lesson 7, moving data, behind the Lesson interface. A timed run measures the copy sweep, the
 // batched copies, the pipeline over several stream counts, the mini-batches and unified memory
 // (moving_data_runner.hpp) and carries the whole report for the lesson's views; a traced run
-// records which thread of which chunk's launch wrote each element.
+// records which thread wrote each element, the kernel launched once over all the data.
 
 #include <memory>
 #include <string>

@@ -512,15 +512,12 @@ Result<lessons::MovingDataCheck> trace_moving_data(Device& device,
   TL_RETURN_IF_ERROR(device.copy_to_device(device_out->data(), out.data(), n * sizeof(float)));
   auto records = sink.acquire(device, n);
   if (!records) return records.error();
-  Status launched = Status::ok();
-  for (const lessons::ChunkRange& c : lessons::split_chunks(n, params.chunks)) {
-    const LaunchConfig config = chunk_config(c.count, params.block);
-    launched = check_emulator_budget(device, config, true);
-    if (!launched) break;
+  const LaunchConfig config = chunk_config(n, params.block);
+  Status launched = check_emulator_budget(device, config, true);
+  if (launched) {
     launched = device.kernels().moving_data.transform_traced(
-        config, device_in->data() + c.begin, device_out->data() + c.begin,
-        static_cast<int>(c.count), static_cast<int>(rounds), *records + c.begin);
-    if (!launched) break;
+        config, device_in->data(), device_out->data(), static_cast<int>(n),
+        static_cast<int>(rounds), *records);
   }
   if (launched) launched = device.synchronize();
   // Publish even after a failed launch: the sink must give its buffer back.

@@ -93,8 +93,8 @@ struct MovingDataRequest {
 
 Result<MovingDataReport> run_moving_data(Device& device, const MovingDataRequest& request);
 
-// One traced pass of the pipeline's kernel over every chunk (the chunks one after another, each
-// launch writing its chunk's records); returns the check of the output.
+// One traced launch of the pipeline's kernel over all the data at once (which thread computes
+// which element does not depend on the chunks); returns the check of the output.
 Result<lessons::MovingDataCheck> trace_moving_data(Device& device,
                                                    const lessons::MovingDataParams& params,
                                                    TraceSink& sink, std::uint32_t seed = 1);

@@ -194,7 +194,7 @@ TEST(MovingDataEmulated, RefusedPinnedMemoryIsSaidAndTheRunGoesOn) {
   EXPECT_FALSE(report->batches.pinned);
 }
 
-TEST(MovingDataEmulated, TheTraceCoversEveryElementOnceAcrossTheChunks) {
+TEST(MovingDataEmulated, TheTraceCoversEveryElementOnce) {
   auto device = make_emulator_device();
   lessons::MovingDataParams params;
   params.bytes = 4 * 1000;
@@ -206,7 +206,8 @@ TEST(MovingDataEmulated, TheTraceCoversEveryElementOnceAcrossTheChunks) {
   auto check = trace_moving_data(*device, params, sink);
   ASSERT_TRUE(check.is_ok()) << check.message();
   EXPECT_TRUE(check->passed) << check->describe();
-  const TraceSummary summary = summarize(sink.records(), chunk_config(143, 64));
+  const TraceSummary summary = summarize(sink.records(), chunk_config(1000, 64));
+  EXPECT_EQ(summary.idle_threads, 24u) << "16 blocks of 64 over 1000 elements";
   EXPECT_EQ(summary.unwritten, 0u);
   EXPECT_EQ(summary.written_more, 0u);
 }

@@ -107,7 +107,7 @@ TEST_F(MovingDataGpu, TheTraceCoversEveryElementOnce) {
   ASSERT_TRUE(check.is_ok()) << check.message();
   EXPECT_TRUE(check->passed) << check->describe();
   const TraceSummary summary =
-      summarize(sink.records(), compute::chunk_config((params.elements() + 4) / 5, 256));
+      summarize(sink.records(), compute::chunk_config(params.elements(), 256));
   EXPECT_EQ(summary.unwritten, 0u);
   EXPECT_EQ(summary.written_more, 0u);
 }
