@@ -37,6 +37,7 @@ Status reductions_benchmark(const BenchContext& context, std::vector<RatioRow>& 
                                 {{"n", std::to_string(n)},
                                  {"block", std::to_string(kBlock)},
                                  {"grid", std::to_string(grid)},
+                                 {"kernel", "vectorized"},
                                  {"rows", std::to_string(side)},
                                  {"cols", std::to_string(side)}},
                                 context.repeats);

@@ -229,7 +229,10 @@ Result<ReductionsReport> run_reductions(Device& device, const ReductionsRequest&
   std::vector<LaunchConfig> configs;
   std::uint32_t most_blocks = 1;
   for (SumRung rung : kernels::kSumRungs) {
-    configs.push_back(lessons::sum_config(rung, p.n, p.block, p.grid));
+    // The grid parameter is the vectorized rung's (its grid-stride loop covers any n with any
+    // grid); rungs 1-6 give every element, or pair, a thread of their own and keep that grid.
+    const bool takes_grid = rung == SumRung::kVectorized;
+    configs.push_back(lessons::sum_config(rung, p.n, p.block, takes_grid ? p.grid : 0));
     TL_RETURN_IF_ERROR(check_emulator_budget(device, configs.back(), false));
     most_blocks = std::max(most_blocks, configs.back().grid.x);
   }

@@ -179,6 +179,21 @@ TEST_F(ReductionsEmulated, TheWholeLessonRunPassesItsChecks) {
   EXPECT_FALSE(report->contention.empty());
 }
 
+// The grid parameter is the vectorized rung's alone (the benchmark fills the device with it):
+// the one-pass rungs timed beside it keep a grid that gives every element a thread.
+TEST_F(ReductionsEmulated, AGridForTheVectorizedRungLeavesTheOtherRungsWhole) {
+  ReductionsRequest request;
+  request.params.n = 33333;
+  request.params.grid = 3;
+  request.params.rows = 7;
+  request.params.cols = 64;
+  request.repeats = 1;
+  request.time_cpu = false;
+  auto report = run_reductions(*device_, request);
+  ASSERT_TRUE(report.is_ok()) << report.message();
+  EXPECT_TRUE(report->passed()) << report->describe_check();
+}
+
 TEST_F(ReductionsEmulated, CachedSoftmaxPathMatchesTheReference) {
   ReductionsRequest request;
   request.params.n = 1024;

@@ -225,25 +225,9 @@ class GpuWorkerBackend final : public WorkerBackend {
                            static_cast<std::size_t>(a->rows * a->cols) * 16);
     }
     if (fault != 0) driver_->memcpy_dtoh(region + request.fault_offset, fault, 72);
-    if (request.timed_repeats > 0) {
-      CuEvent start = nullptr;
-      CuEvent stop = nullptr;
-      driver_->event_create(&start, 0);
-      driver_->event_create(&stop, 0);
-      for (int repeat = 0; repeat < request.timed_repeats; ++repeat) {
-        driver_->event_record(start, nullptr);
-        launch();
-        driver_->event_record(stop, nullptr);
-        if (int r = driver_->event_synchronize(stop); r != 0) {
-          reply.fatal = true;
-          return failed(reply, r, "while the kernel ran");
-        }
-        float ms = 0;
-        driver_->event_elapsed_time(&ms, start, stop);
-        reply.milliseconds.push_back(ms);
-      }
-      driver_->event_destroy(start);
-      driver_->event_destroy(stop);
+    if (request.timed_repeats > 0 &&
+        !time_repeats(request.timed_repeats, launch, reply, "while the kernel ran")) {
+      return reply;
     }
     reply.ok = true;
     return reply;
@@ -278,29 +262,41 @@ class GpuWorkerBackend final : public WorkerBackend {
     if (int r = driver_->memcpy_dtod(target, source, half); r != 0) {
       return failed(reply, r, "copying");
     }
-    CuEvent start = nullptr;
-    CuEvent stop = nullptr;
-    driver_->event_create(&start, 0);
-    driver_->event_create(&stop, 0);
-    for (int repeat = 0; repeat < std::max(request.repeats, 1); ++repeat) {
-      driver_->event_record(start, nullptr);
-      driver_->memcpy_dtod(target, source, half);
-      driver_->event_record(stop, nullptr);
-      if (int r = driver_->event_synchronize(stop); r != 0) {
-        reply.fatal = true;
-        return failed(reply, r, "while copying");
-      }
-      float ms = 0;
-      driver_->event_elapsed_time(&ms, start, stop);
-      reply.milliseconds.push_back(ms);
-    }
-    driver_->event_destroy(start);
-    driver_->event_destroy(stop);
+    const auto copy = [&] { return driver_->memcpy_dtod(target, source, half); };
+    if (!time_repeats(std::max(request.repeats, 1), copy, reply, "while copying")) return reply;
     reply.ok = true;
     return reply;
   }
 
  private:
+  // Times `repeats` runs of `work` on the device's clock, one entry each in reply.milliseconds.
+  // False, with the reply saying why, when one fails: a fault has poisoned the context for good.
+  template <typename Work>
+  bool time_repeats(int repeats, Work&& work, RunReply& reply, const char* when) {
+    CuEvent start = nullptr;
+    CuEvent stop = nullptr;
+    driver_->event_create(&start, 0);
+    driver_->event_create(&stop, 0);
+    bool ok = true;
+    for (int repeat = 0; repeat < repeats && ok; ++repeat) {
+      driver_->event_record(start, nullptr);
+      work();
+      driver_->event_record(stop, nullptr);
+      if (int r = driver_->event_synchronize(stop); r != 0) {
+        reply.fatal = true;
+        failed(reply, r, when);
+        ok = false;
+      } else {
+        float ms = 0;
+        driver_->event_elapsed_time(&ms, start, stop);
+        reply.milliseconds.push_back(ms);
+      }
+    }
+    driver_->event_destroy(start);
+    driver_->event_destroy(stop);
+    return ok;
+  }
+
   RunReply& failed(RunReply& reply, int result, const char* when) {
     reply.ok = false;
     reply.error = driver_->describe(result) + " (" + when + ")";

@@ -53,7 +53,7 @@ void draw_exercise_picker(AppController& controller, const Fonts& fonts) {
     }
   }
   // Every other exercise stays reachable, grouped by its lesson; those whose lesson this build
-  // does not have yet (the reductions) come last.
+  // does not have (an exercise may be registered before its lesson) come last.
   ImGui::Spacing();
   ImGui::SetNextItemWidth(-1);
   std::string preview = "More exercises…";
