@@ -69,7 +69,7 @@ log="$out/gpu-pass.log"
     # The whole app, headless on the GPU, driven by the demo scripts that make the README's
     # screenshots: each step's picture is taken after its measurements finish. Packed into one tar
     # (at most 8 files come back).
-    for script in readme why-blocks lab; do
+    for script in readme why-blocks lab moving-data; do
       echo "== threadlab demo docs/demos/$script.toml --headless"
       timeout 400 $bin/threadlab demo "docs/demos/$script.toml" --headless --out "$out/demo/$script"
       echo "exit: $?"
