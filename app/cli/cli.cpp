@@ -346,6 +346,14 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
     }
     gui_options = demo_options;
   }
+  if (*gui_command && gui_options.headless && gui_options.screenshot.empty()) {
+    // Offscreen frames nobody sees: say what would make the run useful instead of exiting 0.
+    return fail(std::cerr,
+                "gui --headless draws offscreen and keeps nothing without --screenshot FILE.png "
+                "(e.g. threadlab gui --headless --screenshot out.png); for a PNG per step of a "
+                "script, threadlab demo SCRIPT --headless --out DIR",
+                kExitUsage);
+  }
   if (gui_options.frames < 0) return fail(std::cerr, "--frames must not be negative", kExitUsage);
   const auto bad_side = [](int side) { return side != 0 && (side < 64 || side > 16384); };
   if (bad_side(gui_options.width) || bad_side(gui_options.height)) {

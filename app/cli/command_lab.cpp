@@ -181,10 +181,11 @@ int command_lab_check(const LabCheckOptions& options, std::ostream& out, std::os
   if (options.format != "text" && options.format != "json") {
     return fail(err, "--format must be text or json", kExitUsage);
   }
-  Result<std::string> source = read_source(options.file);
-  if (!source) return fail(err, source.error().message, kExitUsage);
+  // The options first: a bad --grid is a bad command line whatever the file holds.
   Result<lab::LabOptions> lab = lab_options(options);
   if (!lab) return fail(err, lab.error().message, kExitUsage);
+  Result<std::string> source = read_source(options.file);
+  if (!source) return fail(err, source.error().message, kExitUsage);
   const lab::CheckVerdict verdict = lab::check_submission(*exercise, *source, *lab);
   if (options.format == "json") {
     out << verdict_json(*exercise, options.file, verdict).dump(2) << "\n";

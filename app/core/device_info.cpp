@@ -14,6 +14,13 @@ const char* to_string(BackendKind kind) {
   return "unknown";
 }
 
+std::string reason_headline(const std::string& reason) {
+  const std::size_t end = reason.find_first_of(";(:");
+  std::string headline = reason.substr(0, end);
+  while (!headline.empty() && headline.back() == ' ') headline.pop_back();
+  return headline;
+}
+
 double DeviceInfo::theoretical_bandwidth_gbps() const {
   // Double data rate: two transfers per memory clock.
   return 2.0 * memory_clock_khz * 1e3 * (memory_bus_width_bits / 8.0) / 1e9;

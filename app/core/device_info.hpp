@@ -16,6 +16,11 @@ enum class BackendKind {
 };
 
 const char* to_string(BackendKind kind);
+
+// The first clause of a backend's reason, for a status line with the whole reason on hover:
+// "No NVIDIA GPU or driver found" out of "No NVIDIA GPU or driver found (cudaError...); kernels
+// run on the CPU emulator".
+[[nodiscard]] std::string reason_headline(const std::string& reason);
 [[nodiscard]] inline bool is_gpu(BackendKind kind) {
   return kind != BackendKind::kEmulator;
 }

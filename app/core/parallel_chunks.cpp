@@ -26,4 +26,22 @@ unsigned for_each_chunk(std::size_t n, unsigned threads, std::size_t min_per_thr
   return threads;
 }
 
+std::string cpu_threads_note(std::string_view row, unsigned used) {
+  return cpu_threads_note(row, used, std::max(1u, std::thread::hardware_concurrency()));
+}
+
+std::string cpu_threads_note(std::string_view row, unsigned used, unsigned hardware_threads) {
+  const std::string threads = std::to_string(used) + (used == 1 ? " thread" : " threads");
+  std::string note = "'" + std::string(row) + "' used " + threads;
+  if (used >= hardware_threads) {
+    return note + (hardware_threads == 1
+                       ? ": this machine reports one hardware thread, so it is the one-thread row "
+                         "again"
+                       : ", one per hardware thread this machine reports");
+  }
+  return note + " of this machine's " + std::to_string(hardware_threads) +
+         " hardware threads: the work is too small to split further (starting a thread would cost "
+         "more than its share)";
+}
+
 }  // namespace tl

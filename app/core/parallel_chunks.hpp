@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <functional>
+#include <string>
+#include <string_view>
 
 namespace tl {
 
@@ -12,5 +14,12 @@ namespace tl {
 // given at least `min_per_thread` elements. Returns the number of threads used.
 unsigned for_each_chunk(std::size_t n, unsigned threads, std::size_t min_per_thread,
                         const std::function<void(std::size_t begin, std::size_t end)>& body);
+
+// The timing panel's note on a multi-threaded CPU row, with the reason for its thread count:
+// "'CPU, all threads' used 2 threads, one per hardware thread this machine reports", or, when
+// fewer were used than the machine has, that the work was too small to split further.
+[[nodiscard]] std::string cpu_threads_note(std::string_view row, unsigned used);
+[[nodiscard]] std::string cpu_threads_note(std::string_view row, unsigned used,
+                                           unsigned hardware_threads);
 
 }  // namespace tl

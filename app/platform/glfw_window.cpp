@@ -45,7 +45,8 @@ void release_glfw_locked() {
 std::string no_display_message(const std::string& glfw_error) {
   return "no display is available for a window (" + glfw_error +
          "). On a server or over SSH without X forwarding, use the headless mode: "
-         "`threadlab render ...` writes PNG images, or start the app with `--headless`; "
+         "`threadlab render ...` writes PNG images, and "
+         "`threadlab gui --headless --screenshot out.png` draws the whole window into one; "
          "for a virtual display, run it under `xvfb-run`.";
 }
 
@@ -84,7 +85,8 @@ Result<std::unique_ptr<GlfwWindow>> GlfwWindow::create(const WindowOptions& opti
     return Error{ErrorKind::kGraphicsError,
                  "could not open a window with OpenGL 4.3 core (" + error +
                      "). The graphics driver may be too old; the headless mode "
-                     "(`threadlab render ...` or `--headless`) may still work."};
+                     "(`threadlab render ...` or `threadlab gui --headless --screenshot "
+                     "out.png`) may still work."};
   }
   ++live_windows;
   glfwMakeContextCurrent(window->window_);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/format.hpp"
+#include "core/parallel_chunks.hpp"
 #include "core/sweep/size_sweep.hpp"
 #include "lessons/01_vector_add/vector_add.hpp"
 #include "vector_add_runner.hpp"
@@ -207,8 +208,7 @@ class VectorAddLesson final : public Lesson {
     if (!r.cpu_multi.empty()) {
       report.rows.push_back(
           {{TimingRole::kCpuAllThreads, ""}, names.cpu_multi, r.cpu_multi, 12.0 * n, n, true});
-      report.notes.push_back("'" + std::string(names.cpu_multi) + "' used " +
-                             std::to_string(r.cpu_threads) + " thread(s)");
+      report.notes.push_back(cpu_threads_note(names.cpu_multi, r.cpu_threads));
     }
     if (r.check) report.check = LessonCheck{r.check->passed, r.check->describe()};
     return report;

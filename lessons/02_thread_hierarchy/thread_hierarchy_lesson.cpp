@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/format.hpp"
+#include "core/parallel_chunks.hpp"
 #include "core/sweep/size_sweep.hpp"
 #include "lessons/02_thread_hierarchy/thread_hierarchy.hpp"
 #include "thread_hierarchy_runner.hpp"
@@ -294,8 +295,7 @@ class ThreadHierarchyLesson final : public Lesson {
           {{TimingRole::kCpuOneThread, ""}, kCpuSingleRow, r.cpu_single, bytes, work_flops, true});
       report.rows.push_back(
           {{TimingRole::kCpuAllThreads, ""}, kCpuMultiRow, r.cpu_multi, bytes, work_flops, true});
-      report.notes.push_back("'" + std::string(kCpuMultiRow) + "' used " +
-                             std::to_string(r.cpu_threads) + " thread(s)");
+      report.notes.push_back(cpu_threads_note(kCpuMultiRow, r.cpu_threads));
     }
     if (r.check) report.check = LessonCheck{r.check->passed, r.check->describe()};
     if (params_.branch != lessons::BranchRule::kNone) add_branch_notes(r, report);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/format.hpp"
+#include "core/parallel_chunks.hpp"
 #include "core/sweep/size_sweep.hpp"
 #include "lessons/03_2d_blocks/matrix_add.hpp"
 #include "matrix_add_runner.hpp"
@@ -238,8 +239,7 @@ class MatrixAddLesson final : public Lesson {
           {{TimingRole::kCpuOneThread, ""}, kCpuSingleRow, r.cpu_single, bytes, flops, true});
       report.rows.push_back(
           {{TimingRole::kCpuAllThreads, ""}, kCpuMultiRow, r.cpu_multi, bytes, flops, true});
-      report.notes.push_back("'" + std::string(kCpuMultiRow) + "' used " +
-                             std::to_string(r.cpu_threads) + " thread(s)");
+      report.notes.push_back(cpu_threads_note(kCpuMultiRow, r.cpu_threads));
     }
     report.check = combined_check(r);
     add_notes(report, r);

@@ -8,6 +8,7 @@
 
 #include "core/format.hpp"
 #include "core/launch_config.hpp"
+#include "core/parallel_chunks.hpp"
 #include "core/sweep/size_sweep.hpp"
 #include "lessons/04_matmul/matmul.hpp"
 #include "lessons/04_matmul/matmul_reference.hpp"
@@ -479,9 +480,8 @@ class MatmulLesson final : public Lesson {
                            flops,
                            true});
     if (r.cpu_blocked.ran()) {
-      report.notes.push_back("'" + std::string(kCpuBlockedRow) + "' used " +
-                             std::to_string(lessons::matmul_reference_threads(r.size)) +
-                             " thread(s)");
+      report.notes.push_back(
+          cpu_threads_note(kCpuBlockedRow, lessons::matmul_reference_threads(r.size)));
     } else {
       note_not_timed(kCpuBlockedRow, r.cpu_blocked.skipped);
     }

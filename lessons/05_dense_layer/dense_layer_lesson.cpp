@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "core/format.hpp"
+#include "core/parallel_chunks.hpp"
 #include "core/sweep/size_sweep.hpp"
 #include "dense_layer_runner.hpp"
 
@@ -279,8 +280,7 @@ LessonReport to_lesson_report(const DenseLayerReport& r, const DenseLayerParams&
       report.notes.push_back(quoted(kCpuSingleRow) + " not timed: " + r.cpu_single_skipped);
     }
     if (!r.cpu_multi.empty()) {
-      report.notes.push_back(quoted(kCpuMultiRow) + " used " + std::to_string(r.cpu_threads) +
-                             " thread(s)");
+      report.notes.push_back(cpu_threads_note(kCpuMultiRow, r.cpu_threads));
     } else if (!r.cpu_multi_skipped.empty()) {
       report.notes.push_back(quoted(kCpuMultiRow) + " not timed: " + r.cpu_multi_skipped);
     }

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/format.hpp"
+#include "core/parallel_chunks.hpp"
 #include "core/sweep/size_sweep.hpp"
 #include "core/thread_coverage_note.hpp"
 #include "lessons/06_reductions/reductions.hpp"
@@ -294,8 +295,7 @@ class ReductionsLesson final : public Lesson {
     if (!r.cpu_multi.empty()) {
       report.rows.push_back(
           {{TimingRole::kCpuAllThreads, ""}, "CPU, all threads", r.cpu_multi, read, n, true});
-      report.notes.push_back("'CPU, all threads' used " + std::to_string(r.cpu_threads) +
-                             " thread(s)");
+      report.notes.push_back(cpu_threads_note("CPU, all threads", r.cpu_threads));
     }
     if (!r.on_gpu) {
       report.notes.push_back(

@@ -71,6 +71,19 @@ TEST(CliInfo, EmulatorPrintsDeviceTableAndBackendWithReason) {
   EXPECT_NE(reason.find_first_not_of(' ', after_key), std::string::npos) << r.describe();
 }
 
+// A machine without any NVIDIA driver (this CI's) is told so, not "the driver is insufficient",
+// which would send its user off to update a driver they do not have.
+TEST(CliInfo, WithoutAnNvidiaDriverTheReasonSaysSo) {
+  if (std::filesystem::exists("/proc/driver/nvidia/version")) {
+    GTEST_SKIP() << "an NVIDIA driver is loaded here";
+  }
+  const ProcessResult r = run_threadlab({"info"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  const std::string reason = line_with(r.out, "reason");
+  EXPECT_THAT(reason, HasSubstr("No NVIDIA GPU or driver found")) << r.describe();
+  EXPECT_THAT(reason, Not(HasSubstr("insufficient"))) << r.describe();
+}
+
 TEST(CliRun, CoveringGridPassesCheck) {
   const ProcessResult r =
       run_threadlab({"run", "--lesson", "vector-add", "--n", "1000", "--grid", "4", "--block",
@@ -482,10 +495,11 @@ TEST_F(CliLessonFiles, RenderNamesTheLaunchTheFastDenseKernelsRanWith) {
   // The fast GEMM launches 128×128 tiles of Y with 256 threads each, whatever the block control
   // says (32 × 8 by default): the picture and its line describe that launch.
   const std::filesystem::path png = dir_ / "dense-fast.png";
-  const ProcessResult r = run_threadlab(
-      {"render", "--lesson", "dense-layer", "--batch", "130", "--inputs", "40", "--neurons", "24",
-       "--product", "fast", "--path", "fused", "--color-by", "block", "--width", "320", "--height",
-       "240", "--backend", "emulator", "--out", png.string()});
+  const ProcessResult r =
+      run_threadlab({"render", "--lesson",   "dense-layer", "--batch",   "130",       "--inputs",
+                     "40",     "--neurons",  "24",          "--product", "fast",      "--path",
+                     "fused",  "--color-by", "block",       "--width",   "320",       "--height",
+                     "240",    "--backend",  "emulator",    "--out",     png.string()});
   ASSERT_TRUE(r.exited) << r.describe();
   ASSERT_EQ(r.exit_code, 0) << r.describe();
   EXPECT_THAT(r.out, HasSubstr("dense-layer<<<(1, 2), 256>>>")) << r.describe();

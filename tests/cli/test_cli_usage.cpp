@@ -89,6 +89,10 @@ INSTANTIATE_TEST_SUITE_P(
         UsageCase{"BenchParameterOfAnotherLesson", bench_with({"--rows", "16"})},
         UsageCase{"GuiScaleNotANumber", {"gui", "--scale", "nan"}},
         UsageCase{"GuiScaleTooLarge", {"gui", "--scale", "9"}},
+        // Offscreen frames nobody sees would exit 0 having done nothing.
+        UsageCase{"GuiHeadlessWithoutScreenshot", {"gui", "--headless", "--frames", "2"}},
+        UsageCase{"LabRunGridZero",
+                  {"lab", "run", "x.cu", "--exercise", "vector-add", "--grid", "0"}},
         UsageCase{"DemoScaleNotANumber", {"demo", "script.toml", "--scale", "nan"}},
         UsageCase{"SoakSecondsZero", {"soak", "--seconds", "0"}},
         UsageCase{"SoakSecondsNotANumber", {"soak", "--seconds", "nan"}}),

@@ -32,5 +32,19 @@ TEST(ParallelChunks, FewElementsStayOnTheCallingThread) {
   EXPECT_EQ(for_each_chunk(0, 8, 1000, [](std::size_t, std::size_t) {}), 1u);
 }
 
+// The timing panel's note gives the reason for its thread count, never a bare "thread(s)".
+TEST(CpuThreadsNote, SaysWhyItUsedThatManyThreads) {
+  EXPECT_EQ(cpu_threads_note("CPU, all threads", 16, 16),
+            "'CPU, all threads' used 16 threads, one per hardware thread this machine reports");
+  const std::string small = cpu_threads_note("CPU, all threads", 1, 16);
+  EXPECT_EQ(
+      small.rfind("'CPU, all threads' used 1 thread of this machine's 16 hardware threads", 0), 0u)
+      << small;
+  EXPECT_NE(small.find("too small to split further"), std::string::npos) << small;
+  const std::string single = cpu_threads_note("CPU, all threads", 1, 1);
+  EXPECT_NE(single.find("one hardware thread"), std::string::npos) << single;
+  EXPECT_EQ(single.find("thread(s)"), std::string::npos) << single;
+}
+
 }  // namespace
 }  // namespace tl

@@ -186,7 +186,7 @@ TEST_F(DenseLayerLessonTest, TimedRunTimesEveryEmulatedPathAndTheCpuWithFlops) {
   }
   EXPECT_TRUE(has_note_containing(*report, "'cuBLAS + fused epilogue' not timed", "emulator"));
   EXPECT_TRUE(has_note_containing(*report, "fused speed-up over unfused", kEmulatedFused));
-  EXPECT_TRUE(has_note_containing(*report, "'CPU, all threads' used", "thread(s)"));
+  EXPECT_TRUE(has_note_containing(*report, "'CPU, all threads' used", "hardware thread"));
 
   // The picture of the layer: 37 inputs over at most 32 cells, 29 neurons drawn one by one, and
   // the unfused path's outputs, sigmoids in (0, 1).

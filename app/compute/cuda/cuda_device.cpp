@@ -172,13 +172,35 @@ class CudaDevice final : public Device {
 
 }  // namespace
 
+namespace {
+
+std::string describe_missing_device(cudaError_t error) {
+  // Without any NVIDIA driver the runtime answers "driver version is insufficient", which reads as
+  // "update the driver" to someone who has no NVIDIA GPU at all: the driver version tells apart.
+  int driver = 0;
+  if (cudaDriverGetVersion(&driver) != cudaSuccess) driver = 0;
+  int runtime = 0;
+  cudaRuntimeGetVersion(&runtime);
+  const auto version = [](int v) {
+    return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+  };
+  const std::string code = std::string(" (") + cudaGetErrorName(error) + ")";
+  if (driver == 0) return "No NVIDIA GPU or driver found" + code;
+  if (error == cudaErrorInsufficientDriver) {
+    return "The NVIDIA driver supports CUDA " + version(driver) + ", older than the CUDA " +
+           version(runtime) + " runtime ThreadLab was built with: update the driver" + code;
+  }
+  if (error == cudaErrorNoDevice) return "No NVIDIA GPU found (the driver is installed)" + code;
+  return std::string("no usable CUDA device: ") + cudaGetErrorString(error) + code;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Device>> make_cuda_device(int ordinal) {
   int count = 0;
   const cudaError_t error = cudaGetDeviceCount(&count);
   if (error != cudaSuccess) {
-    return Error{ErrorKind::kNoDevice, std::string("no usable CUDA device: ") +
-                                           cudaGetErrorString(error) + " (" +
-                                           cudaGetErrorName(error) + ")"};
+    return Error{ErrorKind::kNoDevice, describe_missing_device(error)};
   }
   if (ordinal < 0 || ordinal >= count) {
     return Error{ErrorKind::kNoDevice, "CUDA device " + std::to_string(ordinal) +

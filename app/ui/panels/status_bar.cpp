@@ -11,7 +11,13 @@ void draw_status_bar(AppController& controller, const Fonts& /*fonts*/) {
   ImGui::TextColored(backend_color, "%s", to_string(state.backend));
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", state.backend_reason.c_str());
   ImGui::SameLine();
-  ImGui::TextColored(palette().muted, "on %s", state.device.name.c_str());
+  if (state.backend == BackendKind::kEmulator) {
+    // "CPU emulator on CPU emulator" says nothing: say why instead, the whole reason on hover.
+    ImGui::TextColored(palette().muted, "%s", reason_headline(state.backend_reason).c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", state.backend_reason.c_str());
+  } else {
+    ImGui::TextColored(palette().muted, "on %s", state.device.name.c_str());
+  }
   if (!state.messages.empty()) {
     const Message& last = state.messages.back();
     const ImVec4 color = last.severity == Severity::kError     ? palette().error
