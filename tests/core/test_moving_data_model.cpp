@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "lessons/07_moving_data/moving_data.hpp"
@@ -190,6 +191,22 @@ TEST(MovingDataModel, CheckFindsAWrongElement) {
   const auto check = check_transform(in, out, 5);
   EXPECT_FALSE(check.passed);
   EXPECT_EQ(check.first_wrong, 1u);
+}
+
+TEST(MovingDataModel, TheReferenceStoppingAtItsFixedPointGivesEveryRoundsBits) {
+  // Inputs across the float range, the lesson's [-1, 1) among them, and rounds past convergence.
+  std::vector<float> in = {0.0f,   -1.0f, 0.999f, 0.5f,    1e-30f, -3e38f,
+                           3e38f,  7.25f, -0.3f,  1.0e10f, 0.4999999f};
+  for (std::uint32_t rounds : {0u, 1u, 7u, 60u, 400u, 3000u}) {
+    std::vector<float> fast(in.size());
+    transform_reference(in, fast, rounds);
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      float x = in[i];
+      for (std::uint32_t r = 0; r < rounds; ++r) x = std::fmaf(x, 0.75f, 0.125f);
+      EXPECT_EQ(std::bit_cast<std::uint32_t>(fast[i]), std::bit_cast<std::uint32_t>(x))
+          << "input " << in[i] << ", " << rounds << " rounds";
+    }
+  }
 }
 
 }  // namespace
