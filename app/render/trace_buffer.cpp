@@ -92,11 +92,18 @@ Status TraceBuffer::reserve(std::size_t count) {
                             " records (the shaders index them with 32-bit integers); " +
                             format_count(count) + " were asked for");
   }
-  if (buffer_ != 0 && count <= capacity_) return Status::ok();
+  const bool fits = count <= capacity_;
+  // Spare room is kept, but not a large buffer four times what is traced now: one 2^24-element
+  // trace would otherwise hold its quarter gigabyte for the rest of the session (a soak measured
+  // it as growth).
+  const bool oversized = capacity_ / 4 > count && bytes_for(capacity_) > kLargestIdleTraceBytes;
+  if (buffer_ != 0 && fits && !oversized) return Status::ok();
   // Grow by half again at least, so a slider dragged upwards does not reallocate on every step;
-  // never below one record, so gl_buffer() always names real storage after a reserve.
+  // shrink to half again what is asked; never below one record, so gl_buffer() always names real
+  // storage after a reserve.
   const std::size_t wanted =
-      std::max<std::size_t>({count, capacity_ + capacity_ / 2, std::size_t{1}});
+      fits ? std::max<std::size_t>(count + count / 2, 1)
+           : std::max<std::size_t>({count, capacity_ + capacity_ / 2, std::size_t{1}});
   const std::size_t grown = std::min(wanted, kMaxTraceRecords);
   clear_gl_errors();
   if (buffer_ == 0) glGenBuffers(1, &buffer_);

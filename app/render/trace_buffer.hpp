@@ -24,6 +24,8 @@ struct TraceSummaryGpu {
 
 // The shaders index records with 32-bit unsigned integers.
 inline constexpr std::size_t kMaxTraceRecords = 0xFFFFFFFFu;
+// A trace buffer larger than this is given back once traces need under a quarter of it.
+inline constexpr std::size_t kLargestIdleTraceBytes = std::size_t{64} << 20;
 
 struct SummaryKernel;
 
@@ -37,8 +39,9 @@ class TraceBuffer {
   TraceBuffer& operator=(const TraceBuffer&) = delete;
 
   // Makes room for `count` records. Growing reallocates the GL storage (the contents are lost) and
-  // increments generation(), which tells CUDA-GL interop to register the buffer again. Never
-  // shrinks.
+  // increments generation(), which tells CUDA-GL interop to register the buffer again. Shrinks
+  // (the same way) only when more than kLargestIdleTraceBytes would sit at over four times the
+  // need.
   Status reserve(std::size_t count);
   // reserve, then copies the records in; count() becomes records.size().
   Status upload(std::span<const TraceRecord> records);

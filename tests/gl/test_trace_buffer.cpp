@@ -69,13 +69,31 @@ TEST_F(TraceBufferTest, ReserveGrowsOnlyWhenNeededAndBumpsGeneration) {
   const std::uint64_t first = buffer.generation();
   const std::uint32_t name = buffer.gl_buffer();
   EXPECT_GE(buffer.capacity(), 1000u);
-  ASSERT_TRUE(buffer.reserve(10).is_ok());  // never shrinks
+  ASSERT_TRUE(buffer.reserve(10).is_ok());  // a small buffer is kept
   EXPECT_EQ(buffer.generation(), first);
   EXPECT_GE(buffer.capacity(), 1000u);
   ASSERT_TRUE(buffer.reserve(5000).is_ok());
   EXPECT_GT(buffer.generation(), first);
   EXPECT_GE(buffer.capacity(), 5000u);
   EXPECT_EQ(buffer.gl_buffer(), name);  // same name, new storage
+}
+
+TEST_F(TraceBufferTest, ALargeBufferIsGivenBackWhenTracesBecomeSmall) {
+  TraceBuffer buffer;
+  const std::size_t large = render::kLargestIdleTraceBytes / sizeof(TraceRecord) * 2;
+  ASSERT_TRUE(buffer.reserve(large).is_ok());
+  const std::uint64_t before = buffer.generation();
+  ASSERT_TRUE(buffer.reserve(large / 3).is_ok());  // over a quarter: kept
+  EXPECT_EQ(buffer.generation(), before);
+  EXPECT_GE(buffer.capacity(), large);
+  ASSERT_TRUE(buffer.reserve(1000).is_ok());
+  EXPECT_GT(buffer.generation(), before);  // interop registers the new storage
+  EXPECT_GE(buffer.capacity(), 1000u);
+  EXPECT_LT(buffer.capacity(), large / 4);
+  std::vector<TraceRecord> records(1000);
+  records[999].block = 7;
+  ASSERT_TRUE(buffer.upload(records).is_ok());
+  EXPECT_EQ(buffer.read(999)->block, 7u);
 }
 
 TEST_F(TraceBufferTest, RefusesMoreRecordsThanShadersCanIndex) {
