@@ -26,7 +26,7 @@ std::string block_label(const Dim3& index, const Dim3& grid) {
 }
 
 // The next piece of text on the current line where it fits whole, else on the next: numbers are
-// never broken ("3,⏎072"), as wrapped text breaks after a comma.
+// never broken (3,072 split after its comma), as wrapped text would.
 void text_piece(const ImVec4& color, const std::string& text, bool first = false) {
   if (!first) {
     ImGui::SameLine(0, ImGui::CalcTextSize(" ").x);
