@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "compute/lessons/lesson_registry.hpp"
+#include "core/launch_config.hpp"
 
 namespace tl::cli {
 
@@ -48,6 +49,16 @@ Result<std::unique_ptr<interop::LaunchSession>> open_launch(const LaunchOptions&
   if (!adapted) return Error{ErrorKind::kNoDevice, adapted.message()};
   const Status applied = apply_launch_options(*(*session)->lesson(), options);
   if (!applied) return Error{ErrorKind::kNoDevice, applied.message()};
+  // A kernel that sizes its own blocks (the tiled matrix multiply launches TILE × TILE) does not
+  // use --block: say so rather than ignore it silently.
+  if (const auto asked = options.params.find("block"); asked != options.params.end()) {
+    const auto parsed = parse_dim3(asked->second);
+    const Dim3 launched = (*session)->lesson()->launch_config().block;
+    if (parsed && *parsed != launched) {
+      note << "note: --block " << asked->second << " is not used: this kernel launches blocks of "
+           << to_string(launched) << " threads (its own parameters set the block)\n";
+    }
+  }
   std::string chosen;
   for (const auto& [name, value] : *adapted) {
     if (options.params.count(name) != 0) continue;

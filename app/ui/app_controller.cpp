@@ -278,6 +278,7 @@ void AppController::launch(bool timed) {
   trace.n = c.elements();
   trace.shape = c.shape;
   trace.config = c.config();
+  trace.launched = LaunchedWith::from(c);
   state_.view.hover.reset();
   state_.lesson_pick.reset();  // it named an element of the previous launch's data
   for (const auto& problem : state_.launch_problems) {
@@ -358,6 +359,7 @@ void AppController::start_timed_run() {
   timed.pending = true;
   timed.n = state_.controls.elements();
   timed.config = state_.controls.config();
+  timed.launched = LaunchedWith::from(state_.controls);
   pending_run_ = std::make_shared<PendingRun>();
   auto slot = pending_run_;
   compute::Device* device = &session_->device();

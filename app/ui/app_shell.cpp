@@ -159,7 +159,9 @@ int run_window(const GuiOptions& options, interop::BackendPreference backend,
         if (last) app.wait_until_idle(kMaxWaitForMeasurements);
         app.update();
         (*window)->set_fullscreen(app.state().classroom.fullscreen);
-        theme.follow(app.state().classroom);
+        // The window's size from the last frame bounds the scale (none before the first frame).
+        const ImVec2 display = ImGui::GetIO().DisplaySize;
+        theme.follow(app.state().classroom, display.x, display.y);
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         ImGui::NewFrame();

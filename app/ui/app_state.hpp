@@ -14,6 +14,7 @@
 #include "core/color_scheme.hpp"
 #include "core/device_ceilings.hpp"
 #include "core/device_info.hpp"
+#include "core/format.hpp"
 #include "core/grid_diagram.hpp"
 #include "core/launch_config.hpp"
 #include "core/lessons/block_timeline.hpp"
@@ -51,8 +52,34 @@ struct LaunchControls {
   [[nodiscard]] std::uint64_t elements() const { return shape.elements(); }
 };
 
+// What a launch ran with. The results it made are titled with it ("<<<65536, 256>>>, N = 2^24"),
+// and greyed out once the launch fields no longer match it, so an old result is never read as the
+// answer for the new fields.
+struct LaunchedWith {
+  std::string lesson_id;
+  lessons::ParamValues values;
+  LaunchConfig config;
+  DataShape shape;
+  [[nodiscard]] static LaunchedWith from(const LaunchControls& controls) {
+    return {controls.lesson_id, controls.values, controls.config(), controls.shape};
+  }
+  [[nodiscard]] bool matches(const LaunchControls& controls) const {
+    return lesson_id == controls.lesson_id && values == controls.values &&
+           config == controls.config() && shape == controls.shape;
+  }
+};
+// "<<<65536, 256>>>, N = 2^24", or "<<<(4, 3), (16, 16)>>>, 48 × 64" for data in rows.
+[[nodiscard]] inline std::string describe_launch(const LaunchedWith& launched) {
+  const std::string data =
+      launched.shape.rows > 1
+          ? format_count(launched.shape.rows) + " × " + format_count(launched.shape.cols)
+          : "N = " + format_power_of_two(launched.shape.elements());
+  return launched.config.to_string() + ", " + data;
+}
+
 // The last traced launch, drawn by the mapping view.
 struct TraceView {
+  LaunchedWith launched;
   std::uint64_t launch_number = 0;  // counts traced launches, so views can tell a new one
   bool valid = false;
   std::uint64_t n = 0;
@@ -114,6 +141,7 @@ struct ViewSettings {
 // The last timed launch.
 struct TimedRun {
   bool pending = false;  // measuring in the background
+  LaunchedWith launched;
   std::uint64_t n = 0;
   LaunchConfig config;
   std::optional<compute::LessonReport> report;

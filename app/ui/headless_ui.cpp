@@ -43,7 +43,8 @@ HeadlessUi::~HeadlessUi() {
 
 void HeadlessUi::draw_frame(AppController& controller) {
   controller.update();
-  theme_->follow(controller.state().classroom);
+  theme_->follow(controller.state().classroom, static_cast<float>(width_),
+                 static_cast<float>(height_));
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
   draw_ui(controller, theme_->fonts());
@@ -66,6 +67,23 @@ void HeadlessUi::draw_frame(AppController& controller) {
       controller.capture_done(capture->path, pixels.status());
     }
   }
+}
+
+Status HeadlessUi::resize(int width, int height) {
+  const Status resized = target_->resize(width, height);
+  if (!resized) return resized;
+  width_ = width;
+  height_ = height;
+  ImGui::GetIO().DisplaySize = {static_cast<float>(width), static_cast<float>(height)};
+  return Status::ok();
+}
+
+void HeadlessUi::set_scale(float scale) {
+  theme_->set_base_scale(scale);
+}
+
+float HeadlessUi::drawn_scale() const {
+  return theme_->drawn_scale();
 }
 
 Status HeadlessUi::save_png(const std::string& path) {

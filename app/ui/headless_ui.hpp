@@ -28,6 +28,11 @@ class HeadlessUi {
   // drawn into the target, and any capture a panel asked for saved.
   void draw_frame(AppController& controller);
   Status save_png(const std::string& path);
+  // Another size or UI scale for the next frames: the layout tests draw many in one process.
+  Status resize(int width, int height);
+  void set_scale(float scale);
+  // The scale the fonts are drawn at (the one asked for, at most what the window size allows).
+  [[nodiscard]] float drawn_scale() const;
 
  private:
   HeadlessUi() = default;

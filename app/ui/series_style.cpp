@@ -5,12 +5,17 @@
 namespace tl::ui {
 namespace {
 
-// Distinct on the dark plot background.
-constexpr std::uint32_t kWarm[] = {plot::rgba(0xE0, 0x8A, 0x3C), plot::rgba(0xF2, 0xC1, 0x4E),
-                                   plot::rgba(0xEE, 0x6E, 0x85)};
-constexpr std::uint32_t kCool[] = {plot::rgba(0x4E, 0xB3, 0xD3), plot::rgba(0x7B, 0xD1, 0x8A),
-                                   plot::rgba(0xC3, 0x8B, 0xE8), plot::rgba(0x5F, 0xD4, 0xC8),
-                                   plot::rgba(0x9A, 0xA6, 0xB8)};
+// Distinct on the dark plot background, and from each other for colour-blind readers: the CPU's
+// warm hues (Okabe and Ito's vermillion, orange, yellow), the device's cool ones (their sky blue,
+// bluish green and blue, lightened for the dark background, then violet, teal, mint, lilac and
+// slate), so a sweep of eight kernels (the matrix multiply's ladder) repeats no hue. The dashes
+// (all threads, end to end) tell the pairs apart as well.
+constexpr std::uint32_t kWarm[] = {plot::rgba(0xE8, 0x6A, 0x2C), plot::rgba(0xF0, 0xA8, 0x30),
+                                   plot::rgba(0xF0, 0xE4, 0x42)};
+constexpr std::uint32_t kCool[] = {plot::rgba(0x56, 0xB4, 0xE9), plot::rgba(0x00, 0xB0, 0x80),
+                                   plot::rgba(0x5A, 0x8C, 0xFF), plot::rgba(0xB3, 0x8C, 0xFF),
+                                   plot::rgba(0x44, 0xD8, 0xD0), plot::rgba(0x9C, 0xE0, 0xA8),
+                                   plot::rgba(0xE0, 0xA8, 0xF0), plot::rgba(0x9A, 0xA6, 0xB8)};
 
 }  // namespace
 

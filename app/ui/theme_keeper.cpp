@@ -2,24 +2,39 @@
 
 #include <backends/imgui_impl_opengl3.h>
 
+#include <algorithm>
+#include <cmath>
+
 namespace tl::ui {
 
-ThemeKeeper::ThemeKeeper(float base_scale, classroom::Theme theme) : base_scale_(base_scale) {
-  apply(1.0f, theme);
+float max_scale_for_window(float width, float height) {
+  if (width <= 0 || height <= 0) return 0.0f;
+  constexpr float kLeastHeightAtScale1 = 600.0f;
+  constexpr float kLeastWidthAtScale1 = 800.0f;
+  const float fits = std::min(height / kLeastHeightAtScale1, width / kLeastWidthAtScale1);
+  return std::max(1.0f, std::floor(fits * 8.0f) / 8.0f);
 }
 
-void ThemeKeeper::follow(const ClassroomState& classroom) {
-  const float factor = classroom.scale_factor();
+ThemeKeeper::ThemeKeeper(float base_scale, classroom::Theme theme) : base_scale_(base_scale) {
+  apply(base_scale, theme);
+  asked_ = base_scale;
+}
+
+void ThemeKeeper::follow(const ClassroomState& classroom, float display_width,
+                         float display_height) {
+  asked_ = base_scale_ * classroom.scale_factor();
+  const float limit = max_scale_for_window(display_width, display_height);
+  const float scale = limit > 0 ? std::min(asked_, limit) : asked_;
   const classroom::Theme theme = classroom.shown_theme();
-  if (factor == factor_ && theme == theme_) return;
+  if (scale == drawn_ && theme == theme_) return;
   ImGui_ImplOpenGL3_DestroyFontsTexture();
-  apply(factor, theme);
+  apply(scale, theme);
   ImGui_ImplOpenGL3_CreateFontsTexture();
 }
 
-void ThemeKeeper::apply(float factor, classroom::Theme theme) {
-  fonts_ = setup_theme(base_scale_ * factor, theme);
-  factor_ = factor;
+void ThemeKeeper::apply(float scale, classroom::Theme theme) {
+  fonts_ = setup_theme(scale, theme);
+  drawn_ = scale;
   theme_ = theme;
 }
 

@@ -8,18 +8,33 @@
 
 namespace tl::ui {
 
+// The largest UI scale a window of this size can lay out: the lesson workspace needs about 600
+// scale-1 pixels of height (the mapping view's least height, a plot, the bars) and 800 of width.
+// Past it, a larger scale would only push panels off the window. Rounded down to an eighth so that
+// resizing the window rebuilds the fonts only now and then. 0 for an unknown size (no limit).
+[[nodiscard]] float max_scale_for_window(float width, float height);
+
 class ThemeKeeper {
  public:
-  // Loads the fonts for `base_scale` (the monitor's); call before the backend builds its texture.
+  // Loads the fonts for `base_scale` (the monitor's, or --scale); call before the backend builds
+  // its texture.
   ThemeKeeper(float base_scale, classroom::Theme theme);
   [[nodiscard]] const Fonts& fonts() const { return fonts_; }
-  // Before a frame's NewFrame: rebuilds fonts and style when presenter mode or the theme changed.
-  void follow(const ClassroomState& classroom);
+  // Before a frame's NewFrame: rebuilds fonts and style when presenter mode, the theme or the scale
+  // the window allows changed. The scale drawn is base × presenter factor, at most
+  // max_scale_for_window(display).
+  void follow(const ClassroomState& classroom, float display_width, float display_height);
+  // Another base scale (the layout tests walk several in one process); applied at the next follow.
+  void set_base_scale(float base_scale) { base_scale_ = base_scale; }
+  // The scale the fonts are drawn at now, and the one asked for (larger where the window limits).
+  [[nodiscard]] float drawn_scale() const { return drawn_; }
+  [[nodiscard]] float asked_scale() const { return asked_; }
 
  private:
-  void apply(float factor, classroom::Theme theme);
+  void apply(float scale, classroom::Theme theme);
   float base_scale_;
-  float factor_ = 0;
+  float drawn_ = 0;
+  float asked_ = 0;
   classroom::Theme theme_ = classroom::Theme::kDark;
   Fonts fonts_;
 };

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "lesson_layout.hpp"
 #include "panels/panels.hpp"
 
 namespace tl::ui {
@@ -64,6 +65,27 @@ BesidePicture beside_picture(const AppState& state, const LessonViews& views) {
   return {};
 }
 
+// The demo caption's height at `width`, in the heading font it is drawn in; 0 when none plays.
+float caption_text_height(const AppController& controller, const Fonts& fonts, float width) {
+  const std::string caption = controller.state().classroom.caption();
+  if (caption.empty()) return 0.0f;
+  ImGui::PushFont(fonts.heading);
+  const float height = ImGui::CalcTextSize(caption.c_str(), nullptr, false, width).y;
+  ImGui::PopFont();
+  return height;
+}
+
+// The results panel has something tall to show: a plot (or a sweep under way), or any tab but the
+// timings' (the grid, occupancy, the lesson's own); only the empty timings tab is a few lines.
+bool results_need_room(const AppState& state, bool timing_tab_open) {
+  if (!timing_tab_open) return true;
+  if (state.timing.sweeping || !state.timing.earlier.empty()) return true;
+  for (const auto& series : state.timing.series) {
+    if (!series.points.empty()) return true;
+  }
+  return false;
+}
+
 void draw_ui(AppController& controller, const Fonts& fonts) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(viewport->WorkPos);
@@ -78,33 +100,54 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
   const ImVec2 full = ImGui::GetContentRegionAvail();
   const float status_height = ImGui::GetFrameHeightWithSpacing();
   const float body_height = full.y - status_height;
+  const ClassroomState& classroom = controller.state().classroom;
+  const bool presenting = classroom.presenter;
+
+  // Which results tab was open last frame decides whether the panel needs room this frame (the
+  // tab bar is drawn after the layout is fixed). Only UI state.
+  static bool timing_tab_open = true;
+  LessonLayoutInputs in;
+  in.body_width = full.x;
+  in.body_height = body_height;
+  in.text_line = ImGui::GetTextLineHeightWithSpacing();
+  in.frame_line = ImGui::GetFrameHeightWithSpacing();
+  in.spacing_x = style.ItemSpacing.x;
+  in.spacing_y = style.ItemSpacing.y;
+  in.padding_y = style.WindowPadding.y;
+  in.presenting = presenting;
+  in.caption_height = caption_text_height(controller, fonts, full.x - style.WindowPadding.x * 2);
+  in.results_need_room = results_need_room(controller.state(), timing_tab_open);
+  // The tabs, the sweep buttons (wrapping once where the panel is narrow) and the two-line hint.
+  in.compact_results_height =
+      style.WindowPadding.y * 2 + in.frame_line * 3 + in.text_line * 2 + style.ItemSpacing.y;
+  const bool has_steps =
+      !classroom.steps.empty() || !classroom.steps_error.empty() || classroom.demo;
+  const float steps_child_height =
+      has_steps ? in.frame_line + in.text_line + style.WindowPadding.y * 2 : 0.0f;
+  in.steps_height = has_steps ? steps_child_height + style.ItemSpacing.y : 0.0f;
+  const LessonLayout layout = compute_lesson_layout(in);
+
   if (controller.state().view.workspace == Workspace::kLab) {
-    draw_lab_workspace(controller, fonts, {full.x, body_height});
+    const float caption = layout.caption_height > 0 ? layout.caption_height + in.spacing_y : 0;
+    draw_lab_workspace(controller, fonts, {full.x, body_height - caption});
+    if (layout.caption_height > 0)
+      draw_caption_strip(controller, fonts, {full.x, layout.caption_height});
     draw_status_bar(controller, fonts);
     ImGui::End();
-    draw_caption_overlay(controller, fonts);
     draw_shortcuts_overlay(controller, fonts);
     return;
   }
-  // Presenter mode gives the pictures and the plot the room: the class looks at them, the teacher
-  // talks over the step.
-  const bool presenting = controller.state().classroom.presenter;
-  const float lesson_width = full.x * (presenting ? 0.26f : 0.32f);
+  const float lesson_width = layout.lesson_width;
 
   // The lesson column: where the class is in the guided steps, above the text that scrolls.
   ImGui::BeginGroup();
-  const ClassroomState& classroom = controller.state().classroom;
-  float steps_height = 0;
-  if (!classroom.steps.empty() || !classroom.steps_error.empty() || classroom.demo) {
-    steps_height = ImGui::GetFrameHeightWithSpacing() + ImGui::GetTextLineHeightWithSpacing() +
-                   style.WindowPadding.y * 2;
-    ImGui::BeginChild("steps", {lesson_width, steps_height}, true,
+  if (has_steps) {
+    ImGui::BeginChild("steps", {lesson_width, steps_child_height}, true,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     draw_step_bar(controller, fonts);
     ImGui::EndChild();
-    steps_height += style.ItemSpacing.y;
   }
-  ImGui::BeginChild("lesson", {lesson_width, body_height - steps_height}, true);
+  ImGui::BeginChild("lesson", {lesson_width, layout.lesson_height}, true);
   if (presenting && classroom.cursor.current()) {
     draw_step_text(controller, fonts);  // the step alone, large: not a page to scroll
   } else {
@@ -115,17 +158,27 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
   ImGui::SameLine();
 
   ImGui::BeginGroup();
-  const float right_width = full.x - lesson_width - style.ItemSpacing.x;
-  const float top_height = body_height * (presenting ? 0.5f : 0.58f);
-  const float controls_width = right_width * 0.36f;
-  ImGui::BeginChild("controls", {controls_width, top_height}, true);
+  const float right_width = layout.right_width;
+  const float top_height = layout.top_height;
+  const float controls_width = layout.controls_width;
+  ImGui::BeginChild("controls", {controls_width, top_height}, true,
+                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  // The fields, notes and results scroll; Launch stays put in the footer under them, so it is
+  // never pushed out of sight and does not move as notes come and go.
+  const float footer_height = launch_footer_height(fonts);
+  ImGui::BeginChild("launch_fields", {0, -footer_height}, false);
   draw_launch_panel(controller, fonts);
   // The device's table is for the desk; on the projector the status bar names the device.
-  if (!controller.state().classroom.presenter) {
+  if (!presenting) {
     ImGui::Spacing();
     ImGui::Separator();
     draw_device_panel(controller, fonts);
   }
+  ImGui::EndChild();
+  ImGui::BeginChild("launch_footer", {0, 0}, false,
+                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  draw_launch_footer(controller, fonts);
+  ImGui::EndChild();
   ImGui::EndChild();
   ImGui::SameLine();
   // The lesson's own picture takes a fixed share at the right of the mapping area, so the class
@@ -149,11 +202,11 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
     if (lesson_tab) {
       beside.tab->draw(controller, fonts);
     } else {
-      draw_grid_panel(controller, fonts);
+      draw_grid_panel(controller, fonts, /*titled=*/true);
     }
     ImGui::EndChild();
   }
-  ImGui::BeginChild("timing", {right_width, body_height - top_height - style.ItemSpacing.y}, true,
+  ImGui::BeginChild("timing", {right_width, layout.results_height}, true,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   // The SM timeline shares the space with the timing plot: both answer "how did it run?".
   if (ImGui::BeginTabBar("results")) {
@@ -174,8 +227,10 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
     auto flags_for = [&](ResultsTab tab) {
       return bring_forward == tab ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
     };
+    timing_tab_open = false;
     if (tab("CPU vs GPU", "Timings over sizes or block sizes: CPU, GPU kernel and GPU end to end",
             flags_for(ResultsTab::kTiming))) {
+      timing_tab_open = true;
       draw_timing_panel(controller, fonts);
       ImGui::EndTabItem();
     }
@@ -210,10 +265,12 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
   }
   ImGui::EndChild();
   ImGui::EndGroup();
+  // The caption has its own strip under the panels: it never covers the plot's axis.
+  if (layout.caption_height > 0)
+    draw_caption_strip(controller, fonts, {full.x, layout.caption_height});
 
   draw_status_bar(controller, fonts);
   ImGui::End();
-  draw_caption_overlay(controller, fonts);
   draw_shortcuts_overlay(controller, fonts);
 }
 

@@ -268,6 +268,23 @@ class CliMatmul : public ::testing::Test {
   std::filesystem::path dir_;
 };
 
+TEST_F(CliMatmul, ABlockTheKernelDoesNotUseIsSaidNotIgnored) {
+  // The tiled kernel launches TILE × TILE threads per block, whatever --block says.
+  const ProcessResult r =
+      run_threadlab({"run", "--lesson", "matmul", "--m", "32", "--n", "32", "--k", "32", "--kernel",
+                     "tiled", "--tile", "8", "--block", "16,16", "--backend", "emulator"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("--block 16,16 is not used: this kernel launches blocks of 8×8"))
+      << r.describe();
+  // A block the kernel does use: no note.
+  const ProcessResult naive =
+      run_threadlab({"run", "--lesson", "matmul", "--m", "32", "--n", "32", "--k", "32", "--kernel",
+                     "naive", "--block", "8,8", "--backend", "emulator"});
+  ASSERT_TRUE(naive.exited && naive.exit_code == 0) << naive.describe();
+  EXPECT_THAT(naive.out, Not(HasSubstr("is not used"))) << naive.describe();
+}
+
 TEST_F(CliMatmul, RunTracesEveryElementOfCAtItsRowAndColumn) {
   const std::filesystem::path path = dir_ / "trace.csv";
   const ProcessResult r = run_threadlab({"run", "--lesson", "matmul", "--m", "37", "--n", "53",

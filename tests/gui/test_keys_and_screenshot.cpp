@@ -98,6 +98,8 @@ TEST_F(KeysTest, F5TogglesPresenterModeAndQuestionMarkTheOverlay) {
 // Sharp at every scale: presenter mode rasterises the fonts again at its size (a new atlas with
 // larger glyphs), instead of stretching the normal glyphs with FontGlobalScale.
 TEST_F(KeysTest, PresenterModeRebuildsTheFontAtlasAtItsScale) {
+  // A window that holds the presenter scale whole (max_scale_for_window: 2 at 1920 × 1200).
+  ASSERT_TRUE(ui_->resize(1920, 1200));
   ui_->draw_frame(*app_);
   ImGuiIO& io = ImGui::GetIO();
   const float normal_size = io.Fonts->Fonts[0]->FontSize;
@@ -113,6 +115,12 @@ TEST_F(KeysTest, PresenterModeRebuildsTheFontAtlasAtItsScale) {
   const ImFontGlyph* glyph = io.Fonts->Fonts[0]->FindGlyph('M');
   EXPECT_NEAR(glyph->Y1 - glyph->Y0, normal_glyph * scale, 2.0f);
   EXPECT_FLOAT_EQ(io.FontGlobalScale, 1.0f) << "no bitmap stretching";
+  // In a window too small for it, presenter mode draws at what the window holds: 1.25 at 1280 ×
+  // 800.
+  ASSERT_TRUE(ui_->resize(1280, 800));
+  ui_->draw_frame(*app_);
+  EXPECT_FLOAT_EQ(ui_->drawn_scale(), 1.25f);
+  EXPECT_NEAR(io.Fonts->Fonts[0]->FontSize, normal_size * 1.25f, 0.5f);
   press(kF5);
   ui_->draw_frame(*app_);
   EXPECT_NEAR(io.Fonts->Fonts[0]->FontSize, normal_size, 0.01f);

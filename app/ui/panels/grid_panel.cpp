@@ -17,15 +17,37 @@ std::string dims(const Dim3& d) {
   return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
 }
 
+// A block's label as short as its grid allows: "12" in a 1D grid, "(3, 1)" in a 2D one, so the
+// labels of neighbouring tiles do not run into each other.
+std::string block_label(const Dim3& index, const Dim3& grid) {
+  if (grid.y == 1 && grid.z == 1) return std::to_string(index.x);
+  if (grid.z == 1) return "(" + std::to_string(index.x) + ", " + std::to_string(index.y) + ")";
+  return dims(index);
+}
+
+// The next piece of text on the current line where it fits whole, else on the next: numbers are
+// never broken (3,072 split after its comma), as wrapped text would.
+void text_piece(const ImVec4& color, const std::string& text, bool first = false) {
+  if (!first) {
+    ImGui::SameLine(0, ImGui::CalcTextSize(" ").x);
+    if (ImGui::CalcTextSize(text.c_str()).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+  }
+  ImGui::TextColored(color, "%s", text.c_str());
+}
+
 void draw_caption(const GridDiagram& diagram, const DeviceLimits& limits) {
-  ImGui::TextWrapped("grid %s × block %s = %s threads in %s block(s)",
-                     dims(diagram.config.grid).c_str(), dims(diagram.config.block).c_str(),
-                     format_count(diagram.threads).c_str(), format_count(diagram.blocks).c_str());
-  ImGui::TextWrapped("%u warp(s) of %u per block", diagram.warps_per_block, diagram.warp_size);
+  const ImVec4 text = ImGui::GetStyleColorVec4(ImGuiCol_Text);
+  text_piece(text, "grid " + dims(diagram.config.grid), true);
+  text_piece(text, "× block " + dims(diagram.config.block));
+  text_piece(text, "= " + format_count(diagram.threads) + " threads");
+  text_piece(text, "in " + format_count(diagram.blocks) + " block(s)");
+  text_piece(text,
+             std::to_string(diagram.warps_per_block) + " warp(s) of " +
+                 std::to_string(diagram.warp_size) + " per block",
+             true);
   if (diagram.last_warp_threads < diagram.warp_size) {
-    ImGui::SameLine();
-    ImGui::TextColored(palette().warning, "the last uses %u of %u lanes", diagram.last_warp_threads,
-                       diagram.warp_size);
+    text_piece(palette().warning, "the last uses " + std::to_string(diagram.last_warp_threads) +
+                                      " of " + std::to_string(diagram.warp_size) + " lanes");
   }
   if (diagram.idle_threads) {
     if (*diagram.idle_threads > 0) {
@@ -46,12 +68,14 @@ void draw_caption(const GridDiagram& diagram, const DeviceLimits& limits) {
 
 }  // namespace
 
-void draw_grid_panel(AppController& controller, const Fonts& fonts) {
+void draw_grid_panel(AppController& controller, const Fonts& fonts, bool titled) {
   const AppState& state = controller.state();
   const GridDiagram& diagram = state.controls.grid_diagram;
-  ImGui::PushFont(fonts.bold);
-  ImGui::TextUnformatted("Grid of blocks");
-  ImGui::PopFont();
+  if (titled) {
+    ImGui::PushFont(fonts.bold);
+    ImGui::TextUnformatted("Grid of blocks");
+    ImGui::PopFont();
+  }
   draw_caption(diagram, state.device.limits);
   if (diagram.shown.empty()) {
     ImGui::TextColored(palette().error, "blocks this large cannot launch: none drawn");
@@ -100,7 +124,11 @@ void draw_grid_panel(AppController& controller, const Fonts& fonts) {
     const DiagramBlock& block = diagram.shown[i];
     const float x0 = origin.x + static_cast<float>(slot % per_row) * (tile_w + gap);
     const float y0 = origin.y + static_cast<float>(slot / per_row) * (tile_h + label_h + gap);
-    draw->AddText({x0, y0}, ImGui::GetColorU32(palette().muted), dims(block.index).c_str());
+    // The label where it fits over its tile; else the tooltip names the block.
+    const std::string label = block_label(block.index, diagram.config.grid);
+    if (ImGui::CalcTextSize(label.c_str()).x <= tile_w + gap * 0.5f) {
+      draw->AddText({x0, y0}, ImGui::GetColorU32(palette().muted), label.c_str());
+    }
     const float top = y0 + label_h;
     const std::uint32_t block_linear = static_cast<std::uint32_t>(
         diagram.config.grid.linear(block.index.x, block.index.y, block.index.z));

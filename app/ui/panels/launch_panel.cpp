@@ -6,17 +6,21 @@
 
 #include <imgui_internal.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "compute/lessons/lesson_registry.hpp"
 #include "core/format.hpp"
+#include "core/launch_config.hpp"
 #include "core/launch_field_limits.hpp"
 #include "core/plot/tick_format.hpp"
 #include "core/stats.hpp"
 #include "core/thread_coverage_note.hpp"
+#include "core/timing/row_label.hpp"
 #include "panels.hpp"
 
 namespace tl::ui {
@@ -78,6 +82,18 @@ void draw_param(AppController& controller, const lessons::ParamSpec& spec,
       ImGui::SameLine();
       ImGui::TextUnformatted(spec.label.c_str());
       if (limit) draw_field_limit(*limit);
+      // A kernel that sizes its own blocks (the tiled matrix multiply: TILE × TILE) does not use
+      // the field: say what it launches instead of showing a block that is not the one run.
+      if (spec.name == "block") {
+        const auto typed = parse_dim3(value);
+        const Dim3 launched = controls.config().block;
+        if (typed && *typed != launched) {
+          ImGui::PushStyleColor(ImGuiCol_Text, palette().warning);
+          ImGui::TextWrapped("not used: this kernel launches %s threads per block",
+                             to_string(launched).c_str());
+          ImGui::PopStyleColor();
+        }
+      }
       break;
     }
     case lessons::ParamKind::kChoice: {
@@ -125,7 +141,27 @@ void draw_lesson_selector(AppController& controller, const LaunchControls& contr
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("The lesson: its text, kernels and controls");
 }
 
-void draw_report(const TimedRun& timed, const std::optional<DeviceCeilings>& ceilings) {
+// The width of the longest word among the labels: the label column is never narrower, so a label
+// breaks between words and never inside one ("E/m/u/l/a/t/e/d").
+float longest_word_width(const std::vector<std::string>& labels) {
+  float widest = 0;
+  for (const std::string& label : labels) {
+    std::size_t start = 0;
+    while (start < label.size()) {
+      std::size_t end = label.find(' ', start);
+      if (end == std::string::npos) end = label.size();
+      widest = std::max(widest, ImGui::CalcTextSize(label.data() + start, label.data() + end).x);
+      start = end + 1;
+    }
+  }
+  return widest;
+}
+
+// The timed run's table: titled with the launch it measured, the backend named once in its header,
+// greyed out once the launch fields no longer match that launch.
+void draw_report(const AppState& state) {
+  const TimedRun& timed = state.timed;
+  const std::optional<DeviceCeilings>& ceilings = state.ceilings;
   if (timed.pending) {
     ImGui::TextColored(palette().muted, "timing %s ...", timed.config.to_string().c_str());
     return;
@@ -138,38 +174,78 @@ void draw_report(const TimedRun& timed, const std::optional<DeviceCeilings>& cei
   }
   if (!timed.report) return;
   const compute::LessonReport& r = *timed.report;
-  if (ImGui::BeginTable("timed", ceilings ? 4 : 3, ImGuiTableFlags_None)) {
-    // The numbers keep their width; long row names ("Emulated unfused 1/3: product X·Wᵀ (CPU)")
-    // wrap in the space left rather than being cut off.
+  ImGui::TextUnformatted(describe_launch(timed.launched).c_str());
+  const bool stale = !timed.launched.matches(state.controls);
+  if (stale) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().warning);
+    ImGui::TextWrapped("from an earlier launch: the fields have changed since; Launch times them");
+    ImGui::PopStyleColor();
+  }
+  // Greyed out while stale: still there to compare against, but not read as the fields' numbers.
+  ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * (stale ? 0.45f : 1.0f));
+  std::vector<std::string> labels;
+  bool backend_named = false;
+  for (const compute::TimingRow& row : r.rows) {
+    labels.push_back(row_label_without_backend(row.name));
+    backend_named = backend_named || names_backend(row.name);
+  }
+  if (backend_named) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
+    ImGui::TextWrapped("%s", is_gpu(state.backend)
+                                 ? "device rows on the GPU"
+                                 : "device rows on the CPU emulator: their times are CPU times");
+    ImGui::PopStyleColor();
+  }
+  // The numbers keep their width and the labels at least their longest word; where the panel is
+  // too narrow for all of it, the rate goes first (it stays in the time's tooltip), then the share.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float cell_gap = style.CellPadding.x * 2;
+  const float label_min = std::max(longest_word_width(labels), ImGui::GetFontSize() * 6.0f);
+  const float time_width = ImGui::CalcTextSize("888.8 ms").x;
+  const float rate_width = ImGui::CalcTextSize("88.8 GFLOP/s").x;
+  const float share_width = ImGui::CalcTextSize("100%").x;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  bool show_share = ceilings.has_value();
+  bool show_rate = true;
+  auto needed = [&] {
+    return label_min + time_width + (show_rate ? rate_width : 0) + (show_share ? share_width : 0) +
+           cell_gap * static_cast<float>(2 + show_rate + show_share);
+  };
+  if (needed() > avail) show_rate = false;
+  if (needed() > avail) show_share = false;
+  const int columns = 2 + (show_rate ? 1 : 0) + (show_share ? 1 : 0);
+  if (ImGui::BeginTable("timed", columns, ImGuiTableFlags_None)) {
     ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
     // Initial widths for the widest usual values, so the numbers are not clipped on the first
     // frame a report appears (fixed columns fit their content one frame late).
-    ImGui::TableSetupColumn("time", ImGuiTableColumnFlags_WidthFixed,
-                            ImGui::CalcTextSize("888.8 ms").x);
-    ImGui::TableSetupColumn("rate", ImGuiTableColumnFlags_WidthFixed,
-                            ImGui::CalcTextSize("88.8 GFLOP/s").x);
-    if (ceilings) {
-      ImGui::TableSetupColumn("share", ImGuiTableColumnFlags_WidthFixed,
-                              ImGui::CalcTextSize("100%").x);
+    ImGui::TableSetupColumn("time", ImGuiTableColumnFlags_WidthFixed, time_width);
+    if (show_rate) ImGui::TableSetupColumn("rate", ImGuiTableColumnFlags_WidthFixed, rate_width);
+    if (show_share) {
+      ImGui::TableSetupColumn("share", ImGuiTableColumnFlags_WidthFixed, share_width);
     }
-    for (const compute::TimingRow& row : r.rows) {
+    for (std::size_t i = 0; i < r.rows.size(); ++i) {
+      const compute::TimingRow& row = r.rows[i];
       if (row.stats.empty()) continue;
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextWrapped("%s", row.name.c_str());
-      ImGui::TableNextColumn();
-      ImGui::Text("%s", format_milliseconds(row.stats.median_ms).c_str());
-      if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("median of %d runs; min %s, max %s", row.stats.repeats,
-                          format_milliseconds(row.stats.min_ms).c_str(),
-                          format_milliseconds(row.stats.max_ms).c_str());
-      }
-      ImGui::TableNextColumn();
+      ImGui::TextWrapped("%s", labels[i].c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", row.name.c_str());
       const RatesAgainstCeilings rates =
           rates_against_ceilings(row.bytes, row.flops, row.stats.median_ms,
                                  row.on_device && ceilings ? &*ceilings : nullptr);
+      ImGui::TableNextColumn();
+      ImGui::Text("%s", format_milliseconds(row.stats.median_ms).c_str());
+      if (ImGui::IsItemHovered()) {
+        const std::string both = show_rate ? std::string() : "\n" + describe_rates(rates);
+        ImGui::SetTooltip("median of %d runs; min %s, max %s%s", row.stats.repeats,
+                          format_milliseconds(row.stats.min_ms).c_str(),
+                          format_milliseconds(row.stats.max_ms).c_str(), both.c_str());
+      }
+      if (show_rate) ImGui::TableNextColumn();
       // The rate the row is limited by: GFLOP/s where it computes more than it moves.
-      if (row.flops > 0 && row.flops > row.bytes) {
+      if (!show_rate) {
+        // in the time's tooltip
+      } else if (row.flops > 0 && row.flops > row.bytes) {
         ImGui::TextColored(palette().muted, "%s",
                            plot::format_value(gigaflops(row.flops, row.stats.median_ms) * 1e9,
                                               plot::TickFormat::kFlopRate, 3)
@@ -183,12 +259,12 @@ void draw_report(const TimedRun& timed, const std::optional<DeviceCeilings>& cei
       }
       // Both rates, each against its ceiling: a kernel at 90 % of the copy and 0.5 % of cuBLAS
       // is memory bound, one the other way round is compute bound.
-      if (ImGui::IsItemHovered()) {
+      if (show_rate && ImGui::IsItemHovered()) {
         const std::string both = describe_rates(rates);
         if (!both.empty()) ImGui::SetTooltip("%s", both.c_str());
       }
       // The kernel's share of what this device does at best (its copy, cuBLAS SGEMM).
-      if (ceilings) {
+      if (show_share) {
         ImGui::TableNextColumn();
         const auto share =
             row.on_device ? share_of_ceilings(row.bytes, row.flops, row.stats.median_ms, *ceilings)
@@ -204,12 +280,15 @@ void draw_report(const TimedRun& timed, const std::optional<DeviceCeilings>& cei
     }
     ImGui::EndTable();
   }
-  for (const std::string& note : r.notes) ImGui::TextColored(palette().muted, "%s", note.c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
+  for (const std::string& note : r.notes) ImGui::TextWrapped("%s", note.c_str());
+  ImGui::PopStyleColor();
   if (r.check) {
     ImGui::PushStyleColor(ImGuiCol_Text, r.check->passed ? palette().ok : palette().error);
     ImGui::TextWrapped("%s", r.check->description.c_str());
     ImGui::PopStyleColor();
   }
+  ImGui::PopStyleVar();
 }
 
 }  // namespace
@@ -239,10 +318,6 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.presets[i].help.c_str());
   }
 
-  ImGui::Separator();
-  ImGui::PushFont(fonts.mono);
-  ImGui::TextWrapped("%s", c.config().to_string().c_str());
-  ImGui::PopFont();
   const std::uint64_t launched = c.config().total_threads();
   const std::uint64_t elements = c.elements();
   ImGui::TextColored(palette().muted, "%s threads for %s elements", format_count(launched).c_str(),
@@ -256,7 +331,23 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
     ImGui::TextWrapped("%s", problem.message.c_str());
     ImGui::PopStyleColor();
   }
+  ImGui::Spacing();
+  draw_report(state);
+}
 
+float launch_footer_height(const Fonts& fonts) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  return style.ItemSpacing.y * 3 + fonts.mono->FontSize + ImGui::GetFrameHeight() + 1.0f;
+}
+
+void draw_launch_footer(AppController& controller, const Fonts& fonts) {
+  const AppState& state = controller.state();
+  const LaunchControls& c = state.controls;
+  ImGui::Separator();
+  // The configuration Launch will run, on one line right above the button.
+  ImGui::PushFont(fonts.mono);
+  ImGui::TextUnformatted(c.config().to_string().c_str());
+  ImGui::PopFont();
   const bool busy = !controller.can_launch();
   ImGui::BeginDisabled(busy);
   const char* label = state.launch_problems.empty() ? "Launch" : "Launch anyway";
@@ -272,11 +363,9 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
     } else {
       ImGui::SetTooltip(
           "Runs the kernel once traced, to draw who computed what, then times it untraced in "
-          "the background for the table below");
+          "the background for the table above");
     }
   }
-  ImGui::Spacing();
-  draw_report(state.timed, state.ceilings);
 }
 
 }  // namespace tl::ui

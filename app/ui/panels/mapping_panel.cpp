@@ -39,9 +39,16 @@ void stat_after(const ImVec4& color, const std::string& text) {
 
 void draw_legend(const AppState& state) {
   const ColorBy mode = state.view.color_by;
-  ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
-  ImGui::TextWrapped("%s", std::string(describe(mode)).c_str());
-  ImGui::PopStyleColor();
+  // The key's sentence where the view is tall enough to spare its lines (about a third of the
+  // view's height left for the picture after it); else it is the colour choice's tooltip.
+  if (ImGui::GetContentRegionAvail().y > ImGui::GetTextLineHeightWithSpacing() * 12) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
+    ImGui::TextWrapped("%s", std::string(describe(mode)).c_str());
+    ImGui::PopStyleColor();
+  } else {
+    // The swatches follow the counts on their line.
+    ImGui::SameLine(0, ImGui::GetFontSize());
+  }
   const std::uint32_t per_block = static_cast<std::uint32_t>(state.trace.config.block.volume());
   const std::uint32_t warp = state.device.limits.warp_size;
   switch (mode) {
@@ -122,19 +129,58 @@ void draw_hover_tooltip(const AppState& state) {
   ImGui::EndTooltip();
 }
 
+// The mapping texture filling `avail`, with hover, wheel zoom, drag pan and click to pick.
+void draw_picture(AppController& controller, std::uint32_t texture_id, ImVec2 avail,
+                  const Viewport& viewport, bool stale) {
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  // The texture's first row is the picture's bottom row, as OpenGL stores it.
+  const ImVec4 tint = stale ? ImVec4{0.45f, 0.45f, 0.45f, 1.0f} : ImVec4{1, 1, 1, 1};
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(texture_id)), avail,
+               {0, 1}, {1, 0}, tint);
+  ImGui::SetCursorScreenPos(origin);
+  ImGui::InvisibleButton("mapping-view", avail);
+  const ImGuiIO& io = ImGui::GetIO();
+  if (ImGui::IsItemHovered()) {
+    const double x = io.MousePos.x - origin.x;
+    const double y = io.MousePos.y - origin.y;
+    if (io.MouseWheel != 0.0f) controller.zoom(io.MouseWheel > 0 ? 1.25 : 0.8, x, y);
+    controller.hover(PixelPoint{x, y}, viewport);
+    draw_hover_tooltip(controller.state());
+    // A click (not the end of a drag) picks the element.
+    if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 4.0f) {
+      controller.pick_hovered_element();
+    }
+  } else {
+    controller.hover(std::nullopt, viewport);
+  }
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+    controller.pan(io.MouseDelta.x, io.MouseDelta.y);
+  }
+}
+
 }  // namespace
 
 void draw_mapping_panel(AppController& controller, const Fonts& fonts) {
   const AppState& state = controller.state();
+  const TraceView& trace = state.trace;
+  // The header is kept to a few lines so the picture keeps its room at large scales: the title
+  // with the launch it shows, the colour choice with the counts, then the colour key.
   ImGui::PushFont(fonts.bold);
   ImGui::TextUnformatted("Who computed what");
   ImGui::PopFont();
-  const float combo_width = ImGui::GetFontSize() * 7.0f;
-  same_line_if_fits(
-      combo_width + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("colour by").x,
-      ImGui::GetFontSize());
+  // The launch the picture shows; once the fields change, the picture says it is older than them
+  // and is drawn dimmed until the next launch.
+  const bool stale = trace.valid && !trace.launched.matches(state.controls);
+  if (trace.valid) {
+    // Titled with the configuration that ran (a kernel may launch another than the fields ask).
+    LaunchedWith ran = trace.launched;
+    ran.config = trace.config;
+    stat_after(ImGui::GetStyleColorVec4(ImGuiCol_Text), describe_launch(ran));
+    if (stale) stat_after(palette().warning, "from an earlier launch: Launch draws the fields");
+  }
+  const float combo_width = ImGui::GetFontSize() * 6.0f;
   ImGui::SetNextItemWidth(combo_width);
-  if (ImGui::BeginCombo("colour by", std::string(to_string(state.view.color_by)).c_str())) {
+  if (ImGui::BeginCombo("##colour by", std::string(to_string(state.view.color_by)).c_str())) {
     for (ColorBy mode : all_color_modes()) {
       if (ImGui::Selectable(std::string(to_string(mode)).c_str(), mode == state.view.color_by)) {
         controller.set_color_by(mode);
@@ -146,17 +192,17 @@ void draw_mapping_panel(AppController& controller, const Fonts& fonts) {
   }
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip(
-        "What the colour of each element tells: its block, thread, warp, SM, how "
-        "often it was written, or the grid-stride pass");
+        "Colour by: what the colour of each element tells (its block, thread, warp, SM, how "
+        "often it was written, or the grid-stride pass).\nNow: %s",
+        std::string(describe(state.view.color_by)).c_str());
   }
   same_line_if_fits(ImGui::CalcTextSize("Fit").x + ImGui::GetStyle().FramePadding.x * 2, -1);
   if (ImGui::Button("Fit")) controller.fit_view();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show every element (wheel zooms, drag pans)");
 
-  const TraceView& trace = state.trace;
   if (trace.valid) {
-    ImGui::Text("%s elements, %s threads", format_count(trace.n).c_str(),
-                format_count(trace.config.total_threads()).c_str());
+    stat_after(ImGui::GetStyleColorVec4(ImGuiCol_Text),
+               format_count(trace.config.total_threads()) + " threads");
     stat_after(trace.unwritten > 0 ? palette().error : palette().muted,
                format_count(trace.unwritten) + " never written");
     if (trace.idle_threads) {
@@ -190,29 +236,11 @@ void draw_mapping_panel(AppController& controller, const Fonts& fonts) {
     ImGui::TextColored(palette().error, "%s", texture.message().c_str());
     return;
   }
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  // The texture's first row is the picture's bottom row, as OpenGL stores it.
-  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(*texture)), avail, {0, 1},
-               {1, 0});
-  ImGui::SetCursorScreenPos(origin);
-  ImGui::InvisibleButton("mapping-view", avail);
-  const ImGuiIO& io = ImGui::GetIO();
-  if (ImGui::IsItemHovered()) {
-    const double x = io.MousePos.x - origin.x;
-    const double y = io.MousePos.y - origin.y;
-    if (io.MouseWheel != 0.0f) controller.zoom(io.MouseWheel > 0 ? 1.25 : 0.8, x, y);
-    controller.hover(PixelPoint{x, y}, viewport);
-    draw_hover_tooltip(controller.state());
-    // A click (not the end of a drag) picks the element.
-    if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 4.0f) {
-      controller.pick_hovered_element();
-    }
-  } else {
-    controller.hover(std::nullopt, viewport);
-  }
-  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
-    controller.pan(io.MouseDelta.x, io.MouseDelta.y);
-  }
+  // The picture in a child of its own ("picture"): the layout tests find its rectangle there.
+  ImGui::BeginChild("picture", avail, false,
+                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  draw_picture(controller, *texture, avail, viewport, stale);
+  ImGui::EndChild();
 }
 
 }  // namespace tl::ui

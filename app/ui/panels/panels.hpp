@@ -8,8 +8,13 @@
 namespace tl::ui {
 
 void draw_lesson_panel(AppController& controller, const Fonts& fonts);
+// The launch panel's fields, notes and results (they scroll), and its footer with the
+// configuration and the Launch button (it stays put): ui_root gives the footer this height.
 void draw_launch_panel(AppController& controller, const Fonts& fonts);
-void draw_grid_panel(AppController& controller, const Fonts& fonts);
+void draw_launch_footer(AppController& controller, const Fonts& fonts);
+float launch_footer_height(const Fonts& fonts);
+// The grid of blocks; `titled` where no tab above names it (beside the mapping view).
+void draw_grid_panel(AppController& controller, const Fonts& fonts, bool titled = false);
 void draw_occupancy_panel(AppController& controller, const Fonts& fonts);
 void draw_mapping_panel(AppController& controller, const Fonts& fonts);
 void draw_timing_panel(AppController& controller, const Fonts& fonts);
@@ -27,7 +32,8 @@ void draw_lab_workspace(AppController& controller, const Fonts& fonts, ImVec2 si
 void draw_menu_bar(AppController& controller, const Fonts& fonts);
 void draw_step_bar(AppController& controller, const Fonts& fonts);
 void draw_step_text(AppController& controller, const Fonts& fonts);
-void draw_caption_overlay(AppController& controller, const Fonts& fonts);
+// The demo step's caption in a strip of `size` at the cursor.
+void draw_caption_strip(AppController& controller, const Fonts& fonts, ImVec2 size);
 void draw_shortcuts_overlay(AppController& controller, const Fonts& fonts);
 
 }  // namespace tl::ui

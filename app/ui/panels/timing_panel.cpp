@@ -12,40 +12,64 @@ namespace tl::ui {
 
 namespace {
 
-void draw_export_buttons(AppController& controller, const TimingPlot& timing, ImVec2 plot_min,
-                         ImVec2 plot_max) {
-  ImGui::SameLine();
-  if (ImGui::Button("Clear")) controller.clear_plot();
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Removes every sweep from the plot");
-  ImGui::SameLine();
-  if (ImGui::Button("Export CSV")) {
-    const Status saved = plot::export_csv("threadlab-sweep.csv", timing.series);
-    controller.post(saved ? Severity::kInfo : Severity::kError,
-                    saved ? "Saved threadlab-sweep.csv" : saved.message());
-  }
+// The next button on the current line where it fits, else at the start of the next one: the
+// toolbar wraps in a narrow panel or at a large scale instead of running off its right edge.
+void same_line_if_fits(const char* label, float spacing = -1.0f) {
+  const float width = ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2;
+  ImGui::SameLine(0, spacing);
+  if (width > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+}
+
+// On the emulator every "kernel" row is the emulated kernel timed on the CPU: short, so it fits
+// beside the buttons; the tooltip says it whole.
+constexpr const char* kEmulatorNote = "emulator: CPU times";
+void draw_emulator_note() {
+  ImGui::TextColored(palette().warning, "%s", kEmulatorNote);
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip(
-        "Every point of the current sweep (median, min, max, bytes, flops) as "
-        "threadlab-sweep.csv in the current folder");
+        "No GPU: the 'kernel' and 'end to end' series time the emulated kernels on this CPU, "
+        "not what a GPU would do");
   }
-  ImGui::SameLine();
-  if (ImGui::Button("Export JSON")) {
-    const Status saved = plot::export_json("threadlab-sweep.json", timing.series, timing.markers);
-    controller.post(saved ? Severity::kInfo : Severity::kError,
-                    saved ? "Saved threadlab-sweep.json" : saved.message());
-  }
+}
+
+void draw_export_buttons(AppController& controller, const TimingPlot& timing, ImVec2 plot_min,
+                         ImVec2 plot_max) {
+  same_line_if_fits("Clear");
+  if (ImGui::Button("Clear")) controller.clear_plot();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Removes every sweep from the plot");
+  // The three exports behind one button: one toolbar row less at large scales.
+  same_line_if_fits("Export...");
+  if (ImGui::Button("Export...")) ImGui::OpenPopup("export");
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("The sweep and its crossover marker as threadlab-sweep.json");
+    ImGui::SetTooltip("Save the sweep as CSV or JSON, or the plot as PNG, in the current folder");
   }
-  ImGui::SameLine();
-  ImGui::BeginDisabled(plot_max.x <= plot_min.x);
-  if (ImGui::Button("Export PNG")) {
-    controller.request_capture({"threadlab-plot.png", plot_min.x, plot_min.y,
-                                plot_max.x - plot_min.x, plot_max.y - plot_min.y});
-  }
-  ImGui::EndDisabled();
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-    ImGui::SetTooltip("The plot as drawn, at screen resolution, as threadlab-plot.png");
+  if (ImGui::BeginPopup("export")) {
+    if (ImGui::MenuItem("CSV: threadlab-sweep.csv")) {
+      const Status saved = plot::export_csv("threadlab-sweep.csv", timing.series);
+      controller.post(saved ? Severity::kInfo : Severity::kError,
+                      saved ? "Saved threadlab-sweep.csv" : saved.message());
+    }
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(
+          "Every point of the current sweep (median, min, max, bytes, flops) as "
+          "threadlab-sweep.csv in the current folder");
+    }
+    if (ImGui::MenuItem("JSON: threadlab-sweep.json")) {
+      const Status saved = plot::export_json("threadlab-sweep.json", timing.series, timing.markers);
+      controller.post(saved ? Severity::kInfo : Severity::kError,
+                      saved ? "Saved threadlab-sweep.json" : saved.message());
+    }
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("The sweep and its crossover marker as threadlab-sweep.json");
+    }
+    if (ImGui::MenuItem("PNG: threadlab-plot.png", nullptr, false, plot_max.x > plot_min.x)) {
+      controller.request_capture({"threadlab-plot.png", plot_min.x, plot_min.y,
+                                  plot_max.x - plot_min.x, plot_max.y - plot_min.y});
+    }
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+      ImGui::SetTooltip("The plot as drawn, at screen resolution, as threadlab-plot.png");
+    }
+    ImGui::EndPopup();
   }
 }
 
@@ -58,10 +82,8 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
   // previous frame's rectangle, where the plot stays unless the window changes size.
   static ImVec2 plot_min{0, 0};
   static ImVec2 plot_max{0, 0};
-  ImGui::PushFont(fonts.bold);
-  ImGui::TextUnformatted("CPU vs GPU");
-  ImGui::PopFont();
-  ImGui::SameLine(0, ImGui::GetFontSize());
+  // No title: the tab above says "CPU vs GPU".
+  (void)fonts;
   if (timing.sweeping) {
     if (ImGui::Button("Cancel")) controller.cancel_sweep();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Stops the sweep; the points so far stay");
@@ -82,7 +104,7 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
           "Times the lesson over growing sizes with the current settings; earlier sweeps stay, "
           "faded");
     }
-    ImGui::SameLine();
+    same_line_if_fits("Sweep block sizes");
     if (ImGui::Button("Sweep block sizes")) controller.start_sweep(SweepKind::kBlock);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
       ImGui::SetTooltip(
@@ -93,18 +115,30 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
     // Clearing and exporting are for the desk, not the projector: presenter mode hides them.
     if (!state.classroom.presenter) draw_export_buttons(controller, timing, plot_min, plot_max);
   }
-  if (!is_gpu(state.backend)) {
+  // On the emulator the note goes on the first line with room for it (the buttons', else the y
+  // axis's), never a line of its own while another has room.
+  bool emulator_note_due = !is_gpu(state.backend);
+  auto emulator_note_if_fits = [&] {
+    if (!emulator_note_due) return;
     ImGui::SameLine(0, ImGui::GetFontSize());
-    ImGui::TextColored(palette().warning, "emulator: 'kernel' times are CPU times");
-  }
+    if (ImGui::CalcTextSize(kEmulatorNote).x > ImGui::GetContentRegionAvail().x) {
+      ImGui::NewLine();
+      return;
+    }
+    draw_emulator_note();
+    emulator_note_due = false;
+  };
+  emulator_note_if_fits();
 
   bool has_points = false;
   for (const auto& s : timing.series) has_points = has_points || !s.points.empty();
   if (!has_points && timing.earlier.empty() && !timing.sweeping) {
+    if (emulator_note_due) draw_emulator_note();
     ImGui::Spacing();
-    ImGui::TextColored(palette().muted,
-                       "Sweep to time this lesson over growing sizes on the CPU and on the %s.",
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
+    ImGui::TextWrapped("Sweep to time this lesson over growing sizes on the CPU and on the %s.",
                        is_gpu(state.backend) ? "GPU" : "emulator");
+    ImGui::PopStyleColor();
     return;
   }
   // Time, GB/s or GFLOP/s: the rates appear once a sweep has points that carry that work.
@@ -121,9 +155,13 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
       }
     }
     if (timing.shown_quantity == plot::PlotQuantity::kFlopRate) {
+      constexpr const char* kHigherIsBetter =
+          "higher is better; cuBLAS, where measured, is the ceiling";
       ImGui::SameLine(0, ImGui::GetFontSize());
-      ImGui::TextColored(palette().muted,
-                         "higher is better; cuBLAS, where measured, is the ceiling");
+      if (ImGui::CalcTextSize(kHigherIsBetter).x > ImGui::GetContentRegionAvail().x) {
+        ImGui::NewLine();
+      }
+      ImGui::TextColored(palette().muted, "%s", kHigherIsBetter);
     }
   }
   bool log_y = timing.log_y;
@@ -135,6 +173,8 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
         "Log: decades of sizes and times at once. Linear: small differences at "
         "their true proportion");
   }
+  emulator_note_if_fits();
+  if (emulator_note_due) draw_emulator_note();
   static PlotState plot_state;
   PlotOptions options;
   options.x_title = timing.x_title;
@@ -145,9 +185,13 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
     options.y_axis.include_zero = true;  // bars of time or rate read from zero
   }
   options.guides = timing.guides;
+  // The plot in a child of its own ("plot"): the layout tests find its rectangle there.
+  ImGui::BeginChild("plot", ImGui::GetContentRegionAvail(), false,
+                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   PlotWidget("##timing", plot_state, timing.shown, timing.markers, options, {-1, -1});
   plot_min = ImGui::GetItemRectMin();
   plot_max = ImGui::GetItemRectMax();
+  ImGui::EndChild();
 }
 
 }  // namespace tl::ui

@@ -2,6 +2,8 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+
 #include "ui/widgets/plot_colors.hpp"
 
 namespace tl::ui {
@@ -22,10 +24,29 @@ void paint_swatch(ImDrawList& draw, ImVec2 left_centre, float width, const plot:
   draw.AddCircleFilled({left_centre.x + width * 0.5f, left_centre.y}, 3.5f, color);
 }
 
+float legend_entry_width(const plot::PlotSeries& s) {
+  return ImGui::GetFontSize() * 1.5f + ImGui::GetStyle().ItemInnerSpacing.x +
+         ImGui::CalcTextSize(s.name.c_str()).x;
+}
+
 }  // namespace
 
+float widest_legend_entry(std::span<const plot::PlotSeries> series) {
+  float widest = 0;
+  for (const plot::PlotSeries& s : series) widest = std::max(widest, legend_entry_width(s));
+  return widest;
+}
+
+float legend_row_width(std::span<const plot::PlotSeries> series) {
+  float total = 0;
+  for (const plot::PlotSeries& s : series) {
+    total += legend_entry_width(s) + ImGui::GetStyle().ItemSpacing.x * 2;
+  }
+  return total;
+}
+
 bool draw_plot_legend(std::span<const plot::PlotSeries> series, plot::SeriesVisibility& visibility,
-                      float width) {
+                      float width, bool one_per_row) {
   bool changed = false;
   const ImGuiStyle& style = ImGui::GetStyle();
   const float swatch_width = ImGui::GetFontSize() * 1.5f;
@@ -39,7 +60,10 @@ bool draw_plot_legend(std::span<const plot::PlotSeries> series, plot::SeriesVisi
     if (i > 0) {
       // Same row when the entry still fits, otherwise wrap.
       ImGui::SameLine(0, style.ItemSpacing.x * 2);
-      if (ImGui::GetCursorScreenPos().x + item_size.x > row_start + width) ImGui::NewLine();
+      if (one_per_row || ImGui::GetCursorScreenPos().x + item_size.x > row_start + width) {
+        ImGui::NewLine();
+        ImGui::SetCursorScreenPos({row_start, ImGui::GetCursorScreenPos().y});
+      }
     }
     ImGui::PushID(static_cast<int>(i));
     const ImVec2 at = ImGui::GetCursorScreenPos();

@@ -16,6 +16,9 @@ namespace {
 constexpr float kDefaultHeightEm = 18.0f;
 // Below this the plot cannot show ticks and data; it is drawn this big and clipped by the window.
 constexpr float kMinimumSideEm = 6.0f;
+// The legend moves beside the plot, one series a row, where a row above would not hold it and the
+// plot keeps at least this width: its rows would otherwise take the data's height.
+constexpr float kLegendBesideMinPlotEm = 20.0f;
 
 float widest_label(const plot::AxisLayout& axis) {
   float widest = 0;
@@ -86,13 +89,18 @@ bool PlotWidget(const char* id, PlotState& state, std::span<const plot::PlotSeri
   ImGui::BeginGroup();
   if (!options.title.empty()) ImGui::TextUnformatted(options.title.c_str());
   bool changed = false;
-  if (options.show_legend && !series.empty()) {
-    changed = draw_plot_legend(series, state.visibility, width);
-  }
+  const bool has_legend = options.show_legend && !series.empty();
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const float legend_column = has_legend ? widest_legend_entry(series) + spacing : 0.0f;
+  const bool legend_beside = has_legend && legend_row_width(series) > width &&
+                             width - legend_column - spacing >= kLegendBesideMinPlotEm * em;
+  if (has_legend && !legend_beside) changed = draw_plot_legend(series, state.visibility, width);
 
-  // The canvas takes whatever height the title and legend left.
+  // The canvas takes whatever height the title and legend left, and the width the legend beside
+  // it leaves.
   const float used = ImGui::GetCursorScreenPos().y - top;
-  const ImVec2 canvas_size{width, std::max(total_height - used, kMinimumSideEm * em)};
+  const float canvas_width = legend_beside ? width - legend_column - spacing : width;
+  const ImVec2 canvas_size{canvas_width, std::max(total_height - used, kMinimumSideEm * em)};
   const ImVec2 canvas_min = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("##canvas", canvas_size);
   const bool canvas_hovered = ImGui::IsItemHovered();
@@ -141,6 +149,12 @@ bool PlotWidget(const char* id, PlotState& state, std::span<const plot::PlotSeri
   }
   draw.PopClipRect();
 
+  if (legend_beside) {
+    ImGui::SetCursorScreenPos({canvas_max.x + spacing, canvas_min.y});
+    ImGui::BeginGroup();
+    changed = draw_plot_legend(series, state.visibility, legend_column, /*one_per_row=*/true);
+    ImGui::EndGroup();
+  }
   ImGui::EndGroup();
   ImGui::PopID();
   return changed;
