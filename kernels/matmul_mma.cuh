@@ -59,9 +59,10 @@ struct MmaShape {
 
 // The lesson's mma rung: 128×128 tiles of C, K in steps of 64 with 3 stages in flight (105 KiB of
 // shared memory: two blocks per SM), 2 × 2 warps of 64×64 (4 × 8 instructions, 128 accumulators
-// per lane). On the H200 at 4096³ (tools/gpu/tensor_matmul.cu, 2026-11-26) it ran at 338 TFLOP/s
-// against 315-329 for K steps of 32 with 3 to 5 stages, 274-303 for 128×256 tiles, 257-272 for
-// 256×128 and 306 for 8 warps of 64×32; cuBLAS FP16 ran at 684-712 in those runs.
+// per lane). On H200s at 4096³ (tools/gpu/tensor_matmul.cu, 2026-11-26, docs/PERFORMANCE.md) it
+// ran at 338-344 TFLOP/s, 0.485-0.495 of cuBLAS FP16, against 313-329 for K steps of 32 with 3 to
+// 5 stages, 264-300 for 128×256 tiles, 234-257 for 256×128, 286-306 for 8 warps of 64×32, and
+// 330-333 with blocks grouped for L2.
 using MatmulMma = MmaShape<128, 128, 64, 2, 2, 3>;
 
 // ---- The PTX instructions, one function each ----------------------------------------------------
@@ -248,4 +249,48 @@ __global__ void __launch_bounds__(Shape::THREADS)
 __host__ __device__ inline bool mma_async_copies_ok(const void* a, const void* b, int n, int k) {
   return k % 8 == 0 && n % 8 == 0 && reinterpret_cast<unsigned long long>(a) % 16 == 0 &&
          reinterpret_cast<unsigned long long>(b) % 16 == 0;
+}
+
+// One warp, for the layout test (tests/gpu): loads a 16×16 tile of A (value 16·row + col) and a
+// 16×16 tile of B (value 16·k + n) with the rung's ldmatrix addressing and writes each lane's
+// halves out (a: lane · 8 + a0..a7; b: lane · 8 + b0..b3 of columns 0-7, then of 8-15); then
+// multiplies A'[r][0] = r, A'[r][1] = 1 by B'[0][n] = 8, B'[1][n] = n, so that C[r][n] = 8r + n,
+// and writes c0..c3 (c: lane · 4 + i). Every value is exact in FP16 and FP32.
+__global__ void matmul_mma_layout_probe(float* a_out, float* b_out, float* c_out) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  __shared__ __align__(16) __half a_tile[16][24];
+  __shared__ __align__(16) __half b_tile[16][24];
+  const int lane = threadIdx.x;
+  for (int e = lane; e < 256; e += 32) {
+    a_tile[e / 16][e % 16] = __float2half(static_cast<float>(e));
+    b_tile[e / 16][e % 16] = __float2half(static_cast<float>(e));
+  }
+  __syncwarp();
+  unsigned a[4], b[4];
+  mma_ldmatrix_x4(a, &a_tile[lane % 16][lane / 16 * 8]);
+  mma_ldmatrix_x4_trans(b, &b_tile[lane % 16][lane / 16 * 8]);
+  for (int r = 0; r < 4; ++r) {
+    const __half2 a_pair = *reinterpret_cast<const __half2*>(&a[r]);
+    const __half2 b_pair = *reinterpret_cast<const __half2*>(&b[r]);
+    a_out[lane * 8 + 2 * r] = __low2float(a_pair);
+    a_out[lane * 8 + 2 * r + 1] = __high2float(a_pair);
+    b_out[lane * 8 + 2 * r] = __low2float(b_pair);
+    b_out[lane * 8 + 2 * r + 1] = __high2float(b_pair);
+  }
+  __syncwarp();
+  for (int e = lane; e < 256; e += 32) {
+    const int r = e / 16, col = e % 16;
+    a_tile[r][col] = __float2half(col == 0 ? static_cast<float>(r) : col == 1 ? 1.0f : 0.0f);
+    b_tile[r][col] = __float2half(r == 0 ? 8.0f : r == 1 ? static_cast<float>(col) : 0.0f);
+  }
+  __syncwarp();
+  mma_ldmatrix_x4(a, &a_tile[lane % 16][lane / 16 * 8]);
+  mma_ldmatrix_x4_trans(b, &b_tile[lane % 16][lane / 16 * 8]);
+  float d[4] = {};
+  const unsigned first_b[2] = {b[0], b[1]};
+  mma_m16n8k16(d, a, first_b);
+  for (int i = 0; i < 4; ++i) c_out[lane * 4 + i] = d[i];
+#else
+  (void)a_out, (void)b_out, (void)c_out;
+#endif
 }

@@ -50,7 +50,11 @@ struct WmmaBf16 {
 };
 struct WmmaTf32 {
   using Storage = float;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   using Element = nvcuda::wmma::precision::tf32;
+#else
+  using Element = float;  // <mma.h> declares tf32 only from 8.0; the kernel body is empty below
+#endif
   static constexpr int K = 8;
   static constexpr int PAD = 4;  // floats: 16 bytes
   // A TF32 fragment is held as floats; each must be rounded to TF32 before mma_sync, as the CUDA

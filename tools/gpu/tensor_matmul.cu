@@ -33,48 +33,6 @@ namespace tensor {
 #include "kernels/matmul_tile_io.cuh"
 #include "kernels/matmul_wmma.cuh"
 
-// One warp: loads a 16×16 A tile (value 16·row + col) and a 16×16 B tile (value 16·k + n) with
-// the rung's ldmatrix addressing, multiplies A' · B' where A'[r][0] = r, A'[r][1] = 1 and
-// B'[0][n] = 8, B'[1][n] = n (so C[r][n] = 8r + n), and writes every lane's registers out.
-__global__ void layout_probe(float* a_out, float* b_out, float* c_out) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  __shared__ __align__(16) __half a_tile[16][24];
-  __shared__ __align__(16) __half b_tile[16][24];
-  const int lane = threadIdx.x;
-  for (int e = lane; e < 256; e += 32) {
-    a_tile[e / 16][e % 16] = __float2half(static_cast<float>(e));
-    b_tile[e / 16][e % 16] = __float2half(static_cast<float>(e));
-  }
-  __syncwarp();
-  unsigned a[4], b[4];
-  mma_ldmatrix_x4(a, &a_tile[lane % 16][lane / 16 * 8]);
-  mma_ldmatrix_x4_trans(b, &b_tile[lane % 16][lane / 16 * 8]);
-  for (int r = 0; r < 4; ++r) {
-    const __half2 pair = *reinterpret_cast<const __half2*>(&a[r]);
-    a_out[lane * 8 + 2 * r] = __low2float(pair);
-    a_out[lane * 8 + 2 * r + 1] = __high2float(pair);
-  }
-  // b[0], b[1]: n 0-7; b[2], b[3]: n 8-15.
-  for (int r = 0; r < 4; ++r) {
-    const __half2 pair = *reinterpret_cast<const __half2*>(&b[r]);
-    b_out[lane * 8 + 2 * r] = __low2float(pair);
-    b_out[lane * 8 + 2 * r + 1] = __high2float(pair);
-  }
-  __syncwarp();
-  for (int e = lane; e < 256; e += 32) {
-    const int r = e / 16, col = e % 16;
-    a_tile[r][col] = __float2half(col == 0 ? static_cast<float>(r) : col == 1 ? 1.0f : 0.0f);
-    b_tile[r][col] = __float2half(r == 0 ? 8.0f : r == 1 ? static_cast<float>(col) : 0.0f);
-  }
-  __syncwarp();
-  mma_ldmatrix_x4(a, &a_tile[lane % 16][lane / 16 * 8]);
-  mma_ldmatrix_x4_trans(b, &b_tile[lane % 16][lane / 16 * 8]);
-  float d[4] = {};
-  const unsigned b_first[2] = {b[0], b[1]};
-  mma_m16n8k16(d, a, b_first);
-  for (int i = 0; i < 4; ++i) c_out[lane * 4 + i] = d[i];
-#endif
-}
 }  // namespace tensor
 
 using tl::kernels::MmaOperand;
@@ -93,7 +51,7 @@ bool check_layout() {
   CHECK_CUDA(cudaMalloc(&a_out, 256 * 4));
   CHECK_CUDA(cudaMalloc(&b_out, 256 * 4));
   CHECK_CUDA(cudaMalloc(&c_out, 128 * 4));
-  tensor::layout_probe<<<1, 32>>>(a_out, b_out, c_out);
+  tensor::matmul_mma_layout_probe<<<1, 32>>>(a_out, b_out, c_out);
   CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<float> a(256), b(256), c(128);
   CHECK_CUDA(cudaMemcpy(a.data(), a_out, 256 * 4, cudaMemcpyDeviceToHost));
