@@ -449,10 +449,13 @@ Result<MatmulReport> run_matmul(Device& device, const MatmulRequest& request) {
       row.skipped = "cuBLAS could not start: " + started.message();
     } else {
       if (cancel_requested(request.cancel)) return cancelled_error();
-      const auto [a_in, b_in] = device_inputs(d, input);
+      const std::pair<const void*, const void*> inputs = device_inputs(d, input);
       TL_RETURN_IF_ERROR(measure(
           row,
-          [&] { return cublas.multiply(input, a_in, b_in, d.c.data(), size.m, size.n, size.k); },
+          [&] {
+            return cublas.multiply(input, inputs.first, inputs.second, d.c.data(), size.m, size.n,
+                                   size.k);
+          },
           input));
       // The library is the yardstick here, not the subject: its own rounding of TF32 inputs need
       // not be the one the reference models.
