@@ -24,10 +24,9 @@ struct Operand {
 const std::vector<Operand>& operands() {
   static const std::vector<Operand> kOperands = [] {
     std::vector<Operand> all;
-    for (const auto& [operand, title] :
-         {std::pair{lessons::MmaOperand::kA, "A: 16 rows × 16 k (row major), a0..a7 per lane"},
-          std::pair{lessons::MmaOperand::kB, "B: 16 k × 8 columns (\"col\"), b0..b3 per lane"},
-          std::pair{lessons::MmaOperand::kC, "C: 16 rows × 8 columns, c0..c3 per lane"}}) {
+    for (const auto& [operand, title] : {std::pair{lessons::MmaOperand::kA, "A 16×16"},
+                                         std::pair{lessons::MmaOperand::kB, "B 16×8"},
+                                         std::pair{lessons::MmaOperand::kC, "C 16×8"}}) {
       all.push_back({operand, title, lessons::fragment_cells(operand), kernels::mma_rows(operand),
                      kernels::mma_cols(operand)});
     }
@@ -43,11 +42,15 @@ void draw_tensor_fragments_panel(AppController& /*controller*/, const Fonts& fon
   ImGui::TextUnformatted(
       "Tensor-core fragments: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
   ImGui::PopFont();
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextColored(palette().muted,
                      "Drawn from the layout the PTX ISA documents (a function of the lane, the "
                      "same on every GPU and here): no kernel runs for this picture. Colour: the "
                      "lane. A warp's 32 lanes form 8 groups of 4: groupID = lane / 4 picks the "
-                     "row of A and C and the column of B, lane %% 4 the pair of k or columns.");
+                     "row of A and C and the column of B, lane %% 4 the pair of k or columns. "
+                     "A: 16 rows × 16 k, a0..a7 per lane; B: 16 k × 8 columns, b0..b3; C: 16 rows "
+                     "× 8 columns, c0..c3.");
+  ImGui::PopTextWrapPos();
 
   const std::vector<Operand>& all = operands();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -123,12 +126,14 @@ void draw_tensor_fragments_panel(AppController& /*controller*/, const Fonts& fon
         hovered_cell->thread_in_group(),
         lessons::describe_fragment_element(hovered_operand->operand, hovered_cell->index).c_str());
   }
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextColored(palette().muted,
                      "White squares: the 8×8 tiles ldmatrix fills, one 16-byte row per lane "
                      "address. The mma rung (kernels/matmul_mma.cuh) loads A with ldmatrix.x4 and "
                      "B with ldmatrix.x4.trans, and writes c0..c3 straight to C. A GPU test reads "
                      "the registers of a real ldmatrix and mma back and compares them with this "
                      "picture.");
+  ImGui::PopTextWrapPos();
 }
 
 }  // namespace tl::ui::matmul_views
