@@ -34,7 +34,34 @@ struct MatmulKernels {
                         const float* b, float* c, int m, int n, int k);
   Status (*block_tiled_traced)(const LaunchConfig& config, MatmulKernel kernel, const float* a,
                                const float* b, float* c, int m, int n, int k, TraceRecord* trace);
+  // A tensor-core rung (wmma-fp16, wmma-bf16, wmma-tf32, mma-fp16; is_tensor_rung): `a` and `b`
+  // hold the inputs in the rung's format (matmul_input): 16-bit words for FP16 and BF16, floats for
+  // TF32. The block must be the rung's thread count (check_block_tile_launch). A null `trace`
+  // launches the timed kernel. The emulator has no tensor cores: its entry refuses with the reason
+  // (kTensorRungsNotEmulated).
+  Status (*tensor)(const LaunchConfig& config, MatmulKernel kernel, const void* a, const void* b,
+                   float* c, int m, int n, int k, TraceRecord* trace);
+  // One warp reads back what a real ldmatrix and mma.sync m16n8k16 put in each lane's registers
+  // (kernels/matmul_mma.cuh, matmul_mma_layout_probe): 256 floats into a_out and b_out, 128 into
+  // c_out, device memory. The GPU test compares them with kernels/matmul_tensor_layout.hpp.
+  Status (*tensor_layout_probe)(float* a_out, float* b_out, float* c_out);
 };
+
+// Why the CPU emulator greys the tensor-core rungs rather than running them.
+inline constexpr const char* kTensorRungsNotEmulated =
+    "tensor-core instructions (WMMA, mma.sync, ldmatrix, cp.async) have no CPU emulation here: "
+    "the warp-wide fragments and the hardware's accumulation order would have to be imitated, and "
+    "an imitation would teach nothing about speed; run on a GPU of compute capability 8.0 or "
+    "newer. "
+    "The Tensor fragments tab still draws which lane holds which element";
+
+// The tensor rungs' GPU launch (kernels/gpu/matmul_tensor_gpu.cu) and the emulator's refusal.
+Status matmul_tensor_gpu(const LaunchConfig& config, MatmulKernel kernel, const void* a,
+                         const void* b, float* c, int m, int n, int k, TraceRecord* trace);
+Status matmul_tensor_emulated(const LaunchConfig& config, MatmulKernel kernel, const void* a,
+                              const void* b, float* c, int m, int n, int k, TraceRecord* trace);
+Status matmul_tensor_layout_probe_gpu(float* a_out, float* b_out, float* c_out);
+Status matmul_tensor_layout_probe_emulated(float* a_out, float* b_out, float* c_out);
 
 MatmulKernels matmul_emulated();
 MatmulKernels matmul_gpu();  // only with CUDA
@@ -65,7 +92,7 @@ inline Status check_block_tile_launch(MatmulKernel kernel, const LaunchConfig& c
   const auto shape = matmul_block_tile(kernel);
   if (!shape) {
     return invalid_argument("the " + std::string(to_string(kernel)) +
-                            " kernel is not a register-tiled kernel");
+                            " kernel is not a register-tiled or tensor-core kernel");
   }
   if (config.block != Dim3{shape->threads, 1, 1}) {
     return invalid_argument("the " + std::string(to_string(kernel)) +

@@ -74,7 +74,10 @@ inline kernels::MatmulKernels matmul_kernels() {
           launch<kUncoalesced>,
           launch<kUncoalescedTraced>,
           launch_block_tiled<tl::Untraced>,
-          launch_block_tiled_traced};
+          launch_block_tiled_traced,
+          // The tensor rungs are GPU-only source: each executor's file sets its own entries.
+          nullptr,
+          nullptr};
 }
 
 inline std::span<const kernels::KernelSymbol> matmul_symbols() {

@@ -44,4 +44,17 @@ Status OptionalCublas::multiply(const float* a, const float* b, float* c, std::u
   return Error{ErrorKind::kNoDevice, unavailable_reason()};
 }
 
+Status OptionalCublas::multiply(kernels::MatmulInput input, const void* a, const void* b, float* c,
+                                std::uint32_t m, std::uint32_t n, std::uint32_t k) {
+#if defined(THREADLAB_HAVE_CUDA)
+  if (available()) {
+    return sgemm_->multiply(input, a, b, c, static_cast<int>(m), static_cast<int>(n),
+                            static_cast<int>(k));
+  }
+#else
+  (void)input, (void)a, (void)b, (void)c, (void)m, (void)n, (void)k;
+#endif
+  return Error{ErrorKind::kNoDevice, unavailable_reason()};
+}
+
 }  // namespace tl::compute

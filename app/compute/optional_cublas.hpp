@@ -8,6 +8,7 @@
 
 #include "compute/device.hpp"
 #include "core/result.hpp"
+#include "kernels/matmul_shapes.hpp"  // MatmulInput
 
 namespace tl::compute {
 
@@ -28,6 +29,10 @@ class OptionalCublas {
   // C = A · B, row-major, in device memory (A is m × k, B is k × n); asynchronous like a kernel.
   Status multiply(const float* a, const float* b, float* c, std::uint32_t m, std::uint32_t n,
                   std::uint32_t k);
+  // The same at a tensor-core precision (cublasGemmEx, FP32 accumulation, float C): a and b are
+  // 16-bit words for FP16 and BF16, floats for TF32 and FP32.
+  Status multiply(kernels::MatmulInput input, const void* a, const void* b, float* c,
+                  std::uint32_t m, std::uint32_t n, std::uint32_t k);
 
  private:
   bool on_gpu_;

@@ -1,7 +1,9 @@
 // Lesson 4's kernels compiled by the host compiler for the CPU emulator, launched as
 // kernels/matmul_launch.inl describes.
 
+#include <string>
 #include "emulated_launch.hpp"
+
 #include "kernels/matmul_kernels.hpp"
 
 namespace tl::emulated {
@@ -17,6 +19,24 @@ namespace tl::emulated {
 
 namespace tl::kernels {
 MatmulKernels matmul_emulated() {
-  return emulated::matmul_kernels();
+  MatmulKernels table = emulated::matmul_kernels();
+  table.tensor = matmul_tensor_emulated;
+  table.tensor_layout_probe = matmul_tensor_layout_probe_emulated;
+  return table;
 }
+
+// The CPU has no tensor cores, and the emulator does not imitate them: the rungs are greyed with
+// the reason (see kTensorRungsNotEmulated).
+Status matmul_tensor_emulated(const LaunchConfig& config, MatmulKernel kernel, const void*,
+                              const void*, float*, int, int, int, TraceRecord*) {
+  TL_RETURN_IF_ERROR(check_block_tile_launch(kernel, config));
+  return Error{ErrorKind::kNoDevice,
+               "the " + std::string(to_string(kernel)) +
+                   " rung needs a GPU's tensor cores: " + kTensorRungsNotEmulated};
+}
+Status matmul_tensor_layout_probe_emulated(float*, float*, float*) {
+  return Error{ErrorKind::kNoDevice, std::string("the layout probe runs ldmatrix and mma.sync: ") +
+                                         kTensorRungsNotEmulated};
+}
+
 }  // namespace tl::kernels

@@ -82,7 +82,8 @@ Result<MatmulKernel> parse_matmul_kernel(std::string_view text) {
   return invalid_argument(
       "unknown matmul kernel '" + std::string(text) +
       "': choose uncoalesced, naive, tiled, regtile-1d, regtile-2d, vectorized or warptile (the "
-      "ladder from one thread per element to warp tiling).");
+      "ladder from one thread per element to warp tiling), or a tensor-core rung: wmma-fp16, "
+      "wmma-bf16, wmma-tf32 or mma-fp16.");
 }
 
 Dim3 MatmulVariant::launch_block() const {
@@ -234,10 +235,8 @@ std::string MatmulCheckResult::describe() const {
   char max_error[32];
   std::snprintf(max_error, sizeof max_error, "%.3g", max_abs_error);
   if (passed) {
-    return std::string(
-               "check passed: every element of C is within float32 rounding of the "
-               "reference (largest difference ") +
-           max_error + ")";
+    return "check passed: every element of C is within " + allowance +
+           " of the reference (largest difference " + max_error + ")";
   }
   char detail[160];
   std::snprintf(detail, sizeof detail, "expected %.7g, got %.7g (allowed difference %.3g)",
@@ -250,7 +249,7 @@ std::string MatmulCheckResult::describe() const {
 
 MatmulCheckResult check_matmul(std::span<const float> a, std::span<const float> b,
                                std::span<const float> c, std::span<const float> reference,
-                               const MatmulSize& size) {
+                               const MatmulSize& size, double tolerance_scale) {
   const std::size_t m = size.m, n = size.n, k = size.k;
   // Norms in double: row norms of A, and column norms of B accumulated row by row, so B is read in
   // memory order.
@@ -278,7 +277,8 @@ MatmulCheckResult check_matmul(std::span<const float> a, std::span<const float> 
       double error = std::fabs(static_cast<double>(actual) - static_cast<double>(expected));
       if (std::isnan(error)) error = std::numeric_limits<double>::infinity();
       result.max_abs_error = std::max(result.max_abs_error, error);
-      const float tolerance = matmul_tolerance(size.k, a_norm[i], b_norm[j]);
+      const float tolerance =
+          static_cast<float>(tolerance_scale * matmul_tolerance(size.k, a_norm[i], b_norm[j]));
       if (!(error <= tolerance)) {
         if (result.passed) {
           result.passed = false;

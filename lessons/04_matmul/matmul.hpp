@@ -43,6 +43,13 @@ struct MatmulSize {
 [[nodiscard]] inline double matmul_bytes(const MatmulSize& s) {
   return 4.0 * static_cast<double>(s.a_elements() + s.b_elements() + s.c_elements());
 }
+// The same for a rung whose inputs are `input` (FP16 and BF16: 2 bytes each; C stays float).
+[[nodiscard]] inline double matmul_bytes(const MatmulSize& s, kernels::MatmulInput input) {
+  const bool sixteen_bit =
+      input == kernels::MatmulInput::kFp16 || input == kernels::MatmulInput::kBf16;
+  return (sixteen_bit ? 2.0 : 4.0) * static_cast<double>(s.a_elements() + s.b_elements()) +
+         4.0 * static_cast<double>(s.c_elements());
+}
 
 // The kernels index with 32-bit ints (row * k + i), as the source article writes them, so no
 // matrix may hold more elements than an int can count.
@@ -123,6 +130,8 @@ struct MatmulCheckResult {
   float actual = 0;
   float tolerance = 0;       // allowed at the first wrong element
   double max_abs_error = 0;  // over all elements; infinity when one is NaN (never written)
+  // What the allowance stands for, in "within <allowance> of the reference".
+  std::string allowance = "float32 rounding";
   [[nodiscard]] std::string describe() const;
 };
 
@@ -131,9 +140,10 @@ struct MatmulCheckResult {
 [[nodiscard]] float matmul_tolerance(std::uint32_t k, double a_row_norm, double b_col_norm);
 
 // Compares c against `reference` (another computation of A · B, e.g. a CPU reference or cuBLAS),
-// element by element, within matmul_tolerance.
+// element by element, within matmul_tolerance times `tolerance_scale` (a tensor rung's
+// kTensorToleranceScale, with a and b its rounded inputs).
 MatmulCheckResult check_matmul(std::span<const float> a, std::span<const float> b,
                                std::span<const float> c, std::span<const float> reference,
-                               const MatmulSize& size);
+                               const MatmulSize& size, double tolerance_scale = 1.0);
 
 }  // namespace tl::lessons

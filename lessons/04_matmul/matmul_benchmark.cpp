@@ -1,8 +1,11 @@
 #include "matmul_benchmark.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <string>
 
 #include "lessons/04_matmul/matmul.hpp"
+#include "lessons/04_matmul/matmul_tensor.hpp"
 
 namespace tl::compute {
 namespace {
@@ -10,6 +13,9 @@ namespace {
 // Issue #6's target for the best rung (warptile) against cuBLAS SGEMM at 4096³.
 constexpr double kBestRungTarget = 0.75;
 constexpr const char* kBestRung = "warptile";
+// Issue #20's target for the mma.sync rung against cuBLAS at FP16 (FP32 accumulation), 4096³.
+constexpr double kBestTensorRungTarget = 0.5;
+constexpr lessons::MatmulKernel kBestTensorRung = lessons::MatmulKernel::kMmaFp16;
 
 // The issue's size on a GPU; on the emulator small enough for seconds (the ratios then say little
 // about a GPU, and the table's header names the device).
@@ -75,6 +81,30 @@ Status ladder(const BenchContext& context, std::vector<RatioRow>& rows) {
       ratio.absent = "no cuBLAS on this device";
     }
     if (rung == kBestRung) ratio = with_target(std::move(ratio), kBestRungTarget);
+    rows.push_back(std::move(ratio));
+  }
+  // The tensor-core rungs, timed in the same run, each against cuBLAS at its own precision
+  // (cublasGemmEx with FP32 accumulation on the same inputs).
+  for (const lessons::MatmulKernel kernel : lessons::kMatmulTensorRungs) {
+    const std::string rung(lessons::to_string(kernel));
+    std::string format(lessons::to_string(lessons::matmul_input(kernel)));
+    std::string key = "cublas-gemmex-" + format;
+    std::transform(key.begin(), key.end(), key.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    const TimingRow* row = find_timed_row(*report, {TimingRole::kKernel, rung});
+    const TimingRow* library = find_timed_row(*report, {TimingRole::kLibrary, key});
+    const double library_gflops = library != nullptr ? gflops(*library) : 0;
+    RatioRow ratio = rate_ratio(
+        "matmul " + rung + ", " + side + "³", row != nullptr ? gflops(*row) : 0, "GFLOP/s",
+        "cuBLAS GemmEx " + format + ", same run", row != nullptr ? library_gflops : 0);
+    if (row == nullptr) {
+      ratio.absent = context.device.is_gpu()
+                         ? "not timed: see `threadlab run --lesson matmul --kernel " + rung + "`"
+                         : "tensor cores are not emulated";
+    } else if (library_gflops <= 0) {
+      ratio.absent = "no cuBLAS on this device";
+    }
+    if (kernel == kBestTensorRung) ratio = with_target(std::move(ratio), kBestTensorRungTarget);
     rows.push_back(std::move(ratio));
   }
   return Status::ok();

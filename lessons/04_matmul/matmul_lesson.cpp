@@ -1,6 +1,7 @@
 #include "matmul_lesson.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <limits>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "core/sweep/size_sweep.hpp"
 #include "lessons/04_matmul/matmul.hpp"
 #include "lessons/04_matmul/matmul_reference.hpp"
+#include "lessons/04_matmul/matmul_tensor.hpp"
 #include "matmul_runner.hpp"
 
 namespace tl::compute {
@@ -82,11 +84,15 @@ const std::vector<lessons::ParamSpec>& specs() {
        "kernel",
        lessons::ParamKind::kChoice,
        "tiled",
-       {"uncoalesced", "naive", "tiled", "regtile-1d", "regtile-2d", "vectorized", "warptile"},
+       {"uncoalesced", "naive", "tiled", "regtile-1d", "regtile-2d", "vectorized", "warptile",
+        "wmma-fp16", "wmma-bf16", "wmma-tf32", "mma-fp16"},
        "The ladder, each rung one change: uncoalesced (one thread per element, x picking the row); "
        "naive (x picking the column: coalesced); tiled (shared-memory tiles); regtile-1d (8 "
        "elements per thread); regtile-2d (8×8 per thread); vectorized (float4 loads, transposed A "
-       "tile); warptile (tiles split per warp, double-buffered)"},
+       "tile); warptile (tiles split per warp, double-buffered). Tensor cores (a GPU of compute "
+       "capability 8.0 or newer; not emulated): wmma-fp16, wmma-bf16, wmma-tf32 (WMMA fragments, "
+       "inputs rounded to that format, FP32 accumulation); mma-fp16 (mma.sync with ldmatrix and a "
+       "cp.async pipeline)"},
       {"tile",
        "TILE",
        lessons::ParamKind::kChoice,
@@ -222,6 +228,12 @@ class MatmulLesson final : public Lesson {
       case MatmulKernel::kVectorized:
       case MatmulKernel::kWarptile:
         return 64;  // an 8×8 square (two 4×4 in the warp-tiled kernel)
+      case MatmulKernel::kWmmaFp16:
+      case MatmulKernel::kWmmaBf16:
+      case MatmulKernel::kWmmaTf32:
+        return 32;  // a 64×64 tile over 128 threads
+      case MatmulKernel::kMmaFp16:
+        return 128;  // a 64×64 warp piece over 32 lanes: 32 instructions' c0..c3
       default:
         return 1;
     }
@@ -249,7 +261,11 @@ class MatmulLesson final : public Lesson {
     MatmulRequest request;
     request.size = size_;
     request.variants.clear();  // instead of the runner's default pair
-    for (MatmulKernel kernel : lessons::kMatmulLadder) {
+    std::vector<MatmulKernel> rungs(std::begin(lessons::kMatmulLadder),
+                                    std::end(lessons::kMatmulLadder));
+    rungs.insert(rungs.end(), std::begin(lessons::kMatmulTensorRungs),
+                 std::end(lessons::kMatmulTensorRungs));
+    for (MatmulKernel kernel : rungs) {
       MatmulVariant variant = variant_;
       variant.kernel = kernel;
       const std::string not_timed =
@@ -334,6 +350,14 @@ class MatmulLesson final : public Lesson {
   // It is a comparison, so whatever would make it fail must not fail the selected kernel's run.
   [[nodiscard]] std::string companion_not_timed_reason(const Device& device,
                                                        const MatmulVariant& companion) const {
+    if (lessons::is_tensor_rung(companion.kernel)) {
+      if (!device.is_gpu()) {
+        return "it needs tensor cores, which the emulator does not imitate (the Tensor "
+               "fragments tab draws their layout)";
+      }
+      const Status available = lessons::tensor_rung_available(device.info(), companion.kernel);
+      if (!available) return available.message();
+    }
     if (grid_) {
       return "it is timed only with grid auto: the grid set here was chosen for the " +
              std::string(lessons::to_string(variant_.kernel)) + " kernel's blocks";
@@ -418,7 +442,9 @@ class MatmulLesson final : public Lesson {
       }
       const MatmulTiming& timing = r.kernels[ran++];
       report.rows.push_back(
-          {kernel_key(kernel.variant), name, timing.time, bytes, flops, true, r.on_gpu});
+          {kernel_key(kernel.variant), name, timing.time,
+           lessons::matmul_bytes(r.size, lessons::matmul_input(kernel.variant.kernel)), flops, true,
+           r.on_gpu});
       const bool selected = kernel.variant.kernel == variant_.kernel;
       if (selected) {
         if (timing.check)
@@ -426,6 +452,28 @@ class MatmulLesson final : public Lesson {
       } else if (timing.check && !timing.check->passed) {
         report.notes.push_back("'" + name + "': " + timing.check->describe());
       }
+    }
+
+    for (const MatmulTiming& timing : r.kernels) {
+      if (!timing.check_reference.empty() && timing.check) {
+        report.notes.push_back("'" + timing.name + "' was checked against the " +
+                               timing.check_reference);
+      }
+    }
+    for (const MatmulLibraryTiming& library : r.cublas_tensor) {
+      const std::string format(lessons::to_string(library.input));
+      std::string key = "cublas-gemmex-" + format;
+      std::transform(key.begin(), key.end(), key.begin(),
+                     [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+      const std::string name = "cuBLAS GemmEx " + format + " (FP32 accumulation)";
+      report.rows.push_back({{TimingRole::kLibrary, key},
+                             name,
+                             library.timing.time,
+                             lessons::matmul_bytes(r.size, library.input),
+                             flops,
+                             true,
+                             true});
+      if (!library.timing.ran()) note_not_timed(name, library.timing.skipped);
     }
 
     if (r.on_gpu) {

@@ -14,6 +14,7 @@
 #include "core/stats.hpp"
 #include "core/trace.hpp"
 #include "lessons/04_matmul/matmul.hpp"
+#include "lessons/04_matmul/matmul_tensor.hpp"
 
 namespace tl::compute {
 
@@ -44,7 +45,16 @@ struct MatmulTiming {
   double gflops = 0;                                // 2·M·N·K at the median time
   std::string skipped;                              // why it did not run; empty when it ran
   std::optional<lessons::MatmulCheckResult> check;  // absent when not checked
+  // What the check compared against when it is not the report's check_reference: a tensor rung's
+  // own reference, the product of its rounded inputs.
+  std::string check_reference;
   [[nodiscard]] bool ran() const { return skipped.empty(); }
+};
+
+// cuBLAS at a tensor rung's precision (cublasGemmEx), timed when such a rung is requested.
+struct MatmulLibraryTiming {
+  lessons::MatmulInput input = lessons::MatmulInput::kFp16;
+  MatmulTiming timing;
 };
 
 struct MatmulReport {
@@ -52,7 +62,9 @@ struct MatmulReport {
   lessons::MatmulSize size;
   std::vector<MatmulTiming> kernels;  // one per requested variant, in the same order
   MatmulTiming cublas;                // skipped on the emulator or when not requested
-  MatmulTiming cpu_naive;             // skipped when too slow or not requested
+  // cuBLAS at the precision of each tensor rung requested: FP16, BF16, TF32, in that order.
+  std::vector<MatmulLibraryTiming> cublas_tensor;
+  MatmulTiming cpu_naive;  // skipped when too slow or not requested
   MatmulTiming cpu_blocked;
   TimingStats host_to_device;  // A and B
   TimingStats device_to_host;  // C

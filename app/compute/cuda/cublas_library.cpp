@@ -36,6 +36,7 @@ Result<const CublasApi*> load() {
                         resolve(library, "cublasDestroy_v2", api.destroy) &&
                         resolve(library, "cublasSetMathMode", api.set_math_mode) &&
                         resolve(library, "cublasSgemm_v2", api.sgemm) &&
+                        resolve(library, "cublasGemmEx", api.gemm_ex) &&
                         resolve(library, "cublasGetStatusName", api.status_name) &&
                         resolve(library, "cublasGetStatusString", api.status_string);
   if (!complete) {

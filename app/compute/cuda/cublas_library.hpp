@@ -18,6 +18,13 @@ struct CublasApi {
   cublasStatus_t (*sgemm)(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
                           int m, int n, int k, const float* alpha, const float* a, int lda,
                           const float* b, int ldb, const float* beta, float* c, int ldc);
+  // Mixed precision (lesson 4's tensor-core rungs): inputs of one type, C of another.
+  cublasStatus_t (*gemm_ex)(cublasHandle_t handle, cublasOperation_t transa,
+                            cublasOperation_t transb, int m, int n, int k, const void* alpha,
+                            const void* a, cudaDataType a_type, int lda, const void* b,
+                            cudaDataType b_type, int ldb, const void* beta, void* c,
+                            cudaDataType c_type, int ldc, cublasComputeType_t compute_type,
+                            cublasGemmAlgo_t algo);
   const char* (*status_name)(cublasStatus_t status);
   const char* (*status_string)(cublasStatus_t status);
 };

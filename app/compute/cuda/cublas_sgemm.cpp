@@ -38,4 +38,34 @@ Status CublasSgemm::multiply(const float* a, const float* b, float* c, int m, in
       "cublasSgemm");
 }
 
+Status CublasSgemm::multiply(kernels::MatmulInput input, const void* a, const void* b, float* c,
+                             int m, int n, int k) {
+  if (input == kernels::MatmulInput::kFp32) {
+    return multiply(static_cast<const float*>(a), static_cast<const float*>(b), c, m, n, k);
+  }
+  TL_RETURN_IF_ERROR(initialize());
+  const CublasApi* api = *cublas_api();
+  cudaDataType type = CUDA_R_32F;
+  cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
+  switch (input) {
+    case kernels::MatmulInput::kFp16:
+      type = CUDA_R_16F;
+      break;
+    case kernels::MatmulInput::kBf16:
+      type = CUDA_R_16BF;
+      break;
+    default:
+      compute = CUBLAS_COMPUTE_32F_FAST_TF32;  // float inputs, rounded to TF32 by cuBLAS
+      break;
+  }
+  // Row-major C = A · B as column-major Cᵀ = Bᵀ · Aᵀ, as in multiply() above.
+  const float alpha = 1.0f;
+  const float beta = 0.0f;
+  return cublas_status(
+      *api,
+      api->gemm_ex(handle_, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, type, n, a, type, k,
+                   &beta, c, CUDA_R_32F, n, compute, CUBLAS_GEMM_DEFAULT),
+      "cublasGemmEx (" + std::string(kernels::to_string(input)) + " inputs)");
+}
+
 }  // namespace tl::compute

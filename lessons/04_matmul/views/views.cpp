@@ -4,6 +4,7 @@
 
 #include "element_reads.hpp"
 #include "lesson_views.hpp"
+#include "tensor_fragments.hpp"
 
 namespace tl::ui::matmul_views {
 
@@ -40,7 +41,11 @@ const ui::LessonViews& lesson_views_04_matmul() {
   static const ui::LessonViews kViews{
       .tabs = {{"reads", "Element reads",
                 "What one element of C reads: a row of A, a column of B, tile by tile",
-                &ui::matmul_views::draw_element_reads_panel}},
+                &ui::matmul_views::draw_element_reads_panel},
+               {"fragments", "Tensor fragments",
+                "Which lane of a warp holds which element of A, B and C for one tensor-core "
+                "instruction (mma.sync m16n8k16)",
+                &ui::matmul_views::draw_tensor_fragments_panel}},
       .pick_element = &ui::matmul_views::pick_element,
   };
   return kViews;
