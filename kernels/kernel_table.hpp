@@ -10,6 +10,7 @@
 #include "kernels/dense_layer_kernels.hpp"
 #include "kernels/matmul_kernels.hpp"
 #include "kernels/matrix_add_kernels.hpp"
+#include "kernels/precision_kernels.hpp"
 #include "kernels/reduction_kernels.hpp"
 #include "kernels/thread_hierarchy_kernels.hpp"
 #include "kernels/vector_add_kernels.hpp"
@@ -23,6 +24,7 @@ struct KernelTable {
   MatrixAddKernels matrix_add;
   DenseLayerKernels dense_layer;
   ReductionKernels reductions;
+  PrecisionKernels precision;
 };
 
 const KernelTable& emulator_kernels();
