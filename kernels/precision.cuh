@@ -128,13 +128,14 @@ __global__ void dot_partials(const In* a, const In* b, int n, Acc* partials) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
     sum = multiply_add(a[i], b[i], sum);
   }
-  partial[threadIdx.x] = sum;
+  const int tid = threadIdx.x;
+  partial[tid] = sum;
   __syncthreads();
   for (int s = blockDim.x / 2; s > 0; s /= 2) {
-    if (threadIdx.x < s) partial[threadIdx.x] = add(partial[threadIdx.x], partial[threadIdx.x + s]);
+    if (tid < s) partial[tid] = add(partial[tid], partial[tid + s]);
     __syncthreads();
   }
-  if (threadIdx.x == 0) partials[blockIdx.x] = partial[0];
+  if (tid == 0) partials[blockIdx.x] = partial[0];
 }
 
 // One thread: the partial sums in block order, in the accumulator's format.

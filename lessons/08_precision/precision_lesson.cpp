@@ -27,8 +27,8 @@ const std::vector<lessons::ParamSpec>& specs() {
        {"uniform", "signed", "large", "tiny"},
        "uniform in [0, 1); in [-1, 1); in [100, 300) (products past FP16's 65504); in [1e-5, "
        "2e-5) (FP16 subnormals)"},
-      {"format",
-       "drawn format",
+      {"dtype",
+       "drawn dtype",
        lessons::ParamKind::kChoice,
        "fp16",
        {"fp32", "tf32", "fp16", "bf16"},
@@ -96,7 +96,7 @@ class PrecisionLesson final : public Lesson {
     auto parsed_data = lessons::parse_precision_data(*data);
     if (!parsed_data) return parsed_data.error();
     p.data = *parsed_data;
-    auto format = reader.choice("format");
+    auto format = reader.choice("dtype");
     if (!format) return format.error();
     auto parsed_format = numeric::parse_float_format(*format);
     if (!parsed_format) return parsed_format.error();
@@ -146,10 +146,10 @@ class PrecisionLesson final : public Lesson {
   [[nodiscard]] std::vector<LessonPreset> presets() const override {
     return {{"FP16 overflow",
              "Inputs in [100, 300): their products pass FP16's largest value, 65504",
-             {{"data", "large"}, {"format", "fp16"}, {"accumulate", "same"}}},
+             {{"data", "large"}, {"dtype", "fp16"}, {"accumulate", "same"}}},
             {"FP16 underflow",
              "Inputs near 1e-5: FP16 subnormals, whose products round to zero in FP16",
-             {{"data", "tiny"}, {"format", "fp16"}, {"accumulate", "same"}}},
+             {{"data", "tiny"}, {"dtype", "fp16"}, {"accumulate", "same"}}},
             {"cancelling sums",
              "Inputs in [-1, 1): the sums cancel, and the relative error grows",
              {{"data", "signed"}}}};
