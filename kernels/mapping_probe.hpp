@@ -71,5 +71,6 @@ std::vector<MappingProbe> thread_hierarchy_mapping_probes();
 std::vector<MappingProbe> matrix_add_mapping_probes();
 std::vector<MappingProbe> matmul_mapping_probes();
 std::vector<MappingProbe> dense_layer_mapping_probes();
+std::vector<MappingProbe> precision_mapping_probes();
 
 }  // namespace tl::kernels

@@ -20,7 +20,6 @@ const ui::LessonViews& lesson_views_08_precision() {
                 "The dot product and the matrix product in every format, against float64",
                 &ui::precision_views::draw_errors_panel, &has_report}},
       .opens_on = "bits",
-      .beside = "errors",
   };
   return kViews;
 }
