@@ -11,6 +11,7 @@
 #include "kernels/matmul_kernels.hpp"
 #include "kernels/matrix_add_kernels.hpp"
 #include "kernels/moving_data_kernels.hpp"
+#include "kernels/precision_kernels.hpp"
 #include "kernels/reduction_kernels.hpp"
 #include "kernels/thread_hierarchy_kernels.hpp"
 #include "kernels/vector_add_kernels.hpp"
@@ -25,6 +26,7 @@ struct KernelTable {
   DenseLayerKernels dense_layer;
   ReductionKernels reductions;
   MovingDataKernels moving_data;
+  PrecisionKernels precision;
 };
 
 const KernelTable& emulator_kernels();

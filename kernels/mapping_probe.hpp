@@ -72,5 +72,6 @@ std::vector<MappingProbe> matrix_add_mapping_probes();
 std::vector<MappingProbe> matmul_mapping_probes();
 std::vector<MappingProbe> dense_layer_mapping_probes();
 std::vector<MappingProbe> moving_data_mapping_probes();
+std::vector<MappingProbe> precision_mapping_probes();
 
 }  // namespace tl::kernels

@@ -6,7 +6,7 @@ const KernelTable& emulator_kernels() {
   static const KernelTable table{vector_add_emulated(),       matmul_emulated(),
                                  thread_hierarchy_emulated(), matrix_add_emulated(),
                                  dense_layer_emulated(),      reductions_emulated(),
-                                 moving_data_emulated()};
+                                 moving_data_emulated(), precision_emulated()};
   return table;
 }
 
