@@ -10,6 +10,7 @@
 #include "kernels/dense_layer_kernels.hpp"
 #include "kernels/matmul_kernels.hpp"
 #include "kernels/matrix_add_kernels.hpp"
+#include "kernels/mlp_kernels.hpp"
 #include "kernels/reduction_kernels.hpp"
 #include "kernels/thread_hierarchy_kernels.hpp"
 #include "kernels/vector_add_kernels.hpp"
@@ -23,6 +24,7 @@ struct KernelTable {
   MatrixAddKernels matrix_add;
   DenseLayerKernels dense_layer;
   ReductionKernels reductions;
+  MlpKernels mlp;  // the capstone: training a network
 };
 
 const KernelTable& emulator_kernels();

@@ -12,9 +12,10 @@ namespace tl::kernels {
 namespace {
 
 using SymbolList = std::span<const KernelSymbol> (*)();
-constexpr std::array<SymbolList, 6> kLessons{vector_add_gpu_symbols, thread_hierarchy_gpu_symbols,
+constexpr std::array<SymbolList, 7> kLessons{vector_add_gpu_symbols, thread_hierarchy_gpu_symbols,
                                              matrix_add_gpu_symbols, matmul_gpu_symbols,
-                                             dense_layer_gpu_symbols, reductions_gpu_symbols};
+                                             dense_layer_gpu_symbols, reductions_gpu_symbols,
+                                             mlp_gpu_symbols};
 
 Result<const KernelSymbol*> find_symbol(std::string_view kernel) {
   for (SymbolList list : kLessons) {

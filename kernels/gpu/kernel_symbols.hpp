@@ -16,5 +16,6 @@ std::span<const KernelSymbol> matrix_add_gpu_symbols();
 std::span<const KernelSymbol> matmul_gpu_symbols();
 std::span<const KernelSymbol> dense_layer_gpu_symbols();
 std::span<const KernelSymbol> reductions_gpu_symbols();
+std::span<const KernelSymbol> mlp_gpu_symbols();
 
 }  // namespace tl::kernels
