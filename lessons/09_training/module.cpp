@@ -4,13 +4,15 @@
 #include "compute/lessons/lesson_registry.hpp"
 #include "lessons/09_training/training.hpp"
 #include "train_command.hpp"
+#include "training_benchmark.hpp"
 #include "training_lesson.hpp"
 
 namespace tl::lesson_modules {
 
 const compute::LessonModule& lesson_09_training() {
   static const compute::LessonModule kModule{lessons::kTrainingInfo, &compute::make_training_lesson,
-                                             nullptr, &lessons::train_command()};
+                                             &compute::training_benchmark,
+                                             &lessons::train_command()};
   return kModule;
 }
 

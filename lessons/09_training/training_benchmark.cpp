@@ -43,6 +43,11 @@ Status training_benchmark(const BenchContext& context, std::vector<RatioRow>& ro
     rate.absent = gpu ? "cuBLAS could not be timed here" : "cuBLAS runs only on an NVIDIA GPU";
   }
   rows.push_back(std::move(rate));
+  // The same step captured once as a CUDA Graph, against it launched kernel by kernel (a GPU only).
+  if (const TimingRow* graph = find_timed_row(*report, {TimingRole::kKernel, "step-graph"})) {
+    rows.push_back(time_ratio(what + ", captured as a CUDA Graph", graph->stats.median_ms,
+                              "the same step launched kernel by kernel", step->stats.median_ms));
+  }
   RatioRow time;
   time.what = what + ", time per step";
   time.value = step->stats.median_ms;

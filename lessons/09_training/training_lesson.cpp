@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
+#include <string>
 
 #include "core/sweep/size_sweep.hpp"
 #include "kernels/mlp_shapes.hpp"
+#include "lessons/09_training/step_graph.hpp"
 #include "lessons/09_training/training.hpp"
 
 namespace tl::compute {
@@ -145,6 +148,19 @@ class TrainingLesson final : public Lesson {
       return trainer.update();
     };
     TL_RETURN_IF_ERROR(time(whole_step, t.step));
+    // The same step captured once as a CUDA Graph and replayed (a GPU only).
+    std::optional<TimingStats> graph;
+    std::string graph_absent = "CUDA Graphs need an NVIDIA GPU";
+#if defined(THREADLAB_HAVE_CUDA)
+    if (device.is_gpu()) {
+      auto samples = time_as_cuda_graph(whole_step, warmup, repeats);
+      if (samples) {
+        graph = summarize_timings(*samples);
+      } else {
+        graph_absent = "the step could not be captured as a CUDA Graph: " + samples.message();
+      }
+    }
+#endif
     TL_RETURN_IF_ERROR(time([&] { return trainer.forward(x, rows); }, t.forward));
     TL_RETURN_IF_ERROR(time([&] { return trainer.loss(labels, rows, stats); }, t.loss));
     TL_RETURN_IF_ERROR(time([&] { return trainer.backward(x, rows); }, t.backward));
@@ -169,6 +185,20 @@ class TrainingLesson final : public Lesson {
                            f.forward + f.backward + f.update,
                            true,
                            gpu});
+    if (graph) {
+      report.rows.push_back({{TimingRole::kKernel, "step-graph"},
+                             "one training step, captured as a CUDA Graph",
+                             *graph,
+                             0,
+                             f.forward + f.backward + f.update,
+                             true,
+                             gpu});
+      report.notes.push_back("the CUDA Graph against the step launched kernel by kernel: " +
+                             percent(graph->median_ms, t.step.median_ms) +
+                             " of its time (medians)");
+    } else {
+      report.notes.push_back("no CUDA Graph row: " + graph_absent);
+    }
     report.rows.push_back({{TimingRole::kChainStep, "forward"},
                            name("forward"),
                            t.forward,
