@@ -204,8 +204,9 @@ __global__ void mlp_sgd_momentum(float* params, const float* grads, float* veloc
 }
 
 // Adam: running means of the gradient (m) and of its square (v) give each parameter its own step
-// size, lr · m̂ / (√v̂ + ε). The host folds the bias corrections of step t into corrected_rate
-// (lr · √(1 − β₂ᵗ) / (1 − β₁ᵗ)) and corrected_epsilon (ε · √(1 − β₂ᵗ)), which is the same update.
+// size, lr · m_hat / (√v_hat + ε), where m_hat and v_hat are m and v corrected for starting at 0.
+// The host folds the corrections of step t into corrected_rate (lr · √(1 − β₂ᵗ) / (1 − β₁ᵗ)) and
+// corrected_epsilon (ε · √(1 − β₂ᵗ)), which is the same update.
 __global__ void mlp_adam(float* params, const float* grads, float* mean, float* mean_square,
                          int count, float corrected_rate, float beta1, float beta2,
                          float corrected_epsilon) {

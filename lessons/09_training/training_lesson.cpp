@@ -122,6 +122,7 @@ class TrainingLesson final : public Lesson {
   }
 
   Result<LessonReport> run_timed(Device& device, const std::atomic<bool>* cancel) override {
+    TL_RETURN_IF_ERROR(check_emulator_work(device));
     auto made = lessons::MlpTrainer::create(device, settings_);
     if (!made) return made.error();
     lessons::MlpTrainer& trainer = **made;
@@ -263,6 +264,7 @@ class TrainingLesson final : public Lesson {
   }
 
   Result<TracedLaunch> run_traced(Device& device, TraceSink& sink) override {
+    TL_RETURN_IF_ERROR(check_emulator_work(device));
     auto made = lessons::MlpTrainer::create(device, settings_);
     if (!made) return made.error();
     TracedLaunch traced;
@@ -279,7 +281,9 @@ class TrainingLesson final : public Lesson {
     return traced;
   }
 
-  [[nodiscard]] std::string size_label() const override { return "batch"; }
+  [[nodiscard]] std::string size_label() const override {
+    return "batch";
+  }
   [[nodiscard]] lessons::ParamValues values_for_size(std::uint64_t size) const override {
     lessons::ParamValues v = values_;
     v["batch"] = std::to_string(size);
@@ -294,6 +298,21 @@ class TrainingLesson final : public Lesson {
   }
 
  private:
+  // The emulator runs every GPU thread on the CPU: a timed run (a dozen steps) of a large network
+  // at a large batch would take minutes and hold hundreds of MiB there. Refused, with what to do.
+  [[nodiscard]] Status check_emulator_work(const Device& device) const {
+    constexpr double kEmulatorMultiplyAdds = 4.0 * 1024 * 1024;  // per step: a timed run of seconds
+    const double work = 3.0 * settings_.batch * shape_.forward_multiply_adds();
+    if (device.is_gpu() || work <= kEmulatorMultiplyAdds) return Status::ok();
+    char text[64];
+    std::snprintf(text, sizeof text, "%.3g", work);
+    return Error{ErrorKind::kTooSlow,
+                 "one training step of " + shape_.to_string() + " at batch " +
+                     std::to_string(settings_.batch) + " is " + text +
+                     " multiply-adds, too many for the CPU emulator (at most 4.19e+06): try a "
+                     "smaller batch or hidden width, e.g. hidden 32 and batch 64"};
+  }
+
   // The device's gradients of the mean loss over the first examples against the double-precision
   // reference's, with the same parameters.
   Result<LessonCheck> check_gradients(lessons::MlpTrainer& trainer) const {
