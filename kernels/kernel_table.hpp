@@ -12,6 +12,7 @@
 #include "kernels/matrix_add_kernels.hpp"
 #include "kernels/moving_data_kernels.hpp"
 #include "kernels/precision_kernels.hpp"
+#include "kernels/mlp_kernels.hpp"
 #include "kernels/reduction_kernels.hpp"
 #include "kernels/thread_hierarchy_kernels.hpp"
 #include "kernels/vector_add_kernels.hpp"
@@ -27,6 +28,7 @@ struct KernelTable {
   ReductionKernels reductions;
   MovingDataKernels moving_data;
   PrecisionKernels precision;
+  MlpKernels mlp;  // the capstone: training a network
 };
 
 const KernelTable& emulator_kernels();

@@ -1,14 +1,18 @@
 #include "cli.hpp"
 
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "command_bench_perf.hpp"
 #include "commands.hpp"
 #include "compute/lessons/lesson_registry.hpp"
 #include "launch_request.hpp"
+#include "render/png_writer.hpp"
 
 namespace tl::cli {
 namespace {
@@ -278,6 +282,19 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
       "grade", "Check every .cu file of a folder, one worker each; one row per file");
   add_lab_options(*lab_grade_command, "The folder of submissions", "csv or json (default csv)");
 
+  // The lessons' own commands (`threadlab train`): everything after the name, --help included,
+  // goes to the lesson, which parses it and says what it takes.
+  std::vector<std::pair<const compute::LessonCommand*, CLI::App*>> lesson_commands;
+  for (const compute::LessonModule* module : compute::registered_lessons()) {
+    if (module->command == nullptr) continue;
+    auto* command =
+        app.add_subcommand(std::string(module->command->name),
+                           std::string(module->command->summary) + " (--help: its options)");
+    command->prefix_command();
+    command->set_help_flag();
+    lesson_commands.emplace_back(module->command, command);
+  }
+
   auto* worker_command = app.add_subcommand("worker", "");  // started by the Lab, not by people
   worker_command->group("");
 
@@ -294,6 +311,17 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
   }
 
   if (*worker_command) return command_worker();
+  for (const auto& [lesson_command, parsed] : lesson_commands) {
+    if (!*parsed) continue;
+    const std::vector<std::string> args = parsed->remaining();
+    const compute::LessonCommandContext context{
+        std::cout, std::cerr,
+        [](const std::string& path, int width, int height, std::span<const std::uint8_t> rgba) {
+          return render::write_png(path, width, height, rgba);
+        },
+        isatty(STDOUT_FILENO) != 0};
+    return lesson_command->run(args, context);
+  }
   if (*lab_command) {
     if (*lab_list) return command_lab_list(lab_list_format, std::cout, std::cerr);
     if (!lab_print_what.empty()) {

@@ -12,10 +12,10 @@ namespace tl::kernels {
 namespace {
 
 using SymbolList = std::span<const KernelSymbol> (*)();
-constexpr std::array kLessons{vector_add_gpu_symbols,  thread_hierarchy_gpu_symbols,
-                              matrix_add_gpu_symbols,  matmul_gpu_symbols,
-                              dense_layer_gpu_symbols, reductions_gpu_symbols,
-                              moving_data_gpu_symbols, precision_gpu_symbols};
+constexpr std::array kLessons{
+    vector_add_gpu_symbols,  thread_hierarchy_gpu_symbols, matrix_add_gpu_symbols,
+    matmul_gpu_symbols,      dense_layer_gpu_symbols,      reductions_gpu_symbols,
+    moving_data_gpu_symbols, precision_gpu_symbols,        mlp_gpu_symbols};
 
 Result<const KernelSymbol*> find_symbol(std::string_view kernel) {
   for (SymbolList list : kLessons) {

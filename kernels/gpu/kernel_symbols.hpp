@@ -18,5 +18,6 @@ std::span<const KernelSymbol> dense_layer_gpu_symbols();
 std::span<const KernelSymbol> reductions_gpu_symbols();
 std::span<const KernelSymbol> moving_data_gpu_symbols();
 std::span<const KernelSymbol> precision_gpu_symbols();
+std::span<const KernelSymbol> mlp_gpu_symbols();
 
 }  // namespace tl::kernels

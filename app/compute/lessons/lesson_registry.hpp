@@ -14,17 +14,19 @@
 
 #include "compute/lessons/lesson.hpp"
 #include "compute/lessons/lesson_benchmark.hpp"
+#include "compute/lessons/lesson_command.hpp"
 #include "core/lessons/catalog.hpp"
 #include "core/result.hpp"
 
 namespace tl::compute {
 
 // What a lesson module gives the app: who it is, a fresh lesson at its defaults, and, if it has
-// any, its comparisons for the benchmark suites.
+// any, its comparisons for the benchmark suites and a command of its own (`threadlab train`).
 struct LessonModule {
   lessons::LessonInfo info;
   std::unique_ptr<Lesson> (*make)() = nullptr;
   LessonBenchmark benchmark = nullptr;
+  const LessonCommand* command = nullptr;
 };
 
 // Every registered lesson, in the order of lessons/CMakeLists.txt (generated at configure time).

@@ -1,0 +1,504 @@
+#include "mlp_trainer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+#include "kernels/kernel_table.hpp"
+#include "kernels/mlp_shapes.hpp"
+
+namespace tl::lessons {
+
+namespace {
+
+constexpr double kAdamBeta1 = 0.9;
+constexpr double kAdamBeta2 = 0.999;
+constexpr double kAdamEpsilon = 1e-8;
+// Evaluation and the boundary's points go through the network this many rows at a time (at least
+// the batch).
+constexpr int kEvaluationRows = 4096;
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+template <class T>
+Status allocate_into(compute::Device& device, compute::DeviceArray<T>& array, std::size_t count) {
+  auto allocated = compute::allocate_array<T>(device, count == 0 ? 1 : count);
+  if (!allocated) return allocated.error();
+  array = std::move(*allocated);
+  return Status::ok();
+}
+
+}  // namespace
+
+TrainingSettings emulator_training_settings() {
+  TrainingSettings settings;
+  settings.samples = 600;
+  settings.layers = "2,32,32,2";
+  settings.batch = 50;
+  settings.learning_rate = 0.01;
+  settings.epochs = 60;
+  return settings;
+}
+
+std::string_view optimizer_name(Optimizer optimizer) {
+  return optimizer == Optimizer::kAdam ? "adam" : "sgd";
+}
+
+Result<Optimizer> parse_optimizer(std::string_view text) {
+  if (text == "adam") return Optimizer::kAdam;
+  if (text == "sgd") return Optimizer::kSgdMomentum;
+  return invalid_argument("no optimizer named '" + std::string(text) +
+                          "'; there are sgd (with momentum) and adam.");
+}
+
+Result<std::unique_ptr<MlpTrainer>> MlpTrainer::create(compute::Device& device,
+                                                       const TrainingSettings& settings) {
+  if (settings.samples < 4 || settings.samples > (1 << 22)) {
+    return invalid_argument("samples must be between 4 and 4194304, not " +
+                            std::to_string(settings.samples) + ".");
+  }
+  auto data = make_training_data(settings.data, settings.samples, settings.seed);
+  if (!data) return data.error();
+  return create(device, settings, std::move(*data));
+}
+
+Result<std::unique_ptr<MlpTrainer>> MlpTrainer::create(compute::Device& device,
+                                                       const TrainingSettings& settings,
+                                                       TrainingData data) {
+  auto shape = parse_mlp_shape(settings.layers);
+  if (!shape) return shape.error();
+  if (shape->inputs() != data.inputs || shape->classes() != data.classes) {
+    return invalid_argument("layers " + shape->to_string() + " do not fit the " + data.name +
+                            " data: it has " + std::to_string(data.inputs) + " inputs and " +
+                            std::to_string(data.classes) + " classes, so the first width must be " +
+                            std::to_string(data.inputs) + " and the last " +
+                            std::to_string(data.classes) + ".");
+  }
+  if (settings.batch < 1 || settings.batch > 65536) {
+    return invalid_argument("the batch must be between 1 and 65536 examples, not " +
+                            std::to_string(settings.batch) + ".");
+  }
+  if (!(settings.learning_rate > 0) || !std::isfinite(settings.learning_rate)) {
+    return invalid_argument("the learning rate must be a positive number, not " +
+                            number(settings.learning_rate) + ".");
+  }
+  if (!(settings.momentum >= 0 && settings.momentum < 1)) {
+    return invalid_argument("the momentum must be in [0, 1), not " + number(settings.momentum) +
+                            ".");
+  }
+  if (settings.epochs < 1 || settings.epochs > 1000000) {
+    return invalid_argument("epochs must be between 1 and 1000000, not " +
+                            std::to_string(settings.epochs) + ".");
+  }
+  std::unique_ptr<MlpTrainer> trainer(
+      new MlpTrainer(device, settings, std::move(*shape), std::move(data)));
+  TL_RETURN_IF_ERROR(trainer->allocate());
+  return trainer;
+}
+
+MlpTrainer::MlpTrainer(compute::Device& device, TrainingSettings settings, MlpShape shape,
+                       TrainingData data)
+    : device_(device),
+      settings_(std::move(settings)),
+      shape_(std::move(shape)),
+      data_(std::move(data)),
+      shuffle_random_(settings_.seed * 0xD1B54A32D192ED03ull + 99) {}
+
+MlpTrainer::~MlpTrainer() = default;
+
+int MlpTrainer::steps_per_epoch() const {
+  return (data_.count() + settings_.batch - 1) / settings_.batch;
+}
+
+Status MlpTrainer::allocate() {
+  max_rows_ = std::max(settings_.batch, std::min(data_.count(), kEvaluationRows));
+  // A split product only pays on a GPU, whose SMs a weight gradient's few tiles leave idle.
+  if (settings_.split_target_blocks >= 0) {
+    target_blocks_ = static_cast<std::uint64_t>(settings_.split_target_blocks);
+  } else {
+    target_blocks_ =
+        device_.is_gpu()
+            ? 2ull * static_cast<std::uint64_t>(std::max(device_.info().multiprocessors, 1))
+            : 0;
+  }
+  const std::size_t count = shape_.parameter_count();
+  TL_RETURN_IF_ERROR(allocate_into(device_, params_, count));
+  TL_RETURN_IF_ERROR(allocate_into(device_, grads_, count));
+  TL_RETURN_IF_ERROR(allocate_into(device_, state1_, count));
+  TL_RETURN_IF_ERROR(allocate_into(device_, state2_, count));
+  TL_RETURN_IF_ERROR(device_.fill_zero(state1_.data(), state1_.bytes()));
+  TL_RETURN_IF_ERROR(device_.fill_zero(state2_.data(), state2_.bytes()));
+  const std::vector<float> initial = initial_parameters(shape_, settings_.seed);
+  TL_RETURN_IF_ERROR(device_.copy_to_device(params_.data(), initial.data(), params_.bytes()));
+
+  const std::size_t rows = static_cast<std::size_t>(max_rows_);
+  TL_RETURN_IF_ERROR(
+      allocate_into(device_, epoch_x_, static_cast<std::size_t>(data_.count()) * data_.inputs));
+  TL_RETURN_IF_ERROR(allocate_into(device_, epoch_labels_, data_.count()));
+  activations_.resize(shape_.layers());
+  for (int l = 0; l < shape_.layers(); ++l) {
+    TL_RETURN_IF_ERROR(allocate_into(device_, activations_[l], rows * shape_.widths[l + 1]));
+  }
+  TL_RETURN_IF_ERROR(allocate_into(device_, delta_a_, rows * shape_.widest()));
+  TL_RETURN_IF_ERROR(allocate_into(device_, delta_b_, rows * shape_.widest()));
+  std::size_t partials = 0;
+  for (int l = 0; l < shape_.layers(); ++l) {
+    const int out = shape_.widths[l + 1], in = shape_.widths[l];
+    kernels::MlpGemm g;
+    g.m = out;
+    g.n = in + 1;
+    g.k = max_rows_;
+    g.k_split = kernels::mlp_choose_k_split(g.m, g.n, g.k, target_blocks_);
+    if (g.splits() > 1) {
+      partials = std::max(partials, static_cast<std::size_t>(g.splits()) * out * (in + 1));
+    }
+  }
+  TL_RETURN_IF_ERROR(allocate_into(device_, split_partials_, partials));
+  TL_RETURN_IF_ERROR(allocate_into(device_, row_loss_, rows));
+  TL_RETURN_IF_ERROR(allocate_into(device_, row_correct_, rows));
+  const int chunks = (data_.count() + max_rows_ - 1) / max_rows_;
+  TL_RETURN_IF_ERROR(allocate_into(
+      device_, stats_, 2 * static_cast<std::size_t>(std::max(steps_per_epoch(), chunks))));
+  host_x_ = data_.x;
+  host_labels_ = data_.labels;
+  // Until the first epoch shuffles it, the device holds the data in its generated order (what
+  // gradients() reads).
+  TL_RETURN_IF_ERROR(
+      device_.copy_to_device(epoch_x_.data(), host_x_.data(), host_x_.size() * sizeof(float)));
+  return device_.copy_to_device(epoch_labels_.data(), host_labels_.data(),
+                                host_labels_.size() * sizeof(int));
+}
+
+int MlpTrainer::largest_split() const {
+  int largest = 1;
+  for (int l = 0; l < shape_.layers(); ++l) {
+    kernels::MlpGemm g;
+    g.m = shape_.widths[l + 1];
+    g.n = shape_.widths[l] + 1;
+    g.k = std::min(settings_.batch, data_.count());
+    g.k_split = kernels::mlp_choose_k_split(g.m, g.n, g.k, target_blocks_);
+    largest = std::max(largest, g.splits());
+  }
+  return largest;
+}
+
+float* MlpTrainer::activation(int layer) const {
+  return activations_[layer].data();
+}
+
+const float* MlpTrainer::batch_inputs(int first) const {
+  return epoch_x_.data() + static_cast<std::size_t>(first) * data_.inputs;
+}
+
+const int* MlpTrainer::batch_labels(int first) const {
+  return epoch_labels_.data() + first;
+}
+
+float* MlpTrainer::step_stats(int slot) const {
+  return stats_.data() + 2 * static_cast<std::size_t>(slot);
+}
+
+Status MlpTrainer::gemm(const kernels::MlpGemm& g) {
+  const kernels::MlpKernels& k = device_.kernels().mlp;
+  return k.gemm(kernels::mlp_gemm_config(g.m, g.n, g.splits()), g);
+}
+
+Status MlpTrainer::forward(const float* x, int rows) {
+  for (int l = 0; l < shape_.layers(); ++l) {
+    const int in = shape_.widths[l], out = shape_.widths[l + 1];
+    const float* w = params_.data() + shape_.layer_offset(l);
+    kernels::MlpGemm g;
+    g.m = rows;
+    g.n = out;
+    g.k = in;
+    g.a = l == 0 ? x : activation(l - 1);  // rows × in
+    g.a_row = in;
+    g.a_col = 1;
+    g.b = w;  // B(i, o) = W[o][i]: the weights read transposed, in place
+    g.b_row = 1;
+    g.b_col = in + 1;
+    g.c = activation(l);
+    g.ldc = out;
+    g.epilogue = l + 1 < shape_.layers() ? kernels::kMlpBiasRelu : kernels::kMlpBias;
+    g.bias = w + in;  // column `in` of the layer's matrix
+    g.bias_stride = in + 1;
+    TL_RETURN_IF_ERROR(gemm(g));
+  }
+  return Status::ok();
+}
+
+Status MlpTrainer::forward_first_layer_traced(int rows, TraceRecord* records) {
+  const int in = shape_.widths[0], out = shape_.widths[1];
+  const float* w = params_.data();
+  kernels::MlpGemm g;
+  g.m = rows;
+  g.n = out;
+  g.k = in;
+  g.a = batch_inputs(0);
+  g.a_row = in;
+  g.a_col = 1;
+  g.b = w;
+  g.b_row = 1;
+  g.b_col = in + 1;
+  g.c = activation(0);
+  g.ldc = out;
+  g.epilogue = shape_.layers() > 1 ? kernels::kMlpBiasRelu : kernels::kMlpBias;
+  g.bias = w + in;
+  g.bias_stride = in + 1;
+  return device_.kernels().mlp.gemm_traced(kernels::mlp_gemm_config(g.m, g.n), g, records);
+}
+
+Status MlpTrainer::loss(const int* labels, int rows, float* stats_slot) {
+  const kernels::MlpKernels& k = device_.kernels().mlp;
+  const int classes = shape_.classes();
+  TL_RETURN_IF_ERROR(k.softmax_cross_entropy(
+      kernels::mlp_elementwise_config(static_cast<std::uint64_t>(rows)),
+      activation(shape_.layers() - 1), labels, delta_a_.data(), row_loss_.data(),
+      row_correct_.data(), rows, classes, 1.0f / static_cast<float>(rows)));
+  return k.sum_losses(kernels::mlp_sum_config(), row_loss_.data(), row_correct_.data(), rows,
+                      stats_slot);
+}
+
+Status MlpTrainer::backward(const float* x, int rows) {
+  const kernels::MlpKernels& k = device_.kernels().mlp;
+  float* delta = delta_a_.data();  // dZ of the layer at hand (rows × out), the loss's to begin
+  float* next = delta_b_.data();
+  for (int l = shape_.layers() - 1; l >= 0; --l) {
+    const int in = shape_.widths[l], out = shape_.widths[l + 1];
+    const float* w = params_.data() + shape_.layer_offset(l);
+    const float* input = l == 0 ? x : activation(l - 1);  // rows × in
+    float* grad = grads_.data() + shape_.layer_offset(l);
+
+    // [dW | db] (out × (in + 1)) = dZᵀ · [input | 1]: a sum over the batch for every weight.
+    kernels::MlpGemm g;
+    g.m = out;
+    g.n = in + 1;
+    g.k = rows;
+    g.a = delta;  // A(o, r) = dZ[r][o]: dZ read transposed
+    g.a_row = 1;
+    g.a_col = out;
+    g.b = input;
+    g.b_row = in;
+    g.b_col = 1;
+    g.b_ones_col = in;
+    g.ldc = in + 1;
+    g.epilogue = kernels::kMlpStore;
+    g.k_split = kernels::mlp_choose_k_split(g.m, g.n, g.k, target_blocks_);
+    const int elements = out * (in + 1);
+    if (g.splits() > 1) {
+      g.c = split_partials_.data();
+      g.split_stride = elements;
+      TL_RETURN_IF_ERROR(gemm(g));
+      TL_RETURN_IF_ERROR(k.sum_splits(kernels::mlp_elementwise_config(elements),
+                                      split_partials_.data(), grad, elements, g.splits(),
+                                      elements));
+    } else {
+      g.c = grad;
+      TL_RETURN_IF_ERROR(gemm(g));
+    }
+    if (l == 0) break;  // nothing needs the gradient of the inputs
+
+    // dZ of the layer below (rows × in) = (dZ · W) where that layer's ReLU fired.
+    kernels::MlpGemm d;
+    d.m = rows;
+    d.n = in;
+    d.k = out;
+    d.a = delta;
+    d.a_row = out;
+    d.a_col = 1;
+    d.b = w;  // B(o, i) = W[o][i]
+    d.b_row = in + 1;
+    d.b_col = 1;
+    d.c = next;
+    d.ldc = in;
+    d.epilogue = kernels::kMlpReluMask;
+    d.mask = input;
+    TL_RETURN_IF_ERROR(gemm(d));
+    std::swap(delta, next);
+  }
+  return Status::ok();
+}
+
+Status MlpTrainer::update() {
+  const kernels::MlpKernels& k = device_.kernels().mlp;
+  const int count = static_cast<int>(shape_.parameter_count());
+  const LaunchConfig config = kernels::mlp_elementwise_config(static_cast<std::uint64_t>(count));
+  if (settings_.optimizer == Optimizer::kSgdMomentum) {
+    return k.sgd_momentum(config, params_.data(), grads_.data(), state1_.data(), count,
+                          static_cast<float>(settings_.learning_rate),
+                          static_cast<float>(settings_.momentum));
+  }
+  const double t = static_cast<double>(steps_done_ + 1);
+  const double correction2 = std::sqrt(1.0 - std::pow(kAdamBeta2, t));
+  const double corrected_rate =
+      settings_.learning_rate * correction2 / (1.0 - std::pow(kAdamBeta1, t));
+  return k.adam(config, params_.data(), grads_.data(), state1_.data(), state2_.data(), count,
+                static_cast<float>(corrected_rate), static_cast<float>(kAdamBeta1),
+                static_cast<float>(kAdamBeta2), static_cast<float>(kAdamEpsilon * correction2));
+}
+
+Status MlpTrainer::upload_shuffled_epoch() {
+  const int count = data_.count(), inputs = data_.inputs;
+  std::vector<int> order(count);
+  std::iota(order.begin(), order.end(), 0);
+  for (int i = count - 1; i > 0; --i) {  // Fisher–Yates, with the trainer's own generator
+    std::swap(order[i], order[shuffle_random_.below(static_cast<std::uint64_t>(i) + 1)]);
+  }
+  for (int i = 0; i < count; ++i) {
+    std::copy_n(data_.x.begin() + static_cast<std::ptrdiff_t>(order[i]) * inputs, inputs,
+                host_x_.begin() + static_cast<std::ptrdiff_t>(i) * inputs);
+    host_labels_[i] = data_.labels[order[i]];
+  }
+  TL_RETURN_IF_ERROR(
+      device_.copy_to_device(epoch_x_.data(), host_x_.data(), host_x_.size() * sizeof(float)));
+  return device_.copy_to_device(epoch_labels_.data(), host_labels_.data(),
+                                host_labels_.size() * sizeof(int));
+}
+
+Result<EpochSummary> MlpTrainer::train_epoch() {
+  if (!started_clock_) {
+    started_ = std::chrono::steady_clock::now();
+    started_clock_ = true;
+  }
+  TL_RETURN_IF_ERROR(upload_shuffled_epoch());
+  const int steps = steps_per_epoch(), count = data_.count(), batch = settings_.batch;
+  const std::int64_t first_step = steps_done_;
+  for (int s = 0; s < steps; ++s) {
+    const int first = s * batch, rows = std::min(batch, count - first);
+    TL_RETURN_IF_ERROR(forward(batch_inputs(first), rows));
+    TL_RETURN_IF_ERROR(loss(batch_labels(first), rows, step_stats(s)));
+    TL_RETURN_IF_ERROR(backward(batch_inputs(first), rows));
+    TL_RETURN_IF_ERROR(update());
+    ++steps_done_;
+  }
+  std::vector<float> stats(2 * static_cast<std::size_t>(steps));
+  TL_RETURN_IF_ERROR(
+      device_.copy_to_host(stats.data(), stats_.data(), stats.size() * sizeof(float)));
+  TL_RETURN_IF_ERROR(device_.synchronize());
+  ++epochs_done_;
+  EpochSummary summary;
+  summary.epoch = epochs_done_;
+  summary.steps = steps_done_;
+  double correct = 0;
+  for (int s = 0; s < steps; ++s) {
+    const double loss = stats[2 * s];
+    if (!std::isfinite(loss) || loss > kDivergedLoss) {
+      const std::int64_t step = first_step + s + 1;
+      const std::string what = std::isnan(loss)   ? "became NaN"
+                               : std::isinf(loss) ? "became infinite"
+                                                  : "exploded to " + number(loss);
+      return invalid_argument(
+          "training diverged at step " + std::to_string(step) + " (epoch " +
+          std::to_string(epochs_done_) + ", batch " + std::to_string(s + 1) + " of " +
+          std::to_string(steps) + "): the loss " + what + ". The learning rate " +
+          number(settings_.learning_rate) + " is too large for " +
+          std::string(optimizer_name(settings_.optimizer)) + " on this network: try " +
+          number(settings_.learning_rate / 100 < 0.01 ? settings_.learning_rate / 100 : 0.01) +
+          ".");
+    }
+    step_losses_.push_back(loss);
+    summary.train_loss += loss;
+    correct += stats[2 * s + 1];
+  }
+  summary.train_loss /= steps;
+  summary.train_accuracy = correct / count;
+  auto evaluation = evaluate();
+  if (!evaluation) return evaluation.error();
+  summary.loss = evaluation->loss;
+  summary.accuracy = evaluation->accuracy;
+  summary.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  return summary;
+}
+
+Result<Evaluation> MlpTrainer::evaluate() {
+  // The data in whatever order the device holds it: the sums do not care.
+  const int count = data_.count();
+  const int chunks = (count + max_rows_ - 1) / max_rows_;
+  for (int c = 0; c < chunks; ++c) {
+    const int first = c * max_rows_, rows = std::min(max_rows_, count - first);
+    TL_RETURN_IF_ERROR(forward(batch_inputs(first), rows));
+    TL_RETURN_IF_ERROR(loss(batch_labels(first), rows, step_stats(c)));
+  }
+  std::vector<float> stats(2 * static_cast<std::size_t>(chunks));
+  TL_RETURN_IF_ERROR(
+      device_.copy_to_host(stats.data(), stats_.data(), stats.size() * sizeof(float)));
+  Evaluation evaluation;
+  double correct = 0;
+  for (int c = 0; c < chunks; ++c) {
+    const int rows = std::min(max_rows_, count - c * max_rows_);
+    evaluation.loss += static_cast<double>(stats[2 * c]) * rows;
+    correct += stats[2 * c + 1];
+  }
+  evaluation.loss /= count;
+  evaluation.accuracy = correct / count;
+  return evaluation;
+}
+
+Result<std::vector<float>> MlpTrainer::probabilities(std::span<const float> points) {
+  const int inputs = data_.inputs, classes = shape_.classes();
+  const std::size_t count = points.size() / static_cast<std::size_t>(inputs);
+  std::vector<float> result(count * classes);
+  auto device_points = compute::allocate_array<float>(
+      device_, std::max<std::size_t>(1, std::min<std::size_t>(count, max_rows_) * inputs));
+  if (!device_points) return device_points.error();
+  const kernels::MlpKernels& k = device_.kernels().mlp;
+  for (std::size_t first = 0; first < count; first += static_cast<std::size_t>(max_rows_)) {
+    const int rows = static_cast<int>(std::min<std::size_t>(max_rows_, count - first));
+    TL_RETURN_IF_ERROR(
+        device_.copy_to_device(device_points->data(), points.data() + first * inputs,
+                               static_cast<std::size_t>(rows) * inputs * sizeof(float)));
+    TL_RETURN_IF_ERROR(forward(device_points->data(), rows));
+    // The probabilities go where the loss's gradient would: nothing else needs it now.
+    TL_RETURN_IF_ERROR(k.softmax(kernels::mlp_elementwise_config(static_cast<std::uint64_t>(rows)),
+                                 activation(shape_.layers() - 1), delta_a_.data(), rows, classes));
+    TL_RETURN_IF_ERROR(
+        device_.copy_to_host(result.data() + first * classes, delta_a_.data(),
+                             static_cast<std::size_t>(rows) * classes * sizeof(float)));
+  }
+  return result;
+}
+
+Result<std::vector<float>> MlpTrainer::parameters() {
+  std::vector<float> params(params_.size());
+  TL_RETURN_IF_ERROR(device_.copy_to_host(params.data(), params_.data(), params_.bytes()));
+  return params;
+}
+
+Status MlpTrainer::set_parameters(std::span<const float> params) {
+  if (params.size() != params_.size()) {
+    return invalid_argument("expected " + std::to_string(params_.size()) + " parameters, got " +
+                            std::to_string(params.size()));
+  }
+  return device_.copy_to_device(params_.data(), params.data(), params_.bytes());
+}
+
+Result<MlpTrainer::Gradients> MlpTrainer::gradients(int rows) {
+  if (rows < 1 || rows > std::min(max_rows_, data_.count())) {
+    return invalid_argument("gradients over 1 to " +
+                            std::to_string(std::min(max_rows_, data_.count())) + " rows, not " +
+                            std::to_string(rows));
+  }
+  TL_RETURN_IF_ERROR(
+      device_.copy_to_device(epoch_x_.data(), data_.x.data(),
+                             static_cast<std::size_t>(rows) * data_.inputs * sizeof(float)));
+  TL_RETURN_IF_ERROR(device_.copy_to_device(epoch_labels_.data(), data_.labels.data(),
+                                            static_cast<std::size_t>(rows) * sizeof(int)));
+  TL_RETURN_IF_ERROR(forward(batch_inputs(0), rows));
+  TL_RETURN_IF_ERROR(loss(batch_labels(0), rows, step_stats(0)));
+  TL_RETURN_IF_ERROR(backward(batch_inputs(0), rows));
+  Gradients result;
+  result.values.resize(grads_.size());
+  TL_RETURN_IF_ERROR(device_.copy_to_host(result.values.data(), grads_.data(), grads_.bytes()));
+  float stats[2] = {0, 0};
+  TL_RETURN_IF_ERROR(device_.copy_to_host(stats, stats_.data(), sizeof stats));
+  result.loss = stats[0];
+  return result;
+}
+
+}  // namespace tl::lessons

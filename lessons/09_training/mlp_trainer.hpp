@@ -1,0 +1,156 @@
+#pragma once
+// Training the capstone's network on a Device (a GPU or the emulator) with the kernels of
+// kernels/mlp.cuh: the data shuffled per epoch on the host and copied over, then per batch one
+// forward pass, the loss, the backward pass and the optimizer's update, all on the device. The
+// losses of an epoch's steps stay on the device until the epoch ends (reading one back after every
+// step would make each step wait for the GPU), then are read together and checked: the first step
+// whose loss is NaN, infinite or exploded is named in the error.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "compute/device.hpp"
+#include "core/result.hpp"
+#include "core/trace_record.hpp"
+#include "mlp_model.hpp"
+#include "training_data.hpp"
+
+namespace tl::lessons {
+
+enum class Optimizer { kSgdMomentum, kAdam };
+
+struct TrainingSettings {
+  std::string data = "spirals";
+  int samples = 2000;  // examples in the data set
+  std::string layers = "2,256,256,2";
+  int batch = 100;
+  double learning_rate = 0.005;
+  Optimizer optimizer = Optimizer::kAdam;
+  double momentum = 0.9;  // SGD's
+  int epochs = 100;
+  std::uint64_t seed = 1;
+  // Blocks a split product aims for (kernels::mlp_choose_k_split): -1 for the device's choice (two
+  // per SM on a GPU, no split on the emulator); the tests force splits on the emulator with it.
+  int split_target_blocks = -1;
+};
+// The emulator's defaults: the same task on a network and data set small enough for the CPU.
+TrainingSettings emulator_training_settings();
+
+std::string_view optimizer_name(Optimizer optimizer);  // "sgd" or "adam"
+Result<Optimizer> parse_optimizer(std::string_view text);
+
+// A mean cross-entropy above this has left training behind: the right class's probability is
+// about e^-10000. Above it, or NaN or infinite, the run has diverged.
+inline constexpr double kDivergedLoss = 1e4;
+
+struct EpochSummary {
+  int epoch = 0;              // 1-based
+  std::int64_t steps = 0;     // steps done since the start
+  double train_loss = 0;      // mean of this epoch's step losses
+  double train_accuracy = 0;  // correct predictions of this epoch's steps, as they trained
+  double loss = 0;            // over the whole data set after the epoch
+  double accuracy = 0;        // over the whole data set after the epoch
+  double seconds = 0;         // since training started (wall clock)
+};
+
+struct Evaluation {
+  double loss = 0;
+  double accuracy = 0;
+};
+
+class MlpTrainer {
+ public:
+  // Validates the settings, generates the data set and puts the network on `device`, which must
+  // outlive the trainer.
+  static Result<std::unique_ptr<MlpTrainer>> create(compute::Device& device,
+                                                    const TrainingSettings& settings);
+  // The same on given data (the tests' tiny networks): its inputs and classes must match.
+  static Result<std::unique_ptr<MlpTrainer>> create(compute::Device& device,
+                                                    const TrainingSettings& settings,
+                                                    TrainingData data);
+  ~MlpTrainer();
+  MlpTrainer(const MlpTrainer&) = delete;
+  MlpTrainer& operator=(const MlpTrainer&) = delete;
+
+  [[nodiscard]] const TrainingSettings& settings() const { return settings_; }
+  [[nodiscard]] const MlpShape& shape() const { return shape_; }
+  [[nodiscard]] const TrainingData& data() const { return data_; }
+  [[nodiscard]] compute::Device& device() const { return device_; }
+  [[nodiscard]] int steps_per_epoch() const;
+  [[nodiscard]] std::int64_t steps_done() const { return steps_done_; }
+  [[nodiscard]] int epochs_done() const { return epochs_done_; }
+  // The most slices any weight gradient is split into at the batch size (1: none).
+  [[nodiscard]] int largest_split() const;
+
+  // One epoch: shuffle, a step per batch, the step losses read back and checked, then the whole
+  // data set evaluated.
+  Result<EpochSummary> train_epoch();
+  // The step losses of every step so far (the curve the parity test compares).
+  [[nodiscard]] const std::vector<double>& step_losses() const { return step_losses_; }
+
+  Result<Evaluation> evaluate();
+  // Class probabilities (count × classes) at `count` points of `inputs()` features each.
+  Result<std::vector<float>> probabilities(std::span<const float> points);
+
+  Result<std::vector<float>> parameters();
+  Status set_parameters(std::span<const float> params);
+  // The loss and the gradients of the mean loss over the first `rows` examples of the data set
+  // (in its generated order), with the current parameters; nothing is updated.
+  struct Gradients {
+    double loss = 0;
+    std::vector<float> values;
+  };
+  Result<Gradients> gradients(int rows);
+
+  // The pieces of one step, for the timing breakdown (Synchronous on the emulator; on a GPU they
+  // are queued and the caller times them with events).
+  Status forward(const float* x, int rows);
+  Status loss(const int* labels, int rows, float* stats_slot);
+  Status backward(const float* x, int rows);
+  Status update();
+  // Copies the examples [first, first + rows) of the shuffled epoch data: nothing to copy (the
+  // whole epoch's data is copied once, at its start); here for the per-step view.
+  [[nodiscard]] const float* batch_inputs(int first) const;
+  [[nodiscard]] const int* batch_labels(int first) const;
+  [[nodiscard]] float* step_stats(int slot) const;
+  // The first layer's forward product for the first `rows` examples, recording which thread wrote
+  // each element of its output (rows × first hidden width): what the lesson's mapping view draws.
+  Status forward_first_layer_traced(int rows, TraceRecord* records);
+  // Shuffles the data set and copies it to the device (once per epoch).
+  Status upload_shuffled_epoch();
+
+ private:
+  MlpTrainer(compute::Device& device, TrainingSettings settings, MlpShape shape, TrainingData data);
+  Status allocate();
+  Status gemm(const kernels::MlpGemm& g);
+  float* activation(int layer) const;  // the output of layer `layer` (0-based)
+
+  compute::Device& device_;
+  TrainingSettings settings_;
+  MlpShape shape_;
+  TrainingData data_;
+  int max_rows_ = 0;  // rows the activation buffers hold: the batch, or more for evaluation
+  std::uint64_t target_blocks_ = 0;
+
+  compute::DeviceArray<float> params_, grads_, state1_, state2_;
+  compute::DeviceArray<float> epoch_x_;
+  compute::DeviceArray<int> epoch_labels_;
+  std::vector<compute::DeviceArray<float>> activations_;
+  compute::DeviceArray<float> delta_a_, delta_b_, split_partials_;
+  compute::DeviceArray<float> row_loss_, row_correct_, stats_;
+
+  TrainingRandom shuffle_random_;
+  std::vector<float> host_x_;
+  std::vector<int> host_labels_;
+  std::int64_t steps_done_ = 0;
+  int epochs_done_ = 0;
+  std::vector<double> step_losses_;
+  std::chrono::steady_clock::time_point started_;
+  bool started_clock_ = false;
+};
+
+}  // namespace tl::lessons

@@ -1,0 +1,269 @@
+// `threadlab train`: trains the capstone's network headless, printing the loss and the accuracy of
+// every epoch, and writes the curves (CSV) and the final decision boundary (PNG). Exit 0 when
+// training ran to the end, 1 when it diverged (naming the step) or could not run, 2 on bad usage.
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "compute/device.hpp"
+#include "compute/lessons/lesson_command.hpp"
+#include "mlp_trainer.hpp"
+#include "train_command.hpp"
+#include "training_picture.hpp"
+
+namespace tl::lessons {
+namespace {
+
+constexpr int kExitFailed = 1;
+constexpr int kExitUsage = 2;
+
+constexpr const char* kHelp =
+    R"(Train a small neural network with ThreadLab's own kernels, headless.
+Usage: threadlab train [options]
+
+  --backend B          auto (a CUDA GPU if there is one, else the emulator), cuda or emulator
+  --data NAME          spirals, circles, blobs (2 inputs, 2 classes) or digits (64 inputs, 10
+                       classes); default spirals
+  --samples N          examples in the data set (default 2000; emulator 600)
+  --layers W,W,...     widths from the inputs to the classes (default 2,256,256,2; emulator
+                       2,32,32,2; the hidden widths stay when --data changes the ends)
+  --batch N            examples per step (default 100; emulator 50)
+  --learning-rate X    step size (default 0.005 for adam; emulator 0.01)
+  --optimizer O        adam (default) or sgd (with momentum)
+  --momentum X         SGD's momentum (default 0.9)
+  --epochs E           passes over the data set (default 100; emulator 60)
+  --seed S             seed of the data, the weights and the shuffles (default 1)
+  --curves FILE        write epoch, steps, losses, accuracies and seconds as CSV
+  --boundary FILE      write the final decision boundary as a PNG (2-input data only)
+  --boundary-size N    its side in pixels (default 256; emulator 128)
+  --progress, --no-progress
+                       the per-epoch progress bar (default: on a terminal)
+  --help               this text
+
+Exit status: 0 trained, 1 diverged (the loss became NaN, infinite or exploded: the message names
+the step) or could not run, 2 bad usage.
+)";
+
+int usage_error(const compute::LessonCommandContext& io, const std::string& message) {
+  io.err << "threadlab: train: " << message << " (see threadlab train --help)\n";
+  return kExitUsage;
+}
+
+int failed(const compute::LessonCommandContext& io, const std::string& message) {
+  io.err << "threadlab: train: " << message << "\n";
+  return kExitFailed;
+}
+
+template <class T>
+bool parse_number(const std::string& text, T& value) {
+  if constexpr (std::is_floating_point_v<T>) {
+    try {
+      std::size_t used = 0;
+      value = static_cast<T>(std::stod(text, &used));
+      return used == text.size() && std::isfinite(value);
+    } catch (...) {
+      return false;
+    }
+  } else {
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return error == std::errc() && end == text.data() + text.size();
+  }
+}
+
+std::string bar(int done, int total) {
+  constexpr int kWidth = 24;
+  const int filled = total > 0 ? done * kWidth / total : kWidth;
+  return "[" + std::string(filled, '#') + std::string(kWidth - filled, '-') + "]";
+}
+
+// The hidden widths of `layers` ("2,256,256,2" → "256,256,"), for defaults that follow the data.
+std::string hidden_part(const std::string& layers) {
+  const auto first = layers.find(',');
+  const auto last = layers.rfind(',');
+  if (first == std::string::npos || first == last) return "";
+  return layers.substr(first + 1, last - first);
+}
+
+int run_train(std::span<const std::string> args, const compute::LessonCommandContext& io) {
+  static const std::set<std::string> kValued{
+      "--backend",       "--data",      "--samples",      "--layers", "--batch",
+      "--learning-rate", "--optimizer", "--momentum",     "--epochs", "--seed",
+      "--curves",        "--boundary",  "--boundary-size"};
+  std::map<std::string, std::string> given;
+  std::optional<bool> progress;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string arg = args[i];
+    if (arg == "--help" || arg == "-h") {
+      io.out << kHelp;
+      return 0;
+    }
+    if (arg == "--progress" || arg == "--no-progress") {
+      progress = arg == "--progress";
+      continue;
+    }
+    std::string value;
+    const auto equals = arg.find('=');
+    if (equals != std::string::npos) {
+      value = arg.substr(equals + 1);
+      arg = arg.substr(0, equals);
+    }
+    if (kValued.count(arg) == 0) return usage_error(io, "unknown option '" + args[i] + "'");
+    if (equals == std::string::npos) {
+      if (i + 1 >= args.size()) return usage_error(io, arg + " needs a value");
+      value = args[++i];
+    }
+    given[arg] = value;
+  }
+
+  // The device first: the emulator has smaller defaults.
+  const std::string backend = given.count("--backend") ? given["--backend"] : "auto";
+  if (backend != "auto" && backend != "cuda" && backend != "emulator") {
+    return usage_error(io, "--backend must be auto, cuda or emulator, not '" + backend + "'");
+  }
+  std::unique_ptr<compute::Device> device;
+  std::string why_emulator;
+  if (backend != "emulator") {
+    auto cuda = compute::make_cuda_device(0);
+    if (cuda) {
+      device = std::move(*cuda);
+    } else if (backend == "cuda") {
+      return failed(io, "no CUDA device: " + cuda.message());
+    } else {
+      why_emulator = cuda.message();
+    }
+  }
+  if (!device) device = compute::make_emulator_device();
+
+  TrainingSettings settings = device->is_gpu() ? TrainingSettings{} : emulator_training_settings();
+  std::string layers_default = settings.layers;
+  int boundary_side = device->is_gpu() ? 256 : 128;
+  const auto number_option = [&](const char* name, auto& into) -> bool {
+    if (!given.count(name)) return true;
+    return parse_number(given[name], into);
+  };
+  if (!number_option("--samples", settings.samples))
+    return usage_error(io, "--samples must be a whole number");
+  if (!number_option("--batch", settings.batch))
+    return usage_error(io, "--batch must be a whole number");
+  if (!number_option("--epochs", settings.epochs))
+    return usage_error(io, "--epochs must be a whole number");
+  if (!number_option("--seed", settings.seed))
+    return usage_error(io, "--seed must be a whole number");
+  if (!number_option("--learning-rate", settings.learning_rate)) {
+    return usage_error(io, "--learning-rate must be a number, e.g. 0.005 or 1e-3");
+  }
+  if (!number_option("--momentum", settings.momentum))
+    return usage_error(io, "--momentum must be a number");
+  if (!number_option("--boundary-size", boundary_side) || boundary_side < 16 ||
+      boundary_side > 4096) {
+    return usage_error(io, "--boundary-size must be a whole number from 16 to 4096");
+  }
+  if (given.count("--optimizer")) {
+    auto optimizer = parse_optimizer(given["--optimizer"]);
+    if (!optimizer) return usage_error(io, optimizer.message());
+    settings.optimizer = *optimizer;
+  }
+  if (given.count("--data")) settings.data = given["--data"];
+  // Without --layers, the default hidden widths between this data set's inputs and classes.
+  if (given.count("--layers")) {
+    settings.layers = given["--layers"];
+  } else if (settings.data == "digits") {
+    settings.layers = "64," + hidden_part(layers_default) + "10";
+  }
+
+  auto made = MlpTrainer::create(*device, settings);
+  if (!made) {
+    if (made.error().kind == ErrorKind::kInvalidArgument) return usage_error(io, made.message());
+    return failed(io, made.message());
+  }
+  MlpTrainer& trainer = **made;
+  if (given.count("--boundary") && !trainer.data().planar()) {
+    return usage_error(io, "--boundary draws the plane of 2-input data; " + settings.data +
+                               " has " + std::to_string(trainer.data().inputs) + " inputs");
+  }
+  const bool show_progress = progress.value_or(io.interactive);
+
+  io.out << "training " << trainer.shape().to_string() << " (" << trainer.shape().parameter_count()
+         << " parameters) on " << settings.data << " (" << trainer.data().count() << " examples), "
+         << "batch " << settings.batch << ", " << optimizer_name(settings.optimizer)
+         << " at learning rate " << settings.learning_rate << ", " << settings.epochs
+         << " epochs of " << trainer.steps_per_epoch() << " steps, seed " << settings.seed << "\n"
+         << "device: " << device->info().name
+         << (device->is_gpu()
+                 ? ""
+                 : " (the CPU emulator: smaller defaults; " +
+                       (why_emulator.empty() ? std::string("asked for") : why_emulator) + ")")
+         << "\n";
+
+  std::vector<EpochSummary> epochs;
+  std::string diverged;
+  for (int e = 0; e < settings.epochs; ++e) {
+    auto summary = trainer.train_epoch();
+    if (!summary) {
+      diverged = summary.message();
+      break;
+    }
+    epochs.push_back(*summary);
+    char line[200];
+    std::snprintf(line, sizeof line, "epoch %*d/%d %s loss %.4f  accuracy %6.2f %%  (%.2f s)",
+                  static_cast<int>(std::to_string(settings.epochs).size()), summary->epoch,
+                  settings.epochs,
+                  show_progress ? bar(summary->epoch, settings.epochs).c_str() : "", summary->loss,
+                  100.0 * summary->accuracy, summary->seconds);
+    io.out << line << "\n";
+    io.out.flush();
+  }
+
+  if (given.count("--curves")) {
+    std::ofstream csv(given["--curves"]);
+    if (!csv) return failed(io, "cannot write " + given["--curves"]);
+    csv << "epoch,steps,train_loss,train_accuracy,loss,accuracy,seconds\n";
+    for (const EpochSummary& s : epochs) {
+      char row[200];
+      std::snprintf(row, sizeof row, "%d,%lld,%.9g,%.6f,%.9g,%.6f,%.4f\n", s.epoch,
+                    static_cast<long long>(s.steps), s.train_loss, s.train_accuracy, s.loss,
+                    s.accuracy, s.seconds);
+      csv << row;
+    }
+    if (!csv) return failed(io, "cannot write " + given["--curves"]);
+  }
+  if (!diverged.empty()) return failed(io, diverged);
+
+  const EpochSummary& last = epochs.back();
+  char done[200];
+  std::snprintf(done, sizeof done,
+                "trained: %lld steps in %.2f s, accuracy %.2f %% and loss %.4f over the %d "
+                "examples\n",
+                static_cast<long long>(last.steps), last.seconds, 100.0 * last.accuracy, last.loss,
+                trainer.data().count());
+  io.out << done;
+
+  if (given.count("--boundary")) {
+    const std::vector<float> points = boundary_points(boundary_side);
+    auto probabilities = trainer.probabilities(points);
+    if (!probabilities) return failed(io, probabilities.message());
+    const auto image =
+        boundary_image(*probabilities, boundary_side, trainer.shape().classes(), trainer.data());
+    const Status written = io.write_png(given["--boundary"], boundary_side, boundary_side, image);
+    if (!written.is_ok()) return failed(io, written.message());
+    io.out << "decision boundary: " << given["--boundary"] << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+const compute::LessonCommand& train_command() {
+  static const compute::LessonCommand kCommand{
+      "train", "Train the capstone's neural network headless: loss and accuracy per epoch",
+      &run_train};
+  return kCommand;
+}
+
+}  // namespace tl::lessons
