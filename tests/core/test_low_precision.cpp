@@ -111,6 +111,11 @@ TEST(LowPrecision, Tf32RoundsTiesAwayFromZero) {
   EXPECT_EQ(bits_of(round_to_tf32(-0.0f)), 0x80000000u);
   EXPECT_TRUE(std::isinf(round_to_tf32(std::numeric_limits<float>::infinity())));
   EXPECT_TRUE(std::isnan(round_to_tf32(std::numeric_limits<float>::quiet_NaN())));
+  // A NaN keeps its sign and payload, cut to TF32's 10 bits and not quieted, as the GPU does.
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(round_to_tf32(std::bit_cast<float>(0x7FAF4F0Fu))),
+            0x7FAF4000u);
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(round_to_tf32(std::bit_cast<float>(0xFFFC4258u))),
+            0xFFFC4000u);
 }
 
 TEST(LowPrecision, HalfFmaRoundsOnce) {

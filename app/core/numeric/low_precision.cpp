@@ -193,7 +193,13 @@ float bfloat16_bits_to_float(std::uint16_t b) {
 
 float round_to_tf32(float x) {
   const std::uint32_t bits = std::bit_cast<std::uint32_t>(x);
-  if (std::isnan(x)) return std::bit_cast<float>(std::uint32_t{0x7FFFFFFF});
+  if (std::isnan(x)) {
+    // The GPU's cvt.rna.tf32.f32 keeps a NaN's sign and payload and cuts the low 13 bits, without
+    // quieting it (measured on an H200: 0x7FAF4F0F -> 0x7FAF4000, 0xFFFC4258 -> 0xFFFC4000). A
+    // payload wholly in those bits would become infinity: there a quiet NaN is kept instead.
+    const std::uint32_t cut = bits & 0xFFFFE000u;
+    return std::bit_cast<float>((cut & 0x007FFFFFu) != 0 ? cut : std::uint32_t{0x7FFFFFFF});
+  }
   if (std::isinf(x)) return x;
   // Ties away from zero on the magnitude: add half of the dropped 13 bits' weight, then cut them.
   // A carry runs into the exponent as it should, up to infinity past the largest TF32 value.
