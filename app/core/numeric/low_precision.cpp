@@ -194,11 +194,10 @@ float bfloat16_bits_to_float(std::uint16_t b) {
 float round_to_tf32(float x) {
   const std::uint32_t bits = std::bit_cast<std::uint32_t>(x);
   if (std::isnan(x)) {
-    // The GPU's cvt.rna.tf32.f32 keeps a NaN's sign and payload and cuts the low 13 bits, without
-    // quieting it (measured on an H200: 0x7FAF4F0F -> 0x7FAF4000, 0xFFFC4258 -> 0xFFFC4000). A
-    // payload wholly in those bits would become infinity: there a quiet NaN is kept instead.
-    const std::uint32_t cut = bits & 0xFFFFE000u;
-    return std::bit_cast<float>((cut & 0x007FFFFFu) != 0 ? cut : std::uint32_t{0x7FFFFFFF});
+    // The GPU's cvt.rna.tf32.f32 cuts a NaN's low 13 bits and nothing else: sign and payload kept,
+    // not quieted, and a payload wholly in those bits becomes infinity (measured on an H200:
+    // 0x7FAF4F0F -> 0x7FAF4000, 0xFFFC4258 -> 0xFFFC4000, 0x7F800001 -> 0x7F800000).
+    return std::bit_cast<float>(bits & 0xFFFFE000u);
   }
   if (std::isinf(x)) return x;
   // Ties away from zero on the magnitude: add half of the dropped 13 bits' weight, then cut them.
