@@ -1,15 +1,21 @@
 #include "dense_layer_benchmark.hpp"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
+#include "core/stats.hpp"
+#include "kernels/kernel_table.hpp"
 #include "lessons/05_dense_layer/dense_layer.hpp"
 
 namespace tl::compute {
 namespace {
 
-// Issue #6's targets (perf): fused at least 1.5× faster than unfused at batch 1; at a large batch
-// at most 1.15× slower than cuBLAS + the fused epilogue.
-constexpr double kFusedBatch1Target = 1.5;
+// The targets (perf). At batch 1 the layer reads each weight once and does two flops with it: it is
+// bandwidth-bound, so the fused kernel is held to at least 0.90 of a kernel that only reads W once
+// (issue #20; "1.5x faster than unfused", issue #6's target, measured launch noise: 1.47-1.77x
+// across runs). At a large batch, at most 1.15x slower than cuBLAS + the fused epilogue.
+constexpr double kFusedBatch1OfBareReadTarget = 0.90;
 constexpr double kFusedLargeBatchTarget = 1.0 / 1.15;
 
 const TimingKey kFused{TimingRole::kKernel, "fused"};
@@ -61,6 +67,46 @@ Status ratios_at(const BenchContext& context, std::uint32_t batch, std::vector<R
   return Status::ok();
 }
 
+// A kernel that only reads W: the reductions lesson's one-pass vectorized sum (float4 grid-stride
+// loads, one wave of resident blocks) over as many floats as W holds, from the same kernel table.
+// Its median time is what reading W once costs on this device.
+Result<double> bare_read_ms(const BenchContext& context, std::uint64_t floats) {
+  Device& device = context.device;
+  auto weights = allocate_array<float>(device, floats);
+  if (!weights) return weights.error();
+  {
+    const std::vector<float> zeros(floats, 0.0f);  // defined memory for the sanitizers
+    TL_RETURN_IF_ERROR(device.copy_to_device(weights->data(), zeros.data(), floats * 4));
+  }
+  constexpr std::uint32_t kBlock = 256;
+  const std::uint32_t per_sm =
+      std::max<std::uint32_t>(1, (device.info().max_threads_per_multiprocessor != 0
+                                      ? device.info().max_threads_per_multiprocessor
+                                      : 2048) /
+                                     kBlock);
+  const std::uint32_t grid =
+      static_cast<std::uint32_t>(std::max(1, device.info().multiprocessors)) * per_sm;
+  auto out = allocate_array<float>(device, 1);
+  auto block_sums = allocate_array<float>(device, grid);
+  auto blocks_done = allocate_array<unsigned int>(device, 1);
+  if (!out || !block_sums || !blocks_done) {
+    return Error{ErrorKind::kOutOfMemory, "no device memory for the bare read of W"};
+  }
+  const unsigned int zero = 0;
+  TL_RETURN_IF_ERROR(device.copy_to_device(blocks_done->data(), &zero, sizeof zero));
+  const kernels::SumOutputs outputs{out->data(), block_sums->data(), blocks_done->data()};
+  const LaunchConfig config{Dim3{grid}, Dim3{kBlock}};
+  const auto& sum = device.kernels().reductions.sum;
+  auto times = device.time_repeated(
+      [&] {
+        return sum(kernels::SumRung::kVectorized, config, weights->data(), static_cast<int>(floats),
+                   outputs);
+      },
+      2, context.repeats);
+  if (!times) return times.error();
+  return summarize_timings(*times).median_ms;
+}
+
 // The targets: the fast product fused against its own unfused chain at batch 1 (and, for the
 // record, against the lesson's first, tiled kernels), and against cuBLAS at a large batch.
 Status targets(const BenchContext& context, std::vector<RatioRow>& rows) {
@@ -76,10 +122,17 @@ Status targets(const BenchContext& context, std::vector<RatioRow>& rows) {
   if (fused == nullptr || unfused == nullptr) {
     return Error{ErrorKind::kCudaError, "dense layer: no fused or unfused timing"};
   }
+  const double weight_bytes = 4.0 * sizes.side * sizes.side;
+  auto read_ms = bare_read_ms(context, std::uint64_t{sizes.side} * sizes.side);
+  if (!read_ms) return read_ms.error();
   rows.push_back(with_target(
-      time_ratio(layer(1) + ": fused (fast product)", median(fused),
-                 "unfused, same product + bias + sigmoid (3 launches)", median(unfused)),
-      kFusedBatch1Target));
+      rate_ratio(layer(1) + ": fused (fast product), W read at", weight_bytes / median(fused) / 1e6,
+                 "GB/s", "a kernel that only reads W (vectorized sum, same run)",
+                 weight_bytes / *read_ms / 1e6),
+      kFusedBatch1OfBareReadTarget));
+  rows.push_back(time_ratio(layer(1) + ": fused (fast product)", median(fused),
+                            "unfused, same product + bias + sigmoid (3 launches)",
+                            median(unfused)));
   auto tiled = run_layer(context, sizes.side, 1, "tiled");
   if (!tiled) return tiled.error();
   rows.push_back(time_ratio(layer(1) + ": fused (fast product)", median(fused),
