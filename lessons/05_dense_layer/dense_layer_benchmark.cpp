@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <string>
-#include <vector>
 
 #include "core/stats.hpp"
 #include "kernels/kernel_table.hpp"
@@ -74,10 +73,7 @@ Result<double> bare_read_ms(const BenchContext& context, std::uint64_t floats) {
   Device& device = context.device;
   auto weights = allocate_array<float>(device, floats);
   if (!weights) return weights.error();
-  {
-    const std::vector<float> zeros(floats, 0.0f);  // defined memory for the sanitizers
-    TL_RETURN_IF_ERROR(device.copy_to_device(weights->data(), zeros.data(), floats * 4));
-  }
+  TL_RETURN_IF_ERROR(device.fill_zero(weights->data(), floats * sizeof(float)));
   constexpr std::uint32_t kBlock = 256;
   const std::uint32_t per_sm =
       std::max<std::uint32_t>(1, (device.info().max_threads_per_multiprocessor != 0
@@ -92,8 +88,7 @@ Result<double> bare_read_ms(const BenchContext& context, std::uint64_t floats) {
   if (!out || !block_sums || !blocks_done) {
     return Error{ErrorKind::kOutOfMemory, "no device memory for the bare read of W"};
   }
-  const unsigned int zero = 0;
-  TL_RETURN_IF_ERROR(device.copy_to_device(blocks_done->data(), &zero, sizeof zero));
+  TL_RETURN_IF_ERROR(device.fill_zero(blocks_done->data(), sizeof(unsigned int)));
   const kernels::SumOutputs outputs{out->data(), block_sums->data(), blocks_done->data()};
   const LaunchConfig config{Dim3{grid}, Dim3{kBlock}};
   const auto& sum = device.kernels().reductions.sum;
