@@ -72,6 +72,12 @@ int command_render(const RenderOptions& options, std::ostream& out, std::ostream
   if (!pixels) return fail(err, pixels.message(), kExitFailure);
   const Status saved = render::write_png(options.out_path, options.width, options.height, *pixels);
   if (!saved) return fail(err, saved.message(), kExitFailure);
+  if (*color_by == ColorBy::kSm && !(*session)->device().is_gpu()) {
+    // Said, not refused: the picture is still the launch's shape, only without the SMs.
+    err << "threadlab: warning: --color-by sm: the CPU emulator has no SMs, so every element is "
+           "drawn as 'SM unknown' (grey); colour by block, warp or thread here, or render on a "
+           "GPU\n";
+  }
   out << "wrote " << options.out_path << ": " << lesson.info().id << launched.to_string() << ", "
       << describe_counts(shape.elements(), traced->counts) << ", colour by " << to_string(*color_by)
       << ", " << to_string((*session)->backend()) << " (" << (*gl)->renderer() << ")\n";

@@ -492,6 +492,21 @@ TEST_F(CliLessonFiles, RenderDrawsTheMatrixAddMappingToAPng) {
   EXPECT_EQ(std::string(signature + 1, 3), "PNG");
 }
 
+// Colouring by SM on the emulator draws every element as "SM unknown": the CLI says so (#22).
+TEST_F(CliLessonFiles, RenderBySmOnTheEmulatorWarnsThatThereAreNoSms) {
+  const std::filesystem::path png = dir_ / "sm.png";
+  const ProcessResult r = run_threadlab(
+      {"render", "--lesson", "2d-blocks", "--rows", "16", "--cols", "16", "--color-by", "sm",
+       "--width", "64", "--height", "64", "--backend", "emulator", "--out", png.string()});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_THAT(r.err, HasSubstr("the CPU emulator has no SMs")) << r.describe();
+  const ProcessResult by_block = run_threadlab(
+      {"render", "--lesson", "2d-blocks", "--rows", "16", "--cols", "16", "--color-by", "block",
+       "--width", "64", "--height", "64", "--backend", "emulator", "--out", png.string()});
+  EXPECT_THAT(by_block.err, Not(HasSubstr("no SMs"))) << by_block.describe();
+}
+
 // render's --out names the PNG; the dense layer's sizes are --inputs and --neurons, so both fit in
 // one command line.
 TEST_F(CliLessonFiles, RenderDrawsTheDenseLayerWithItsSizesAndThePngPath) {
