@@ -64,9 +64,13 @@ void draw_legend(const AppState& state) {
              ("threadIdx " + std::to_string(per_block > 0 ? per_block - 1 : 0)).c_str());
       break;
     case ColorBy::kSm:
-      for (std::uint32_t i = 0; i < 3; ++i)
-        swatch(categorical_color(i), ("SM " + std::to_string(i)).c_str());
-      swatch(kUnknownSmColor, "unknown (emulator)");
+      // The emulator records no SM: its picture is all "unknown", so that is its only swatch.
+      if (is_gpu(state.backend)) {
+        for (std::uint32_t i = 0; i < 3; ++i)
+          swatch(categorical_color(i), ("SM " + std::to_string(i)).c_str());
+      } else {
+        swatch(kUnknownSmColor, "SM unknown: the CPU emulator has no SMs");
+      }
       break;
     case ColorBy::kWrites:
       swatch(kWrittenOnceColor, "written once");
