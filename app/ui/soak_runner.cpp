@@ -159,6 +159,13 @@ int run_soak(const SoakOptions& options) {
   const soak::MemoryVerdict verdict = soak::judge_memory(samples, allowance);
   std::cout << "soak: " << done << " actions, " << app.state().trace.launch_number
             << " traced launches; memory " << verdict.summary << '\n';
+  if (app.busy()) {
+    // The final settle waited kSettleLimit: background work that never ends is a hang.
+    std::cerr << "threadlab: soak: background work still running "
+              << std::chrono::duration_cast<std::chrono::seconds>(kSettleLimit).count()
+              << " s after the last action\n";
+    return 1;
+  }
   if (app.state().backend != started_on) {
     std::cerr << "threadlab: soak: the backend fell from " << to_string(started_on) << " to "
               << to_string(app.state().backend) << ": " << app.state().backend_reason << '\n';

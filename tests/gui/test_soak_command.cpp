@@ -21,10 +21,13 @@ TEST(SoakCommand, AShortSoakOnTheEmulatorKeepsTheAppRunning) {
   const auto last = run.out.rfind("soak: ");
   ASSERT_NE(summary, last) << "no final summary: " << run.out;
   const long actions = std::stol(run.out.substr(last + 6));
-  // How many actions fit in 12 s depends on the machine: a timed run of a larger matrix product
-  // on the emulator alone takes seconds on a loaded 2-core runner. Twenty still shows an app that
-  // kept going rather than one that hung.
-  EXPECT_GT(actions, 20) << run.out;
+  // How many actions fit in 12 s is the machine's business, not the app's: one timed run of a
+  // larger lesson takes ten seconds on a loaded 2-core runner (seed 3 managed 16 there, and over 50
+  // alone). A crash fails `exited` above; a hang is background work still running after the final
+  // wait.
+  EXPECT_GE(actions, 1) << run.out;
+  EXPECT_EQ(run.err.find("still running"), std::string::npos) << run.describe();
+  EXPECT_NE(run.out.find(" traced launches"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("memory "), std::string::npos) << run.out;
 }
 
