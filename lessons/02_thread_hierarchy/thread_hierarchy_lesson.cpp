@@ -216,8 +216,7 @@ class ThreadHierarchyLesson final : public Lesson {
       top = kEmulatorBranchSweepTop;
     }
     // `in` and `out`: 8 bytes an element, with room to spare for the rest of the process.
-    const auto fits = static_cast<std::uint64_t>(
-        static_cast<double>(device.info().global_memory_free) * 0.8 / 8.0);
+    const std::uint64_t fits = elements_fitting(device.info().global_memory_free, 8.0);
     top = std::min(top, fits);
     if (params_.grid_stride && !grid_is_auto_) {
       auto threads = lessons::count_grid_threads(params_.config);

@@ -187,8 +187,8 @@ class MatrixAddLesson final : public Lesson {
   [[nodiscard]] std::vector<std::uint64_t> sweep_sizes(const Device& device) const override {
     std::uint64_t top = device.is_gpu() ? kGpuSweepTopSide : kEmulatorSweepTopSide;
     // A, B and C: 12 bytes an element, with room to spare for the rest of the process.
-    const double fitting_elements =
-        static_cast<double>(device.info().global_memory_free) * 0.8 / 12.0;
+    const auto fitting_elements =
+        static_cast<double>(elements_fitting(device.info().global_memory_free, 12.0));
     top = std::min(top, static_cast<std::uint64_t>(std::sqrt(fitting_elements)));
     return size_sweep(kSweepFirstSide, std::max(kSweepFirstSide, top), 1);
   }

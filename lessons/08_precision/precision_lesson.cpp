@@ -186,8 +186,7 @@ class PrecisionLesson final : public Lesson {
   [[nodiscard]] std::vector<std::uint64_t> sweep_sizes(const Device& device) const override {
     const std::uint64_t top = device.is_gpu() ? (std::uint64_t{1} << 28) : (std::uint64_t{1} << 16);
     // The inputs as floats, their rounded copies: under 16 bytes per element.
-    const auto fits = static_cast<std::uint64_t>(
-        static_cast<double>(device.info().global_memory_free) * 0.8 / 16.0);
+    const std::uint64_t fits = elements_fitting(device.info().global_memory_free, 16.0);
     return size_sweep(1 << 12, std::max<std::uint64_t>(1 << 12, std::min(top, fits)), 1);
   }
   [[nodiscard]] std::vector<BlockStep> block_sweep() const override {

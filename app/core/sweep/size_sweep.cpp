@@ -33,4 +33,9 @@ std::vector<std::uint64_t> size_sweep(std::uint64_t min, std::uint64_t max,
   return sizes;
 }
 
+std::uint64_t elements_fitting(std::uint64_t free_bytes, double bytes_per_element) {
+  if (!(bytes_per_element > 0)) return 0;
+  return static_cast<std::uint64_t>(static_cast<double>(free_bytes) * 0.8 / bytes_per_element);
+}
+
 }  // namespace tl

@@ -14,4 +14,8 @@ namespace tl {
 [[nodiscard]] std::vector<std::uint64_t> size_sweep(std::uint64_t min, std::uint64_t max,
                                                     unsigned steps_per_octave);
 
+// How many elements of `bytes_per_element` a sweep may allocate on a device with `free_bytes` of
+// free memory: 80 % of it, the rest left for the process (contexts, cuBLAS, the trace buffer).
+[[nodiscard]] std::uint64_t elements_fitting(std::uint64_t free_bytes, double bytes_per_element);
+
 }  // namespace tl

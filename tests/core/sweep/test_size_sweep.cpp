@@ -50,5 +50,13 @@ TEST(SizeSweep, ReachesTheTopOfTheRangeWithoutOverflow) {
   EXPECT_TRUE(std::is_sorted(sizes.begin(), sizes.end()));
 }
 
+TEST(SizeSweep, ElementsFittingLeaveAFifthOfFreeMemory) {
+  EXPECT_EQ(elements_fitting(1000, 8.0), 100u);  // 800 bytes of 1000, 8 bytes each
+  EXPECT_EQ(elements_fitting(std::uint64_t{80} << 30, 12.0),
+            static_cast<std::uint64_t>(64.0 * (1ull << 30) / 12.0));
+  EXPECT_EQ(elements_fitting(0, 4.0), 0u);
+  EXPECT_EQ(elements_fitting(1000, 0.0), 0u);
+}
+
 }  // namespace
 }  // namespace tl
