@@ -24,18 +24,26 @@
 // what to do with each sum before it is stored (the epilogue). It is lesson 4's tiled product
 // grown by register tiling: a block of 16 × 16 threads owns a 64 × 64 tile of C and each thread a
 // 4 × 4 patch of it. For every 16-wide slice of the shared dimension the block stages a 64 × 16
-// slice of A and a 16 × 64 slice of B in shared memory; each thread then reads 4 values of A and 4
-// of B per step and does 16 multiply-adds with them, four times the work per shared-memory read
-// of one output per thread.
+// slice of A and a 16 × 64 slice of B in shared memory; each thread then reads its 4 values of A
+// and 4 of B per step and does 16 multiply-adds with them.
 //
-// A thread's patch is spread out, rows ty, ty + 16, ty + 32, ty + 48 and columns likewise, so that
-// the 16 threads of a row of the block store 16 neighbouring floats: coalesced stores.
+// Three things make it fast enough to train on (each measured on an H200 at batch 4096, where a
+// 256 × 256 layer's product is most of a step; docs/PERFORMANCE.md):
+// - A thread's patch is 4 neighbouring rows and 4 neighbouring columns, so its 4 values of A and
+//   of B are each one 16-byte shared-memory read (float4) instead of four 4-byte ones: 2 reads
+//   per 16 multiply-adds, where 8 made shared memory, not arithmetic, the limit.
+// - Two shared slices: while the block multiplies out one, the next one's global loads are in
+//   flight into registers and then stored into the other, so the loads' latency hides behind
+//   arithmetic and one barrier per slice is enough.
+// - Rows of the result are stored 4 floats at a time where the layout allows.
 template <class Trace>
 __global__ void __launch_bounds__(256) mlp_gemm(kernels::MlpGemm g, Trace trace) {
   constexpr int kTile = 64, kTileK = 16, kSide = 16, kPer = 4;
-  // +4: rows of 68 floats, so a slice written column by column spreads over the banks.
-  __shared__ float a_tile[kTileK][kTile + 4];  // [k][m]
-  __shared__ float b_tile[kTileK][kTile + 4];  // [k][n]
+  constexpr int kLoads = kTile * kTileK / (kSide * kSide);  // elements of each slice per thread
+  // +4: rows of 68 floats, so a slice written column by column spreads over the banks and every
+  // row still starts on a 16-byte boundary for the float4 reads.
+  __shared__ __align__(16) float a_tile[2][kTileK][kTile + 4];  // [slice][k][m]
+  __shared__ __align__(16) float b_tile[2][kTileK][kTile + 4];  // [slice][k][n]
 
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int thread = ty * kSide + tx;
@@ -46,62 +54,96 @@ __global__ void __launch_bounds__(256) mlp_gemm(kernels::MlpGemm g, Trace trace)
   const int k_end = g.k_split > 0 && k_begin + g.k_split < g.k ? k_begin + g.k_split : g.k;
   float* const c = g.c + static_cast<int>(blockIdx.z) * g.split_stride;
 
+  // Which element of each slice this thread loads: consecutive threads take consecutive
+  // addresses of whichever index is contiguous in memory, so the loads stay coalesced for a
+  // transposed operand too.
+  const bool a_k_contiguous = g.a_col == 1, b_n_contiguous = g.b_col == 1;
+  float a_next[kLoads], b_next[kLoads];
+  auto load_slice = [&](int k0) {
+    for (int l = 0; l < kLoads; ++l) {
+      const int s = thread + l * kSide * kSide;
+      const int am = a_k_contiguous ? s / kTileK : s % kTile;
+      const int ak = a_k_contiguous ? s % kTileK : s / kTile;
+      const int gm = m0 + am, gak = k0 + ak;
+      // Outside the matrices load 0: it adds nothing.
+      a_next[l] = (gm < g.m && gak < k_end) ? g.a[gm * g.a_row + gak * g.a_col] : 0.0f;
+      const int bn = b_n_contiguous ? s % kTile : s / kTileK;
+      const int bk = b_n_contiguous ? s / kTile : s % kTileK;
+      const int gbk = k0 + bk, gn = n0 + bn;
+      float value = 0.0f;
+      if (gbk < k_end && gn < g.n) {
+        value = gn == g.b_ones_col ? 1.0f : g.b[gbk * g.b_row + gn * g.b_col];
+      }
+      b_next[l] = value;
+    }
+  };
+  auto store_slice = [&](int buffer) {
+    for (int l = 0; l < kLoads; ++l) {
+      const int s = thread + l * kSide * kSide;
+      const int am = a_k_contiguous ? s / kTileK : s % kTile;
+      const int ak = a_k_contiguous ? s % kTileK : s / kTile;
+      a_tile[buffer][ak][am] = a_next[l];
+      const int bn = b_n_contiguous ? s % kTile : s / kTileK;
+      const int bk = b_n_contiguous ? s / kTile : s % kTileK;
+      b_tile[buffer][bk][bn] = b_next[l];
+    }
+  };
+
   float acc[kPer][kPer];
   for (int i = 0; i < kPer; ++i) {
     for (int j = 0; j < kPer; ++j) acc[i][j] = 0.0f;
   }
 
+  int buffer = 0;
+  if (k_begin < k_end) {
+    load_slice(k_begin);
+    store_slice(0);
+  }
+  __syncthreads();  // the first slice is complete before anyone reads it
   for (int k0 = k_begin; k0 < k_end; k0 += kTileK) {
-    // Load the slices, 4 elements per thread each. Consecutive threads take consecutive addresses
-    // of whichever index is contiguous in memory, so the loads stay coalesced for a transposed
-    // operand too. Outside the matrices load 0: it adds nothing.
-    for (int s = thread; s < kTile * kTileK; s += kSide * kSide) {
-      const bool k_contiguous = g.a_col == 1;
-      const int m = k_contiguous ? s / kTileK : s % kTile;
-      const int k = k_contiguous ? s % kTileK : s / kTile;
-      const int gm = m0 + m, gk = k0 + k;
-      a_tile[k][m] = (gm < g.m && gk < k_end) ? g.a[gm * g.a_row + gk * g.a_col] : 0.0f;
-    }
-    for (int s = thread; s < kTile * kTileK; s += kSide * kSide) {
-      const bool n_contiguous = g.b_col == 1;
-      const int n = n_contiguous ? s % kTile : s / kTileK;
-      const int k = n_contiguous ? s / kTile : s % kTileK;
-      const int gk = k0 + k, gn = n0 + n;
-      float value = 0.0f;
-      if (gk < k_end && gn < g.n) {
-        value = gn == g.b_ones_col ? 1.0f : g.b[gk * g.b_row + gn * g.b_col];
-      }
-      b_tile[k][n] = value;
-    }
-    __syncthreads();  // the slices are complete before anyone reads them
+    const bool more = k0 + kTileK < k_end;
+    if (more) load_slice(k0 + kTileK);  // in flight while this slice is multiplied out
     for (int k = 0; k < kTileK; ++k) {
-      float a[kPer], b[kPer];
-      for (int i = 0; i < kPer; ++i) a[i] = a_tile[k][ty + kSide * i];
-      for (int j = 0; j < kPer; ++j) b[j] = b_tile[k][tx + kSide * j];
+      const float4 a = *reinterpret_cast<const float4*>(&a_tile[buffer][k][ty * kPer]);
+      const float4 b = *reinterpret_cast<const float4*>(&b_tile[buffer][k][tx * kPer]);
+      const float av[kPer] = {a.x, a.y, a.z, a.w};
+      const float bv[kPer] = {b.x, b.y, b.z, b.w};
       for (int i = 0; i < kPer; ++i) {
-        for (int j = 0; j < kPer; ++j) acc[i][j] += a[i] * b[j];
+        for (int j = 0; j < kPer; ++j) acc[i][j] += av[i] * bv[j];
       }
     }
-    __syncthreads();  // everyone is done reading before the next slice overwrites them
+    // The other buffer was last read before the previous barrier: free to overwrite now.
+    if (more) store_slice(buffer ^ 1);
+    __syncthreads();  // the next slice is complete, and everyone is done with this one
+    buffer ^= 1;
   }
 
+  const int n_first = n0 + tx * kPer;
   for (int i = 0; i < kPer; ++i) {
-    const int m = m0 + ty + kSide * i;
+    const int m = m0 + ty * kPer + i;
     if (m >= g.m) continue;
+    float value[kPer];
     for (int j = 0; j < kPer; ++j) {
-      const int n = n0 + tx + kSide * j;
+      const int n = n_first + j;
+      value[j] = acc[i][j];
       if (n >= g.n) continue;
-      float value = acc[i][j];
       if (g.epilogue == kernels::kMlpBiasRelu) {
-        value = fmaxf(value + g.bias[n * g.bias_stride], 0.0f);
+        value[j] = fmaxf(value[j] + g.bias[n * g.bias_stride], 0.0f);
       } else if (g.epilogue == kernels::kMlpBias) {
-        value += g.bias[n * g.bias_stride];
+        value[j] += g.bias[n * g.bias_stride];
       } else if (g.epilogue == kernels::kMlpReluMask) {
         // relu'(z) is 1 where the neuron fired and 0 where it did not: its output says which.
-        value = g.mask[m * g.ldc + n] > 0.0f ? value : 0.0f;
+        value[j] = g.mask[m * g.ldc + n] > 0.0f ? value[j] : 0.0f;
       }
-      c[m * g.ldc + n] = value;
-      trace.wrote(static_cast<unsigned long long>(m) * g.ldc + n);
+    }
+    float* const row = c + m * g.ldc + n_first;
+    if (n_first + kPer <= g.n && (reinterpret_cast<unsigned long long>(row) & 15) == 0) {
+      *reinterpret_cast<float4*>(row) = make_float4(value[0], value[1], value[2], value[3]);
+    } else {
+      for (int j = 0; j < kPer && n_first + j < g.n; ++j) row[j] = value[j];
+    }
+    for (int j = 0; j < kPer && n_first + j < g.n; ++j) {
+      trace.wrote(static_cast<unsigned long long>(m) * g.ldc + n_first + j);
     }
   }
 }
