@@ -73,5 +73,6 @@ std::vector<MappingProbe> matmul_mapping_probes();
 std::vector<MappingProbe> dense_layer_mapping_probes();
 std::vector<MappingProbe> moving_data_mapping_probes();
 std::vector<MappingProbe> precision_mapping_probes();
+std::vector<MappingProbe> mlp_mapping_probes();
 
 }  // namespace tl::kernels

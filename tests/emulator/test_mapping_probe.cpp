@@ -82,6 +82,12 @@ TEST(MappingProbe, MovingDataPairsAgree) {
   expect_every_probe_agrees(moving_data_mapping_probes(), 2);
 }
 
+// The training product in each role of a step: forward with ReLU, the logits, a weight gradient
+// (transposed, with the ones column), the ReLU-masked input gradient.
+TEST(MappingProbe, TrainingProductPairsAgree) {
+  expect_every_probe_agrees(mlp_mapping_probes(), 4);
+}
+
 MappingProbe planted_probe() {
   const int rows = 16, cols = 16;
   const LaunchConfig config{{2, 4, 1}, {8, 4, 1}};  // covers 16 × 16 either way round
