@@ -56,6 +56,20 @@ Result<Optimizer> parse_optimizer(std::string_view text) {
                           "'; there are sgd (with momentum) and adam.");
 }
 
+Status check_step_loss(const TrainingSettings& settings, double loss, std::int64_t step, int epoch,
+                       int batch, int batches) {
+  if (std::isfinite(loss) && loss <= kDivergedLoss) return Status::ok();
+  const std::string what = std::isnan(loss)   ? "became NaN"
+                           : std::isinf(loss) ? "became infinite"
+                                              : "exploded to " + number(loss);
+  return invalid_argument(
+      "training diverged at step " + std::to_string(step) + " (epoch " + std::to_string(epoch) +
+      ", batch " + std::to_string(batch) + " of " + std::to_string(batches) + "): the loss " +
+      what + ". The learning rate " + number(settings.learning_rate) + " is too large for " +
+      std::string(optimizer_name(settings.optimizer)) + " on this network: try " +
+      number(settings.learning_rate / 100 < 0.01 ? settings.learning_rate / 100 : 0.01) + ".");
+}
+
 Result<std::unique_ptr<MlpTrainer>> MlpTrainer::create(compute::Device& device,
                                                        const TrainingSettings& settings) {
   if (settings.samples < 4 || settings.samples > (1 << 22)) {
@@ -253,13 +267,14 @@ Status MlpTrainer::forward_first_layer_traced(int rows, TraceRecord* records) {
   return device_.kernels().mlp.gemm_traced(kernels::mlp_gemm_config(g.m, g.n), g, records);
 }
 
-Status MlpTrainer::loss(const int* labels, int rows, float* stats_slot) {
+Status MlpTrainer::loss(const int* labels, int rows, float* stats_slot, int mean_over) {
   const kernels::MlpKernels& k = device_.kernels().mlp;
   const int classes = shape_.classes();
-  TL_RETURN_IF_ERROR(k.softmax_cross_entropy(
-      kernels::mlp_elementwise_config(static_cast<std::uint64_t>(rows)),
-      activation(shape_.layers() - 1), labels, delta_a_.data(), row_loss_.data(),
-      row_correct_.data(), rows, classes, 1.0f / static_cast<float>(rows)));
+  TL_RETURN_IF_ERROR(
+      k.softmax_cross_entropy(kernels::mlp_elementwise_config(static_cast<std::uint64_t>(rows)),
+                              activation(shape_.layers() - 1), labels, delta_a_.data(),
+                              row_loss_.data(), row_correct_.data(), rows, classes,
+                              1.0f / static_cast<float>(mean_over > 0 ? mean_over : rows)));
   return k.sum_losses(kernels::mlp_sum_config(), row_loss_.data(), row_correct_.data(), rows,
                       stats_slot);
 }
@@ -322,6 +337,10 @@ Status MlpTrainer::backward(const float* x, int rows) {
     std::swap(delta, next);
   }
   return Status::ok();
+}
+
+Status MlpTrainer::zero_gradients() {
+  return device_.fill_zero(grads_.data(), grads_.bytes());
 }
 
 Status MlpTrainer::update() {
@@ -387,20 +406,8 @@ Result<EpochSummary> MlpTrainer::train_epoch() {
   double correct = 0;
   for (int s = 0; s < steps; ++s) {
     const double loss = stats[2 * s];
-    if (!std::isfinite(loss) || loss > kDivergedLoss) {
-      const std::int64_t step = first_step + s + 1;
-      const std::string what = std::isnan(loss)   ? "became NaN"
-                               : std::isinf(loss) ? "became infinite"
-                                                  : "exploded to " + number(loss);
-      return invalid_argument(
-          "training diverged at step " + std::to_string(step) + " (epoch " +
-          std::to_string(epochs_done_) + ", batch " + std::to_string(s + 1) + " of " +
-          std::to_string(steps) + "): the loss " + what + ". The learning rate " +
-          number(settings_.learning_rate) + " is too large for " +
-          std::string(optimizer_name(settings_.optimizer)) + " on this network: try " +
-          number(settings_.learning_rate / 100 < 0.01 ? settings_.learning_rate / 100 : 0.01) +
-          ".");
-    }
+    TL_RETURN_IF_ERROR(
+        check_step_loss(settings_, loss, first_step + s + 1, epochs_done_, s + 1, steps));
     step_losses_.push_back(loss);
     summary.train_loss += loss;
     correct += stats[2 * s + 1];
@@ -479,19 +486,36 @@ Status MlpTrainer::set_parameters(std::span<const float> params) {
 }
 
 Result<MlpTrainer::Gradients> MlpTrainer::gradients(int rows) {
+  return gradients(rows, 0, rows, {});
+}
+
+Result<MlpTrainer::Gradients> MlpTrainer::gradients(
+    int rows, int share_first, int share_rows,
+    const std::function<Status(float*, std::size_t)>& combine) {
   if (rows < 1 || rows > std::min(max_rows_, data_.count())) {
     return invalid_argument("gradients over 1 to " +
                             std::to_string(std::min(max_rows_, data_.count())) + " rows, not " +
                             std::to_string(rows));
+  }
+  if (share_first < 0 || share_rows < 0 || share_first + share_rows > rows) {
+    return invalid_argument("a share of " + std::to_string(share_rows) + " rows from row " +
+                            std::to_string(share_first) + " is not within the " +
+                            std::to_string(rows) + " rows");
   }
   TL_RETURN_IF_ERROR(
       device_.copy_to_device(epoch_x_.data(), data_.x.data(),
                              static_cast<std::size_t>(rows) * data_.inputs * sizeof(float)));
   TL_RETURN_IF_ERROR(device_.copy_to_device(epoch_labels_.data(), data_.labels.data(),
                                             static_cast<std::size_t>(rows) * sizeof(int)));
-  TL_RETURN_IF_ERROR(forward(batch_inputs(0), rows));
-  TL_RETURN_IF_ERROR(loss(batch_labels(0), rows, step_stats(0)));
-  TL_RETURN_IF_ERROR(backward(batch_inputs(0), rows));
+  TL_RETURN_IF_ERROR(device_.fill_zero(step_stats(0), 2 * sizeof(float)));
+  if (share_rows > 0) {
+    TL_RETURN_IF_ERROR(forward(batch_inputs(share_first), share_rows));
+    TL_RETURN_IF_ERROR(loss(batch_labels(share_first), share_rows, step_stats(0), rows));
+    TL_RETURN_IF_ERROR(backward(batch_inputs(share_first), share_rows));
+  } else {
+    TL_RETURN_IF_ERROR(zero_gradients());
+  }
+  if (combine) TL_RETURN_IF_ERROR(combine(grads_.data(), grads_.size()));
   Gradients result;
   result.values.resize(grads_.size());
   TL_RETURN_IF_ERROR(device_.copy_to_host(result.values.data(), grads_.data(), grads_.bytes()));

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -62,6 +63,11 @@ struct Evaluation {
   double accuracy = 0;
 };
 
+// The error of a step whose loss is NaN, infinite or above kDivergedLoss (`step` counts from 1
+// since the start, `batch` from 1 in the epoch), or OK.
+Status check_step_loss(const TrainingSettings& settings, double loss, std::int64_t step, int epoch,
+                       int batch, int batches);
+
 class MlpTrainer {
  public:
   // Validates the settings, generates the data set and puts the network on `device`, which must
@@ -105,13 +111,28 @@ class MlpTrainer {
     std::vector<float> values;
   };
   Result<Gradients> gradients(int rows);
+  // The same for a data parallel replica: the gradients of its share, the examples
+  // [share_first, share_first + share_rows) of those `rows`, scaled as the whole batch's mean
+  // (share_rows may be 0: zero gradients), then `combine` (the all-reduce; may be empty) on them
+  // before they are read. The loss is the share's mean.
+  Result<Gradients> gradients(int rows, int share_first, int share_rows,
+                              const std::function<Status(float*, std::size_t)>& combine);
 
   // The pieces of one step, for the timing breakdown (Synchronous on the emulator; on a GPU they
   // are queued and the caller times them with events).
   Status forward(const float* x, int rows);
-  Status loss(const int* labels, int rows, float* stats_slot);
+  // The loss's gradient is that of the mean over `mean_over` examples (0: over `rows`): data
+  // parallel replicas each hold a share of a batch and scale by the whole batch, so that the sum
+  // of their gradients is the batch's mean gradient. The stats slot gets the mean over `rows`.
+  Status loss(const int* labels, int rows, float* stats_slot, int mean_over = 0);
   Status backward(const float* x, int rows);
   Status update();
+  // Data parallel training (data_parallel.hpp) drives the steps itself: the gradients the
+  // backward pass writes (parameter_count() floats on the device), zeroed for a replica whose
+  // share of a batch is empty, and the step count the optimizer's bias correction reads.
+  [[nodiscard]] float* gradients_on_device() const { return grads_.data(); }
+  Status zero_gradients();
+  void count_step() { ++steps_done_; }
   // Copies the examples [first, first + rows) of the shuffled epoch data: nothing to copy (the
   // whole epoch's data is copied once, at its start); here for the per-step view.
   [[nodiscard]] const float* batch_inputs(int first) const;
