@@ -1,6 +1,8 @@
 // `threadlab train`: trains the capstone's network headless, printing the loss and the accuracy of
 // every epoch, and writes the curves (CSV) and the final decision boundary (PNG). Exit 0 when
 // training ran to the end, 1 when it diverged (naming the step) or could not run, 2 on bad usage.
+// With --gpus N (N ≥ 2) it trains data parallel on N GPUs (data_parallel.hpp), then times the step
+// on 1..N GPUs at the same global batch and prints the scaling against the ideal.
 
 #include <charconv>
 #include <cmath>
@@ -13,6 +15,7 @@
 
 #include "compute/device.hpp"
 #include "compute/lessons/lesson_command.hpp"
+#include "data_parallel.hpp"
 #include "mlp_trainer.hpp"
 #include "train_command.hpp"
 #include "training_picture.hpp"
@@ -44,10 +47,19 @@ Usage: threadlab train [options]
   --boundary-size N    its side in pixels (default 256; emulator 128)
   --progress, --no-progress
                        the per-epoch progress bar (default: on a terminal)
+  --gpus N             data parallel on N CUDA GPUs (default 1): each takes 1/N of every batch,
+                       NCCL sums their gradients (an all-reduce), every GPU makes the same update;
+                       then the step is timed on 1..N GPUs at the same batch: each GPU's share,
+                       step time, all-reduce time and bytes, speedup against the ideal N×.
+                       Needs N GPUs and NCCL (libnccl.so.2: $THREADLAB_NCCL_LIBRARY, the CUDA
+                       toolkit's lib64, then the loader's path); refused (exit 1) without them
+  --format F           that scaling table as table (default), csv or json; with csv or json the
+                       per-epoch lines go to stderr
+  --scaling-repeats R  timed steps per GPU count (default 50)
   --help               this text
 
 Exit status: 0 trained, 1 diverged (the loss became NaN, infinite or exploded: the message names
-the step) or could not run, 2 bad usage.
+the step) or could not run (e.g. --gpus 2 on a machine with one GPU), 2 bad usage.
 )";
 
 int usage_error(const compute::LessonCommandContext& io, const std::string& message) {
@@ -92,9 +104,10 @@ std::string hidden_part(const std::string& layers) {
 
 int run_train(std::span<const std::string> args, const compute::LessonCommandContext& io) {
   static const std::set<std::string> kValued{
-      "--backend",       "--data",      "--samples",      "--layers", "--batch",
-      "--learning-rate", "--optimizer", "--momentum",     "--epochs", "--seed",
-      "--curves",        "--boundary",  "--boundary-size"};
+      "--backend",       "--data",          "--samples",   "--layers",
+      "--batch",         "--learning-rate", "--optimizer", "--momentum",
+      "--epochs",        "--seed",          "--curves",    "--boundary",
+      "--boundary-size", "--gpus",          "--format",    "--scaling-repeats"};
   std::map<std::string, std::string> given;
   std::optional<bool> progress;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -126,9 +139,39 @@ int run_train(std::span<const std::string> args, const compute::LessonCommandCon
   if (backend != "auto" && backend != "cuda" && backend != "emulator") {
     return usage_error(io, "--backend must be auto, cuda or emulator, not '" + backend + "'");
   }
+  int gpus = 1, scaling_repeats = 50;
+  if (given.count("--gpus") && (!parse_number(given["--gpus"], gpus) || gpus < 1 || gpus > 64)) {
+    return usage_error(io, "--gpus must be a whole number from 1 to 64");
+  }
+  if (given.count("--scaling-repeats") &&
+      (!parse_number(given["--scaling-repeats"], scaling_repeats) || scaling_repeats < 1 ||
+       scaling_repeats > 100000)) {
+    return usage_error(io, "--scaling-repeats must be a whole number from 1 to 100000");
+  }
+  const std::string format = given.count("--format") ? given["--format"] : "table";
+  if (format != "table" && format != "csv" && format != "json") {
+    return usage_error(io, "--format must be table, csv or json, not '" + format + "'");
+  }
+  if (gpus < 2 && (given.count("--format") || given.count("--scaling-repeats"))) {
+    return usage_error(io,
+                       "--format and --scaling-repeats are for the data parallel table "
+                       "(--gpus 2 or more)");
+  }
+  if (gpus >= 2) {
+    if (backend == "emulator") {
+      return failed(io, "--gpus " + std::to_string(gpus) +
+                            " trains on GPUs, and --backend emulator has none");
+    }
+    const Status available = gpu_data_parallel_available(gpus);
+    if (!available.is_ok()) {
+      return failed(io, "--gpus " + std::to_string(gpus) + ": " + available.message());
+    }
+  }
   std::unique_ptr<compute::Device> device;
   std::string why_emulator;
-  if (backend != "emulator") {
+  if (gpus >= 2) {
+    // The replicas make their own devices, each on its own thread; this one names the first.
+  } else if (backend != "emulator") {
     auto cuda = compute::make_cuda_device(0);
     if (cuda) {
       device = std::move(*cuda);
@@ -138,11 +181,12 @@ int run_train(std::span<const std::string> args, const compute::LessonCommandCon
       why_emulator = cuda.message();
     }
   }
-  if (!device) device = compute::make_emulator_device();
+  if (!device && gpus < 2) device = compute::make_emulator_device();
+  const bool on_gpu = gpus >= 2 || device->is_gpu();
 
-  TrainingSettings settings = device->is_gpu() ? TrainingSettings{} : emulator_training_settings();
+  TrainingSettings settings = on_gpu ? TrainingSettings{} : emulator_training_settings();
   std::string layers_default = settings.layers;
-  int boundary_side = device->is_gpu() ? 256 : 128;
+  int boundary_side = on_gpu ? 256 : 128;
   const auto number_option = [&](const char* name, auto& into) -> bool {
     if (!given.count(name)) return true;
     return parse_number(given[name], into);
@@ -177,34 +221,62 @@ int run_train(std::span<const std::string> args, const compute::LessonCommandCon
     settings.layers = "64," + hidden_part(layers_default) + "10";
   }
 
-  auto made = MlpTrainer::create(*device, settings);
-  if (!made) {
-    if (made.error().kind == ErrorKind::kInvalidArgument) return usage_error(io, made.message());
-    return failed(io, made.message());
+  // One device's trainer, or the data parallel replicas': the loop below drives either.
+  std::unique_ptr<MlpTrainer> single;
+  std::unique_ptr<DataParallelTrainer> parallel;
+  if (gpus >= 2) {
+    auto made =
+        DataParallelTrainer::create(settings, gpus, gpu_replica_devices(), nccl_all_reduces());
+    if (!made) {
+      if (made.error().kind == ErrorKind::kInvalidArgument) return usage_error(io, made.message());
+      return failed(io, made.message());
+    }
+    parallel = std::move(*made);
+  } else {
+    auto made = MlpTrainer::create(*device, settings);
+    if (!made) {
+      if (made.error().kind == ErrorKind::kInvalidArgument) return usage_error(io, made.message());
+      return failed(io, made.message());
+    }
+    single = std::move(*made);
   }
-  MlpTrainer& trainer = **made;
-  if (given.count("--boundary") && !trainer.data().planar()) {
+  const TrainingData& data = single ? single->data() : parallel->data();
+  const MlpShape& shape = single ? single->shape() : parallel->shape();
+  const int steps_per_epoch = single ? single->steps_per_epoch() : parallel->steps_per_epoch();
+  if (given.count("--boundary") && !data.planar()) {
     return usage_error(io, "--boundary draws the plane of 2-input data; " + settings.data +
-                               " has " + std::to_string(trainer.data().inputs) + " inputs");
+                               " has " + std::to_string(data.inputs) + " inputs");
   }
   const bool show_progress = progress.value_or(io.interactive);
+  // With a CSV or JSON table on stdout, everything else goes to stderr.
+  std::ostream& out = format == "table" ? io.out : io.err;
 
-  io.out << "training " << trainer.shape().to_string() << " (" << trainer.shape().parameter_count()
-         << " parameters) on " << settings.data << " (" << trainer.data().count() << " examples), "
-         << "batch " << settings.batch << ", " << optimizer_name(settings.optimizer)
-         << " at learning rate " << settings.learning_rate << ", " << settings.epochs
-         << " epochs of " << trainer.steps_per_epoch() << " steps, seed " << settings.seed << "\n"
-         << "device: " << device->info().name
-         << (device->is_gpu()
-                 ? ""
-                 : " (the CPU emulator: smaller defaults; " +
-                       (why_emulator.empty() ? std::string("asked for") : why_emulator) + ")")
-         << "\n";
+  out << "training " << shape.to_string() << " (" << shape.parameter_count() << " parameters) on "
+      << settings.data << " (" << data.count() << " examples), "
+      << "batch " << settings.batch << ", " << optimizer_name(settings.optimizer)
+      << " at learning rate " << settings.learning_rate << ", " << settings.epochs << " epochs of "
+      << steps_per_epoch << " steps, seed " << settings.seed << "\n";
+  if (parallel) {
+    out << "data parallel on " << gpus << " GPUs, gradients summed by "
+        << parallel->all_reduce_name() << " (" << parallel->gradient_bytes() << " bytes a step):\n";
+    for (int r = 0; r < gpus; ++r) {
+      out << "  GPU " << r << ": " << parallel->device_name(r) << ", "
+          << batch_share(settings.batch, gpus, r).rows << " examples of each batch of "
+          << settings.batch << "\n";
+    }
+  } else {
+    out << "device: " << device->info().name
+        << (device->is_gpu()
+                ? ""
+                : " (the CPU emulator: smaller defaults; " +
+                      (why_emulator.empty() ? std::string("asked for") : why_emulator) + ")")
+        << "\n";
+  }
 
   std::vector<EpochSummary> epochs;
   std::string diverged;
   for (int e = 0; e < settings.epochs; ++e) {
-    auto summary = trainer.train_epoch();
+    auto summary = single ? single->train_epoch() : parallel->train_epoch();
     if (!summary) {
       diverged = summary.message();
       break;
@@ -216,8 +288,8 @@ int run_train(std::span<const std::string> args, const compute::LessonCommandCon
                   settings.epochs,
                   show_progress ? bar(summary->epoch, settings.epochs).c_str() : "", summary->loss,
                   100.0 * summary->accuracy, summary->seconds);
-    io.out << line << "\n";
-    io.out.flush();
+    out << line << "\n";
+    out.flush();
   }
 
   if (given.count("--curves")) {
@@ -241,18 +313,30 @@ int run_train(std::span<const std::string> args, const compute::LessonCommandCon
                 "trained: %lld steps in %.2f s, accuracy %.2f %% and loss %.4f over the %d "
                 "examples\n",
                 static_cast<long long>(last.steps), last.seconds, 100.0 * last.accuracy, last.loss,
-                trainer.data().count());
-  io.out << done;
+                data.count());
+  out << done;
 
   if (given.count("--boundary")) {
     const std::vector<float> points = boundary_points(boundary_side);
-    auto probabilities = trainer.probabilities(points);
+    auto probabilities = single ? single->probabilities(points) : parallel->probabilities(points);
     if (!probabilities) return failed(io, probabilities.message());
-    const auto image =
-        boundary_image(*probabilities, boundary_side, trainer.shape().classes(), trainer.data());
+    const auto image = boundary_image(*probabilities, boundary_side, shape.classes(), data);
     const Status written = io.write_png(given["--boundary"], boundary_side, boundary_side, image);
     if (!written.is_ok()) return failed(io, written.message());
-    io.out << "decision boundary: " << given["--boundary"] << "\n";
+    out << "decision boundary: " << given["--boundary"] << "\n";
+  }
+  if (parallel) {
+    // The replicas give their GPUs back before the timing makes its own, 1 to N of them.
+    parallel.reset();
+    out << "timing the step on 1 to " << gpus << " GPUs at batch " << settings.batch << " ("
+        << scaling_repeats << " steps each)...\n";
+    out.flush();
+    auto scaling =
+        measure_scaling(settings, gpus, gpu_replica_devices(), nccl_all_reduces(), scaling_repeats);
+    if (!scaling) return failed(io, "timing the data parallel step: " + scaling.message());
+    io.out << (format == "csv"    ? scaling_csv(*scaling)
+               : format == "json" ? scaling_json(*scaling)
+                                  : scaling_table(*scaling));
   }
   return 0;
 }

@@ -30,8 +30,9 @@ TEST(CliTrain, HelpListsTheOptions) {
   const ProcessResult r = run_threadlab({"train", "--help"});
   ASSERT_TRUE(r.exited) << r.describe();
   EXPECT_EQ(r.exit_code, 0) << r.describe();
-  for (const char* option : {"--backend", "--data", "--layers", "--batch", "--learning-rate",
-                             "--epochs", "--optimizer", "--seed", "--curves", "--boundary"}) {
+  for (const char* option :
+       {"--backend", "--data", "--layers", "--batch", "--learning-rate", "--epochs", "--optimizer",
+        "--seed", "--curves", "--boundary", "--gpus", "--format", "--scaling-repeats"}) {
     EXPECT_NE(r.out.find(option), std::string::npos) << option;
   }
 }
@@ -81,6 +82,10 @@ TEST(CliTrain, BadUsageExitsTwoWithOneLine) {
                                                      {"--learning-rate", "-1"},
                                                      {"--backend", "tpu"},
                                                      {"--epochs"},
+                                                     {"--gpus", "0"},
+                                                     {"--gpus", "two"},
+                                                     {"--format", "csv"},
+                                                     {"--gpus", "2", "--format", "xml"},
                                                      {"--data", "digits", "--boundary", "x.png"}};
   for (const auto& extra : bad) {
     const ProcessResult r = run_threadlab(with(kSmall, extra));
@@ -89,6 +94,22 @@ TEST(CliTrain, BadUsageExitsTwoWithOneLine) {
     const std::vector<std::string> lines = split_lines(r.err);
     ASSERT_EQ(lines.size(), 1u) << r.describe();
     EXPECT_TRUE(lines[0].starts_with("threadlab: train: ")) << lines[0];
+  }
+}
+
+// Data parallel needs GPUs: on the emulator, or asking for more GPUs than any machine here has, the
+// run is refused with one line that says why (exit 1, not a usage error: the request is sound).
+TEST(CliTrain, DataParallelWithoutTheGpusIsRefusedWithTheReason) {
+  for (const auto& extra : std::vector<std::vector<std::string>>{
+           {"--gpus", "2"},                           // kSmall asks for the emulator
+           {"--backend", "auto", "--gpus", "64"}}) {  // no machine here has 64
+    const ProcessResult r = run_threadlab(with(kSmall, extra));
+    ASSERT_TRUE(r.exited) << r.describe();
+    EXPECT_EQ(r.exit_code, 1) << r.describe();
+    const std::vector<std::string> lines = split_lines(r.err);
+    ASSERT_EQ(lines.size(), 1u) << r.describe();
+    EXPECT_TRUE(lines[0].starts_with("threadlab: train: --gpus ")) << lines[0];
+    EXPECT_TRUE(r.out.empty()) << r.out;
   }
 }
 

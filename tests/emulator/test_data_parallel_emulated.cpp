@@ -6,13 +6,18 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <thread>
 
 #include "compute/device.hpp"
 #include "lessons/09_training/data_parallel.hpp"
 #include "lessons/09_training/gradient_all_reduce.hpp"
 #include "lessons/09_training/mlp_trainer.hpp"
+#include "lessons/09_training/nccl_library.hpp"
 
 namespace tl::lessons {
 namespace {
@@ -223,6 +228,35 @@ TEST(DataParallel, ScalingReportHasARowPerReplicaCountInEveryFormat) {
   EXPECT_DOUBLE_EQ(ring_bytes_per_replica(1000, 2), 1000.0);
   EXPECT_DOUBLE_EQ(ring_bytes_per_replica(1000, 4), 1500.0);
   EXPECT_DOUBLE_EQ(ring_bytes_per_replica(1000, 1), 0.0);
+}
+
+// NCCL is found at run time: the file THREADLAB_NCCL_LIBRARY names comes first, then the toolkit,
+// then the loader's path.
+TEST(DataParallel, NcclIsLookedForWhereTheVariableSaysFirst) {
+  ::setenv("THREADLAB_NCCL_LIBRARY", "/opt/nccl/lib/libnccl.so.2", 1);
+  const std::vector<std::string> with_variable = nccl_library_candidates();
+  ::unsetenv("THREADLAB_NCCL_LIBRARY");
+  const std::vector<std::string> without = nccl_library_candidates();
+  ASSERT_FALSE(with_variable.empty());
+  EXPECT_EQ(with_variable.front(), "/opt/nccl/lib/libnccl.so.2");
+  EXPECT_EQ(with_variable.size(), without.size() + 1);
+  EXPECT_EQ(without.back(), "libnccl.so.2");  // the system loader's search, last
+  EXPECT_NE(std::find(without.begin(), without.end(), "/usr/local/cuda/lib64/libnccl.so.2"),
+            without.end());
+}
+
+// Where the toolkit ships NCCL (this machine's does), it loads without a GPU; where it does not,
+// the error says where it looked and how to point at one.
+TEST(DataParallel, NcclLoadsOrSaysWhereItLooked) {
+  auto nccl = NcclLibrary::load();
+  if (::access("/usr/local/cuda/lib64/libnccl.so.2", R_OK) == 0) {
+    ASSERT_TRUE(nccl.is_ok()) << nccl.message();
+    EXPECT_GE((*nccl)->version, 20000);
+    EXPECT_EQ((*nccl)->version_text().rfind("2.", 0), 0u) << (*nccl)->version_text();
+    EXPECT_NE((*nccl)->describe("ncclAllReduce", 1).find("ncclAllReduce: "), std::string::npos);
+  } else if (!nccl) {
+    EXPECT_NE(nccl.message().find("THREADLAB_NCCL_LIBRARY"), std::string::npos) << nccl.message();
+  }
 }
 
 }  // namespace
