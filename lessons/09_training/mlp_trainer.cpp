@@ -485,10 +485,6 @@ Status MlpTrainer::set_parameters(std::span<const float> params) {
   return device_.copy_to_device(params_.data(), params.data(), params_.bytes());
 }
 
-Result<MlpTrainer::Gradients> MlpTrainer::gradients(int rows) {
-  return gradients(rows, 0, rows, {});
-}
-
 Result<MlpTrainer::Gradients> MlpTrainer::gradients(
     int rows, int share_first, int share_rows,
     const std::function<Status(float*, std::size_t)>& combine) {
@@ -516,6 +512,29 @@ Result<MlpTrainer::Gradients> MlpTrainer::gradients(
     TL_RETURN_IF_ERROR(zero_gradients());
   }
   if (combine) TL_RETURN_IF_ERROR(combine(grads_.data(), grads_.size()));
+  Gradients result;
+  result.values.resize(grads_.size());
+  TL_RETURN_IF_ERROR(device_.copy_to_host(result.values.data(), grads_.data(), grads_.bytes()));
+  float stats[2] = {0, 0};
+  TL_RETURN_IF_ERROR(device_.copy_to_host(stats, stats_.data(), sizeof stats));
+  result.loss = stats[0];
+  return result;
+}
+
+Result<MlpTrainer::Gradients> MlpTrainer::gradients(int rows) {
+  if (rows < 1 || rows > std::min(max_rows_, data_.count())) {
+    return invalid_argument("gradients over 1 to " +
+                            std::to_string(std::min(max_rows_, data_.count())) + " rows, not " +
+                            std::to_string(rows));
+  }
+  TL_RETURN_IF_ERROR(
+      device_.copy_to_device(epoch_x_.data(), data_.x.data(),
+                             static_cast<std::size_t>(rows) * data_.inputs * sizeof(float)));
+  TL_RETURN_IF_ERROR(device_.copy_to_device(epoch_labels_.data(), data_.labels.data(),
+                                            static_cast<std::size_t>(rows) * sizeof(int)));
+  TL_RETURN_IF_ERROR(forward(batch_inputs(0), rows));
+  TL_RETURN_IF_ERROR(loss(batch_labels(0), rows, step_stats(0)));
+  TL_RETURN_IF_ERROR(backward(batch_inputs(0), rows));
   Gradients result;
   result.values.resize(grads_.size());
   TL_RETURN_IF_ERROR(device_.copy_to_host(result.values.data(), grads_.data(), grads_.bytes()));

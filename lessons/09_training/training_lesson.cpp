@@ -8,6 +8,7 @@
 
 #include "core/sweep/size_sweep.hpp"
 #include "kernels/mlp_shapes.hpp"
+#include "lessons/09_training/data_parallel_lesson.hpp"
 #include "lessons/09_training/step_graph.hpp"
 #include "lessons/09_training/training.hpp"
 
@@ -55,6 +56,7 @@ const std::vector<lessons::ParamSpec>& specs() {
        "Seed of the data and the weights",
        {},
        true},
+      data_parallel_gpus_spec(),  // data_parallel_lesson.hpp
   };
   return kSpecs;
 }
@@ -257,6 +259,8 @@ class TrainingLesson final : public Lesson {
       report.notes.push_back(
           "the emulator runs every GPU thread on the CPU: its timings are the CPU's, not a GPU's");
     }
+    // Data parallel over several GPUs (data_parallel_lesson.hpp): its rows, or why not.
+    TL_RETURN_IF_ERROR(add_data_parallel_rows(report, settings_, values_, device, repeats, cancel));
     auto checked = check_gradients(trainer);
     if (!checked) return checked.error();
     report.check = *checked;
