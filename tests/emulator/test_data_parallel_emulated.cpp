@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "compute/device.hpp"
+#include "compute/lessons/lesson_registry.hpp"
 #include "lessons/09_training/data_parallel.hpp"
 #include "lessons/09_training/gradient_all_reduce.hpp"
 #include "lessons/09_training/mlp_trainer.hpp"
@@ -257,6 +258,28 @@ TEST(DataParallel, NcclLoadsOrSaysWhereItLooked) {
   } else if (!nccl) {
     EXPECT_NE(nccl.message().find("THREADLAB_NCCL_LIBRARY"), std::string::npos) << nccl.message();
   }
+}
+
+// The lesson's gpus parameter on the emulator: the one-device rows as before, and a note that says
+// why there are no data parallel rows; a count of 0 is refused.
+TEST(DataParallel, TheLessonSaysWhyItCannotSplitOnTheEmulator) {
+  auto lesson = compute::make_lesson("training");
+  ASSERT_TRUE(lesson.is_ok()) << lesson.message();
+  ASSERT_TRUE((*lesson)->configure({{"hidden", "8"}, {"batch", "16"}, {"gpus", "2"}}).is_ok());
+  auto device = compute::make_emulator_device();
+  auto report = (*lesson)->run_timed(*device, nullptr);
+  ASSERT_TRUE(report.is_ok()) << report.message();
+  EXPECT_NE(report->find({TimingRole::kKernel, "step"}), nullptr);
+  EXPECT_EQ(report->find({TimingRole::kKernel, "data-parallel-2"}), nullptr);
+  const bool explained =
+      std::any_of(report->notes.begin(), report->notes.end(), [](const std::string& note) {
+        return note.rfind("data parallel (gpus 2) not run: it needs CUDA GPUs", 0) == 0;
+      });
+  EXPECT_TRUE(explained);
+  ASSERT_TRUE((*lesson)->configure({{"gpus", "0"}}).is_ok());
+  auto refused = (*lesson)->run_timed(*device, nullptr);
+  ASSERT_FALSE(refused.is_ok());
+  EXPECT_EQ(refused.error().kind, ErrorKind::kInvalidArgument);
 }
 
 }  // namespace
