@@ -294,6 +294,15 @@ Status TrainingSession::refresh() {
   Worker& w = *worker_;
   MlpTrainer& trainer = *w.trainer;
   const std::int64_t step = trainer.steps_done();
+  // Already measured at this step (a refresh for a boundary offered late): only the boundary.
+  if (w.refreshed_step != step) TL_RETURN_IF_ERROR(measure());
+  return write_boundary();
+}
+
+Status TrainingSession::measure() {
+  Worker& w = *worker_;
+  MlpTrainer& trainer = *w.trainer;
+  const std::int64_t step = trainer.steps_done();
   auto evaluation = trainer.evaluate();
   if (!evaluation) return evaluation.error();
   w.loss.add(step, evaluation->loss);
@@ -323,8 +332,15 @@ Status TrainingSession::refresh() {
     }
   }
   w.refreshed_step = step;
+  return Status::ok();
+}
 
-  // The boundary, into the destination the UI offered, if any (none for images: no plane).
+Status TrainingSession::write_boundary() {
+  Worker& w = *worker_;
+  MlpTrainer& trainer = *w.trainer;
+  const MlpShape& shape = trainer.shape();
+  const std::int64_t step = trainer.steps_done();
+  // Into the destination the UI offered, if any (none for images: they are not in a plane).
   if (!w.data->planar()) return Status::ok();
   const std::size_t points = static_cast<std::size_t>(options_.boundary_side) *
                              static_cast<std::size_t>(options_.boundary_side);

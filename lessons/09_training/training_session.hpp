@@ -142,7 +142,9 @@ class TrainingSession {
   void run_job(JobKind kind, int steps, const TrainingSettings& settings,
                const std::atomic<bool>& cancel);
   void train(int steps, const std::atomic<bool>& cancel);
-  Status refresh();
+  Status refresh();         // measure() where not done at this step, then write_boundary()
+  Status measure();         // the data set's loss and accuracy, the first layer's weights
+  Status write_boundary();  // into the offered destination, if any
   void publish(TrainingPhase phase);
 
   compute::Device& device_;
