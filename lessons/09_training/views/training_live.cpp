@@ -44,7 +44,14 @@ TrainingLive::TrainingLive(AppController& controller)
     : device_(controller.lesson_device()), sink_kind_(controller.state().backend) {
   sink_ = controller.make_class_map_sink(map_, sink_kind_);
   boundary_path_ = path_name(sink_kind_);
-  session_ = std::make_unique<lessons::TrainingSession>(device_);
+  // The emulator runs every GPU thread on the CPU: a quarter of the boundary's points, half as
+  // often, so that its steps are not mostly boundary.
+  lessons::TrainingSessionOptions options;
+  if (!device_.is_gpu()) {
+    options.boundary_side = 64;
+    options.refresh_every = 20;
+  }
+  session_ = std::make_unique<lessons::TrainingSession>(device_, options);
   snapshot_ = session_->snapshot();
   const lessons::TrainingSettings defaults =
       device_.is_gpu() ? lessons::TrainingSettings{} : lessons::emulator_training_settings();
