@@ -245,6 +245,9 @@ TEST_F(TrainingViewsTest, DivergenceIsShownWithItsStepAndResetRecovers) {
                "the divergence");
   EXPECT_GT(live_->snapshot().error_step, 0);
   EXPECT_NE(live_->snapshot().error.find("diverged at step"), std::string::npos);
+  ASSERT_FALSE(app_->state().messages.empty());
+  EXPECT_EQ(app_->state().messages.back().text, "Training: " + live_->snapshot().error)
+      << "said in the status bar too";
   // The app goes on: frames draw, the other lessons' work is not refused for good.
   app_->show_lesson_tab("training");
   frames_until([&] { return !live_->busy(); }, "the stopped job let go of the device");

@@ -137,7 +137,17 @@ void TrainingLive::update(AppController& controller) {
   // A measurement (a timed launch, a sweep) holds the device: training waits for it.
   device_free_ = !controller.busy();
   if (device_free_) session_->update();
+  const std::uint64_t before = snapshot_->version;
   take_snapshot();
+  const lessons::TrainingSnapshot& s = *snapshot_;
+  // A stop is also said in the status bar, once, for whoever is not looking at the tab.
+  if (s.version != before && !s.error.empty() && s.error != announced_error_) {
+    announced_error_ = s.error;
+    controller.post(
+        s.phase == lessons::TrainingPhase::kDiverged ? Severity::kWarning : Severity::kError,
+        "Training: " + s.error);
+  }
+  if (s.error.empty()) announced_error_.clear();
   deliver_boundary(controller);
 }
 

@@ -84,9 +84,10 @@ class TrainingLive final : public LessonLiveWork {
   int offered_classes_ = 0;
   std::uint32_t boundary_texture_ = 0;
   std::int64_t boundary_step_ = -1;
-  std::string boundary_path_;  // how the boundary reaches OpenGL, for the panel
-  std::string problem_;        // a command refused, the boundary's failure
-  bool device_free_ = true;    // no measurement holds the device
+  std::string boundary_path_;    // how the boundary reaches OpenGL, for the panel
+  std::string problem_;          // a command refused, the boundary's failure
+  std::string announced_error_;  // the session's error last posted to the status bar
+  bool device_free_ = true;      // no measurement holds the device
 };
 
 // The factory LessonViews::make_live names.
