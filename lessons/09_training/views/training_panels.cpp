@@ -62,7 +62,9 @@ void draw_error(const lessons::TrainingSnapshot& s) {
     error_text("Diverged at step " + std::to_string(s.error_step) + ": " + s.error +
                " Reset starts again from the seed.");
   } else if (s.phase == lessons::TrainingPhase::kFailed) {
-    error_text(s.error + " Change the fields and press Reset.");
+    error_text(s.error +
+               " Change the fields and press Reset (after an error of the device itself, Launch "
+               "first: it resets the device, or moves the app to the emulator).");
   }
 }
 
