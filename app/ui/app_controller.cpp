@@ -12,6 +12,7 @@
 #include "core/lessons/device_placeholders.hpp"
 #include "core/lessons/lesson_action.hpp"
 #include "core/plot/tick_format.hpp"
+#include "interop/class_map_sink.hpp"
 #include "interop/gl_trace_sink.hpp"
 #include "lab/exercise_registry.hpp"
 #include "lesson_texts.hpp"
@@ -37,8 +38,19 @@ Result<std::unique_ptr<AppController>> AppController::create(const ControllerOpt
 }
 
 AppController::~AppController() {
+  live_.reset();  // its background work holds the session's device
   runner_.cancel();
   runner_.wait();
+}
+
+void AppController::open_lesson_live() {
+  live_.reset();
+  if (const auto make = views().make_live; make != nullptr) live_ = make(*this);
+}
+
+std::unique_ptr<compute::FloatSink> AppController::make_class_map_sink(
+    render::ClassMap& map, std::optional<BackendKind> kind) const {
+  return interop::make_class_map_sink(kind.value_or(state_.backend), map);
 }
 
 Status AppController::initialize(const ControllerOptions& options) {
@@ -68,6 +80,7 @@ Status AppController::initialize(const ControllerOptions& options) {
   if (!lab) return lab.error();
   lab_ = std::move(*lab);
   lab_->set_lesson(state_.controls.lesson_id, is_gpu(state_.backend));
+  open_lesson_live();
   post(Severity::kInfo,
        std::string("Backend: ") + to_string(state_.backend) + ". " + state_.backend_reason);
   launch();
@@ -166,9 +179,11 @@ bool AppController::switch_lesson(const std::string& id) {
          "Measurements are running in the background; wait or cancel them first.");
     return false;
   }
+  live_.reset();  // the old lesson's background work ends with it
   auto opened = session_->select_lesson(id);
   if (!opened) {
     post(Severity::kError, opened.message());
+    open_lesson_live();
     return false;
   }
   lesson().set_keep_traced_inputs(true);
@@ -179,6 +194,7 @@ bool AppController::switch_lesson(const std::string& id) {
   state_.lesson_picture.reset();
   state_.lesson_pick.reset();
   lab_->set_lesson(state_.controls.lesson_id, is_gpu(state_.backend));
+  open_lesson_live();
   // A lesson may open on a tab of its own (the dense layer on its picture: the weights and outputs
   // are what that lesson is about).
   if (const std::string_view tab = views().opens_on; !tab.empty()) show_lesson_tab(tab);
@@ -216,7 +232,7 @@ void AppController::wait_until_idle(std::chrono::milliseconds limit) {
 }
 
 bool AppController::can_launch() const {
-  return !runner_.is_running();
+  return !runner_.is_running() && !(live_ && live_->busy());
 }
 
 void AppController::handle_device_error(const Error& error) {
@@ -229,7 +245,9 @@ void AppController::handle_device_error(const Error& error) {
   (void)runner_.take_new_failures();
   state_.timing.sweeping = false;
   state_.timed.pending = false;
+  live_.reset();  // its memory lives on the device about to be reset or replaced
   const auto recovery = session_->recover_from_device_error(error);
+  open_lesson_live();
   state_.backend = session_->backend();
   state_.backend_reason = session_->backend_reason();
   if (recovery.moved_to_emulator) {
@@ -259,6 +277,10 @@ void AppController::on_device_replaced() {
 }
 
 void AppController::launch(bool timed) {
+  if (live_ && live_->busy()) {
+    post(Severity::kWarning, "Training runs in the background on this device; pause it first.");
+    return;
+  }
   if (!can_launch()) {
     post(Severity::kWarning,
          "Measurements are running in the background; wait or cancel them first.");
@@ -401,6 +423,10 @@ void AppController::start_timed_run() {
 }
 
 void AppController::start_sweep(SweepKind kind) {
+  if (live_ && live_->busy()) {
+    post(Severity::kWarning, "Training runs in the background on this device; pause it first.");
+    return;
+  }
   if (runner_.is_running()) {
     post(Severity::kWarning, "Measurements are already running.");
     return;
@@ -610,6 +636,7 @@ void AppController::update() {
     state_.timing.progress = runner_.progress();
     state_.timing.sweeping = running;
   }
+  if (live_) live_->update(*this);
   lab_->update();
   advance_demo_when_due();
 }

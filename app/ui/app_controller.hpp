@@ -13,6 +13,7 @@
 
 #include "app_state.hpp"
 #include "compute/device.hpp"
+#include "compute/float_sink.hpp"
 #include "compute/lessons/lesson.hpp"
 #include "compute/lessons/lesson_registry.hpp"
 #include "compute/trace_sink.hpp"
@@ -22,6 +23,7 @@
 #include "interop/launch_session.hpp"
 #include "lab_controller.hpp"
 #include "lesson_views.hpp"
+#include "render/class_map.hpp"
 #include "render/mapping_renderer.hpp"
 #include "render/trace_buffer.hpp"
 
@@ -142,6 +144,14 @@ class AppController {
   void show_lesson_tab(std::string_view id);
   // The current lesson's own views (tabs, the picture beside the mapping view, picking).
   [[nodiscard]] const LessonViews& views() const;
+  // The current lesson's live work (LessonViews::make_live), or null.
+  [[nodiscard]] LessonLiveWork* lesson_live() { return live_.get(); }
+  // For a lesson's live work: the device the lessons run on (valid until it stops, see
+  // LessonLiveWork), the backend's sink into a class map (interop, copy or upload), and whether
+  // the device may be used now (no measurement runs).
+  [[nodiscard]] compute::Device& lesson_device() { return device(); }
+  [[nodiscard]] std::unique_ptr<compute::FloatSink> make_class_map_sink(
+      render::ClassMap& map, std::optional<BackendKind> kind = std::nullopt) const;
   // A view by the name a lesson link or a demo uses: the window's tabs, or the lesson's own.
   Status show_view(const std::string& name);
   void hover(std::optional<PixelPoint> pixel, Viewport viewport);
@@ -185,6 +195,8 @@ class AppController {
   void go_to_lesson_step(const std::string& lesson_id, bool at_last_step);
   void stop_background_work();
   void advance_demo_when_due();
+  // The current lesson's live work: made when it opens, dropped when it closes or the device goes.
+  void open_lesson_live();
 
   AppState state_;
   render::TraceBuffer trace_buffer_;  // outlives the session, whose trace sink writes into it
@@ -192,6 +204,7 @@ class AppController {
   std::unique_ptr<render::MappingRenderer> renderer_;
   SweepRunner runner_;
   std::unique_ptr<LabController> lab_;
+  std::unique_ptr<LessonLiveWork> live_;  // the lesson's background work; reset before session_
   bool runner_is_single_launch_ = false;
   std::optional<std::filesystem::path> ceilings_cache_;
   bool ceilings_requested_ = false;

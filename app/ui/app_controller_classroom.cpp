@@ -39,6 +39,7 @@ void AppController::load_steps() {
 }
 
 void AppController::stop_background_work() {
+  if (live_) live_->stop();
   if (!runner_.is_running()) return;
   runner_.cancel();
   runner_.wait();

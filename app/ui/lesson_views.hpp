@@ -5,6 +5,7 @@
 // lessons/CMakeLists.txt, like the lesson registry.
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,21 @@ struct LessonTab {
   bool (*ready)(const AppState& state) = nullptr;
 };
 
+// Work a lesson's views keep going between frames (the capstone's training in the background):
+// made by the controller when the lesson opens, updated once per frame on the UI thread (its GL
+// context current) before the panels draw, stopped before the device is reset or replaced, and
+// destroyed when the lesson closes. Panels reach it through AppController::lesson_live().
+class LessonLiveWork {
+ public:
+  virtual ~LessonLiveWork() = default;
+  // Collects what the background work made and hands new work out; never waits for it.
+  virtual void update(AppController& controller) = 0;
+  // Whether background work holds the device (launches and sweeps wait for it).
+  [[nodiscard]] virtual bool busy() const = 0;
+  // Pauses the background work and waits for it to let go of the device.
+  virtual void stop() = 0;
+};
+
 struct LessonViews {
   std::vector<LessonTab> tabs{};
   // The tab the lesson opens on (empty: the window's default).
@@ -37,6 +53,8 @@ struct LessonViews {
   // A click on element (row, col) of the mapping view (the matrix product: the reads of that
   // element). Null: the lesson has no use for a picked element.
   void (*pick_element)(AppController& controller, std::uint64_t row, std::uint64_t col) = nullptr;
+  // Its live work, if it has any (null: none).
+  std::unique_ptr<LessonLiveWork> (*make_live)(AppController& controller) = nullptr;
 };
 
 inline constexpr std::string_view kGridOfBlocks = "grid";

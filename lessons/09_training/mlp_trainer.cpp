@@ -545,3 +545,74 @@ Result<MlpTrainer::Gradients> MlpTrainer::gradients(int rows) {
 }
 
 }  // namespace tl::lessons
+
+// ---- Step by step, for the window's live views. ----
+
+namespace tl::lessons {
+
+Result<std::vector<MlpTrainer::StepStats>> MlpTrainer::train_steps(int count) {
+  if (count < 1) return invalid_argument("train at least one step, not " + std::to_string(count));
+  if (next_step_in_epoch_ == 0) TL_RETURN_IF_ERROR(upload_shuffled_epoch());
+  const int steps = std::min(count, steps_per_epoch() - next_step_in_epoch_);
+  const int examples = data_.count(), batch = settings_.batch;
+  const int first_slot = next_step_in_epoch_;
+  const std::int64_t first_step = steps_done_;
+  for (int s = first_slot; s < first_slot + steps; ++s) {
+    const int first = s * batch, rows = std::min(batch, examples - first);
+    TL_RETURN_IF_ERROR(forward(batch_inputs(first), rows));
+    TL_RETURN_IF_ERROR(loss(batch_labels(first), rows, step_stats(s)));
+    TL_RETURN_IF_ERROR(backward(batch_inputs(first), rows));
+    TL_RETURN_IF_ERROR(update());
+    ++steps_done_;  // Adam's bias correction counts the steps
+  }
+  steps_done_ = first_step;  // counted again below, up to a diverged step
+  std::vector<float> stats(2 * static_cast<std::size_t>(steps));
+  TL_RETURN_IF_ERROR(
+      device_.copy_to_host(stats.data(), step_stats(first_slot), stats.size() * sizeof(float)));
+  TL_RETURN_IF_ERROR(device_.synchronize());
+  std::vector<StepStats> result;
+  result.reserve(static_cast<std::size_t>(steps));
+  for (int i = 0; i < steps; ++i) {
+    const double step_loss = stats[2 * static_cast<std::size_t>(i)];
+    const std::int64_t step = steps_done_ + 1;
+    if (!std::isfinite(step_loss) || step_loss > kDivergedLoss) {
+      // The steps after this one trained on garbage: the trainer stops here for good (a reset
+      // makes a new one).
+      return invalid_argument("training diverged at step " + std::to_string(step) + ": the loss " +
+                              (std::isnan(step_loss)   ? std::string("became NaN")
+                               : std::isinf(step_loss) ? std::string("became infinite")
+                                                       : "exploded to " + number(step_loss)) +
+                              ". The learning rate " + number(settings_.learning_rate) +
+                              " is too large for " +
+                              std::string(optimizer_name(settings_.optimizer)) +
+                              " on this network: lower it and reset.");
+    }
+    const int rows = std::min(batch, examples - (first_slot + i) * batch);
+    ++steps_done_;
+    step_losses_.push_back(step_loss);
+    result.push_back(
+        {step_loss, stats[2 * static_cast<std::size_t>(i) + 1] / static_cast<double>(rows)});
+  }
+  next_step_in_epoch_ += steps;
+  if (next_step_in_epoch_ == steps_per_epoch()) {
+    next_step_in_epoch_ = 0;
+    ++epochs_done_;
+  }
+  return result;
+}
+
+Status MlpTrainer::probabilities_on_device(const float* points, std::size_t count,
+                                           float* probabilities) {
+  const kernels::MlpKernels& k = device_.kernels().mlp;
+  const int inputs = data_.inputs, classes = shape_.classes();
+  for (std::size_t first = 0; first < count; first += static_cast<std::size_t>(max_rows_)) {
+    const int rows = static_cast<int>(std::min<std::size_t>(max_rows_, count - first));
+    TL_RETURN_IF_ERROR(forward(points + first * inputs, rows));
+    TL_RETURN_IF_ERROR(k.softmax(kernels::mlp_elementwise_config(static_cast<std::uint64_t>(rows)),
+                                 activation(shape_.layers() - 1), probabilities + first * classes,
+                                 rows, classes));
+  }
+  return Status::ok();
+}
+
+}  // namespace tl::lessons

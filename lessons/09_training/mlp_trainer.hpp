@@ -144,6 +144,19 @@ class MlpTrainer {
   // Shuffles the data set and copies it to the device (once per epoch).
   Status upload_shuffled_epoch();
 
+  // ---- Step by step, for the window's live views (training_session.hpp). ----
+  // Up to `count` steps, never past the end of the current epoch (the next call shuffles and
+  // starts the next one); their losses and batch accuracies are read back once, at the end, and
+  // checked as train_epoch checks them. Do not mix with train_epoch on one trainer.
+  struct StepStats {
+    double loss = 0;
+    double accuracy = 0;  // of the batch, as it trained
+  };
+  Result<std::vector<StepStats>> train_steps(int count);
+  // Class probabilities of `count` points (count × inputs floats) already on the device, written
+  // to `probabilities` (count × classes floats, device memory: a mapped OpenGL buffer, say).
+  Status probabilities_on_device(const float* points, std::size_t count, float* probabilities);
+
  private:
   MlpTrainer(compute::Device& device, TrainingSettings settings, MlpShape shape, TrainingData data);
   Status allocate();
@@ -172,6 +185,7 @@ class MlpTrainer {
   std::vector<double> step_losses_;
   std::chrono::steady_clock::time_point started_;
   bool started_clock_ = false;
+  int next_step_in_epoch_ = 0;  // train_steps' place in the current epoch
 };
 
 }  // namespace tl::lessons
