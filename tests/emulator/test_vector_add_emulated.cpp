@@ -184,9 +184,10 @@ TEST(VectorAddEmulatedTimings, ReportsEveryTimingWithItsRepeats) {
   auto report = run_vector_add(*device, request);
   ASSERT_TRUE(report.is_ok()) << report.message();
   ASSERT_TRUE(report->has_pinned()) << report->pinned_unavailable;
-  for (const TimingStats* t : {&report->kernel, &report->host_to_device, &report->device_to_host,
-                               &report->host_to_device_pinned, &report->device_to_host_pinned,
-                               &report->cpu_single, &report->cpu_multi}) {
+  for (const TimingStats* t :
+       {&report->kernel, &report->kernel_vectorized, &report->host_to_device,
+        &report->device_to_host, &report->host_to_device_pinned, &report->device_to_host_pinned,
+        &report->cpu_single, &report->cpu_multi}) {
     EXPECT_EQ(t->repeats, 5);
     EXPECT_LE(t->min_ms, t->median_ms);
     EXPECT_LE(t->median_ms, t->max_ms);
