@@ -3,7 +3,8 @@
 //   1. Vector add (kernels/vector_add.cuh) at N = 2^28: the lesson's one-element-per-thread kernel
 //      and vector_add_vectorized over float4s per thread × streaming hints × grid size, each
 //      checked against the host on awkward sizes and misaligned pointers first, then timed (best
-//      and median of 30) against cudaMemcpy device to device of the same bytes, timed the same way.
+//      and median of 30) against cudaMemcpy device to device (512 MiB as the app's ceiling, and
+//      1 GiB), timed the same way.
 //   2. The tensor-core rungs at 4096³ against cuBLAS FP16 (cublasGemmEx, FP32 accumulation and
 //      output; timed before and after them): mma.sync (kernels/matmul_mma.cuh) in a few tile
 //      shapes and a leaner-addressing candidate (tools/gpu/mma_candidates.cuh), and wgmma
