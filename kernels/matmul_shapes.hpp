@@ -25,6 +25,9 @@ enum class MatmulKernel {
   kWmmaBf16,  // the same with BF16 inputs
   kWmmaTf32,  // WMMA 16×16×8 fragments, the float inputs rounded to TF32 in the kernel
   kMmaFp16,   // mma.sync m16n8k16 with ldmatrix and a cp.async pipeline, FP16 inputs
+  // wgmma m64n256k16 (a warpgroup's instruction, operands read from swizzled shared memory), FP16
+  // inputs; Hopper (compute capability 9.0) alone (kernels/matmul_wgmma.cuh).
+  kWgmmaFp16,
 };
 
 // Every rung in ladder order: the lesson times them all side by side.
@@ -37,7 +40,7 @@ inline constexpr MatmulKernel kMatmulLadder[] = {
 // compared with cuBLAS at its own precision.
 inline constexpr MatmulKernel kMatmulTensorRungs[] = {
     MatmulKernel::kWmmaFp16, MatmulKernel::kWmmaBf16, MatmulKernel::kWmmaTf32,
-    MatmulKernel::kMmaFp16};
+    MatmulKernel::kMmaFp16, MatmulKernel::kWgmmaFp16};
 
 // What a kernel multiplies: the lesson's float matrices, or copies rounded to a tensor-core
 // input format. Every rung accumulates in float32 and writes C as float32.
@@ -51,6 +54,7 @@ enum class MatmulInput {
   switch (kernel) {
     case MatmulKernel::kWmmaFp16:
     case MatmulKernel::kMmaFp16:
+    case MatmulKernel::kWgmmaFp16:
       return MatmulInput::kFp16;
     case MatmulKernel::kWmmaBf16:
       return MatmulInput::kBf16;
@@ -79,6 +83,8 @@ enum class MatmulInput {
 // The lowest compute capability (major × 10 + minor) the tensor rungs are compiled for: BF16 and
 // TF32 fragments, m16n8k16 and cp.async all arrived with Ampere.
 inline constexpr int kMatmulTensorMinCapability = 80;
+// The wgmma rung's one compute capability: sm_90a code runs on 9.0 alone.
+inline constexpr int kMatmulWgmmaCapability = 90;
 
 // The names the command line, the links and the timing rows use.
 struct MatmulKernelName {
@@ -97,10 +103,11 @@ inline constexpr MatmulKernelName kMatmulKernelNames[] = {
     {MatmulKernel::kWmmaBf16, "wmma-bf16"},
     {MatmulKernel::kWmmaTf32, "wmma-tf32"},
     {MatmulKernel::kMmaFp16, "mma-fp16"},
+    {MatmulKernel::kWgmmaFp16, "wgmma-fp16"},
 };
 
 // "uncoalesced", "naive", "tiled", "regtile-1d", "regtile-2d", "vectorized", "warptile",
-// "wmma-fp16", "wmma-bf16", "wmma-tf32", "mma-fp16".
+// "wmma-fp16", "wmma-bf16", "wmma-tf32", "mma-fp16", "wgmma-fp16".
 [[nodiscard]] constexpr std::string_view to_string(MatmulKernel kernel) {
   for (const MatmulKernelName& entry : kMatmulKernelNames) {
     if (entry.kernel == kernel) return entry.name;
@@ -135,6 +142,8 @@ struct MatmulBlockTile {
       return MatmulBlockTile{64, 64, 32, 128};
     case MatmulKernel::kMmaFp16:
       return MatmulBlockTile{128, 128, 64, 128};
+    case MatmulKernel::kWgmmaFp16:
+      return MatmulBlockTile{128, 256, 64, 256};
     default:
       return std::nullopt;
   }

@@ -11,6 +11,10 @@ struct VectorAddKernels {
   Status (*add)(const LaunchConfig& config, const float* a, const float* b, float* c, int n);
   Status (*add_traced)(const LaunchConfig& config, const float* a, const float* b, float* c, int n,
                        TraceRecord* trace);
+  // vector_add_vectorized (float4 per thread), timed only; launched with
+  // lessons::vectorized_vector_add_config.
+  Status (*add_vectorized)(const LaunchConfig& config, const float* a, const float* b, float* c,
+                           int n);
 };
 
 VectorAddKernels vector_add_emulated();

@@ -3,12 +3,17 @@
 
 constexpr auto kVectorAdd = describe("vector_add", &vector_add<tl::Untraced>);
 constexpr auto kVectorAddTraced = describe("vector_add_traced", &vector_add<tl::Traced>);
+// One float4 per thread and pass, no cache hints: the fastest of the variants
+// tools/gpu/perf_sweep.cu measured on an H200 (docs/PERFORMANCE.md, "Vector add").
+constexpr auto kVectorAddVectorized =
+    describe("vector_add_vectorized", &vector_add_vectorized<1, false, tl::Untraced>);
 
 inline kernels::VectorAddKernels vector_add_kernels() {
-  return {launch<kVectorAdd>, launch<kVectorAddTraced>};
+  return {launch<kVectorAdd>, launch<kVectorAddTraced>, launch<kVectorAddVectorized>};
 }
 
 inline std::span<const kernels::KernelSymbol> vector_add_symbols() {
-  static const kernels::KernelSymbol kSymbols[] = {symbol(kVectorAdd)};
+  static const kernels::KernelSymbol kSymbols[] = {symbol(kVectorAdd),
+                                                   symbol(kVectorAddVectorized)};
   return kSymbols;
 }

@@ -292,6 +292,15 @@ template <class T>
 T __ldcg(const T* address) {
   return *address;
 }
+// Streaming (evict-first) load and store: the data is used once.
+template <class T>
+T __ldcs(const T* address) {
+  return *address;
+}
+template <class T>
+void __stcs(T* address, T value) {
+  *address = value;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Device math beyond <math.h>: the fast intrinsics compute the accurate function here (the GPU's
@@ -428,6 +437,7 @@ using tl::emu::__frcp_rn;
 using tl::emu::__fsqrt_rn;
 using tl::emu::__int2float_rn;
 using tl::emu::__ldcg;
+using tl::emu::__ldcs;
 using tl::emu::__ldg;
 using tl::emu::__mulhi;
 using tl::emu::__popc;
@@ -437,6 +447,7 @@ using tl::emu::__shfl_down_sync;
 using tl::emu::__shfl_sync;
 using tl::emu::__shfl_up_sync;
 using tl::emu::__shfl_xor_sync;
+using tl::emu::__stcs;
 using tl::emu::__syncwarp;
 using tl::emu::__threadfence;
 using tl::emu::__threadfence_block;

@@ -1,4 +1,5 @@
-// Lesson 4's tensor-core rungs compiled by nvcc (kernels/matmul_wmma.cuh, kernels/matmul_mma.cuh).
+// Lesson 4's tensor-core rungs compiled by nvcc (kernels/matmul_wmma.cuh, kernels/matmul_mma.cuh;
+// the wgmma rung, kernels/matmul_wgmma.cuh, in kernels/gpu/matmul_wgmma_gpu.cu).
 // They are GPU-only source, so their launch functions live here rather than in the shared
 // description (kernels/matmul_launch.inl); the emulator's table entry refuses with the reason.
 
@@ -8,9 +9,13 @@
 
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "gpu_launch.cuh"
 #include "kernels/matmul_kernels.hpp"
+#if defined(THREADLAB_HAVE_WGMMA)
+#include "kernels/gpu/matmul_wgmma_gpu.hpp"
+#endif
 
 namespace tl::gpu {
 #include "kernels/matmul_mma.cuh"
@@ -71,6 +76,23 @@ Status check_tensor_device() {
   return Status::ok();
 }
 
+// The wgmma rung is compiled for sm_90a, which runs on compute capability 9.0 alone.
+Status check_wgmma_device() {
+  int device = 0, major = 0, minor = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
+    return Error{ErrorKind::kCudaError, "could not read the GPU's compute capability"};
+  }
+  if (major * 10 + minor != kernels::kMatmulWgmmaCapability) {
+    return Error{ErrorKind::kInvalidArgument,
+                 "the wgmma-fp16 rung uses Hopper's warpgroup instructions, compiled for compute "
+                 "capability 9.0 alone (sm_90a); this GPU is " +
+                     std::to_string(major) + "." + std::to_string(minor)};
+  }
+  return Status::ok();
+}
+
 template <class Trace, class... Records>
 Status launch_tensor(const LaunchConfig& config, kernels::MatmulKernel kernel, const void* a,
                      const void* b, float* c, int m, int n, int k, Records... records) {
@@ -110,6 +132,18 @@ Status matmul_tensor_gpu(const LaunchConfig& config, MatmulKernel kernel, const 
   }
   TL_RETURN_IF_ERROR(check_block_tile_launch(kernel, config));
   TL_RETURN_IF_ERROR(gpu::check_tensor_device());
+  if (kernel == MatmulKernel::kWgmmaFp16) {
+#if defined(THREADLAB_HAVE_WGMMA)
+    TL_RETURN_IF_ERROR(gpu::check_wgmma_device());
+    return matmul_wgmma_gpu(config, a, b, c, m, n, k, trace);
+#else
+    return Error {
+      ErrorKind::kInvalidArgument,
+          std::string(
+              "the wgmma-fp16 rung is not in this build: it compiles for sm_90a "
+              "only, and this build's CUDA architectures do not include 90");
+#endif
+  }
   if (trace == nullptr) {
     return gpu::launch_tensor<tl::Untraced>(config, kernel, a, b, c, m, n, k);
   }
@@ -122,14 +156,20 @@ Status matmul_tensor_layout_probe_gpu(float* a_out, float* b_out, float* c_out) 
   return launch_status("matmul_mma_layout_probe", LaunchConfig{{1, 1, 1}, {32, 1, 1}});
 }
 
-// For the occupancy view: the timed kernels, the mma rung with its 16-byte copies.
+// For the occupancy view: the timed kernels, the mma and wgmma rungs with their 16-byte copies.
 std::span<const KernelSymbol> matmul_tensor_gpu_symbols() {
-  static const KernelSymbol kSymbols[] = {
-      gpu::symbol(gpu::kWmmaFp16<tl::Untraced>),
-      gpu::symbol(gpu::kWmmaBf16<tl::Untraced>),
-      gpu::symbol(gpu::kWmmaTf32<tl::Untraced>),
-      gpu::symbol(gpu::kMmaFp16<true, tl::Untraced>),
-  };
+  static const std::vector<KernelSymbol> kSymbols = [] {
+    std::vector<KernelSymbol> symbols = {
+        gpu::symbol(gpu::kWmmaFp16<tl::Untraced>),
+        gpu::symbol(gpu::kWmmaBf16<tl::Untraced>),
+        gpu::symbol(gpu::kWmmaTf32<tl::Untraced>),
+        gpu::symbol(gpu::kMmaFp16<true, tl::Untraced>),
+    };
+#if defined(THREADLAB_HAVE_WGMMA)
+    symbols.push_back(matmul_wgmma_gpu_symbol());
+#endif
+    return symbols;
+  }();
   (void)gpu::allow_mma_shared_memory<true, tl::Untraced>();  // else it shows 0 blocks per SM
   return kSymbols;
 }

@@ -53,6 +53,10 @@ LaunchConfig covering_config(std::uint64_t n, std::uint32_t threads_per_block) {
   return config;
 }
 
+LaunchConfig vectorized_vector_add_config(std::uint64_t n) {
+  return covering_config((n + 3) / 4, 256);
+}
+
 void vector_add_reference(std::span<const float> a, std::span<const float> b, std::span<float> c) {
   for (std::size_t i = 0; i < c.size(); ++i) c[i] = a[i] + b[i];
 }

@@ -45,6 +45,12 @@ Status check_vector_add_index_range(const LaunchConfig& config);
 // Enough blocks of `threads_per_block` threads to give every element its own thread.
 [[nodiscard]] LaunchConfig covering_config(std::uint64_t n, std::uint32_t threads_per_block);
 
+// The launch of the vectorized kernel (kernels/vector_add.cuh, vector_add_vectorized): blocks of
+// 256 threads, enough for one float4 per thread (ceil(N / 4) threads). A grid sized to the device
+// (a few blocks per SM, the threads looping) measured 0.5-5 % slower on an H200
+// (docs/PERFORMANCE.md, "Vector add").
+[[nodiscard]] LaunchConfig vectorized_vector_add_config(std::uint64_t n);
+
 // The plain loop a beginner writes: one thread, one element after another.
 void vector_add_reference(std::span<const float> a, std::span<const float> b, std::span<float> c);
 // The same work split over `threads` std::threads (0: all hardware threads). Small inputs use fewer

@@ -11,8 +11,9 @@
 namespace tl::compute {
 namespace {
 
-// Issue #6's target: the kernel moves at least 0.90 of what a device-to-device copy moves.
-constexpr double kVectorAddTarget = 0.90;
+// Issue #20's target: the vectorized kernel moves at least 0.98 of what a device-to-device copy
+// moves (issue #6 asked 0.90 of the one-element-per-thread kernel, which reached 0.81 on an H200).
+constexpr double kVectorAddTarget = 0.98;
 
 }  // namespace
 
@@ -23,12 +24,22 @@ Status vector_add_benchmark(const BenchContext& context, std::vector<RatioRow>& 
   auto report =
       run_lesson_once(device, lessons::kVectorAddId, {{"n", std::to_string(n)}}, context.repeats);
   if (!report) return report.error();
+  const char* const copy = device.is_gpu() ? "device-to-device copy" : "host memcpy";
+  const double copy_gb_per_second = context.ceilings.copy_bytes_per_second / 1e9;
+  // Both kernels of the same run: the lesson's first one (one element per thread, the grid the
+  // lesson's launch configuration gives by default: 256 threads a block, enough blocks to cover N)
+  // and the vectorized one (float4 per thread), which carries the target.
   const TimingRow* kernel = find_timed_row(*report, {TimingRole::kKernel, ""});
-  if (kernel == nullptr) return Error{ErrorKind::kCudaError, "vector add: no kernel timing"};
-  RatioRow row = rate_ratio("vector add kernel, N = " + format_power_of_two(n),
-                            per_second(kernel->bytes, *kernel) / 1e9, "GB/s",
-                            device.is_gpu() ? "device-to-device copy" : "host memcpy",
-                            context.ceilings.copy_bytes_per_second / 1e9);
+  const TimingRow* vectorized = find_timed_row(*report, {TimingRole::kKernel, "vectorized"});
+  if (kernel == nullptr || vectorized == nullptr) {
+    return Error{ErrorKind::kCudaError, "vector add: no kernel timing"};
+  }
+  rows.push_back(rate_ratio("vector add, one element per thread, N = " + format_power_of_two(n),
+                            per_second(kernel->bytes, *kernel) / 1e9, "GB/s", copy,
+                            copy_gb_per_second));
+  RatioRow row = rate_ratio("vector add, float4 per thread, N = " + format_power_of_two(n),
+                            per_second(vectorized->bytes, *vectorized) / 1e9, "GB/s", copy,
+                            copy_gb_per_second);
   if (context.suite == BenchSuite::kPerf) row = with_target(std::move(row), kVectorAddTarget);
   rows.push_back(std::move(row));
   // The lesson's two end-to-end series, from the same run: copies from pinned host memory against

@@ -17,16 +17,21 @@ struct SeriesNames {
   const char* cpu_single;
   const char* cpu_multi;
   const char* kernel;
+  const char* kernel_vectorized;  // vector_add_vectorized, float4 per thread
   const char* end_to_end;         // copies from and to pageable memory (std::vector)
   const char* end_to_end_pinned;  // the same copies from and to pinned memory
 };
 
 SeriesNames series_names(bool on_gpu) {
   if (on_gpu) {
-    return {"CPU, 1 thread", "CPU, all threads", "GPU kernel", "GPU end to end",
-            "GPU end to end, pinned"};
+    return {"CPU, 1 thread",      "CPU, all threads", "GPU kernel",
+            "GPU kernel, float4", "GPU end to end",   "GPU end to end, pinned"};
   }
-  return {"CPU, 1 thread", "CPU, all threads", "Emulated kernel (CPU)", "Emulated end to end (CPU)",
+  return {"CPU, 1 thread",
+          "CPU, all threads",
+          "Emulated kernel (CPU)",
+          "Emulated kernel, float4 (CPU)",
+          "Emulated end to end (CPU)",
           "Emulated end to end, pinned (CPU)"};
 }
 
@@ -149,6 +154,20 @@ class VectorAddLesson final : public Lesson {
     const double n = static_cast<double>(r.n);
     report.rows.push_back(
         {{TimingRole::kKernel, ""}, names.kernel, r.kernel, 12.0 * n, n, true, r.on_gpu});
+    // The same sum by vector_add_vectorized, on its own launch (the lesson's "At the copy
+    // ceiling"): what the device copy's bandwidth takes.
+    if (!r.kernel_vectorized.empty()) {
+      report.rows.push_back({{TimingRole::kKernel, "vectorized"},
+                             names.kernel_vectorized,
+                             r.kernel_vectorized,
+                             12.0 * n,
+                             n,
+                             true,
+                             r.on_gpu});
+      report.notes.push_back(std::string(names.kernel_vectorized) + ": vector_add_vectorized on " +
+                             r.vectorized_config.to_string() +
+                             ", one float4 (4 elements) per thread");
+    }
     report.rows.push_back({{TimingRole::kCopy, "to-device"},
                            r.on_gpu ? "copy A, B host → device" : "copy A, B (emulated)",
                            r.host_to_device,
@@ -209,7 +228,13 @@ class VectorAddLesson final : public Lesson {
           {{TimingRole::kCpuAllThreads, ""}, names.cpu_multi, r.cpu_multi, 12.0 * n, n, true});
       report.notes.push_back(cpu_threads_note(names.cpu_multi, r.cpu_threads));
     }
-    if (r.check) report.check = LessonCheck{r.check->passed, r.check->describe()};
+    if (r.check) {
+      report.check = LessonCheck{r.check->passed, r.check->describe()};
+      if (r.check_vectorized) {
+        report.check->passed = report.check->passed && r.check_vectorized->passed;
+        report.check->description += "; the float4 kernel: " + r.check_vectorized->describe();
+      }
+    }
     return report;
   }
 

@@ -129,6 +129,28 @@ Result<VectorAddReport> run_vector_add(Device& device, const VectorAddRequest& r
 
   if (request.check) report.check = lessons::check_vector_add(a, b, c);
 
+  if (request.time_vectorized) {
+    if (cancel_requested(request.cancel)) return cancelled_error();
+    report.vectorized_config = lessons::vectorized_vector_add_config(n);
+    // C poisoned again, so that the check sees only what this kernel wrote.
+    if (request.check) {
+      std::fill(c.begin(), c.end(), std::numeric_limits<float>::quiet_NaN());
+      TL_RETURN_IF_ERROR(device.copy_to_device(v.c.data(), c.data(), bytes));
+    }
+    auto launch_vectorized = [&]() -> Status {
+      return kernels.vector_add.add_vectorized(report.vectorized_config, v.a.data(), v.b.data(),
+                                               v.c.data(), n_int);
+    };
+    auto times = device.time_repeated(launch_vectorized, request.warmup, request.repeats);
+    if (!times) return times.error();
+    TL_RETURN_IF_ERROR(device.synchronize());
+    report.kernel_vectorized = summarize_timings(*times);
+    if (request.check) {
+      TL_RETURN_IF_ERROR(device.copy_to_host(c.data(), v.c.data(), bytes));
+      report.check_vectorized = lessons::check_vector_add(a, b, c);
+    }
+  }
+
   if (request.time_cpu) {
     std::vector<float> reference(n);
     if (cancel_requested(request.cancel)) return cancelled_error();

@@ -22,6 +22,9 @@ struct VectorAddRequest {
   // Also time the copies from and to pinned (page-locked) host memory, the second end-to-end
   // series.
   bool time_pinned = true;
+  // Also time (and check) the vectorized kernel, vector_add_vectorized, on the same inputs: the
+  // one that reaches the device copy's bandwidth.
+  bool time_vectorized = true;
   int warmup = 1;  // untimed runs before the timed ones (first-launch and clock ramp costs)
   int repeats = 5;
   std::uint32_t seed = 1;
@@ -31,7 +34,9 @@ struct VectorAddRequest {
 struct VectorAddReport {
   bool on_gpu = false;
   std::uint64_t n = 0;
-  TimingStats kernel;          // the untraced kernel alone
+  TimingStats kernel;             // the untraced kernel alone
+  TimingStats kernel_vectorized;  // vector_add_vectorized; empty when not requested
+  LaunchConfig vectorized_config;
   TimingStats host_to_device;  // A and B
   TimingStats device_to_host;  // C
   // The same copies from and to pinned host memory; empty when not requested or when pinned
@@ -43,6 +48,7 @@ struct VectorAddReport {
   TimingStats cpu_multi;
   unsigned cpu_threads = 0;
   std::optional<lessons::CheckResult> check;
+  std::optional<lessons::CheckResult> check_vectorized;
 
   // Copy A and B in, run, copy C out: what a program actually waits for.
   [[nodiscard]] double end_to_end_ms() const {

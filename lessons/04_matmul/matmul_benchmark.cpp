@@ -10,12 +10,15 @@
 namespace tl::compute {
 namespace {
 
-// Issue #6's target for the best rung (warptile) against cuBLAS SGEMM at 4096³.
-constexpr double kBestRungTarget = 0.75;
+// Issue #20's target for the best FP32 rung (warptile) against cuBLAS SGEMM at 4096³ (issue #6
+// asked 0.75; the rung reached 0.76-0.77 on an H200, docs/PERFORMANCE.md).
+constexpr double kBestRungTarget = 0.90;
 constexpr const char* kBestRung = "warptile";
-// Issue #20's target for the mma.sync rung against cuBLAS at FP16 (FP32 accumulation), 4096³.
+// Issue #20's target for the best tensor-core rung against cuBLAS at FP16 (FP32 accumulation),
+// 4096³: the wgmma rung where the device runs it (Hopper), else the mma.sync rung.
 constexpr double kBestTensorRungTarget = 0.5;
-constexpr lessons::MatmulKernel kBestTensorRung = lessons::MatmulKernel::kMmaFp16;
+constexpr lessons::MatmulKernel kBestTensorRung = lessons::MatmulKernel::kWgmmaFp16;
+constexpr lessons::MatmulKernel kBestTensorRungBeforeHopper = lessons::MatmulKernel::kMmaFp16;
 
 // The issue's size on a GPU; on the emulator small enough for seconds (the ratios then say little
 // about a GPU, and the table's header names the device).
@@ -85,6 +88,11 @@ Status ladder(const BenchContext& context, std::vector<RatioRow>& rows) {
   }
   // The tensor-core rungs, timed in the same run, each against cuBLAS at its own precision
   // (cublasGemmEx with FP32 accumulation on the same inputs).
+  const bool best_rung_timed =
+      find_timed_row(*report, {TimingRole::kKernel,
+                               std::string(lessons::to_string(kBestTensorRung))}) != nullptr;
+  const lessons::MatmulKernel target_rung =
+      best_rung_timed ? kBestTensorRung : kBestTensorRungBeforeHopper;
   for (const lessons::MatmulKernel kernel : lessons::kMatmulTensorRungs) {
     const std::string rung(lessons::to_string(kernel));
     std::string format(lessons::to_string(lessons::matmul_input(kernel)));
@@ -104,7 +112,7 @@ Status ladder(const BenchContext& context, std::vector<RatioRow>& rows) {
     } else if (library_gflops <= 0) {
       ratio.absent = "no cuBLAS on this device";
     }
-    if (kernel == kBestTensorRung) ratio = with_target(std::move(ratio), kBestTensorRungTarget);
+    if (kernel == target_rung) ratio = with_target(std::move(ratio), kBestTensorRungTarget);
     rows.push_back(std::move(ratio));
   }
   return Status::ok();

@@ -85,14 +85,15 @@ const std::vector<lessons::ParamSpec>& specs() {
        lessons::ParamKind::kChoice,
        "tiled",
        {"uncoalesced", "naive", "tiled", "regtile-1d", "regtile-2d", "vectorized", "warptile",
-        "wmma-fp16", "wmma-bf16", "wmma-tf32", "mma-fp16"},
+        "wmma-fp16", "wmma-bf16", "wmma-tf32", "mma-fp16", "wgmma-fp16"},
        "The ladder, each rung one change: uncoalesced (one thread per element, x picking the row); "
        "naive (x picking the column: coalesced); tiled (shared-memory tiles); regtile-1d (8 "
        "elements per thread); regtile-2d (8×8 per thread); vectorized (float4 loads, transposed A "
        "tile); warptile (tiles split per warp, double-buffered). Tensor cores (a GPU of compute "
        "capability 8.0 or newer; not emulated): wmma-fp16, wmma-bf16, wmma-tf32 (WMMA fragments, "
        "inputs rounded to that format, FP32 accumulation); mma-fp16 (mma.sync with ldmatrix and a "
-       "cp.async pipeline)"},
+       "cp.async pipeline); wgmma-fp16 (Hopper only, compute capability 9.0: a warpgroup's "
+       "wgmma reading swizzled shared memory)"},
       {"tile",
        "TILE",
        lessons::ParamKind::kChoice,
@@ -234,6 +235,8 @@ class MatmulLesson final : public Lesson {
         return 32;  // a 64×64 tile over 128 threads
       case MatmulKernel::kMmaFp16:
         return 128;  // a 64×64 warp piece over 32 lanes: 32 instructions' c0..c3
+      case MatmulKernel::kWgmmaFp16:
+        return 128;  // a 64×256 warpgroup piece over 128 threads
       default:
         return 1;
     }

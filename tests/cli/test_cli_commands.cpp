@@ -198,7 +198,8 @@ TEST(CliBench, TheRatiosSuiteComparesEachResultInOneRun) {
     return std::any_of(whats.begin(), whats.end(),
                        [&](const std::string& w) { return w.find(part) != std::string::npos; });
   };
-  EXPECT_TRUE(has("vector add kernel")) << r.describe();
+  EXPECT_TRUE(has("vector add, one element per thread")) << r.describe();
+  EXPECT_TRUE(has("vector add, float4 per thread")) << r.describe();
   EXPECT_TRUE(has("vector add end to end from pinned memory")) << r.describe();
   EXPECT_TRUE(has("branch on threadIdx.x % 2")) << r.describe();
   EXPECT_TRUE(has("naive kernel")) << r.describe();

@@ -1,8 +1,9 @@
 // Lesson 4's tensor-core rungs on a real GPU (compute capability 8.0 or newer): each against a
 // float64 product of its own rounded inputs on sizes that are no multiple of any tile (and both of
-// the mma rung's copy paths: 16-byte cp.async where rows are 16-byte aligned, element by element
-// where not), through the runner with its checks and traces, and the fragment layout the lesson
-// draws against the registers of a real ldmatrix and mma.sync. Skipped, visibly, without a GPU.
+// the mma and wgmma rungs' copy paths: 16-byte cp.async where rows are 16-byte aligned, element by
+// element where not; the wgmma rung on compute capability 9.0 alone), through the runner with its
+// checks and traces, and the fragment layout the lesson draws against the registers of a real
+// ldmatrix and mma.sync. Skipped, visibly, without a GPU.
 
 #include <gtest/gtest.h>
 
@@ -35,9 +36,19 @@ class MatmulTensorGpu : public GpuTest {
   }
 };
 
-std::vector<MatmulVariant> tensor_rungs() {
+// The tensor rungs this GPU runs: all of them from compute capability 8.0, the wgmma rung on 9.0
+// alone (its absence elsewhere is tests/core/test_matmul_tensor.cpp's).
+std::vector<MatmulKernel> runnable_rungs(const compute::Device& device) {
+  std::vector<MatmulKernel> kernels;
+  for (MatmulKernel kernel : lessons::kMatmulTensorRungs) {
+    if (lessons::tensor_rung_available(device.info(), kernel)) kernels.push_back(kernel);
+  }
+  return kernels;
+}
+
+std::vector<MatmulVariant> tensor_rungs(const compute::Device& device) {
   std::vector<MatmulVariant> variants;
-  for (MatmulKernel kernel : lessons::kMatmulTensorRungs) variants.push_back({kernel, 16, {}});
+  for (MatmulKernel kernel : runnable_rungs(device)) variants.push_back({kernel, 16, {}});
   return variants;
 }
 
@@ -75,7 +86,8 @@ std::vector<float> multiply_on_gpu(compute::Device& device, MatmulKernel kernel,
 TEST_F(MatmulTensorGpu, EveryRungMatchesAFloat64ProductOfItsRoundedInputs) {
   // 131×77×93: rows of 93 and 77 halves, not 16-byte aligned (the mma rung copies element by
   // element); 200×264×136 and 257×136×1000: aligned rows (cp.async) with partial tiles in M and
-  // in K; 1×1×1 and 16×8×16: one instruction's worth and less.
+  // in K (and, for the wgmma rung's 128×256 tiles, two tiles across n = 264); 1×1×1 and 16×8×16:
+  // one instruction's worth and less.
   for (const MatmulSize size :
        {MatmulSize{131, 77, 93}, MatmulSize{200, 264, 136}, MatmulSize{257, 136, 1000},
         MatmulSize{1, 1, 1}, MatmulSize{16, 8, 16}}) {
@@ -85,7 +97,7 @@ TEST_F(MatmulTensorGpu, EveryRungMatchesAFloat64ProductOfItsRoundedInputs) {
     // Magnitudes that differ (a quarter of A four times larger), so a wrong index shows.
     for (float& x : a) x = uniform(random) * (random() % 4 == 0 ? 4.0f : 1.0f);
     for (float& x : b) x = uniform(random);
-    for (MatmulKernel kernel : lessons::kMatmulTensorRungs) {
+    for (MatmulKernel kernel : runnable_rungs(device())) {
       SCOPED_TRACE(std::string(lessons::to_string(kernel)) + " at " + size.to_string());
       const MatmulInput input = lessons::matmul_input(kernel);
       const std::vector<float> ra = lessons::rounded_inputs(a, input);
@@ -119,7 +131,7 @@ TEST_F(MatmulTensorGpu, TheRunnerChecksEveryRungAndTimesCublasAtItsPrecision) {
        {MatmulSize{37, 53, 29}, MatmulSize{130, 257, 66}, MatmulSize{264, 136, 200}}) {
     compute::MatmulRequest request;
     request.size = size;
-    request.variants = tensor_rungs();
+    request.variants = tensor_rungs(device());
     request.warmup = 0;
     request.repeats = 1;
     request.time_cpu = false;
@@ -142,7 +154,7 @@ TEST_F(MatmulTensorGpu, TheRunnerChecksEveryRungAndTimesCublasAtItsPrecision) {
 
 TEST_F(MatmulTensorGpu, EveryRungTracesEachElementOnce) {
   const MatmulSize size{130, 257, 66};
-  for (const MatmulVariant& variant : tensor_rungs()) {
+  for (const MatmulVariant& variant : tensor_rungs(device())) {
     SCOPED_TRACE(variant.to_string());
     const LaunchConfig config = lessons::matmul_covering_config(size, variant);
     compute::HostTraceSink sink;

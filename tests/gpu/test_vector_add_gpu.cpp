@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <vector>
 
 #include "compute/trace_sink.hpp"
+#include "core/lessons/random_inputs.hpp"
 #include "core/trace.hpp"
 #include "gpu_test_environment.hpp"
 #include "lessons/01_vector_add/vector_add_runner.hpp"
@@ -16,6 +18,47 @@ using compute::HostTraceSink;
 using compute::VectorAddRequest;
 
 class VectorAddGpu : public GpuTest {};
+
+using compute::allocate_array;
+using compute::Device;
+
+// vector_add_vectorized against a float64 reference (the sum of two floats, rounded once, as the
+// kernel's float add rounds it) on sizes that are not multiples of 4 or of the block, with A, B and
+// C shifted by 0-3 floats, so that float4 accesses are misaligned and the element-wise path runs.
+// The floats on either side of C must stay as they were.
+void expect_vectorized_matches_float64(Device& device) {
+  for (const int n : {1, 3, 4, 5, 255, 1001, 4099, (1 << 20) + 7}) {
+    for (const int shift : {0, 1, 2, 3}) {
+      const std::size_t count = static_cast<std::size_t>(n) + 8;
+      std::vector<float> a(count), b(count), c(count, -7.0f);
+      lessons::fill_random(a, 3u + static_cast<unsigned>(n));
+      lessons::fill_random(b, 5u + static_cast<unsigned>(n));
+      auto da = allocate_array<float>(device, count);
+      auto db = allocate_array<float>(device, count);
+      auto dc = allocate_array<float>(device, count);
+      ASSERT_TRUE(da.is_ok() && db.is_ok() && dc.is_ok());
+      ASSERT_TRUE(device.copy_to_device(da->data(), a.data(), count * 4).is_ok());
+      ASSERT_TRUE(device.copy_to_device(db->data(), b.data(), count * 4).is_ok());
+      ASSERT_TRUE(device.copy_to_device(dc->data(), c.data(), count * 4).is_ok());
+      const Status launched = device.kernels().vector_add.add_vectorized(
+          lessons::vectorized_vector_add_config(static_cast<std::uint64_t>(n)), da->data() + shift,
+          db->data() + shift, dc->data() + shift, n);
+      ASSERT_TRUE(launched.is_ok()) << launched.message();
+      ASSERT_TRUE(device.synchronize().is_ok());
+      ASSERT_TRUE(device.copy_to_host(c.data(), dc->data(), count * 4).is_ok());
+      long wrong = 0;
+      for (std::size_t i = 0; i < count; ++i) {
+        const bool inside = i >= static_cast<std::size_t>(shift) &&
+                            i < static_cast<std::size_t>(shift) + static_cast<std::size_t>(n);
+        const float expected =
+            inside ? static_cast<float>(static_cast<double>(a[i]) + static_cast<double>(b[i]))
+                   : -7.0f;
+        if (!(c[i] == expected)) ++wrong;
+      }
+      EXPECT_EQ(wrong, 0) << "n = " << n << ", shifted by " << shift << " floats";
+    }
+  }
+}
 
 // CUDA refuses an oversized block at launch; the wording depends on the CUDA version
 // (cudaErrorInvalidConfiguration, or cudaErrorInvalidValue as CUDA 13 reports it).
@@ -48,6 +91,22 @@ TEST_F(VectorAddGpu, MatchesTheCpuReference) {
     EXPECT_TRUE(report->on_gpu);
     EXPECT_TRUE(report->check->passed)
         << n << " " << config.to_string() << ": " << report->check->describe();
+  }
+}
+
+TEST_F(VectorAddGpu, VectorizedKernelMatchesAFloat64ReferenceOnAwkwardSizesAndShiftedPointers) {
+  expect_vectorized_matches_float64(device());
+}
+
+// The runner times and checks the vectorized kernel beside the lesson's, on the same inputs.
+TEST_F(VectorAddGpu, TheRunnerChecksTheVectorizedKernelToo) {
+  for (const std::uint64_t n : {std::uint64_t{1}, std::uint64_t{4099}, std::uint64_t{1} << 22}) {
+    auto report = compute::run_vector_add(device(), quick(n, lessons::covering_config(n, 256)));
+    ASSERT_TRUE(report.is_ok()) << report.message();
+    ASSERT_TRUE(report->check_vectorized.has_value());
+    EXPECT_TRUE(report->check_vectorized->passed)
+        << n << ": " << report->check_vectorized->describe();
+    EXPECT_EQ(report->kernel_vectorized.repeats, 2);
   }
 }
 

@@ -211,19 +211,20 @@ TEST_F(AppControllerTest, ACompletedSweepHasTheCpuAndEmulatedSeries) {
   controller_->start_sweep();
   wait_until_idle();
   const auto& series = controller_->state().timing.series;
-  // The kernel, end to end from pageable and from pinned memory, and the CPU on one and on all
-  // threads.
-  ASSERT_EQ(series.size(), 5u);
+  // The kernel and its float4 version, end to end from pageable and from pinned memory, and the
+  // CPU on one and on all threads.
+  ASSERT_EQ(series.size(), 6u);
   std::vector<std::string> names;
   for (const auto& s : series) names.push_back(s.name);
   EXPECT_NE(std::find(names.begin(), names.end(), "Emulated kernel (CPU)"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "Emulated kernel, float4 (CPU)"), names.end());
   EXPECT_NE(std::find(names.begin(), names.end(), "CPU, 1 thread"), names.end());
   for (const auto& s : series) EXPECT_EQ(s.points.size(), 15u) << s.name;
   // A second sweep keeps the first, faded.
   controller_->start_sweep();
   controller_->cancel_sweep();
   wait_until_idle();
-  EXPECT_EQ(controller_->state().timing.earlier.size(), 5u);
+  EXPECT_EQ(controller_->state().timing.earlier.size(), 6u);
   EXPECT_TRUE(controller_->state().timing.earlier[0].faint);
 }
 
