@@ -8,8 +8,10 @@
 #include <set>
 #include <string>
 
+#include "compute/hardware_counters.hpp"
 #include "compute/lessons/lesson.hpp"
 #include "compute/lessons/lesson_registry.hpp"
+#include "compute/lessons/own_ceilings.hpp"
 #include "compute/trace_sink.hpp"
 #include "core/trace.hpp"
 
@@ -102,6 +104,37 @@ TEST_P(EveryLesson, DefaultsRunTimedAndPassTheCheck) {
   for (const TimingRow& row : report->rows) {
     EXPECT_FALSE(row.name.empty());
     EXPECT_GE(row.stats.median_ms, 0.0) << row.name;
+  }
+}
+
+// The emulator has no DRAM, L2 or SMs: a lesson that counts its kernels says so rather than
+// inventing counters.
+TEST_P(EveryLesson, HardwareCountersOnTheEmulatorSayWhyNot) {
+  CountingLesson* counting = counting_lesson(*lesson_);
+  if (counting == nullptr) GTEST_SKIP() << GetParam() << " counts no kernels";
+  auto counted = counting->run_counted(*device_);
+  ASSERT_FALSE(counted.is_ok());
+  EXPECT_EQ(counted.message(), std::string(kEmulatorHasNoCounters));
+}
+
+// A row whose ceiling is another row names a row of the lesson's own report: never one that is
+// not there (the share would silently vanish).
+TEST_P(EveryLesson, OwnCeilingsNameRowsOfTheReport) {
+  const auto* own = dynamic_cast<const OwnCeilings*>(lesson_.get());
+  if (own == nullptr) GTEST_SKIP() << GetParam() << " uses the device's ceilings alone";
+  lesson_->set_time_cpu(false);
+  auto report = lesson_->run_timed(*device_, nullptr);
+  ASSERT_TRUE(report.is_ok()) << report.message();
+  for (const TimingRow& row : report->rows) {
+    const auto key = own->ceiling_row(row.key);
+    if (key && !row.stats.empty()) EXPECT_NE(report->find(*key), nullptr) << row.name;
+  }
+  // The tensor rungs: each against cuBLAS at its own precision.
+  if (GetParam() == "matmul") {
+    const auto fp16 = own->ceiling_row({TimingRole::kKernel, "mma-fp16"});
+    ASSERT_TRUE(fp16.has_value());
+    EXPECT_EQ(to_string(*fp16), "library/cublas-gemmex-fp16");
+    EXPECT_FALSE(own->ceiling_row({TimingRole::kKernel, "naive"}).has_value());
   }
 }
 
