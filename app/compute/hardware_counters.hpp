@@ -31,5 +31,8 @@ class CountingLesson {
 [[nodiscard]] inline CountingLesson* counting_lesson(Lesson& lesson) {
   return dynamic_cast<CountingLesson*>(&lesson);
 }
+[[nodiscard]] inline const CountingLesson* counting_lesson(const Lesson& lesson) {
+  return dynamic_cast<const CountingLesson*>(&lesson);
+}
 
 }  // namespace tl::compute
