@@ -188,6 +188,10 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
                           "PREFIX.<what>.csv/.json");
   run_command->add_option("--repeats", run.repeats, "Timed runs after one warm-up")
       ->capture_default_str();
+  run_command->add_flag("--counters,!--no-counters", run.counters,
+                        "Also read each compared kernel's hardware counters (DRAM bytes, L2 hit "
+                        "rate, achieved occupancy) through CUPTI, on launches apart from the "
+                        "timed ones; with --export also PREFIX.counters.csv/.json");
 
   BenchOptions bench;
   auto* bench_command = app.add_subcommand("bench", "CPU against GPU over a sweep of sizes");

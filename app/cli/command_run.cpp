@@ -4,9 +4,11 @@
 
 #include "commands.hpp"
 #include "compute/ceilings.hpp"
+#include "compute/hardware_counters.hpp"
 #include "compute/trace_sink.hpp"
 #include "core/format.hpp"
 #include "core/trace.hpp"
+#include "counters_table.hpp"
 #include "interop/backend_selection.hpp"
 #include "launch_request.hpp"
 #include "timing_table.hpp"
@@ -55,11 +57,32 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
       err << "note: no shares of the device's ceilings: " << measured.message() << '\n';
   }
   print_run_report(out, id, {shape, config, std::nullopt, {}}, *report, backend_label(device),
-                   ceilings ? &*ceilings : nullptr);
+                   ceilings ? &*ceilings : nullptr, &lesson);
+
+  // After the timed runs and never inside them: CUPTI replays each counted kernel.
+  std::vector<CountedKernel> counted;
+  if (options.counters) {
+    compute::CountingLesson* counting = compute::counting_lesson(lesson);
+    if (counting == nullptr) {
+      out << "  hardware counters: " << id
+          << " does not count its kernels (lessons 2d-blocks and matmul do)\n";
+    } else if (auto read = counting->run_counted(device); !read) {
+      // Not a failed run: the device or the user may not allow counters; say why.
+      const bool says_what = read.message().starts_with("hardware counters");
+      out << "  " << (says_what ? "" : "hardware counters not read: ") << read.message() << '\n';
+    } else {
+      counted = std::move(*read);
+      print_counters(out, counted);
+    }
+  }
 
   if (!options.export_prefix.empty()) {
-    const std::vector<compute::LessonExport> exports =
+    std::vector<compute::LessonExport> exports =
         report->attachment ? report->attachment->exports() : std::vector<compute::LessonExport>{};
+    if (!counted.empty()) {
+      exports.push_back({"counters.csv", counters_csv(counted)});
+      exports.push_back({"counters.json", counters_json(counted)});
+    }
     if (exports.empty()) {
       err << "note: --export: " << id << " has no results of its own to export\n";
     }

@@ -31,6 +31,8 @@ struct RunOptions {
   std::string trace_path;     // empty: no trace
   std::string export_prefix;  // empty: no export of the lesson's own results
   int repeats = 5;
+  // Also read each compared kernel's hardware counters (CUPTI), on launches of their own.
+  bool counters = false;
 };
 int command_run(const RunOptions& options, std::ostream& out, std::ostream& err);
 

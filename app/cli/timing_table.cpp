@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "compute/lessons/own_ceilings.hpp"
 #include "core/format.hpp"
 #include "core/plot/tick_format.hpp"
 
@@ -65,7 +66,8 @@ std::string column_name(const std::string& name) {
 
 void print_run_report(std::ostream& out, const std::string& lesson,
                       const compute::TracedLaunch& what, const compute::LessonReport& report,
-                      const std::string& backend, const DeviceCeilings* ceilings) {
+                      const std::string& backend, const DeviceCeilings* ceilings,
+                      const compute::Lesson* lesson_model) {
   out << lesson << what.config.to_string() << "  " << format_count(what.shape.elements())
       << " elements";
   if (what.shape.rows > 1) out << " (" << what.shape.rows << " × " << what.shape.cols << ")";
@@ -77,10 +79,20 @@ void print_run_report(std::ostream& out, const std::string& lesson,
   for (const compute::TimingRow& row : report.rows) {
     if (row.stats.empty()) continue;
     char buffer[200];
-    const std::string rates = row.on_device && ceilings != nullptr
-                                  ? describe_rates(rates_against_ceilings(
-                                        row.bytes, row.flops, row.stats.median_ms, ceilings))
-                                  : rate(row);
+    // Each row against its own ceiling: a tensor rung against cuBLAS at its own precision in
+    // this run, not against FP32 SGEMM.
+    const auto own = lesson_model != nullptr
+                         ? compute::share_of_own_ceiling(*lesson_model, report, row, ceilings)
+                         : std::nullopt;
+    std::string rates = row.on_device && ceilings != nullptr && !(own && own->same_run)
+                            ? describe_rates(rates_against_ceilings(row.bytes, row.flops,
+                                                                    row.stats.median_ms, ceilings))
+                            : rate(row);
+    if (own && own->same_run) {
+      char text[48];
+      std::snprintf(text, sizeof text, " = %.0f %% of ", own->share * 100.0);
+      rates += text + own->ceiling + " (this run)";
+    }
     std::snprintf(buffer, sizeof buffer, " %12s  %-28s %s\n",
                   format_milliseconds(row.stats.median_ms).c_str(), range(row.stats).c_str(),
                   rates.c_str());

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "compute/ceilings.hpp"
+#include "compute/hardware_counters.hpp"
 #include "compute/lessons/lesson_series.hpp"
 #include "core/backend_fallback.hpp"
 #include "core/format.hpp"
@@ -29,6 +30,7 @@ struct AppController::PendingRun {
   std::optional<Result<compute::LessonReport>> result;
   std::optional<Result<DeviceCeilings>> ceilings;
   std::string ceilings_warning;
+  std::optional<Result<std::vector<CountedKernel>>> counters;
 };
 
 Result<std::unique_ptr<AppController>> AppController::create(const ControllerOptions& options) {
@@ -191,6 +193,7 @@ bool AppController::switch_lesson(const std::string& id) {
   refresh_controls();
   state_.timing = {};
   state_.timed = {};
+  state_.counters = {.enabled = state_.counters.enabled};  // the switch stays, the counts go
   state_.lesson_picture.reset();
   state_.lesson_pick.reset();
   lab_->set_lesson(state_.controls.lesson_id, is_gpu(state_.backend));
@@ -399,9 +402,16 @@ void AppController::start_timed_run() {
   const bool measure_ceilings = !ceilings_requested_;
   ceilings_requested_ = true;
   const auto cache = ceilings_cache_;
+  // Counters after the timings, never among them: reading them replays each kernel.
+  const bool read_counters =
+      state_.counters.enabled && compute::counting_lesson(*job_lesson) != nullptr;
+  if (read_counters) {
+    state_.counters.pending = true;
+    state_.counters.launched = timed.launched;
+  }
   SweepJob job{"timing " + timed.config.to_string(),
-               [slot, device, job_lesson, measure_ceilings,
-                cache](const std::atomic<bool>& cancel) -> Result<SweepPoint> {
+               [slot, device, job_lesson, measure_ceilings, cache,
+                read_counters](const std::atomic<bool>& cancel) -> Result<SweepPoint> {
                  if (measure_ceilings) {
                    std::string warning;
                    auto ceilings = compute::cached_ceilings(*device, cache, warning, &cancel);
@@ -410,8 +420,13 @@ void AppController::start_timed_run() {
                    slot->ceilings_warning = std::move(warning);
                  }
                  auto report = job_lesson->run_timed(*device, &cancel);
+                 std::optional<Result<std::vector<CountedKernel>>> counters;
+                 if (read_counters && report && !cancel) {
+                   counters = compute::counting_lesson(*job_lesson)->run_counted(*device);
+                 }
                  std::lock_guard lock(slot->mutex);
                  slot->result = report;
+                 slot->counters = std::move(counters);
                  return SweepPoint{};
                }};
   runner_is_single_launch_ = true;
@@ -420,6 +435,11 @@ void AppController::start_timed_run() {
     timed.pending = false;
     timed.error = started.message();
   }
+}
+
+void AppController::set_read_counters(bool on) {
+  state_.counters.enabled = on;
+  if (!on) state_.counters = {};
 }
 
 void AppController::start_sweep(SweepKind kind) {
@@ -586,10 +606,13 @@ void AppController::update() {
     std::optional<Result<compute::LessonReport>> result;
     std::optional<Result<DeviceCeilings>> ceilings;
     std::string ceilings_warning;
+    std::optional<Result<std::vector<CountedKernel>>> counters;
     if (pending_run_) {
       std::lock_guard lock(pending_run_->mutex);
       result = std::move(pending_run_->result);
       pending_run_->result.reset();
+      counters = std::move(pending_run_->counters);
+      pending_run_->counters.reset();
       ceilings = std::move(pending_run_->ceilings);
       pending_run_->ceilings.reset();
       ceilings_warning = std::move(pending_run_->ceilings_warning);
@@ -619,11 +642,26 @@ void AppController::update() {
         handle_device_error(result->error());
       }
     }
+    if (counters) {
+      state_.counters.pending = false;
+      if (*counters) {
+        state_.counters.kernels = std::move(counters->value());
+        state_.counters.unavailable.clear();
+      } else {
+        // Not an error of the run: the device or the user may not allow counters.
+        state_.counters.kernels.clear();
+        state_.counters.unavailable = counters->message();
+        handle_device_error(counters->error());
+      }
+    }
     for (const auto& failure : runner_.take_new_failures()) {
       state_.timed.pending = false;
       state_.timed.error = failure.error.message;
     }
-    if (!running) state_.timed.pending = false;
+    if (!running) {
+      state_.timed.pending = false;
+      state_.counters.pending = false;
+    }
   } else {
     for (const SweepPoint& point : runner_.take_new_points()) record_sweep_point(point);
     for (const auto& failure : runner_.take_new_failures()) {

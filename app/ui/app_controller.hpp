@@ -70,6 +70,9 @@ class AppController {
   // scripted runs (screenshots, demos, benchmarks) that want finished results, never the UI.
   void wait_until_idle(std::chrono::milliseconds limit);
 
+  // Read the compared kernels' hardware counters after each timed launch (the lessons that count
+  // them; CUPTI replays each kernel, apart from the timed runs).
+  void set_read_counters(bool on);
   void start_sweep(SweepKind kind = SweepKind::kSize);
   void cancel_sweep();
   void clear_plot();

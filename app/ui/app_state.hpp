@@ -16,6 +16,7 @@
 #include "core/device_info.hpp"
 #include "core/format.hpp"
 #include "core/grid_diagram.hpp"
+#include "core/kernel_counters.hpp"
 #include "core/launch_config.hpp"
 #include "core/lessons/block_timeline.hpp"
 #include "core/mapping_layout.hpp"
@@ -148,6 +149,16 @@ struct TimedRun {
   std::string error;
 };
 
+// Hardware counters (core/kernel_counters.hpp) of the compared kernels, read after a timed run
+// when the learner asks for them, on launches of their own.
+struct HardwareCounterReading {
+  bool enabled = false;  // read with every timed launch
+  bool pending = false;
+  LaunchedWith launched;               // the launch they were read for
+  std::vector<CountedKernel> kernels;  // empty until read
+  std::string unavailable;             // why they could not be read
+};
+
 // A part of the next rendered frame to save as PNG (the plot's "Export PNG"), in UI coordinates.
 struct CaptureRequest {
   std::string path;
@@ -212,6 +223,7 @@ struct AppState {
   std::shared_ptr<const compute::LessonAttachment> lesson_picture;
   ViewSettings view;
   TimedRun timed;
+  HardwareCounterReading counters;
   TimingPlot timing;
   LessonText lesson;
   ClassroomState classroom;

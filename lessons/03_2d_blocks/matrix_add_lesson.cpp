@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "compute/hardware_counters.hpp"
 #include "core/format.hpp"
 #include "core/parallel_chunks.hpp"
 #include "core/sweep/size_sweep.hpp"
@@ -79,7 +80,7 @@ const std::vector<lessons::ParamSpec>& specs() {
   return kSpecs;
 }
 
-class MatrixAddLesson final : public Lesson {
+class MatrixAddLesson final : public Lesson, public CountingLesson {
  public:
   MatrixAddLesson() {
     values_ = lessons::default_values(specs());
@@ -171,6 +172,18 @@ class MatrixAddLesson final : public Lesson {
     traced.config = params_.config;
     traced.check = LessonCheck{check->passed, check->describe()};
     return traced;
+  }
+
+  Result<std::vector<CountedKernel>> run_counted(Device& device) override {
+    auto counted = count_matrix_add(device, params_);
+    if (!counted) return counted.error();
+    std::vector<CountedKernel> kernels;
+    for (const MatrixCountedKernel& k : *counted) {
+      kernels.push_back({to_string(TimingKey{TimingRole::kKernel, mapping_key(k.mapping)}),
+                         kernel_row_name(device.is_gpu(), k.mapping),
+                         lessons::matrix_add_bytes(params_.rows, params_.cols), k.counters});
+    }
+    return kernels;
   }
 
   [[nodiscard]] std::string size_label() const override { return "matrix side (rows = cols)"; }

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "compute/hardware_counters.hpp"
 #include "compute/lessons/run_support.hpp"
 #include "lessons/01_vector_add/vector_add.hpp"
 
@@ -138,6 +139,33 @@ Result<MatrixAddReport> run_matrix_add(Device& device, const MatrixAddRequest& r
         request.warmup, request.repeats);
   }
   return report;
+}
+
+Result<std::vector<MatrixCountedKernel>> count_matrix_add(Device& device,
+                                                          const lessons::MatrixAddParams& params,
+                                                          std::uint32_t seed) {
+  lessons::MatrixAddParams other = params;
+  other.mapping = lessons::other_mapping(params.mapping);
+  other.config =
+      lessons::matrix_covering_config(params.rows, params.cols, params.config.block, other.mapping);
+  TL_RETURN_IF_ERROR(lessons::validate_matrix_add(params, 0));
+  TL_RETURN_IF_ERROR(lessons::validate_matrix_add(other, 0));
+  const HostMatrices host = random_matrices(params.rows * params.cols, seed);
+  auto matrices = upload(device, params, host);
+  if (!matrices) return matrices.error();
+  const bool col_selected = params.mapping == lessons::MatrixMapping::kXToCol;
+  std::vector<MatrixCountedKernel> counted;
+  for (const lessons::MatrixAddParams* p :
+       {col_selected ? &params : &other, col_selected ? &other : &params}) {
+    const MatrixKernel kernel = kernel_for(device.kernels().matrix_add, p->mapping);
+    auto counters = count_kernel(device, [&]() -> Status {
+      return kernel(p->config, matrices->a.data(), matrices->b.data(), matrices->c.data(),
+                    static_cast<int>(p->rows), static_cast<int>(p->cols));
+    });
+    if (!counters) return counters.error();
+    counted.push_back({p->mapping, *counters});
+  }
+  return counted;
 }
 
 Result<lessons::ElementCheck> trace_matrix_add(Device& device,

@@ -9,6 +9,7 @@
 
 #include "compute/device.hpp"
 #include "compute/trace_sink.hpp"
+#include "core/kernel_counters.hpp"
 #include "core/stats.hpp"
 #include "lessons/03_2d_blocks/matrix_add.hpp"
 
@@ -58,6 +59,16 @@ struct MatrixAddReport {
 // the same block and its own covering grid (lessons::matrix_covering_config), so that it computes
 // every element. Launch errors come back as errors carrying CUDA's own message.
 Result<MatrixAddReport> run_matrix_add(Device& device, const MatrixAddRequest& request);
+
+// Hardware counters for both mappings (x → column first) at params' size and block, one launch
+// each apart from any timing.
+struct MatrixCountedKernel {
+  lessons::MatrixMapping mapping = lessons::MatrixMapping::kXToCol;
+  KernelCounters counters;
+};
+Result<std::vector<MatrixCountedKernel>> count_matrix_add(Device& device,
+                                                          const lessons::MatrixAddParams& params,
+                                                          std::uint32_t seed = 1);
 
 // One traced launch of params.mapping with params.config, writing rows·cols element records
 // (element = row * cols + col) into `sink`; the same inputs as run_matrix_add with the same seed.

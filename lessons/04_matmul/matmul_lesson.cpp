@@ -7,6 +7,8 @@
 #include <optional>
 #include <utility>
 
+#include "compute/hardware_counters.hpp"
+#include "compute/lessons/own_ceilings.hpp"
 #include "core/format.hpp"
 #include "core/launch_config.hpp"
 #include "core/parallel_chunks.hpp"
@@ -51,6 +53,14 @@ std::string kernel_row_name(const MatmulVariant& variant, bool on_gpu) {
       break;
   }
   return on_gpu ? "GPU " + what : "Emulated " + what + " (CPU)";
+}
+
+// cuBLAS GemmEx's row key at a tensor rung's precision: "cublas-gemmex-fp16".
+std::string cublas_gemmex_key(lessons::MatmulInput input) {
+  std::string key = "cublas-gemmex-" + std::string(lessons::to_string(input));
+  std::transform(key.begin(), key.end(), key.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  return key;
 }
 
 // A kernel's row key: the rung, as the lesson's "kernel" choice spells it. The tile or block is
@@ -157,7 +167,7 @@ KernelEfficiency watchdog_efficiency(MatmulKernel kernel) {
   }
 }
 
-class MatmulLesson final : public Lesson {
+class MatmulLesson final : public Lesson, public CountingLesson, public OwnCeilings {
  public:
   MatmulLesson() {
     values_ = lessons::default_values(specs());
@@ -256,14 +266,10 @@ class MatmulLesson final : public Lesson {
     return {{"m", "160"}, {"n", "192"}, {"k", "128"}};
   }
 
-  Result<LessonReport> run_timed(Device& device, const std::atomic<bool>* cancel) override {
-    // Every rung of the ladder runs in one request, on the same inputs, so the table (and a sweep's
-    // plot) shows what each step gains. The selected kernel must run; the others only where they
-    // can.
+  // Every rung of the ladder and the tensor rungs, each with why it is left out of this run (empty
+  // where it runs).
+  [[nodiscard]] std::vector<PlannedKernel> planned_kernels(const Device& device) const {
     std::vector<PlannedKernel> planned;
-    MatmulRequest request;
-    request.size = size_;
-    request.variants.clear();  // instead of the runner's default pair
     std::vector<MatmulKernel> rungs(std::begin(lessons::kMatmulLadder),
                                     std::end(lessons::kMatmulLadder));
     rungs.insert(rungs.end(), std::begin(lessons::kMatmulTensorRungs),
@@ -274,7 +280,46 @@ class MatmulLesson final : public Lesson {
       const std::string not_timed =
           kernel == variant_.kernel ? std::string() : companion_not_timed_reason(device, variant);
       planned.push_back({variant, not_timed});
-      if (not_timed.empty()) request.variants.push_back(variant);
+    }
+    return planned;
+  }
+
+  // A tensor rung's ceiling is cuBLAS at its own precision (cublasGemmEx, FP32 accumulation),
+  // timed in the same run on the same inputs, not FP32 SGEMM.
+  [[nodiscard]] std::optional<TimingKey> ceiling_row(const TimingKey& row) const override {
+    if (row.role != TimingRole::kKernel) return std::nullopt;
+    const auto kernel = lessons::parse_matmul_kernel(row.variant);
+    if (!kernel || !lessons::is_tensor_rung(*kernel)) return std::nullopt;
+    return TimingKey{TimingRole::kLibrary, cublas_gemmex_key(lessons::matmul_input(*kernel))};
+  }
+
+  // The counters of every kernel the timed run times, the selected one included.
+  Result<std::vector<CountedKernel>> run_counted(Device& device) override {
+    std::vector<MatmulVariant> variants;
+    for (const PlannedKernel& kernel : planned_kernels(device)) {
+      if (kernel.not_timed.empty()) variants.push_back(kernel.variant);
+    }
+    auto counted = count_matmul(device, size_, variants, grid_);
+    if (!counted) return counted.error();
+    std::vector<CountedKernel> kernels;
+    for (const MatmulCountedKernel& k : *counted) {
+      kernels.push_back(
+          {to_string(kernel_key(k.variant)), kernel_row_name(k.variant, device.is_gpu()),
+           lessons::matmul_bytes(size_, lessons::matmul_input(k.variant.kernel)), k.counters});
+    }
+    return kernels;
+  }
+
+  Result<LessonReport> run_timed(Device& device, const std::atomic<bool>* cancel) override {
+    // Every rung of the ladder runs in one request, on the same inputs, so the table (and a sweep's
+    // plot) shows what each step gains. The selected kernel must run; the others only where they
+    // can.
+    const std::vector<PlannedKernel> planned = planned_kernels(device);
+    MatmulRequest request;
+    request.size = size_;
+    request.variants.clear();  // instead of the runner's default pair
+    for (const PlannedKernel& kernel : planned) {
+      if (kernel.not_timed.empty()) request.variants.push_back(kernel.variant);
     }
     request.grid = grid_;
     request.cancel = cancel;
@@ -444,10 +489,9 @@ class MatmulLesson final : public Lesson {
         continue;
       }
       const MatmulTiming& timing = r.kernels[ran++];
-      report.rows.push_back(
-          {kernel_key(kernel.variant), name, timing.time,
-           lessons::matmul_bytes(r.size, lessons::matmul_input(kernel.variant.kernel)), flops, true,
-           r.on_gpu});
+      const lessons::MatmulInput input = lessons::matmul_input(kernel.variant.kernel);
+      report.rows.push_back({kernel_key(kernel.variant), name, timing.time,
+                             lessons::matmul_bytes(r.size, input), flops, true, r.on_gpu});
       const bool selected = kernel.variant.kernel == variant_.kernel;
       if (selected) {
         if (timing.check)
@@ -465,9 +509,7 @@ class MatmulLesson final : public Lesson {
     }
     for (const MatmulLibraryTiming& library : r.cublas_tensor) {
       const std::string format(lessons::to_string(library.input));
-      std::string key = "cublas-gemmex-" + format;
-      std::transform(key.begin(), key.end(), key.begin(),
-                     [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+      const std::string key = cublas_gemmex_key(library.input);
       const std::string name = "cuBLAS GemmEx " + format + " (FP32 accumulation)";
       report.rows.push_back({{TimingRole::kLibrary, key},
                              name,

@@ -9,6 +9,7 @@
 #include <map>
 #include <utility>
 
+#include "compute/hardware_counters.hpp"
 #include "compute/optional_cublas.hpp"
 #include "core/lessons/random_inputs.hpp"
 #include "lessons/04_matmul/matmul_reference.hpp"
@@ -467,6 +468,33 @@ Result<MatmulReport> run_matmul(Device& device, const MatmulRequest& request) {
 
   TL_RETURN_IF_ERROR(time_cpu_references(request, host, reference, report));
   return report;
+}
+
+Result<std::vector<MatmulCountedKernel>> count_matmul(Device& device, const MatmulSize& size,
+                                                      const std::vector<MatmulVariant>& variants,
+                                                      const std::optional<Dim3>& grid,
+                                                      std::uint32_t seed) {
+  TL_RETURN_IF_ERROR(lessons::validate_matmul_size(size, 0));
+  std::vector<LaunchConfig> configs;
+  for (const MatmulVariant& variant : variants) {
+    configs.push_back(matmul_launch_config(size, variant, grid));
+    TL_RETURN_IF_ERROR(check_launchable(device, size, variant, configs.back()));
+  }
+  const HostMatrices host = make_inputs(size, seed);
+  auto matrices = allocate_matrices(device, size);
+  if (!matrices) return matrices.error();
+  const DeviceMatrices& d = *matrices;
+  TL_RETURN_IF_ERROR(device.copy_to_device(d.a.data(), host.a.data(), d.a.bytes()));
+  TL_RETURN_IF_ERROR(device.copy_to_device(d.b.data(), host.b.data(), d.b.bytes()));
+  TL_RETURN_IF_ERROR(upload_sixteen_bit_inputs(device, size, host, variants, *matrices));
+  std::vector<MatmulCountedKernel> counted;
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    auto counters =
+        count_kernel(device, [&] { return launch(device, variants[i], configs[i], d, size); });
+    if (!counters) return counters.error();
+    counted.push_back({variants[i], *counters});
+  }
+  return counted;
 }
 
 Result<MatmulTraceReport> trace_matmul(Device& device, const MatmulSize& size,

@@ -11,6 +11,7 @@
 
 #include "compute/device.hpp"
 #include "compute/trace_sink.hpp"
+#include "core/kernel_counters.hpp"
 #include "core/stats.hpp"
 #include "core/trace.hpp"
 #include "lessons/04_matmul/matmul.hpp"
@@ -77,6 +78,17 @@ struct MatmulReport {
 // emulator would take too long for (ErrorKind::kTooSlow) and CUDA's launch errors come back as
 // errors carrying the reason; the device stays usable unless the error is sticky.
 Result<MatmulReport> run_matmul(Device& device, const MatmulRequest& request);
+
+// Hardware counters for each of `variants` (launched as run_matmul launches them, on the same
+// inputs), one launch each through Device::count_kernel, apart from any timing.
+struct MatmulCountedKernel {
+  lessons::MatmulVariant variant;
+  KernelCounters counters;
+};
+Result<std::vector<MatmulCountedKernel>> count_matmul(
+    Device& device, const lessons::MatmulSize& size,
+    const std::vector<lessons::MatmulVariant>& variants, const std::optional<Dim3>& grid,
+    std::uint32_t seed = 1);
 
 struct MatmulTraceReport {
   DataShape shape;      // C: M rows × N columns, element = row * N + col

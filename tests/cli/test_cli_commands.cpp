@@ -94,6 +94,27 @@ TEST(CliRun, CoveringGridPassesCheck) {
   EXPECT_THAT(r.out, Not(HasSubstr("FAILED"))) << r.describe();
 }
 
+// --counters on the emulator: one line says why there are none, and the run still succeeds; a
+// lesson that counts no kernels says so too.
+TEST(CliRun, CountersOnTheEmulatorSayWhyNotAndTheRunSucceeds) {
+  const ProcessResult r =
+      run_threadlab({"run", "--lesson", "2d-blocks", "--rows", "64", "--cols", "64", "--counters",
+                     "--repeats", "1", "--backend", "emulator"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("hardware counters need an NVIDIA GPU")) << r.describe();
+  const ProcessResult none =
+      run_threadlab({"run", "--lesson", "vector-add", "--n", "1000", "--counters", "--repeats", "1",
+                     "--backend", "emulator"});
+  EXPECT_EQ(none.exit_code, 0) << none.describe();
+  EXPECT_THAT(none.out, HasSubstr("does not count its kernels")) << none.describe();
+  const ProcessResult off =
+      run_threadlab({"run", "--lesson", "2d-blocks", "--rows", "64", "--cols", "64",
+                     "--no-counters", "--repeats", "1", "--backend", "emulator"});
+  EXPECT_EQ(off.exit_code, 0) << off.describe();
+  EXPECT_THAT(off.out, Not(HasSubstr("hardware counters"))) << off.describe();
+}
+
 TEST(CliRun, TooSmallGridFailsCheckAtFirstUncoveredIndex) {
   // 3 blocks × 256 threads cover elements 0..767: element 768 is the first nobody computed.
   const ProcessResult r =

@@ -8,8 +8,10 @@
 #include <set>
 #include <string>
 
+#include "compute/hardware_counters.hpp"
 #include "compute/lessons/lesson.hpp"
 #include "compute/lessons/lesson_registry.hpp"
+#include "compute/lessons/own_ceilings.hpp"
 #include "compute/trace_sink.hpp"
 #include "core/trace.hpp"
 
@@ -103,6 +105,54 @@ TEST_P(EveryLesson, DefaultsRunTimedAndPassTheCheck) {
     EXPECT_FALSE(row.name.empty());
     EXPECT_GE(row.stats.median_ms, 0.0) << row.name;
   }
+}
+
+// The emulator has no DRAM, L2 or SMs: every lesson that counts its kernels (at least 2d-blocks
+// and matmul) says so rather than inventing counters.
+TEST(LessonRegistry, HardwareCountersOnTheEmulatorSayWhyNot) {
+  auto device = make_emulator_device();
+  std::set<std::string> counting;
+  for (const LessonModule* module : registered_lessons()) {
+    auto lesson = make_lesson(module->info.id);
+    ASSERT_TRUE(lesson.is_ok()) << lesson.message();
+    CountingLesson* counts = counting_lesson(**lesson);
+    if (counts == nullptr) continue;
+    counting.insert(std::string(module->info.id));
+    const lessons::ParamValues smaller = (*lesson)->emulator_defaults();
+    if (!smaller.empty()) ASSERT_TRUE((*lesson)->configure(smaller).is_ok());
+    auto counted = counts->run_counted(*device);
+    ASSERT_FALSE(counted.is_ok()) << module->info.id;
+    EXPECT_EQ(counted.message(), std::string(kEmulatorHasNoCounters)) << module->info.id;
+  }
+  EXPECT_TRUE(counting.contains("2d-blocks"));
+  EXPECT_TRUE(counting.contains("matmul"));
+}
+
+// A row whose ceiling is another row names a row of the lesson's own report, never one that is
+// not there (the share would silently vanish); the matmul lesson's tensor rungs name cuBLAS at
+// their own precision.
+TEST(LessonRegistry, OwnCeilingsNameRowsOfTheReport) {
+  auto device = make_emulator_device();
+  auto lesson = make_lesson("matmul");
+  ASSERT_TRUE(lesson.is_ok()) << lesson.message();
+  const auto* own = dynamic_cast<const OwnCeilings*>(lesson->get());
+  ASSERT_NE(own, nullptr);
+  (*lesson)->set_repeats(1);
+  (*lesson)->set_time_cpu(false);
+  ASSERT_TRUE((*lesson)->configure((*lesson)->emulator_defaults()).is_ok());
+  auto report = (*lesson)->run_timed(*device, nullptr);
+  ASSERT_TRUE(report.is_ok()) << report.message();
+  for (const TimingRow& row : report->rows) {
+    const auto key = own->ceiling_row(row.key);
+    if (key && !row.stats.empty()) EXPECT_NE(report->find(*key), nullptr) << row.name;
+  }
+  const auto fp16 = own->ceiling_row({TimingRole::kKernel, "mma-fp16"});
+  ASSERT_TRUE(fp16.has_value());
+  EXPECT_EQ(to_string(*fp16), "library/cublas-gemmex-fp16");
+  EXPECT_EQ(to_string(*own->ceiling_row({TimingRole::kKernel, "wmma-tf32"})),
+            "library/cublas-gemmex-tf32");
+  EXPECT_FALSE(own->ceiling_row({TimingRole::kKernel, "naive"}).has_value());
+  EXPECT_FALSE(own->ceiling_row({TimingRole::kLibrary, "cublas-sgemm"}).has_value());
 }
 
 // Rows are picked by what they measure: each key names one row, and the rows the plot's crossover

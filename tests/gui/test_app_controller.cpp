@@ -89,6 +89,25 @@ TEST_F(AppControllerTest, OneBlockOfTooManyThreadsShowsCudasErrorAndTheAppKeepsW
   EXPECT_TRUE(controller_->state().timed.report->check->passed);
 }
 
+// With the hardware-counters switch on, a timed launch also asks for the counters; the emulator
+// has none, and the state says why rather than showing made-up counts. Off again, nothing stays.
+TEST_F(AppControllerTest, HardwareCountersOnTheEmulatorSayWhyNot) {
+  controller_->apply_lesson_action("threadlab:set?lesson=2d-blocks&rows=64&cols=64&launch");
+  wait_until_idle();
+  EXPECT_TRUE(controller_->state().counters.unavailable.empty());
+  controller_->set_read_counters(true);
+  controller_->launch();
+  wait_until_idle();
+  const HardwareCounterReading& counters = controller_->state().counters;
+  EXPECT_TRUE(counters.enabled);
+  EXPECT_FALSE(counters.pending);
+  EXPECT_TRUE(counters.kernels.empty());
+  EXPECT_EQ(counters.unavailable, std::string(kEmulatorHasNoCounters));
+  ASSERT_TRUE(controller_->state().timed.report.has_value()) << controller_->state().timed.error;
+  controller_->set_read_counters(false);
+  EXPECT_TRUE(controller_->state().counters.unavailable.empty());
+}
+
 TEST_F(AppControllerTest, IdleThreadsAreCountedOnlyWhereAThreadOwnsOneElement) {
   // One element per thread: 4 × 256 threads for 1000 elements leave 24 idle.
   controller_->apply_lesson_action(

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "compute/lessons/lesson_registry.hpp"
+#include "compute/lessons/own_ceilings.hpp"
 #include "core/format.hpp"
 #include "core/launch_config.hpp"
 #include "core/launch_field_limits.hpp"
@@ -159,7 +160,7 @@ float longest_word_width(const std::vector<std::string>& labels) {
 
 // The timed run's table: titled with the launch it measured, the backend named once in its header,
 // greyed out once the launch fields no longer match that launch.
-void draw_report(const AppState& state) {
+void draw_report(const AppState& state, const compute::Lesson& lesson) {
   const TimedRun& timed = state.timed;
   const std::optional<DeviceCeilings>& ceilings = state.ceilings;
   if (timed.pending) {
@@ -263,17 +264,17 @@ void draw_report(const AppState& state) {
         const std::string both = describe_rates(rates);
         if (!both.empty()) ImGui::SetTooltip("%s", both.c_str());
       }
-      // The kernel's share of what this device does at best (its copy, cuBLAS SGEMM).
+      // The kernel's share of its own ceiling: what this device does at best (its copy, cuBLAS
+      // SGEMM), or for a tensor rung cuBLAS at the rung's precision in this run.
       if (show_share) {
         ImGui::TableNextColumn();
-        const auto share =
-            row.on_device ? share_of_ceilings(row.bytes, row.flops, row.stats.median_ms, *ceilings)
-                          : std::nullopt;
+        const auto share = compute::share_of_own_ceiling(lesson, r, row, &*ceilings);
         if (share) {
           ImGui::Text("%.0f%%", share->share * 100.0);
           if (ImGui::IsItemHovered()) {
-            ImGui::SetTooltip("of this device's %s, measured here",
-                              std::string(share->ceiling).c_str());
+            ImGui::SetTooltip(
+                share->same_run ? "of %s, timed in this run" : "of this device's %s, measured here",
+                share->ceiling.c_str());
           }
         }
       }
@@ -332,7 +333,8 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
     ImGui::PopStyleColor();
   }
   ImGui::Spacing();
-  draw_report(state);
+  draw_report(state, controller.current_lesson());
+  draw_counters_section(controller);
 }
 
 float launch_footer_height(const Fonts& fonts) {

@@ -13,6 +13,9 @@ void draw_lesson_panel(AppController& controller, const Fonts& fonts);
 void draw_launch_panel(AppController& controller, const Fonts& fonts);
 void draw_launch_footer(AppController& controller, const Fonts& fonts);
 float launch_footer_height(const Fonts& fonts);
+// Under the timed run's table: the switch that reads hardware counters with each launch, and the
+// counters read, or why there are none (counters_section.cpp).
+void draw_counters_section(AppController& controller);
 // The grid of blocks; `titled` where no tab above names it (beside the mapping view).
 void draw_grid_panel(AppController& controller, const Fonts& fonts, bool titled = false);
 void draw_occupancy_panel(AppController& controller, const Fonts& fonts);
