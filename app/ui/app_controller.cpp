@@ -12,6 +12,7 @@
 #include "core/lessons/device_placeholders.hpp"
 #include "core/lessons/lesson_action.hpp"
 #include "core/plot/tick_format.hpp"
+#include "core/work_watch.hpp"
 #include "interop/gl_trace_sink.hpp"
 #include "lab/exercise_registry.hpp"
 #include "lesson_texts.hpp"
@@ -68,8 +69,7 @@ Status AppController::initialize(const ControllerOptions& options) {
   if (!lab) return lab.error();
   lab_ = std::move(*lab);
   lab_->set_lesson(state_.controls.lesson_id, is_gpu(state_.backend));
-  post(Severity::kInfo,
-       std::string("Backend: ") + to_string(state_.backend) + ". " + state_.backend_reason);
+  // No start-up message naming the backend: the status bar shows it, with its reason, for good.
   launch();
   return Status::ok();
 }
@@ -229,6 +229,8 @@ void AppController::handle_device_error(const Error& error) {
   (void)runner_.take_new_failures();
   state_.timing.sweeping = false;
   state_.timed.pending = false;
+  pending_trace_.reset();
+  state_.tracing = {};
   const auto recovery = session_->recover_from_device_error(error);
   state_.backend = session_->backend();
   state_.backend_reason = session_->backend_reason();
@@ -271,20 +273,20 @@ void AppController::launch(bool timed) {
   if (!timed && (state_.timed.n != c.elements() || state_.timed.config != c.config())) {
     state_.timed = {};
   }
-  TraceView& trace = state_.trace;
-  const std::uint64_t launch_number = trace.launch_number + 1;
-  trace = {};
-  trace.launch_number = launch_number;
-  trace.n = c.elements();
-  trace.shape = c.shape;
-  trace.config = c.config();
-  trace.launched = LaunchedWith::from(c);
-  state_.view.hover.reset();
-  state_.lesson_pick.reset();  // it named an element of the previous launch's data
   for (const auto& problem : state_.launch_problems) {
-    post(Severity::kWarning,
-         "Launching " + trace.config.to_string() + " anyway: " + problem.message);
+    post(Severity::kWarning, "Launching " + c.config().to_string() + " anyway: " + problem.message);
   }
+  // A trace the emulator takes seconds over runs in the background, with a progress bar and
+  // Cancel, so the window keeps drawing; the picture before it stays until it is done. One it
+  // refuses (the watchdog, the size limit) goes the way below, which says why.
+  if (session_->traces_in_background()) {
+    auto prepared = session_->prepare_background_trace();
+    if (prepared) {
+      start_background_trace(std::move(*prepared), timed);
+      return;
+    }
+  }
+  TraceView& trace = begin_trace_view(LaunchedWith::from(c));
 
   // A kernel that could outlast a display's watchdog is refused: it would take the GPU context
   // (and for seconds the desktop) with it.
@@ -306,55 +308,151 @@ void AppController::launch(bool timed) {
                                        : std::chrono::duration<double, std::milli>(
                                              std::chrono::steady_clock::now() - traced_start)
                                              .count();
-    // The trace path may have fallen back (interop → copy) on the way: say why.
-    if (session_->backend() != state_.backend) {
-      state_.backend = session_->backend();
-      state_.backend_reason = session_->backend_reason();
-      post(Severity::kWarning, state_.backend_reason);
-    }
-    if (!traced) {
-      trace.error = traced.message();
-      post(Severity::kError, traced.message());
-      handle_device_error(traced.error());
-      // A launch that CUDA (or the emulator, as CUDA would) refused wrote nothing: show the
-      // elements as they are, all unwritten. A request refused before launching (too slow for the
-      // emulator, out of memory) has no picture, only its message.
-      const ErrorKind kind = traced.error().kind;
-      if (kind == ErrorKind::kCudaError || kind == ErrorKind::kCudaStickyError) {
-        trace.valid = trace_buffer_.clear(trace.n).is_ok();
-        trace.unwritten = trace.n;
-      }
-    } else {
-      trace.valid = true;
-      // Draw and decode by what ran: the records' blockIdx and threadIdx unfold by the launch's
-      // grid and block, and the dense layer's fast kernels launch with their own.
-      trace.config = traced->launch.config;
-      trace.check = traced->launch.check;
-      trace.blocks = std::move(traced->launch.blocks);
-      if (!trace.blocks.empty()) trace.timeline = lessons::build_block_timeline(trace.blocks);
-      trace.unwritten = traced->counts.unwritten;
-      trace.written_more = traced->counts.written_more;
-      trace.idle_threads = traced->counts.idle_threads;
-    }
-    if (trace.valid) {
-      // 1D data wraps into rows with the idle threads after it; 2D data is drawn as its matrix.
-      auto layout = trace.shape.rows > 1 ? layout_2d(trace.shape.rows, trace.shape.cols)
-                                         : layout_1d(trace.n, trace.config.total_threads());
-      if (layout) {
-        trace.layout = *layout;
-        state_.view.fit_pending = true;
-        state_.view.follow_fit = true;
-      } else {
-        trace.valid = false;
-        trace.error = layout.message();
-      }
-    }
+    show_traced(std::move(traced));
   }
   if (timed) start_timed_run();
 }
 
+TraceView& AppController::begin_trace_view(const LaunchedWith& launched) {
+  TraceView& trace = state_.trace;
+  const std::uint64_t launch_number = trace.launch_number + 1;
+  trace = {};
+  trace.launch_number = launch_number;
+  trace.n = launched.shape.elements();
+  trace.shape = launched.shape;
+  trace.config = launched.config;
+  trace.launched = launched;
+  state_.view.hover.reset();
+  state_.lesson_pick.reset();  // it named an element of the previous launch's data
+  return trace;
+}
+
+void AppController::show_traced(Result<interop::TracedOutcome> traced) {
+  TraceView& trace = state_.trace;
+  // The trace path may have fallen back (interop → copy) on the way: say why.
+  if (session_->backend() != state_.backend) {
+    state_.backend = session_->backend();
+    state_.backend_reason = session_->backend_reason();
+    post(Severity::kWarning, state_.backend_reason);
+  }
+  if (!traced) {
+    trace.error = traced.message();
+    post(Severity::kError, traced.message());
+    handle_device_error(traced.error());
+    // A launch that CUDA (or the emulator, as CUDA would) refused wrote nothing: show the
+    // elements as they are, all unwritten. A request refused before launching (too slow for the
+    // emulator, out of memory) has no picture, only its message.
+    const ErrorKind kind = traced.error().kind;
+    if (kind == ErrorKind::kCudaError || kind == ErrorKind::kCudaStickyError) {
+      trace.valid = trace_buffer_.clear(trace.n).is_ok();
+      trace.unwritten = trace.n;
+    }
+  } else {
+    trace.valid = true;
+    // Draw and decode by what ran: the records' blockIdx and threadIdx unfold by the launch's
+    // grid and block, and the dense layer's fast kernels launch with their own.
+    trace.config = traced->launch.config;
+    trace.check = traced->launch.check;
+    trace.blocks = std::move(traced->launch.blocks);
+    if (!trace.blocks.empty()) trace.timeline = lessons::build_block_timeline(trace.blocks);
+    trace.unwritten = traced->counts.unwritten;
+    trace.written_more = traced->counts.written_more;
+    trace.idle_threads = traced->counts.idle_threads;
+  }
+  if (trace.valid) {
+    // 1D data wraps into rows with the idle threads after it; 2D data is drawn as its matrix.
+    auto layout = trace.shape.rows > 1 ? layout_2d(trace.shape.rows, trace.shape.cols)
+                                       : layout_1d(trace.n, trace.config.total_threads());
+    if (layout) {
+      trace.layout = *layout;
+      state_.view.fit_pending = true;
+      state_.view.follow_fit = true;
+    } else {
+      trace.valid = false;
+      trace.error = layout.message();
+    }
+  }
+}
+
+void AppController::start_background_trace(std::unique_ptr<interop::BackgroundTrace> prepared,
+                                           bool timed) {
+  auto pending = std::make_shared<PendingTrace>();
+  pending->trace = std::move(prepared);
+  pending->launched = LaunchedWith::from(state_.controls);
+  std::vector<SweepJob> jobs;
+  jobs.push_back({"tracing " + pending->launched.config.to_string(),
+                  [pending](const std::atomic<bool>& cancel) -> Result<SweepPoint> {
+                    pending->watch.cancel = &cancel;
+                    pending->trace->run(pending->watch);
+                    pending->ran.store(true, std::memory_order_release);
+                    return SweepPoint{};  // the outcome waits in `pending` for the UI thread
+                  }});
+  // The timed run follows on the same thread (jobs run in order); its table replaces the old one
+  // only once the picture does, so a Cancel leaves both as they were.
+  if (timed) {
+    const bool ceilings_were_requested = ceilings_requested_;
+    TimedRun next;
+    if (auto job = make_timed_job(next)) {
+      jobs.push_back(std::move(*job));
+      pending->asked_for_ceilings = !ceilings_were_requested;
+    }
+    pending->timed = std::move(next);
+  }
+  runner_is_single_launch_ = true;
+  const Status started = runner_.start(std::move(jobs));
+  if (!started) {
+    post(Severity::kError, started.message());
+    return;
+  }
+  pending_trace_ = std::move(pending);
+  state_.tracing = {};
+  state_.tracing.running = true;
+  state_.tracing.launched = pending_trace_->launched;
+}
+
+void AppController::cancel_launch() {
+  runner_.cancel();
+}
+
+void AppController::collect_background_trace(bool running) {
+  if (!pending_trace_) return;
+  state_.tracing.fraction = pending_trace_->watch.fraction();
+  const bool ran = pending_trace_->ran.load(std::memory_order_acquire);
+  if (!ran && running) return;
+  const std::shared_ptr<PendingTrace> pending = std::move(pending_trace_);
+  pending_trace_.reset();
+  state_.tracing = {};
+  auto outcome = ran ? session_->finish_background_trace(*pending->trace)
+                     : Result<interop::TracedOutcome>(Error{ErrorKind::kCancelled, "cancelled"});
+  if (!outcome && outcome.error().kind == ErrorKind::kCancelled) {
+    // Nothing changed: the picture and the table are the earlier launch's, and say so once the
+    // fields differ from it.
+    if (pending->asked_for_ceilings && !state_.ceilings) ceilings_requested_ = false;
+    post(Severity::kInfo,
+         "Cancelled " + describe_launch(pending->launched) +
+             (state_.trace.valid ? ": the picture is still the earlier launch's" : ""));
+    return;
+  }
+  TraceView& trace = begin_trace_view(pending->launched);
+  trace.traced_milliseconds = outcome ? outcome->launch_milliseconds : 0.0;
+  if (pending->timed) state_.timed = std::move(*pending->timed);
+  show_traced(std::move(outcome));
+}
+
 void AppController::start_timed_run() {
-  TimedRun& timed = state_.timed;
+  TimedRun next;
+  auto job = make_timed_job(next);
+  state_.timed = std::move(next);
+  if (!job) return;
+  runner_is_single_launch_ = true;
+  const Status started = runner_.start({std::move(*job)});
+  if (!started) {
+    state_.timed.pending = false;
+    state_.timed.error = started.message();
+  }
+}
+
+std::optional<SweepJob> AppController::make_timed_job(TimedRun& timed) {
   timed = {};
   timed.pending = true;
   timed.n = state_.controls.elements();
@@ -369,7 +467,7 @@ void AppController::start_timed_run() {
   if (!copy) {
     timed.pending = false;
     timed.error = "could not prepare the timed run: " + copy.message();
-    return;
+    return std::nullopt;
   }
   std::shared_ptr<compute::Lesson> job_lesson(std::move(*copy));
   // The first timed run also measures the device's ceilings (about a second on a GPU, once per
@@ -377,27 +475,21 @@ void AppController::start_timed_run() {
   const bool measure_ceilings = !ceilings_requested_;
   ceilings_requested_ = true;
   const auto cache = ceilings_cache_;
-  SweepJob job{"timing " + timed.config.to_string(),
-               [slot, device, job_lesson, measure_ceilings,
-                cache](const std::atomic<bool>& cancel) -> Result<SweepPoint> {
-                 if (measure_ceilings) {
-                   std::string warning;
-                   auto ceilings = compute::cached_ceilings(*device, cache, warning, &cancel);
-                   std::lock_guard lock(slot->mutex);
-                   slot->ceilings = std::move(ceilings);
-                   slot->ceilings_warning = std::move(warning);
-                 }
-                 auto report = job_lesson->run_timed(*device, &cancel);
-                 std::lock_guard lock(slot->mutex);
-                 slot->result = report;
-                 return SweepPoint{};
-               }};
-  runner_is_single_launch_ = true;
-  const Status started = runner_.start({std::move(job)});
-  if (!started) {
-    timed.pending = false;
-    timed.error = started.message();
-  }
+  return SweepJob{"timing " + timed.config.to_string(),
+                  [slot, device, job_lesson, measure_ceilings,
+                   cache](const std::atomic<bool>& cancel) -> Result<SweepPoint> {
+                    if (measure_ceilings) {
+                      std::string warning;
+                      auto ceilings = compute::cached_ceilings(*device, cache, warning, &cancel);
+                      std::lock_guard lock(slot->mutex);
+                      slot->ceilings = std::move(ceilings);
+                      slot->ceilings_warning = std::move(warning);
+                    }
+                    auto report = job_lesson->run_timed(*device, &cancel);
+                    std::lock_guard lock(slot->mutex);
+                    slot->result = report;
+                    return SweepPoint{};
+                  }};
 }
 
 void AppController::start_sweep(SweepKind kind) {
@@ -557,6 +649,9 @@ void AppController::update() {
   const bool running = runner_.is_running();
   if (runner_is_single_launch_) {
     (void)runner_.take_new_points();
+    // The picture first: the timed run's table, which may have finished in the same frame,
+    // belongs to it.
+    collect_background_trace(running);
     std::optional<Result<compute::LessonReport>> result;
     std::optional<Result<DeviceCeilings>> ceilings;
     std::string ceilings_warning;
