@@ -215,6 +215,9 @@ Result<std::unique_ptr<BackgroundTrace>> LaunchSession::prepare_background_trace
   TL_RETURN_IF_ERROR(check_traceable());
   auto copy = copy_lesson();
   if (!copy) return copy.error();
+  // The inputs the current lesson keeps for relaunches belong to the last launch on this thread:
+  // the copy makes its own, and both at once would hold the memory twice (3 × 64 MiB at 2^24).
+  lesson_->release_device_data();
   std::unique_ptr<BackgroundTrace> trace(new BackgroundTrace());
   trace->device_ = device_.get();
   trace->lesson_ = std::move(*copy);
