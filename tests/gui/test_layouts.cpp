@@ -276,6 +276,39 @@ launch = true
   app_->stop_demo();
 }
 
+// The matrix product's Element reads tab: A, B and C take a fair share of the results panel in
+// every layout (at 1280×720 they had been about 100 px with 3-px dots), and the picked element
+// is marked at a visible size.
+TEST_F(LayoutTest, TheElementReadsMatricesTakeTheirShareOfTheTabInEveryLayout) {
+  app_->apply_lesson_action("threadlab:set?lesson=matmul&kernel=tiled&launch");
+  test_support::wait_until_idle(*app_);
+  app_->apply_lesson_action("threadlab:set?lesson=matmul&pick=17,30&view=reads");
+  ASSERT_NE(app_->lesson_pick(), nullptr);
+  // The matrices' empty cells (element_reads_panel.cpp's outline fill) and the picked element.
+  const std::array<std::uint8_t, 3> matrix_fill{40, 42, 50};
+  const std::array<std::uint8_t, 3> picked = to_rgb8(kHighlightColor);
+  for (const WindowSize& size : kSizes) {
+    for (float scale : kScales) {
+      for (bool presenter : {false, true}) {
+        SCOPED_TRACE(describe(size, scale, presenter));
+        const Image image = draw(size, scale, presenter, "reads");
+        const auto timing = drawn_child("timing");
+        ASSERT_TRUE(timing) << "no results panel";
+        const float panel_area = timing->width() * timing->height();
+        const auto matrices = static_cast<float>(image.count(*timing, matrix_fill, 2));
+        EXPECT_GT(matrices, panel_area * 0.12f)
+            << "A, B and C cover " << matrices << " of the tab's " << panel_area << " pixels";
+        // Drawn a third of a line wide; its anti-aliased rim is not counted.
+        const float mark = ImGui::GetFontSize() * 0.25f;
+        EXPECT_GE(static_cast<float>(image.count(*timing, picked, 8)), mark * mark)
+            << "the picked element is not marked visibly";
+      }
+    }
+  }
+  app_->apply_lesson_action("threadlab:set?lesson=vector-add&n=4096&block=256&grid=auto&launch");
+  test_support::wait_until_idle(*app_);
+}
+
 // The scale the window can hold: a larger one would push panels off it.
 TEST(LayoutScale, TheScaleIsLimitedByWhatTheWindowCanHold) {
   EXPECT_EQ(max_scale_for_window(0, 0), 0.0f) << "unknown size: no limit";
