@@ -205,9 +205,14 @@ void AppController::apply_preset(std::size_t index) {
 
 void AppController::wait_until_idle(std::chrono::milliseconds limit) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (busy() && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+  // Collecting may start more work (a sweep link's sweep after its background trace): wait for
+  // that too.
+  do {
+    while (runner_.is_running() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    update();
+  } while (busy() && std::chrono::steady_clock::now() < deadline);
   // A Lab check a link started (a screenshot of its verdict) is waited for too.
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
       deadline - std::chrono::steady_clock::now());
@@ -216,7 +221,7 @@ void AppController::wait_until_idle(std::chrono::milliseconds limit) {
 }
 
 bool AppController::can_launch() const {
-  return !runner_.is_running();
+  return !busy();
 }
 
 void AppController::handle_device_error(const Error& error) {
@@ -230,6 +235,7 @@ void AppController::handle_device_error(const Error& error) {
   state_.timing.sweeping = false;
   state_.timed.pending = false;
   pending_trace_.reset();
+  sweep_after_trace_.reset();
   state_.tracing = {};
   const auto recovery = session_->recover_from_device_error(error);
   state_.backend = session_->backend();
@@ -270,9 +276,6 @@ void AppController::launch(bool timed) {
   // The timing table describes one configuration: a launch of another one without timing (a
   // sweep link's picture) leaves it empty rather than showing the old numbers beside the new
   // picture.
-  if (!timed && (state_.timed.n != c.elements() || state_.timed.config != c.config())) {
-    state_.timed = {};
-  }
   for (const auto& problem : state_.launch_problems) {
     post(Severity::kWarning, "Launching " + c.config().to_string() + " anyway: " + problem.message);
   }
@@ -285,6 +288,9 @@ void AppController::launch(bool timed) {
       start_background_trace(std::move(*prepared), timed);
       return;
     }
+  }
+  if (!timed && (state_.timed.n != c.elements() || state_.timed.config != c.config())) {
+    state_.timed = {};
   }
   TraceView& trace = begin_trace_view(LaunchedWith::from(c));
 
@@ -411,6 +417,7 @@ void AppController::start_background_trace(std::unique_ptr<interop::BackgroundTr
 }
 
 void AppController::cancel_launch() {
+  sweep_after_trace_.reset();
   runner_.cancel();
 }
 
@@ -428,6 +435,7 @@ void AppController::collect_background_trace(bool running) {
     // Nothing changed: the picture and the table are the earlier launch's, and say so once the
     // fields differ from it.
     if (pending->asked_for_ceilings && !state_.ceilings) ceilings_requested_ = false;
+    sweep_after_trace_.reset();  // a Cancel stops the link's sweep too
     post(Severity::kInfo,
          "Cancelled " + describe_launch(pending->launched) +
              (state_.trace.valid ? ": the picture is still the earlier launch's" : ""));
@@ -435,7 +443,12 @@ void AppController::collect_background_trace(bool running) {
   }
   TraceView& trace = begin_trace_view(pending->launched);
   trace.traced_milliseconds = outcome ? outcome->launch_milliseconds : 0.0;
-  if (pending->timed) state_.timed = std::move(*pending->timed);
+  if (pending->timed) {
+    state_.timed = std::move(*pending->timed);
+  } else if (state_.timed.n != pending->launched.shape.elements() ||
+             state_.timed.config != pending->launched.config) {
+    state_.timed = {};  // as launch() does for an untimed launch of another configuration
+  }
   show_traced(std::move(outcome));
 }
 
@@ -568,6 +581,7 @@ void AppController::start_sweep(SweepKind kind) {
 }
 
 void AppController::cancel_sweep() {
+  sweep_after_trace_.reset();
   runner_.cancel();
 }
 
@@ -705,6 +719,12 @@ void AppController::update() {
     state_.timing.progress = runner_.progress();
     state_.timing.sweeping = running;
   }
+  // A sweep link's sweep, once its picture is drawn and the runner is free.
+  if (sweep_after_trace_ && !pending_trace_ && !runner_.is_running()) {
+    const SweepKind kind = *sweep_after_trace_;
+    sweep_after_trace_.reset();
+    start_sweep(kind);
+  }
   lab_->update();
   advance_demo_when_due();
 }
@@ -815,7 +835,13 @@ void AppController::apply_action(const lessons::LessonAction& parsed) {
   if (action->sweep) {
     // The sweep's curves are the point of such a link, unless it names a view of its own.
     if (!action->view && !action->plot) show_results(ResultsTab::kTiming);
-    start_sweep(action->sweep_blocks ? SweepKind::kBlock : SweepKind::kSize);
+    const SweepKind kind = action->sweep_blocks ? SweepKind::kBlock : SweepKind::kSize;
+    // The link's picture may be tracing in the background: the sweep follows it.
+    if (pending_trace_) {
+      sweep_after_trace_ = kind;
+    } else {
+      start_sweep(kind);
+    }
   }
 }
 

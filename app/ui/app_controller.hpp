@@ -67,7 +67,7 @@ class AppController {
   // and the table stay the earlier launch's), or the timed run after it.
   void cancel_launch();
   // Background measurements are running (a traced launch, a timed launch or a sweep).
-  [[nodiscard]] bool busy() const { return runner_.is_running(); }
+  [[nodiscard]] bool busy() const { return runner_.is_running() || sweep_after_trace_.has_value(); }
   // Blocks until the background measurements end (at most `limit`), then collects them; for the
   // scripted runs (screenshots, demos, benchmarks) that want finished results, never the UI.
   void wait_until_idle(std::chrono::milliseconds limit);
@@ -224,6 +224,9 @@ class AppController {
     bool asked_for_ceilings = false;
   };
   std::shared_ptr<PendingTrace> pending_trace_;
+  // A sweep link's sweep, started once the picture its link asked for has been traced in the
+  // background (the runner does one thing at a time).
+  std::optional<SweepKind> sweep_after_trace_;
 };
 
 }  // namespace tl::ui

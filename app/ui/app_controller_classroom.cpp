@@ -39,6 +39,7 @@ void AppController::load_steps() {
 }
 
 void AppController::stop_background_work() {
+  sweep_after_trace_.reset();
   if (!runner_.is_running()) return;
   runner_.cancel();
   runner_.wait();

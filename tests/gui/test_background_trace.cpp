@@ -115,6 +115,25 @@ TEST_F(BackgroundTraceTest, CancelKeepsTheEarlierPictureAndTableMarkedAsEarlier)
   EXPECT_EQ(s.timed.n, 5000u);
 }
 
+// A sweep link whose picture is traced in the background sweeps once the picture is drawn (the
+// runner does one thing at a time: the sweep had been refused).
+TEST_F(BackgroundTraceTest, ASweepLinkSweepsAfterItsBackgroundPicture) {
+  controller_->apply_lesson_action("threadlab:set?lesson=vector-add&n=2097152&grid=auto&sweep");
+  const AppState& s = controller_->state();
+  ASSERT_TRUE(s.tracing.running);
+  EXPECT_TRUE(controller_->busy());
+  EXPECT_FALSE(controller_->can_launch());
+  test_support::wait_until_idle(*controller_);
+  EXPECT_FALSE(controller_->busy());
+  ASSERT_TRUE(s.trace.valid) << s.trace.error;
+  EXPECT_EQ(s.trace.n, 2097152u);
+  ASSERT_FALSE(s.timing.series.empty());
+  EXPECT_FALSE(s.timing.series.front().points.empty());
+  for (const Message& m : s.messages) {
+    EXPECT_EQ(m.text.find("already running"), std::string::npos) << m.text;
+  }
+}
+
 // Small launches stay on the UI thread: their picture is there when launch() returns.
 TEST_F(BackgroundTraceTest, SmallLaunchesAreDrawnAtOnce) {
   controller_->apply_lesson_action("threadlab:set?n=5000&launch");
