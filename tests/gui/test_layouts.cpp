@@ -25,6 +25,7 @@
 #include "core/color_scheme.hpp"
 #include "headless_ui.hpp"
 #include "lesson_layout.hpp"
+#include "theme.hpp"
 #include "theme_keeper.hpp"
 
 namespace tl::ui {
@@ -302,6 +303,53 @@ TEST_F(LayoutTest, TheElementReadsMatricesTakeTheirShareOfTheTabInEveryLayout) {
         const float mark = ImGui::GetFontSize() * 0.25f;
         EXPECT_GE(static_cast<float>(image.count(*timing, picked, 8)), mark * mark)
             << "the picked element is not marked visibly";
+      }
+    }
+  }
+  app_->apply_lesson_action("threadlab:set?lesson=vector-add&n=4096&block=256&grid=auto&launch");
+  test_support::wait_until_idle(*app_);
+}
+
+// A guided step is scrolled into view in the lesson text, the last one too (it was left below the
+// panel): its highlighted background is in the lesson panel's pixels. (Presenter mode shows the
+// step's own section alone, from its top.)
+TEST_F(LayoutTest, TheLastGuidedStepIsScrolledIntoView) {
+  const auto& steps = app_->state().classroom.steps;
+  ASSERT_GT(steps.size(), 1u);
+  for (const WindowSize& size : {kSizes[0], kSizes[2]}) {
+    for (float scale : {1.0f, 2.0f}) {
+      for (bool presenter : {false}) {
+        SCOPED_TRACE(describe(size, scale, presenter));
+        // The first step, the last, and the last again reached with Left from the next lesson
+        // (the text changes with the lesson: its height is not known on the first frame).
+        for (int move = 0; move < 3; ++move) {
+          const std::size_t step = move == 0 ? 0 : app_->state().classroom.steps.size() - 1;
+          if (move < 2) {
+            app_->go_to_step(step);
+          } else {
+            app_->apply_lesson_action("threadlab:set?lesson=thread-hierarchy");
+            test_support::wait_until_idle(*app_);
+            ui_->draw_frame(*app_);
+            for (int i = 0; i < 50 && app_->state().controls.lesson_id != "vector-add"; ++i) {
+              app_->previous_step();
+              test_support::wait_until_idle(*app_);
+            }
+            ASSERT_EQ(app_->state().classroom.cursor.current(), step);
+          }
+          test_support::wait_until_idle(*app_);
+          const Image image = draw(size, scale, presenter, "step" + std::to_string(move));
+          const auto lesson = drawn_child("lesson");
+          ASSERT_TRUE(lesson) << "no lesson text";
+          // The step's background: the highlight over the lesson panel's own background.
+          const ImVec4 h = palette().highlight;
+          const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_ChildBg];
+          const ImVec4 blended{h.x * h.w + bg.x * (1 - h.w), h.y * h.w + bg.y * (1 - h.w),
+                               h.z * h.w + bg.z * (1 - h.w), 1};
+          const float line = ImGui::GetTextLineHeightWithSpacing();
+          EXPECT_GT(static_cast<float>(image.count(*lesson, imgui_rgb8(blended), 6)),
+                    lesson->width() * line * 0.5f)
+              << "step " << step << " (move " << move << ") is not in view in " << *lesson;
+        }
       }
     }
   }
