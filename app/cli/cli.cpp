@@ -311,7 +311,14 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    return fail(std::cerr, std::string(e.what()) + " (see threadlab --help)", kExitUsage);
+    // `threadlab --headless`, as someone who read "use the headless mode" might type it: the flag
+    // belongs to a command, so name the one that does what they want.
+    std::string hint = " (see threadlab --help)";
+    if (std::string(e.what()).find("--headless") != std::string::npos && !*gui_command &&
+        !*demo_command) {
+      hint = " (--headless belongs to a command: threadlab gui --headless --screenshot out.png)";
+    }
+    return fail(std::cerr, std::string(e.what()) + hint, kExitUsage);
   }
 
   if (*worker_command) return command_worker();

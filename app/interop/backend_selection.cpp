@@ -18,7 +18,7 @@ Result<BackendChoice> choose_backend(BackendPreference preference, bool gl_conte
   BackendChoice choice;
   if (preference == BackendPreference::kEmulator) {
     choice.device = compute::make_emulator_device();
-    choice.reason = "the CPU emulator was requested";
+    choice.reason = "requested with --backend emulator";
     return choice;
   }
   auto cuda = compute::make_cuda_device(0);

@@ -1,6 +1,9 @@
 #include "launch_session.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <exception>
+#include <new>
 
 #include "compute/lessons/lesson_registry.hpp"
 #include "core/backend_fallback.hpp"
@@ -101,13 +104,18 @@ Status LaunchSession::check_watchdog() const {
   return lesson_->check_watchdog(*device_);
 }
 
-Result<TracedOutcome> LaunchSession::trace() {
+Status LaunchSession::check_traceable() const {
   TL_RETURN_IF_ERROR(check_watchdog());
   const std::uint64_t elements = lesson_->data_shape().elements();
   if (elements > kMaxTracedElements) {
     return invalid_argument("The picture shows up to 2^24 elements; " + format_count(elements) +
                             " are timed but not drawn.");
   }
+  return Status::ok();
+}
+
+Result<TracedOutcome> LaunchSession::trace() {
+  TL_RETURN_IF_ERROR(check_traceable());
   TracedOutcome outcome;
   const auto start = std::chrono::steady_clock::now();
   auto traced = lesson_->run_traced(*device_, *sink_);
@@ -132,25 +140,104 @@ Result<TracedOutcome> LaunchSession::trace() {
   return outcome;
 }
 
-Result<TraceCounts> LaunchSession::count(const compute::TracedLaunch& launch) {
+namespace {
+
+// Idle threads, where they mean something: each thread owns at most one element and the kernel ran
+// with the configuration asked for.
+void count_idle_threads(const compute::Lesson& lesson, const compute::TracedLaunch& launch,
+                        TraceCounts& counts) {
+  if (lesson.elements_per_thread() != 1 || launch.config != lesson.launch_config()) return;
+  const std::uint64_t threads = launch.config.total_threads();
+  const std::uint64_t written = launch.shape.elements() - counts.unwritten;
+  counts.idle_threads = threads > written ? threads - written : 0;
+}
+
+TraceCounts count_host_records(const compute::Lesson& lesson, const compute::TracedLaunch& launch,
+                               std::span<const TraceRecord> records) {
   TraceCounts counts;
-  const std::uint64_t elements = launch.shape.elements();
-  if (host_sink_ != nullptr) {
-    const TraceSummary summary = summarize(host_sink_->records(), launch.config);
-    counts.unwritten = summary.unwritten;
-    counts.written_more = summary.written_more;
-  } else {
-    auto summary = buffer_->summarize(static_cast<std::uint32_t>(launch.config.block.volume()));
-    if (!summary) return summary.error();
-    counts.unwritten = summary->unwritten;
-    counts.written_more = summary->written_more;
-  }
-  if (lesson_->elements_per_thread() == 1 && launch.config == lesson_->launch_config()) {
-    const std::uint64_t threads = launch.config.total_threads();
-    const std::uint64_t written = elements - counts.unwritten;
-    counts.idle_threads = threads > written ? threads - written : 0;
-  }
+  const TraceSummary summary = summarize(records, launch.config);
+  counts.unwritten = summary.unwritten;
+  counts.written_more = summary.written_more;
+  count_idle_threads(lesson, launch, counts);
   return counts;
+}
+
+}  // namespace
+
+Result<TraceCounts> LaunchSession::count(const compute::TracedLaunch& launch) {
+  if (host_sink_ != nullptr) return count_host_records(*lesson_, launch, host_sink_->records());
+  TraceCounts counts;
+  auto summary = buffer_->summarize(static_cast<std::uint32_t>(launch.config.block.volume()));
+  if (!summary) return summary.error();
+  counts.unwritten = summary->unwritten;
+  counts.written_more = summary->written_more;
+  count_idle_threads(*lesson_, launch, counts);
+  return counts;
+}
+
+BackgroundTrace::~BackgroundTrace() {
+  if (lesson_) lesson_->release_device_data();
+}
+
+void BackgroundTrace::run(WorkWatch& watch) {
+  const ScopedWorkWatch watching(watch);
+  const auto start = std::chrono::steady_clock::now();
+  // Off the session's thread an exception must not end the app: it becomes the outcome.
+  Result<compute::TracedLaunch> traced = invalid_argument("the traced launch did not run");
+  try {
+    traced = lesson_->run_traced(*device_, sink_);
+  } catch (const std::bad_alloc&) {
+    traced = Error{ErrorKind::kOutOfMemory, "out of host memory for the traced launch"};
+  } catch (const std::exception& e) {
+    traced = invalid_argument(std::string("the traced launch failed: ") + e.what());
+  }
+  TracedOutcome outcome;
+  outcome.launch_milliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (!traced) {
+    outcome_ = traced.error();
+    return;
+  }
+  outcome.launch = std::move(*traced);
+  outcome.counts = count_host_records(*lesson_, outcome.launch, sink_.records());
+  outcome_ = std::move(outcome);
+}
+
+bool LaunchSession::traces_in_background() const {
+  if (backend_ != BackendKind::kEmulator || buffer_ == nullptr || !lesson_) return false;
+  const std::uint64_t work =
+      std::max(lesson_->data_shape().elements(), lesson_->launch_config().total_threads());
+  return work >= kBackgroundTraceWork;
+}
+
+Result<std::unique_ptr<BackgroundTrace>> LaunchSession::prepare_background_trace() {
+  if (!lesson_) return invalid_argument("no lesson selected");
+  TL_RETURN_IF_ERROR(check_traceable());
+  auto copy = copy_lesson();
+  if (!copy) return copy.error();
+  // The inputs the current lesson keeps for relaunches belong to the last launch on this thread:
+  // the copy makes its own, and both at once would hold the memory twice (3 × 64 MiB at 2^24).
+  lesson_->release_device_data();
+  std::unique_ptr<BackgroundTrace> trace(new BackgroundTrace());
+  trace->device_ = device_.get();
+  trace->lesson_ = std::move(*copy);
+  trace->config_ = trace->lesson_->launch_config();
+  return trace;
+}
+
+Result<TracedOutcome> LaunchSession::finish_background_trace(BackgroundTrace& trace) {
+  if (!trace.outcome_) return Error{ErrorKind::kCancelled, "cancelled"};
+  Result<TracedOutcome> outcome = std::move(*trace.outcome_);
+  trace.outcome_.reset();
+  if (!outcome) return Error{outcome.error().kind, explain(outcome.message())};
+  const double upload_start_ms = outcome->launch_milliseconds;
+  const auto start = std::chrono::steady_clock::now();
+  if (buffer_ != nullptr) TL_RETURN_IF_ERROR(buffer_->upload(trace.sink_.records()));
+  // The records' delivery is part of a traced launch, as the upload sink's publish() is.
+  outcome->launch_milliseconds =
+      upload_start_ms +
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return outcome;
 }
 
 std::span<const TraceRecord> LaunchSession::host_records() const {

@@ -24,6 +24,7 @@
 #include "compute/trace_sink.hpp"
 #include "core/launch_config.hpp"
 #include "core/result.hpp"
+#include "core/work_watch.hpp"
 #include "render/trace_buffer.hpp"
 
 namespace tl::interop {
@@ -50,6 +51,32 @@ struct TracedOutcome {
   std::string fallback;  // set when the trace path fell back (interop → copy): why
   // The traced launch itself (records delivered where they are drawn), without the counting.
   double launch_milliseconds = 0;
+};
+
+// A traced launch that runs away from the session's thread, so that a window keeps drawing while
+// the emulator traces a large grid (seconds on a CPU). The session prepares it with trace()'s
+// checks, any one thread runs it (on a copy of the lesson, its records kept in host memory and
+// counted there), and the session finishes it on its own thread, delivering the records where
+// trace() delivers them.
+class BackgroundTrace {
+ public:
+  ~BackgroundTrace();
+  BackgroundTrace(const BackgroundTrace&) = delete;
+  BackgroundTrace& operator=(const BackgroundTrace&) = delete;
+  // Runs the launch once; an emulated grid answers `watch`'s cancel at its next block (the
+  // outcome is then an error of kind kCancelled) and counts its blocks there for a progress bar.
+  void run(WorkWatch& watch);
+  // The launch's configuration and data, as prepared.
+  [[nodiscard]] LaunchConfig config() const { return config_; }
+
+ private:
+  friend class LaunchSession;
+  BackgroundTrace() = default;
+  compute::Device* device_ = nullptr;
+  std::unique_ptr<compute::Lesson> lesson_;
+  LaunchConfig config_;
+  compute::HostTraceSink sink_;
+  std::optional<Result<TracedOutcome>> outcome_;  // set by run()
 };
 
 class LaunchSession {
@@ -88,6 +115,18 @@ class LaunchSession {
   [[nodiscard]] Status check_watchdog() const;
   // One traced launch of the current lesson, its records where the session keeps them.
   Result<TracedOutcome> trace();
+  // Whether the current launch should be traced in the background (BackgroundTrace) by a caller
+  // that draws frames: on the emulator, into a window's buffer, from kBackgroundTraceWork threads
+  // or elements up (a rule of thumb: there a trace takes long enough to be seen as a frozen
+  // window; on a GPU the whole traced launch takes milliseconds).
+  [[nodiscard]] bool traces_in_background() const;
+  static constexpr std::uint64_t kBackgroundTraceWork = std::uint64_t{1} << 20;
+  // The current launch, checked as trace() checks it, ready to run on another thread.
+  Result<std::unique_ptr<BackgroundTrace>> prepare_background_trace();
+  // On the session's thread, after `trace` ran: its records delivered where trace() delivers
+  // them (uploaded to the window's buffer), and its outcome. A cancelled or failed launch delivers
+  // nothing: what was drawn before stays.
+  Result<TracedOutcome> finish_background_trace(BackgroundTrace& trace);
   // The records of the last traced launch, when they are kept in host memory.
   [[nodiscard]] std::span<const TraceRecord> host_records() const;
   // The untraced kernels of `lesson` (the current one, or a copy) timed on this device.
@@ -108,6 +147,8 @@ class LaunchSession {
  private:
   LaunchSession() = default;
   void make_sink();
+  // What every traced launch checks first: the display watchdog, the picture's size limit.
+  [[nodiscard]] Status check_traceable() const;
   Result<TraceCounts> count(const compute::TracedLaunch& launch);
 
   std::unique_ptr<compute::Device> device_;

@@ -14,6 +14,7 @@
 #include "core/lessons/lesson_action.hpp"
 #include "core/plot/tick_format.hpp"
 #include "interop/class_map_sink.hpp"
+#include "core/work_watch.hpp"
 #include "interop/gl_trace_sink.hpp"
 #include "lab/exercise_registry.hpp"
 #include "lesson_texts.hpp"
@@ -83,8 +84,7 @@ Status AppController::initialize(const ControllerOptions& options) {
   lab_ = std::move(*lab);
   lab_->set_lesson(state_.controls.lesson_id, is_gpu(state_.backend));
   open_lesson_live();
-  post(Severity::kInfo,
-       std::string("Backend: ") + to_string(state_.backend) + ". " + state_.backend_reason);
+  // No start-up message naming the backend: the status bar shows it, with its reason, for good.
   launch();
   return Status::ok();
 }
@@ -224,9 +224,14 @@ void AppController::apply_preset(std::size_t index) {
 
 void AppController::wait_until_idle(std::chrono::milliseconds limit) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (busy() && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+  // Collecting may start more work (a sweep link's sweep after its background trace): wait for
+  // that too.
+  do {
+    while (runner_.is_running() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    update();
+  } while (busy() && std::chrono::steady_clock::now() < deadline);
   // A Lab check a link started (a screenshot of its verdict) is waited for too.
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
       deadline - std::chrono::steady_clock::now());
@@ -235,7 +240,7 @@ void AppController::wait_until_idle(std::chrono::milliseconds limit) {
 }
 
 bool AppController::can_launch() const {
-  return !runner_.is_running() && !(live_ && live_->busy());
+  return !busy() && !(live_ && live_->busy());
 }
 
 void AppController::handle_device_error(const Error& error) {
@@ -249,6 +254,9 @@ void AppController::handle_device_error(const Error& error) {
   state_.timing.sweeping = false;
   state_.timed.pending = false;
   live_.reset();  // its memory lives on the device about to be reset or replaced
+  pending_trace_.reset();
+  sweep_after_trace_.reset();
+  state_.tracing = {};
   const auto recovery = session_->recover_from_device_error(error);
   open_lesson_live();
   state_.backend = session_->backend();
@@ -293,23 +301,23 @@ void AppController::launch(bool timed) {
   // The timing table describes one configuration: a launch of another one without timing (a
   // sweep link's picture) leaves it empty rather than showing the old numbers beside the new
   // picture.
+  for (const auto& problem : state_.launch_problems) {
+    post(Severity::kWarning, "Launching " + c.config().to_string() + " anyway: " + problem.message);
+  }
+  // A trace the emulator takes seconds over runs in the background, with a progress bar and
+  // Cancel, so the window keeps drawing; the picture before it stays until it is done. One it
+  // refuses (the watchdog, the size limit) goes the way below, which says why.
+  if (session_->traces_in_background()) {
+    auto prepared = session_->prepare_background_trace();
+    if (prepared) {
+      start_background_trace(std::move(*prepared), timed);
+      return;
+    }
+  }
   if (!timed && (state_.timed.n != c.elements() || state_.timed.config != c.config())) {
     state_.timed = {};
   }
-  TraceView& trace = state_.trace;
-  const std::uint64_t launch_number = trace.launch_number + 1;
-  trace = {};
-  trace.launch_number = launch_number;
-  trace.n = c.elements();
-  trace.shape = c.shape;
-  trace.config = c.config();
-  trace.launched = LaunchedWith::from(c);
-  state_.view.hover.reset();
-  state_.lesson_pick.reset();  // it named an element of the previous launch's data
-  for (const auto& problem : state_.launch_problems) {
-    post(Severity::kWarning,
-         "Launching " + trace.config.to_string() + " anyway: " + problem.message);
-  }
+  TraceView& trace = begin_trace_view(LaunchedWith::from(c));
 
   // A kernel that could outlast a display's watchdog is refused: it would take the GPU context
   // (and for seconds the desktop) with it.
@@ -331,55 +339,158 @@ void AppController::launch(bool timed) {
                                        : std::chrono::duration<double, std::milli>(
                                              std::chrono::steady_clock::now() - traced_start)
                                              .count();
-    // The trace path may have fallen back (interop → copy) on the way: say why.
-    if (session_->backend() != state_.backend) {
-      state_.backend = session_->backend();
-      state_.backend_reason = session_->backend_reason();
-      post(Severity::kWarning, state_.backend_reason);
-    }
-    if (!traced) {
-      trace.error = traced.message();
-      post(Severity::kError, traced.message());
-      handle_device_error(traced.error());
-      // A launch that CUDA (or the emulator, as CUDA would) refused wrote nothing: show the
-      // elements as they are, all unwritten. A request refused before launching (too slow for the
-      // emulator, out of memory) has no picture, only its message.
-      const ErrorKind kind = traced.error().kind;
-      if (kind == ErrorKind::kCudaError || kind == ErrorKind::kCudaStickyError) {
-        trace.valid = trace_buffer_.clear(trace.n).is_ok();
-        trace.unwritten = trace.n;
-      }
-    } else {
-      trace.valid = true;
-      // Draw and decode by what ran: the records' blockIdx and threadIdx unfold by the launch's
-      // grid and block, and the dense layer's fast kernels launch with their own.
-      trace.config = traced->launch.config;
-      trace.check = traced->launch.check;
-      trace.blocks = std::move(traced->launch.blocks);
-      if (!trace.blocks.empty()) trace.timeline = lessons::build_block_timeline(trace.blocks);
-      trace.unwritten = traced->counts.unwritten;
-      trace.written_more = traced->counts.written_more;
-      trace.idle_threads = traced->counts.idle_threads;
-    }
-    if (trace.valid) {
-      // 1D data wraps into rows with the idle threads after it; 2D data is drawn as its matrix.
-      auto layout = trace.shape.rows > 1 ? layout_2d(trace.shape.rows, trace.shape.cols)
-                                         : layout_1d(trace.n, trace.config.total_threads());
-      if (layout) {
-        trace.layout = *layout;
-        state_.view.fit_pending = true;
-        state_.view.follow_fit = true;
-      } else {
-        trace.valid = false;
-        trace.error = layout.message();
-      }
-    }
+    show_traced(std::move(traced));
   }
   if (timed) start_timed_run();
 }
 
+TraceView& AppController::begin_trace_view(const LaunchedWith& launched) {
+  TraceView& trace = state_.trace;
+  const std::uint64_t launch_number = trace.launch_number + 1;
+  trace = {};
+  trace.launch_number = launch_number;
+  trace.n = launched.shape.elements();
+  trace.shape = launched.shape;
+  trace.config = launched.config;
+  trace.launched = launched;
+  state_.view.hover.reset();
+  state_.lesson_pick.reset();  // it named an element of the previous launch's data
+  return trace;
+}
+
+void AppController::show_traced(Result<interop::TracedOutcome> traced) {
+  TraceView& trace = state_.trace;
+  // The trace path may have fallen back (interop → copy) on the way: say why.
+  if (session_->backend() != state_.backend) {
+    state_.backend = session_->backend();
+    state_.backend_reason = session_->backend_reason();
+    post(Severity::kWarning, state_.backend_reason);
+  }
+  if (!traced) {
+    trace.error = traced.message();
+    post(Severity::kError, traced.message());
+    handle_device_error(traced.error());
+    // A launch that CUDA (or the emulator, as CUDA would) refused wrote nothing: show the
+    // elements as they are, all unwritten. A request refused before launching (too slow for the
+    // emulator, out of memory) has no picture, only its message.
+    const ErrorKind kind = traced.error().kind;
+    if (kind == ErrorKind::kCudaError || kind == ErrorKind::kCudaStickyError) {
+      trace.valid = trace_buffer_.clear(trace.n).is_ok();
+      trace.unwritten = trace.n;
+    }
+  } else {
+    trace.valid = true;
+    // Draw and decode by what ran: the records' blockIdx and threadIdx unfold by the launch's
+    // grid and block, and the dense layer's fast kernels launch with their own.
+    trace.config = traced->launch.config;
+    trace.check = traced->launch.check;
+    trace.blocks = std::move(traced->launch.blocks);
+    if (!trace.blocks.empty()) trace.timeline = lessons::build_block_timeline(trace.blocks);
+    trace.unwritten = traced->counts.unwritten;
+    trace.written_more = traced->counts.written_more;
+    trace.idle_threads = traced->counts.idle_threads;
+  }
+  if (trace.valid) {
+    // 1D data wraps into rows with the idle threads after it; 2D data is drawn as its matrix.
+    auto layout = trace.shape.rows > 1 ? layout_2d(trace.shape.rows, trace.shape.cols)
+                                       : layout_1d(trace.n, trace.config.total_threads());
+    if (layout) {
+      trace.layout = *layout;
+      state_.view.fit_pending = true;
+      state_.view.follow_fit = true;
+    } else {
+      trace.valid = false;
+      trace.error = layout.message();
+    }
+  }
+}
+
+void AppController::start_background_trace(std::unique_ptr<interop::BackgroundTrace> prepared,
+                                           bool timed) {
+  auto pending = std::make_shared<PendingTrace>();
+  pending->trace = std::move(prepared);
+  pending->launched = LaunchedWith::from(state_.controls);
+  std::vector<SweepJob> jobs;
+  jobs.push_back({"tracing " + pending->launched.config.to_string(),
+                  [pending](const std::atomic<bool>& cancel) -> Result<SweepPoint> {
+                    pending->watch.cancel = &cancel;
+                    pending->trace->run(pending->watch);
+                    pending->ran.store(true, std::memory_order_release);
+                    return SweepPoint{};  // the outcome waits in `pending` for the UI thread
+                  }});
+  // The timed run follows on the same thread (jobs run in order); its table replaces the old one
+  // only once the picture does, so a Cancel leaves both as they were.
+  if (timed) {
+    const bool ceilings_were_requested = ceilings_requested_;
+    TimedRun next;
+    if (auto job = make_timed_job(next)) {
+      jobs.push_back(std::move(*job));
+      pending->asked_for_ceilings = !ceilings_were_requested;
+    }
+    pending->timed = std::move(next);
+  }
+  runner_is_single_launch_ = true;
+  const Status started = runner_.start(std::move(jobs));
+  if (!started) {
+    post(Severity::kError, started.message());
+    return;
+  }
+  pending_trace_ = std::move(pending);
+  state_.tracing = {};
+  state_.tracing.running = true;
+  state_.tracing.launched = pending_trace_->launched;
+}
+
+void AppController::cancel_launch() {
+  sweep_after_trace_.reset();
+  runner_.cancel();
+}
+
+void AppController::collect_background_trace(bool running) {
+  if (!pending_trace_) return;
+  state_.tracing.fraction = pending_trace_->watch.fraction();
+  const bool ran = pending_trace_->ran.load(std::memory_order_acquire);
+  if (!ran && running) return;
+  const std::shared_ptr<PendingTrace> pending = std::move(pending_trace_);
+  pending_trace_.reset();
+  state_.tracing = {};
+  auto outcome = ran ? session_->finish_background_trace(*pending->trace)
+                     : Result<interop::TracedOutcome>(Error{ErrorKind::kCancelled, "cancelled"});
+  if (!outcome && outcome.error().kind == ErrorKind::kCancelled) {
+    // Nothing changed: the picture and the table are the earlier launch's, and say so once the
+    // fields differ from it.
+    if (pending->asked_for_ceilings && !state_.ceilings) ceilings_requested_ = false;
+    sweep_after_trace_.reset();  // a Cancel stops the link's sweep too
+    post(Severity::kInfo,
+         "Cancelled " + describe_launch(pending->launched) +
+             (state_.trace.valid ? ": the picture is still the earlier launch's" : ""));
+    return;
+  }
+  TraceView& trace = begin_trace_view(pending->launched);
+  trace.traced_milliseconds = outcome ? outcome->launch_milliseconds : 0.0;
+  if (pending->timed) {
+    state_.timed = std::move(*pending->timed);
+  } else if (state_.timed.n != pending->launched.shape.elements() ||
+             state_.timed.config != pending->launched.config) {
+    state_.timed = {};  // as launch() does for an untimed launch of another configuration
+  }
+  show_traced(std::move(outcome));
+}
+
 void AppController::start_timed_run() {
-  TimedRun& timed = state_.timed;
+  TimedRun next;
+  auto job = make_timed_job(next);
+  state_.timed = std::move(next);
+  if (!job) return;
+  runner_is_single_launch_ = true;
+  const Status started = runner_.start({std::move(*job)});
+  if (!started) {
+    state_.timed.pending = false;
+    state_.timed.error = started.message();
+  }
+}
+
+std::optional<SweepJob> AppController::make_timed_job(TimedRun& timed) {
   timed = {};
   timed.pending = true;
   timed.n = state_.controls.elements();
@@ -394,7 +505,7 @@ void AppController::start_timed_run() {
   if (!copy) {
     timed.pending = false;
     timed.error = "could not prepare the timed run: " + copy.message();
-    return;
+    return std::nullopt;
   }
   std::shared_ptr<compute::Lesson> job_lesson(std::move(*copy));
   // The first timed run also measures the device's ceilings (about a second on a GPU, once per
@@ -409,32 +520,26 @@ void AppController::start_timed_run() {
     state_.counters.pending = true;
     state_.counters.launched = timed.launched;
   }
-  SweepJob job{"timing " + timed.config.to_string(),
-               [slot, device, job_lesson, measure_ceilings, cache,
-                read_counters](const std::atomic<bool>& cancel) -> Result<SweepPoint> {
-                 if (measure_ceilings) {
-                   std::string warning;
-                   auto ceilings = compute::cached_ceilings(*device, cache, warning, &cancel);
-                   std::lock_guard lock(slot->mutex);
-                   slot->ceilings = std::move(ceilings);
-                   slot->ceilings_warning = std::move(warning);
-                 }
-                 auto report = job_lesson->run_timed(*device, &cancel);
-                 std::optional<Result<std::vector<CountedKernel>>> counters;
-                 if (read_counters && report && !cancel) {
-                   counters = compute::counting_lesson(*job_lesson)->run_counted(*device);
-                 }
-                 std::lock_guard lock(slot->mutex);
-                 slot->result = report;
-                 slot->counters = std::move(counters);
-                 return SweepPoint{};
-               }};
-  runner_is_single_launch_ = true;
-  const Status started = runner_.start({std::move(job)});
-  if (!started) {
-    timed.pending = false;
-    timed.error = started.message();
-  }
+  return SweepJob{"timing " + timed.config.to_string(),
+                  [slot, device, job_lesson, measure_ceilings, cache,
+                   read_counters](const std::atomic<bool>& cancel) -> Result<SweepPoint> {
+                    if (measure_ceilings) {
+                      std::string warning;
+                      auto ceilings = compute::cached_ceilings(*device, cache, warning, &cancel);
+                      std::lock_guard lock(slot->mutex);
+                      slot->ceilings = std::move(ceilings);
+                      slot->ceilings_warning = std::move(warning);
+                    }
+                    auto report = job_lesson->run_timed(*device, &cancel);
+                    std::optional<Result<std::vector<CountedKernel>>> counters;
+                    if (read_counters && report && !cancel) {
+                      counters = compute::counting_lesson(*job_lesson)->run_counted(*device);
+                    }
+                    std::lock_guard lock(slot->mutex);
+                    slot->result = report;
+                    slot->counters = std::move(counters);
+                    return SweepPoint{};
+                  }};
 }
 
 void AppController::set_read_counters(bool on) {
@@ -522,6 +627,7 @@ void AppController::start_sweep(SweepKind kind) {
 }
 
 void AppController::cancel_sweep() {
+  sweep_after_trace_.reset();
   runner_.cancel();
 }
 
@@ -603,6 +709,9 @@ void AppController::update() {
   const bool running = runner_.is_running();
   if (runner_is_single_launch_) {
     (void)runner_.take_new_points();
+    // The picture first: the timed run's table, which may have finished in the same frame,
+    // belongs to it.
+    collect_background_trace(running);
     std::optional<Result<compute::LessonReport>> result;
     std::optional<Result<DeviceCeilings>> ceilings;
     std::string ceilings_warning;
@@ -675,6 +784,12 @@ void AppController::update() {
     state_.timing.sweeping = running;
   }
   if (live_) live_->update(*this);
+  // A sweep link's sweep, once its picture is drawn and the runner is free.
+  if (sweep_after_trace_ && !pending_trace_ && !runner_.is_running()) {
+    const SweepKind kind = *sweep_after_trace_;
+    sweep_after_trace_.reset();
+    start_sweep(kind);
+  }
   lab_->update();
   advance_demo_when_due();
 }
@@ -785,7 +900,13 @@ void AppController::apply_action(const lessons::LessonAction& parsed) {
   if (action->sweep) {
     // The sweep's curves are the point of such a link, unless it names a view of its own.
     if (!action->view && !action->plot) show_results(ResultsTab::kTiming);
-    start_sweep(action->sweep_blocks ? SweepKind::kBlock : SweepKind::kSize);
+    const SweepKind kind = action->sweep_blocks ? SweepKind::kBlock : SweepKind::kSize;
+    // The link's picture may be tracing in the background: the sweep follows it.
+    if (pending_trace_) {
+      sweep_after_trace_ = kind;
+    } else {
+      start_sweep(kind);
+    }
   }
 }
 

@@ -19,6 +19,7 @@
 #include "compute/trace_sink.hpp"
 #include "core/classroom/settings.hpp"
 #include "core/device_ceilings.hpp"
+#include "core/work_watch.hpp"
 #include "interop/backend_selection.hpp"
 #include "interop/launch_session.hpp"
 #include "lab_controller.hpp"
@@ -64,8 +65,11 @@ class AppController {
   // background.
   void launch(bool timed = true);
   [[nodiscard]] bool can_launch() const;
-  // Background measurements are running (a timed launch or a sweep).
-  [[nodiscard]] bool busy() const { return runner_.is_running(); }
+  // Stops a launch's background work: a trace the emulator runs in the background (the picture
+  // and the table stay the earlier launch's), or the timed run after it.
+  void cancel_launch();
+  // Background measurements are running (a traced launch, a timed launch or a sweep).
+  [[nodiscard]] bool busy() const { return runner_.is_running() || sweep_after_trace_.has_value(); }
   // Blocks until the background measurements end (at most `limit`), then collects them; for the
   // scripted runs (screenshots, demos, benchmarks) that want finished results, never the UI.
   void wait_until_idle(std::chrono::milliseconds limit);
@@ -186,6 +190,16 @@ class AppController {
   void refresh_controls();
   void refresh_occupancy();
   void start_timed_run();
+  // The timed run's job for the current controls, its state written into `timed`; none (and
+  // `timed` says why) where it cannot be prepared.
+  std::optional<SweepJob> make_timed_job(TimedRun& timed);
+  // A new, empty picture state for `launched`.
+  TraceView& begin_trace_view(const LaunchedWith& launched);
+  // A traced launch's outcome into the picture state begun for it.
+  void show_traced(Result<interop::TracedOutcome> traced);
+  void start_background_trace(std::unique_ptr<interop::BackgroundTrace> prepared, bool timed);
+  // Takes a background trace's outcome once it ran (or the runner stopped before it ran).
+  void collect_background_trace(bool running);
   // A sticky CUDA error: reset the device and re-create the interop sink, or, where CUDA cannot
   // recover within the process, carry on on the emulator.
   void handle_device_error(const Error& error);
@@ -216,6 +230,19 @@ class AppController {
   std::map<std::string, KernelResources, std::less<>> kernel_resources_;
   struct PendingRun;
   std::shared_ptr<PendingRun> pending_run_;
+  // A traced launch running in the background, shared with its job.
+  struct PendingTrace {
+    std::unique_ptr<interop::BackgroundTrace> trace;
+    LaunchedWith launched;
+    WorkWatch watch;
+    std::atomic<bool> ran{false};
+    std::optional<TimedRun> timed;  // the table's state once the picture arrives
+    bool asked_for_ceilings = false;
+  };
+  std::shared_ptr<PendingTrace> pending_trace_;
+  // A sweep link's sweep, started once the picture its link asked for has been traced in the
+  // background (the runner does one thing at a time).
+  std::optional<SweepKind> sweep_after_trace_;
 };
 
 }  // namespace tl::ui

@@ -40,6 +40,7 @@ void AppController::load_steps() {
 
 void AppController::stop_background_work() {
   if (live_) live_->stop();
+  sweep_after_trace_.reset();
   if (!runner_.is_running()) return;
   runner_.cancel();
   runner_.wait();

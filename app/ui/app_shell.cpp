@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <deque>
 #include <filesystem>
 #include <iostream>
 #include <thread>
@@ -151,11 +152,22 @@ int run_window(const GuiOptions& options, interop::BackendPreference backend,
                 << std::endl;
       if (loaded.warning) app.post(Severity::kWarning, *loaded.warning);
       app.set_fullscreen(options.fullscreen);
-      apply_actions(app, options);
-      if (demo) app.start_demo(std::move(*demo));
+      // Start-up links are applied between frames, each once the work before it is done (as a
+      // person would click them), so the window draws from its first frame on: a link to a
+      // large launch shows its progress rather than a black window.
+      std::deque<std::string> startup_actions(options.actions.begin(), options.actions.end());
       for (int frame = 0; !(*window)->should_close(); ++frame) {
         const bool last = options.frames > 0 && frame == options.frames - 1;
         (*window)->poll_events();
+        while (!startup_actions.empty() && (last || !app.busy())) {
+          if (last) app.wait_until_idle(kMaxWaitForDemoStep);
+          app.apply_lesson_action(startup_actions.front());
+          startup_actions.pop_front();
+        }
+        if (demo && startup_actions.empty()) {
+          app.start_demo(std::move(*demo));
+          demo.reset();
+        }
         if (last) app.wait_until_idle(kMaxWaitForMeasurements);
         app.update();
         (*window)->set_fullscreen(app.state().classroom.fullscreen);

@@ -101,6 +101,14 @@ struct TraceView {
   std::string error;  // why the last traced launch failed, shown in place of the picture
 };
 
+// A traced launch running in the background (the emulator's large grids): what it will draw and
+// how far it got. The picture before it stays, drawn as the earlier launch's, until it is done.
+struct TracingRun {
+  bool running = false;
+  LaunchedWith launched;
+  float fraction = 0;  // of the blocks launched so far
+};
+
 // Where the mouse is in the mapping view.
 struct HoverInfo {
   CellHit hit;
@@ -215,6 +223,7 @@ struct AppState {
   LaunchControls controls;
   std::vector<LaunchProblem> launch_problems;  // why the current controls are invalid, if they are
   TraceView trace;
+  TracingRun tracing;
   // What the lesson's views made of a picked element (the matrix product: the reads of one element
   // of C); the next launch clears it.
   std::shared_ptr<compute::LessonAttachment> lesson_pick;

@@ -138,7 +138,13 @@ Fonts setup_theme(float scale, classroom::Theme theme) {
   }
   fonts.bold = load(THREADLAB_FONT_SANS_BOLD, 16.0f * scale);
   fonts.heading = load(THREADLAB_FONT_SANS_BOLD, 22.0f * scale);
-  fonts.mono = load(THREADLAB_FONT_MONO, 15.0f * scale, THREADLAB_FONT_MONO_FALLBACK);
+  // Code as large as the body text. ImGui sizes a font by its ascent + descent, and JetBrains
+  // Mono's are tall for its letters: its x-height is 550 of 1320 such units, DejaVu Sans's 1120 of
+  // 2384, so 18 px of the one has the letters of 16 px of the other (at 15 px code read as a
+  // footnote).
+  const bool jetbrains = std::filesystem::exists(find_font(THREADLAB_FONT_MONO));
+  fonts.mono =
+      load(THREADLAB_FONT_MONO, (jetbrains ? 18.0f : 16.0f) * scale, THREADLAB_FONT_MONO_FALLBACK);
   if (fonts.heading == nullptr) fonts.heading = fonts.body;
   if (fonts.mono == nullptr) fonts.mono = fonts.body;
   if (fonts.bold == nullptr) fonts.bold = fonts.body;

@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/work_watch.hpp"
 #include "cuda_emulation.hpp"
 
 // AddressSanitizer must be told when the stack changes under it, or it reports the fibers' frames
@@ -556,6 +557,15 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
           ? 1u
           : static_cast<unsigned>(std::min<std::uint64_t>(worker_count(options), blocks));
 
+  // A caller far above (the window's background trace) may watch this thread's grids: Cancel is
+  // answered at the next block, and the blocks done are its progress bar.
+  WorkWatch* const watch = current_work_watch();
+  if (watch != nullptr) {
+    if (watch->cancelled()) return Error{ErrorKind::kCancelled, "cancelled"};
+    watch->total.fetch_add(blocks, std::memory_order_relaxed);
+  }
+  std::atomic<bool> cancelled{false};
+
   std::atomic<std::uint64_t> next_block{0};
   std::atomic<bool> failed{false};
   std::mutex error_mutex;
@@ -594,6 +604,11 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
     // dynamic scheduling a GPU's block scheduler does.
     for (std::uint64_t b = next_block.fetch_add(1); b < blocks; b = next_block.fetch_add(1)) {
       if (failed.load(std::memory_order_relaxed)) break;
+      if (watch != nullptr && watch->cancelled()) {
+        cancelled.store(true, std::memory_order_relaxed);
+        failed.store(true, std::memory_order_relaxed);
+        break;
+      }
       blockIdx.x = static_cast<unsigned>(b % config.grid.x);
       blockIdx.y = static_cast<unsigned>((b / config.grid.x) % config.grid.y);
       blockIdx.z = static_cast<unsigned>(b / (std::uint64_t{config.grid.x} * config.grid.y));
@@ -623,6 +638,7 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
           break;
         }
       }
+      if (watch != nullptr) watch->done.fetch_add(1, std::memory_order_relaxed);
     }
     g_dynamic_shared = nullptr;
   };
@@ -635,6 +651,7 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
     for (unsigned w = 0; w < workers; ++w) pool.emplace_back(work);
   }
   if (!first_error.empty()) return Error{ErrorKind::kInvalidArgument, first_error};
+  if (cancelled.load()) return Error{ErrorKind::kCancelled, "cancelled"};
   return Status::ok();
 }
 

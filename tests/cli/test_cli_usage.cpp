@@ -36,6 +36,15 @@ TEST_P(CliUsage, ExitsTwoWithOneLineOnStderr) {
   EXPECT_EQ(r.err.back(), '\n') << "the line must end with a newline\n" << r.describe();
 }
 
+// `threadlab --headless`, as the no-display message once suggested: the one line names the command.
+TEST(CliUsageHints, HeadlessWithoutACommandNamesGuiHeadlessScreenshot) {
+  const ProcessResult r = run_threadlab({"--headless"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 2) << r.describe();
+  EXPECT_NE(r.err.find("threadlab gui --headless --screenshot out.png"), std::string::npos)
+      << r.describe();
+}
+
 const std::vector<std::string> kRun = {"run", "--backend", "emulator", "--repeats", "1"};
 
 std::vector<std::string> run_with(std::vector<std::string> extra) {
@@ -91,6 +100,7 @@ INSTANTIATE_TEST_SUITE_P(
         UsageCase{"GuiScaleTooLarge", {"gui", "--scale", "9"}},
         // Offscreen frames nobody sees would exit 0 having done nothing.
         UsageCase{"GuiHeadlessWithoutScreenshot", {"gui", "--headless", "--frames", "2"}},
+        UsageCase{"HeadlessWithoutACommand", {"--headless"}},
         UsageCase{"LabRunGridZero",
                   {"lab", "run", "x.cu", "--exercise", "vector-add", "--grid", "0"}},
         UsageCase{"DemoScaleNotANumber", {"demo", "script.toml", "--scale", "nan"}},

@@ -34,7 +34,8 @@ TEST(ReasonHeadline, IsTheFirstClause) {
   EXPECT_EQ(reason_headline("No NVIDIA GPU or driver found (cudaErrorInsufficientDriver); kernels "
                             "run on the CPU emulator"),
             "No NVIDIA GPU or driver found");
-  EXPECT_EQ(reason_headline("the CPU emulator was requested"), "the CPU emulator was requested");
+  EXPECT_EQ(reason_headline("requested with --backend emulator"),
+            "requested with --backend emulator");
   EXPECT_EQ(reason_headline("no usable CUDA device: out of memory"), "no usable CUDA device");
   EXPECT_EQ(reason_headline(""), "");
 }

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/work_watch.hpp"
 #include "kernels/emulator/cuda_emulation.hpp"
 
 namespace test_kernels {
@@ -33,6 +34,43 @@ TEST(GridExecutor, RunsEveryBlockAndThreadExactlyOnce) {
   std::set<std::tuple<unsigned, unsigned, unsigned, unsigned, unsigned, unsigned>> unique(
       seen.begin(), seen.end());
   EXPECT_EQ(unique.size(), config.total_threads());
+}
+
+// A caller's WorkWatch on the launching thread: the grid counts its blocks there, and stops at the
+// next block once the watch's cancel flag is set, with an error of kind kCancelled.
+TEST(GridExecutor, AWatchedGridCountsItsBlocksAndStopsWhenCancelled) {
+  std::atomic<bool> cancel{false};
+  WorkWatch watch;
+  watch.cancel = &cancel;
+  const ScopedWorkWatch watching(watch);
+  const LaunchConfig config{{64, 1, 1}, {32, 1, 1}};
+  ASSERT_TRUE(run_grid(config, {}, [] {}).is_ok());
+  EXPECT_EQ(watch.total.load(), 64u);
+  EXPECT_EQ(watch.done.load(), 64u);
+  EXPECT_FLOAT_EQ(watch.fraction(), 1.0f);
+
+  // Cancelled from inside block 3 (one worker, blocks in order): no block after it starts.
+  std::atomic<std::uint64_t> blocks_started{0};
+  GridOptions one_worker;
+  one_worker.workers = 1;
+  const Status stopped = run_grid(config, one_worker, [&] {
+    if (threadIdx.x != 0) return;
+    if (blocks_started.fetch_add(1) == 3) cancel.store(true);
+  });
+  ASSERT_FALSE(stopped.is_ok());
+  EXPECT_EQ(stopped.error().kind, ErrorKind::kCancelled);
+  EXPECT_EQ(blocks_started.load(), 4u);
+  EXPECT_EQ(watch.total.load(), 128u);
+  EXPECT_EQ(watch.done.load(), 68u);
+  // A grid launched after the cancel does not start at all.
+  EXPECT_EQ(run_grid(config, {}, [] {}).error().kind, ErrorKind::kCancelled);
+  EXPECT_EQ(watch.total.load(), 128u);
+}
+
+// Without a watch (the CLI, sweeps, the tests above) nothing is counted and nothing can cancel.
+TEST(GridExecutor, WithoutAWatchNothingIsCounted) {
+  EXPECT_EQ(current_work_watch(), nullptr);
+  EXPECT_TRUE(run_grid({{4, 1, 1}, {32, 1, 1}}, {}, [] {}).is_ok());
 }
 
 TEST(GridExecutor, RefusesWhatAGpuRefuses) {

@@ -25,6 +25,7 @@
 #include "core/color_scheme.hpp"
 #include "headless_ui.hpp"
 #include "lesson_layout.hpp"
+#include "theme.hpp"
 #include "theme_keeper.hpp"
 
 namespace tl::ui {
@@ -274,6 +275,86 @@ launch = true
     }
   }
   app_->stop_demo();
+}
+
+// The matrix product's Element reads tab: A, B and C take a fair share of the results panel in
+// every layout (at 1280×720 they had been about 100 px with 3-px dots), and the picked element
+// is marked at a visible size.
+TEST_F(LayoutTest, TheElementReadsMatricesTakeTheirShareOfTheTabInEveryLayout) {
+  app_->apply_lesson_action("threadlab:set?lesson=matmul&kernel=tiled&launch");
+  test_support::wait_until_idle(*app_);
+  app_->apply_lesson_action("threadlab:set?lesson=matmul&pick=17,30&view=reads");
+  ASSERT_NE(app_->lesson_pick(), nullptr);
+  // The matrices' empty cells (element_reads_panel.cpp's outline fill) and the picked element.
+  const std::array<std::uint8_t, 3> matrix_fill{40, 42, 50};
+  const std::array<std::uint8_t, 3> picked = to_rgb8(kHighlightColor);
+  for (const WindowSize& size : kSizes) {
+    for (float scale : kScales) {
+      for (bool presenter : {false, true}) {
+        SCOPED_TRACE(describe(size, scale, presenter));
+        const Image image = draw(size, scale, presenter, "reads");
+        const auto timing = drawn_child("timing");
+        ASSERT_TRUE(timing) << "no results panel";
+        const float panel_area = timing->width() * timing->height();
+        const auto matrices = static_cast<float>(image.count(*timing, matrix_fill, 2));
+        EXPECT_GT(matrices, panel_area * 0.12f)
+            << "A, B and C cover " << matrices << " of the tab's " << panel_area << " pixels";
+        // Drawn a third of a line wide; its anti-aliased rim is not counted.
+        const float mark = ImGui::GetFontSize() * 0.25f;
+        EXPECT_GE(static_cast<float>(image.count(*timing, picked, 8)), mark * mark)
+            << "the picked element is not marked visibly";
+      }
+    }
+  }
+  app_->apply_lesson_action("threadlab:set?lesson=vector-add&n=4096&block=256&grid=auto&launch");
+  test_support::wait_until_idle(*app_);
+}
+
+// A guided step is scrolled into view in the lesson text, the last one too (it was left below the
+// panel): its highlighted background is in the lesson panel's pixels. (Presenter mode shows the
+// step's own section alone, from its top.)
+TEST_F(LayoutTest, TheLastGuidedStepIsScrolledIntoView) {
+  const auto& steps = app_->state().classroom.steps;
+  ASSERT_GT(steps.size(), 1u);
+  for (const WindowSize& size : {kSizes[0], kSizes[2]}) {
+    for (float scale : {1.0f, 2.0f}) {
+      for (bool presenter : {false}) {
+        SCOPED_TRACE(describe(size, scale, presenter));
+        // The first step, the last, and the last again reached with Left from the next lesson
+        // (the text changes with the lesson: its height is not known on the first frame).
+        for (int move = 0; move < 3; ++move) {
+          const std::size_t step = move == 0 ? 0 : app_->state().classroom.steps.size() - 1;
+          if (move < 2) {
+            app_->go_to_step(step);
+          } else {
+            app_->apply_lesson_action("threadlab:set?lesson=thread-hierarchy");
+            test_support::wait_until_idle(*app_);
+            ui_->draw_frame(*app_);
+            for (int i = 0; i < 50 && app_->state().controls.lesson_id != "vector-add"; ++i) {
+              app_->previous_step();
+              test_support::wait_until_idle(*app_);
+            }
+            ASSERT_EQ(app_->state().classroom.cursor.current(), step);
+          }
+          test_support::wait_until_idle(*app_);
+          const Image image = draw(size, scale, presenter, "step" + std::to_string(move));
+          const auto lesson = drawn_child("lesson");
+          ASSERT_TRUE(lesson) << "no lesson text";
+          // The step's background: the highlight over the lesson panel's own background.
+          const ImVec4 h = palette().highlight;
+          const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_ChildBg];
+          const ImVec4 blended{h.x * h.w + bg.x * (1 - h.w), h.y * h.w + bg.y * (1 - h.w),
+                               h.z * h.w + bg.z * (1 - h.w), 1};
+          const float line = ImGui::GetTextLineHeightWithSpacing();
+          EXPECT_GT(static_cast<float>(image.count(*lesson, imgui_rgb8(blended), 6)),
+                    lesson->width() * line * 0.5f)
+              << "step " << step << " (move " << move << ") is not in view in " << *lesson;
+        }
+      }
+    }
+  }
+  app_->apply_lesson_action("threadlab:set?lesson=vector-add&n=4096&block=256&grid=auto&launch");
+  test_support::wait_until_idle(*app_);
 }
 
 // The scale the window can hold: a larger one would push panels off it.

@@ -12,13 +12,17 @@ void draw_device_panel(AppController& controller, const Fonts& fonts) {
   ImGui::PushFont(fonts.bold);
   ImGui::TextUnformatted("Device");
   ImGui::PopFont();
-  if (!ImGui::BeginTable("device", 2, ImGuiTableFlags_SizingStretchProp)) return;
+  if (!ImGui::BeginTable("device", 2)) return;
+  // The keys keep their whole width ("shared mem / block" was cut to "shared mem / bloc" at
+  // 1280×720); the values take the rest and wrap there.
+  ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
   auto row = [](const char* key, const std::string& value) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextColored(palette().muted, "%s", key);
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(value.c_str());
+    ImGui::TextWrapped("%s", value.c_str());
   };
   row("name", d.name);
   if (is_gpu(state.backend)) {

@@ -81,7 +81,11 @@ void draw_param(AppController& controller, const lessons::ParamSpec& spec,
       const std::optional<FieldLimit> limit = describe_field_limit(spec, limits);
       draw_text_field(controller, spec, value, controls.lesson_id, limit);
       ImGui::SameLine();
+      // Wrapped beside the field at the panel's edge ("K (columns of A, rows of B)" at 1280×720),
+      // never cut off there.
+      ImGui::PushTextWrapPos(0.0f);
       ImGui::TextUnformatted(spec.label.c_str());
+      ImGui::PopTextWrapPos();
       if (limit) draw_field_limit(*limit);
       // A kernel that sizes its own blocks (the tiled matrix multiply: TILE × TILE) does not use
       // the field: say what it launches instead of showing a block that is not the one run.
@@ -357,7 +361,11 @@ void draw_launch_footer(AppController& controller, const Fonts& fonts) {
   ImGui::EndDisabled();
   // Every state says what a click does; a refused or disabled one also says why.
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-    if (busy) {
+    if (busy && state.tracing.running) {
+      ImGui::SetTooltip(
+          "The traced launch is running in the background (Cancel above the picture): Launch "
+          "is back when it and its timing finish");
+    } else if (busy) {
       ImGui::SetTooltip(
           "Measurements are running in the background: Launch is back when they finish");
     } else if (!state.launch_problems.empty()) {

@@ -33,6 +33,12 @@ void flow_spans(AppController& controller, const std::vector<markdown::Span>& sp
       }
       std::size_t end = text.find_first_of(" \n", start);
       if (end == std::string::npos) end = text.size();
+      // Inline code is one piece where it fits a line (`blockIdx.x * blockDim.x + threadIdx.x`
+      // never breaks mid-expression); only code wider than the whole line breaks at its spaces.
+      if (span.code && start == 0 && text.find('\n') == std::string::npos &&
+          ImGui::CalcTextSize(text.c_str()).x <= right_edge - ImGui::GetCursorStartPos().x) {
+        end = text.size();
+      }
       if (end < text.size() && text[end] == ' ') ++end;  // keep the space with its word
       const std::string word = text.substr(start, end - start);
       start = end;
@@ -82,10 +88,17 @@ void draw_code(AppController& controller, const markdown::Block& block, const Fo
   ImGui::PushFont(fonts.mono);
   ImGui::PushStyleColor(ImGuiCol_ChildBg, palette().code_background);
   const float line_height = ImGui::GetTextLineHeightWithSpacing();
+  // The text's last newline ends its last line; it starts none.
+  while (!code.empty() && code.back() == '\n') code.pop_back();
   int lines = 1;
   for (char ch : code) lines += ch == '\n' ? 1 : 0;
-  const float height =
-      line_height * static_cast<float>(lines) + ImGui::GetStyle().WindowPadding.y * 2;
+  // As tall as its lines, plus the horizontal scrollbar's height where a line is wider than the
+  // panel: the scrollbar would otherwise cover the last line.
+  float height = line_height * static_cast<float>(lines) + ImGui::GetStyle().WindowPadding.y * 2;
+  if (ImGui::CalcTextSize(code.c_str()).x + ImGui::GetStyle().WindowPadding.x * 2 >
+      ImGui::GetContentRegionAvail().x) {
+    height += ImGui::GetStyle().ScrollbarSize;
+  }
   ImGui::BeginChild(ImGui::GetID(&block), {0, height}, false, ImGuiWindowFlags_HorizontalScrollbar);
   ImGui::TextUnformatted(code.c_str());
   ImGui::EndChild();
@@ -147,11 +160,18 @@ void draw_lesson_panel(AppController& controller, const Fonts& fonts) {
     ImGui::TextColored(palette().error, "%s", state.lesson.error.c_str());
     return;
   }
-  // A move to another step scrolls the text to it once; after that the reader scrolls.
+  // A move to another step scrolls the text to it; after that the reader scrolls. Twice: ImGui
+  // clamps a scroll to the previous frame's content height, which a step in a lesson just opened
+  // (or near the end of a text whose height is not measured yet) can lie beyond.
   static std::uint64_t scrolled_for = 0;
+  static int scroll_frames_left = 0;
   const ClassroomState& classroom = state.classroom;
-  const bool scroll_now = scrolled_for != classroom.step_moves;
-  scrolled_for = classroom.step_moves;
+  if (scrolled_for != classroom.step_moves) {
+    scrolled_for = classroom.step_moves;
+    scroll_frames_left = 2;
+  }
+  const bool scroll_now = scroll_frames_left > 0;
+  if (scroll_frames_left > 0) --scroll_frames_left;
   const auto current = classroom.cursor.current();
   const std::optional<std::size_t> step_block =
       current ? std::optional<std::size_t>(classroom.steps[*current].block) : std::nullopt;
@@ -178,7 +198,10 @@ void draw_lesson_panel(AppController& controller, const Fonts& fonts) {
                           {ImGui::GetWindowPos().x + ImGui::GetWindowWidth() - pad, max.y + pad},
                           ImGui::GetColorU32(palette().highlight), pad * 2);
       draw->ChannelsMerge();
-      if (scroll_now) ImGui::SetScrollHereY(0.3f);
+      // The step's top a little below the panel's top, so that the whole step shows where it
+      // fits (the cursor here is at its bottom: scrolling to it put a long step's start, the
+      // last one's among them, above the panel).
+      if (scroll_now) ImGui::SetScrollFromPosY(min.y - ImGui::GetWindowPos().y - pad * 2, 0.0f);
     }
   }
 }

@@ -162,6 +162,25 @@ void draw_picture(AppController& controller, std::uint32_t texture_id, ImVec2 av
   }
 }
 
+// A traced launch running in the background: how far it got, and Cancel.
+void draw_tracing_progress(AppController& controller, const TracingRun& tracing) {
+  if (ImGui::Button("Cancel##trace")) controller.cancel_launch();
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "Stops the traced launch: the picture and the table stay the earlier "
+        "launch's");
+  }
+  ImGui::SameLine();
+  const std::string overlay = "tracing " + describe_launch(tracing.launched) + "  " +
+                              std::to_string(static_cast<int>(tracing.fraction * 100.0f)) + " %";
+  ImGui::ProgressBar(tracing.fraction, {ImGui::GetContentRegionAvail().x, 0}, overlay.c_str());
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "The CPU emulator runs every thread of the grid, recording who computed each element; "
+        "the window keeps drawing meanwhile. Then the kernels are timed untraced.");
+  }
+}
+
 }  // namespace
 
 void draw_mapping_panel(AppController& controller, const Fonts& fonts) {
@@ -174,14 +193,21 @@ void draw_mapping_panel(AppController& controller, const Fonts& fonts) {
   ImGui::PopFont();
   // The launch the picture shows; once the fields change, the picture says it is older than them
   // and is drawn dimmed until the next launch.
-  const bool stale = trace.valid && !trace.launched.matches(state.controls);
+  // While a new trace runs in the background the picture is the earlier launch's too.
+  const bool stale =
+      trace.valid && (!trace.launched.matches(state.controls) || state.tracing.running);
   if (trace.valid) {
     // Titled with the configuration that ran (a kernel may launch another than the fields ask).
     LaunchedWith ran = trace.launched;
     ran.config = trace.config;
     stat_after(ImGui::GetStyleColorVec4(ImGuiCol_Text), describe_launch(ran));
-    if (stale) stat_after(palette().warning, "from an earlier launch: Launch draws the fields");
+    if (stale && !state.tracing.running) {
+      stat_after(palette().warning, "from an earlier launch: Launch draws the fields");
+    } else if (stale) {
+      stat_after(palette().warning, "from an earlier launch");
+    }
   }
+  if (state.tracing.running) draw_tracing_progress(controller, state.tracing);
   const float combo_width = ImGui::GetFontSize() * 6.0f;
   ImGui::SetNextItemWidth(combo_width);
   if (ImGui::BeginCombo("##colour by", std::string(to_string(state.view.color_by)).c_str())) {

@@ -1,5 +1,8 @@
 // One line at the bottom: the backend and why, and the newest message.
 
+#include <cctype>
+#include <string>
+
 #include "panels.hpp"
 
 namespace tl::ui {
@@ -8,16 +11,22 @@ void draw_status_bar(AppController& controller, const Fonts& /*fonts*/) {
   const AppState& state = controller.state();
   const ImVec4 backend_color =
       state.backend == BackendKind::kEmulator ? palette().warning : palette().ok;
-  ImGui::TextColored(backend_color, "%s", to_string(state.backend));
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", state.backend_reason.c_str());
-  ImGui::SameLine();
+  // One sentence: the backend and, on the emulator, why it runs ("CPU emulator: no NVIDIA GPU or
+  // driver found"); the whole reason on hover. On a GPU the device's name says enough.
+  std::string sentence = to_string(state.backend);
   if (state.backend == BackendKind::kEmulator) {
-    // "CPU emulator on CPU emulator" says nothing: say why instead, the whole reason on hover.
-    ImGui::TextColored(palette().muted, "%s", reason_headline(state.backend_reason).c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", state.backend_reason.c_str());
+    std::string why = reason_headline(state.backend_reason);
+    // "No NVIDIA GPU…" reads on after a colon as "no NVIDIA GPU…"; an acronym ("CUDA…") stays.
+    if (why.size() > 1 && std::isupper(static_cast<unsigned char>(why[0])) &&
+        std::islower(static_cast<unsigned char>(why[1]))) {
+      why[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(why[0])));
+    }
+    if (!why.empty()) sentence += ": " + why;
   } else {
-    ImGui::TextColored(palette().muted, "on %s", state.device.name.c_str());
+    sentence += " on " + state.device.name;
   }
+  ImGui::TextColored(backend_color, "%s", sentence.c_str());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", state.backend_reason.c_str());
   if (!state.messages.empty()) {
     const Message& last = state.messages.back();
     const ImVec4 color = last.severity == Severity::kError     ? palette().error
