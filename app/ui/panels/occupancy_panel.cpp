@@ -177,16 +177,24 @@ void draw_occupancy_panel(AppController& controller, const Fonts& fonts) {
   }
   const KernelResources& kernel = *view.resources;
   const Occupancy& o = view.current;
-  const char* assumed = modelled ? " (assumed)" : "";
-  if (!modelled) ImGui::SameLine(0, ImGui::GetFontSize());
-  if (kernel.dynamic_shared_bytes == 0) {
+  if (modelled) {
+    // Neither figure comes from the compiler here: say so before them.
     ImGui::TextWrapped(
-        "%s: %u registers per thread, %s static shared memory%s, at most %u threads per block",
+        "%s: assumed %u registers per thread and %s of shared memory per block (at most %u "
+        "threads per block)",
         view.kernel.c_str(), kernel.registers_per_thread,
-        format_bytes(static_cast<double>(kernel.static_shared_bytes)).c_str(), assumed,
+        format_bytes(static_cast<double>(kernel.static_shared_bytes)).c_str(),
+        kernel.max_threads_per_block);
+  } else if (kernel.dynamic_shared_bytes == 0) {
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    ImGui::Text(
+        "%s: %u registers per thread, %s static shared memory, at most %u threads per block",
+        view.kernel.c_str(), kernel.registers_per_thread,
+        format_bytes(static_cast<double>(kernel.static_shared_bytes)).c_str(),
         kernel.max_threads_per_block);
   } else {
-    ImGui::TextWrapped(
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    ImGui::Text(
         "%s: %u registers per thread, %s static + %s dynamic shared memory, at most %u threads "
         "per block",
         view.kernel.c_str(), kernel.registers_per_thread,
