@@ -105,11 +105,21 @@ bool PlotWidget(const char* id, PlotState& state, std::span<const plot::PlotSeri
   bool changed = false;
   const bool has_legend = options.show_legend && !series.empty();
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  // Beside the plot the legend scrolls where its entries run past the plot's height (the matrix
+  // multiply's eleven at 1280 x 720): its column then has room for the scrollbar too.
+  const float title_height = options.title.empty() ? 0.0f : ImGui::GetTextLineHeightWithSpacing();
+  const bool legend_scrolls =
+      static_cast<float>(series.size()) * ImGui::GetTextLineHeightWithSpacing() >
+      total_height - title_height;
+  const float legend_column =
+      has_legend
+          ? widest_legend_entry(series) + (legend_scrolls ? ImGui::GetStyle().ScrollbarSize : 0.0f)
+          : 0.0f;
   const plot::LegendLayout legend =
       plot::place_legend({.width = width,
                           .entries = has_legend ? series.size() : 0,
                           .row_width = has_legend ? legend_row_width(series) : 0.0f,
-                          .widest_entry = has_legend ? widest_legend_entry(series) : 0.0f,
+                          .widest_entry = legend_column,
                           .spacing = spacing,
                           .min_plot_width = kLegendBesideMinPlotEm * em});
   const bool legend_beside = legend.placement == plot::LegendPlacement::kBeside;
@@ -137,7 +147,10 @@ bool PlotWidget(const char* id, PlotState& state, std::span<const plot::PlotSeri
 
   ImDrawList& draw = *ImGui::GetWindowDrawList();
   paint_axes(draw, state.view, axes);
+  // A title longer than the canvas is cut at its edge rather than drawn over a legend beside it.
+  draw.PushClipRect(canvas_min, canvas_max, true);
   paint_axis_titles(draw, canvas_min, canvas_max, area, options);
+  draw.PopClipRect();
 
   const ImVec2 area_min{static_cast<float>(area.left), static_cast<float>(area.top)};
   const ImVec2 area_max{static_cast<float>(area.right), static_cast<float>(area.bottom)};
@@ -182,10 +195,11 @@ bool PlotWidget(const char* id, PlotState& state, std::span<const plot::PlotSeri
 
   if (legend_beside) {
     ImGui::SetCursorScreenPos({canvas_max.x + spacing, canvas_min.y});
-    ImGui::BeginGroup();
-    changed = draw_plot_legend(series, state.visibility, static_cast<float>(legend.legend_width),
+    ImGui::BeginChild("##legend", {static_cast<float>(legend.legend_width), canvas_size.y}, false,
+                      ImGuiWindowFlags_NoBackground);
+    changed = draw_plot_legend(series, state.visibility, widest_legend_entry(series),
                                /*one_per_row=*/true);
-    ImGui::EndGroup();
+    ImGui::EndChild();
   }
   ImGui::EndGroup();
   ImGui::PopID();
