@@ -12,6 +12,7 @@
 #include "core/format.hpp"
 #include "core/lessons/device_placeholders.hpp"
 #include "core/lessons/lesson_action.hpp"
+#include "core/plot/ceiling_notes.hpp"
 #include "core/plot/tick_format.hpp"
 #include "interop/class_map_sink.hpp"
 #include "core/work_watch.hpp"
@@ -147,27 +148,72 @@ void AppController::refresh_occupancy() {
     return;
   }
   view.kernel = *kernel;
-  if (!can_compute_occupancy(device().info())) {
-    view.unavailable =
-        "Occupancy needs an NVIDIA GPU: nvcc assigns each kernel its registers and shared memory "
-        "for the GPU, and the emulator has no SMs to fill.";
-    return;
-  }
-  auto cached = kernel_resources_.find(*kernel);
-  if (cached == kernel_resources_.end()) {
-    auto resources = device().kernel_resources(*kernel);
-    if (!resources) {
-      view.unavailable = resources.message();
-      return;
+  KernelResources resources;
+  if (can_compute_occupancy(device().info())) {
+    auto cached = kernel_resources_.find(*kernel);
+    if (cached == kernel_resources_.end()) {
+      auto read = device().kernel_resources(*kernel);
+      if (!read) {
+        view.unavailable = read.message();
+        return;
+      }
+      cached = kernel_resources_.emplace(*kernel, *read).first;
     }
-    cached = kernel_resources_.emplace(*kernel, *resources).first;
+    resources = cached->second;
+    view.device = device().info();
+  } else {
+    // No SMs to fill and no compiler output to read: the chosen reference GPU's published limits,
+    // with the kernel's registers and shared memory as the user assumes them.
+    const OccupancyModelChoice& choice = state_.controls.occupancy_model;
+    const ReferenceGpu gpu = find_reference_gpu(choice.gpu).value_or(reference_gpus().front());
+    view.device = reference_device_info(gpu);
+    view.model_label = occupancy_model_label(gpu);
+    resources.registers_per_thread = choice.registers_per_thread;
+    resources.static_shared_bytes = choice.shared_bytes_per_block;
   }
-  view.resources = cached->second;
+  view.resources = resources;
   const std::uint64_t threads = state_.controls.resolved.block.volume();
   view.current =
-      compute_occupancy(device().info(), cached->second,
+      compute_occupancy(view.device, resources,
                         static_cast<std::uint32_t>(std::min<std::uint64_t>(threads, 1u << 20)));
-  view.by_block_size = occupancy_by_block_size(device().info(), cached->second);
+  view.limit_reason = describe_limit(view.current, view.device);
+  view.by_block_size = occupancy_by_block_size(view.device, resources);
+}
+
+namespace {
+
+std::span<const lessons::EmulatorNote> emulator_notes_of(const AppState& state) {
+  if (is_gpu(state.backend)) return {};
+  const compute::LessonModule* module = compute::find_lesson_module(state.controls.lesson_id);
+  return module == nullptr ? std::span<const lessons::EmulatorNote>{} : module->emulator_notes;
+}
+
+}  // namespace
+
+const lessons::EmulatorNote* AppController::lesson_emulator_note() const {
+  return lessons::lesson_emulator_note(emulator_notes_of(state_));
+}
+
+const lessons::EmulatorNote* AppController::step_emulator_note() const {
+  const ClassroomState& classroom = state_.classroom;
+  const auto current = classroom.cursor.current();
+  if (!current || *current >= classroom.steps.size()) return nullptr;
+  return lessons::emulator_note_for(emulator_notes_of(state_), classroom.steps[*current].section);
+}
+
+void AppController::set_occupancy_model(const OccupancyModelChoice& choice) {
+  if (!find_reference_gpu(choice.gpu)) {
+    post(Severity::kError, "No reference GPU named '" + choice.gpu + "'");
+    return;
+  }
+  if (choice.registers_per_thread < 1 || choice.registers_per_thread > kMaxRegistersPerThread) {
+    post(Severity::kError, "Registers per thread must be 1 to " +
+                               std::to_string(kMaxRegistersPerThread) + ", not " +
+                               std::to_string(choice.registers_per_thread));
+    return;
+  }
+  state_.controls.occupancy_model = choice;
+  refresh_occupancy();
 }
 
 void AppController::select_lesson(const std::string& id) {
@@ -670,19 +716,32 @@ void AppController::refresh_plot() {
   if (state_.ceilings && !plot.shown.empty()) {
     const DeviceCeilings& c = *state_.ceilings;
     if (plot.shown_quantity == plot::PlotQuantity::kBandwidth && c.copy_bytes_per_second > 0) {
+      const std::string name = is_gpu(state_.backend) ? "device-to-device copy" : "host memcpy";
+      // Measured over a buffer larger than the caches: a sweep's smaller sizes fit in them (the
+      // CPU's, or the GPU's L2) and can run faster than this line.
       plot.guides.push_back(
-          {c.copy_bytes_per_second,
-           std::string(is_gpu(state_.backend) ? "device-to-device copy" : "host memcpy") +
-               ", measured here: " +
-               plot::format_value(c.copy_bytes_per_second, plot::TickFormat::kByteRate, 3)});
+          {.y = c.copy_bytes_per_second,
+           .label = name + "\nmeasured: " +
+                    plot::format_value(c.copy_bytes_per_second, plot::TickFormat::kByteRate, 3),
+           .name = name,
+           .above_reason =
+               "It was measured copying " +
+               (c.copy_buffer_bytes > 0 ? format_bytes(static_cast<double>(c.copy_buffer_bytes))
+                                        : std::string("a large buffer")) +
+               ", more than the caches hold: smaller data can stay in the " +
+               (is_gpu(state_.backend) ? "GPU's L2 cache." : "CPU's caches.")});
     }
     if (plot.shown_quantity == plot::PlotQuantity::kFlopRate && c.sgemm_flops_per_second > 0) {
       plot.guides.push_back(
-          {c.sgemm_flops_per_second,
-           "cuBLAS SGEMM " + std::to_string(c.sgemm_size) + "³, measured here: " +
-               plot::format_value(c.sgemm_flops_per_second, plot::TickFormat::kFlopRate, 3)});
+          {.y = c.sgemm_flops_per_second,
+           .label = "cuBLAS SGEMM " + std::to_string(c.sgemm_size) + "³\nmeasured: " +
+                    plot::format_value(c.sgemm_flops_per_second, plot::TickFormat::kFlopRate, 3),
+           .name = "cuBLAS SGEMM",
+           .above_reason = "It is cuBLAS at " + std::to_string(c.sgemm_size) +
+                           "³ only: other sizes, or lower precision, can run faster."});
     }
   }
+  plot.ceiling_notes = plot::notes_above_guides(plot.shown, plot.guides, plot::TickFormat::kCount);
 }
 
 void AppController::record_sweep_point(const SweepPoint& point) {

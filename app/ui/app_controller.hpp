@@ -84,6 +84,14 @@ class AppController {
   // so a link's plot=gflops before its sweep still applies when the points arrive).
   void set_plot_quantity(plot::PlotQuantity quantity);
   void set_plot_log_y(bool log_y) { state_.timing.log_y = log_y; }
+  // The reference GPU and kernel resources the Occupancy tab models on the emulator; an unknown
+  // GPU name or a register count outside 1 to 255 is refused with a message.
+  void set_occupancy_model(const OccupancyModelChoice& choice);
+  // Where the current lesson's results differ on the emulator, and why: the lesson's note (the
+  // timing panel's) and the one for the current guided step's section (the step bar's). Null when
+  // the backend in use is a GPU, when no step is current, or when the lesson has none.
+  [[nodiscard]] const lessons::EmulatorNote* lesson_emulator_note() const;
+  [[nodiscard]] const lessons::EmulatorNote* step_emulator_note() const;
 
   // Saving a part of the frame as PNG: a panel asks while drawing; the shell takes the request
   // after rendering that frame, saves it, and reports back.

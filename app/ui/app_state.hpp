@@ -24,6 +24,7 @@
 #include "core/occupancy.hpp"
 #include "core/plot/plot_quantity.hpp"
 #include "core/plot/series.hpp"
+#include "core/reference_gpus.hpp"
 #include "core/sweep/sweep_runner.hpp"
 #include "core/trace.hpp"
 
@@ -35,7 +36,23 @@ struct OccupancyView {
   std::optional<KernelResources> resources;
   Occupancy current;
   std::vector<Occupancy> by_block_size;
-  std::string unavailable;  // why there is nothing to show (the emulator, cuBLAS, a CUDA error)
+  // The SM limits the figures are for: the GPU's own, or the reference GPU modelled on the
+  // emulator.
+  DeviceInfo device;
+  // Why the limit is the limit, in the device's figures (core/occupancy.hpp's describe_limit).
+  std::string limit_reason;
+  // On the emulator: "a model of H100 SXM, not measured", and the kernel's resources are the
+  // user's assumptions (OccupancyModelChoice). Empty on a GPU, which reports its own.
+  std::string model_label;
+  std::string unavailable;  // why there is nothing to show (cuBLAS, a CUDA error)
+};
+
+// What the Occupancy tab models on the emulator: a reference GPU (core/reference_gpus.hpp) and
+// the kernel's registers and shared memory, which only nvcc on a GPU build can tell.
+struct OccupancyModelChoice {
+  std::string gpu{reference_gpus().front().name};
+  std::uint32_t registers_per_thread = kAssumedRegistersPerThread;
+  std::uint64_t shared_bytes_per_block = 0;
 };
 
 // The current lesson's controls, as the user set them, and what they amount to.
@@ -49,6 +66,7 @@ struct LaunchControls {
   std::uint32_t elements_per_thread = 1;  // 1, up to k, or kAnyElementsPerThread (a loop)
   GridDiagram grid_diagram;               // the grid of blocks and their warps, idle threads marked
   OccupancyView occupancy;
+  OccupancyModelChoice occupancy_model;  // kept across lessons and launches
   [[nodiscard]] LaunchConfig config() const { return resolved; }
   [[nodiscard]] std::uint64_t elements() const { return shape.elements(); }
 };
@@ -201,6 +219,8 @@ struct TimingPlot {
   std::vector<plot::PlotQuantity> quantities{plot::PlotQuantity::kTime};
   std::vector<plot::PlotSeries> shown;
   std::vector<plot::PlotGuide> guides;  // the measured ceiling on a rate axis
+  // Where a current series runs above a ceiling, and why it can (core/plot/ceiling_notes.hpp).
+  std::vector<std::string> ceiling_notes;
   // Log axes show decades of sizes and times; a linear y shows small differences (two block sizes,
   // two tiles) at their true proportion.
   bool log_y = true;

@@ -1,8 +1,9 @@
 #pragma once
 // How the timing plot draws each series: the views' choice, made from what the series measures
 // (its timing role), never from its name. The CPU side of a comparison is warm, the device side
-// cool, so the two read apart at a glance; rows on all threads and end-to-end rows are dashed so
-// that they read as the pair of their one-thread or kernel-only twin.
+// cool, so the two read apart at a glance; each series has its own marker shape, and rows on all
+// threads and end-to-end rows are dashed so that they read as the pair of their one-thread or
+// kernel-only twin.
 
 #include <vector>
 
@@ -10,8 +11,8 @@
 
 namespace tl::ui {
 
-// Gives every current (not faint) series its colour and dash, in order within each side. Faint
-// series, earlier sweeps kept for comparison, keep the style they had.
+// Gives every current (not faint) series its colour, marker and dash, in order within each side.
+// Faint series, earlier sweeps kept for comparison, keep the style they had.
 void style_timing_series(std::vector<plot::PlotSeries>& series);
 
 }  // namespace tl::ui

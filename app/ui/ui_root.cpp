@@ -122,8 +122,12 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
       style.WindowPadding.y * 2 + in.frame_line * 3 + in.text_line * 2 + style.ItemSpacing.y;
   const bool has_steps =
       !classroom.steps.empty() || !classroom.steps_error.empty() || classroom.demo;
+  // A line more while the emulator's note for the current step shows under its title.
+  const bool step_note = !classroom.demo && controller.step_emulator_note() != nullptr;
   const float steps_child_height =
-      has_steps ? in.frame_line + in.text_line + style.WindowPadding.y * 2 : 0.0f;
+      has_steps
+          ? in.frame_line + in.text_line * (step_note ? 2.0f : 1.0f) + style.WindowPadding.y * 2
+          : 0.0f;
   in.steps_height = has_steps ? steps_child_height + style.ItemSpacing.y : 0.0f;
   const LessonLayout layout = compute_lesson_layout(in);
 

@@ -23,8 +23,6 @@ using lessons::MatrixMapping;
 // so both kernel rows are always there, coalesced first. On the emulator the kernel rows say what
 // they are: CPU timings of the emulated kernels.
 constexpr const char* kCpuSingleRow = "CPU, 1 thread";
-constexpr const char* kGpuEndToEndRow = "GPU end to end (copies + the selected mapping)";
-constexpr const char* kEmulatedEndToEndRow = "Emulated end to end (CPU)";
 constexpr const char* kCpuMultiRow = "CPU, all threads";
 
 std::string kernel_row_name(bool on_gpu, MatrixMapping mapping) {
@@ -32,6 +30,13 @@ std::string kernel_row_name(bool on_gpu, MatrixMapping mapping) {
   const char* how =
       mapping == MatrixMapping::kXToCol ? "x → column (coalesced)" : "x → row (strided)";
   return std::string(kernel) + ", " + how;
+}
+
+// The end-to-end row names the mapping it times with its copies: "end to end" of which kernel.
+std::string end_to_end_row_name(bool on_gpu, MatrixMapping mapping) {
+  const char* how = mapping == MatrixMapping::kXToCol ? "x → column" : "x → row";
+  return on_gpu ? std::string("GPU end to end: copies + kernel ") + how
+                : std::string("Emulated end to end: copies + kernel ") + how + " (CPU)";
 }
 
 // The kernel row's variant, as the lesson's "mapping" choice spells it.
@@ -242,7 +247,7 @@ class MatrixAddLesson final : public Lesson, public CountingLesson {
                            false});
     const TimingStats stages[] = {r.host_to_device, r.timing(r.selected).kernel, r.device_to_host};
     report.rows.push_back({{TimingRole::kEndToEndPageable, ""},
-                           r.on_gpu ? kGpuEndToEndRow : kEmulatedEndToEndRow,
+                           end_to_end_row_name(r.on_gpu, r.selected),
                            add_stages(stages),
                            bytes,
                            flops,

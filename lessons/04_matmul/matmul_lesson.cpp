@@ -29,8 +29,6 @@ using lessons::MatmulVariant;
 // sweep's series, so they must not change with the size (the blocked reference's thread count
 // does, and goes into a note instead).
 constexpr const char* kCpuNaiveRow = "CPU, naive 1 thread";
-constexpr const char* kGpuEndToEndRow = "GPU end to end (copies + the selected kernel)";
-constexpr const char* kEmulatedEndToEndRow = "Emulated end to end (CPU)";
 constexpr const char* kCpuBlockedRow = "CPU, blocked all threads";
 constexpr const char* kCublasRow = "cuBLAS SGEMM";
 
@@ -61,6 +59,13 @@ std::string cublas_gemmex_key(lessons::MatmulInput input) {
   std::transform(key.begin(), key.end(), key.begin(),
                  [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
   return key;
+}
+
+// The end-to-end row names the kernel it times with the copies: "end to end" of which rung.
+std::string end_to_end_row_name(const MatmulVariant& variant, bool on_gpu) {
+  const std::string kernel = kernel_row_name(variant, true).substr(4);  // without "GPU "
+  return on_gpu ? "GPU end to end: copies + " + kernel
+                : "Emulated end to end: copies + " + kernel + " (CPU)";
 }
 
 // A kernel's row key: the rung, as the lesson's "kernel" choice spells it. The tile or block is
@@ -556,7 +561,7 @@ class MatmulLesson final : public Lesson, public CountingLesson, public OwnCeili
       if (kernels[i].variant.kernel != variant_.kernel) continue;
       const TimingStats stages[] = {r.host_to_device, timing.time, r.device_to_host};
       report.rows.push_back({{TimingRole::kEndToEndPageable, ""},
-                             r.on_gpu ? kGpuEndToEndRow : kEmulatedEndToEndRow,
+                             end_to_end_row_name(variant_, r.on_gpu),
                              add_stages(stages),
                              bytes,
                              flops,

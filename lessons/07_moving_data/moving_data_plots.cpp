@@ -12,7 +12,7 @@ MovingDataPlot copy_plot(const MovingDataReport& report) {
                   (s.pinned ? "pinned" : "pageable") + (report.on_gpu ? "" : " (host memcpy)");
     series.key = {s.pinned ? TimingRole::kEndToEndPinned : TimingRole::kEndToEndPageable,
                   s.variant()};
-    series.dashed = !s.to_device;
+    series.dash = s.to_device ? plot::LineDash::kSolid : plot::LineDash::kDashed;
     for (const lessons::CopyPoint& p : s.points) {
       plot::PlotPoint point;
       point.x = static_cast<double>(p.bytes);

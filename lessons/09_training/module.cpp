@@ -8,11 +8,22 @@
 #include "training_lesson.hpp"
 
 namespace tl::lesson_modules {
+namespace {
+
+// Where this lesson on the CPU emulator differs from a GPU, and why (shown only on the emulator).
+constexpr lessons::EmulatorNote kEmulatorNotes[] = {
+    {"", "Emulator: no launch latency",
+     "Every launch of the step runs on CPU worker threads: the step's time is the "
+     "emulator's, a launch costs no GPU launch latency, and the CUDA Graph row needs a "
+     "GPU."},
+};
+
+}  // namespace
 
 const compute::LessonModule& lesson_09_training() {
   static const compute::LessonModule kModule{lessons::kTrainingInfo, &compute::make_training_lesson,
                                              &compute::training_benchmark,
-                                             &lessons::train_command()};
+                                             &lessons::train_command(), kEmulatorNotes};
   return kModule;
 }
 

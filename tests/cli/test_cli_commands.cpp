@@ -816,11 +816,12 @@ TEST(CliBench, MatrixAddCsvHasOneRowPerSideWithBothMappingsTimed) {
                      "--backend", "emulator", "--repeats", "1"});
   ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
   const BenchCsv csv = split_bench_csv(r.out);
-  expect_bench_columns(csv,
-                       {"emulated_kernel_cpu_x_column_coalesced",
-                        "emulated_kernel_cpu_x_row_strided", "copy_a_b_emulated", "copy_c_emulated",
-                        "emulated_end_to_end_cpu", "cpu_1_thread", "cpu_all_threads"},
-                       r.describe());
+  expect_bench_columns(
+      csv,
+      {"emulated_kernel_cpu_x_column_coalesced", "emulated_kernel_cpu_x_row_strided",
+       "copy_a_b_emulated", "copy_c_emulated", "emulated_end_to_end_copies_kernel_x_column_cpu",
+       "cpu_1_thread", "cpu_all_threads"},
+      r.describe());
   ASSERT_EQ(csv.rows.size(), 2u) << r.describe();
   // Square matrices of the size's side under the default 16 × 16 blocks: ceil(side / 16) a side.
   EXPECT_EQ(std::vector<std::string>(csv.rows[0].begin(), csv.rows[0].begin() + 5),

@@ -72,7 +72,7 @@ TEST(LessonSeries, EveryLessonWithCopiesShowsItsEndToEndTime) {
       {"matmul",
        {{"m", "32"}, {"n", "24"}, {"k", "16"}, {"kernel", "tiled"}, {"tile", "8"}},
        "Emulated tiled kernel, TILE = 8 (CPU)",
-       "Emulated end to end (CPU)"},
+       "Emulated end to end: copies + tiled kernel, TILE = 8 (CPU)"},
       {"dense-layer",
        {{"batch", "2"}, {"inputs", "40"}, {"neurons", "24"}},
        "Emulated fused (CPU)",

@@ -99,13 +99,15 @@ TEST_F(MatrixAddLessonTest, TimedRunReportsBothMappingsAndTheCpuWithBytes) {
     EXPECT_DOUBLE_EQ(row.flops, 7000.0) << row.name;
   }
   EXPECT_EQ(plotted, 5);
-  for (const char* name : {"copy A, B (emulated)", "copy C (emulated)", "Emulated end to end (CPU)",
-                           "CPU, 1 thread", "CPU, all threads"}) {
+  for (const char* name : {"copy A, B (emulated)", "copy C (emulated)",
+                           "Emulated end to end: copies + kernel x → column (CPU)", "CPU, 1 thread",
+                           "CPU, all threads"}) {
     EXPECT_NE(row_named(*report, name), nullptr) << name;
   }
   // End to end is the copies and the selected (coalesced) kernel.
-  EXPECT_GE(row_named(*report, "Emulated end to end (CPU)")->stats.median_ms,
-            report->rows[0].stats.median_ms);
+  EXPECT_GE(
+      row_named(*report, "Emulated end to end: copies + kernel x → column (CPU)")->stats.median_ms,
+      report->rows[0].stats.median_ms);
   ASSERT_TRUE(report->check.has_value());
   EXPECT_TRUE(report->check->passed) << report->check->description;
   EXPECT_NE(report->check->description.find("both mappings"), std::string::npos)

@@ -277,12 +277,24 @@ TEST_F(AppControllerTest, TheSweepCanBeReadAsRatesAndFallsBackToTimeWithoutPoint
   EXPECT_TRUE(timing.guides.empty());
   controller_->set_plot_quantity(plot::PlotQuantity::kBandwidth);
   ASSERT_EQ(timing.guides.size(), 1u);
-  EXPECT_NE(timing.guides[0].label.find("memcpy, measured here"), std::string::npos);
+  EXPECT_NE(timing.guides[0].label.find("memcpy\nmeasured: "), std::string::npos);
+  EXPECT_EQ(timing.guides[0].name, "host memcpy");
+  EXPECT_NE(timing.guides[0].above_reason.find("caches"), std::string::npos);
   ASSERT_TRUE(controller_->state().ceilings.has_value());
   EXPECT_EQ(timing.guides[0].y, controller_->state().ceilings->copy_bytes_per_second);
+  // A note exactly where a current line runs above the ceiling (small sizes fit in the caches).
+  bool above = false;
+  for (const auto& s : timing.shown) {
+    for (const auto& p : s.points) above = above || (!s.faint && p.y > timing.guides[0].y);
+  }
+  EXPECT_EQ(timing.ceiling_notes.empty(), !above);
+  for (const std::string& note : timing.ceiling_notes) {
+    EXPECT_EQ(note.rfind("Above the host memcpy line: ", 0), 0u) << note;
+  }
 
   controller_->set_plot_quantity(plot::PlotQuantity::kTime);
   EXPECT_TRUE(timing.guides.empty());
+  EXPECT_TRUE(timing.ceiling_notes.empty());
   EXPECT_EQ(timing.shown.size(), timing.series.size());
   EXPECT_EQ(timing.shown[0].points[0].y, timing.series[0].points[0].y);
   controller_->apply_lesson_action("threadlab:set?plot=tflops");  // refused with a message
@@ -460,21 +472,84 @@ TEST_F(AppControllerTest, ADenseLayerLinkTracesYAndTimesEveryPath) {
   EXPECT_EQ(controller_->state().lesson_picture, nullptr);
 }
 
-TEST_F(AppControllerTest, OccupancyNamesTheKernelAndSaysWhyTheEmulatorHasNone) {
+TEST_F(AppControllerTest, OccupancyOnTheEmulatorModelsAReferenceGpuTheUserChooses) {
   const OccupancyView& view = controller_->state().controls.occupancy;
   EXPECT_EQ(view.kernel, "vector_add");
-  EXPECT_FALSE(view.resources.has_value());
-  EXPECT_NE(view.unavailable.find("NVIDIA GPU"), std::string::npos) << view.unavailable;
-  // The kernel follows the controls.
+  EXPECT_TRUE(view.unavailable.empty()) << view.unavailable;
+  ASSERT_TRUE(view.resources.has_value());
+  EXPECT_EQ(view.model_label, "a model of H100 SXM, not measured");
+  EXPECT_EQ(view.device.name, "H100 SXM");
+  EXPECT_EQ(view.resources->registers_per_thread, kAssumedRegistersPerThread);
+  EXPECT_EQ(view.current.block_threads, controller_->state().controls.resolved.block.volume());
+  EXPECT_FALSE(view.limit_reason.empty());
+  EXPECT_FALSE(view.by_block_size.empty());
+
+  // Another GPU and the kernel's assumed registers: the figures follow (a T4 has 32 warp slots,
+  // and 128 registers a thread leave 16 warps' worth of its 65536).
+  OccupancyModelChoice choice{"T4", 128, 0};
+  controller_->set_occupancy_model(choice);
+  EXPECT_EQ(view.model_label, "a model of T4, not measured");
+  EXPECT_EQ(view.current.max_warps, 32u);
+  if (view.current.active_blocks > 0) EXPECT_LE(view.current.active_warps, 16u);
+  // A GPU it does not know, or an impossible register count, is refused and changes nothing.
+  controller_->set_occupancy_model({"GeForce 256", 32, 0});
+  controller_->set_occupancy_model({"T4", 0, 0});
+  EXPECT_EQ(controller_->state().controls.occupancy_model.gpu, "T4");
+  EXPECT_EQ(controller_->state().controls.occupancy_model.registers_per_thread, 128u);
+  ASSERT_GE(controller_->state().messages.size(), 2u);
+  EXPECT_EQ(controller_->state().messages.back().severity, Severity::kError);
+
+  // The kernel follows the controls, and the choice stays across lessons.
   controller_->apply_lesson_action(
       "threadlab:set?lesson=matmul&kernel=tiled&tile=8&view=occupancy");
   EXPECT_EQ(controller_->state().view.results_tab, ResultsTab::kOccupancy);
   EXPECT_EQ(controller_->state().controls.occupancy.kernel, "matmul_tiled<8>");
+  EXPECT_EQ(controller_->state().controls.occupancy.current.block_threads, 64u);
+  EXPECT_EQ(controller_->state().controls.occupancy.model_label, "a model of T4, not measured");
   wait_until_idle();
   controller_->apply_lesson_action("threadlab:set?lesson=dense-layer&path=cublas");
   wait_until_idle();
   EXPECT_TRUE(controller_->state().controls.occupancy.kernel.empty());
   EXPECT_NE(controller_->state().controls.occupancy.unavailable.find("cuBLAS"), std::string::npos);
+}
+
+// On the emulator the timing panel's note is the lesson's, and the step bar's the one for the
+// current step's section (the lesson's where the section has none of its own).
+TEST_F(AppControllerTest, EmulatorNotesFollowTheLessonAndTheCurrentStep) {
+  const lessons::EmulatorNote* vector_add = controller_->lesson_emulator_note();
+  ASSERT_NE(vector_add, nullptr);
+  EXPECT_NE(vector_add->why.find("PCIe"), std::string_view::npos) << vector_add->why;
+  EXPECT_EQ(controller_->step_emulator_note(), nullptr) << "no step is current";
+  controller_->select_lesson("matmul");
+  wait_until_idle();
+  const lessons::EmulatorNote* matmul = controller_->lesson_emulator_note();
+  ASSERT_NE(matmul, nullptr);
+  EXPECT_NE(matmul, vector_add);
+  // A step of each kind, neither a sweep (slow on the emulator) nor a large launch.
+  const ClassroomState& classroom = controller_->state().classroom;
+  const auto step_under = [&](std::string_view section) -> std::optional<std::size_t> {
+    for (std::size_t i = 0; i < classroom.steps.size(); ++i) {
+      const auto& step = classroom.steps[i];
+      if (step.section == section && step.action.find("sweep") == std::string::npos &&
+          step.action.find("1024") == std::string::npos) {
+        return i;
+      }
+    }
+    return std::nullopt;
+  };
+  const auto tiles = step_under("Shared memory and tiles");
+  ASSERT_TRUE(tiles.has_value());
+  controller_->go_to_step(*tiles);
+  wait_until_idle();
+  const lessons::EmulatorNote* note = controller_->step_emulator_note();
+  ASSERT_NE(note, nullptr);
+  EXPECT_NE(note->headline.find("tiled is slower"), std::string_view::npos);
+  EXPECT_NE(note->why.find("__syncthreads()"), std::string_view::npos);
+  const auto first = step_under("One thread per element of C");
+  ASSERT_TRUE(first.has_value());
+  controller_->go_to_step(*first);
+  wait_until_idle();
+  EXPECT_EQ(controller_->step_emulator_note(), matmul);
 }
 
 TEST_F(AppControllerTest, ABlockSweepTimesTheKernelsFromOneThreadToTheLimit) {

@@ -8,7 +8,9 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
+#include <utility>
 
 #include "app_controller.hpp"
 #include "compute/lessons/lesson_registry.hpp"
@@ -36,6 +38,44 @@ std::string selected_results_tab() {
     }
   }
   return {};
+}
+
+// The characters the last frame drew, read back from its draw lists: each glyph is a textured
+// quad whose corners carry the glyph's atlas coordinates, so matching those against every loaded
+// font's glyphs spells out what is on screen (spaces, which draw nothing, left out). The test reads
+// what a user sees, not the state behind it.
+std::string glyphs_drawn_last_frame() {
+  struct Glyph {
+    float u1 = 0;
+    float v1 = 0;
+    unsigned codepoint = 0;
+  };
+  std::map<std::pair<float, float>, Glyph> by_corner;
+  for (const ImFont* font : ImGui::GetIO().Fonts->Fonts) {
+    for (const ImFontGlyph& glyph : font->Glyphs) {
+      if (glyph.Visible) by_corner[{glyph.U0, glyph.V0}] = {glyph.U1, glyph.V1, glyph.Codepoint};
+    }
+  }
+  std::string drawn;
+  const ImDrawData* data = ImGui::GetDrawData();
+  for (int list = 0; data != nullptr && list < data->CmdListsCount; ++list) {
+    const ImVector<ImDrawVert>& vertices = data->CmdLists[list]->VtxBuffer;
+    for (int i = 0; i + 2 < vertices.Size; ++i) {
+      const auto found = by_corner.find({vertices[i].uv.x, vertices[i].uv.y});
+      if (found == by_corner.end()) continue;
+      const Glyph& glyph = found->second;
+      if (vertices[i + 2].uv.x != glyph.u1 || vertices[i + 2].uv.y != glyph.v1) continue;
+      drawn += glyph.codepoint < 128 ? static_cast<char>(glyph.codepoint) : '?';
+      i += 3;
+    }
+  }
+  return drawn;
+}
+
+// `text` as glyphs_drawn_last_frame() finds it: without its spaces.
+std::string without_spaces(std::string text) {
+  text.erase(std::remove(text.begin(), text.end(), ' '), text.end());
+  return text;
 }
 
 class EveryLessonViews : public ::testing::TestWithParam<std::string> {
@@ -87,6 +127,36 @@ TEST_P(EveryLessonViews, OpensLaunchesAndDrawsEachOfItsTabs) {
                                    [&](const LessonTab& t) { return t.id == views.beside; });
     EXPECT_TRUE(known) << "puts beside the mapping view a tab it does not have: " << views.beside;
   }
+}
+
+// On the emulator the Occupancy tab draws its figures as a model of a named GPU, and says so.
+TEST(OccupancyTab, OnTheEmulatorShowsTheModelOfTheChosenGpu) {
+  auto ui = HeadlessUi::create(1600, 1000, 1.0f);
+  ASSERT_TRUE(ui.is_ok()) << ui.message();
+  auto app = AppController::create(
+      test_support::emulator_options((*ui)->renderer(), "threadlab_occupancy_tab"));
+  ASSERT_TRUE(app.is_ok()) << app.message();
+  test_support::wait_until_idle(**app);
+  // The tab comes to the front in the frame after it is asked for (and a launch finishing in
+  // between may bring the timings forward again): ask until it is the one drawn.
+  for (int frame = 0; frame < 5 && selected_results_tab() != "Occupancy"; ++frame) {
+    ASSERT_TRUE((*app)->show_view("occupancy").is_ok());
+    (*ui)->draw_frame(**app);
+    (*ui)->draw_frame(**app);
+  }
+  ASSERT_EQ(selected_results_tab(), "Occupancy");
+  std::string drawn = glyphs_drawn_last_frame();
+  EXPECT_NE(drawn.find(without_spaces("a model of H100 SXM, not measured")), std::string::npos)
+      << drawn;
+  EXPECT_NE(drawn.find(without_spaces("warp slots = ")), std::string::npos) << drawn;
+  EXPECT_NE(drawn.find(without_spaces("assumed 32 registers per thread")), std::string::npos)
+      << drawn;
+  (*app)->set_occupancy_model({"RTX 4090", 32, 0});
+  (*ui)->draw_frame(**app);
+  drawn = glyphs_drawn_last_frame();
+  EXPECT_NE(drawn.find(without_spaces("a model of RTX 4090, not measured")), std::string::npos)
+      << drawn;
+  EXPECT_EQ(drawn.find(without_spaces("a model of H100 SXM")), std::string::npos) << drawn;
 }
 
 std::vector<std::string> registered_ids() {

@@ -15,9 +15,11 @@
 #include "compute/device.hpp"
 #include "compute/lessons/lesson.hpp"
 #include "compute/lessons/lesson_registry.hpp"
+#include "core/classroom/guided_steps.hpp"
 #include "core/color_scheme.hpp"
 #include "core/launch_config.hpp"
 #include "core/lessons/device_placeholders.hpp"
+#include "core/lessons/emulator_note.hpp"
 #include "core/lessons/lesson_action.hpp"
 #include "core/markdown/lesson_document.hpp"
 #include "core/plot/plot_quantity.hpp"
@@ -33,6 +35,36 @@ bool lesson_has_param(const compute::Lesson& lesson, const std::string& name) {
     return spec.name == name ||
            std::find(spec.aliases.begin(), spec.aliases.end(), name) != spec.aliases.end();
   });
+}
+
+// Every lesson says where the emulator differs from a GPU (the timing panel's note), and a note for
+// a section names a heading its lesson has steps under: a renamed heading would otherwise silently
+// drop the note from the step bar.
+TEST(EmulatorNotes, EveryLessonHasOneAndEachSectionNoteNamesAStepSection) {
+  for (const compute::LessonModule* module : compute::registered_lessons()) {
+    const std::string id(module->info.id);
+    const lessons::EmulatorNote* note = lessons::lesson_emulator_note(module->emulator_notes);
+    ASSERT_NE(note, nullptr) << id;
+    EXPECT_FALSE(note->headline.empty()) << id;
+    EXPECT_FALSE(note->why.empty()) << id;
+    const std::string path = "lessons/" + std::string(module->info.folder) + "/lesson.md";
+    const auto text = lesson_texts::find_text(path);
+    ASSERT_TRUE(text.has_value()) << path;
+    auto document = markdown::parse(*text);
+    ASSERT_TRUE(document.is_ok()) << path;
+    auto steps = classroom::collect_steps(*document);
+    ASSERT_TRUE(steps.is_ok()) << path << ": " << steps.message();
+    for (const lessons::EmulatorNote& n : module->emulator_notes) {
+      EXPECT_FALSE(n.headline.empty()) << id;
+      EXPECT_FALSE(n.why.empty()) << id;
+      if (n.section.empty()) continue;
+      const bool found = std::any_of(steps->begin(), steps->end(),
+                                     [&](const auto& step) { return step.section == n.section; });
+      EXPECT_TRUE(found) << id << ": no step under a heading '" << n.section << "'";
+      EXPECT_EQ(lessons::emulator_note_for(module->emulator_notes, n.section), &n) << id;
+    }
+    EXPECT_EQ(lessons::emulator_note_for(module->emulator_notes, "no such heading"), note) << id;
+  }
 }
 
 TEST(LessonLinks, EveryLinkInEveryLessonIsValid) {

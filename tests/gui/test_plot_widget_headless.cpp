@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <string>
 #include <vector>
 
 #include "ui/widgets/plot_widget.hpp"
@@ -50,7 +51,7 @@ class HeadlessImGui : public testing::Test {
       {.name = "GPU end-to-end",
        .points = {{1e3, 0.05, 0.05, 0.06}, {1e4, 0.06, 0.05, 0.07}, {1e5, 0.2, 0.18, 0.25}},
        .color = plot::rgba(60, 160, 240),
-       .dashed = true}};
+       .dash = plot::LineDash::kDashed}};
   std::vector<plot::PlotMarker> markers_{{5000, "GPU faster"}};
   PlotOptions options_{.title = "Vector add", .x_title = "N", .y_title = "Time"};
 };
@@ -80,6 +81,38 @@ TEST_F(HeadlessImGui, HoverReportsThePointUnderTheMouse) {
   state_.visibility.toggle(series_[1]);
   frame(at);
   EXPECT_FALSE(state_.hovered);
+}
+
+// The ceiling's label takes a margin right of the data, as wide as the label: it is never drawn
+// over the data.
+TEST_F(HeadlessImGui, ACeilingLabelTakesTheRightMarginNotTheData) {
+  const std::string label = "host memcpy\nmeasured: 10 GB/s";
+  options_.guides = {{.y = 0.5, .label = label, .name = "host memcpy"}};
+  ImGui::NewFrame();
+  const float label_width = ImGui::CalcTextSize(label.c_str()).x;
+  ImGui::EndFrame();
+  frame(ImVec2(-1, -1));
+  // The widget's box ends 800 px right of the window's padding; the label fits between the data
+  // and that edge.
+  const double box_right = ImGui::GetStyle().WindowPadding.x + 800;
+  EXPECT_LE(state_.view.rect().right + label_width, box_right);
+  EXPECT_GT(state_.view.rect().width(), 300);
+}
+
+// Eleven series would wrap a legend above the plot into rows that eat its height: it goes beside,
+// and the plot keeps its height.
+TEST_F(HeadlessImGui, ElevenSeriesPutTheLegendBesideThePlot) {
+  frame(ImVec2(-1, -1));
+  const plot::PixelRect two = state_.view.rect();
+  for (int i = 0; i < 9; ++i) {
+    plot::PlotSeries extra = series_[i % 2];
+    extra.name = "GPU kernel number " + std::to_string(i) + " of the ladder";
+    series_.push_back(extra);
+  }
+  frame(ImVec2(-1, -1));
+  const plot::PixelRect eleven = state_.view.rect();
+  EXPECT_LT(eleven.right, two.right - 100) << "the legend takes a column on the right";
+  EXPECT_GE(eleven.height(), two.height() - 1) << "and no rows above the data";
 }
 
 }  // namespace

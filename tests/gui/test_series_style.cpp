@@ -38,10 +38,14 @@ TEST(SeriesStyle, CpuSeriesAreWarmDeviceSeriesCoolWhateverTheirNames) {
   std::set<std::uint32_t> cool = {all[1].color, all[2].color, all[4].color};
   EXPECT_EQ(cool.size(), 3u) << "three device series, three hues";
   // Dashed: the pair of a solid twin (all threads of one thread; end to end of the kernel).
-  EXPECT_FALSE(all[0].dashed);
-  EXPECT_FALSE(all[1].dashed);
-  EXPECT_TRUE(all[2].dashed);
-  EXPECT_TRUE(all[3].dashed);
+  EXPECT_EQ(all[0].dash, plot::LineDash::kSolid);
+  EXPECT_EQ(all[1].dash, plot::LineDash::kSolid);
+  EXPECT_NE(all[2].dash, plot::LineDash::kSolid);
+  EXPECT_NE(all[3].dash, plot::LineDash::kSolid);
+  // And every series its own marker shape, so that none is told apart by its hue alone.
+  std::set<plot::MarkerShape> markers;
+  for (const auto& s : all) markers.insert(s.marker);
+  EXPECT_EQ(markers.size(), all.size());
 }
 
 TEST(SeriesStyle, FaintSeriesKeepTheirStyle) {

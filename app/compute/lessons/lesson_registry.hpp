@@ -16,6 +16,7 @@
 #include "compute/lessons/lesson_benchmark.hpp"
 #include "compute/lessons/lesson_command.hpp"
 #include "core/lessons/catalog.hpp"
+#include "core/lessons/emulator_note.hpp"
 #include "core/result.hpp"
 
 namespace tl::compute {
@@ -27,6 +28,9 @@ struct LessonModule {
   std::unique_ptr<Lesson> (*make)() = nullptr;
   LessonBenchmark benchmark = nullptr;
   const LessonCommand* command = nullptr;
+  // Where the lesson's results on the CPU emulator differ from a GPU's, and why
+  // (core/lessons/emulator_note.hpp): shown only when a run is on the emulator.
+  std::span<const lessons::EmulatorNote> emulator_notes{};
 };
 
 // Every registered lesson, in the order of lessons/CMakeLists.txt (generated at configure time).

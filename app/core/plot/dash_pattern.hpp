@@ -23,5 +23,10 @@ struct PixelSegment {
 // whole polyline's segments unchanged when dash_px or gap_px is not positive.
 [[nodiscard]] std::vector<PixelSegment> dash_polyline(std::span<const PixelPoint> points,
                                                       double dash_px, double gap_px);
+// The same with a pattern of any even length, alternately drawn and skipped (dash, gap, dot,
+// gap for a dash-dot line). An empty pattern, or one with a length that is not positive, draws the
+// polyline solid.
+[[nodiscard]] std::vector<PixelSegment> dash_polyline(std::span<const PixelPoint> points,
+                                                      std::span<const double> pattern);
 
 }  // namespace tl::plot

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/format.hpp"
+#include "core/plot/series_marks.hpp"
 
 namespace tl::plot {
 namespace {
@@ -86,7 +87,9 @@ std::string series_to_json(std::span<const PlotSeries> series,
                                   {"color", hex_color(s.color)},
                                   {"visible", s.visible},
                                   {"faint", s.faint},
-                                  {"dashed", s.dashed},
+                                  {"dashed", s.dash != LineDash::kSolid},
+                                  {"dash", to_string(s.dash)},
+                                  {"marker", to_string(s.marker)},
                                   {"points", std::move(points)}});
   }
   document["markers"] = nlohmann::json::array();

@@ -15,7 +15,7 @@ namespace tl::plot {
 // need it (RFC 4180); numbers are written in the shortest form that reads back to the same double.
 [[nodiscard]] std::string series_to_csv(std::span<const PlotSeries> series);
 
-// {"series": [{"name", "color": "#rrggbbaa", "visible", "faint", "dashed",
+// {"series": [{"name", "color": "#rrggbbaa", "visible", "faint", "dashed", "dash", "marker",
 //              "points": [{"x", "y", "y_min", "y_max", "bytes", "flops"}]}],
 //  "markers": [{"x", "label"}]}, indented by two spaces. Non-finite numbers become null.
 [[nodiscard]] std::string series_to_json(std::span<const PlotSeries> series,

@@ -31,6 +31,19 @@ constexpr std::uint32_t rgba(std::uint8_t r, std::uint8_t g, std::uint8_t b, std
   return (std::uint32_t{r} << 24) | (std::uint32_t{g} << 16) | (std::uint32_t{b} << 8) | a;
 }
 
+// How a series' line is drawn, so that series read apart without their colours (colour-blind
+// readers, a projector, a grey printout): core/plot/series_marks.hpp assigns them.
+enum class LineDash : std::uint8_t { kSolid, kDashed, kDotted, kDashDot };
+// The shape drawn on each measured point.
+enum class MarkerShape : std::uint8_t {
+  kCircle,
+  kSquare,
+  kTriangleUp,
+  kDiamond,
+  kTriangleDown,
+  kCross
+};
+
 struct PlotSeries {
   std::string name;
   // What the series measures; points join the series of the same key. The views choose colour and
@@ -40,7 +53,8 @@ struct PlotSeries {
   std::uint32_t color = rgba(255, 255, 255);
   bool visible = true;
   bool faint = false;  // an earlier sweep kept for comparison: drawn faded, behind current ones
-  bool dashed = false;
+  LineDash dash = LineDash::kSolid;
+  MarkerShape marker = MarkerShape::kCircle;
 };
 
 // A labelled vertical line, e.g. the size where the GPU starts beating the CPU.
@@ -54,6 +68,10 @@ struct PlotMarker {
 struct PlotGuide {
   double y = 0;
   std::string label;
+  // What the ceiling is, short ("host memcpy"), and why a line can still run above it ("it was
+  // measured copying 64 MiB, more than the caches hold"): the note under a plot where one does.
+  std::string name;
+  std::string above_reason;
 };
 
 }  // namespace tl::plot

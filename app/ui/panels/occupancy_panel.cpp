@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/format.hpp"
+#include "core/reference_gpus.hpp"
 #include "panels.hpp"
 
 namespace tl::ui {
@@ -84,6 +85,69 @@ void draw_chart(const OccupancyView& view, std::uint32_t current_threads) {
   ImGui::Dummy(avail);
 }
 
+// The next widget, `width` wide, on this line where it fits, else on the next: the model's
+// controls wrap in a narrow panel instead of running off its edge.
+void same_line_if_room(float width) {
+  ImGui::SameLine(0, ImGui::GetFontSize());
+  if (width > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+}
+
+// On the emulator: which GPU the figures model and what the kernel is assumed to use, each
+// changed through the controller (which recomputes the figures).
+void draw_model_controls(AppController& controller) {
+  OccupancyModelChoice choice = controller.state().controls.occupancy_model;
+  const float em = ImGui::GetFontSize();
+  ImGui::SetNextItemWidth(9 * em);
+  if (ImGui::BeginCombo("reference GPU", choice.gpu.c_str())) {
+    for (const ReferenceGpu& gpu : reference_gpus()) {
+      const bool selected = gpu.name == choice.gpu;
+      if (ImGui::Selectable(std::string(gpu.name).c_str(), selected)) {
+        choice.gpu = std::string(gpu.name);
+        controller.set_occupancy_model(choice);
+      }
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip(
+            "Compute capability %d.%d: %u warps and %u blocks per SM, %s registers "
+            "and %s of shared memory per SM",
+            gpu.compute_major, gpu.compute_minor, gpu.max_warps_per_multiprocessor,
+            gpu.max_blocks_per_multiprocessor,
+            format_count(gpu.registers_per_multiprocessor).c_str(),
+            format_bytes(static_cast<double>(gpu.shared_memory_per_multiprocessor)).c_str());
+      }
+    }
+    ImGui::EndCombo();
+  }
+  same_line_if_room(7 * em + ImGui::CalcTextSize("registers / thread").x + em);
+  int registers = static_cast<int>(choice.registers_per_thread);
+  ImGui::SetNextItemWidth(7 * em);
+  if (ImGui::InputInt("registers / thread", &registers, 8, 32,
+                      ImGuiInputTextFlags_EnterReturnsTrue)) {
+    choice.registers_per_thread =
+        static_cast<std::uint32_t>(std::clamp(registers, 1, int{kMaxRegistersPerThread}));
+    controller.set_occupancy_model(choice);
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "Assumed: nvcc decides each kernel's registers for the GPU; a GPU build run "
+        "on a GPU reads them (up to %u)",
+        kMaxRegistersPerThread);
+  }
+  same_line_if_room(7 * em + ImGui::CalcTextSize("KiB shared / block").x + em);
+  int shared_kib = static_cast<int>(choice.shared_bytes_per_block / 1024);
+  ImGui::SetNextItemWidth(7 * em);
+  if (ImGui::InputInt("KiB shared / block", &shared_kib, 4, 16,
+                      ImGuiInputTextFlags_EnterReturnsTrue)) {
+    choice.shared_bytes_per_block =
+        static_cast<std::uint64_t>(std::clamp(shared_kib, 0, 1024)) * 1024;
+    controller.set_occupancy_model(choice);
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "Assumed: the shared memory one block of the kernel declares, static and "
+        "dynamic together");
+  }
+}
+
 }  // namespace
 
 void draw_occupancy_panel(AppController& controller, const Fonts& fonts) {
@@ -100,16 +164,36 @@ void draw_occupancy_panel(AppController& controller, const Fonts& fonts) {
     ImGui::PopStyleColor();
     return;
   }
+  const bool modelled = !view.model_label.empty();
+  if (modelled) {
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    ImGui::TextColored(palette().warning, "%s", view.model_label.c_str());
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(
+          "No GPU here, and the emulator has no SMs: these figures apply the chosen "
+          "GPU's published limits to the current launch");
+    }
+    draw_model_controls(controller);
+  }
   const KernelResources& kernel = *view.resources;
   const Occupancy& o = view.current;
-  ImGui::SameLine(0, ImGui::GetFontSize());
-  if (kernel.dynamic_shared_bytes == 0) {
+  if (modelled) {
+    // Neither figure comes from the compiler here: say so before them.
+    ImGui::TextWrapped(
+        "%s: assumed %u registers per thread and %s of shared memory per block (at most %u "
+        "threads per block)",
+        view.kernel.c_str(), kernel.registers_per_thread,
+        format_bytes(static_cast<double>(kernel.static_shared_bytes)).c_str(),
+        kernel.max_threads_per_block);
+  } else if (kernel.dynamic_shared_bytes == 0) {
+    ImGui::SameLine(0, ImGui::GetFontSize());
     ImGui::Text(
         "%s: %u registers per thread, %s static shared memory, at most %u threads per block",
         view.kernel.c_str(), kernel.registers_per_thread,
         format_bytes(static_cast<double>(kernel.static_shared_bytes)).c_str(),
         kernel.max_threads_per_block);
   } else {
+    ImGui::SameLine(0, ImGui::GetFontSize());
     ImGui::Text(
         "%s: %u registers per thread, %s static + %s dynamic shared memory, at most %u threads "
         "per block",
@@ -128,10 +212,10 @@ void draw_occupancy_panel(AppController& controller, const Fonts& fonts) {
                 o.fraction() * 100.0);
     ImGui::PushStyleColor(ImGuiCol_Text, palette().warning);
     ImGui::TextWrapped("The limit here: %s (%s).", std::string(to_string(o.limit)).c_str(),
-                       describe_limit(o, state.device).c_str());
+                       view.limit_reason.c_str());
     ImGui::PopStyleColor();
   }
-  const DeviceInfo& device = state.device;
+  const DeviceInfo& device = view.device;
   if (ImGui::BeginTable("limits", 3, ImGuiTableFlags_SizingFixedFit)) {
     limit_row("warp slots",
               std::to_string(o.warps_per_block) + " warps of " + std::to_string(o.max_warps) +

@@ -21,6 +21,11 @@ void draw_grid_panel(AppController& controller, const Fonts& fonts, bool titled 
 void draw_occupancy_panel(AppController& controller, const Fonts& fonts);
 void draw_mapping_panel(AppController& controller, const Fonts& fonts);
 void draw_timing_panel(AppController& controller, const Fonts& fonts);
+// An emulator note's headline in the warning colour, its reason on hover (timing_panel.cpp):
+// the timing panel and the step bar say once where the emulator differs from a GPU.
+void draw_emulator_note(const lessons::EmulatorNote& note);
+// The width draw_emulator_note takes on its line.
+float emulator_note_width(const lessons::EmulatorNote& note);
 void draw_sm_timeline_panel(AppController& controller, const Fonts& fonts);
 void draw_device_panel(AppController& controller, const Fonts& fonts);
 void draw_status_bar(AppController& controller, const Fonts& fonts);

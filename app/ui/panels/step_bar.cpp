@@ -97,6 +97,10 @@ void draw_step_bar(AppController& controller, const Fonts& fonts) {
   draw_progress(controller, fonts, progress,
                 current ? c.steps[*current].section + ": " + c.steps[*current].title
                         : "Right or PageDown: the first step; ? lists the keys");
+  // On the emulator, where this step's results differ from a GPU's (ui_root gives it a line).
+  if (const lessons::EmulatorNote* note = controller.step_emulator_note()) {
+    draw_emulator_note(*note);
+  }
 }
 
 }  // namespace tl::ui

@@ -20,17 +20,39 @@ void same_line_if_fits(const char* label, float spacing = -1.0f) {
   if (width > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
 }
 
-// On the emulator every "kernel" row is the emulated kernel timed on the CPU: short, so it fits
-// beside the buttons; the tooltip says it whole.
-constexpr const char* kEmulatorNote = "emulator: CPU times";
-void draw_emulator_note() {
-  ImGui::TextColored(palette().warning, "%s", kEmulatorNote);
-  if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
-        "No GPU: the 'kernel' and 'end to end' series time the emulated kernels on this CPU, "
-        "not what a GPU would do");
+// The suffix that says the headline has a reason under the mouse.
+constexpr const char* kWhySuffix = " (?)";
+
+// Where the lesson has no note of its own: every "kernel" row is the emulated kernel timed on
+// the CPU.
+constexpr lessons::EmulatorNote kGenericEmulatorNote{
+    "", "Emulator: CPU times",
+    "No GPU: the 'kernel' and 'end to end' series time the emulated kernels on this CPU, not what "
+    "a GPU would do."};
+
+}  // namespace
+
+float emulator_note_width(const lessons::EmulatorNote& note) {
+  return ImGui::CalcTextSize(note.headline.data(), note.headline.data() + note.headline.size()).x +
+         ImGui::CalcTextSize(kWhySuffix).x;
+}
+
+void draw_emulator_note(const lessons::EmulatorNote& note) {
+  ImGui::TextColored(palette().warning, "%.*s", static_cast<int>(note.headline.size()),
+                     note.headline.data());
+  const bool hovered = ImGui::IsItemHovered();
+  ImGui::SameLine(0, 0);
+  ImGui::TextColored(palette().muted, "%s", kWhySuffix);
+  if (hovered || ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+    ImGui::TextUnformatted(note.why.data(), note.why.data() + note.why.size());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
   }
 }
+
+namespace {
 
 void draw_export_buttons(AppController& controller, const TimingPlot& timing, ImVec2 plot_min,
                          ImVec2 plot_max) {
@@ -117,15 +139,18 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
   }
   // On the emulator the note goes on the first line with room for it (the buttons', else the y
   // axis's), never a line of its own while another has room.
+  // The lesson's own note on where the emulator differs, driven by the backend in use.
+  const lessons::EmulatorNote* lesson_note = controller.lesson_emulator_note();
+  const lessons::EmulatorNote& note = lesson_note ? *lesson_note : kGenericEmulatorNote;
   bool emulator_note_due = !is_gpu(state.backend);
   auto emulator_note_if_fits = [&] {
     if (!emulator_note_due) return;
     ImGui::SameLine(0, ImGui::GetFontSize());
-    if (ImGui::CalcTextSize(kEmulatorNote).x > ImGui::GetContentRegionAvail().x) {
+    if (emulator_note_width(note) > ImGui::GetContentRegionAvail().x) {
       ImGui::NewLine();
       return;
     }
-    draw_emulator_note();
+    draw_emulator_note(note);
     emulator_note_due = false;
   };
   emulator_note_if_fits();
@@ -133,7 +158,7 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
   bool has_points = false;
   for (const auto& s : timing.series) has_points = has_points || !s.points.empty();
   if (!has_points && timing.earlier.empty() && !timing.sweeping) {
-    if (emulator_note_due) draw_emulator_note();
+    if (emulator_note_due) draw_emulator_note(note);
     ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
     ImGui::TextWrapped("Sweep to time this lesson over growing sizes on the CPU and on the %s.",
@@ -174,7 +199,13 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
         "their true proportion");
   }
   emulator_note_if_fits();
-  if (emulator_note_due) draw_emulator_note();
+  if (emulator_note_due) draw_emulator_note(note);
+  // A line above its ceiling, and why it can be (the caches): a short note, the whole on hover.
+  for (const std::string& ceiling_note : timing.ceiling_notes) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
+    ImGui::TextWrapped("%s", ceiling_note.c_str());
+    ImGui::PopStyleColor();
+  }
   static PlotState plot_state;
   PlotOptions options;
   options.x_title = timing.x_title;

@@ -5,27 +5,27 @@
 #include <algorithm>
 
 #include "ui/widgets/plot_colors.hpp"
+#include "ui/widgets/plot_painter.hpp"
 
 namespace tl::ui {
 namespace {
+
+// Wide enough for a dash-dot pattern to show one whole period either side of the marker.
+constexpr float kSwatchEm = 2.2f;
 
 void paint_swatch(ImDrawList& draw, ImVec2 left_centre, float width, const plot::PlotSeries& s,
                   bool visible) {
   const float alpha = (s.faint ? kFaintAlpha : 1.0f) * (visible ? 1.0f : 0.3f);
   const ImU32 color = plot_color(s.color, alpha);
-  const ImVec2 right{left_centre.x + width, left_centre.y};
-  if (s.dashed) {
-    const float third = width / 3.0f;
-    draw.AddLine(left_centre, {left_centre.x + third, right.y}, color, 2.0f);
-    draw.AddLine({right.x - third, right.y}, right, color, 2.0f);
-  } else {
-    draw.AddLine(left_centre, right, color, 2.0f);
-  }
-  draw.AddCircleFilled({left_centre.x + width * 0.5f, left_centre.y}, 3.5f, color);
+  // The series' own dash and marker, as on the plot, so that a swatch is found by its shape too.
+  const plot::PixelPoint line[2] = {{left_centre.x, left_centre.y},
+                                    {left_centre.x + width, left_centre.y}};
+  paint_line(draw, line, color, 2.0f, s.dash);
+  paint_marker(draw, {left_centre.x + width * 0.5f, left_centre.y}, 3.5f, s.marker, color);
 }
 
 float legend_entry_width(const plot::PlotSeries& s) {
-  return ImGui::GetFontSize() * 1.5f + ImGui::GetStyle().ItemInnerSpacing.x +
+  return ImGui::GetFontSize() * kSwatchEm + ImGui::GetStyle().ItemInnerSpacing.x +
          ImGui::CalcTextSize(s.name.c_str()).x;
 }
 
@@ -49,7 +49,7 @@ bool draw_plot_legend(std::span<const plot::PlotSeries> series, plot::SeriesVisi
                       float width, bool one_per_row) {
   bool changed = false;
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float swatch_width = ImGui::GetFontSize() * 1.5f;
+  const float swatch_width = ImGui::GetFontSize() * kSwatchEm;
   const float row_start = ImGui::GetCursorScreenPos().x;
   for (std::size_t i = 0; i < series.size(); ++i) {
     const plot::PlotSeries& s = series[i];

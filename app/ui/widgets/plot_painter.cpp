@@ -1,9 +1,11 @@
 #include "ui/widgets/plot_painter.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "core/plot/dash_pattern.hpp"
+#include "core/plot/series_marks.hpp"
 #include "ui/widgets/plot_colors.hpp"
 
 namespace tl::ui {
@@ -43,11 +45,13 @@ void paint_bands(ImDrawList& draw, const plot::ViewTransform& view, const plot::
   }
 }
 
+}  // namespace
+
 void paint_line(ImDrawList& draw, std::span<const plot::PixelPoint> pixels, ImU32 color,
-                float thickness, bool dashed) {
-  if (dashed) {
-    const double dash = 3.0 * thickness + 4.0;
-    for (const plot::PixelSegment& s : plot::dash_polyline(pixels, dash, dash * 0.6)) {
+                float thickness, plot::LineDash dash) {
+  if (dash != plot::LineDash::kSolid) {
+    const std::vector<double> pattern = plot::dash_lengths(dash, thickness);
+    for (const plot::PixelSegment& s : plot::dash_polyline(pixels, pattern)) {
       draw.AddLine(to_imvec(s.from.x, s.from.y), to_imvec(s.to.x, s.to.y), color, thickness);
     }
     return;
@@ -58,7 +62,25 @@ void paint_line(ImDrawList& draw, std::span<const plot::PixelPoint> pixels, ImU3
   draw.AddPolyline(line.data(), static_cast<int>(line.size()), color, ImDrawFlags_None, thickness);
 }
 
-}  // namespace
+void paint_marker(ImDrawList& draw, ImVec2 centre, float radius, plot::MarkerShape shape,
+                  ImU32 color) {
+  if (shape == plot::MarkerShape::kCircle) {
+    draw.AddCircleFilled(centre, radius, color);
+    return;
+  }
+  const std::vector<plot::PixelPoint> outline =
+      plot::marker_outline(shape, {centre.x, centre.y}, radius * 1.15);
+  std::vector<ImVec2> points;
+  points.reserve(outline.size());
+  for (const plot::PixelPoint& p : outline) points.push_back(to_imvec(p.x, p.y));
+  if (shape == plot::MarkerShape::kCross) {
+    const float width = std::max(1.5f, radius * 0.6f);
+    draw.AddLine(points[0], points[1], color, width);
+    draw.AddLine(points[2], points[3], color, width);
+    return;
+  }
+  draw.AddConvexPolyFilled(points.data(), static_cast<int>(points.size()), color);
+}
 
 void paint_axes(ImDrawList& draw, const plot::ViewTransform& view, const plot::PlotAxes& axes) {
   const plot::PixelRect& r = view.rect();
@@ -107,10 +129,12 @@ void paint_series(ImDrawList& draw, const plot::ViewTransform& view, const plot:
 
   const std::vector<plot::PixelPoint> pixels = to_pixels(view, series);
   const ImU32 color = plot_color(series.color, alpha);
-  paint_line(draw, pixels, color, thickness, series.dashed);
+  paint_line(draw, pixels, color, thickness, series.dash);
   if (!style.show_point_markers) return;
   const float radius = thickness + 1.5f;
-  for (const plot::PixelPoint& p : pixels) draw.AddCircleFilled(to_imvec(p.x, p.y), radius, color);
+  for (const plot::PixelPoint& p : pixels) {
+    paint_marker(draw, to_imvec(p.x, p.y), radius, series.marker, color);
+  }
 }
 
 void paint_markers(ImDrawList& draw, const plot::ViewTransform& view,
@@ -153,11 +177,10 @@ void paint_point_highlight(ImDrawList& draw, ImVec2 point, ImU32 color) {
   draw.AddCircleFilled(point, radius * 0.6f, color);
 }
 
-void paint_guides(ImDrawList& draw, const plot::ViewTransform& view,
-                  std::span<const plot::PlotGuide> guides) {
+void paint_guide_lines(ImDrawList& draw, const plot::ViewTransform& view,
+                       std::span<const plot::PlotGuide> guides) {
   const plot::PixelRect& r = view.rect();
   const ImU32 color = style_color(ImGuiCol_Text, 0.75f);
-  const float pad = ImGui::GetStyle().ItemInnerSpacing.x;
   for (const plot::PlotGuide& guide : guides) {
     if (!std::isfinite(guide.y)) continue;
     const double y = view.y_to_pixel(guide.y);
@@ -166,12 +189,14 @@ void paint_guides(ImDrawList& draw, const plot::ViewTransform& view,
     for (const plot::PixelSegment& s : plot::dash_polyline(line, 3.0, 3.0)) {
       draw.AddLine(to_imvec(s.from.x, s.from.y), to_imvec(s.to.x, s.to.y), color, 1.5f);
     }
-    const ImVec2 size = ImGui::CalcTextSize(guide.label.c_str());
-    // Above the line, or below it where the line runs along the top of the plot.
-    float label_top = static_cast<float>(y) - size.y - 2;
-    if (label_top < static_cast<float>(r.top)) label_top = static_cast<float>(y) + 2;
-    const ImVec2 at{static_cast<float>(r.right) - pad - size.x, label_top};
-    draw.AddText(at, color, guide.label.c_str());
+  }
+}
+
+void paint_guide_labels(ImDrawList& draw, std::span<const plot::PlotGuide> guides,
+                        std::span<const plot::PixelRect> places) {
+  const ImU32 color = style_color(ImGuiCol_Text, 0.85f);
+  for (std::size_t i = 0; i < guides.size() && i < places.size(); ++i) {
+    draw.AddText(to_imvec(places[i].left, places[i].top), color, guides[i].label.c_str());
   }
 }
 

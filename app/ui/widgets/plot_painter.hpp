@@ -6,6 +6,7 @@
 
 #include <span>
 
+#include "core/plot/dash_pattern.hpp"
 #include "core/plot/plot_axes.hpp"
 #include "core/plot/series.hpp"
 #include "core/plot/view_transform.hpp"
@@ -26,12 +27,22 @@ void paint_axes(ImDrawList& draw, const plot::ViewTransform& view, const plot::P
 void paint_series(ImDrawList& draw, const plot::ViewTransform& view, const plot::PlotSeries& series,
                   const SeriesStyle& style);
 
+// A polyline in `dash`'s pattern (core/plot/series_marks.hpp), and one point's marker shape: the
+// series and their legend swatches draw with these.
+void paint_line(ImDrawList& draw, std::span<const plot::PixelPoint> pixels, ImU32 color,
+                float thickness, plot::LineDash dash);
+void paint_marker(ImDrawList& draw, ImVec2 centre, float radius, plot::MarkerShape shape,
+                  ImU32 color);
+
 // Dashed vertical lines with their labels along the top edge of the plot.
 void paint_markers(ImDrawList& draw, const plot::ViewTransform& view,
                    std::span<const plot::PlotMarker> markers);
-// Horizontal dotted lines with their label at the right end, above the line.
-void paint_guides(ImDrawList& draw, const plot::ViewTransform& view,
-                  std::span<const plot::PlotGuide> guides);
+// Horizontal dotted lines across the data area, and their labels where core/plot/plot_layout.hpp
+// placed them (in the right margin, off the data).
+void paint_guide_lines(ImDrawList& draw, const plot::ViewTransform& view,
+                       std::span<const plot::PlotGuide> guides);
+void paint_guide_labels(ImDrawList& draw, std::span<const plot::PlotGuide> guides,
+                        std::span<const plot::PixelRect> places);
 
 // Crosshair through the mouse and a ring around the hovered point.
 void paint_crosshair(ImDrawList& draw, const plot::ViewTransform& view, ImVec2 mouse);

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "core/plot/plot_axes.hpp"
+#include "core/plot/plot_layout.hpp"
 #include "ui/widgets/plot_colors.hpp"
 #include "ui/widgets/plot_legend.hpp"
 #include "ui/widgets/plot_painter.hpp"
@@ -28,9 +30,20 @@ float widest_label(const plot::AxisLayout& axis) {
   return widest;
 }
 
-// The rectangle inside the canvas left once tick labels and axis titles have their room.
+std::vector<plot::LabelSize> guide_label_sizes(std::span<const plot::PlotGuide> guides) {
+  std::vector<plot::LabelSize> sizes;
+  sizes.reserve(guides.size());
+  for (const plot::PlotGuide& guide : guides) {
+    const ImVec2 size = ImGui::CalcTextSize(guide.label.c_str());
+    sizes.push_back({size.x, size.y});
+  }
+  return sizes;
+}
+
+// The rectangle inside the canvas left once tick labels, axis titles and the ceilings' labels (in
+// the right margin, off the data) have their room.
 plot::PixelRect plot_area(ImVec2 canvas_min, ImVec2 canvas_max, const plot::PlotAxes& axes,
-                          const PlotOptions& options) {
+                          const PlotOptions& options, std::span<const plot::LabelSize> guides) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line = ImGui::GetTextLineHeight();
   const float gap = style.ItemInnerSpacing.x;
@@ -38,7 +51,8 @@ plot::PixelRect plot_area(ImVec2 canvas_min, ImVec2 canvas_max, const plot::Plot
   const float top = (options.y_title.empty() ? 0.5f * line : line + gap);
   const float bottom = line + gap + (options.x_title.empty() ? 0.0f : line + gap);
   // Room for half of the last x label, which is centred on its tick.
-  const float right = std::max(gap, 0.5f * widest_label(axes.x));
+  const float right = std::max({gap, 0.5f * widest_label(axes.x),
+                                static_cast<float>(plot::guide_margin_width(guides, gap))});
   return {canvas_min.x + left, canvas_min.y + top, canvas_max.x - right, canvas_max.y - bottom};
 }
 
@@ -91,15 +105,32 @@ bool PlotWidget(const char* id, PlotState& state, std::span<const plot::PlotSeri
   bool changed = false;
   const bool has_legend = options.show_legend && !series.empty();
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  const float legend_column = has_legend ? widest_legend_entry(series) + spacing : 0.0f;
-  const bool legend_beside = has_legend && legend_row_width(series) > width &&
-                             width - legend_column - spacing >= kLegendBesideMinPlotEm * em;
-  if (has_legend && !legend_beside) changed = draw_plot_legend(series, state.visibility, width);
+  // Beside the plot the legend scrolls where its entries run past the plot's height (the matrix
+  // multiply's eleven at 1280 x 720): its column then has room for the scrollbar too.
+  const float title_height = options.title.empty() ? 0.0f : ImGui::GetTextLineHeightWithSpacing();
+  const bool legend_scrolls =
+      static_cast<float>(series.size()) * ImGui::GetTextLineHeightWithSpacing() >
+      total_height - title_height;
+  const float legend_column =
+      has_legend
+          ? widest_legend_entry(series) + (legend_scrolls ? ImGui::GetStyle().ScrollbarSize : 0.0f)
+          : 0.0f;
+  const plot::LegendLayout legend =
+      plot::place_legend({.width = width,
+                          .entries = has_legend ? series.size() : 0,
+                          .row_width = has_legend ? legend_row_width(series) : 0.0f,
+                          .widest_entry = legend_column,
+                          .spacing = spacing,
+                          .min_plot_width = kLegendBesideMinPlotEm * em});
+  const bool legend_beside = legend.placement == plot::LegendPlacement::kBeside;
+  if (legend.placement == plot::LegendPlacement::kAbove) {
+    changed = draw_plot_legend(series, state.visibility, width);
+  }
 
   // The canvas takes whatever height the title and legend left, and the width the legend beside
   // it leaves.
   const float used = ImGui::GetCursorScreenPos().y - top;
-  const float canvas_width = legend_beside ? width - legend_column - spacing : width;
+  const auto canvas_width = static_cast<float>(legend.canvas_width);
   const ImVec2 canvas_size{canvas_width, std::max(total_height - used, kMinimumSideEm * em)};
   const ImVec2 canvas_min = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("##canvas", canvas_size);
@@ -109,13 +140,17 @@ bool PlotWidget(const char* id, PlotState& state, std::span<const plot::PlotSeri
   const plot::PlotAxes axes =
       plot::layout_plot_axes(series, markers, state.visibility, options.x_axis, options.y_axis,
                              options.show_bands, options.guides);
-  const plot::PixelRect area = plot_area(canvas_min, canvas_max, axes, options);
+  const std::vector<plot::LabelSize> guide_labels = guide_label_sizes(options.guides);
+  const plot::PixelRect area = plot_area(canvas_min, canvas_max, axes, options, guide_labels);
   state.view =
       plot::ViewTransform(area, {axes.x.range, axes.x.scale}, {axes.y.range, axes.y.scale});
 
   ImDrawList& draw = *ImGui::GetWindowDrawList();
   paint_axes(draw, state.view, axes);
+  // A title longer than the canvas is cut at its edge rather than drawn over a legend beside it.
+  draw.PushClipRect(canvas_min, canvas_max, true);
   paint_axis_titles(draw, canvas_min, canvas_max, area, options);
+  draw.PopClipRect();
 
   const ImVec2 area_min{static_cast<float>(area.left), static_cast<float>(area.top)};
   const ImVec2 area_max{static_cast<float>(area.right), static_cast<float>(area.bottom)};
@@ -130,7 +165,7 @@ bool PlotWidget(const char* id, PlotState& state, std::span<const plot::PlotSeri
     }
   }
   paint_markers(draw, state.view, markers);
-  paint_guides(draw, state.view, options.guides);
+  paint_guide_lines(draw, state.view, options.guides);
 
   state.hovered.reset();
   const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -148,12 +183,23 @@ bool PlotWidget(const char* id, PlotState& state, std::span<const plot::PlotSeri
     }
   }
   draw.PopClipRect();
+  // The ceilings' labels in the right margin, beside their lines.
+  std::vector<double> guide_y;
+  guide_y.reserve(options.guides.size());
+  for (const plot::PlotGuide& guide : options.guides) {
+    guide_y.push_back(state.view.y_to_pixel(guide.y));
+  }
+  paint_guide_labels(
+      draw, options.guides,
+      plot::place_guide_labels(area, guide_y, guide_labels, ImGui::GetStyle().ItemInnerSpacing.x));
 
   if (legend_beside) {
     ImGui::SetCursorScreenPos({canvas_max.x + spacing, canvas_min.y});
-    ImGui::BeginGroup();
-    changed = draw_plot_legend(series, state.visibility, legend_column, /*one_per_row=*/true);
-    ImGui::EndGroup();
+    ImGui::BeginChild("##legend", {static_cast<float>(legend.legend_width), canvas_size.y}, false,
+                      ImGuiWindowFlags_NoBackground);
+    changed = draw_plot_legend(series, state.visibility, widest_legend_entry(series),
+                               /*one_per_row=*/true);
+    ImGui::EndChild();
   }
   ImGui::EndGroup();
   ImGui::PopID();

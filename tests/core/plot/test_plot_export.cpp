@@ -20,7 +20,8 @@ std::vector<PlotSeries> sample_series() {
   PlotSeries gpu{.name = "GPU, \"end-to-end\"",
                  .key = {TimingRole::kEndToEndPinned, "fused"},
                  .points = {{1024, 0.1, 0.1, 0.1}}};
-  gpu.dashed = true;
+  gpu.dash = LineDash::kDashed;
+  gpu.marker = MarkerShape::kSquare;
   cpu.points[0].bytes = 12288;
   cpu.points[0].flops = 1024;
   return {cpu, gpu};
@@ -66,6 +67,8 @@ TEST(PlotExport, JsonHasSeriesPointsAndMarkers) {
   EXPECT_EQ(json["series"][0]["points"][0]["bytes"], 12288);
   EXPECT_EQ(json["series"][0]["points"][0]["flops"], 1024);
   EXPECT_EQ(json["series"][1]["dashed"], true);
+  EXPECT_EQ(json["series"][1]["dash"], "dashed");
+  EXPECT_EQ(json["series"][1]["marker"], "square");
   EXPECT_EQ(json["markers"][0]["x"], 4096);
   EXPECT_EQ(json["markers"][0]["label"], "crossover");
 }
