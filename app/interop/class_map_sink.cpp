@@ -74,6 +74,8 @@ class CudaInteropClassMapSink final : public compute::FloatSink {
 
   Result<float*> acquire(compute::Device& device, std::size_t count) override {
     if (mapped_) abandon(device);
+    // Never re-specify a registered buffer's storage: CUDA would keep writing the old one.
+    if (map_.reserve_reallocates(count)) unregister();
     TL_RETURN_IF_ERROR(map_.reserve(count));
     if (resource_ == nullptr || registered_generation_ != map_.generation()) {
       unregister();

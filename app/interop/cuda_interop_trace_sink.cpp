@@ -52,6 +52,9 @@ void CudaInteropTraceSink::unregister_buffer() {
 
 Result<TraceRecord*> CudaInteropTraceSink::acquire(compute::Device& device, std::size_t count) {
   if (mapped_) TL_RETURN_IF_ERROR(publish(device));
+  // New storage for the buffer (growing, or shrinking after a large trace) must not happen under
+  // a registration: CUDA would go on writing the old store while OpenGL draws the new one.
+  if (buffer_.reserve_reallocates(count)) unregister_buffer();
   TL_RETURN_IF_ERROR(buffer_.reserve(count));
   buffer_.set_count(count);
   if (resource_ == nullptr || registered_generation_ != buffer_.generation()) {

@@ -259,6 +259,9 @@ LaunchSession::Recovery LaunchSession::recover_from_device_error(const Error& er
   if (lesson_) lesson_->release_device_data();
   sink_.reset();
   host_sink_ = nullptr;
+  // The trace buffer may have been mapped for CUDA when the kernel faulted, and a dead context
+  // cannot unmap it: OpenGL would read zeros from it for good. A new buffer starts clean.
+  if (buffer_ != nullptr) buffer_->release();
   if (device_->reset()) {
     make_sink();
     return {"The GPU was reset after a fatal kernel error; you can launch again.", false};

@@ -31,6 +31,10 @@ class ClassMap {
   // Room for `floats` probabilities. Growing reallocates the buffer (its contents are lost) and
   // increments generation(), which tells CUDA-GL interop to register it again.
   Status reserve(std::size_t floats);
+  // Whether reserve(floats) reallocates: interop unregisters the buffer before that happens.
+  [[nodiscard]] bool reserve_reallocates(std::size_t floats) const {
+    return buffer_ == 0 || floats > capacity_;
+  }
   Status upload(std::span<const float> probabilities);
   // The first `floats` probabilities, read back (tests).
   [[nodiscard]] Result<std::vector<float>> read(std::size_t floats) const;

@@ -86,18 +86,23 @@ void TraceBuffer::release() {
   count_ = 0;
 }
 
+bool TraceBuffer::reserve_reallocates(std::size_t count) const {
+  const bool fits = count <= capacity_;
+  // Spare room is kept, but not a large buffer four times what is traced now: one 2^24-element
+  // trace would otherwise hold its quarter gigabyte for the rest of the session (a soak measured
+  // it as growth).
+  const bool oversized = capacity_ / 4 > count && bytes_for(capacity_) > kLargestIdleTraceBytes;
+  return buffer_ == 0 || !fits || oversized;
+}
+
 Status TraceBuffer::reserve(std::size_t count) {
   if (count > kMaxTraceRecords) {
     return invalid_argument("a trace holds at most " + format_count(kMaxTraceRecords) +
                             " records (the shaders index them with 32-bit integers); " +
                             format_count(count) + " were asked for");
   }
+  if (!reserve_reallocates(count)) return Status::ok();
   const bool fits = count <= capacity_;
-  // Spare room is kept, but not a large buffer four times what is traced now: one 2^24-element
-  // trace would otherwise hold its quarter gigabyte for the rest of the session (a soak measured
-  // it as growth).
-  const bool oversized = capacity_ / 4 > count && bytes_for(capacity_) > kLargestIdleTraceBytes;
-  if (buffer_ != 0 && fits && !oversized) return Status::ok();
   // Grow by half again at least, so a slider dragged upwards does not reallocate on every step;
   // shrink to half again what is asked; never below one record, so gl_buffer() always names real
   // storage after a reserve.

@@ -43,6 +43,10 @@ class TraceBuffer {
   // (the same way) only when more than kLargestIdleTraceBytes would sit at over four times the
   // need.
   Status reserve(std::size_t count);
+  // Whether reserve(count) would give the buffer new storage (glBufferData). CUDA-GL interop must
+  // unregister the buffer before that happens: re-specifying a registered buffer's store leaves
+  // CUDA writing into the old one while OpenGL draws the new, uninitialised one.
+  [[nodiscard]] bool reserve_reallocates(std::size_t count) const;
   // reserve, then copies the records in; count() becomes records.size().
   Status upload(std::span<const TraceRecord> records);
   // reserve, then zero-fills the first `count` records; count() becomes `count`.
@@ -63,8 +67,11 @@ class TraceBuffer {
   // for the launch's context but the counts do not depend on it: records carry linear indices.
   Result<TraceSummaryGpu> summarize(std::uint32_t threads_per_block) const;
 
- private:
+ // Deletes the GL storage; the next reserve() makes a new buffer (a new generation). After a
+  // fatal CUDA error the old one may stay mapped by a context that can no longer unmap it.
   void release();
+
+ private:
 
   std::uint32_t buffer_ = 0;
   std::size_t capacity_ = 0;

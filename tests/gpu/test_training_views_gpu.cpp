@@ -73,7 +73,7 @@ TEST_F(TrainingViewsGpu, StepTrainsAndTheBoundaryReachesOpenGlByTheBackendsPath)
   // present (the spirals are learnt past chance in 200 steps).
   const int side = live->session().options().boundary_side;
   const std::size_t points = static_cast<std::size_t>(side) * side;
-  auto values = live->class_map().read(points * 2);
+  auto values = live->read_class_map(points * 2);
   ASSERT_TRUE(values.is_ok()) << values.message();
   std::size_t class_one = 0;
   for (std::size_t p = 0; p < points; ++p) {

@@ -22,7 +22,7 @@ export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/lib${LD_LIBRARY_PAT
 # thousands of times slower: those tools get the tests on small sizes, which still run every kernel
 # with shared memory and barriers (tiled matmul, the fused dense layer, the dense layer's fast GEMV
 # and its pipelined GEMM with asynchronous copies) and every traced path.
-readonly kSmallTests='*Trace*:*GridTooSmall*:*OddSizes*:*Refused*:*Invalid*:*Oversized*:*DenseFast*:-*StickyError*'
+readonly kSmallTests='*MatmulTensorGpu*:*VectorizedKernel*:TrainingGpu.Gradients*:*Trace*:*GridTooSmall*:*OddSizes*:*Refused*:*Invalid*:*Oversized*:*DenseFast*:-*StickyError*'
 sanitize() {
   local tool=$1 filter=$2
   echo "== compute-sanitizer --tool $tool (tests: $filter)"
@@ -44,6 +44,18 @@ log="$out/gpu-pass.log"
     echo "== GL tests (EGL on the GPU)"
     timeout 120 $bin/threadlab_gl_tests --gtest_brief=1
     echo "gl tests exit: $?"
+    # The capstone's live views in a headless window on the GPU (needs EGL: on-device.sh).
+    if [[ -x $bin/threadlab_gpu_ui_tests ]]; then
+      echo "== GPU UI tests"
+      timeout 120 $bin/threadlab_gpu_ui_tests --gtest_brief=1
+      echo "gpu ui tests exit: $?"
+    fi
+    # Data parallel over NCCL: skipped, visibly, with fewer than two GPUs.
+    if [[ -x $bin/threadlab_gpu_data_parallel_tests ]]; then
+      echo "== data parallel tests (NCCL_NVLS_ENABLE=0)"
+      NCCL_NVLS_ENABLE=0 timeout 200 $bin/threadlab_gpu_data_parallel_tests --gtest_brief=1
+      echo "data parallel tests exit: $?"
+    fi
     echo "== invalid launch, as the article tries it"
     $bin/threadlab run --single-block --n 500000
     echo "exit: $?"

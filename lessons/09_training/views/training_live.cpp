@@ -82,6 +82,11 @@ void TrainingLive::withdraw_offer() {
   offered_ = false;
 }
 
+Result<std::vector<float>> TrainingLive::read_class_map(std::size_t floats) {
+  withdraw_offer();
+  return map_.read(floats);
+}
+
 lessons::TrainingSettings TrainingLive::settings_from_form() const {
   lessons::TrainingSettings s;
   const auto names = lessons::training_data_names();

@@ -64,6 +64,10 @@ class TrainingLive final : public LessonLiveWork {
   [[nodiscard]] bool device_free() const { return device_free_; }
   // For the GL and GUI tests: the class map the network writes.
   [[nodiscard]] const render::ClassMap& class_map() const { return map_; }
+  // For the tests: the class map's floats as OpenGL holds them. While an offer is out the buffer
+  // is mapped for CUDA, and OpenGL may not read a mapped buffer (NVIDIA's driver returns zeros),
+  // so the offer is withdrawn first; the next update makes another.
+  [[nodiscard]] Result<std::vector<float>> read_class_map(std::size_t floats);
   [[nodiscard]] const lessons::TrainingSession& session() const { return *session_; }
 
  private:
