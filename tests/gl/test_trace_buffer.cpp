@@ -96,6 +96,22 @@ TEST_F(TraceBufferTest, ALargeBufferIsGivenBackWhenTracesBecomeSmall) {
   EXPECT_EQ(buffer.read(999)->block, 7u);
 }
 
+// Interop unregisters the buffer exactly when reserve() is about to give it new storage: the
+// prediction must match what reserve() then does, growing, keeping and shrinking.
+TEST_F(TraceBufferTest, ReserveReallocatesPredictsANewGeneration) {
+  TraceBuffer buffer;
+  const std::size_t large = render::kLargestIdleTraceBytes / sizeof(TraceRecord) * 2;
+  for (const std::size_t count : {std::size_t{1000}, std::size_t{10}, std::size_t{5000}, large,
+                                  large / 3, std::size_t{1000}, std::size_t{1200}}) {
+    SCOPED_TRACE(count);
+    const bool predicted = buffer.reserve_reallocates(count);
+    const std::uint64_t before = buffer.generation();
+    ASSERT_TRUE(buffer.reserve(count).is_ok());
+    EXPECT_EQ(buffer.generation() != before, predicted);
+    EXPECT_FALSE(buffer.reserve_reallocates(count));  // now it fits
+  }
+}
+
 TEST_F(TraceBufferTest, RefusesMoreRecordsThanShadersCanIndex) {
   TraceBuffer buffer;
   const Status status = buffer.reserve(render::kMaxTraceRecords + 1);
