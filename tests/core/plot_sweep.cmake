@@ -8,6 +8,7 @@ add_executable(threadlab_plot_sweep_tests
   ${CMAKE_CURRENT_LIST_DIR}/plot/test_plot_helpers.cpp
   ${CMAKE_CURRENT_LIST_DIR}/plot/test_plot_layout.cpp
   ${CMAKE_CURRENT_LIST_DIR}/plot/test_plot_quantity.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/plot/test_roofline.cpp
   ${CMAKE_CURRENT_LIST_DIR}/plot/test_tick_format.cpp
   ${CMAKE_CURRENT_LIST_DIR}/plot/test_view_transform.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sweep/test_size_sweep.cpp
