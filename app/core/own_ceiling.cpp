@@ -1,6 +1,7 @@
 #include "own_ceiling.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 namespace tl {
 
@@ -14,6 +15,12 @@ std::optional<OwnCeilingShare> share_of_row(double flops, double milliseconds,
     return std::nullopt;
   }
   return OwnCeilingShare{rate / ceiling, ceiling_name, true};
+}
+
+std::string format_share(double share) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f%%", share * 100.0);
+  return text;
 }
 
 }  // namespace tl

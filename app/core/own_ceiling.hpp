@@ -22,4 +22,8 @@ struct OwnCeilingShare {
                                                           double ceiling_flops,
                                                           double ceiling_milliseconds);
 
+// A share as the timing table's share column writes it and the roofline labels its points:
+// whole percent, "42%".
+[[nodiscard]] std::string format_share(double share);
+
 }  // namespace tl

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/own_ceiling.hpp"
 #include "core/plot/tick_format.hpp"
 
 namespace tl::plot {
@@ -124,7 +125,7 @@ Roofline build_roofline(const RooflineInputs& inputs) {
     point.kernel = i;
     point.intensity = k.flops / k.bytes;
     point.flops_per_second = k.flops / (k.milliseconds * 1e-3);
-    point.label = k.share ? k.name + ": " + percent(*k.share) : k.name;
+    point.label = k.share ? k.name + ": " + format_share(*k.share) : k.name;
     point.detail = k.name + ": " + format_value(point.flops_per_second, TickFormat::kFlopRate, 3) +
                    " at " + format_value(point.intensity, TickFormat::kNumber, 3) + " FLOP/B";
     point.detail += k.share ? " = " + percent(*k.share) + " of the " + k.ceiling
@@ -210,8 +211,8 @@ RooflinePixels layout_roofline(const Roofline& roofline, const PixelRect& area,
                      centre.y + marker_radius});
   }
 
-  // The lines' labels: the roofs' right-aligned above their line at the right edge (below it where
-  // another label is there already), the slope's under its lower part, clear of the rising line.
+  // The lines' labels, each at the first of its spots that leaves the markers and the labels
+  // placed before it alone (else the one that overlaps them least).
   for (std::size_t i = 0; i < roofline.lines.size(); ++i) {
     const RooflineLine& line = roofline.lines[i];
     const PixelPoint a{view.x_to_pixel(line.x0), view.y_to_pixel(line.y0)};
@@ -219,15 +220,32 @@ RooflinePixels layout_roofline(const Roofline& roofline, const PixelRect& area,
     out.line_ends.push_back(a);
     out.line_ends.push_back(b);
     const LabelSize size = i < line_label_sizes.size() ? line_label_sizes[i] : LabelSize{};
-    PixelRect rect;
+    std::vector<PixelRect> spots;
     if (line.memory) {
-      const PixelPoint at{a.x + (b.x - a.x) * 0.2, a.y + (b.y - a.y) * 0.2};
-      rect = clamp_into(rect_at(at.x + gap, at.y + gap, size), area);
+      // Under the slope (clear of the line, which rises to the right), at points along its length.
+      for (const double along : {0.15, 0.35, 0.55, 0.05, 0.75}) {
+        const PixelPoint at{a.x + (b.x - a.x) * along, a.y + (b.y - a.y) * along};
+        spots.push_back(clamp_into(rect_at(at.x + gap, at.y + gap, size), area));
+      }
     } else {
-      rect = clamp_into(rect_at(b.x - gap - size.width, b.y - gap - size.height, size), area);
-      const bool crowded = std::any_of(out.line_labels.begin(), out.line_labels.end(),
-                                       [&](const PixelRect& r) { return rects_overlap(r, rect); });
-      if (crowded) rect = clamp_into(rect_at(b.x - gap - size.width, b.y + gap, size), area);
+      // Above the roof at the right edge, else below it, else further left along it.
+      for (int step = 0; step < 4; ++step) {
+        const double right = b.x - gap - step * (size.width + gap);
+        spots.push_back(
+            clamp_into(rect_at(right - size.width, b.y - gap - size.height, size), area));
+        spots.push_back(clamp_into(rect_at(right - size.width, b.y + gap, size), area));
+      }
+    }
+    PixelRect rect = spots.front();
+    double least = std::numeric_limits<double>::infinity();
+    for (const PixelRect& spot : spots) {
+      double overlap = 0;
+      for (const PixelRect& other : taken) overlap += overlap_area(spot, other);
+      if (overlap < least) {
+        least = overlap;
+        rect = spot;
+      }
+      if (overlap == 0) break;
     }
     out.line_labels.push_back(rect);
     taken.push_back(rect);

@@ -51,7 +51,7 @@ struct RooflinePoint {
   std::size_t kernel = 0;  // index into RooflineInputs::kernels
   double intensity = 0;    // FLOP per byte
   double flops_per_second = 0;
-  std::string label;   // "tiled 16×16: 42 %" (the name alone where the share is unknown)
+  std::string label;  // "tiled 16×16: 42%" (format_share(); the name alone where it is unknown)
   std::string detail;  // "tiled 16×16: 2.1 TFLOP/s at 0.25 FLOP/B = 42 % of the device copy"
 };
 

@@ -274,7 +274,7 @@ void draw_report(const AppState& state, const compute::Lesson& lesson) {
         ImGui::TableNextColumn();
         const auto share = compute::share_of_own_ceiling(lesson, r, row, &*ceilings);
         if (share) {
-          ImGui::Text("%.0f%%", share->share * 100.0);
+          ImGui::TextUnformatted(format_share(share->share).c_str());
           if (ImGui::IsItemHovered()) {
             ImGui::SetTooltip(
                 share->same_run ? "of %s, timed in this run" : "of this device's %s, measured here",

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/device_ceilings.hpp"
+#include "core/own_ceiling.hpp"
 
 namespace tl::plot {
 namespace {
@@ -62,9 +63,9 @@ TEST(Roofline, AMemoryBoundKernelsHeightUnderTheSlopeIsItsShareOfTheBandwidth) {
   const double under_slope = p.flops_per_second / *attainable_flops(in, p.intensity);
   EXPECT_NEAR(under_slope, bytes / (ms * 1e-3) / kCopy, 1e-12);
   EXPECT_NEAR(under_slope, share->share, 1e-12);
-  // The label carries the share column's figure, rounded as the table rounds it.
-  EXPECT_EQ(p.label,
-            "vector add: " + format_value(share->share * 100, TickFormat::kNumber, 3) + " %");
+  // The label carries the share column's figure, written as the column writes it.
+  EXPECT_EQ(p.label, "vector add: " + format_share(share->share));
+  EXPECT_EQ(format_share(share->share), "92%");
   EXPECT_NE(p.detail.find("of the device copy"), std::string::npos) << p.detail;
 }
 
