@@ -8,14 +8,15 @@
 #include "compute/ceilings.hpp"
 #include "compute/hardware_counters.hpp"
 #include "compute/lessons/lesson_series.hpp"
+#include "compute/lessons/roofline_inputs.hpp"
 #include "core/backend_fallback.hpp"
 #include "core/format.hpp"
 #include "core/lessons/device_placeholders.hpp"
 #include "core/lessons/lesson_action.hpp"
 #include "core/plot/ceiling_notes.hpp"
 #include "core/plot/tick_format.hpp"
-#include "interop/class_map_sink.hpp"
 #include "core/work_watch.hpp"
+#include "interop/class_map_sink.hpp"
 #include "interop/gl_trace_sink.hpp"
 #include "lab/exercise_registry.hpp"
 #include "lesson_texts.hpp"
@@ -850,7 +851,32 @@ void AppController::update() {
     start_sweep(kind);
   }
   lab_->update();
+  refresh_roofline();
   advance_demo_when_due();
+}
+
+void AppController::refresh_roofline() {
+  // What the roofline depends on, in a few characters: the run's times and work, the ceilings.
+  std::string source = std::string(lesson().info().id) + (is_gpu(state_.backend) ? "/gpu" : "/emu");
+  const std::optional<compute::LessonReport>& report = state_.timed.report;
+  if (report) {
+    for (const compute::TimingRow& row : report->rows) {
+      source += "/" + std::to_string(row.stats.median_ms) + ":" + std::to_string(row.bytes) + ":" +
+                std::to_string(row.flops);
+    }
+  }
+  if (state_.ceilings) {
+    source += "/c" + std::to_string(state_.ceilings->copy_bytes_per_second) + ":" +
+              std::to_string(state_.ceilings->sgemm_flops_per_second);
+  }
+  if (source == state_.roofline.source) return;
+  state_.roofline.source = std::move(source);
+  state_.roofline.emulator = report ? !report->on_gpu : !is_gpu(state_.backend);
+  const plot::RooflineInputs inputs =
+      report ? compute::roofline_inputs(lesson(), *report,
+                                        state_.ceilings ? &*state_.ceilings : nullptr)
+             : plot::RooflineInputs{};
+  state_.roofline.roofline = plot::build_roofline(inputs);
 }
 
 void AppController::apply_lesson_action(const std::string& link) {
@@ -1042,9 +1068,10 @@ Result<ResultsTab> parse_results_tab(const std::string& name) {
   if (name == "grid") return ResultsTab::kGrid;
   if (name == "timeline") return ResultsTab::kTimeline;
   if (name == "occupancy") return ResultsTab::kOccupancy;
-  return invalid_argument(
-      "unknown view '" + name +
-      "': expected plot, grid, timeline, occupancy, lab, lesson or one of the lesson's own");
+  if (name == "roofline") return ResultsTab::kRoofline;
+  return invalid_argument("unknown view '" + name +
+                          "': expected plot, roofline, grid, timeline, occupancy, lab, lesson or "
+                          "one of the lesson's own");
 }
 
 void AppController::hover(std::optional<PixelPoint> pixel, Viewport viewport) {

@@ -191,6 +191,8 @@ class AppController {
   compute::Device& device() { return session_->device(); }
   // Rebuilds state_.timing.shown and .quantities after the series or the quantity changed.
   void refresh_plot();
+  // Rebuilds state().roofline where the timed run or the ceilings changed since the last time.
+  void refresh_roofline();
   Status initialize(const ControllerOptions& options);
   void load_lesson_text();
   // Makes `id` the current lesson without launching it; false when it already is or cannot be.

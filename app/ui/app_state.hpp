@@ -23,6 +23,7 @@
 #include "core/markdown/lesson_document.hpp"
 #include "core/occupancy.hpp"
 #include "core/plot/plot_quantity.hpp"
+#include "core/plot/roofline.hpp"
 #include "core/plot/series.hpp"
 #include "core/reference_gpus.hpp"
 #include "core/sweep/sweep_runner.hpp"
@@ -135,8 +136,8 @@ struct HoverInfo {
 
 // The tabs under the mapping view: the window's own, and the current lesson's (by id, in
 // ViewSettings::lesson_tab).
-enum class ResultsTab { kTiming, kGrid, kTimeline, kOccupancy, kLesson };
-// "plot", "grid", "timeline", "occupancy"; other names may be the lesson's tabs.
+enum class ResultsTab { kTiming, kGrid, kTimeline, kOccupancy, kLesson, kRoofline };
+// "plot", "roofline", "grid", "timeline", "occupancy"; other names may be the lesson's tabs.
 Result<ResultsTab> parse_results_tab(const std::string& name);
 // The views a link names that are not results tabs: the window's two workspaces.
 inline constexpr std::string_view kLabView = "lab";
@@ -226,6 +227,15 @@ struct TimingPlot {
   bool log_y = true;
 };
 
+// The roofline of the last timed run (core/plot/roofline.hpp), rebuilt by the controller when the
+// run or the device's ceilings change; the Roofline tab draws it.
+struct RooflineView {
+  plot::Roofline roofline;
+  bool emulator = false;  // the points are CPU times of emulated kernels, the slope the host's
+  // What the rebuild was made from, so that it is not redone every frame.
+  std::string source;
+};
+
 struct LessonText {
   std::string title;
   markdown::Document document;
@@ -239,6 +249,7 @@ struct AppState {
   // The device's copy bandwidth and cuBLAS SGEMM rate, measured with the first timed run (or read
   // from the cache): every GPU result is shown as a share of them.
   std::optional<DeviceCeilings> ceilings;
+  RooflineView roofline;
   std::string gl_renderer;
   LaunchControls controls;
   std::vector<LaunchProblem> launch_problems;  // why the current controls are invalid, if they are

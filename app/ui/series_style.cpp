@@ -22,6 +22,10 @@ constexpr std::uint32_t kCool[] = {plot::rgba(0x56, 0xB4, 0xE9), plot::rgba(0x00
 
 }  // namespace
 
+std::uint32_t device_series_color(std::size_t index) {
+  return kCool[index % std::size(kCool)];
+}
+
 void style_timing_series(std::vector<plot::PlotSeries>& series) {
   std::size_t warm = 0;
   std::size_t cool = 0;

@@ -73,7 +73,7 @@ double mib(double bytes) {
 // starts with on this backend (the emulator's own defaults there), so sizes stay quick to run.
 soak::SoakVocabulary soak_vocabulary(soak::SoakScale scale) {
   soak::SoakVocabulary vocabulary;
-  vocabulary.views = {"plot", "grid", "timeline", "occupancy"};
+  vocabulary.views = {"plot", "roofline", "grid", "timeline", "occupancy"};
   for (const compute::LessonModule* module : compute::registered_lessons()) {
     vocabulary.lessons.emplace_back(module->info.id);
     const auto lesson = module->make();

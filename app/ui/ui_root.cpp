@@ -238,6 +238,13 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
       draw_timing_panel(controller, fonts);
       ImGui::EndTabItem();
     }
+    if (tab("Roofline",
+            "Each timed kernel at its FLOP per byte and FLOP/s, under the device's bandwidth "
+            "slope and compute ceilings, with its share of its own ceiling",
+            flags_for(ResultsTab::kRoofline))) {
+      draw_roofline_panel(controller, fonts);
+      ImGui::EndTabItem();
+    }
     if (tab("Grid of blocks", "The launch's grid: its blocks, their warps and idle threads",
             flags_for(ResultsTab::kGrid))) {
       draw_grid_panel(controller, fonts);

@@ -159,6 +159,78 @@ TEST(OccupancyTab, OnTheEmulatorShowsTheModelOfTheChosenGpu) {
   EXPECT_EQ(drawn.find(without_spaces("a model of H100 SXM")), std::string::npos) << drawn;
 }
 
+// `text` as glyphs_drawn_last_frame() spells it: no spaces, every non-ASCII character a '?'.
+std::string as_drawn(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte == ' ') continue;
+    if (byte < 0x80) {
+      out += text[i];
+    } else if ((byte & 0xC0) != 0x80) {
+      out += '?';  // the lead byte of a UTF-8 sequence; its continuation bytes are skipped
+    }
+  }
+  return out;
+}
+
+// On the emulator, after a launch, the Roofline tab draws each timed kernel of the lesson as a
+// point labelled with its share of its own ceiling, against this CPU's memcpy, and says so.
+TEST(RooflineTab, OnTheEmulatorDrawsTheLaunchedKernelsWithTheirShares) {
+  auto ui = HeadlessUi::create(1600, 1000, 1.0f);
+  ASSERT_TRUE(ui.is_ok()) << ui.message();
+  auto app = AppController::create(
+      test_support::emulator_options((*ui)->renderer(), "threadlab_roofline_tab"));
+  ASSERT_TRUE(app.is_ok()) << app.message();
+  test_support::wait_until_idle(**app);
+  for (const char* lesson : {"vector-add", "matmul"}) {
+    SCOPED_TRACE(lesson);
+    (*app)->select_lesson(lesson);
+    test_support::wait_until_idle(**app);
+    (*ui)->draw_frame(**app);
+    const AppState& state = (*app)->state();
+    ASSERT_TRUE(state.timed.report.has_value()) << state.timed.error;
+    ASSERT_TRUE(state.ceilings.has_value());
+    for (int frame = 0; frame < 5 && selected_results_tab() != "Roofline"; ++frame) {
+      ASSERT_TRUE((*app)->show_view("roofline").is_ok());
+      (*ui)->draw_frame(**app);
+      (*ui)->draw_frame(**app);
+    }
+    ASSERT_EQ(selected_results_tab(), "Roofline");
+    const plot::Roofline& roofline = state.roofline.roofline;
+    EXPECT_TRUE(state.roofline.emulator);
+    ASSERT_FALSE(roofline.points.empty()) << roofline.empty_reason;
+    ASSERT_FALSE(roofline.lines.empty());
+    EXPECT_TRUE(roofline.lines[0].memory);
+    EXPECT_NE(roofline.lines[0].label.find("host memcpy (emulator)"), std::string::npos);
+    const std::string drawn = glyphs_drawn_last_frame();
+    EXPECT_NE(drawn.find(without_spaces("Emulator: CPU times against this CPU's memcpy")),
+              std::string::npos)
+        << drawn;
+    EXPECT_NE(drawn.find(without_spaces("FLOP per byte moved")), std::string::npos) << drawn;
+    // Every point's label is on screen. The vector add is memory bound: each label carries its
+    // share of the memcpy. The emulator has no FP32 ceiling (no cuBLAS), so the matrix product's
+    // points have none, and the tab's list of what is not plotted says why.
+    for (const plot::RooflinePoint& point : roofline.points) {
+      EXPECT_NE(drawn.find(as_drawn(point.label)), std::string::npos)
+          << point.label << " in " << drawn;
+      EXPECT_EQ(point.label.find('%') != std::string::npos, std::string(lesson) == "vector-add")
+          << point.label;
+    }
+    if (std::string(lesson) == "matmul") {
+      const bool says_why = std::any_of(
+          roofline.left_out.begin(), roofline.left_out.end(),
+          [](const std::string& line) { return line.find("No FP32 roof") != std::string::npos; });
+      EXPECT_TRUE(says_why);
+    }
+    // The view as drawn, for the record (a test artifact; nothing is compared against it), a frame
+    // later: the results panel takes its room the frame after a tab other than the timings opens.
+    (*ui)->draw_frame(**app);
+    const std::string png = ::testing::TempDir() + "threadlab_roofline_" + lesson + ".png";
+    EXPECT_TRUE((*ui)->save_png(png).is_ok()) << png;
+  }
+}
+
 std::vector<std::string> registered_ids() {
   std::vector<std::string> ids;
   for (const compute::LessonModule* module : compute::registered_lessons()) {

@@ -19,6 +19,8 @@ void draw_counters_section(AppController& controller);
 // The grid of blocks; `titled` where no tab above names it (beside the mapping view).
 void draw_grid_panel(AppController& controller, const Fonts& fonts, bool titled = false);
 void draw_occupancy_panel(AppController& controller, const Fonts& fonts);
+// The last timed run's kernels on the device's roofline (core/plot/roofline.hpp).
+void draw_roofline_panel(AppController& controller, const Fonts& fonts);
 void draw_mapping_panel(AppController& controller, const Fonts& fonts);
 void draw_timing_panel(AppController& controller, const Fonts& fonts);
 // An emulator note's headline in the warning colour, its reason on hover (timing_panel.cpp):
