@@ -25,6 +25,7 @@
 #include "core/color_scheme.hpp"
 #include "headless_ui.hpp"
 #include "lesson_layout.hpp"
+#include "series_style.hpp"
 #include "theme.hpp"
 #include "theme_keeper.hpp"
 
@@ -246,6 +247,37 @@ TEST_F(LayoutTest, WithASweepThePlotShowsTooInEveryLayout) {
       }
     }
   }
+}
+
+// The Roofline tab fits the results panel in every layout, its points drawn, and the mapping view
+// and Launch keep their room.
+TEST_F(LayoutTest, TheRooflineShowsItsPointsInEveryLayout) {
+  app_->apply_lesson_action("threadlab:set?lesson=vector-add&n=4096&block=256&grid=auto&launch");
+  test_support::wait_until_idle(*app_);
+  ASSERT_FALSE(app_->state().roofline.roofline.points.empty())
+      << app_->state().roofline.roofline.empty_reason;
+  ASSERT_TRUE(app_->show_view("roofline").is_ok());
+  for (const WindowSize& size : kSizes) {
+    for (float scale : kScales) {
+      for (bool presenter : {false, true}) {
+        SCOPED_TRACE(describe(size, scale, presenter));
+        const Image image = draw(size, scale, presenter, "roofline");
+        expect_mapping_and_launch(image, size);
+        const Rect window{0, 0, static_cast<float>(size.width), static_cast<float>(size.height)};
+        const auto timing = drawn_child("timing");
+        const auto roofline = drawn_child("roofline");
+        ASSERT_TRUE(timing && roofline) << "no roofline drawn";
+        EXPECT_TRUE(timing->inside(window)) << *timing;
+        EXPECT_TRUE(roofline->inside(*timing)) << *roofline << " in " << *timing;
+        EXPECT_GE(roofline->height(), ImGui::GetTextLineHeightWithSpacing() * 6) << *roofline;
+        // The first point's marker, in the hue of the first device series.
+        EXPECT_GT(image.count(*roofline, packed_rgb8(device_series_color(0)), 8), 10u)
+            << "no point drawn in " << *roofline;
+      }
+    }
+  }
+  ASSERT_TRUE(app_->show_view("plot").is_ok());
+  ui_->draw_frame(*app_);
 }
 
 TEST_F(LayoutTest, TheDemoCaptionHasItsOwnStripUnderThePanels) {

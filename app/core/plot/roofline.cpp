@@ -76,7 +76,45 @@ double overlap_area(const PixelRect& a, const PixelRect& b) {
   return w > 0 && h > 0 ? w * h : 0.0;
 }
 
+// What a spot costs: the area it shares with what is taken, plus its own area for each line it
+// crosses (a label across a ceiling reads as part of it). Zero: a free spot.
+double spot_cost(const PixelRect& spot, const std::vector<PixelRect>& taken,
+                 const std::vector<PixelPoint>& line_ends) {
+  double cost = 0;
+  for (const PixelRect& other : taken) cost += overlap_area(spot, other);
+  for (std::size_t i = 0; i + 1 < line_ends.size(); i += 2) {
+    if (segment_crosses_rect(line_ends[i], line_ends[i + 1], spot)) {
+      cost += spot.width() * spot.height();
+    }
+  }
+  return cost;
+}
+
 }  // namespace
+
+bool segment_crosses_rect(PixelPoint a, PixelPoint b, const PixelRect& rect) {
+  // Liang–Barsky: clip the segment's parameter range [0, 1] against each side of the rectangle.
+  double t0 = 0;
+  double t1 = 1;
+  const double dx = b.x - a.x;
+  const double dy = b.y - a.y;
+  const double p[4] = {-dx, dx, -dy, dy};
+  const double q[4] = {a.x - rect.left, rect.right - a.x, a.y - rect.top, rect.bottom - a.y};
+  for (int i = 0; i < 4; ++i) {
+    if (p[i] == 0) {
+      if (q[i] < 0) return false;  // parallel to this side and outside it
+      continue;
+    }
+    const double t = q[i] / p[i];
+    if (p[i] < 0) {
+      t0 = std::max(t0, t);
+    } else {
+      t1 = std::min(t1, t);
+    }
+    if (t0 > t1) return false;
+  }
+  return true;
+}
 
 bool rects_overlap(const PixelRect& a, const PixelRect& b) {
   return overlap_area(a, b) > 0;
@@ -213,12 +251,14 @@ RooflinePixels layout_roofline(const Roofline& roofline, const PixelRect& area,
 
   // The lines' labels, each at the first of its spots that leaves the markers and the labels
   // placed before it alone (else the one that overlaps them least).
+  for (const RooflineLine& line : roofline.lines) {
+    out.line_ends.push_back({view.x_to_pixel(line.x0), view.y_to_pixel(line.y0)});
+    out.line_ends.push_back({view.x_to_pixel(line.x1), view.y_to_pixel(line.y1)});
+  }
   for (std::size_t i = 0; i < roofline.lines.size(); ++i) {
     const RooflineLine& line = roofline.lines[i];
-    const PixelPoint a{view.x_to_pixel(line.x0), view.y_to_pixel(line.y0)};
-    const PixelPoint b{view.x_to_pixel(line.x1), view.y_to_pixel(line.y1)};
-    out.line_ends.push_back(a);
-    out.line_ends.push_back(b);
+    const PixelPoint a = out.line_ends[2 * i];
+    const PixelPoint b = out.line_ends[2 * i + 1];
     const LabelSize size = i < line_label_sizes.size() ? line_label_sizes[i] : LabelSize{};
     std::vector<PixelRect> spots;
     if (line.memory) {
@@ -239,13 +279,12 @@ RooflinePixels layout_roofline(const Roofline& roofline, const PixelRect& area,
     PixelRect rect = spots.front();
     double least = std::numeric_limits<double>::infinity();
     for (const PixelRect& spot : spots) {
-      double overlap = 0;
-      for (const PixelRect& other : taken) overlap += overlap_area(spot, other);
-      if (overlap < least) {
-        least = overlap;
+      const double cost = spot_cost(spot, taken, out.line_ends);
+      if (cost < least) {
+        least = cost;
         rect = spot;
       }
-      if (overlap == 0) break;
+      if (cost == 0) break;
     }
     out.line_labels.push_back(rect);
     taken.push_back(rect);
@@ -275,18 +314,15 @@ RooflinePixels layout_roofline(const Roofline& roofline, const PixelRect& area,
           rect_at(c.x - d * 0.7 - w, c.y + d * 0.7, size),      // below left
       };
       for (const PixelRect& spot : spots) {
-        double overlap = 0;
-        for (const PixelRect& other : taken) overlap += overlap_area(spot, other);
-        if (inside(spot, area) && overlap == 0) {
+        if (inside(spot, area) && spot_cost(spot, taken, out.line_ends) == 0) {
           best = spot;
           placed = true;
           break;
         }
         const PixelRect kept = clamp_into(spot, area);
-        double kept_overlap = 0;
-        for (const PixelRect& other : taken) kept_overlap += overlap_area(kept, other);
-        if (kept_overlap < best_overlap) {
-          best_overlap = kept_overlap;
+        const double kept_cost = spot_cost(kept, taken, out.line_ends);
+        if (kept_cost < best_overlap) {
+          best_overlap = kept_cost;
           best = kept;
         }
       }

@@ -51,7 +51,7 @@ struct RooflinePoint {
   std::size_t kernel = 0;  // index into RooflineInputs::kernels
   double intensity = 0;    // FLOP per byte
   double flops_per_second = 0;
-  std::string label;  // "tiled 16×16: 42%" (format_share(); the name alone where it is unknown)
+  std::string label;   // "tiled 16×16: 42%" (format_share(); the name alone where it is unknown)
   std::string detail;  // "tiled 16×16: 2.1 TFLOP/s at 0.25 FLOP/B = 42 % of the device copy"
 };
 
@@ -99,14 +99,18 @@ struct RooflinePixels {
   std::vector<PixelPoint> line_ends;    // two per line: its ends, clipped to the data area
 };
 
-// Places everything inside `area` (the data area, axes drawn outside it): each line's label just
-// above its line near the right end (the slope's along its left part), then each point's label
-// beside its point, trying positions around it at growing distances so that no label overlaps
-// another label, a marker (`marker_radius`) or the area's edge where any position allows it.
+// Places everything inside `area` (the data area, axes drawn outside it): each line's label beside
+// its line (a roof's above it at the right edge, the slope's under its lower part), then each
+// point's label beside its point, trying positions around it at growing distances so that no
+// label overlaps another label or a marker (`marker_radius`), crosses a line, or leaves the area,
+// where any position allows it; else the position that does least of that.
 [[nodiscard]] RooflinePixels layout_roofline(const Roofline& roofline, const PixelRect& area,
                                              std::span<const LabelSize> point_label_sizes,
                                              std::span<const LabelSize> line_label_sizes,
                                              double marker_radius, double gap);
+
+// Whether the segment from `a` to `b` passes through `rect` (or ends inside it).
+[[nodiscard]] bool segment_crosses_rect(PixelPoint a, PixelPoint b, const PixelRect& rect);
 
 // Whether two rectangles share any area (touching edges do not count).
 [[nodiscard]] bool rects_overlap(const PixelRect& a, const PixelRect& b);

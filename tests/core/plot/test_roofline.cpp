@@ -154,10 +154,49 @@ TEST(Roofline, PointAndLineLabelsDoNotOverlapEachOtherOrTheMarkers) {
       const PixelRect marker{c.x - radius, c.y - radius, c.x + radius, c.y + radius};
       EXPECT_FALSE(rects_overlap(labels[i], marker)) << "label " << i;
     }
+    for (std::size_t line = 0; line + 1 < px.line_ends.size(); line += 2) {
+      EXPECT_FALSE(segment_crosses_rect(px.line_ends[line], px.line_ends[line + 1], labels[i]))
+          << "label " << i << " crosses line " << line / 2;
+    }
   }
   // The points land where the view maps their data: the higher rate higher on screen.
   EXPECT_LT(px.points[0].y, px.points[5].y);
   EXPECT_DOUBLE_EQ(px.points[0].x, px.view.x_to_pixel(r.points[0].intensity));
+}
+
+// A point just above the slope (small data in the caches can beat the copy): the label to its
+// right would sit across the rising line, so it goes where it crosses no line.
+TEST(Roofline, ALabelDoesNotCrossACeilingLine) {
+  RooflineInputs in;
+  in.bandwidth_bytes_per_second = 10e9;
+  in.bandwidth_name = "host memcpy";
+  const double bytes = 12e6;
+  const double flops = 1e6;
+  const double ms = bytes / (10e9 * 1.1) * 1e3;  // 1.1 × the slope's rate
+  in.kernels.push_back({"kernel, float4", bytes, flops, ms, 1.1, "host memcpy"});
+  in.kernels.push_back({"kernel", bytes, flops, ms * 20, 0.05, "host memcpy"});
+  const Roofline r = build_roofline(in);
+  ASSERT_EQ(r.points.size(), 2u);
+  const PixelRect area{80, 30, 780, 230};
+  const std::vector<LabelSize> sizes(2, LabelSize{130, 16});
+  const std::vector<LabelSize> line_sizes(r.lines.size(), LabelSize{260, 16});
+  const RooflinePixels px = layout_roofline(r, area, sizes, line_sizes, 5, 4);
+  ASSERT_EQ(px.line_ends.size(), 2u);
+  for (const PixelRect& label : px.point_labels) {
+    EXPECT_FALSE(segment_crosses_rect(px.line_ends[0], px.line_ends[1], label))
+        << label.left << "," << label.top;
+  }
+  EXPECT_FALSE(segment_crosses_rect(px.line_ends[0], px.line_ends[1], px.line_labels[0]));
+}
+
+TEST(Roofline, ASegmentCrossesARectangleOnlyWhereItPassesThroughIt) {
+  const PixelRect r{10, 10, 20, 20};
+  EXPECT_TRUE(segment_crosses_rect({0, 0}, {30, 30}, r));    // through the middle
+  EXPECT_TRUE(segment_crosses_rect({15, 15}, {40, 0}, r));   // from inside
+  EXPECT_FALSE(segment_crosses_rect({0, 0}, {30, 5}, r));    // above it
+  EXPECT_FALSE(segment_crosses_rect({0, 30}, {9, 0}, r));    // left of it
+  EXPECT_FALSE(segment_crosses_rect({0, 25}, {30, 25}, r));  // flat, below it
+  EXPECT_TRUE(segment_crosses_rect({0, 15}, {30, 15}, r));   // flat, through it
 }
 
 TEST(Roofline, OverlapIsAboutAreaNotTouchingEdges) {
