@@ -329,6 +329,11 @@ RooflinePixels layout_roofline(const Roofline& roofline, const PixelRect& area,
     }
     out.point_labels.push_back(best);
     taken.push_back(best);
+    const PixelPoint nearest{std::clamp(c.x, best.left, best.right),
+                             std::clamp(c.y, best.top, best.bottom)};
+    const double distance = std::hypot(nearest.x - c.x, nearest.y - c.y);
+    out.leaders.push_back(distance > reach + gap ? std::optional<PixelSegment>({c, nearest})
+                                                 : std::nullopt);
   }
   return out;
 }

@@ -95,8 +95,11 @@ struct RooflinePixels {
   ViewTransform view;
   std::vector<PixelPoint> points;       // each point's centre, in the order of Roofline::points
   std::vector<PixelRect> point_labels;  // where each point's label goes
-  std::vector<PixelRect> line_labels;   // where each line's label goes, in order of lines
-  std::vector<PixelPoint> line_ends;    // two per line: its ends, clipped to the data area
+  // A thin line from a point to its label where the label had to go further than beside it (the
+  // label's nearest edge point to the point's centre); none where it sits beside it.
+  std::vector<std::optional<PixelSegment>> leaders;
+  std::vector<PixelRect> line_labels;  // where each line's label goes, in order of lines
+  std::vector<PixelPoint> line_ends;   // two per line: its ends, clipped to the data area
 };
 
 // Places everything inside `area` (the data area, axes drawn outside it): each line's label beside

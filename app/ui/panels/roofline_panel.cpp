@@ -158,6 +158,9 @@ void draw_roofline_panel(AppController& controller, const Fonts& fonts) {
     const ImU32 color = plot_color(device_series_color(i));
     const ImVec2 centre = im(pixels.points[i]);
     paint_marker(draw, centre, radius, plot::series_mark(i, false).marker, color);
+    if (const auto& leader = pixels.leaders[i]) {
+      draw.AddLine(im(leader->from), im(leader->to), plot_color(device_series_color(i), 0.6f));
+    }
     const plot::PixelRect& place = pixels.point_labels[i];
     draw.AddText({static_cast<float>(place.left), static_cast<float>(place.top)}, color,
                  point_labels[i].c_str());

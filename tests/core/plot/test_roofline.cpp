@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/device_ceilings.hpp"
@@ -158,6 +159,17 @@ TEST(Roofline, PointAndLineLabelsDoNotOverlapEachOtherOrTheMarkers) {
       EXPECT_FALSE(segment_crosses_rect(px.line_ends[line], px.line_ends[line + 1], labels[i]))
           << "label " << i << " crosses line " << line / 2;
     }
+  }
+  // A label placed away from its point has a leader line to it, from the point's centre.
+  ASSERT_EQ(px.leaders.size(), 6u);
+  for (std::size_t i = 0; i < 6; ++i) {
+    const PixelRect& label = px.point_labels[i];
+    const PixelPoint c = px.points[i];
+    const double gap_x = std::max({label.left - c.x, c.x - label.right, 0.0});
+    const double gap_y = std::max({label.top - c.y, c.y - label.bottom, 0.0});
+    const bool far = std::hypot(gap_x, gap_y) > radius + 4 + 4;
+    EXPECT_EQ(px.leaders[i].has_value(), far) << "point " << i;
+    if (px.leaders[i]) EXPECT_EQ(px.leaders[i]->from, c);
   }
   // The points land where the view maps their data: the higher rate higher on screen.
   EXPECT_LT(px.points[0].y, px.points[5].y);
