@@ -12,6 +12,7 @@
 #include "compute/lessons/lesson.hpp"
 #include "compute/lessons/lesson_registry.hpp"
 #include "compute/lessons/own_ceilings.hpp"
+#include "compute/lessons/roofline_inputs.hpp"
 #include "compute/trace_sink.hpp"
 #include "core/trace.hpp"
 
@@ -153,6 +154,55 @@ TEST(LessonRegistry, OwnCeilingsNameRowsOfTheReport) {
             "library/cublas-gemmex-tf32");
   EXPECT_FALSE(own->ceiling_row({TimingRole::kKernel, "naive"}).has_value());
   EXPECT_FALSE(own->ceiling_row({TimingRole::kLibrary, "cublas-sgemm"}).has_value());
+}
+
+// Every timed row of every lesson reaches the roofline as a point or as a line saying why not: the
+// emulated kernels are read against the emulator's memcpy (named so), each point labelled with the
+// share column's figure, and the rest (the CPU's, copies, end to end) counted as not plotted.
+TEST_P(EveryLesson, EveryTimedRowIsARooflinePointOrSaysWhyNot) {
+  lesson_->set_time_cpu(true);
+  auto report = lesson_->run_timed(*device_, nullptr);
+  ASSERT_TRUE(report.is_ok()) << report.message();
+  DeviceCeilings ceilings;
+  ceilings.copy_bytes_per_second = 10e9;
+  ceilings.sgemm_absent = "no cuBLAS on the emulator";
+  const plot::RooflineInputs inputs = roofline_inputs(*lesson_, *report, &ceilings);
+  EXPECT_EQ(inputs.bandwidth_bytes_per_second, 10e9);
+  EXPECT_NE(inputs.bandwidth_name.find(kEmulatorCopyCeiling), std::string::npos);
+  std::size_t timed = 0;
+  std::size_t emulated = 0;
+  for (const TimingRow& row : report->rows) {
+    if (row.stats.empty()) continue;
+    ++timed;
+    if (against_device_ceilings(*report, row)) ++emulated;
+  }
+  EXPECT_EQ(inputs.kernels.size(), emulated);
+  const plot::Roofline roofline = plot::build_roofline(inputs);
+  std::size_t said_why = 0;
+  for (const std::string& line : roofline.left_out) {
+    if (line.find("not plotted") != std::string::npos) said_why += std::stoul(line);
+  }
+  EXPECT_EQ(said_why, timed - emulated);
+  for (const plot::RooflineKernel& kernel : inputs.kernels) {
+    const bool point = std::any_of(
+        roofline.points.begin(), roofline.points.end(),
+        [&](const plot::RooflinePoint& p) { return inputs.kernels[p.kernel].name == kernel.name; });
+    // A kernel not drawn is in the list, by its name, with why.
+    const bool listed = std::any_of(
+        roofline.left_out.begin(), roofline.left_out.end(),
+        [&](const std::string& line) { return line.rfind(kernel.name + ": ", 0) == 0; });
+    EXPECT_NE(point, listed) << kernel.name;
+    if (kernel.share) EXPECT_EQ(kernel.ceiling, kEmulatorCopyCeiling);
+  }
+  for (const plot::RooflinePoint& point : roofline.points) {
+    const plot::RooflineKernel& kernel = inputs.kernels[point.kernel];
+    if (kernel.share) {
+      EXPECT_EQ(point.label, kernel.name + ": " + format_share(*kernel.share));
+    } else {
+      EXPECT_EQ(point.label, kernel.name);
+    }
+  }
+  EXPECT_EQ(roofline.points.empty(), !roofline.empty_reason.empty());
 }
 
 // Rows are picked by what they measure: each key names one row, and the rows the plot's crossover
