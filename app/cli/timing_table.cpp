@@ -176,6 +176,8 @@ void print_bench_json(std::ostream& out, const std::string& lesson,
       }
       if (timing.flops > 0 && !timing.stats.empty())
         t["gflops"] = gigaflops(timing.flops, timing.stats.median_ms);
+      // The roofline's x: floating-point operations per byte the lesson counts for the row.
+      if (timing.flops > 0 && timing.bytes > 0) t["flop_per_byte"] = timing.flops / timing.bytes;
       timings.push_back(t);
     }
     nlohmann::json point = {

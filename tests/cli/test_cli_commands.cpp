@@ -371,6 +371,13 @@ TEST(CliBench, MatmulJsonHasOnePointPerSquareSize) {
     // Both kernels were timed once, with a rate in GFLOP/s.
     std::vector<std::string> timed;
     for (const auto& timing : point["timings"]) {
+      if (timing.contains("gflops") && timing.contains("gbps")) {
+        // Both rates of one timing: their ratio is the roofline's x, FLOP per byte.
+        EXPECT_NEAR(timing.value("flop_per_byte", 0.0),
+                    timing.value("gflops", 0.0) / timing.value("gbps", 1.0),
+                    1e-9 * timing.value("flop_per_byte", 1.0))
+            << timing.dump();
+      }
       if (!timing["stats"].is_null() && timing.contains("gflops")) {
         EXPECT_EQ(timing["stats"].value("repeats", 0), 1) << timing.dump();
         EXPECT_GT(timing.value("gflops", 0.0), 0.0) << timing.dump();
