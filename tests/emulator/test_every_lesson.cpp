@@ -205,6 +205,68 @@ TEST_P(EveryLesson, EveryTimedRowIsARooflinePointOrSaysWhyNot) {
   EXPECT_EQ(roofline.points.empty(), !roofline.empty_reason.empty());
 }
 
+// A GPU report of the matrix product, as the lesson makes it (no GPU needed to build one): the FP32
+// rungs are read against cuBLAS SGEMM, a tensor rung against cuBLAS at its own precision in the
+// same run, which is also drawn as a roof of its own; the CPU's row is not a point.
+TEST(LessonRegistry, OnAGpuATensorRungsRoofIsCublasAtItsPrecisionInTheSameRun) {
+  auto lesson = make_lesson("matmul");
+  ASSERT_TRUE(lesson.is_ok()) << lesson.message();
+  const double n = 4096;
+  const double flops = 2 * n * n * n;
+  auto timed = [](double ms) { return TimingStats{ms, ms, ms, 5}; };
+  LessonReport report;
+  report.on_gpu = true;
+  report.rows.push_back({{TimingRole::kKernel, "naive"},
+                         "GPU kernel, naive",
+                         timed(40.0),
+                         12 * n * n,
+                         flops,
+                         true,
+                         true});
+  report.rows.push_back({{TimingRole::kKernel, "mma-fp16"},
+                         "GPU kernel, mma-fp16",
+                         timed(0.5),
+                         8 * n * n,
+                         flops,
+                         true,
+                         true});
+  report.rows.push_back({{TimingRole::kLibrary, "cublas-gemmex-fp16"},
+                         "cuBLAS FP16",
+                         timed(0.25),
+                         8 * n * n,
+                         flops,
+                         true,
+                         true});
+  report.rows.push_back(
+      {{TimingRole::kCpuAllThreads, ""}, "CPU, all threads", timed(9000.0), 12 * n * n, flops});
+  DeviceCeilings ceilings;
+  ceilings.copy_bytes_per_second = 3e12;
+  ceilings.sgemm_flops_per_second = 50e12;
+  ceilings.sgemm_size = 4096;
+  const plot::RooflineInputs in = roofline_inputs(**lesson, report, &ceilings);
+  ASSERT_EQ(in.roofs.size(), 2u);
+  EXPECT_EQ(in.roofs[0].name, "FP32: cuBLAS SGEMM 4096³, measured");
+  EXPECT_DOUBLE_EQ(in.roofs[0].flops_per_second, 50e12);
+  EXPECT_NE(in.roofs[1].name.find("cuBLAS FP16, this run"), std::string::npos) << in.roofs[1].name;
+  EXPECT_DOUBLE_EQ(in.roofs[1].flops_per_second, flops / 0.25e-3);
+  ASSERT_EQ(in.kernels.size(), 3u);  // the two kernels and cuBLAS; not the CPU
+  EXPECT_EQ(in.left_out.size(), 1u);
+  const plot::RooflineKernel& naive = in.kernels[0];
+  ASSERT_TRUE(naive.share.has_value());
+  EXPECT_EQ(naive.ceiling, "cuBLAS SGEMM");
+  EXPECT_DOUBLE_EQ(*naive.share, flops / 40e-3 / 50e12);
+  const plot::RooflineKernel& mma = in.kernels[1];
+  ASSERT_TRUE(mma.share.has_value());
+  EXPECT_EQ(mma.ceiling, "cuBLAS FP16");
+  EXPECT_DOUBLE_EQ(*mma.share, 0.5);
+  // The point's height under its own roof is that share.
+  const plot::Roofline roofline = plot::build_roofline(in);
+  ASSERT_EQ(roofline.points.size(), 3u);
+  EXPECT_NEAR(roofline.points[1].flops_per_second / in.roofs[1].flops_per_second, *mma.share,
+              1e-12);
+  EXPECT_EQ(roofline.points[1].label, "kernel, mma-fp16: 50%");  // the backend left out
+}
+
 // Rows are picked by what they measure: each key names one row, and the rows the plot's crossover
 // compares are plotted rows of the report (the end-to-end row and a CPU reference).
 TEST_P(EveryLesson, EveryTimingRowHasItsOwnKeyAndTheCrossoverNamesPlottedRows) {
