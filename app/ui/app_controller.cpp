@@ -869,6 +869,9 @@ void AppController::refresh_roofline() {
     source += "/c" + std::to_string(state_.ceilings->copy_bytes_per_second) + ":" +
               std::to_string(state_.ceilings->sgemm_flops_per_second);
   }
+  const bool refused =
+      !state_.launch_problems.empty() || !state_.trace.error.empty() || !state_.timed.error.empty();
+  source += refused ? "/refused" : "/ok";
   if (source == state_.roofline.source) return;
   state_.roofline.source = std::move(source);
   state_.roofline.emulator = report ? !report->on_gpu : !is_gpu(state_.backend);
@@ -877,6 +880,10 @@ void AppController::refresh_roofline() {
                                         state_.ceilings ? &*state_.ceilings : nullptr)
              : plot::RooflineInputs{};
   state_.roofline.roofline = plot::build_roofline(inputs);
+  if (!report && refused) {
+    state_.roofline.roofline.empty_reason =
+        "Nothing timed: the launch was refused or failed (the launch controls say why).";
+  }
 }
 
 void AppController::apply_lesson_action(const std::string& link) {
