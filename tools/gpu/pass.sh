@@ -168,6 +168,9 @@ log="$out/gpu-pass.log"
   # Last of all: after an illegal address in any process, this machine's driver stalls the OpenGL
   # work of every later process (frames of about 20 s, white pictures; seen on the H100, 580.159.04,
   # docs/data/bench-ui-after-fault-h100-2026-11-24.log), so nothing that draws may come after.
+  # Last, always: on the H200 test machine (2026-11-26) the deliberate faults left the driver so
+  # that later processes' CUDA-GL interop pictures read zeros or stale bytes, while their own counts
+  # were right, and every demo ran 4x slower; a fresh machine drew them correctly.
   if wants faults; then
     echo "== GPU fault tests (a kernel faults on purpose; one process per test)"
     for test in $($bin/threadlab_gpu_fault_tests --gtest_list_tests | awk '/^[^ ]/ {suite=$1} /^  / {print suite $1}'); do
