@@ -14,8 +14,8 @@
 #include "core/lessons/lesson_action.hpp"
 #include "core/plot/ceiling_notes.hpp"
 #include "core/plot/tick_format.hpp"
-#include "interop/class_map_sink.hpp"
 #include "core/work_watch.hpp"
+#include "interop/class_map_sink.hpp"
 #include "interop/gl_trace_sink.hpp"
 #include "lab/exercise_registry.hpp"
 #include "lesson_texts.hpp"
@@ -130,6 +130,7 @@ void AppController::refresh_controls() {
   c.specs.assign(specs.begin(), specs.end());
   c.values = lesson().values();
   c.presets = lesson().presets();
+  c.unavailable = lesson().unavailable_params(device());
   c.resolved = lesson().launch_config();
   c.shape = lesson().data_shape();
   c.elements_per_thread = lesson().elements_per_thread();
