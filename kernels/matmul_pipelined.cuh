@@ -132,6 +132,25 @@ template <int kPending>
 __host__ __device__ inline void pipelined_wait() {}
 #endif
 
+// One multiply-add: on the GPU one FFMA, rounded once. The host compiler, building for any x86-64,
+// would turn fmaf into a library call that emulates the fused operation in software (ten times
+// slower on the emulator, measured at 256³), so there it is a multiply and an add, as in the
+// warptile rung: the sums may differ from the GPU's in the last bits, which the checks allow.
+__host__ __device__ inline float pipelined_multiply_add(float a, float b, float c) {
+#if defined(__CUDA_ARCH__)
+  return fmaf(a, b, c);
+#else
+  return a * b + c;
+#endif
+}
+
+template <class Shape>
+#if defined(__CUDA_ARCH__)
+inline constexpr bool kPipelinedZigzagHere = Shape::ZIGZAG;
+#else
+inline constexpr bool kPipelinedZigzagHere = false;
+#endif
+
 #if defined(__CUDACC__)
 #define TL_PIPELINED_TILES(name, Shape) extern __shared__ __align__(16) float name[]
 #define TL_PIPELINED_UNROLL _Pragma("unroll")
@@ -258,12 +277,14 @@ __device__ void matmul_pipelined_body(const float* a, const float* b, int m, int
         bv[4 * q] = v.x, bv[4 * q + 1] = v.y, bv[4 * q + 2] = v.z, bv[4 * q + 3] = v.w;
       }
       // The zigzag: row i's 8 multiply-adds share av[i]; the turn to row i + 1 keeps the column.
+      // It matters for the GPU's register banks alone: the host compiler, which vectorises the
+      // plain order, gets that (each sum still adds its products in the same order of k).
       TL_PIPELINED_UNROLL
       for (int i = 0; i < TM; ++i) {
         TL_PIPELINED_UNROLL
         for (int jj = 0; jj < TN; ++jj) {
-          const int j = !Shape::ZIGZAG || i % 2 == 0 ? jj : TN - 1 - jj;
-          sum[i][j] = fmaf(av[i], bv[j], sum[i][j]);
+          const int j = !kPipelinedZigzagHere<Shape> || i % 2 == 0 ? jj : TN - 1 - jj;
+          sum[i][j] = pipelined_multiply_add(av[i], bv[j], sum[i][j]);
         }
       }
     }
