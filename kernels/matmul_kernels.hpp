@@ -28,8 +28,8 @@ struct MatmulKernels {
                         int n, int k);
   Status (*uncoalesced_traced)(const LaunchConfig& config, const float* a, const float* b, float* c,
                                int m, int n, int k, TraceRecord* trace);
-  // A register-tiled rung (regtile-1d, regtile-2d, vectorized, warptile): the block must be its
-  // fixed thread count (matmul_block_tile), checked by check_block_tile_launch.
+  // A register-tiled rung (regtile-1d, regtile-2d, vectorized, warptile, pipelined): the block must
+  // be its fixed thread count (matmul_block_tile), checked by check_block_tile_launch.
   Status (*block_tiled)(const LaunchConfig& config, MatmulKernel kernel, const float* a,
                         const float* b, float* c, int m, int n, int k);
   Status (*block_tiled_traced)(const LaunchConfig& config, MatmulKernel kernel, const float* a,
@@ -65,6 +65,21 @@ Status matmul_tensor_layout_probe_emulated(float* a_out, float* b_out, float* c_
 
 MatmulKernels matmul_emulated();
 MatmulKernels matmul_gpu();  // only with CUDA
+
+// The pipelined rung's autotuning (GPU only, kernels/gpu/matmul_gpu.cu). The GPU executor compiles
+// the rung in a few shapes (values of k per stage × stages); they compute the same elements in the
+// same order, so only their speed differs. The first timed launch of at least
+// kPipelinedTuneMinSide in every dimension times each shape on that launch's own matrices and keeps
+// the fastest for the device, for the rest of the process; smaller launches use the lesson's shape
+// until then. Shape `index` of matmul_pipelined_shape_count() can also be launched directly (the
+// GPU tests check every one).
+inline constexpr int kPipelinedTuneMinSide = 1024;
+int matmul_pipelined_shape_count();
+std::string matmul_pipelined_shape_name(int index);  // "BK = 16, 2 stages"
+Status matmul_pipelined_shape_gpu(int index, const LaunchConfig& config, const float* a,
+                                  const float* b, float* c, int m, int n, int k);
+// The shape tuning chose for the current device ("BK = 8, 3 stages (tuned: ...)"), or nothing yet.
+std::string matmul_pipelined_tuned_gpu();
 
 // The tiled kernel hard-codes its tile size: it is a template, and a block's thread (x, y) loads
 // element (y, x) of each tile. Both executors refuse any other block shape before launching,

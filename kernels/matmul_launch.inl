@@ -25,6 +25,22 @@ constexpr auto kVectorized = describe("matmul_vectorized", &matmul_vectorized<Tr
 template <class Trace>
 constexpr auto kWarptile = describe("matmul_warptile", &matmul_warptile<MatmulWarptile, Trace>,
                                     kBarriers);
+// The pipelined rung takes its stages from dynamic shared memory, sized by the shape; kWholeTiles
+// (no bounds checks in the copies) is chosen per launch, see pipelined_whole_tiles.
+template <class Shape, bool kWholeTiles, class Trace>
+constexpr auto kPipelinedKernel = describe(std::is_same_v<Trace, tl::Untraced>
+                                               ? "matmul_pipelined"
+                                               : "matmul_pipelined_traced",
+                                           &matmul_pipelined<Shape, kWholeTiles, Trace>, kBarriers,
+                                           &matmul_pipelined_shared_bytes<Shape>);
+template <class Shape, class Trace, class... Records>
+Status launch_pipelined(const LaunchConfig& config, const float* a, const float* b, float* c, int m,
+                        int n, int k, Records... records) {
+  if (pipelined_whole_tiles<Shape>(m, n, k, b)) {
+    return launch<kPipelinedKernel<Shape, true, Trace>>(config, a, b, c, m, n, k, records...);
+  }
+  return launch<kPipelinedKernel<Shape, false, Trace>>(config, a, b, c, m, n, k, records...);
+}
 
 // `tile` picks the instantiation; `trace` is empty for the timed kernel, the records for the drawn
 // one.
@@ -53,6 +69,8 @@ Status launch_block_tiled(const LaunchConfig& config, kernels::MatmulKernel kern
       return launch<kRegtile2d<Trace>>(config, a, b, c, m, n, k, records...);
     case kernels::MatmulKernel::kVectorized:
       return launch<kVectorized<Trace>>(config, a, b, c, m, n, k, records...);
+    case kernels::MatmulKernel::kPipelined:
+      return launch_pipelined<MatmulPipelined, Trace>(config, a, b, c, m, n, k, records...);
     default:
       return launch<kWarptile<Trace>>(config, a, b, c, m, n, k, records...);
   }
@@ -67,17 +85,11 @@ inline Status launch_block_tiled_traced(const LaunchConfig& config, kernels::Mat
 }
 
 inline kernels::MatmulKernels matmul_kernels() {
-  return {launch<kNaive>,
-          launch_tiled<kTiled<8>, kTiled<16>, kTiled<32>>,
-          launch<kNaiveTraced>,
-          launch_tiled<kTiledTraced<8>, kTiledTraced<16>, kTiledTraced<32>>,
-          launch<kUncoalesced>,
-          launch<kUncoalescedTraced>,
-          launch_block_tiled<tl::Untraced>,
-          launch_block_tiled_traced,
+  return {launch<kNaive>, launch_tiled<kTiled<8>, kTiled<16>, kTiled<32>>, launch<kNaiveTraced>,
+          launch_tiled<kTiledTraced<8>, kTiledTraced<16>, kTiledTraced<32>>, launch<kUncoalesced>,
+          launch<kUncoalescedTraced>, launch_block_tiled<tl::Untraced>, launch_block_tiled_traced,
           // The tensor rungs are GPU-only source: each executor's file sets its own entries.
-          nullptr,
-          nullptr};
+          nullptr, nullptr};
 }
 
 inline std::span<const kernels::KernelSymbol> matmul_symbols() {
@@ -91,6 +103,7 @@ inline std::span<const kernels::KernelSymbol> matmul_symbols() {
       symbol(kRegtile2d<tl::Untraced>),
       symbol(kVectorized<tl::Untraced>),
       symbol(kWarptile<tl::Untraced>),
+      symbol(kPipelinedKernel<MatmulPipelined, true, tl::Untraced>),
   };
   return kSymbols;
 }
@@ -112,3 +125,6 @@ static_assert(matmul_shape_matches(kernels::MatmulKernel::kVectorized, kVectoriz
 static_assert(matmul_shape_matches(kernels::MatmulKernel::kWarptile, MatmulWarptile::BM,
                                    MatmulWarptile::BN, MatmulWarptile::BK,
                                    MatmulWarptile::THREADS));
+static_assert(matmul_shape_matches(kernels::MatmulKernel::kPipelined, MatmulPipelined::BM,
+                                   MatmulPipelined::BN, MatmulPipelined::BK,
+                                   MatmulPipelined::THREADS));

@@ -1,4 +1,4 @@
-// Lesson 4, tensor-core rung 11: mma.sync with ldmatrix, FP16 inputs, FP32 accumulation.
+// Lesson 4, tensor-core rung 12: mma.sync with ldmatrix, FP16 inputs, FP32 accumulation.
 // C = A · B, A (m×k) and B (k×n) row-major __half, C row-major float.
 //
 // WMMA hides where each element sits in the warp. This rung writes the PTX instructions itself, so

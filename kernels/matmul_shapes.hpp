@@ -19,6 +19,7 @@ enum class MatmulKernel {
   kRegtile2d,    // each thread computes an 8×8 square in registers (128×128 block tiles)
   kVectorized,   // as 2D, with float4 loads and a transposed A tile in shared memory
   kWarptile,     // as vectorised, tiles split per warp, double-buffered shared memory
+  kPipelined,    // warptile's mapping, tiles copied by a cp.async pipeline, shape tuned per device
   // Tensor cores (kernels/matmul_wmma.cuh, matmul_mma.cuh): inputs in a lower precision, float32
   // accumulation, on compute capability 8.0 and newer; not emulated on the CPU.
   kWmmaFp16,  // WMMA 16×16×16 fragments, FP16 inputs
@@ -34,7 +35,7 @@ enum class MatmulKernel {
 inline constexpr MatmulKernel kMatmulLadder[] = {
     MatmulKernel::kUncoalesced, MatmulKernel::kNaive,     MatmulKernel::kTiled,
     MatmulKernel::kRegtile1d,   MatmulKernel::kRegtile2d, MatmulKernel::kVectorized,
-    MatmulKernel::kWarptile};
+    MatmulKernel::kWarptile,    MatmulKernel::kPipelined};
 
 // The tensor-core rungs, timed beside the ladder where the device has tensor cores; each is
 // compared with cuBLAS at its own precision.
@@ -99,6 +100,7 @@ inline constexpr MatmulKernelName kMatmulKernelNames[] = {
     {MatmulKernel::kRegtile2d, "regtile-2d"},
     {MatmulKernel::kVectorized, "vectorized"},
     {MatmulKernel::kWarptile, "warptile"},
+    {MatmulKernel::kPipelined, "pipelined"},
     {MatmulKernel::kWmmaFp16, "wmma-fp16"},
     {MatmulKernel::kWmmaBf16, "wmma-bf16"},
     {MatmulKernel::kWmmaTf32, "wmma-tf32"},
@@ -107,7 +109,7 @@ inline constexpr MatmulKernelName kMatmulKernelNames[] = {
 };
 
 // "uncoalesced", "naive", "tiled", "regtile-1d", "regtile-2d", "vectorized", "warptile",
-// "wmma-fp16", "wmma-bf16", "wmma-tf32", "mma-fp16", "wgmma-fp16".
+// "pipelined", "wmma-fp16", "wmma-bf16", "wmma-tf32", "mma-fp16", "wgmma-fp16".
 [[nodiscard]] constexpr std::string_view to_string(MatmulKernel kernel) {
   for (const MatmulKernelName& entry : kMatmulKernelNames) {
     if (entry.kernel == kernel) return entry.name;
@@ -135,6 +137,7 @@ struct MatmulBlockTile {
     case MatmulKernel::kVectorized:
       return MatmulBlockTile{128, 128, 8, 256};
     case MatmulKernel::kWarptile:
+    case MatmulKernel::kPipelined:  // tile_k: the lesson's shape; the GPU may tune it (8 or 16)
       return MatmulBlockTile{128, 128, 16, 256};
     case MatmulKernel::kWmmaFp16:
     case MatmulKernel::kWmmaBf16:

@@ -1,4 +1,4 @@
-// Lesson 4, tensor-core rung 12: wgmma, Hopper's warpgroup matrix multiply. FP16 inputs, FP32
+// Lesson 4, tensor-core rung 13: wgmma, Hopper's warpgroup matrix multiply. FP16 inputs, FP32
 // accumulation. C = A · B, A (m×k) and B (k×n) row-major __half, C row-major float.
 //
 // mma.sync (the previous rung) is one warp's instruction: 32 lanes multiply a 16×8×16 piece with

@@ -1,4 +1,4 @@
-// Lesson 4, tensor-core rungs 8 to 10: WMMA. C = A · B, row-major, C in float.
+// Lesson 4, tensor-core rungs 9 to 11: WMMA. C = A · B, row-major, C in float.
 //
 // A tensor core multiplies small matrices in one instruction issued by a whole warp. CUDA's WMMA
 // API (nvcuda::wmma, <mma.h>) hides the instruction behind three calls: load_matrix_sync fills a

@@ -2,7 +2,7 @@
 //
 // - each lesson's own targets (its module's benchmark hook): vector add (N = 2^28), the float4
 //   kernel, against the device-to-device copy, at least 0.98 (issue #20); every rung of the
-//   matrix-multiply ladder at 4096³ against cuBLAS SGEMM, the best (warptile) at least 0.90 (issue
+//   matrix-multiply ladder at 4096³ against cuBLAS SGEMM, the best (pipelined) at least 0.90 (issue
 //   #20); the dense layer fused against the unfused chain at batch 1 (at least 1.5x faster) and
 //   against cuBLAS + the fused epilogue at batch 4096 (at most 1.15x slower);
 // - the multi-threaded CPU vector add against the host's memcpy, both over every hardware thread:

@@ -15,6 +15,7 @@
 #include "core/lessons/lesson_action.hpp"
 #include "core/plot/ceiling_notes.hpp"
 #include "core/plot/tick_format.hpp"
+#include "core/timing/row_label.hpp"
 #include "core/work_watch.hpp"
 #include "interop/class_map_sink.hpp"
 #include "interop/gl_trace_sink.hpp"
@@ -131,6 +132,7 @@ void AppController::refresh_controls() {
   c.specs.assign(specs.begin(), specs.end());
   c.values = lesson().values();
   c.presets = lesson().presets();
+  c.unavailable = lesson().unavailable_params(device());
   c.resolved = lesson().launch_config();
   c.shape = lesson().data_shape();
   c.elements_per_thread = lesson().elements_per_thread();
@@ -711,6 +713,12 @@ void AppController::refresh_plot() {
                          plot.quantities.end();
   plot.shown_quantity = available ? plot.quantity : plot::PlotQuantity::kTime;
   plot.shown = plot::as_quantity(all, plot.shown_quantity);
+  // On the emulator every device series would read "Emulated ... (CPU)": the plot's title says it
+  // once and the legend names what each series measures, as the timing table does (the exports
+  // keep the full names).
+  if (!is_gpu(state_.backend)) {
+    for (plot::PlotSeries& s : plot.shown) s.name = row_label_without_backend(s.name);
+  }
   // On a rate axis, the device's measured ceiling for that rate, as a line to read the curves
   // against.
   plot.guides.clear();

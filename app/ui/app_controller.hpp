@@ -175,6 +175,8 @@ class AppController {
   void fit_view();
   // Draws the current trace into the renderer's texture at this size; returns the GL texture name.
   Result<std::uint32_t> render_mapping(Viewport viewport);
+  // The records the mapping view draws (read back one by one: for tests and hover tooltips).
+  [[nodiscard]] const render::TraceBuffer& trace_buffer() const { return trace_buffer_; }
 
   // The embedded text of a kernel source for the lesson panel, e.g. "kernels/vector_add.cuh".
   [[nodiscard]] std::optional<std::string> embedded_source(const std::string& path) const;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -62,6 +63,8 @@ struct LaunchControls {
   std::vector<lessons::ParamSpec> specs;
   lessons::ParamValues values;
   std::vector<compute::LessonPreset> presets;
+  // Parameters this device cannot honour, each with its reason: drawn greyed, the reason beside.
+  std::map<std::string, std::string> unavailable;
   LaunchConfig resolved;  // the configuration a launch uses (an "auto" grid resolved)
   DataShape shape;        // the data the kernels work on
   std::uint32_t elements_per_thread = 1;  // 1, up to k, or kAnyElementsPerThread (a loop)

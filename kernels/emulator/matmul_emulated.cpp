@@ -8,6 +8,7 @@
 
 namespace tl::emulated {
 #include "kernels/matmul.cuh"
+#include "kernels/matmul_pipelined.cuh"
 #include "kernels/matmul_regtile_1d.cuh"
 #include "kernels/matmul_regtile_2d.cuh"
 #include "kernels/matmul_tile_io.cuh"

@@ -53,7 +53,8 @@ std::vector<MappingProbe> matmul_mapping_probes() {
   }
   for (const kernels::MatmulKernel kernel :
        {kernels::MatmulKernel::kRegtile1d, kernels::MatmulKernel::kRegtile2d,
-        kernels::MatmulKernel::kVectorized, kernels::MatmulKernel::kWarptile}) {
+        kernels::MatmulKernel::kVectorized, kernels::MatmulKernel::kWarptile,
+        kernels::MatmulKernel::kPipelined}) {
     const kernels::MatmulBlockTile shape = *kernels::matmul_block_tile(kernel);
     // Two block rows, the second mostly past the edge; one partial block column.
     const int rows = static_cast<int>(shape.tile_m) + 6, cols = 20;

@@ -81,8 +81,9 @@ Result<MatmulKernel> parse_matmul_kernel(std::string_view text) {
   }
   return invalid_argument(
       "unknown matmul kernel '" + std::string(text) +
-      "': choose uncoalesced, naive, tiled, regtile-1d, regtile-2d, vectorized or warptile (the "
-      "ladder from one thread per element to warp tiling), or a tensor-core rung: wmma-fp16, "
+      "': choose uncoalesced, naive, tiled, regtile-1d, regtile-2d, vectorized, warptile or "
+      "pipelined (the ladder from one thread per element to warp tiling fed by cp.async), or a "
+      "tensor-core rung: wmma-fp16, "
       "wmma-bf16, wmma-tf32, mma-fp16 or wgmma-fp16.");
 }
 

@@ -10,10 +10,10 @@
 namespace tl::compute {
 namespace {
 
-// Issue #20's target for the best FP32 rung (warptile) against cuBLAS SGEMM at 4096³ (issue #6
-// asked 0.75; the rung reached 0.76-0.77 on an H200, docs/PERFORMANCE.md).
+// Issue #20's target for the best FP32 rung (pipelined) against cuBLAS SGEMM at 4096³ (issue #6
+// asked 0.75 of the warptile rung, which reached 0.76-0.77 on an H200, docs/PERFORMANCE.md).
 constexpr double kBestRungTarget = 0.90;
-constexpr const char* kBestRung = "warptile";
+constexpr const char* kBestRung = "pipelined";
 // Issue #20's target for the best tensor-core rung against cuBLAS at FP16 (FP32 accumulation),
 // 4096³: the wgmma rung where the device runs it (Hopper), else the mma.sync rung.
 constexpr double kBestTensorRungTarget = 0.5;

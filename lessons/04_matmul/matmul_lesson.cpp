@@ -100,11 +100,14 @@ const std::vector<lessons::ParamSpec>& specs() {
        lessons::ParamKind::kChoice,
        "tiled",
        {"uncoalesced", "naive", "tiled", "regtile-1d", "regtile-2d", "vectorized", "warptile",
-        "wmma-fp16", "wmma-bf16", "wmma-tf32", "mma-fp16", "wgmma-fp16"},
+        "pipelined", "wmma-fp16", "wmma-bf16", "wmma-tf32", "mma-fp16", "wgmma-fp16"},
        "The ladder, each rung one change: uncoalesced (one thread per element, x picking the row); "
        "naive (x picking the column: coalesced); tiled (shared-memory tiles); regtile-1d (8 "
        "elements per thread); regtile-2d (8×8 per thread); vectorized (float4 loads, transposed A "
-       "tile); warptile (tiles split per warp, double-buffered). Tensor cores (a GPU of compute "
+       "tile); warptile (tiles split per warp, double-buffered); pipelined (warptile's threads, "
+       "tiles "
+       "copied by a cp.async pipeline, multiply-adds in zigzag order, shape tuned per GPU). "
+       "Tensor cores (a GPU of compute "
        "capability 8.0 or newer; not emulated): wmma-fp16, wmma-bf16, wmma-tf32 (WMMA fragments, "
        "inputs rounded to that format, FP32 accumulation); mma-fp16 (mma.sync with ldmatrix and a "
        "cp.async pipeline); wgmma-fp16 (Hopper only, compute capability 9.0: a warpgroup's "
@@ -243,6 +246,7 @@ class MatmulLesson final : public Lesson, public CountingLesson, public OwnCeili
       case MatmulKernel::kRegtile2d:
       case MatmulKernel::kVectorized:
       case MatmulKernel::kWarptile:
+      case MatmulKernel::kPipelined:
         return 64;  // an 8×8 square (two 4×4 in the warp-tiled kernel)
       case MatmulKernel::kWmmaFp16:
       case MatmulKernel::kWmmaBf16:

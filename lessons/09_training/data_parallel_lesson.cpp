@@ -37,6 +37,23 @@ lessons::ParamSpec data_parallel_gpus_spec() {
           true};
 }
 
+std::optional<std::string> data_parallel_unavailable(const Device& device) {
+  if (!device.is_gpu()) {
+    return std::string("Data parallel needs two or more CUDA GPUs; this run is on the emulator.");
+  }
+  static const std::optional<std::string> kOnThisMachine = []() -> std::optional<std::string> {
+    const int visible = lessons::visible_gpus();
+    if (visible < 2) {
+      return "Data parallel needs two or more CUDA GPUs; this machine has " +
+             std::to_string(visible) + ".";
+    }
+    const Status available = lessons::gpu_data_parallel_available(visible);
+    if (!available.is_ok()) return "Data parallel is not available here: " + available.message();
+    return std::nullopt;
+  }();
+  return kOnThisMachine;
+}
+
 Status add_data_parallel_rows(LessonReport& report, const lessons::TrainingSettings& settings,
                               const lessons::ParamValues& values, const Device& device, int repeats,
                               const std::atomic<bool>* cancel) {

@@ -6,6 +6,8 @@
 // show the same rows.
 
 #include <atomic>
+#include <optional>
+#include <string>
 
 #include "compute/lessons/lesson.hpp"
 #include "mlp_trainer.hpp"
@@ -14,6 +16,11 @@ namespace tl::compute {
 
 // The parameter's spec, for the lesson's list.
 lessons::ParamSpec data_parallel_gpus_spec();
+
+// Why the `gpus` parameter cannot be used on `device` (the emulator, one GPU, no NCCL), or
+// nothing where data parallel can run. Asked once per process for the GPUs and NCCL: neither
+// changes while ThreadLab runs.
+std::optional<std::string> data_parallel_unavailable(const Device& device);
 
 // Adds the rows and notes for `values`' "gpus" to `report` (a timed run of `settings` on
 // `device`, `repeats` timed steps per GPU count).

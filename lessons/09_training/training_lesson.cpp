@@ -115,6 +115,12 @@ class TrainingLesson final : public Lesson {
   [[nodiscard]] lessons::ParamValues emulator_defaults() const override {
     return {{"hidden", "32"}, {"batch", "64"}};
   }
+  [[nodiscard]] std::map<std::string, std::string> unavailable_params(
+      const Device& device) const override {
+    std::map<std::string, std::string> unavailable;
+    if (auto why = data_parallel_unavailable(device)) unavailable.emplace("gpus", std::move(*why));
+    return unavailable;
+  }
   [[nodiscard]] std::uint32_t elements_per_thread() const override {
     return kernels::kMlpTile / kernels::kMlpBlockSide *
            (kernels::kMlpTile / kernels::kMlpBlockSide);

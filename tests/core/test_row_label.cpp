@@ -15,6 +15,7 @@ TEST(RowLabel, DeviceRowsLoseTheBackendTheHeaderNamesOnce) {
   EXPECT_TRUE(names_backend("Emulated kernel (CPU)"));
   EXPECT_TRUE(names_backend("GPU kernel"));
   EXPECT_TRUE(names_backend("copy C (emulated)"));
+  EXPECT_EQ(row_label_without_backend("one training step (emulated, CPU)"), "one training step");
 }
 
 TEST(RowLabel, HostRowsAndPlainNamesStayAsTheyAre) {

@@ -19,6 +19,7 @@
 #include "lessons/09_training/gradient_all_reduce.hpp"
 #include "lessons/09_training/mlp_trainer.hpp"
 #include "lessons/09_training/nccl_library.hpp"
+#include "lessons/09_training/training.hpp"
 
 namespace tl::lessons {
 namespace {
@@ -280,6 +281,25 @@ TEST(DataParallel, TheLessonSaysWhyItCannotSplitOnTheEmulator) {
   auto refused = (*lesson)->run_timed(*device, nullptr);
   ASSERT_FALSE(refused.is_ok());
   EXPECT_EQ(refused.error().kind, ErrorKind::kInvalidArgument);
+}
+
+// The launch panel greys what the device cannot honour: on the emulator the training lesson's gpus,
+// with the reason; lessons without such a parameter have nothing greyed.
+TEST(DataParallel, TheGpusParameterIsUnavailableOnTheEmulatorWithTheReason) {
+  auto device = compute::make_emulator_device();
+  auto training = compute::make_lesson("training");
+  ASSERT_TRUE(training.is_ok()) << training.message();
+  const auto unavailable = (*training)->unavailable_params(*device);
+  ASSERT_EQ(unavailable.size(), 1u);
+  ASSERT_EQ(unavailable.count("gpus"), 1u);
+  EXPECT_NE(unavailable.at("gpus").find("this run is on the emulator"), std::string::npos)
+      << unavailable.at("gpus");
+  for (const auto& info : catalog()) {
+    if (info.id == kTrainingId) continue;
+    auto lesson = compute::make_lesson(info.id);
+    ASSERT_TRUE(lesson.is_ok()) << lesson.message();
+    EXPECT_TRUE((*lesson)->unavailable_params(*device).empty()) << info.id;
+  }
 }
 
 }  // namespace

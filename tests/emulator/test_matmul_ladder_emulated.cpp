@@ -112,7 +112,8 @@ TEST(MatmulLadderEmulatedAlignment, UnalignedMatricesTakeTheScalarPath) {
   std::vector<float> expected(size.c_elements());
   lessons::matmul_reference(a_view, b_view, expected, size);
   const auto& kernels = kernels::emulator_kernels().matmul;
-  for (MatmulKernel kernel : {MatmulKernel::kVectorized, MatmulKernel::kWarptile}) {
+  for (MatmulKernel kernel :
+       {MatmulKernel::kVectorized, MatmulKernel::kWarptile, MatmulKernel::kPipelined}) {
     SCOPED_TRACE(std::string(lessons::to_string(kernel)));
     const MatmulVariant variant{kernel, 16, {}};
     const LaunchConfig config = lessons::matmul_covering_config(size, variant);

@@ -6,8 +6,11 @@
 
 #include <cmath>
 #include <cstdio>
+#include <iostream>
 
+#include "compute/lessons/lesson_registry.hpp"
 #include "gpu_test_environment.hpp"
+#include "lessons/09_training/data_parallel.hpp"
 #include "lessons/09_training/mlp_model.hpp"
 #include "lessons/09_training/mlp_trainer.hpp"
 
@@ -15,6 +18,28 @@ namespace tl::lessons {
 namespace {
 
 class TrainingGpu : public tl::testing::GpuTest {};
+
+// The launch panel greys the gpus parameter where data parallel cannot run, and says why: with one
+// GPU, "this machine has 1"; with two or more and NCCL, it is there to use.
+TEST_F(TrainingGpu, TheGpusParameterIsGreyedWithTheReasonOrAvailable) {
+  auto lesson = compute::make_lesson("training");
+  ASSERT_TRUE(lesson.is_ok()) << lesson.message();
+  const auto unavailable = (*lesson)->unavailable_params(device());
+  const int gpus = visible_gpus();
+  std::cout << gpus << " GPU(s) visible; gpus parameter: "
+            << (unavailable.count("gpus") ? unavailable.at("gpus") : "available") << '\n';
+  if (gpus < 2) {
+    ASSERT_EQ(unavailable.count("gpus"), 1u);
+    EXPECT_NE(unavailable.at("gpus").find("this machine has " + std::to_string(gpus)),
+              std::string::npos)
+        << unavailable.at("gpus");
+  } else if (gpu_data_parallel_available(gpus).is_ok()) {
+    EXPECT_EQ(unavailable.count("gpus"), 0u) << unavailable.at("gpus");
+  } else {
+    ASSERT_EQ(unavailable.count("gpus"), 1u);
+    EXPECT_NE(unavailable.at("gpus").find("not available here"), std::string::npos);
+  }
+}
 
 TEST_F(TrainingGpu, GradientsMatchTheReferenceWithSplitProducts) {
   TrainingSettings settings;

@@ -157,6 +157,18 @@ bool on_class_ramp(const std::uint8_t* p, int c) {
   return true;
 }
 
+// On the emulator the launch panel shows the gpus field greyed with its reason; another lesson has
+// nothing greyed.
+TEST_F(TrainingViewsTest, TheGpusFieldIsGreyedWithItsReasonOnTheEmulator) {
+  const auto& unavailable = app_->state().controls.unavailable;
+  ASSERT_EQ(unavailable.count("gpus"), 1u);
+  EXPECT_NE(unavailable.at("gpus").find("emulator"), std::string::npos) << unavailable.at("gpus");
+  ui_->draw_frame(*app_);  // the launch panel draws the field greyed, its reason under it
+  app_->select_lesson(std::string(lessons::kVectorAddId));
+  test_support::wait_until_idle(*app_);
+  EXPECT_TRUE(app_->state().controls.unavailable.empty());
+}
+
 TEST_F(TrainingViewsTest, StepTrainsInTheBackgroundAndEveryViewShowsIt) {
   frames_until(
       [&] {

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -113,6 +114,13 @@ class Lesson {
   // Values that replace the defaults when the lesson opens on the CPU emulator, where the GPU
   // defaults would take too long (empty: the defaults suit both).
   [[nodiscard]] virtual lessons::ParamValues emulator_defaults() const { return {}; }
+  // Parameters that this device cannot honour (a second GPU, a library that is not installed),
+  // each with its reason in one sentence: the launch panel greys them and says why. A run given
+  // one anyway goes on without it and notes the reason. Most lessons have none.
+  [[nodiscard]] virtual std::map<std::string, std::string> unavailable_params(
+      const Device& /*device*/) const {
+    return {};
+  }
   // How the threads map onto the elements, for the grid diagram's idle threads; none where threads
   // cooperate on elements.
   [[nodiscard]] virtual std::optional<ThreadCoverage> thread_coverage() const {

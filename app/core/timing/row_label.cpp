@@ -6,7 +6,7 @@ namespace tl {
 namespace {
 
 constexpr std::array<std::string_view, 2> kPrefixes = {"GPU ", "Emulated "};
-constexpr std::array<std::string_view, 2> kSuffixes = {" (CPU)", " (emulated)"};
+constexpr std::array<std::string_view, 3> kSuffixes = {" (CPU)", " (emulated)", " (emulated, CPU)"};
 
 }  // namespace
 

@@ -71,8 +71,8 @@ void draw_field_limit(const FieldLimit& limit) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", limit.sentence.c_str());
 }
 
-void draw_param(AppController& controller, const lessons::ParamSpec& spec,
-                const LaunchControls& controls, const DeviceLimits& limits) {
+void draw_param_field(AppController& controller, const lessons::ParamSpec& spec,
+                      const LaunchControls& controls, const DeviceLimits& limits) {
   const auto it = controls.values.find(spec.name);
   const std::string value = it != controls.values.end() ? it->second : spec.default_value;
   switch (spec.kind) {
@@ -122,6 +122,27 @@ void draw_param(AppController& controller, const lessons::ParamSpec& spec,
       break;
     }
   }
+}
+
+// A parameter this device cannot honour (the training lesson's GPUs on one GPU or the emulator) is
+// drawn greyed, with the reason under it and on hover, so nobody sets it and wonders.
+void draw_param(AppController& controller, const lessons::ParamSpec& spec,
+                const LaunchControls& controls, const DeviceLimits& limits) {
+  const auto unavailable = controls.unavailable.find(spec.name);
+  if (unavailable == controls.unavailable.end()) {
+    draw_param_field(controller, spec, controls, limits);
+    return;
+  }
+  ImGui::BeginDisabled();
+  draw_param_field(controller, spec, controls, limits);
+  ImGui::EndDisabled();
+  const std::string& why = unavailable->second;
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::SetTooltip("%s", why.c_str());
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
+  ImGui::TextWrapped("%s", why.c_str());
+  ImGui::PopStyleColor();
 }
 
 void draw_lesson_selector(AppController& controller, const LaunchControls& controls) {

@@ -210,6 +210,8 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
   PlotOptions options;
   options.x_title = timing.x_title;
   options.y_title = std::string(plot::quantity_axis_title(timing.shown_quantity));
+  // The legend names the emulator's series by what they measure: the backend is said once, here.
+  if (!is_gpu(state.backend)) options.y_title += "; device series: the CPU emulator";
   options.y_axis = plot::quantity_axis(timing.shown_quantity);
   if (!timing.log_y) {
     options.y_axis.scale = plot::AxisScale::kLinear;
