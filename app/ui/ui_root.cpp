@@ -104,8 +104,14 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
   const bool presenting = classroom.presenter;
 
   // Which results tab was open last frame decides whether the panel needs room this frame (the
-  // tab bar is drawn after the layout is fixed). Only UI state.
-  static bool timing_tab_open = true;
+  // tab bar is drawn after the layout is fixed). Only UI state, kept in this ImGui context's root
+  // window with the tab requests already handled: statics would outlive the window's controller
+  // (the tests make several in one process) and carry one's tabs into the next.
+  ImGuiStorage* const ui_memory = ImGui::GetStateStorage();
+  const ImGuiID timing_tab_open_id = ImGui::GetID("timing_tab_open");
+  const ImGuiID handled_requests_id = ImGui::GetID("handled_tab_requests");
+  const ImGuiID shown_launch_id = ImGui::GetID("timeline_shown_launch");
+  bool timing_tab_open = ui_memory->GetBool(timing_tab_open_id, true);
   LessonLayoutInputs in;
   in.body_width = full.x;
   in.body_height = body_height;
@@ -216,18 +222,19 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
   if (ImGui::BeginTabBar("results")) {
     // A lesson link (view=...) or a new GPU launch with measured blocks brings a tab to the front,
     // once; after that the user's clicks decide.
-    static std::uint64_t handled_requests = 0;
-    static std::uint64_t shown_launch = 0;
     const ViewSettings& view = controller.state().view;
     const TraceView& trace = controller.state().trace;
+    // Counters compared for equality only: their low 32 bits are enough.
+    const int requests = static_cast<int>(view.results_tab_requests);
+    const int launch_number = static_cast<int>(trace.launch_number);
     std::optional<ResultsTab> bring_forward;
-    if (view.results_tab_requests != handled_requests) {
+    if (requests != ui_memory->GetInt(handled_requests_id, 0)) {
       bring_forward = view.results_tab;
-      handled_requests = view.results_tab_requests;
-    } else if (trace.timeline.measured && trace.launch_number != shown_launch) {
+      ui_memory->SetInt(handled_requests_id, requests);
+    } else if (trace.timeline.measured && launch_number != ui_memory->GetInt(shown_launch_id, 0)) {
       bring_forward = ResultsTab::kTimeline;
     }
-    if (trace.timeline.measured) shown_launch = trace.launch_number;
+    if (trace.timeline.measured) ui_memory->SetInt(shown_launch_id, launch_number);
     auto flags_for = [&](ResultsTab tab) {
       return bring_forward == tab ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
     };
@@ -274,6 +281,7 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
     }
     ImGui::EndTabBar();
   }
+  ui_memory->SetBool(timing_tab_open_id, timing_tab_open);
   ImGui::EndChild();
   ImGui::EndGroup();
   // The caption has its own strip under the panels: it never covers the plot's axis.

@@ -15,6 +15,7 @@
 #include "lesson_views.hpp"
 #include "lessons/09_training/training_session.hpp"
 #include "render/class_map.hpp"
+#include "widgets/plot_widget.hpp"
 
 namespace tl::ui::training_views {
 
@@ -56,6 +57,10 @@ class TrainingLive final : public LessonLiveWork {
   [[nodiscard]] const lessons::TrainingSnapshot& snapshot() const { return *snapshot_; }
   [[nodiscard]] const std::vector<plot::PlotSeries>& loss_series() const { return loss_; }
   [[nodiscard]] const std::vector<plot::PlotSeries>& accuracy_series() const { return accuracy_; }
+  // The curves' legend toggles and hover: this session's, gone when the lesson closes (a static in
+  // the panel outlived the controller and carried one test's toggles into the next).
+  PlotState& loss_plot_state() { return loss_plot_state_; }
+  PlotState& accuracy_plot_state() { return accuracy_plot_state_; }
   // The boundary's texture (0 until the first one is drawn), its side and the step it shows.
   [[nodiscard]] std::uint32_t boundary_texture() const { return boundary_texture_; }
   [[nodiscard]] std::int64_t boundary_step() const { return boundary_step_; }
@@ -92,6 +97,8 @@ class TrainingLive final : public LessonLiveWork {
   std::string problem_;          // a command refused, the boundary's failure
   std::string announced_error_;  // the session's error last posted to the status bar
   bool device_free_ = true;      // no measurement holds the device
+  PlotState loss_plot_state_;
+  PlotState accuracy_plot_state_;
 };
 
 // The factory LessonViews::make_live names.

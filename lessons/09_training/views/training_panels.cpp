@@ -151,7 +151,6 @@ void draw_controls(TrainingLive& live) {
 }
 
 void draw_curves(TrainingLive& live) {
-  static PlotState loss_state, accuracy_state;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float height = std::max(avail.y, ImGui::GetFontSize() * 8);
   const float width = std::floor((avail.x - ImGui::GetStyle().ItemSpacing.x) / 2);
@@ -164,7 +163,7 @@ void draw_curves(TrainingLive& live) {
   loss.show_bands = false;
   loss.show_point_markers = false;
   ImGui::BeginChild("loss_plot", {width, height}, false, ImGuiWindowFlags_NoScrollbar);
-  PlotWidget("##loss", loss_state, live.loss_series(), {}, loss, {-1, -1});
+  PlotWidget("##loss", live.loss_plot_state(), live.loss_series(), {}, loss, {-1, -1});
   ImGui::EndChild();
   ImGui::SameLine();
   PlotOptions accuracy = loss;
@@ -172,7 +171,8 @@ void draw_curves(TrainingLive& live) {
   accuracy.y_title = "% correct";
   accuracy.y_axis = {.scale = plot::AxisScale::kLinear, .format = plot::TickFormat::kNumber};
   ImGui::BeginChild("accuracy_plot", {width, height}, false, ImGuiWindowFlags_NoScrollbar);
-  PlotWidget("##accuracy", accuracy_state, live.accuracy_series(), {}, accuracy, {-1, -1});
+  PlotWidget("##accuracy", live.accuracy_plot_state(), live.accuracy_series(), {}, accuracy,
+             {-1, -1});
   ImGui::EndChild();
 }
 
