@@ -8,6 +8,6 @@ cd "$root"
 binary=${THREADLAB_BINARY:-build/app/threadlab}
 mkdir -p assets/screenshots
 xvfb-run -a -s "-screen 0 1920x1080x24" "$binary" gui --frames 30 --width 1600 --height 1000 --scale 1 \
-  --action 'threadlab:set?n=1000&grid=4&block=256&color=block&launch' \
+  --action 'threadlab:set?lesson=vector-add&n=1000&grid=4&block=256&color=block&launch' \
   --screenshot assets/screenshots/window-emulator.png
 echo "wrote assets/screenshots/window-emulator.png"
