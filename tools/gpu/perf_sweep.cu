@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "kernels/trace.cuh"
+#include "tools/gpu/sweep_timing.cuh"
 
 namespace sweep {
 #include "kernels/matmul_mma.cuh"
@@ -35,43 +36,6 @@ namespace sweep {
 #include "kernels/vector_add.cuh"
 #include "tools/gpu/mma_candidates.cuh"
 }  // namespace sweep
-
-#define CHECK_CUDA(call)                                                                       \
-  do {                                                                                         \
-    const cudaError_t error_ = (call);                                                         \
-    if (error_ != cudaSuccess) {                                                               \
-      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(error_), __FILE__, __LINE__); \
-      std::exit(2);                                                                            \
-    }                                                                                          \
-  } while (0)
-
-struct Times {
-  float best, median;
-};
-
-template <typename F>
-Times time_it(F&& launch, int repeats = 30) {
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  launch();
-  launch();
-  std::vector<float> times;
-  for (int i = 0; i < repeats; ++i) {
-    cudaEventRecord(start);
-    launch();
-    cudaEventRecord(stop);
-    cudaEventSynchronize(stop);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
-    times.push_back(ms);
-  }
-  CHECK_CUDA(cudaGetLastError());
-  std::sort(times.begin(), times.end());
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return {times.front(), times[times.size() / 2]};
-}
 
 int g_sms = 0;
 
@@ -131,7 +95,7 @@ bool vector_add_sweep() {
   CHECK_CUDA(cudaMemset(c, 0, size_t(n) * 4));
   // The app's ceiling: cudaMemcpy of 512 MiB; also of the whole 1 GiB of A.
   auto copy_rate = [&](size_t copy_bytes) {
-    const Times t = time_it([&] { cudaMemcpy(c, a, copy_bytes, cudaMemcpyDeviceToDevice); });
+    const Times t = time_it([&] { cudaMemcpy(c, a, copy_bytes, cudaMemcpyDeviceToDevice); }, 30);
     return std::make_pair(2.0 * copy_bytes / (t.best * 1e-3) / 1e9,
                           2.0 * copy_bytes / (t.median * 1e-3) / 1e9);
   };
@@ -154,7 +118,7 @@ bool vector_add_sweep() {
       {"vectorized u4 stream", add_vectorized<4, true>},
   };
   ok = check_add(add_simple, 0, "simple") && ok;
-  const Times simple = time_it([&] { add_simple(a, b, c, n, 0); });
+  const Times simple = time_it([&] { add_simple(a, b, c, n, 0); }, 30);
   std::printf("  %-24s grid %-8s best %5.0f GB/s (%.3f of copy 512M best) median %5.0f (%.3f)\n",
               "one per element", "cover", bytes / (simple.best * 1e-3) / 1e9,
               bytes / (simple.best * 1e-3) / 1e9 / copy512.first,
@@ -164,7 +128,7 @@ bool vector_add_sweep() {
     for (const int per_sm : {0, 4, 8, 16, 32}) {
       const int grid = per_sm * g_sms;
       ok = check_add(v.launch, grid, v.name) && ok;
-      const Times t = time_it([&] { v.launch(a, b, c, n, grid); });
+      const Times t = time_it([&] { v.launch(a, b, c, n, grid); }, 30);
       const double best = bytes / (t.best * 1e-3) / 1e9, median = bytes / (t.median * 1e-3) / 1e9;
       char grid_name[32];
       std::snprintf(grid_name, sizeof grid_name, per_sm ? "%d/SM" : "cover", per_sm);

@@ -21,49 +21,13 @@
 #include <vector>
 
 #include "kernels/trace.cuh"
+#include "tools/gpu/sweep_timing.cuh"
 
 namespace sweep {
 #include "kernels/matmul_pipelined.cuh"
 #include "kernels/matmul_tile_io.cuh"
 #include "kernels/matmul_warptile.cuh"
 }  // namespace sweep
-
-#define CHECK_CUDA(call)                                                                       \
-  do {                                                                                         \
-    const cudaError_t error_ = (call);                                                         \
-    if (error_ != cudaSuccess) {                                                               \
-      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(error_), __FILE__, __LINE__); \
-      std::exit(2);                                                                            \
-    }                                                                                          \
-  } while (0)
-
-struct Times {
-  float best, median;
-};
-
-template <typename F>
-Times time_it(F&& launch, int repeats = 20) {
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  launch();
-  launch();
-  std::vector<float> times;
-  for (int i = 0; i < repeats; ++i) {
-    cudaEventRecord(start);
-    launch();
-    cudaEventRecord(stop);
-    cudaEventSynchronize(stop);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
-    times.push_back(ms);
-  }
-  CHECK_CUDA(cudaGetLastError());
-  std::sort(times.begin(), times.end());
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return {times.front(), times[times.size() / 2]};
-}
 
 using Launch = void (*)(const float*, const float*, float*, int, int, int);
 
@@ -226,14 +190,14 @@ int main() {
   };
   const double flops = 2.0 * n * n * n;
   auto tflops = [&](float ms) { return flops / (ms * 1e-3) / 1e12; };
-  const Times before = time_it(cublas);
+  const Times before = time_it(cublas, 20);
   std::vector<float> ref(size_t(n) * n), got(size_t(n) * n);
   CHECK_CUDA(cudaMemcpy(ref.data(), c, ref.size() * 4, cudaMemcpyDeviceToHost));
   std::printf("cuBLAS SGEMM 4096^3 (before): best %.3f ms %.2f TFLOP/s, median %.3f ms %.2f\n",
               before.best, tflops(before.best), before.median, tflops(before.median));
   std::vector<std::pair<const Variant*, Times>> results;
   for (const Variant& v : variants) {
-    const Times t = time_it([&] { v.launch(a, b, c, n, n, n); });
+    const Times t = time_it([&] { v.launch(a, b, c, n, n, n); }, 20);
     CHECK_CUDA(cudaMemcpy(got.data(), c, got.size() * 4, cudaMemcpyDeviceToHost));
     float diff = 0;
     for (size_t i = 0; i < got.size(); ++i) diff = std::max(diff, std::fabs(got[i] - ref[i]));
@@ -244,7 +208,7 @@ int main() {
         v.name, t.best, tflops(t.best), t.median, tflops(t.median), before.best / t.best,
         before.median / t.median, diff);
   }
-  const Times after = time_it(cublas);
+  const Times after = time_it(cublas, 20);
   std::printf("cuBLAS SGEMM 4096^3 (after): best %.3f ms %.2f TFLOP/s, median %.3f ms %.2f\n",
               after.best, tflops(after.best), after.median, tflops(after.median));
   // The rows again, against cuBLAS after (the later half of the run).

@@ -22,19 +22,11 @@
 #include "kernels/reduction_kernels.hpp"
 #include "kernels/reduction_trace.cuh"
 #include "kernels/trace.cuh"
+#include "tools/gpu/sweep_timing.cuh"
 
 namespace tl {
 #include "kernels/sum_vectorized.cuh"
 }  // namespace tl
-
-#define CHECK_CUDA(call)                                                                       \
-  do {                                                                                         \
-    const cudaError_t error_ = (call);                                                         \
-    if (error_ != cudaSuccess) {                                                               \
-      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(error_), __FILE__, __LINE__); \
-      std::exit(2);                                                                            \
-    }                                                                                          \
-  } while (0)
 
 enum class Hint { kPlain, kLdg, kLdcs };
 
@@ -43,6 +35,30 @@ __device__ __forceinline__ float4 load(const float4* p) {
   if constexpr (H == Hint::kLdg) return __ldg(p);
   if constexpr (H == Hint::kLdcs) return __ldcs(p);
   return *p;
+}
+
+// Every variant ends as the lesson's kernel does: the block's sum into block_sums, and the last
+// block to finish sums those into *out (so no variant needs *out zeroed).
+__device__ void finish_sum(float total, float* out, float* block_sums, unsigned int* blocks_done) {
+  const float sum = tl::block_sum(total, tl::ReductionUntraced{});
+  __shared__ bool last_block;
+  if (threadIdx.x == 0) {
+    block_sums[blockIdx.x] = sum;
+    __threadfence();
+    last_block = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (last_block) {
+    float t = 0.0f;
+    for (int b = threadIdx.x; b < static_cast<int>(gridDim.x); b += blockDim.x) {
+      t += __ldcg(&block_sums[b]);
+    }
+    t = tl::block_sum(t, tl::ReductionUntraced{});
+    if (threadIdx.x == 0) {
+      *out = t;
+      *blocks_done = 0;
+    }
+  }
 }
 
 // Each trip a block reads one contiguous tile of LOADS × blockDim float4s (each thread LOADS of
@@ -72,25 +88,7 @@ __global__ void sum_tiles(const float* in, float* out, int n, float* block_sums,
   float total = 0.0f;
 #pragma unroll
   for (int k = 0; k < LOADS; ++k) total += s[k];
-  const float sum = tl::block_sum(total, tl::ReductionUntraced{});
-  __shared__ bool last_block;
-  if (threadIdx.x == 0) {
-    block_sums[blockIdx.x] = sum;
-    __threadfence();
-    last_block = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (last_block) {
-    float t = 0.0f;
-    for (int b = threadIdx.x; b < static_cast<int>(gridDim.x); b += blockDim.x) {
-      t += __ldcg(&block_sums[b]);
-    }
-    t = tl::block_sum(t, tl::ReductionUntraced{});
-    if (threadIdx.x == 0) {
-      *out = t;
-      *blocks_done = 0;
-    }
-  }
+  finish_sum(total, out, block_sums, blocks_done);
 }
 
 // The lesson's walk (LOADS float4s gridDim·blockDim apart per trip) with more loads or a hint.
@@ -118,25 +116,7 @@ __global__ void sum_strided(const float* in, float* out, int n, float* block_sum
   float total = 0.0f;
 #pragma unroll
   for (int k = 0; k < LOADS; ++k) total += s[k];
-  const float sum = tl::block_sum(total, tl::ReductionUntraced{});
-  __shared__ bool last_block;
-  if (threadIdx.x == 0) {
-    block_sums[blockIdx.x] = sum;
-    __threadfence();
-    last_block = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (last_block) {
-    float t = 0.0f;
-    for (int b = threadIdx.x; b < static_cast<int>(gridDim.x); b += blockDim.x) {
-      t += __ldcg(&block_sums[b]);
-    }
-    t = tl::block_sum(t, tl::ReductionUntraced{});
-    if (threadIdx.x == 0) {
-      *out = t;
-      *blocks_done = 0;
-    }
-  }
+  finish_sum(total, out, block_sums, blocks_done);
 }
 
 using Kernel = void (*)(const float*, float*, int, float*, unsigned int*);
@@ -145,33 +125,6 @@ struct Variant {
   std::string name;
   Kernel kernel;
 };
-
-float median_of(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-template <typename F>
-float time_median(F&& launch, int repeats = 30) {
-  cudaEvent_t start, stop;
-  CHECK_CUDA(cudaEventCreate(&start));
-  CHECK_CUDA(cudaEventCreate(&stop));
-  launch();
-  launch();
-  std::vector<float> times;
-  for (int i = 0; i < repeats; ++i) {
-    CHECK_CUDA(cudaEventRecord(start));
-    launch();
-    CHECK_CUDA(cudaEventRecord(stop));
-    CHECK_CUDA(cudaEventSynchronize(stop));
-    float ms = 0;
-    CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
-    times.push_back(ms);
-  }
-  CHECK_CUDA(cudaEventDestroy(start));
-  CHECK_CUDA(cudaEventDestroy(stop));
-  return median_of(times);
-}
 
 int main() {
   cudaDeviceProp prop{};
@@ -201,10 +154,12 @@ int main() {
   void* temp = nullptr;
   CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
   auto cub_ms = [&] {
-    return time_median([&] { CHECK_CUDA(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n)); });
+    return time_it([&] { CHECK_CUDA(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n)); }, 30)
+        .median;
   };
   const float copy_ms =
-      time_median([&] { CHECK_CUDA(cudaMemcpy(copy, in, bytes, cudaMemcpyDeviceToDevice)); });
+      time_it([&] { CHECK_CUDA(cudaMemcpy(copy, in, bytes, cudaMemcpyDeviceToDevice)); }, 30)
+          .median;
   const float cub_before = cub_ms();
   std::printf("copy (read + written) %.1f GB/s; CUB %.1f GB/s\n", 2 * bytes / copy_ms / 1e6,
               bytes / cub_before / 1e6);
@@ -219,7 +174,7 @@ int main() {
     CHECK_CUDA(cudaMemcpy(&got, out, sizeof(float), cudaMemcpyDeviceToHost));
     const bool right = std::abs(got - reference) <= 1e-3 * std::sqrt(static_cast<double>(n));
     all_right = all_right && right;
-    const float ms = time_median(launch);
+    const float ms = time_it(launch, 30).median;
     std::printf("%-34s <<<%5d, %4d>>> %8.1f GB/s  %.3f of CUB  %s\n", name.c_str(), blocks, block,
                 bytes / ms / 1e6, cub_before / ms, right ? "" : "WRONG SUM");
   };

@@ -27,6 +27,7 @@
 
 #include "kernels/matmul_tensor_layout.hpp"
 #include "kernels/trace.cuh"
+#include "tools/gpu/sweep_timing.cuh"
 
 namespace tensor {
 #include "kernels/matmul_mma.cuh"
@@ -36,15 +37,6 @@ namespace tensor {
 }  // namespace tensor
 
 using tl::kernels::MmaOperand;
-
-#define CHECK_CUDA(call)                                                                       \
-  do {                                                                                         \
-    const cudaError_t error_ = (call);                                                         \
-    if (error_ != cudaSuccess) {                                                               \
-      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(error_), __FILE__, __LINE__); \
-      std::exit(2);                                                                            \
-    }                                                                                          \
-  } while (0)
 
 bool check_layout() {
   float *a_out, *b_out, *c_out;
