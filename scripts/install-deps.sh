@@ -37,6 +37,8 @@ readonly REQUIRED_PACKAGES=(
 readonly OPTIONAL_PACKAGES=(
   libbenchmark-dev      # the micro-benchmarks
   fonts-jetbrains-mono  # the code font; the app falls back to the UI font
+  ccache                # rebuilds compile only what changed (CMake uses it when it is there)
+  mold                  # a linker several times faster than ld.bfd for the test executables
 )
 
 log() { printf 'install-deps: %s\n' "$*"; }

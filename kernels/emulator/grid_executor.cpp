@@ -147,8 +147,17 @@ void store_context(const fctx::transfer_t& from) {
 // (there is nothing below it to return to).
 void fiber_entry(fctx::transfer_t from) {
   BlockFibers& block = *g_block;
+  // Only the scheduler's jump tells where the scheduler's stack is. A fiber started by the fiber
+  // before it (a chained round) learns that fiber's stack instead: taking that as the scheduler's
+  // made the last fiber of the round announce a fiber stack as the caller's, and AddressSanitizer
+  // then judged the caller's own frames against the wrong bounds in every later test.
+  const bool entered_from_scheduler = from.data == &block.scheduler;
   store_context(from);
-  after_switch(nullptr, &block.scheduler_stack_bottom, &block.scheduler_stack_bytes);
+  if (entered_from_scheduler) {
+    after_switch(nullptr, &block.scheduler_stack_bottom, &block.scheduler_stack_bytes);
+  } else {
+    after_switch(nullptr, nullptr, nullptr);
+  }
   (*block.body)();
   Fiber& self = (*block.fibers)[block.current];
   self.state = FiberState::kFinished;

@@ -8,8 +8,12 @@ namespace tl::kernels {
 std::vector<MappingProbe> moving_data_mapping_probes() {
   std::vector<MappingProbe> probes;
   // A last block only partly used, and a grid with a whole block past the end.
-  for (const auto& [n, config] : {std::pair{1000, LaunchConfig{{8, 1, 1}, {128, 1, 1}}},
-                                  std::pair{37, LaunchConfig{{3, 1, 1}, {32, 1, 1}}}}) {
+  for (const auto& shape : {std::pair{1000, LaunchConfig{{8, 1, 1}, {128, 1, 1}}},
+                            std::pair{37, LaunchConfig{{3, 1, 1}, {32, 1, 1}}}}) {
+    // Named copies, not a structured binding: the lambdas below capture them, which clang 14 (the
+    // sanitizer tree's compiler) does not allow for bindings.
+    const int n = shape.first;
+    const LaunchConfig config = shape.second;
     auto in = probe_inputs(n, 3);
     const MovingDataKernels& k = emulator_kernels().moving_data;
     probes.push_back({"transform_chunk n = " + std::to_string(n) + " on " + config.to_string(),

@@ -8,8 +8,12 @@ namespace tl::kernels {
 std::vector<MappingProbe> vector_add_mapping_probes() {
   std::vector<MappingProbe> probes;
   // A last block only partly used, and a grid with a whole block past the end.
-  for (const auto& [n, config] : {std::pair{1000, LaunchConfig{{11, 1, 1}, {96, 1, 1}}},
-                                  std::pair{37, LaunchConfig{{3, 1, 1}, {32, 1, 1}}}}) {
+  for (const auto& shape : {std::pair{1000, LaunchConfig{{11, 1, 1}, {96, 1, 1}}},
+                            std::pair{37, LaunchConfig{{3, 1, 1}, {32, 1, 1}}}}) {
+    // Named copies, not a structured binding: the lambdas below capture them, which clang 14 (the
+    // sanitizer tree's compiler) does not allow for bindings.
+    const int n = shape.first;
+    const LaunchConfig config = shape.second;
     auto a = probe_inputs(n, 1), b = probe_inputs(n, 2);
     const VectorAddKernels& k = emulator_kernels().vector_add;
     probes.push_back({"vector_add n = " + std::to_string(n) + " on " + config.to_string(), config,

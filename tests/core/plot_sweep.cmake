@@ -16,5 +16,5 @@ add_executable(threadlab_plot_sweep_tests
   ${CMAKE_CURRENT_LIST_DIR}/sweep/test_sweep_runner.cpp)
 target_link_libraries(threadlab_plot_sweep_tests PRIVATE GTest::gtest_main threadlab_core
                       nlohmann_json::nlohmann_json threadlab_warnings)
-gtest_discover_tests(threadlab_plot_sweep_tests PROPERTIES LABELS core DISCOVERY_TIMEOUT 60)
+gtest_discover_tests(threadlab_plot_sweep_tests PROPERTIES LABELS core-asan DISCOVERY_TIMEOUT 60)
 

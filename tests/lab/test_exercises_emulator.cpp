@@ -18,7 +18,13 @@ LabOptions emulator_options() {
   options.backend = LabBackend::kEmulator;
   const char* executable = std::getenv("THREADLAB_EXECUTABLE");
   options.worker_executable = executable != nullptr ? executable : THREADLAB_EXECUTABLE;
-  options.cache_dir = ::testing::TempDir() + "threadlab-lab-emulator-cache";
+  // CI keeps this cache from run to run (THREADLAB_TEST_LAB_CACHE, set by .ci/run): its objects
+  // are keyed by the source, the headers, the flags and the compiler, so a reused one is the same
+  // build. Compiling cold is tested by tests/lab_emulator (LearnerKernel cache tests).
+  const char* shared_cache = std::getenv("THREADLAB_TEST_LAB_CACHE");
+  options.cache_dir = shared_cache != nullptr && *shared_cache != '\0'
+                          ? std::string(shared_cache) + "/exercises-emulator"
+                          : ::testing::TempDir() + "threadlab-lab-emulator-cache";
   options.timed_repeats = 0;
   options.compare_with_solution = false;
   // Hidden checks of 2^20 elements, traced, on a loaded 2-core machine.
