@@ -2,7 +2,7 @@
 
 #include <optional>
 
-namespace tl::lab_texts {
+namespace tl::lab_prelude_text {
 std::optional<std::string_view> find_text(std::string_view path);
 }
 
@@ -10,7 +10,7 @@ namespace tl::lab {
 
 std::string_view lab_prelude_source() {
   static const std::string_view text =
-      lab_texts::find_text("app/lab/prelude/threadlab_lab.cuh").value_or("");
+      lab_prelude_text::find_text("app/lab/prelude/threadlab_lab.cuh").value_or("");
   return text;
 }
 
