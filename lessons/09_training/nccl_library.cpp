@@ -1,22 +1,16 @@
 #include "nccl_library.hpp"
 
-#include <dlfcn.h>
-
 #include <cstdlib>
 #include <mutex>
 #include <optional>
 #include <vector>
 
+#include "core/dynamic_library.hpp"
+
 namespace tl::lessons {
 namespace {
 
 constexpr const char* kFile = "libnccl.so.2";
-
-template <typename F>
-bool bind(void* handle, F& function, const char* name) {
-  function = reinterpret_cast<F>(::dlsym(handle, name));
-  return function != nullptr;
-}
 
 std::string set_variable(const char* name) {
   const char* value = std::getenv(name);
@@ -59,33 +53,27 @@ Result<const NcclLibrary*> NcclLibrary::load() {
   std::lock_guard lock(mutex);
   if (loaded) return *loaded;
   static NcclLibrary nccl;
-  std::string tried;
-  void* handle = nullptr;
-  for (const std::string& path : nccl_library_candidates()) {
-    handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (handle != nullptr) {
-      nccl.path = path;
-      break;
-    }
-    tried += (tried.empty() ? "" : ", ") + path;
-  }
-  if (handle == nullptr) {
+  DynamicLibrary library = DynamicLibrary::open_first(nccl_library_candidates());
+  nccl.path = library.path();
+  const std::string& tried = library.tried();
+  if (!library.loaded()) {
     loaded = Error{ErrorKind::kNoDevice,
                    "NCCL is not installed here (tried " + tried +
                        "): data parallel training sums the GPUs' gradients with it. Install "
                        "libnccl2, or set THREADLAB_NCCL_LIBRARY to a libnccl.so.2"};
     return *loaded;
   }
-  const bool complete = bind(handle, nccl.get_version, "ncclGetVersion") &&
-                        bind(handle, nccl.get_unique_id, "ncclGetUniqueId") &&
-                        bind(handle, nccl.comm_init_rank, "ncclCommInitRank") &&
-                        bind(handle, nccl.comm_destroy, "ncclCommDestroy") &&
-                        bind(handle, nccl.comm_abort, "ncclCommAbort") &&
-                        bind(handle, nccl.all_reduce, "ncclAllReduce") &&
-                        bind(handle, nccl.error_string, "ncclGetErrorString");
+  const bool complete = library.bind(nccl.get_version, "ncclGetVersion") &&
+                        library.bind(nccl.get_unique_id, "ncclGetUniqueId") &&
+                        library.bind(nccl.comm_init_rank, "ncclCommInitRank") &&
+                        library.bind(nccl.comm_destroy, "ncclCommDestroy") &&
+                        library.bind(nccl.comm_abort, "ncclCommAbort") &&
+                        library.bind(nccl.all_reduce, "ncclAllReduce") &&
+                        library.bind(nccl.error_string, "ncclGetErrorString");
   if (!complete) {
     loaded = Error{ErrorKind::kNoDevice,
-                   nccl.path + " lacks an NCCL 2 function data parallel training needs"};
+                   nccl.path + " lacks an NCCL 2 function data parallel training needs (" +
+                       library.missing() + ")"};
     return *loaded;
   }
   if (nccl.get_version(&nccl.version) != kNcclSuccess || nccl.version < 2000) {

@@ -7,7 +7,6 @@
 #include <cupti_range_profiler.h>
 #include <cupti_result.h>
 #include <cupti_target.h>
-#include <dlfcn.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -16,6 +15,8 @@
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include "core/dynamic_library.hpp"
 
 namespace tl::compute {
 namespace {
@@ -45,12 +46,6 @@ struct CuptiApi {
   decltype(&cuptiRangeProfilerGetCounterDataInfo) range_counter_data_info;
 };
 
-template <typename F>
-bool resolve(void* library, const char* symbol, F& function) {
-  function = reinterpret_cast<F>(dlsym(library, symbol));
-  return function != nullptr;
-}
-
 // Where to look: the variable's path alone when it is set; else CUPTI of the CUDA major version
 // ThreadLab was built with, any CUPTI, and the toolkit's usual folders (CUPTI's folder is often
 // not on the loader's path).
@@ -64,48 +59,42 @@ std::vector<std::string> candidate_paths() {
 }
 
 Result<const CuptiApi*> load(const std::vector<std::string>& paths) {
-  void* library = nullptr;
-  std::string tried;
-  for (const std::string& path : paths) {
-    library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (library != nullptr) break;
-    tried += (tried.empty() ? "" : ", ") + path;
-  }
-  if (library == nullptr) {
+  DynamicLibrary library = DynamicLibrary::open_first(paths);
+  if (!library.loaded()) {
     return Error{ErrorKind::kNoDevice,
-                 "hardware counters need CUPTI, which is not installed here (" + tried +
+                 "hardware counters need CUPTI, which is not installed here (" + library.tried() +
                      " not found): install the CUDA toolkit's CUPTI (libcupti), or set " +
                      kCuptiLibraryVariable + " to its path"};
   }
   auto api = std::make_unique<CuptiApi>();
   const bool complete =
-      resolve(library, "cuptiGetResultString", api->result_string) &&
-      resolve(library, "cuptiProfilerInitialize", api->profiler_initialize) &&
-      resolve(library, "cuptiProfilerDeviceSupported", api->device_supported) &&
-      resolve(library, "cuptiDeviceGetChipName", api->chip_name) &&
-      resolve(library, "cuptiProfilerGetCounterAvailability", api->counter_availability) &&
-      resolve(library, "cuptiProfilerHostInitialize", api->host_initialize) &&
-      resolve(library, "cuptiProfilerHostDeinitialize", api->host_deinitialize) &&
-      resolve(library, "cuptiProfilerHostConfigAddMetrics", api->host_add_metrics) &&
-      resolve(library, "cuptiProfilerHostGetConfigImageSize", api->host_config_image_size) &&
-      resolve(library, "cuptiProfilerHostGetConfigImage", api->host_config_image) &&
-      resolve(library, "cuptiProfilerHostGetNumOfPasses", api->host_passes) &&
-      resolve(library, "cuptiProfilerHostEvaluateToGpuValues", api->host_evaluate) &&
-      resolve(library, "cuptiRangeProfilerEnable", api->range_enable) &&
-      resolve(library, "cuptiRangeProfilerDisable", api->range_disable) &&
-      resolve(library, "cuptiRangeProfilerGetCounterDataSize", api->range_counter_data_size) &&
-      resolve(library, "cuptiRangeProfilerCounterDataImageInitialize",
-              api->range_counter_data_initialize) &&
-      resolve(library, "cuptiRangeProfilerSetConfig", api->range_set_config) &&
-      resolve(library, "cuptiRangeProfilerStart", api->range_start) &&
-      resolve(library, "cuptiRangeProfilerStop", api->range_stop) &&
-      resolve(library, "cuptiRangeProfilerDecodeData", api->range_decode) &&
-      resolve(library, "cuptiRangeProfilerGetCounterDataInfo", api->range_counter_data_info);
+      library.bind(api->result_string, "cuptiGetResultString") &&
+      library.bind(api->profiler_initialize, "cuptiProfilerInitialize") &&
+      library.bind(api->device_supported, "cuptiProfilerDeviceSupported") &&
+      library.bind(api->chip_name, "cuptiDeviceGetChipName") &&
+      library.bind(api->counter_availability, "cuptiProfilerGetCounterAvailability") &&
+      library.bind(api->host_initialize, "cuptiProfilerHostInitialize") &&
+      library.bind(api->host_deinitialize, "cuptiProfilerHostDeinitialize") &&
+      library.bind(api->host_add_metrics, "cuptiProfilerHostConfigAddMetrics") &&
+      library.bind(api->host_config_image_size, "cuptiProfilerHostGetConfigImageSize") &&
+      library.bind(api->host_config_image, "cuptiProfilerHostGetConfigImage") &&
+      library.bind(api->host_passes, "cuptiProfilerHostGetNumOfPasses") &&
+      library.bind(api->host_evaluate, "cuptiProfilerHostEvaluateToGpuValues") &&
+      library.bind(api->range_enable, "cuptiRangeProfilerEnable") &&
+      library.bind(api->range_disable, "cuptiRangeProfilerDisable") &&
+      library.bind(api->range_counter_data_size, "cuptiRangeProfilerGetCounterDataSize") &&
+      library.bind(api->range_counter_data_initialize,
+                   "cuptiRangeProfilerCounterDataImageInitialize") &&
+      library.bind(api->range_set_config, "cuptiRangeProfilerSetConfig") &&
+      library.bind(api->range_start, "cuptiRangeProfilerStart") &&
+      library.bind(api->range_stop, "cuptiRangeProfilerStop") &&
+      library.bind(api->range_decode, "cuptiRangeProfilerDecodeData") &&
+      library.bind(api->range_counter_data_info, "cuptiRangeProfilerGetCounterDataInfo");
   if (!complete) {
     return Error{ErrorKind::kNoDevice,
                  "hardware counters need CUPTI's Range Profiler (CUDA 12.6 or later); the CUPTI "
-                 "found here lacks it: " +
-                     std::string(dlerror())};
+                 "found here (" +
+                     library.path() + ") lacks it: no " + library.missing()};
   }
   return api.release();  // kept for the life of the process, like the library
 }

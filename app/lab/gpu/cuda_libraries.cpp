@@ -1,10 +1,9 @@
 #include "lab/gpu/cuda_libraries.hpp"
 
-#include <dlfcn.h>
-
 #include <cstdlib>
 #include <mutex>
 
+#include "core/dynamic_library.hpp"
 #include "lab/lab_prelude.hpp"
 
 namespace tl::lab {
@@ -24,23 +23,13 @@ std::vector<std::string> candidates(const std::string& file) {
   return paths;
 }
 
-void* open_first(const std::vector<std::string>& files, std::string& found, std::string& tried) {
+// Each file under each of the usual folders, in that order.
+DynamicLibrary open_first(const std::vector<std::string>& files) {
+  std::vector<std::string> paths;
   for (const std::string& file : files) {
-    for (const std::string& path : candidates(file)) {
-      if (void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) {
-        found = path;
-        return handle;
-      }
-      tried += (tried.empty() ? "" : ", ") + path;
-    }
+    for (std::string& path : candidates(file)) paths.push_back(std::move(path));
   }
-  return nullptr;
-}
-
-template <typename F>
-bool bind(void* handle, F& function, const char* name) {
-  function = reinterpret_cast<F>(::dlsym(handle, name));
-  return function != nullptr;
+  return DynamicLibrary::open_first(paths);
 }
 
 std::string program_log(const Nvrtc& nvrtc, NvrtcProgram program) {
@@ -60,9 +49,10 @@ Result<const Nvrtc*> Nvrtc::load() {
   std::lock_guard lock(mutex);
   if (loaded) return *loaded;
   static Nvrtc nvrtc;
-  std::string tried;
-  void* handle = open_first({"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"}, nvrtc.path, tried);
-  if (handle == nullptr) {
+  DynamicLibrary library = open_first({"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"});
+  nvrtc.path = library.path();
+  const std::string& tried = library.tried();
+  if (!library.loaded()) {
     loaded =
         Error{ErrorKind::kNoDevice,
               "NVRTC (the CUDA runtime compiler, libnvrtc.so.13 from the CUDA toolkit) was not "
@@ -72,21 +62,20 @@ Result<const Nvrtc*> Nvrtc::load() {
                   "or set CUDA_PATH; the emulator still runs your kernels."};
     return *loaded;
   }
-  const bool complete = bind(handle, nvrtc.version, "nvrtcVersion") &&
-                        bind(handle, nvrtc.error_string, "nvrtcGetErrorString") &&
-                        bind(handle, nvrtc.create_program, "nvrtcCreateProgram") &&
-                        bind(handle, nvrtc.destroy_program, "nvrtcDestroyProgram") &&
-                        bind(handle, nvrtc.compile_program, "nvrtcCompileProgram") &&
-                        bind(handle, nvrtc.get_program_log_size, "nvrtcGetProgramLogSize") &&
-                        bind(handle, nvrtc.get_program_log, "nvrtcGetProgramLog") &&
-                        bind(handle, nvrtc.get_cubin_size, "nvrtcGetCUBINSize") &&
-                        bind(handle, nvrtc.get_cubin, "nvrtcGetCUBIN") &&
-                        bind(handle, nvrtc.add_name_expression, "nvrtcAddNameExpression") &&
-                        bind(handle, nvrtc.get_lowered_name, "nvrtcGetLoweredName");
+  const bool complete = library.bind(nvrtc.version, "nvrtcVersion") &&
+                        library.bind(nvrtc.error_string, "nvrtcGetErrorString") &&
+                        library.bind(nvrtc.create_program, "nvrtcCreateProgram") &&
+                        library.bind(nvrtc.destroy_program, "nvrtcDestroyProgram") &&
+                        library.bind(nvrtc.compile_program, "nvrtcCompileProgram") &&
+                        library.bind(nvrtc.get_program_log_size, "nvrtcGetProgramLogSize") &&
+                        library.bind(nvrtc.get_program_log, "nvrtcGetProgramLog") &&
+                        library.bind(nvrtc.get_cubin_size, "nvrtcGetCUBINSize") &&
+                        library.bind(nvrtc.get_cubin, "nvrtcGetCUBIN") &&
+                        library.bind(nvrtc.add_name_expression, "nvrtcAddNameExpression") &&
+                        library.bind(nvrtc.get_lowered_name, "nvrtcGetLoweredName");
   if (!complete) {
-    loaded = Error{ErrorKind::kNoDevice, nvrtc.path +
-                                             " lacks an NVRTC function the Lab needs "
-                                             "(an NVRTC older than 11.1?)"};
+    loaded = Error{ErrorKind::kNoDevice, nvrtc.path + " lacks an NVRTC function the Lab needs (" +
+                                             library.missing() + ": an NVRTC older than 11.1?)"};
     return *loaded;
   }
   loaded = static_cast<const Nvrtc*>(&nvrtc);
@@ -148,45 +137,45 @@ Result<const CudaDriver*> CudaDriver::load() {
   std::lock_guard lock(mutex);
   if (loaded) return *loaded;
   static CudaDriver driver;
-  std::string found;
-  std::string tried;
-  void* handle = open_first({"libcuda.so.1", "libcuda.so"}, found, tried);
-  if (handle == nullptr) {
+  DynamicLibrary library = open_first({"libcuda.so.1", "libcuda.so"});
+  if (!library.loaded()) {
     loaded = Error{ErrorKind::kNoDevice,
                    "the NVIDIA driver (libcuda.so.1) was not found: no GPU to run on"};
     return *loaded;
   }
-  const bool complete = bind(handle, driver.init, "cuInit") &&
-                        bind(handle, driver.device_get_count, "cuDeviceGetCount") &&
-                        bind(handle, driver.device_get, "cuDeviceGet") &&
-                        bind(handle, driver.device_get_name, "cuDeviceGetName") &&
-                        bind(handle, driver.device_get_attribute, "cuDeviceGetAttribute") &&
-                        bind(handle, driver.primary_context_retain, "cuDevicePrimaryCtxRetain") &&
-                        bind(handle, driver.context_set_current, "cuCtxSetCurrent") &&
-                        bind(handle, driver.context_synchronize, "cuCtxSynchronize") &&
-                        bind(handle, driver.module_load_data, "cuModuleLoadData") &&
-                        bind(handle, driver.module_unload, "cuModuleUnload") &&
-                        bind(handle, driver.module_get_function, "cuModuleGetFunction") &&
-                        bind(handle, driver.function_get_attribute, "cuFuncGetAttribute") &&
-                        bind(handle, driver.function_set_attribute, "cuFuncSetAttribute") &&
-                        bind(handle, driver.mem_alloc, "cuMemAlloc_v2") &&
-                        bind(handle, driver.mem_free, "cuMemFree_v2") &&
-                        bind(handle, driver.memcpy_htod, "cuMemcpyHtoD_v2") &&
-                        bind(handle, driver.memcpy_dtoh, "cuMemcpyDtoH_v2") &&
-                        bind(handle, driver.memcpy_dtod, "cuMemcpyDtoD_v2") &&
-                        bind(handle, driver.memset_d8, "cuMemsetD8_v2") &&
-                        bind(handle, driver.launch_kernel, "cuLaunchKernel") &&
-                        bind(handle, driver.event_create, "cuEventCreate") &&
-                        bind(handle, driver.event_record, "cuEventRecord") &&
-                        bind(handle, driver.event_synchronize, "cuEventSynchronize") &&
-                        bind(handle, driver.event_destroy, "cuEventDestroy_v2") &&
-                        bind(handle, driver.get_error_name, "cuGetErrorName") &&
-                        bind(handle, driver.get_error_string, "cuGetErrorString");
-  if (complete && !bind(handle, driver.event_elapsed_time, "cuEventElapsedTime_v2")) {
-    bind(handle, driver.event_elapsed_time, "cuEventElapsedTime");
+  const bool complete = library.bind(driver.init, "cuInit") &&
+                        library.bind(driver.device_get_count, "cuDeviceGetCount") &&
+                        library.bind(driver.device_get, "cuDeviceGet") &&
+                        library.bind(driver.device_get_name, "cuDeviceGetName") &&
+                        library.bind(driver.device_get_attribute, "cuDeviceGetAttribute") &&
+                        library.bind(driver.primary_context_retain, "cuDevicePrimaryCtxRetain") &&
+                        library.bind(driver.context_set_current, "cuCtxSetCurrent") &&
+                        library.bind(driver.context_synchronize, "cuCtxSynchronize") &&
+                        library.bind(driver.module_load_data, "cuModuleLoadData") &&
+                        library.bind(driver.module_unload, "cuModuleUnload") &&
+                        library.bind(driver.module_get_function, "cuModuleGetFunction") &&
+                        library.bind(driver.function_get_attribute, "cuFuncGetAttribute") &&
+                        library.bind(driver.function_set_attribute, "cuFuncSetAttribute") &&
+                        library.bind(driver.mem_alloc, "cuMemAlloc_v2") &&
+                        library.bind(driver.mem_free, "cuMemFree_v2") &&
+                        library.bind(driver.memcpy_htod, "cuMemcpyHtoD_v2") &&
+                        library.bind(driver.memcpy_dtoh, "cuMemcpyDtoH_v2") &&
+                        library.bind(driver.memcpy_dtod, "cuMemcpyDtoD_v2") &&
+                        library.bind(driver.memset_d8, "cuMemsetD8_v2") &&
+                        library.bind(driver.launch_kernel, "cuLaunchKernel") &&
+                        library.bind(driver.event_create, "cuEventCreate") &&
+                        library.bind(driver.event_record, "cuEventRecord") &&
+                        library.bind(driver.event_synchronize, "cuEventSynchronize") &&
+                        library.bind(driver.event_destroy, "cuEventDestroy_v2") &&
+                        library.bind(driver.get_error_name, "cuGetErrorName") &&
+                        library.bind(driver.get_error_string, "cuGetErrorString");
+  if (complete && !library.bind(driver.event_elapsed_time, "cuEventElapsedTime_v2")) {
+    library.bind(driver.event_elapsed_time, "cuEventElapsedTime");
   }
   if (!complete || driver.event_elapsed_time == nullptr) {
-    loaded = Error{ErrorKind::kNoDevice, found + " lacks a driver function the Lab needs"};
+    loaded =
+        Error{ErrorKind::kNoDevice, library.path() + " lacks a driver function the Lab needs (" +
+                                        library.missing() + ")"};
     return *loaded;
   }
   loaded = static_cast<const CudaDriver*>(&driver);

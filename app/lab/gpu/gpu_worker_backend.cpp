@@ -3,7 +3,6 @@
 // H100), cached by source hash; the driver API loads it and launches it with the learner's grid,
 // block and shared memory. Runs only inside `threadlab worker`.
 
-#include <dlfcn.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +14,7 @@
 #include <optional>
 #include <sstream>
 
+#include "core/dynamic_library.hpp"
 #include "lab/gpu/cuda_libraries.hpp"
 #include "lab/lab_prelude.hpp"
 #include "lab/worker/kernel_parameters.hpp"
@@ -40,18 +40,11 @@ struct Cublas {
     static bool tried = false;
     if (!tried) {
       tried = true;
-      for (const char* name : {"libcublas.so.13", "libcublas.so.12", "libcublas.so",
-                               "/usr/local/cuda/lib64/libcublas.so.13"}) {
-        if (void* library = ::dlopen(name, RTLD_NOW | RTLD_LOCAL)) {
-          cublas.create =
-              reinterpret_cast<decltype(cublas.create)>(::dlsym(library, "cublasCreate_v2"));
-          cublas.sgemm =
-              reinterpret_cast<decltype(cublas.sgemm)>(::dlsym(library, "cublasSgemm_v2"));
-          break;
-        }
-      }
-      if (cublas.create != nullptr && cublas.sgemm != nullptr &&
-          cublas.create(&cublas.handle) != 0) {
+      DynamicLibrary library =
+          DynamicLibrary::open_first({"libcublas.so.13", "libcublas.so.12", "libcublas.so",
+                                      "/usr/local/cuda/lib64/libcublas.so.13"});
+      if (library.bind(cublas.create, "cublasCreate_v2") &&
+          library.bind(cublas.sgemm, "cublasSgemm_v2") && cublas.create(&cublas.handle) != 0) {
         cublas.handle = nullptr;
       }
     }
