@@ -1,47 +1,37 @@
 #include "cublas_library.hpp"
 
 #include <cuda_runtime_api.h>
-#include <dlfcn.h>
 
 #include <mutex>
 #include <optional>
 #include <string>
 
+#include "core/dynamic_library.hpp"
+
 namespace tl::compute {
 namespace {
 
-template <typename F>
-bool resolve(void* library, const char* symbol, F& function) {
-  function = reinterpret_cast<F>(dlsym(library, symbol));
-  return function != nullptr;
-}
-
 Result<const CublasApi*> load() {
   // The cuBLAS of the CUDA major version ThreadLab was built with, then any.
-  const std::string versioned = "libcublas.so." + std::to_string(CUDART_VERSION / 1000);
-  void* library = nullptr;
-  std::string tried;
-  for (const std::string& name : {versioned, std::string("libcublas.so")}) {
-    library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (library != nullptr) break;
-    tried += (tried.empty() ? "" : ", ") + name;
-  }
-  if (library == nullptr) {
+  DynamicLibrary library = DynamicLibrary::open_first(
+      {"libcublas.so." + std::to_string(CUDART_VERSION / 1000), "libcublas.so"});
+  if (!library.loaded()) {
     return Error{ErrorKind::kNoDevice,
-                 "cuBLAS is not installed here (" + tried +
+                 "cuBLAS is not installed here (" + library.tried() +
                      " not found): install the CUDA toolkit's libcublas to compare with it"};
   }
   static CublasApi api{};
-  const bool complete = resolve(library, "cublasCreate_v2", api.create) &&
-                        resolve(library, "cublasDestroy_v2", api.destroy) &&
-                        resolve(library, "cublasSetMathMode", api.set_math_mode) &&
-                        resolve(library, "cublasSgemm_v2", api.sgemm) &&
-                        resolve(library, "cublasGemmEx", api.gemm_ex) &&
-                        resolve(library, "cublasGetStatusName", api.status_name) &&
-                        resolve(library, "cublasGetStatusString", api.status_string);
+  const bool complete = library.bind(api.create, "cublasCreate_v2") &&
+                        library.bind(api.destroy, "cublasDestroy_v2") &&
+                        library.bind(api.set_math_mode, "cublasSetMathMode") &&
+                        library.bind(api.sgemm, "cublasSgemm_v2") &&
+                        library.bind(api.gemm_ex, "cublasGemmEx") &&
+                        library.bind(api.status_name, "cublasGetStatusName") &&
+                        library.bind(api.status_string, "cublasGetStatusString");
   if (!complete) {
     return Error{ErrorKind::kNoDevice,
-                 "the cuBLAS found here lacks functions ThreadLab uses: " + std::string(dlerror())};
+                 "the cuBLAS found here (" + library.path() +
+                     ") lacks functions ThreadLab uses: " + library.missing()};
   }
   return &api;
 }
@@ -54,6 +44,28 @@ Status cublas_status(const CublasApi& api, cublasStatus_t status, const std::str
       status == CUBLAS_STATUS_ALLOC_FAILED ? ErrorKind::kOutOfMemory : ErrorKind::kCudaError;
   return Error{kind,
                what + ": " + api.status_string(status) + " (" + api.status_name(status) + ")"};
+}
+
+Status create_fp32_handle(cublasHandle_t& handle) {
+  if (handle != nullptr) return Status::ok();
+  auto loaded = cublas_api();
+  if (!loaded) return loaded.error();
+  const CublasApi* api = *loaded;
+  cublasHandle_t created = nullptr;
+  TL_RETURN_IF_ERROR(cublas_status(*api, api->create(&created), "creating the cuBLAS handle"));
+  if (Status math = cublas_status(*api, api->set_math_mode(created, CUBLAS_DEFAULT_MATH),
+                                  "setting the cuBLAS math mode");
+      !math) {
+    api->destroy(created);
+    return math;
+  }
+  handle = created;
+  return Status::ok();
+}
+
+void destroy_handle(cublasHandle_t handle) {
+  // A handle exists only if cuBLAS was loaded, so the library is there to destroy it.
+  if (handle != nullptr) (*cublas_api())->destroy(handle);
 }
 
 Result<const CublasApi*> cublas_api() {

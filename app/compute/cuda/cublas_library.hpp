@@ -36,4 +36,11 @@ Result<const CublasApi*> cublas_api();
 // when cuBLAS could not allocate its workspace); OK for CUBLAS_STATUS_SUCCESS.
 Status cublas_status(const CublasApi& api, cublasStatus_t status, const std::string& what);
 
+// Creates `handle` if it is null, in plain FP32 math, never TF32: cuBLAS is the reference the
+// lessons' float kernels are checked and timed against, so it must do the same arithmetic. The
+// first call loads cuBLAS's kernels, so a caller that times products makes it before timing.
+Status create_fp32_handle(cublasHandle_t& handle);
+// Destroys a handle create_fp32_handle() made; null is nothing to destroy.
+void destroy_handle(cublasHandle_t handle);
+
 }  // namespace tl::compute

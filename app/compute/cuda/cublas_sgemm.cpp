@@ -6,22 +6,11 @@
 
 namespace tl::compute {
 CublasSgemm::~CublasSgemm() {
-  // A handle exists only if cuBLAS was loaded, so the library is there to destroy it.
-  if (handle_ != nullptr) (*cublas_api())->destroy(handle_);
+  destroy_handle(handle_);
 }
 
 Status CublasSgemm::initialize() {
-  if (handle_ != nullptr) return Status::ok();
-  auto loaded = cublas_api();
-  if (!loaded) return loaded.error();
-  const CublasApi* api = *loaded;
-  cublasHandle_t handle = nullptr;
-  TL_RETURN_IF_ERROR(cublas_status(*api, api->create(&handle), "creating the cuBLAS handle"));
-  handle_ = handle;
-  // Plain FP32 arithmetic, never TF32: cuBLAS is the reference the students' float kernels are
-  // checked and timed against, so it must do the same arithmetic.
-  return cublas_status(*api, api->set_math_mode(handle_, CUBLAS_DEFAULT_MATH),
-                       "setting cuBLAS math mode");
+  return create_fp32_handle(handle_);
 }
 
 Status CublasSgemm::multiply(const float* a, const float* b, float* c, int m, int n, int k) {

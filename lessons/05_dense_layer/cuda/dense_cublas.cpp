@@ -8,22 +8,13 @@
 
 namespace tl::compute {
 CublasDenseLayer::~CublasDenseLayer() {
-  // A handle exists only if cuBLAS was loaded, so the library is there to destroy it.
-  if (handle_ != nullptr) (*cublas_api())->destroy(handle_);
+  destroy_handle(handle_);
 }
 
+// Plain FP32 arithmetic, never TF32: the three paths must compute the same float layer, so that one
+// tolerance checks them all and the timings compare like with like.
 Status CublasDenseLayer::initialize() {
-  if (handle_ != nullptr) return Status::ok();
-  auto loaded = cublas_api();
-  if (!loaded) return loaded.error();
-  const CublasApi* api = *loaded;
-  cublasHandle_t handle = nullptr;
-  TL_RETURN_IF_ERROR(cublas_status(*api, api->create(&handle), "creating the cuBLAS handle"));
-  handle_ = handle;
-  // Plain FP32 arithmetic, never TF32: the three paths must compute the same float layer, so that
-  // one tolerance checks them all and the timings compare like with like.
-  return cublas_status(*api, api->set_math_mode(handle_, CUBLAS_DEFAULT_MATH),
-                       "setting the cuBLAS math mode");
+  return create_fp32_handle(handle_);
 }
 
 Status CublasDenseLayer::product(const float* x, const float* w, float* z, int batch, int in,
