@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "core/format.hpp"
 #include "core/parallel_chunks.hpp"
 
@@ -414,22 +416,25 @@ std::string timeline_csv(std::span<const TimelineOp> ops) {
 std::string timeline_json(std::span<const TimelineOp> ops, std::uint32_t streams,
                           std::string_view memory, bool modelled) {
   const PipelineSummary s = summarize_pipeline(ops);
-  std::ostringstream out;
-  out << "{\n  \"streams\": " << streams << ",\n  \"memory\": \"" << memory << "\",\n"
-      << "  \"source\": \"" << (modelled ? "model" : "gpu-events") << "\",\n"
-      << "  \"total_ms\": " << number(s.total_ms, "%.6f")
-      << ",\n  \"serial_ms\": " << number(s.serial_ms, "%.6f")
-      << ",\n  \"ideal_ms\": " << number(s.ideal_ms, "%.6f")
-      << ",\n  \"overlap_won\": " << number(s.overlap_won, "%.4f") << ",\n  \"ops\": [";
-  for (std::size_t i = 0; i < ops.size(); ++i) {
-    const TimelineOp& op = ops[i];
-    out << (i == 0 ? "\n" : ",\n") << "    {\"chunk\": " << op.chunk
-        << ", \"stream\": " << op.stream << ", \"stage\": \"" << to_string(op.stage)
-        << "\", \"start_ms\": " << number(op.start_ms, "%.6f")
-        << ", \"end_ms\": " << number(op.end_ms, "%.6f") << "}";
+  // Microseconds are the events' resolution; more digits would only be noise in the file.
+  auto ms = [](double value) { return std::round(value * 1e6) / 1e6; };
+  nlohmann::ordered_json timeline = {{"streams", streams},
+                                     {"memory", std::string(memory)},
+                                     {"source", modelled ? "model" : "gpu-events"},
+                                     {"total_ms", ms(s.total_ms)},
+                                     {"serial_ms", ms(s.serial_ms)},
+                                     {"ideal_ms", ms(s.ideal_ms)},
+                                     {"overlap_won", std::round(s.overlap_won * 1e4) / 1e4}};
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const TimelineOp& op : ops) {
+    list.push_back({{"chunk", op.chunk},
+                    {"stream", op.stream},
+                    {"stage", to_string(op.stage)},
+                    {"start_ms", ms(op.start_ms)},
+                    {"end_ms", ms(op.end_ms)}});
   }
-  out << "\n  ]\n}\n";
-  return out.str();
+  timeline["ops"] = std::move(list);
+  return timeline.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 std::optional<std::uint64_t> batch_crossover(std::span<const BatchPoint> points) {
@@ -445,9 +450,9 @@ std::optional<std::uint64_t> batch_crossover(std::span<const BatchPoint> points)
 void transform_reference(std::span<const float> in, std::span<float> out, std::uint32_t rounds) {
   // x -> 0.75 x + 0.125 contracts towards 0.5; once a round leaves x unchanged every later round
   // does too, so stopping there gives the same bits as all the rounds. A GPU-sized run has 2^24
-  // elements and thousands of rounds: the whole chain cost the check about a minute, the chain up to its
-  // fixed point (a few dozen rounds for the lesson's inputs, a few hundred at most for any finite
-  // float) costs a second.
+  // elements and thousands of rounds: the whole chain cost the check about a minute, the chain up
+  // to its fixed point (a few dozen rounds for the lesson's inputs, a few hundred at most for any
+  // finite float) costs a second.
   for_each_chunk(in.size(), 0, 1 << 16, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       float x = in[i];

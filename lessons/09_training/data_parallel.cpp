@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdio>
 #include <mutex>
 #include <thread>
+
+#include <nlohmann/json.hpp>
 
 #if defined(THREADLAB_HAVE_CUDA)
 #include "nccl_all_reduce.hpp"
@@ -414,16 +417,6 @@ std::string shares_text(const std::vector<int>& shares, const char* separator) {
   return text;
 }
 
-std::string json_string(const std::string& text) {
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') quoted += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) continue;
-    quoted += c;
-  }
-  return quoted + "\"";
-}
-
 }  // namespace
 
 std::string scaling_table(const ScalingReport& report) {
@@ -473,28 +466,25 @@ std::string scaling_csv(const ScalingReport& report) {
 }
 
 std::string scaling_json(const ScalingReport& report) {
-  std::string text = "{\"network\": " + json_string(report.network) +
-                     ", \"batch\": " + std::to_string(report.batch) +
-                     ", \"all_reduce\": " + json_string(report.all_reduce) +
-                     ", \"gradient_bytes\": " + std::to_string(report.gradient_bytes) +
-                     ", \"devices\": [";
-  for (std::size_t r = 0; r < report.devices.size(); ++r) {
-    text += (r == 0 ? "" : ", ") + json_string(report.devices[r]);
+  nlohmann::ordered_json points = nlohmann::ordered_json::array();
+  for (const ScalingPoint& p : report.points) {
+    points.push_back({{"gpus", p.replicas},
+                      {"shares", p.shares},
+                      {"step_ms", p.step_ms},
+                      {"all_reduce_ms", p.all_reduce_ms},
+                      {"ring_bytes_per_gpu",
+                       std::round(ring_bytes_per_replica(report.gradient_bytes, p.replicas))},
+                      {"samples_per_s", p.samples_per_second},
+                      {"speedup", p.speedup},
+                      {"ideal_speedup", p.replicas},
+                      {"efficiency", p.efficiency}});
   }
-  text += "], \"points\": [";
-  char line[320];
-  for (std::size_t i = 0; i < report.points.size(); ++i) {
-    const ScalingPoint& p = report.points[i];
-    std::snprintf(line, sizeof line,
-                  "%s{\"gpus\": %d, \"shares\": [%s], \"step_ms\": %.6f, \"all_reduce_ms\": %.6f, "
-                  "\"ring_bytes_per_gpu\": %.0f, \"samples_per_s\": %.6g, \"speedup\": %.4f, "
-                  "\"ideal_speedup\": %d, \"efficiency\": %.4f}",
-                  i == 0 ? "" : ", ", p.replicas, shares_text(p.shares, ", ").c_str(), p.step_ms,
-                  p.all_reduce_ms, ring_bytes_per_replica(report.gradient_bytes, p.replicas),
-                  p.samples_per_second, p.speedup, p.replicas, p.efficiency);
-    text += line;
-  }
-  return text + "]}\n";
+  const nlohmann::ordered_json document = {
+      {"network", report.network},       {"batch", report.batch},
+      {"all_reduce", report.all_reduce}, {"gradient_bytes", report.gradient_bytes},
+      {"devices", report.devices},       {"points", std::move(points)}};
+  // A device name that is not UTF-8 is replaced, never a thrown exception in the middle of output.
+  return document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 // ---- devices and all-reduces ----

@@ -3,6 +3,7 @@
 // from sysfs text, the crossover, the chunks and the refusals of bad input.
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <bit>
@@ -101,9 +102,17 @@ TEST(MovingDataModel, TimelineExportsNameTheirSource) {
   const std::string csv = timeline_csv(ops);
   EXPECT_EQ(csv.rfind("chunk,stream,stage,start_ms,end_ms\n", 0), 0u);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);
-  EXPECT_NE(timeline_json(ops, 2, "pinned", true).find("\"source\": \"model\""), std::string::npos);
-  EXPECT_NE(timeline_json(ops, 2, "pinned", false).find("\"source\": \"gpu-events\""),
-            std::string::npos);
+  const nlohmann::json modelled = nlohmann::json::parse(timeline_json(ops, 2, "pinned", true));
+  EXPECT_EQ(modelled["source"], "model");
+  EXPECT_EQ(modelled["memory"], "pinned");
+  EXPECT_EQ(modelled["streams"], 2);
+  ASSERT_EQ(modelled["ops"].size(), ops.size());
+  EXPECT_EQ(modelled["ops"][0]["stage"], to_string(ops[0].stage));
+  EXPECT_DOUBLE_EQ(modelled["ops"][0]["end_ms"].get<double>(), ops[0].end_ms);
+  EXPECT_EQ(nlohmann::json::parse(timeline_json(ops, 2, "pinned", false))["source"], "gpu-events");
+  // A memory name with a quote in it stays one JSON string.
+  EXPECT_EQ(nlohmann::json::parse(timeline_json(ops, 2, "odd \"name\"", true))["memory"],
+            "odd \"name\"");
 }
 
 TEST(MovingDataModel, CopyKneeIsLatencyTimesBandwidth) {
@@ -195,8 +204,8 @@ TEST(MovingDataModel, CheckFindsAWrongElement) {
 
 TEST(MovingDataModel, TheReferenceStoppingAtItsFixedPointGivesEveryRoundsBits) {
   // Inputs across the float range, the lesson's [-1, 1) among them, and rounds past convergence.
-  std::vector<float> in = {0.0f,   -1.0f, 0.999f, 0.5f,    1e-30f, -3e38f,
-                           3e38f,  7.25f, -0.3f,  1.0e10f, 0.4999999f};
+  std::vector<float> in = {0.0f,  -1.0f, 0.999f, 0.5f,    1e-30f,    -3e38f,
+                           3e38f, 7.25f, -0.3f,  1.0e10f, 0.4999999f};
   for (std::uint32_t rounds : {0u, 1u, 7u, 60u, 400u, 3000u}) {
     std::vector<float> fast(in.size());
     transform_reference(in, fast, rounds);

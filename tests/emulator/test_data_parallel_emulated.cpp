@@ -5,6 +5,7 @@
 // releases the others instead of leaving them waiting.
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <unistd.h>
 
@@ -225,7 +226,13 @@ TEST(DataParallel, ScalingReportHasARowPerReplicaCountInEveryFormat) {
   EXPECT_EQ(csv.rfind("gpus,shares,batch,step_ms,all_reduce_ms", 0), 0u) << csv;
   EXPECT_NE(csv.find("\n3,7;7;6,20,"), std::string::npos) << csv;
   const std::string json = scaling_json(*report);
-  EXPECT_NE(json.find("\"shares\": [7, 7, 6]"), std::string::npos) << json;
+  const nlohmann::json document = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(document.is_discarded()) << json;
+  ASSERT_EQ(document["points"].size(), 3u) << json;
+  EXPECT_EQ(document["points"][2]["shares"], (std::vector<int>{7, 7, 6})) << json;
+  EXPECT_EQ(document["points"][2]["gpus"], 3) << json;
+  EXPECT_EQ(document["devices"].size(), 3u) << json;
+  EXPECT_EQ(document["batch"], 20) << json;
   EXPECT_NE(scaling_table(*report).find("global batch 20"), std::string::npos);
   EXPECT_DOUBLE_EQ(ring_bytes_per_replica(1000, 2), 1000.0);
   EXPECT_DOUBLE_EQ(ring_bytes_per_replica(1000, 4), 1500.0);
