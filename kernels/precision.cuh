@@ -1,8 +1,9 @@
 // The precision lesson's kernels: the same dot product and matrix product stored in FP32, TF32,
-// FP16 or BF16, accumulated in that format or in FP32. Every operation names its rounding
-// (__fmaf_rn,
-// __hfma, __hadd, ...): nvcc never fuses or reorders those, so the CPU emulator, which performs
-// each of them with the GPU's rounding (core/numeric/low_precision.cpp), computes the same bits.
+// FP16 or BF16, accumulated in that format or in FP32. Every operation is one with a stated
+// rounding: __fmaf_rn and __fadd_rn, which nvcc never contracts; __hfma, already fused; __hadd,
+// which carries no such promise (cuda_fp16.h gives it to __hadd_rn), but no product feeds an
+// __hadd here. So the CPU emulator, which performs each of them with the GPU's rounding
+// (core/numeric/low_precision.cpp), computes the same bits.
 //
 // Storage types: float (FP32, and TF32, whose values are floats with the low 13 mantissa bits 0),
 // __half (FP16) and __nv_bfloat16 (BF16). Accumulators: the storage type itself, or float.
@@ -17,8 +18,10 @@
 
 #if defined(__CUDACC__)
 // TF32 is no storage type: it is what a tensor core reads of a float. This conversion keeps the top
-// 10 of the 23 mantissa bits, rounding to nearest with ties away from zero (wmma::__float_to_tf32
-// is the same instruction). The emulator's version is tl::numeric::round_to_tf32.
+// 10 of the 23 mantissa bits, rounding to nearest with ties away from zero: the instruction
+// wmma::__float_to_tf32 emits. Tensor cores do not convert themselves (fed raw FP32 bits, they
+// ignore the low 13 in practice), and libraries may round differently. The emulator's version is
+// tl::numeric::round_to_tf32.
 __device__ inline float float_to_tf32(float x) {
   TL_NEEDS_SM80_OR_TRAP();
   unsigned int bits = __float_as_uint(x);

@@ -9,7 +9,8 @@
 //     block_sums[blockIdx.x], and the last block to finish (counted with one atomic per block) sums
 //     them and writes *out. So the result is the same on every run, whatever order blocks finish
 //     in. *blocks_done must be 0 before the first launch; the last block sets it back to 0.
-// n % 4 leftover elements are read one by one; `in` must be 16-byte aligned (cudaMalloc's is).
+// n % 4 leftover elements are read one by one, and so is every element when `in` is not 16-byte
+// aligned (cudaMalloc's is; `d_x + 1` is not), which float4 loads need.
 
 // The sum of `value` over the calling warp, in lane 0 (every lane of the warp must call it).
 template <class Trace>
@@ -51,7 +52,8 @@ template <class Trace>
 __global__ void sum_vectorized(const float* in, float* out, int n, float* block_sums,
                                unsigned int* blocks_done, Trace trace) {
   const float4* in4 = reinterpret_cast<const float4*>(in);
-  const int n4 = n / 4;
+  const bool aligned = reinterpret_cast<unsigned long long>(in) % 16 == 0;
+  const int n4 = aligned ? n / 4 : 0;
   const int stride = gridDim.x * blockDim.x;
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
@@ -72,8 +74,8 @@ __global__ void sum_vectorized(const float* in, float* out, int n, float* block_
     s0 += (a.x + a.y) + (a.z + a.w);
     for (int k = 0; k < 4; ++k) trace.wrote(4ull * i + k, i / stride);
   }
-  const int tail = 4 * n4 + blockIdx.x * blockDim.x + threadIdx.x;
-  if (tail < n) {
+  // Aligned, at most 3 elements are left and this runs once for each; misaligned, it is the sum.
+  for (int tail = 4 * n4 + blockIdx.x * blockDim.x + threadIdx.x; tail < n; tail += stride) {
     s1 += in[tail];
     trace.wrote(tail);
   }

@@ -24,17 +24,18 @@ __global__ void vector_add(const float* a, const float* b, float* c, int n, Trac
 // The kernel above is right, and on a large vector it is slower than a plain device-to-device
 // copy of the same bytes: each thread has only two 4-byte loads in flight, and a modern GPU needs
 // megabytes in flight at once to keep its memory busy (bandwidth × latency: several TB/s × about a
-// microsecond). The timed-only kernel below does the same C = A + B with more bytes in flight:
+// microsecond). The timed-only kernel below does the same C = A + B with more bytes in flight.
 //
-// - float4: every load and store moves 16 bytes, one instruction for four elements;
-// - kUnroll float4s of A and of B per thread and pass, all loaded before the first add, so each
-//   thread has 2 · kUnroll · 16 bytes travelling at once; a warp's accesses stay contiguous (the
-//   j-th float4 of every thread lies `threads` float4s further on);
-// - a grid sized to the device (the launcher gives it as many blocks as the SMs hold at once), not
-//   to N: the threads loop over the vector, `threads` float4s per step (a grid-stride loop, lesson
-//   2), so no block waits for a slot and none is launched just to do a handful of elements;
-// - streaming hints (kStreaming): __ldcs and __stcs mark the data as used once (evict first), so
-//   it does not push anything more useful out of the caches.
+// What ThreadLab runs is vector_add_vectorized<1, false>: every load and store is a float4, 16
+// bytes, one instruction for four elements, one float4 of A and of B per thread, no cache hints,
+// and a grid that covers N / 4 (one thread per float4), so the loop below makes one trip.
+//
+// The two template parameters are the knobs tools/gpu/perf_sweep.cu turned, which did not help on
+// an H200 (docs/PERFORMANCE.md, "Vector add: what it took"): kUnroll float4s of A and of B per
+// thread and pass, all loaded before the first add (a warp's accesses stay contiguous: the j-th
+// float4 of every thread lies `threads` float4s further on); kStreaming, __ldcs and __stcs, which
+// mark the data as used once. The sweep also tried grids sized to the device, the threads looping
+// over the vector `threads` float4s per step (a grid-stride loop, lesson 2).
 //
 // The last N % 4 elements (and every element when a pointer is not 16-byte aligned, which float4
 // accesses need) are added one at a time. Only its untraced build is compiled: it is timed, not

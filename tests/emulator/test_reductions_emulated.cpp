@@ -94,6 +94,30 @@ TEST_F(ReductionsEmulated, EveryBlockSizeAndAGridTooSmallForTheVectorizedLoop) {
   EXPECT_EQ(sum(SumRung::kVectorized, ones, 32, 1), 10007.0f);
 }
 
+// `in` one float past a 16-byte boundary (d_x + 1): the vectorized rung must not load float4s
+// through it (a GPU faults with "misaligned address") and reads one float at a time instead.
+TEST_F(ReductionsEmulated, TheVectorizedRungSumsAnInputThatIsNotSixteenByteAligned) {
+  for (std::uint64_t n : kAwkwardSizes) {
+    const auto ones = lessons::make_sum_data(n, SumData::kEqual, 1);
+    const LaunchConfig config = lessons::sum_config(SumRung::kVectorized, n, 256);
+    auto in = allocate_array<float>(*device_, n + 1);
+    ASSERT_TRUE(in.is_ok());
+    ASSERT_TRUE(device_->copy_to_device(in->data() + 1, ones.data(), n * 4).is_ok());
+    auto out = allocate_array<float>(*device_, 1);
+    auto sums = allocate_array<float>(*device_, config.grid.x);
+    auto done = allocate_array<unsigned int>(*device_, 1);
+    ASSERT_TRUE(device_->fill_zero(done->data(), 4).is_ok());
+    const Status launched = device_->kernels().reductions.sum(
+        SumRung::kVectorized, config, in->data() + 1, static_cast<int>(n),
+        {out->data(), sums->data(), done->data()});
+    ASSERT_TRUE(launched.is_ok()) << launched.message();
+    ASSERT_TRUE(device_->synchronize().is_ok());
+    float value = 0;
+    ASSERT_TRUE(device_->copy_to_host(&value, out->data(), 4).is_ok());
+    EXPECT_EQ(value, static_cast<float>(n)) << "n=" << n;
+  }
+}
+
 TEST_F(ReductionsEmulated, DroppingAnElementIsCaught) {
   // A grid one block short leaves the last block's elements unsummed: the check sees it.
   const auto data = lessons::make_sum_data(1000, SumData::kUniform, 3);
