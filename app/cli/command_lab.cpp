@@ -330,6 +330,8 @@ Result<std::vector<FolderEntry>> folder_entries(const std::filesystem::path& fol
     }
     entries.push_back(std::move(entry));
   }
+  // A failed step ends the iteration as if the folder had ended: say so instead of grading part.
+  if (error) return Error{ErrorKind::kIoError, folder.string() + ": " + error.message()};
   std::sort(entries.begin(), entries.end(),
             [](const FolderEntry& a, const FolderEntry& b) { return a.name < b.name; });
   return entries;
