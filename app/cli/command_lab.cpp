@@ -1,12 +1,18 @@
 // `threadlab lab ...`: the Kernel Lab for people who prefer their own editor, and for teachers who
 // grade a class's submissions; and `threadlab worker`, the process that runs learners' kernels.
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <iostream>
 #include <sstream>
 #include <thread>
 
@@ -25,17 +31,36 @@ namespace {
 
 using nlohmann::json;
 
+// The submission's bytes. A missing file and one the user may not read are told apart (EACCES is
+// not "no such file"), and only a regular file of at most 1 MiB is read (a FIFO would block).
 Result<std::string> read_source(const std::string& path) {
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) {
-    return Error{ErrorKind::kIoError, path + ": no such file"};
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) {
+    return Error{ErrorKind::kIoError,
+                 errno == ENOENT ? path + ": no such file" : path + ": " + std::strerror(errno)};
   }
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in && !in.eof()) return Error{ErrorKind::kIoError, path + ": could not be read"};
-  const std::string source = text.str();
-  if (source.size() > (1u << 20)) return Error{ErrorKind::kIoError, path + ": over 1 MiB"};
+  if (!S_ISREG(info.st_mode)) return Error{ErrorKind::kIoError, path + ": not a regular file"};
+  if (info.st_size > (1 << 20)) return Error{ErrorKind::kIoError, path + ": over 1 MiB"};
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return Error{ErrorKind::kIoError, path + ": " + std::strerror(errno)};
+  std::string source;
+  char chunk[65536];
+  for (;;) {
+    const ssize_t got = ::read(fd, chunk, sizeof chunk);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      const std::string reason = std::strerror(errno);
+      ::close(fd);
+      return Error{ErrorKind::kIoError, path + ": could not be read: " + reason};
+    }
+    if (got == 0) break;
+    source.append(chunk, static_cast<std::size_t>(got));
+    if (source.size() > (1u << 20)) {
+      ::close(fd);
+      return Error{ErrorKind::kIoError, path + ": over 1 MiB"};
+    }
+  }
+  ::close(fd);
   return source;
 }
 
@@ -54,7 +79,7 @@ Result<lab::LabBackend> backend_named(const std::string& name) {
   return lab::LabBackend::kEmulator;
 }
 
-Result<lab::LabOptions> lab_options(const LabCheckOptions& options) {
+Result<lab::LabOptions> lab_options(const lab::Exercise& exercise, const LabCheckOptions& options) {
   Result<lab::LabBackend> backend = backend_named(options.backend);
   if (!backend) return backend.error();
   lab::LabOptions lab;
@@ -66,11 +91,13 @@ Result<lab::LabOptions> lab_options(const LabCheckOptions& options) {
   if (!options.block.empty()) {
     Result<Dim3> block = parse_dim3(options.block);
     if (!block) return block.error();
+    if (Status valid = lab::validate_block(exercise, *block); !valid) return valid.error();
     lab.block = *block;
   }
   if (!options.grid.empty()) {
     Result<Dim3> grid = parse_dim3(options.grid);
     if (!grid) return grid.error();
+    if (Status valid = lab::validate_grid(*grid); !valid) return valid.error();
     lab.grid = *grid;
   }
   lab.run_only = options.run_only;
@@ -182,18 +209,23 @@ int command_lab_check(const LabCheckOptions& options, std::ostream& out, std::os
     return fail(err, "--format must be text or json", kExitUsage);
   }
   // The options first: a bad --grid is a bad command line whatever the file holds.
-  Result<lab::LabOptions> lab = lab_options(options);
+  Result<lab::LabOptions> lab = lab_options(*exercise, options);
   if (!lab) return fail(err, lab.error().message, kExitUsage);
+  lab->source_name = std::filesystem::path(options.file).filename().string();
   Result<std::string> source = read_source(options.file);
   if (!source) return fail(err, source.error().message, kExitUsage);
   const lab::CheckVerdict verdict = lab::check_submission(*exercise, *source, *lab);
   if (options.format == "json") {
-    out << verdict_json(*exercise, options.file, verdict).dump(2) << "\n";
+    out << verdict_json(*exercise, options.file, verdict)
+               .dump(2, ' ', false, json::error_handler_t::replace)
+        << "\n";
   } else {
     print_verdict(*exercise, verdict, out);
   }
   if (verdict.outcome != lab::Outcome::kPassed) {
-    err << "threadlab: " << options.file << ": " << verdict.reason << "\n";
+    // A reason that names the file already ("b.cu line 1: not UTF-8") is not prefixed twice.
+    const bool named = verdict.reason.starts_with(lab->source_name + " ");
+    fail(err, named ? verdict.reason : options.file + ": " + verdict.reason, kExitOk);
   }
   return exit_status(verdict.outcome);
 }
@@ -201,8 +233,9 @@ int command_lab_check(const LabCheckOptions& options, std::ostream& out, std::os
 int command_lab_watch(const LabCheckOptions& options, std::ostream& out, std::ostream& err) {
   const lab::Exercise* exercise = exercise_or_fail(options.exercise, err);
   if (exercise == nullptr) return kExitUsage;
-  Result<lab::LabOptions> lab = lab_options(options);
+  Result<lab::LabOptions> lab = lab_options(*exercise, options);
   if (!lab) return fail(err, lab.error().message, kExitUsage);
+  lab->source_name = std::filesystem::path(options.file).filename().string();
   out << "watching " << options.file << " for " << exercise->id << " (Ctrl+C stops)\n";
   std::filesystem::file_time_type seen{};
   for (int checks = 0; options.max_checks <= 0 || checks < options.max_checks;) {
@@ -223,6 +256,96 @@ int command_lab_watch(const LabCheckOptions& options, std::ostream& out, std::os
   return kExitOk;
 }
 
+namespace {
+
+// An RFC 4180 field: quoted where it holds a comma, a quote or a line break, quotes doubled.
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) {
+    quoted += c;
+    if (c == '"') quoted += '"';
+  }
+  return quoted + "\"";
+}
+
+// One entry of the graded folder: a file to grade, or why it is skipped.
+struct FolderEntry {
+  std::filesystem::path path;
+  std::string name;
+  std::string skipped;  // empty: graded
+};
+
+bool has_cu_extension(const std::filesystem::path& path) {
+  std::string extension = path.extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return extension == ".cu";
+}
+
+// Every entry of the folder, each graded or skipped with its reason; links are resolved without
+// following a loop and never lead out of the folder (a "submission" linked to /etc/passwd or
+// /dev/zero is not one). Nothing here throws: a folder the user may not read is an error value.
+Result<std::vector<FolderEntry>> folder_entries(const std::filesystem::path& folder) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::path root = fs::canonical(folder, error);
+  if (error) return Error{ErrorKind::kIoError, folder.string() + ": " + error.message()};
+  fs::directory_iterator it(folder, error);
+  if (error) return Error{ErrorKind::kIoError, folder.string() + ": " + error.message()};
+  std::vector<FolderEntry> entries;
+  for (; it != fs::directory_iterator(); it.increment(error)) {
+    if (error) return Error{ErrorKind::kIoError, folder.string() + ": " + error.message()};
+    FolderEntry entry;
+    entry.path = it->path();
+    entry.name = entry.path.filename().string();
+    const fs::file_status own = it->symlink_status(error);
+    if (error) {
+      entry.skipped = "could not be examined: " + error.message();
+    } else if (fs::is_symlink(own)) {
+      const fs::path target = fs::canonical(entry.path, error);
+      if (error) {
+        entry.skipped = error.value() == ELOOP ? "a symbolic link loop" : "a dangling link";
+      } else if (auto [end, _] =
+                     std::mismatch(root.begin(), root.end(), target.begin(), target.end());
+                 end != root.end()) {
+        entry.skipped = "a link out of the folder (not followed)";
+      } else if (fs::is_directory(target, error)) {
+        entry.skipped = "a link to a directory (not followed)";
+      } else if (!fs::is_regular_file(target, error)) {
+        entry.skipped = "a link to something that is not a regular file";
+      } else if (!has_cu_extension(target) && !has_cu_extension(entry.path)) {
+        entry.skipped = "not a .cu file";
+      } else {
+        entry.path = target;
+      }
+    } else if (fs::is_directory(own)) {
+      entry.skipped = "a subfolder (only the folder's own files are graded)";
+    } else if (fs::is_fifo(own)) {
+      entry.skipped = "a FIFO, not a regular file";
+    } else if (!fs::is_regular_file(own)) {
+      entry.skipped = "not a regular file";
+    } else if (!has_cu_extension(entry.path)) {
+      entry.skipped = "not a .cu file";
+    }
+    entries.push_back(std::move(entry));
+  }
+  // A failed step ends the iteration as if the folder had ended: say so instead of grading part.
+  if (error) return Error{ErrorKind::kIoError, folder.string() + ": " + error.message()};
+  std::sort(entries.begin(), entries.end(),
+            [](const FolderEntry& a, const FolderEntry& b) { return a.name < b.name; });
+  return entries;
+}
+
+// The grader's outcome: a kernel that never finished, or killed its worker, is not a wrong one.
+std::string grade_outcome(const lab::CheckVerdict& verdict) {
+  if (verdict.outcome == lab::Outcome::kFailed && verdict.timed_out) return "timeout";
+  if (verdict.outcome == lab::Outcome::kFailed && verdict.crashed) return "crashed";
+  return lab::to_string(verdict.outcome);
+}
+
+}  // namespace
+
 int command_lab_grade(const LabCheckOptions& options, std::ostream& out, std::ostream& err) {
   const lab::Exercise* exercise = exercise_or_fail(options.exercise, err);
   if (exercise == nullptr) return kExitUsage;
@@ -231,58 +354,106 @@ int command_lab_grade(const LabCheckOptions& options, std::ostream& out, std::os
   }
   std::error_code error;
   if (!std::filesystem::is_directory(options.file, error)) {
-    return fail(err, options.file + ": not a folder", kExitUsage);
+    return fail(err,
+                options.file + (error && error != std::errc::no_such_file_or_directory
+                                    ? ": " + error.message()
+                                    : ": not a folder"),
+                kExitUsage);
   }
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(options.file, error)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".cu") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  if (files.empty()) return fail(err, options.file + ": no .cu files to grade", kExitUsage);
-  Result<lab::LabOptions> lab = lab_options(options);
+  Result<lab::LabOptions> lab = lab_options(*exercise, options);
   if (!lab) return fail(err, lab.error().message, kExitUsage);
   lab->compare_with_solution = false;  // one reference time is enough: measured once below
+  Result<std::vector<FolderEntry>> entries = folder_entries(options.file);
+  if (!entries) return fail(err, entries.error().message, kExitFailure);
+  const auto graded_count =
+      std::count_if(entries->begin(), entries->end(),
+                    [](const FolderEntry& entry) { return entry.skipped.empty(); });
+  if (graded_count == 0) {
+    for (const FolderEntry& entry : *entries) {
+      err << "skipped " << entry.name << ": " << entry.skipped << "\n";
+    }
+    return fail(err, options.file + ": no .cu files to grade", kExitUsage);
+  }
 
   const bool terminal = ::isatty(STDERR_FILENO) != 0;
-  json rows = json::array();
-  if (options.format == "csv")
-    out << "file,outcome,passed_checks,checks,kernel_ms,seconds,reason\n";
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    const std::string name = files[i].filename().string();
-    // The progress bar goes to stderr, so that the table on stdout stays clean for a file.
-    const int done = static_cast<int>(30 * i / files.size());
-    err << (terminal ? "\r" : "") << "grading [" << std::string(done, '#')
-        << std::string(30 - done, '.') << "] " << i + 1 << "/" << files.size() << " " << name
-        << (terminal ? "\033[K" : "\n") << std::flush;
-    lab::CheckVerdict verdict;
-    if (Result<std::string> source = read_source(files[i].string()); source) {
-      verdict = lab::check_submission(*exercise, *source, *lab);
-    } else {
-      verdict.outcome = lab::Outcome::kFailed;
-      verdict.reason = source.error().message;
-    }
-    const auto passed = std::count_if(verdict.cases.begin(), verdict.cases.end(),
-                                      [](const lab::CaseResult& c) { return c.passed; });
-    if (options.format == "csv") {
-      std::string reason = verdict.reason;
-      std::replace(reason.begin(), reason.end(), '"', '\'');
-      std::replace(reason.begin(), reason.end(), '\n', ' ');
-      out << '"' << name << "\"," << lab::to_string(verdict.outcome) << "," << passed << ","
-          << verdict.cases.size() << "," << verdict.kernel_ms << "," << verdict.seconds << ",\""
-          << reason << "\"\n"
-          << std::flush;
-    } else {
-      json row = verdict_json(*exercise, name, verdict);
-      row["passed_checks"] = passed;
-      rows.push_back(row);
-    }
+  // Rows are written as they are graded (JSON too, as one array), so that a run stopped halfway
+  // keeps every row graded so far.
+  if (options.format == "csv") {
+    out << "file,outcome,passed_checks,checks,kernel_ms,seconds,reason\n" << std::flush;
+  } else {
+    out << "[";
   }
-  err << (terminal ? "\r\033[K" : "") << "graded " << files.size() << " files\n";
-  if (options.format == "json") out << rows.dump(2) << "\n";
+  std::size_t rows = 0;
+  const auto write_row = [&](const std::string& name, const std::string& outcome,
+                             const lab::CheckVerdict* verdict, const std::string& reason) {
+    const auto passed = verdict == nullptr
+                            ? 0
+                            : std::count_if(verdict->cases.begin(), verdict->cases.end(),
+                                            [](const lab::CaseResult& c) { return c.passed; });
+    if (options.format == "csv") {
+      out << csv_field(name) << "," << outcome << "," << passed << ","
+          << (verdict ? verdict->cases.size() : 0) << "," << (verdict ? verdict->kernel_ms : 0.0)
+          << "," << (verdict ? verdict->seconds : 0.0) << "," << csv_field(reason) << "\n";
+    } else {
+      json row = verdict ? verdict_json(*exercise, name, *verdict)
+                         : json{{"exercise", exercise->id}, {"file", name}, {"reason", reason}};
+      row["outcome"] = outcome;
+      row["passed_checks"] = passed;
+      out << (rows == 0 ? "\n" : ",\n") << row.dump(2, ' ', false, json::error_handler_t::replace);
+    }
+    out << std::flush;
+    ++rows;
+  };
+  std::size_t graded = 0;
+  std::size_t skipped = 0;
+  for (const FolderEntry& entry : *entries) {
+    if (!entry.skipped.empty()) {
+      ++skipped;
+      write_row(entry.name, "skipped", nullptr, entry.skipped);
+      continue;
+    }
+    // The progress bar goes to stderr, so that the table on stdout stays clean for a file.
+    const int done = static_cast<int>(30 * graded / static_cast<std::size_t>(graded_count));
+    err << (terminal ? "\r" : "") << "grading [" << std::string(done, '#')
+        << std::string(30 - done, '.') << "] " << graded + 1 << "/" << graded_count << " "
+        << entry.name << (terminal ? "\033[K" : "\n") << std::flush;
+    ++graded;
+    Result<std::string> source = read_source(entry.path.string());
+    if (!source) {
+      std::string reason = source.error().message;
+      if (reason.starts_with(entry.path.string())) {
+        reason = entry.name + reason.substr(entry.path.string().size());
+      }
+      write_row(entry.name, "unreadable", nullptr, reason);
+      continue;
+    }
+    lab::CheckVerdict verdict;
+    lab->source_name = entry.name;
+    // One file must never end the run: whatever escapes the check becomes this file's row.
+    try {
+      verdict = lab::check_submission(*exercise, *source, *lab);
+    } catch (const std::exception& e) {
+      verdict = lab::CheckVerdict{};
+      verdict.outcome = lab::Outcome::kUnavailable;
+      verdict.reason = std::string("the grader could not check this file: ") + e.what();
+    }
+    write_row(entry.name, grade_outcome(verdict), &verdict, verdict.reason);
+  }
+  if (options.format == "json") out << (rows == 0 ? "]\n" : "\n]\n");
+  err << (terminal ? "\r\033[K" : "") << "graded " << graded << " files";
+  if (skipped > 0) err << ", skipped " << skipped << " (their rows say why)";
+  err << "\n";
   return kExitOk;
 }
 
 int command_worker() {
+  // Started by hand (no pipes on 3 and 4), it would read nothing and exit 0 as if it had worked.
+  if (::fcntl(3, F_GETFD) < 0 || ::fcntl(4, F_GETFD) < 0) {
+    return fail(std::cerr,
+                "worker is for the Kernel Lab's internal use (it reads requests on descriptor 3 "
+                "and replies on 4); to check a kernel, run threadlab lab check",
+                kExitUsage);
+  }
   return lab::run_lab_worker(3, 4);
 }
 

@@ -26,6 +26,10 @@
 namespace tl::lab {
 namespace {
 
+// Static shared memory per block on every GPU ThreadLab supports (more needs dynamic shared
+// memory and an opt-in).
+constexpr std::uint64_t kStaticSharedLimit = 48 * 1024;
+
 class EmulatorWorkerBackend final : public WorkerBackend {
  public:
   CompileReply compile(const CompileRequest& request) override {
@@ -61,6 +65,19 @@ class EmulatorWorkerBackend final : public WorkerBackend {
       }
       if (traced) reply.log = compiled.build().diagnostics;
       all_cached = all_cached && compiled.build().from_cache;
+      // A GPU's compiler refuses a kernel with more static shared memory than a block may have;
+      // the emulator, whose __shared__ is ordinary memory, would run it. Refused the same way.
+      const EmulatedLearnerModule::StaticShared shared =
+          EmulatedLearnerModule::static_shared(compiled.build().shared_object);
+      if (shared.bytes > kStaticSharedLimit) {
+        reply.error = "kernel.cu uses too much static shared memory";
+        reply.log = "kernel.cu: error: the kernel's static __shared__ variables take " +
+                    std::to_string(shared.bytes) + " bytes (the largest, " + shared.largest + ", " +
+                    std::to_string(shared.largest_bytes) +
+                    " bytes); a block may have at most 48 KiB (49152 bytes) of static shared "
+                    "memory, and a GPU's compiler refuses more (\"uses too much shared data\")\n";
+        return reply;
+      }
       Result<EmulatedLearnerModule> module =
           EmulatedLearnerModule::load(compiled.build().shared_object);
       if (!module) {

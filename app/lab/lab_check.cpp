@@ -53,6 +53,13 @@ std::string ran_reason(const CheckCase& example, const std::string& outcome) {
   return "ran on " + example.label + " with " + launch_text(example.launch) + ": " + outcome;
 }
 
+// 10240000 as "10,240,000": a thread count one can read.
+std::string grouped(std::uint64_t value) {
+  std::string digits = std::to_string(value);
+  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(at, ",");
+  return digits;
+}
+
 CheckVerdict unavailable(std::string reason) {
   CheckVerdict verdict;
   verdict.outcome = Outcome::kUnavailable;
@@ -169,11 +176,23 @@ class WorkerSession {
     return Status::ok();
   }
 
-  Result<std::string> exchange(const std::string& line, std::chrono::milliseconds timeout) {
+  Result<std::string> exchange(const std::string& line, std::chrono::milliseconds timeout,
+                               WorkerProcess::TimeBasis basis = WorkerProcess::TimeBasis::kWall) {
     if (Status started = start(); !started) return started.error();
-    Result<std::string> reply = worker_->exchange(line, timeout);
+    Result<std::string> reply = worker_->exchange(line, timeout, basis);
     printed_ += worker_->take_output();
     return reply;
+  }
+
+  // After a timeout killed the worker: a fresh one, given the same compile request again (a
+  // cache hit), so that the run can be tried once more.
+  Status restart_compiled(const std::string& compile_line, std::chrono::milliseconds timeout) {
+    Result<std::string> line = exchange(compile_line, timeout);
+    if (!line) return line.error();
+    Result<CompileReply> reply = decode_compile_reply(*line);
+    if (!reply) return reply.error();
+    if (!reply->ok) return Error{ErrorKind::kIoError, reply->error};
+    return Status::ok();
   }
 
   std::string take_printed() { return std::exchange(printed_, {}); }
@@ -218,6 +237,87 @@ const char* to_string(Outcome outcome) {
       return "unavailable";
   }
   return "unavailable";
+}
+
+Status validate_block(const Exercise& exercise, const Dim3& block) {
+  const std::uint64_t threads = static_cast<std::uint64_t>(block.x) * block.y * block.z;
+  if (block.x == 0 || block.y == 0 || block.z == 0 || threads > 1024) {
+    return Error{ErrorKind::kInvalidArgument,
+                 "--block " + to_string(block) + ": a block holds 1 to 1024 threads"};
+  }
+  const bool one_dimensional = exercise.default_block.y == 1 && exercise.default_block.z == 1;
+  if (one_dimensional && (block.y != 1 || block.z != 1)) {
+    return Error{ErrorKind::kInvalidArgument,
+                 "--block " + to_string(block) + ": " + exercise.id +
+                     " launches 1-D blocks (its kernel reads only blockDim.x); give one number, "
+                     "e.g. --block " +
+                     std::to_string(exercise.default_block.x)};
+  }
+  if (block.z != 1) {
+    return Error{ErrorKind::kInvalidArgument, "--block " + to_string(block) + ": " + exercise.id +
+                                                  " launches 2-D blocks; give two numbers, e.g. "
+                                                  "--block 16,16"};
+  }
+  return Status::ok();
+}
+
+Status validate_grid(const Dim3& grid) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0) {
+    return Error{ErrorKind::kInvalidArgument,
+                 "--grid " + to_string(grid) + ": a grid has at least 1 block in each dimension"};
+  }
+  return Status::ok();
+}
+
+Result<std::string> normalized_source(std::string_view source, std::string_view name) {
+  if (source.starts_with("\xEF\xBB\xBF")) source.remove_prefix(3);
+  std::string text;
+  text.reserve(source.size());
+  std::size_t line = 1;
+  for (std::size_t i = 0; i < source.size();) {
+    const auto byte = static_cast<unsigned char>(source[i]);
+    if (byte == '\r') {
+      text += '\n';
+      ++line;
+      i += (i + 1 < source.size() && source[i + 1] == '\n') ? 2 : 1;
+      continue;
+    }
+    // The length of the UTF-8 sequence this byte starts, and the least code point it may encode
+    // (overlong forms and surrogates are not UTF-8 either).
+    std::size_t length = 1;
+    std::uint32_t least = 0;
+    if (byte >= 0xF0 && byte <= 0xF4) {
+      length = 4;
+      least = 0x10000;
+    } else if (byte >= 0xE0 && byte <= 0xEF) {
+      length = 3;
+      least = 0x800;
+    } else if (byte >= 0xC2 && byte <= 0xDF) {
+      length = 2;
+      least = 0x80;
+    } else if (byte >= 0x80) {
+      length = 0;
+    }
+    std::uint32_t code = length == 4 ? byte & 0x07u : length == 3 ? byte & 0x0Fu : byte & 0x1Fu;
+    bool valid = length > 0 && i + length <= source.size();
+    for (std::size_t k = 1; valid && k < length; ++k) {
+      const auto next = static_cast<unsigned char>(source[i + k]);
+      valid = (next & 0xC0u) == 0x80u;
+      code = (code << 6) | (next & 0x3Fu);
+    }
+    if (valid && length > 1) {
+      valid = code >= least && code <= 0x10FFFF && !(code >= 0xD800 && code <= 0xDFFF);
+    }
+    if (!valid) {
+      return Error{ErrorKind::kInvalidArgument, std::string(name) + " line " +
+                                                    std::to_string(line) +
+                                                    ": not UTF-8 (save the file as UTF-8)"};
+    }
+    if (byte == '\n') ++line;
+    text.append(source.substr(i, length));
+    i += length;
+  }
+  return text;
 }
 
 std::string default_lab_cache_dir() {
@@ -293,7 +393,7 @@ CaseResult judge_case(const Exercise& exercise, const CheckCase& check,
   return result;
 }
 
-CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
+CheckVerdict check_submission(const Exercise& exercise, std::string_view given_source,
                               const LabOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   auto finish = [&](CheckVerdict verdict) {
@@ -302,6 +402,29 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
     return verdict;
   };
   CheckVerdict verdict;
+  const Result<std::string> text = normalized_source(given_source, options.source_name);
+  if (!text) {
+    verdict.outcome = Outcome::kCompileError;
+    verdict.reason = text.error().message;
+    return finish(std::move(verdict));
+  }
+  const std::string_view source = *text;
+  // Checked here as well as by the CLI: the cases divide by the block, and the Lab tab or a
+  // script may pass one too.
+  if (options.block) {
+    if (Status valid = validate_block(exercise, *options.block); !valid) {
+      verdict.outcome = Outcome::kFailed;
+      verdict.reason = valid.message();
+      return finish(std::move(verdict));
+    }
+  }
+  if (options.grid) {
+    if (Status valid = validate_grid(*options.grid); !valid) {
+      verdict.outcome = Outcome::kFailed;
+      verdict.reason = valid.message();
+      return finish(std::move(verdict));
+    }
+  }
   Result<KernelSignature> signature = find_kernel(source, exercise.kernel_name);
   Status matches = signature ? match_parameters(*signature, exercise) : signature.error();
   if (!matches) {
@@ -322,7 +445,8 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
   compile.source = std::string(source);
   compile.kernel_name = exercise.kernel_name;
   compile.cache_dir = options.cache_dir.empty() ? default_lab_cache_dir() : options.cache_dir;
-  Result<std::string> compile_line = worker.exchange(encode(compile), options.compile_timeout);
+  std::string compile_line_sent = encode(compile);
+  Result<std::string> compile_line = worker.exchange(compile_line_sent, options.compile_timeout);
   if (!compile_line)
     return finish(unavailable("the Lab's worker: " + compile_line.error().message));
   Result<CompileReply> compiled = decode_compile_reply(*compile_line);
@@ -355,12 +479,9 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
   auto run_case = [&](const CheckCase& check, bool traced, int repeats, std::vector<double>* times,
                       const std::string& library = {}) -> Result<CaseResult> {
     const RegionLayout layout = lay_out(exercise, *signature, check, traced);
-    Result<SharedRegion> region = SharedRegion::create(layout.bytes);
-    if (!region) return region.error();
-    fill(region->data(), layout, check);
+    Result<SharedRegion> region = Error{ErrorKind::kIoError, "no region"};
     RunRequest request;
     request.traced = traced;
-    request.region = region->name();
     request.region_bytes = layout.bytes;
     request.fault_offset = layout.fault_offset;
     request.arguments = layout.arguments;
@@ -370,7 +491,34 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
     request.timed_repeats = repeats;
     request.library = library;
     const auto timeout = options.timeout * (1 + repeats);
-    Result<std::string> line = worker.exchange(encode(request), timeout);
+    // The emulator's kernel is CPU work: timed on the worker's CPU clock, so that a busy machine
+    // does not fail a correct kernel. A GPU kernel's time is wall time.
+    const auto basis = options.backend == LabBackend::kEmulator ? WorkerProcess::TimeBasis::kCpu
+                                                                : WorkerProcess::TimeBasis::kWall;
+    Result<std::string> line = Error{ErrorKind::kIoError, "not run"};
+    // A timeout is tried once more in a fresh worker (on a fresh copy of the inputs) before it is
+    // a verdict: one slow moment of the machine must not fail a correct kernel.
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      region = SharedRegion::create(layout.bytes);
+      if (!region) return region.error();
+      fill(region->data(), layout, check);
+      request.region = region->name();
+      line = worker.exchange(encode(request), timeout, basis);
+      if (line || line.error().kind != ErrorKind::kTooSlow || attempt == 1) break;
+      if (Status again = worker.restart_compiled(compile_line_sent, options.compile_timeout);
+          !again) {
+        break;
+      }
+    }
+    if (!line && line.error().kind == ErrorKind::kTooSlow) {
+      const std::uint64_t threads =
+          saturating_multiply(check.launch.grid.volume(), check.launch.block.volume());
+      return Error{ErrorKind::kTooSlow,
+                   check.label + ": timed out twice on the " +
+                       (options.backend == LabBackend::kEmulator ? "emulator" : "GPU") + " with " +
+                       grouped(threads) + " threads (grid " + to_string(check.launch.grid) +
+                       ", block " + to_string(check.launch.block) + "): " + line.error().message};
+    }
     if (!line) {
       return Error{line.error().kind, check.label + ": " + line.error().message};
     }
@@ -401,6 +549,8 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
     if (!result) {
       verdict.outcome = Outcome::kFailed;
       verdict.reason = result.error().message;
+      verdict.timed_out = result.error().kind == ErrorKind::kTooSlow;
+      verdict.crashed = result.error().kind == ErrorKind::kCudaStickyError;
       verdict.printed = worker.take_printed();
       return finish(std::move(verdict));
     }
@@ -435,6 +585,8 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
     Result<CaseResult> untraced = run_case(largest, false, repeats, &times);
     if (!untraced || !untraced->passed) {
       verdict.outcome = Outcome::kFailed;
+      verdict.timed_out = !untraced && untraced.error().kind == ErrorKind::kTooSlow;
+      verdict.crashed = !untraced && untraced.error().kind == ErrorKind::kCudaStickyError;
       verdict.reason = !untraced ? untraced.error().message
                                  : largest.label + " (untraced build): " + untraced->message;
       return finish(std::move(verdict));
@@ -475,7 +627,8 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view source,
     if (options.compare_with_solution && !options.run_only && source != exercise.solution) {
       compile.source = exercise.solution;
       Result<KernelSignature> reference = find_kernel(exercise.solution, exercise.kernel_name);
-      Result<std::string> line = worker.exchange(encode(compile), options.compile_timeout);
+      compile_line_sent = encode(compile);
+      Result<std::string> line = worker.exchange(compile_line_sent, options.compile_timeout);
       Result<CompileReply> reply =
           line ? decode_compile_reply(*line) : Result<CompileReply>(line.error());
       if (reference && reply && reply->ok) {

@@ -32,7 +32,22 @@ struct LabOptions {
   bool run_only = false;
   int timed_repeats = 5;              // on the largest case, once every case passes; 0: no timing
   bool compare_with_solution = true;  // time the reference solution in the same run
+  // The name messages give the learner's file ("b.cu line 3: not UTF-8"): the CLI's file name.
+  std::string source_name = "kernel.cu";
 };
+
+// The learner's block for `exercise`, refused where no GPU would launch it (0 or over 1024
+// threads) or where the exercise would silently drop a dimension (a 1-D exercise's kernel reads
+// only blockDim.x, so `256,2` would run a different launch from the one the learner meant).
+[[nodiscard]] Status validate_block(const Exercise& exercise, const Dim3& block);
+// A grid with a dimension of 0 launches nothing (a GPU refuses it).
+[[nodiscard]] Status validate_grid(const Dim3& grid);
+
+// The learner's source as the compiler should see it: a UTF-8 byte order mark dropped, CR and
+// CRLF line endings made LF (Notepad, old Macs). Bytes that are not UTF-8 are refused with the
+// line they are on ("b.cu line 1: not UTF-8 (save the file as UTF-8)"): the compiler's log and
+// the worker's JSON wire both need text.
+[[nodiscard]] Result<std::string> normalized_source(std::string_view source, std::string_view name);
 
 enum class Outcome {
   kPassed,
@@ -87,6 +102,10 @@ struct CheckVerdict {
   std::string timed_case;
   bool compiled_from_cache = false;
   double seconds = 0.0;  // the whole check, wall clock
+  // Why a failed check stopped, for a grader that must tell the learner's wrong kernel from a
+  // kernel that never finished or killed its worker.
+  bool timed_out = false;
+  bool crashed = false;
 };
 
 // Runs the whole check. Never throws; an unusable machine is Outcome::kUnavailable with the reason.

@@ -14,7 +14,10 @@
 #error "cuda_emulation.hpp is for the host compiler; nvcc provides the real CUDA built-ins"
 #endif
 
-#include <math.h>  // expf, sqrtf, fminf, ... in the global namespace, as CUDA code calls them
+#include <assert.h>  // assert() and printf() in device code need no header under nvcc: nor here
+#include <math.h>    // expf, sqrtf, fminf, ... in the global namespace, as CUDA code calls them
+#include <stdio.h>
+#include <stdlib.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -512,4 +515,15 @@ using tl::emu::warpSize;
 // blocks on other workers get their own. The executor zero-fills nothing: like real shared memory,
 // its contents are undefined at block start.
 #define __shared__ static thread_local
+// A GPU ends the kernel with an error at __trap() ("an illegal instruction was encountered"), and
+// the context with it; here the worker ends, saying why, and the Lab reports its death.
+namespace tl::emu {
+[[noreturn]] inline void trap() {
+  fputs("__trap() called: the kernel stopped itself\n", stderr);
+  fflush(stdout);
+  fflush(stderr);
+  abort();
+}
+}  // namespace tl::emu
+#define __trap() ::tl::emu::trap()
 #define __syncthreads() ::tl::emu::syncthreads()

@@ -103,6 +103,10 @@ INSTANTIATE_TEST_SUITE_P(
         UsageCase{"HeadlessWithoutACommand", {"--headless"}},
         UsageCase{"LabRunGridZero",
                   {"lab", "run", "x.cu", "--exercise", "vector-add", "--grid", "0"}},
+        // An argument echoed back with a newline in it stays on the one line, escaped.
+        UsageCase{"LabExerciseWithANewline", {"lab", "check", "x.cu", "--exercise", "vector\nadd"}},
+        UsageCase{"LabBlockWithANewline",
+                  {"lab", "check", "x.cu", "--exercise", "vector-add", "--block", "256\n2"}},
         UsageCase{"DemoScaleNotANumber", {"demo", "script.toml", "--scale", "nan"}},
         UsageCase{"SoakSecondsZero", {"soak", "--seconds", "0"}},
         UsageCase{"SoakSecondsNotANumber", {"soak", "--seconds", "nan"}}),

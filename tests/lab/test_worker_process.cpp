@@ -1,8 +1,16 @@
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -114,6 +122,83 @@ TEST(SharedRegion, BothSidesSeeTheSameBytesAndTheNameGoesWithTheOwner) {
   EXPECT_STREQ(reinterpret_cast<const char*>(region->data()) + 100, "from the worker");
   { auto gone = std::move(*region); }
   EXPECT_FALSE(SharedRegion::open(name, 1 << 16));
+}
+
+// Whether `pid` still runs: gone, or a zombie nobody has reaped yet (a container's init may not).
+bool still_runs(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const std::size_t paren = text.rfind(')');
+  if (text.empty() || paren == std::string::npos || paren + 2 >= text.size()) return false;
+  return text[paren + 2] != 'Z' && text[paren + 2] != 'X';
+}
+
+// The app killed with SIGKILL (no destructor runs): its worker must not go on spinning.
+TEST(WorkerProcess, TheWorkerDiesWithTheProcessThatStartedIt) {
+  const std::string pid_file =
+      ::testing::TempDir() + "threadlab-worker-pid-" + std::to_string(::getpid());
+  std::filesystem::remove(pid_file);
+  const pid_t harness = ::fork();
+  ASSERT_GE(harness, 0);
+  if (harness == 0) {
+    // The harness, standing in for the app: starts a worker and waits to be killed.
+    auto worker = WorkerProcess::start({"/bin/sh", "-c",
+                                        "echo $$ > " + pid_file + ".tmp && mv " + pid_file +
+                                            ".tmp " + pid_file + " && exec sleep 600"},
+                                       {});
+    if (!worker) ::_exit(1);
+    for (;;) ::pause();
+  }
+  pid_t worker = 0;
+  for (int i = 0; i < 600 && worker == 0; ++i) {
+    std::ifstream in(pid_file);
+    if (!(in >> worker)) worker = 0;
+    if (worker == 0) std::this_thread::sleep_for(50ms);
+  }
+  ::kill(harness, SIGKILL);
+  ::waitpid(harness, nullptr, 0);
+  ASSERT_GT(worker, 0) << "the harness's worker never started";
+  bool gone = false;
+  for (int i = 0; i < 400 && !gone; ++i) {
+    gone = !still_runs(worker);
+    if (!gone) std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_TRUE(gone) << "worker " << worker << " outlived the process that started it";
+  if (!gone) ::kill(-worker, SIGKILL);
+  std::filesystem::remove(pid_file);
+}
+
+// A segment has a name only until both sides have mapped it: a process killed after that leaves
+// nothing in /dev/shm.
+TEST(SharedRegion, TheNameIsGoneOnceBothSidesHaveMappedIt) {
+  auto region = SharedRegion::create(1 << 16);
+  ASSERT_TRUE(region) << region.error().message;
+  const std::filesystem::path file = "/dev/shm" + region->name();
+  if (!std::filesystem::exists(file)) GTEST_SKIP() << "POSIX shared memory is not in /dev/shm";
+  auto other = SharedRegion::open(region->name(), 1 << 16);
+  ASSERT_TRUE(other) << other.error().message;
+  EXPECT_FALSE(std::filesystem::exists(file));
+  std::strcpy(reinterpret_cast<char*>(other->data()), "still shared");
+  EXPECT_STREQ(reinterpret_cast<const char*>(region->data()), "still shared");
+}
+
+// On CPU time, a worker that waits (uses no CPU) is not stopped at the timeout: a busy machine
+// slows a kernel down in wall time, not in the CPU time its work needs.
+TEST(WorkerProcess, OnCpuTimeAWaitingWorkerIsNotTimedOut) {
+  auto worker = shell("read line <&3; sleep 1; echo done >&4; sleep 5");
+  ASSERT_TRUE(worker);
+  const auto reply = worker->exchange("run", 300ms, WorkerProcess::TimeBasis::kCpu);
+  ASSERT_TRUE(reply) << reply.error().message;
+  EXPECT_EQ(*reply, "done");
+}
+
+TEST(WorkerProcess, OnCpuTimeASpinningWorkerIsStopped) {
+  auto worker = shell("while :; do :; done");
+  ASSERT_TRUE(worker);
+  const auto reply = worker->exchange("run", 300ms, WorkerProcess::TimeBasis::kCpu);
+  ASSERT_FALSE(reply);
+  EXPECT_EQ(reply.error().kind, ErrorKind::kTooSlow);
+  EXPECT_FALSE(worker->alive());
 }
 
 TEST(LabProtocol, RequestsAndRepliesSurviveTheWire) {

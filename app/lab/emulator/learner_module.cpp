@@ -144,6 +144,25 @@ Function symbol(void* handle, const char* name) {
 
 }  // namespace
 
+EmulatedLearnerModule::StaticShared EmulatedLearnerModule::static_shared(
+    const std::filesystem::path& path) {
+  StaticShared shared;
+  for (const ThreadLocalSymbol& symbol : thread_local_symbols(path)) {
+    // The shim's and the Lab's own thread-locals (threadIdx, the entry's state) are not the
+    // kernel's shared memory.
+    if (symbol.name.starts_with("tl::") || symbol.name.starts_with("std::") ||
+        symbol.name.starts_with("__")) {
+      continue;
+    }
+    shared.bytes += symbol.bytes;
+    if (symbol.bytes > shared.largest_bytes) {
+      shared.largest_bytes = symbol.bytes;
+      shared.largest = symbol.name;
+    }
+  }
+  return shared;
+}
+
 Result<EmulatedLearnerModule> EmulatedLearnerModule::load(const std::filesystem::path& path) {
   ::dlerror();
   void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -24,6 +24,17 @@ class EmulatedLearnerModule {
     std::string name;  // demangled, e.g. "k(int*)::tile"
   };
 
+  // The learner's static __shared__ variables in the object at `path` (thread-local variables
+  // outside ThreadLab's own namespace), in bytes, and the largest of them: what a GPU's compiler
+  // would count against its limit of 48 KiB of static shared memory per block. Read from the
+  // file, before it is loaded: a huge one must be refused, not allocated per thread.
+  struct StaticShared {
+    std::uint64_t bytes = 0;
+    std::string largest;  // its name, e.g. "k(float*)::big"
+    std::uint64_t largest_bytes = 0;
+  };
+  [[nodiscard]] static StaticShared static_shared(const std::filesystem::path& path);
+
   // Loads the shared object and checks that it speaks this ThreadLab's executor interface.
   [[nodiscard]] static Result<EmulatedLearnerModule> load(const std::filesystem::path& path);
 

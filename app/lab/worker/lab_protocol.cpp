@@ -57,7 +57,7 @@ std::string encode(const CompileRequest& r) {
               {"source", r.source},
               {"kernel", r.kernel_name},
               {"cache_dir", r.cache_dir}}
-      .dump();
+      .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::string encode(const CompileReply& r) {

@@ -1,5 +1,6 @@
 #include "lab/worker/lab_worker.hpp"
 
+#include <cstdio>
 #include <memory>
 #include <string>
 
@@ -54,6 +55,10 @@ int run_lab_worker(int request_fd, int reply_fd) {
       } else {
         reply = backend->run(*request, region->data());
       }
+      // What the kernel printed reaches the app before the reply does (stdout is a pipe, so
+      // fully buffered: a worker killed later would take it with it).
+      std::fflush(stdout);
+      std::fflush(stderr);
       if (!write_line(reply_fd, encode(reply))) return 1;
       if (reply.fatal) return 3;
       continue;

@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -15,9 +16,12 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <string>
+#include <thread>
 
 namespace tl::lab {
 namespace {
@@ -120,9 +124,15 @@ Result<std::unique_ptr<WorkerProcess>> WorkerProcess::start(const std::vector<st
   for (const std::string& a : argv) arguments.push_back(const_cast<char*>(a.c_str()));
   arguments.push_back(nullptr);
 
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) return system_error("fork");
   if (pid == 0) {
+    // The worker dies with the app: a killed app must not leave a kernel spinning for the rest
+    // of RLIMIT_CPU. The signal survives execv. If the app died before the prctl, the worker was
+    // already handed to init: the getppid() check catches that race.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(126);
     ::setpgid(0, 0);  // its own group: a kill reaches whatever it started
     // Moved above the targets first: a pipe may already sit on fd 3 or 4 (with close-on-exec).
     const int request = ::fcntl(to_worker[0], F_DUPFD, 10);
@@ -216,14 +226,31 @@ WorkerExit WorkerProcess::kill_now() {
   return last_exit_;
 }
 
+std::chrono::milliseconds WorkerProcess::cpu_time() const {
+  if (pid_ <= 0) return std::chrono::milliseconds(0);
+  clockid_t clock{};
+  timespec used{};
+  if (::clock_getcpuclockid(pid_, &clock) != 0 || ::clock_gettime(clock, &used) != 0) {
+    return std::chrono::milliseconds(-1);
+  }
+  return std::chrono::milliseconds(static_cast<long long>(used.tv_sec) * 1000 +
+                                   used.tv_nsec / 1000000);
+}
+
 Result<std::string> WorkerProcess::exchange(const std::string& request_line,
-                                            std::chrono::milliseconds timeout) {
+                                            std::chrono::milliseconds timeout, TimeBasis basis) {
   if (pid_ <= 0) return Error{ErrorKind::kCudaStickyError, "the worker is not running"};
   if (Status sent = write_line(request_fd_, request_line); !sent) {
     const WorkerExit exit = reap(true);
     return Error{ErrorKind::kCudaStickyError, "the worker " + exit.describe()};
   }
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  // On CPU time, the budget is the timeout on every core the emulator runs on (what the kernel
+  // would get from an idle machine in that wall time), and a wall-clock backstop of ten times the
+  // timeout catches a worker that waits instead of computing.
+  const std::chrono::milliseconds cpu_start = basis == TimeBasis::kCpu ? cpu_time() : timeout;
+  const bool on_cpu = basis == TimeBasis::kCpu && cpu_start.count() >= 0;
+  const auto cpu_budget = timeout * std::max(1u, std::thread::hardware_concurrency());
+  const auto deadline = std::chrono::steady_clock::now() + (on_cpu ? timeout * 10 : timeout);
   for (;;) {
     const std::size_t newline = reply_buffer_.find('\n');
     if (newline != std::string::npos) {
@@ -234,12 +261,14 @@ Result<std::string> WorkerProcess::exchange(const std::string& request_line,
     }
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
+    const bool out_of_cpu = on_cpu && cpu_time() - cpu_start > cpu_budget;
+    if (left.count() <= 0 || out_of_cpu) {
       kill_now();
       drain_output();
-      return Error{ErrorKind::kTooSlow, "the kernel did not finish within " +
-                                            std::to_string(timeout.count()) +
-                                            " ms; the worker was stopped (an endless loop?)"};
+      return Error{ErrorKind::kTooSlow,
+                   "the kernel did not finish within " + std::to_string(timeout.count()) +
+                       (on_cpu && out_of_cpu ? " ms of CPU time per core" : " ms") +
+                       "; the worker was stopped (an endless loop?)"};
     }
     pollfd fds[2] = {{reply_fd_, POLLIN, 0}, {output_fd_, POLLIN, 0}};
     const int ready = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 100)));
@@ -292,7 +321,30 @@ Status write_line(int fd, const std::string& line) {
   return Status::ok();
 }
 
+namespace {
+
+// Segments left by an app that was killed between creating one and its worker mapping it (the
+// only moment a segment has a name): removed when the next app makes its first, if the process
+// that named it is gone.
+void remove_orphaned_segments() {
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator("/dev/shm", error)) {
+    const std::string name = entry.path().filename().string();
+    const std::string prefix = "threadlab-lab-";
+    if (!name.starts_with(prefix)) continue;
+    const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+    if (pid <= 0 || pid == ::getpid()) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
+      ::shm_unlink(("/" + name).c_str());
+    }
+  }
+}
+
+}  // namespace
+
 Result<SharedRegion> SharedRegion::create(std::size_t bytes) {
+  static std::once_flag swept;
+  std::call_once(swept, remove_orphaned_segments);
   static std::atomic<unsigned> counter{0};
   SharedRegion region;
   region.name_ =
@@ -323,6 +375,9 @@ Result<SharedRegion> SharedRegion::open(const std::string& name, std::size_t byt
   if (fd < 0) return system_error("shm_open " + name);
   region.address_ = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   ::close(fd);
+  // Both sides have it mapped now, so the name can go: if either process is killed from here on,
+  // the memory is freed with the last mapping instead of staying in /dev/shm until a reboot.
+  ::shm_unlink(name.c_str());
   if (region.address_ == MAP_FAILED) {
     region.address_ = nullptr;
     return system_error("mmap");

@@ -53,8 +53,15 @@ class WorkerProcess {
 
   // Sends one request line and waits for one reply line. On timeout the worker is killed and the
   // error is kTooSlow; if the worker dies first, the error says how (and it is not restarted).
+  //
+  // TimeBasis::kCpu times the worker's CPU time instead (the emulator: a kernel's work is CPU
+  // work, and a busy machine must not fail a correct kernel), with a wall-clock backstop.
+  enum class TimeBasis { kWall, kCpu };
   [[nodiscard]] Result<std::string> exchange(const std::string& request_line,
-                                             std::chrono::milliseconds timeout);
+                                             std::chrono::milliseconds timeout,
+                                             TimeBasis basis = TimeBasis::kWall);
+  // The CPU time the worker has used so far; -1 where the system cannot say.
+  [[nodiscard]] std::chrono::milliseconds cpu_time() const;
 
   // What the worker printed so far (at most 64 KiB; later output is dropped with a note).
   [[nodiscard]] std::string take_output();
@@ -82,7 +89,8 @@ class WorkerProcess {
 class SharedRegion {
  public:
   static Result<SharedRegion> create(std::size_t bytes);  // in the app; unlinked when destroyed
-  static Result<SharedRegion> open(const std::string& name, std::size_t bytes);  // in the worker
+  // In the worker: maps the region and removes its name (both sides have it now).
+  static Result<SharedRegion> open(const std::string& name, std::size_t bytes);
   SharedRegion(SharedRegion&& other) noexcept;
   SharedRegion& operator=(SharedRegion&& other) noexcept;
   SharedRegion(const SharedRegion&) = delete;
