@@ -42,8 +42,8 @@ ALLOWED = {
     "main": {"ui", "cli"},
     # Tests: each suite includes the layers its executable links, and the shared test helpers
     # (any header under tests/). The CLI's tests drive the built program only.
-    "tests-core": {"core", "kernels", "compute", "lessons", "test-support", "ext:json", "ext:md4c",
-                   "ext:toml"},
+    "tests-core": {"core", "kernels", "compute", "lessons", "lesson-texts", "test-support",
+                   "ext:json", "ext:md4c", "ext:toml"},
     "tests-plot": {"core", "test-support", "ext:json"},
     "tests-emulator": {"core", "kernels", "compute", "lessons", "test-support", "ext:json"},
     "tests-lab": {"core", "lab", "exercises", "test-support", "ext:json"},
