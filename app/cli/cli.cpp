@@ -3,6 +3,9 @@
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <optional>
 #include <utility>
@@ -94,9 +97,29 @@ std::optional<std::string> lesson_on_command_line(int argc, char** argv) {
   return std::nullopt;
 }
 
+int run_commands(int argc, char** argv, const GuiLauncher& gui);
+
 }  // namespace
 
 int run_cli(int argc, char** argv, const GuiLauncher& gui) {
+  const int status = run_commands(argc, argv, gui);
+  // What a command printed may still sit in a buffer: flushed and checked here, as coreutils do,
+  // so that `threadlab lab grade g > /dev/full` is an exit 1 and not a table silently lost.
+  errno = 0;
+  std::cout.flush();
+  const bool flushed = std::fflush(stdout) == 0;
+  if (!flushed || std::cout.fail() || std::ferror(stdout) != 0) {
+    const int error = errno;
+    std::cerr << "threadlab: write error on standard output"
+              << (error != 0 ? std::string(": ") + std::strerror(error) : std::string()) << '\n';
+    return status == kExitOk ? kExitFailure : status;
+  }
+  return status;
+}
+
+namespace {
+
+int run_commands(int argc, char** argv, const GuiLauncher& gui) {
   CLI::App app{
       "ThreadLab: learn CUDA by running real kernels and seeing which thread computed what.\n"
       "Without a subcommand, the window opens.",
@@ -404,5 +427,7 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
   }
   return gui.run(gui_options);
 }
+
+}  // namespace
 
 }  // namespace tl::cli

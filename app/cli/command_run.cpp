@@ -8,6 +8,7 @@
 #include "compute/trace_sink.hpp"
 #include "core/format.hpp"
 #include "core/trace.hpp"
+#include "core/user_files.hpp"
 #include "counters_table.hpp"
 #include "interop/backend_selection.hpp"
 #include "launch_request.hpp"
@@ -88,8 +89,8 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
     }
     for (const compute::LessonExport& e : exports) {
       const std::string path = options.export_prefix + "." + e.suffix;
-      std::ofstream file(path);
-      if (!(file << e.contents)) return fail(err, "cannot write " + path, kExitFailure);
+      const Status written = write_output_file(path, e.contents);
+      if (!written) return fail(err, written.message(), kExitFailure);
       out << "  exported: " << path << '\n';
     }
   }
@@ -107,11 +108,18 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
   if (!options.trace_path.empty()) {
     auto traced = (*session)->trace();
     if (!traced) return fail(err, "traced launch: " + traced.message(), kExitFailure);
+    // Streamed, not built in memory: a trace may have 2^24 rows. The close is checked too, since a
+    // full disk may show only when the last buffer is flushed.
     std::ofstream file(options.trace_path);
     if (!file) return fail(err, "cannot write " + options.trace_path, kExitFailure);
     const Status written = write_trace_csv(file, (*session)->host_records(), traced->launch.shape,
                                            traced->launch.config);
     if (!written) return fail(err, options.trace_path + ": " + written.message(), kExitFailure);
+    file.close();
+    if (!file) {
+      return fail(err, options.trace_path + ": writing the trace CSV failed (disk full?)",
+                  kExitFailure);
+    }
     out << "  trace: " << options.trace_path << " ("
         << describe_counts(traced->launch.shape.elements(), traced->counts) << ")\n";
   }

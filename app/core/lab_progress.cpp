@@ -1,7 +1,12 @@
 #include "core/lab_progress.hpp"
 
-#include <fstream>
-#include <sstream>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <system_error>
 
 #include <nlohmann/json.hpp>
@@ -14,15 +19,12 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kProgressFile = "progress.json";
+constexpr const char* kLockFile = "progress.json.lock";
 constexpr const char* kSourceExtension = ".cu";
 
+// Regular files of bounded size only: a FIFO in their place must not block the app (F10).
 Result<std::string> read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{ErrorKind::kIoError, "cannot read " + path.string()};
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return Error{ErrorKind::kIoError, "cannot read " + path.string()};
-  return text.str();
+  return read_input_file(path);
 }
 
 // A number that must be finite and positive to mean a time; anything else is "not measured".
@@ -41,6 +43,53 @@ int read_count(const json& entry, const char* name) {
   return value < 0 ? 0 : static_cast<int>(std::min<std::int64_t>(value, 1'000'000'000));
 }
 
+using ProgressMap = std::map<std::string, ExerciseProgress, std::less<>>;
+
+// The facts of a parsed progress.json into `progress` (sources untouched); a problem: why not.
+std::string read_facts(const std::filesystem::path& path, const std::string& text,
+                       ProgressMap& progress) {
+  json document = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (document.is_discarded() || !document.is_object()) return path.string() + " is not valid JSON";
+  const auto exercises = document.find("exercises");
+  if (exercises == document.end() || !exercises->is_object()) {
+    return path.string() + " has no \"exercises\" object";
+  }
+  for (const auto& [id, entry] : exercises->items()) {
+    if (!is_safe_exercise_id(id) || !entry.is_object()) continue;
+    ExerciseProgress& p = progress[id];
+    const auto passed = entry.find("passed");
+    p.passed = passed != entry.end() && passed->is_boolean() && passed->get<bool>();
+    p.best_ms = read_time(entry, "best_ms");
+    p.solution_ms = read_time(entry, "solution_ms");
+    p.checks = read_count(entry, "checks");
+    p.failed_checks = read_count(entry, "failed_checks");
+  }
+  return {};
+}
+
+// An exclusive flock on progress.json.lock for as long as it lives: two instances of the app
+// saving at once read, merge and write one after the other (F7). Without the lock (a file system
+// that refuses it) saving still works, as it did before.
+class ProgressLock {
+ public:
+  explicit ProgressLock(const std::filesystem::path& folder) {
+    std::error_code created;
+    std::filesystem::create_directories(folder, created);
+    fd_ = ::open((folder / kLockFile).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ >= 0) {
+      while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+      }
+    }
+  }
+  ~ProgressLock() {
+    if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+  }
+  ProgressLock(const ProgressLock&) = delete;
+  ProgressLock& operator=(const ProgressLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
 }  // namespace
 
 bool is_safe_exercise_id(std::string_view id) {
@@ -74,38 +123,17 @@ Status LabProgressStore::load() {
   const std::filesystem::path progress_path = *folder_ / kProgressFile;
   if (std::filesystem::exists(progress_path, error)) {
     Result<std::string> text = read_text(progress_path);
-    json document;
-    std::string problem;
     if (!text) {
-      problem = text.message();
-    } else {
-      document = json::parse(*text, nullptr, /*allow_exceptions=*/false);
-      if (document.is_discarded() || !document.is_object()) {
-        problem = progress_path.string() + " is not valid JSON";
-      } else if (const auto exercises = document.find("exercises");
-                 exercises == document.end() || !exercises->is_object()) {
-        problem = progress_path.string() + " has no \"exercises\" object";
-      }
-    }
-    if (!problem.empty()) {
-      // Keep what cannot be read for a person to look at; the next save starts afresh.
-      std::filesystem::path aside = progress_path;
-      aside += ".unreadable";
-      std::error_code moved;
-      std::filesystem::rename(progress_path, aside, moved);
-      status =
-          Error{ErrorKind::kIoError, problem + (moved ? "" : "; moved aside to " + aside.string())};
-    } else {
-      for (const auto& [id, entry] : document["exercises"].items()) {
-        if (!is_safe_exercise_id(id) || !entry.is_object()) continue;
-        ExerciseProgress& progress = progress_[id];
-        const auto passed = entry.find("passed");
-        progress.passed = passed != entry.end() && passed->is_boolean() && passed->get<bool>();
-        progress.best_ms = read_time(entry, "best_ms");
-        progress.solution_ms = read_time(entry, "solution_ms");
-        progress.checks = read_count(entry, "checks");
-        progress.failed_checks = read_count(entry, "failed_checks");
-      }
+      // Not moved aside: a transient EIO or EACCES is no reason to start a new file.
+      status = text.error();
+    } else if (const std::string problem = read_facts(progress_path, *text, progress_);
+               !problem.empty()) {
+      progress_.clear();
+      // Keep what cannot be read for a person to look at, under a name no earlier copy has, so
+      // that a second bad file never destroys the first (F13).
+      const Result<std::filesystem::path> aside = move_aside(progress_path, ".unreadable");
+      status = Error{ErrorKind::kIoError, problem + (aside ? "; moved aside to " + aside->string()
+                                                           : "; " + aside.message())};
     }
   }
   for (const auto& file : std::filesystem::directory_iterator(*folder_, error)) {
@@ -141,6 +169,33 @@ Status LabProgressStore::record_check(std::string_view exercise_id, bool passed,
                                       double solution_ms) {
   if (!is_safe_exercise_id(exercise_id)) {
     return invalid_argument("'" + std::string(exercise_id) + "' cannot name a file");
+  }
+  std::optional<ProgressLock> lock;
+  if (folder_) {
+    lock.emplace(*folder_);
+    // Read, merge, write under the lock: what another instance saved since this one loaded is
+    // taken in before this check is added, so neither loses the other's exercises.
+    const std::filesystem::path progress_path = *folder_ / kProgressFile;
+    std::error_code error;
+    if (std::filesystem::exists(progress_path, error)) {
+      if (Result<std::string> text = read_text(progress_path)) {
+        ProgressMap on_disk;
+        if (read_facts(progress_path, *text, on_disk).empty()) {
+          // Every fact only grows (checks counted, a pass, a faster time), so the larger of the
+          // two is right for each: it also keeps what this instance failed to save before.
+          for (const auto& [id, theirs] : on_disk) {
+            ExerciseProgress& mine = progress_[id];
+            mine.passed = mine.passed || theirs.passed;
+            mine.checks = std::max(mine.checks, theirs.checks);
+            mine.failed_checks = std::max(mine.failed_checks, theirs.failed_checks);
+            if (theirs.best_ms && (!mine.best_ms || *theirs.best_ms < *mine.best_ms)) {
+              mine.best_ms = theirs.best_ms;
+              mine.solution_ms = theirs.solution_ms;
+            }
+          }
+        }
+      }
+    }
   }
   ExerciseProgress& progress = progress_[std::string(exercise_id)];
   ++progress.checks;

@@ -6,6 +6,8 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include "core/classroom/settings.hpp"
+
 #include <cstdlib>
 #include <mutex>
 
@@ -71,6 +73,18 @@ Result<std::unique_ptr<GlfwWindow>> GlfwWindow::create(const WindowOptions& opti
   GLFWmonitor* monitor = options.fullscreen ? glfwGetPrimaryMonitor() : nullptr;
   int width = options.width;
   int height = options.height;
+  if (options.fit_to_monitor) {
+    if (GLFWmonitor* primary = glfwGetPrimaryMonitor(); primary != nullptr) {
+      int x = 0, y = 0, area_width = 0, area_height = 0;
+      glfwGetMonitorWorkarea(primary, &x, &y, &area_width, &area_height);
+      const classroom::WindowSize fitted =
+          classroom::fit_window_to_screen({width, height}, area_width, area_height);
+      width = fitted.width;
+      height = fitted.height;
+    }
+  }
+  const int windowed_width = width;  // what leaving full screen returns to
+  const int windowed_height = height;
   if (monitor != nullptr) {
     if (const GLFWvidmode* mode = glfwGetVideoMode(monitor); mode != nullptr) {
       width = mode->width;
@@ -98,7 +112,7 @@ Result<std::unique_ptr<GlfwWindow>> GlfwWindow::create(const WindowOptions& opti
     const auto* text = reinterpret_cast<const char*>(glGetString(name));
     return std::string(text != nullptr ? text : "unknown");
   };
-  window->windowed_ = {0, 0, options.width, options.height};
+  window->windowed_ = {0, 0, windowed_width, windowed_height};
   if (monitor == nullptr)
     glfwGetWindowPos(window->window_, &window->windowed_.x, &window->windowed_.y);
   window->renderer_ = gl_string(GL_RENDERER);

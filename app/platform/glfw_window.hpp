@@ -18,6 +18,8 @@ struct WindowOptions {
   std::string title = "ThreadLab";
   bool visible = true;
   bool fullscreen = false;  // on the primary monitor at its current mode (projector demos)
+  // Shrink the size to the primary monitor's work area: for a remembered size, not an asked one.
+  bool fit_to_monitor = false;
 };
 
 struct FramebufferSize {

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "core/user_files.hpp"
+
 namespace tl::render {
 
 Status write_png(const std::filesystem::path& path, int width, int height,
@@ -19,12 +21,18 @@ Status write_png(const std::filesystem::path& path, int width, int height,
                             " RGBA image has " + std::to_string(expected) + " bytes, not " +
                             std::to_string(rgba.size()));
   }
-  // stb writes through fopen and reports only success or failure; the usual reasons are given.
+  // Encoded in memory and written by the one checked routine: stb's own fopen path never checks
+  // fwrite or fclose, so a full disk used to report success (F9 of the reliability review).
+  std::string png;
+  const auto append = [](void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data),
+                                               static_cast<std::size_t>(size));
+  };
   const int stride = width * 4;
-  if (stbi_write_png(path.c_str(), width, height, 4, rgba.data(), stride) == 0) {
-    return Error{ErrorKind::kIoError, "could not write the PNG file '" + path.string() +
-                                          "' (does the folder exist, and may it be written to?)"};
+  if (stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), stride) == 0) {
+    return Error{ErrorKind::kIoError, "could not encode the PNG for '" + path.string() + "'"};
   }
+  TL_RETURN_IF_ERROR(write_output_file(path, png));
   return Status::ok();
 }
 

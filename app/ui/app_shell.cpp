@@ -125,6 +125,8 @@ int run_window(const GuiOptions& options, interop::BackendPreference backend,
   window_options.width = options.width > 0 ? options.width : loaded.settings.window_width;
   window_options.height = options.height > 0 ? options.height : loaded.settings.window_height;
   window_options.fullscreen = options.fullscreen;
+  // A size asked for on the command line is kept (screenshots); a remembered one fits this screen.
+  window_options.fit_to_monitor = options.width <= 0 || options.height <= 0;
   auto window = platform::GlfwWindow::create(window_options);
   if (!window) return fail(window.message());
   ImGuiContextGuard imgui;
@@ -140,6 +142,11 @@ int run_window(const GuiOptions& options, interop::BackendPreference backend,
   {
     ControllerOptions controller_options{.backend = backend, .gl_renderer = (*window)->renderer()};
     controller_options.settings = loaded.settings;
+    // A demo, a start-up link or a timed run plays someone else's code through the Lab: it keeps
+    // the Lab in memory, so the learner's own sources and progress are never replaced (F1).
+    if (demo || !options.actions.empty() || options.frames > 0) {
+      controller_options.lab.folder = std::nullopt;
+    }
     auto controller = AppController::create(controller_options);
     if (!controller) {
       status = fail(controller.message());
@@ -252,7 +259,10 @@ int run_headless(const GuiOptions& options, interop::BackendPreference backend,
   // Headless runs are reproducible: they neither read nor write the user's settings.
   auto ui = HeadlessUi::create(width, height, options.scale > 0 ? options.scale : 1.0f);
   if (!ui) return fail(ui.message());
-  auto controller = AppController::create({.backend = backend, .gl_renderer = (*ui)->renderer()});
+  // Nor the learner's Lab files: a headless demo or link checks code in memory only (F1).
+  ControllerOptions controller_options{.backend = backend, .gl_renderer = (*ui)->renderer()};
+  controller_options.lab.folder = std::nullopt;
+  auto controller = AppController::create(controller_options);
   if (!controller) return fail(controller.message());
   if (demo) return play_demo_headless(**controller, std::move(*demo), options.out_dir, **ui);
   apply_actions(**controller, options);

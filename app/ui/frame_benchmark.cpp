@@ -24,8 +24,11 @@ Result<UiFrameTimes> measure_ui_frames(const UiFrameRequest& request) {
   auto ui = HeadlessUi::create(request.width, request.height, 1.0f);
   if (!ui) return ui.error();
 
-  auto controller = AppController::create(
-      {.backend = *backend, .gl_renderer = (*ui)->renderer(), .ceilings_cache = std::nullopt});
+  ControllerOptions controller_options{
+      .backend = *backend, .gl_renderer = (*ui)->renderer(), .ceilings_cache = std::nullopt};
+  // A scripted run never touches the learner's Lab sources or progress: the Lab stays in memory.
+  controller_options.lab.folder = std::nullopt;
+  auto controller = AppController::create(controller_options);
   if (!controller) return controller.error();
   AppController& app = **controller;
   const auto report = [&request](const std::string& what) {

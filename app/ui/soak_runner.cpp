@@ -109,8 +109,11 @@ int run_soak(const SoakOptions& options) {
   auto ui = HeadlessUi::create(kWidth, kHeight, 1.0f);
   if (!ui) return std::cerr << "threadlab: " << ui.message() << '\n', 1;
   HeadlessUi& frames = **ui;
-  auto controller = AppController::create(
-      {.backend = *backend, .gl_renderer = frames.renderer(), .ceilings_cache = std::nullopt});
+  ControllerOptions controller_options{
+      .backend = *backend, .gl_renderer = frames.renderer(), .ceilings_cache = std::nullopt};
+  // A scripted run never touches the learner's Lab sources or progress: the Lab stays in memory.
+  controller_options.lab.folder = std::nullopt;
+  auto controller = AppController::create(controller_options);
   if (!controller) return std::cerr << "threadlab: " << controller.message() << '\n', 1;
   AppController& app = **controller;
   const BackendKind started_on = app.state().backend;

@@ -9,21 +9,26 @@
 
 namespace tl::lessons {
 
-Status validate_vector_add_size(std::uint64_t n, std::uint64_t max_bytes) {
+Status validate_vector_add_size(std::uint64_t n, std::uint64_t max_bytes, int copies) {
   if (n == 0) return invalid_argument("N must be at least 1: there is nothing to add.");
   if (n > kVectorAddMaxN) {
     return invalid_argument("N = " + std::to_string(n) +
                             " does not fit the kernel's int index (at most " +
                             std::to_string(kVectorAddMaxN) + ").");
   }
-  if (max_bytes > 0 && vector_add_bytes(n) > static_cast<double>(max_bytes)) {
-    return Error{
-        ErrorKind::kOutOfMemory,
-        "N = " + std::to_string(n) + " needs " + format_bytes(vector_add_bytes(n)) +
-            " for A, B and C, but only " + format_bytes(static_cast<double>(max_bytes)) +
-            " is available; the largest N that fits is " +
-            std::to_string(static_cast<std::uint64_t>(static_cast<double>(max_bytes) / 12.0)) +
-            "."};
+  const double needed = vector_add_bytes(n) * copies;
+  if (max_bytes > 0 && needed > static_cast<double>(max_bytes)) {
+    const std::string where =
+        copies > 1 ? " for A, B and C on the host and again as the emulator's device arrays (both "
+                     "in this computer's memory)"
+                   : " for A, B and C";
+    return Error{ErrorKind::kOutOfMemory,
+                 "N = " + std::to_string(n) + " needs " + format_bytes(needed) + where +
+                     ", but only " + format_bytes(static_cast<double>(max_bytes)) +
+                     " is available; the largest N that fits is " +
+                     std::to_string(static_cast<std::uint64_t>(static_cast<double>(max_bytes) /
+                                                               (vector_add_bytes(1) * copies))) +
+                     "."};
   }
   return Status::ok();
 }

@@ -30,9 +30,10 @@ inline constexpr std::string_view kVectorAddId = kVectorAddInfo.id;
 // The kernel indexes with a 32-bit int, as the source article writes it.
 inline constexpr std::uint64_t kVectorAddMaxN = 0x7FFFFFFFull;
 
-// n must be at least 1, fit the kernel's int index and, with its three float arrays, the memory
-// available (max_bytes; 0 skips that check).
-Status validate_vector_add_size(std::uint64_t n, std::uint64_t max_bytes);
+// n must be at least 1, fit the kernel's int index and, with its three float arrays `copies` times
+// (2: the host's and the emulator's, which share this computer's memory), the memory available
+// (max_bytes; 0 skips that check).
+Status validate_vector_add_size(std::uint64_t n, std::uint64_t max_bytes, int copies = 1);
 
 // The kernel computes i = blockIdx.x * blockDim.x + threadIdx.x in a 32-bit int. With more than
 // 2^31 threads along x that wraps to negative values that pass `i < n` and write outside the

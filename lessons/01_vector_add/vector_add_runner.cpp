@@ -15,6 +15,20 @@ struct DeviceVectors {
   DeviceArray<float> a, b, c;
 };
 
+// The whole footprint, checked before anything is allocated (F6 of the reliability review): the
+// host's A, B and C and the device's three arrays. On the emulator both come out of the same free
+// memory, and measuring it after the host inputs were filled counted them against the arrays
+// (wrong advice) or let the inputs alone exhaust memory (an OOM kill at 23 GiB). Also the
+// emulator's thread cap, which thread-hierarchy applies as well.
+Status check_fits_before_allocating(Device& device, std::uint64_t n, const LaunchConfig& config,
+                                    bool traced) {
+  TL_RETURN_IF_ERROR(lessons::validate_vector_add_size(n, 0));
+  TL_RETURN_IF_ERROR(check_emulator_budget(device, config, traced));
+  auto memory = device.memory_info();
+  if (!memory) return memory.error();
+  return lessons::validate_vector_add_size(n, memory->free_bytes, device.is_gpu() ? 1 : 2);
+}
+
 // Configurations CUDA refuses are launched, so its own error can be seen; the ones it would accept
 // but that overflow the kernel's int index are refused here, before they write out of bounds.
 Status check_launchable(const Device& device, const LaunchConfig& config) {
@@ -83,6 +97,7 @@ Result<VectorAddReport> run_vector_add(Device& device, const VectorAddRequest& r
   const std::uint64_t n = request.n;
   TL_RETURN_IF_ERROR(lessons::validate_vector_add_size(n, 0));
   TL_RETURN_IF_ERROR(check_launchable(device, request.config));
+  TL_RETURN_IF_ERROR(check_fits_before_allocating(device, n, request.config, /*traced=*/false));
   std::vector<float> a(n), b(n);
   lessons::fill_random(a, request.seed);
   lessons::fill_random(b, request.seed * 2654435761u + 1);
@@ -183,6 +198,7 @@ Result<lessons::CheckResult> trace_vector_add(Device& device, std::uint64_t n,
   const std::size_t bytes = n * sizeof(float);
   if (in.device_ != &device || in.n_ != n || in.seed_ != seed) {
     in.release();
+    TL_RETURN_IF_ERROR(check_fits_before_allocating(device, n, config, /*traced=*/false));
     in.a_.assign(n, 0.0f);
     in.b_.assign(n, 0.0f);
     lessons::fill_random(in.a_, seed);

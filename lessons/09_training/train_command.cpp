@@ -15,6 +15,7 @@
 
 #include "compute/device.hpp"
 #include "compute/lessons/lesson_command.hpp"
+#include "core/user_files.hpp"
 #include "data_parallel.hpp"
 #include "mlp_trainer.hpp"
 #include "train_command.hpp"
@@ -293,17 +294,17 @@ int run_train(std::span<const std::string> args, const compute::LessonCommandCon
   }
 
   if (given.count("--curves")) {
-    std::ofstream csv(given["--curves"]);
-    if (!csv) return failed(io, "cannot write " + given["--curves"]);
-    csv << "epoch,steps,train_loss,train_accuracy,loss,accuracy,seconds\n";
+    std::string csv = "epoch,steps,train_loss,train_accuracy,loss,accuracy,seconds\n";
     for (const EpochSummary& s : epochs) {
       char row[200];
       std::snprintf(row, sizeof row, "%d,%lld,%.9g,%.6f,%.9g,%.6f,%.4f\n", s.epoch,
                     static_cast<long long>(s.steps), s.train_loss, s.train_accuracy, s.loss,
                     s.accuracy, s.seconds);
-      csv << row;
+      csv += row;
     }
-    if (!csv) return failed(io, "cannot write " + given["--curves"]);
+    // Checked through to the close: a full disk is an exit 1, not a silently empty file.
+    const Status written = write_output_file(given["--curves"], csv);
+    if (!written) return failed(io, written.message());
   }
   if (!diverged.empty()) return failed(io, diverged);
 

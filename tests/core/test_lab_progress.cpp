@@ -4,9 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 namespace tl {
 namespace {
@@ -116,6 +119,76 @@ TEST(LabProgress, InMemoryWithoutAFolder) {
   ASSERT_TRUE(store.record_check("vector-add", true, 1, 1).is_ok());
   EXPECT_EQ(store.find("vector-add")->source, "x");
   EXPECT_FALSE(store.source_path("vector-add").has_value());
+}
+
+// Two instances of the app, each loaded before the other saved: before the lock and merge, the
+// second save replaced the first instance's exercise (F7 of the reliability review).
+TEST(LabProgress, TwoStoresOnOneFolderKeepEachOthersChecks) {
+  const auto dir = fresh_folder("threadlab_lab_progress_two_instances");
+  LabProgressStore first(dir);
+  LabProgressStore second(dir);
+  ASSERT_TRUE(first.load().is_ok());
+  ASSERT_TRUE(second.load().is_ok());
+  ASSERT_TRUE(first.record_check("vector-add", true, 2.0, 1.0).is_ok());
+  ASSERT_TRUE(second.record_check("grid-stride", false, 0, 0).is_ok());
+  ASSERT_TRUE(first.record_check("vector-add", false, 0, 0).is_ok());
+  LabProgressStore later(dir);
+  ASSERT_TRUE(later.load().is_ok());
+  ASSERT_NE(later.find("vector-add"), nullptr);
+  ASSERT_NE(later.find("grid-stride"), nullptr);
+  EXPECT_TRUE(later.find("vector-add")->passed);
+  EXPECT_EQ(later.find("vector-add")->checks, 2);
+  EXPECT_EQ(later.find("grid-stride")->checks, 1);
+}
+
+// The same, saving at the same moment from two threads: every check of both is counted, which
+// needs the read-merge-write to hold the lock (and a temporary name of its own per writer).
+TEST(LabProgress, TwoStoresSavingAtOnceLoseNothing) {
+  const auto dir = fresh_folder("threadlab_lab_progress_concurrent");
+  constexpr int kChecks = 40;
+  const auto save = [&dir](const char* id) {
+    LabProgressStore store(dir);
+    (void)store.load();
+    for (int i = 0; i < kChecks; ++i) (void)store.record_check(id, i % 2 == 0, 1.0 + i, 0);
+  };
+  std::thread a(save, "vector-add");
+  std::thread b(save, "grid-stride");
+  a.join();
+  b.join();
+  LabProgressStore later(dir);
+  ASSERT_TRUE(later.load().is_ok());
+  ASSERT_NE(later.find("vector-add"), nullptr);
+  ASSERT_NE(later.find("grid-stride"), nullptr);
+  EXPECT_EQ(later.find("vector-add")->checks, kChecks);
+  EXPECT_EQ(later.find("grid-stride")->checks, kChecks);
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << entry.path();
+  }
+}
+
+// A second unreadable file gets a name of its own: the first copy may be the one worth fixing.
+TEST(LabProgress, ASecondUnreadableFileDoesNotOverwriteTheFirstCopy) {
+  const auto dir = fresh_folder("threadlab_lab_progress_unreadable_twice");
+  std::filesystem::create_directories(dir);
+  { std::ofstream(dir / "progress.json") << "{ first"; }
+  EXPECT_FALSE(LabProgressStore(dir).load().is_ok());
+  { std::ofstream(dir / "progress.json") << "{ second"; }
+  const Status loaded = LabProgressStore(dir).load();
+  ASSERT_FALSE(loaded.is_ok());
+  EXPECT_EQ(read(dir / "progress.json.unreadable"), "{ first");
+  EXPECT_EQ(read(dir / "progress.json.unreadable.1"), "{ second");
+  EXPECT_NE(loaded.message().find("progress.json.unreadable.1"), std::string::npos)
+      << loaded.message();
+}
+
+// A FIFO where progress.json should be: refused with a message at once, never waited on (F10).
+TEST(LabProgress, AFifoInPlaceOfTheFileIsRefusedWithoutBlocking) {
+  const auto dir = fresh_folder("threadlab_lab_progress_fifo");
+  std::filesystem::create_directories(dir);
+  ASSERT_EQ(::mkfifo((dir / "progress.json").c_str(), 0600), 0);
+  const Status loaded = LabProgressStore(dir).load();
+  ASSERT_FALSE(loaded.is_ok());
+  EXPECT_NE(loaded.message().find("FIFO"), std::string::npos) << loaded.message();
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <toml++/toml.h>
 
 #include "core/classroom/toml_fields.hpp"
+#include "core/user_files.hpp"
 
 namespace tl::classroom {
 namespace {
@@ -64,6 +65,13 @@ class StepReader {
       const toml::node& node = *node_pointer;
       if (name == "caption") {
         step.caption = text(node, name);
+        // ImGui draws a caption in one draw list of 16-bit indices: 20,000 characters overflow it
+        // and abort the app (F10). A caption is a line or two on a slide; this is far above that.
+        if (step.caption.size() > kMaxCaptionBytes) {
+          fail(node, "the caption has " + std::to_string(step.caption.size()) +
+                         " characters; a caption holds at most " +
+                         std::to_string(kMaxCaptionBytes) + " (split it over several steps)");
+        }
       } else if (name == "lesson") {
         step.action.lesson = text(node, name);
       } else if (name == "set") {
@@ -173,11 +181,10 @@ Result<DemoScript> parse_demo_script(std::string_view text, const std::string& f
 }
 
 Result<DemoScript> load_demo_script(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{ErrorKind::kIoError, "cannot read the demo script " + path};
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_demo_script(text.str(), path);
+  // A regular file of bounded size only: `demo /dev/zero` or a FIFO must not read forever or block.
+  Result<std::string> text = read_input_file(path, kMaxDemoScriptBytes);
+  if (!text) return Error{ErrorKind::kIoError, "the demo script: " + text.message()};
+  return parse_demo_script(*text, path);
 }
 
 std::string step_error(const DemoScript& script, std::size_t index, const std::string& what) {

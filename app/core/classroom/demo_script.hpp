@@ -18,6 +18,7 @@
 // (one of its known-wrong files, e.g. "missing_guard", or "solution"), lab_grid ("2"), run (true)
 // and check (true). Every mistake is an error "file:line: what", found before anything plays.
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,6 +45,10 @@ struct DemoScript {
 };
 
 inline constexpr double kMaxWaitSeconds = 600;
+// Limits that keep a script from aborting or stalling the app: the longest caption a slide draws,
+// and the largest script file read (far above any real one).
+inline constexpr std::size_t kMaxCaptionBytes = 2000;
+inline constexpr std::size_t kMaxDemoScriptBytes = std::size_t{4} << 20;
 
 Result<DemoScript> parse_demo_script(std::string_view text, const std::string& file);
 Result<DemoScript> load_demo_script(const std::string& path);

@@ -1,5 +1,6 @@
 #include "core/classroom/settings.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -72,18 +73,33 @@ std::vector<std::string> read_fields(const toml::table& table, const std::string
 
 }  // namespace
 
+WindowSize fit_window_to_screen(WindowSize remembered, int area_width, int area_height) {
+  if (area_width > 0) remembered.width = std::min(remembered.width, area_width);
+  if (area_height > 0) remembered.height = std::min(remembered.height, area_height);
+  // Never below what the settings accept, even on a tiny or misreported screen.
+  remembered.width = std::max(remembered.width, kMinWindowSide);
+  remembered.height = std::max(remembered.height, kMinWindowSide);
+  return remembered;
+}
+
 LoadedSettings load_settings(const std::filesystem::path& path) {
   LoadedSettings loaded;
   std::error_code exists_error;
-  if (!std::filesystem::exists(path, exists_error)) return loaded;
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in) {
-    loaded.warning = "cannot read " + path.string() + "; using the default settings";
+  if (!std::filesystem::exists(path, exists_error)) {
+    // A symlink loop or an unreachable folder is not "no settings yet": say so.
+    if (exists_error) {
+      loaded.warning = "cannot read " + path.string() + ": " + exists_error.message() +
+                       "; using the default settings";
+    }
     return loaded;
   }
-  auto table = parse_toml(text.str(), path.string());
+  // A regular file of bounded size only: a FIFO or a folder there is a warning, never a hang (F10).
+  Result<std::string> text = read_input_file(path);
+  if (!text) {
+    loaded.warning = text.message() + "; using the default settings";
+    return loaded;
+  }
+  auto table = parse_toml(*text, path.string());
   if (!table) {
     loaded.warning = table.message() + "; using the default settings";
     return loaded;

@@ -31,6 +31,16 @@ struct Settings {
   friend bool operator==(const Settings&, const Settings&) = default;
 };
 
+// A remembered window size that fits the screen's work area (`area_*`, 0: unknown, left alone): a
+// size saved on a large monitor, or a hand-edited 16384 x 16384, must not open a window larger than
+// this screen (it took 86 s and 2.7 GB to open, F10 of the reliability review).
+struct WindowSize {
+  int width = 0;
+  int height = 0;
+  friend bool operator==(const WindowSize&, const WindowSize&) = default;
+};
+WindowSize fit_window_to_screen(WindowSize remembered, int area_width, int area_height);
+
 struct LoadedSettings {
   Settings settings;
   std::optional<std::string> warning;  // one line, "settings.toml:3: ...", when something was wrong

@@ -12,6 +12,7 @@
 
 #include "core/format.hpp"
 #include "core/plot/series_marks.hpp"
+#include "core/user_files.hpp"
 
 namespace tl::plot {
 namespace {
@@ -37,16 +38,10 @@ std::string hex_color(std::uint32_t color) {
   return buffer;
 }
 
+// Checked at every step, and atomic: an export to a full disk fails instead of leaving an empty
+// file.
 Status write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    return Error{ErrorKind::kIoError,
-                 "Cannot open " + path.string() + " for writing: " + std::strerror(errno)};
-  }
-  out << text;
-  out.close();
-  if (!out) return Error{ErrorKind::kIoError, "Cannot write " + path.string()};
-  return Status::ok();
+  return write_output_file(path, text);
 }
 
 }  // namespace

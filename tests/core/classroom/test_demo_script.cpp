@@ -2,6 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
 namespace tl::classroom {
 namespace {
 
@@ -140,6 +146,32 @@ TEST(DemoScript, AMissingFileIsAnIoError) {
   auto script = load_demo_script("/nonexistent/demo.toml");
   ASSERT_FALSE(script.is_ok());
   EXPECT_EQ(script.error().kind, ErrorKind::kIoError);
+}
+
+// 20,000 characters overflowed ImGui's 16-bit draw list and aborted the app: refused at its line.
+TEST(DemoScript, AnOverlongCaptionIsRefusedAtItsLine) {
+  const std::string text = "[[step]]\ncaption = \"" + std::string(20000, 'x') + "\"\n";
+  auto script = parse_demo_script(text, "c.toml");
+  ASSERT_FALSE(script.is_ok());
+  EXPECT_NE(script.message().find("c.toml:2"), std::string::npos) << script.message();
+  EXPECT_NE(script.message().find("caption"), std::string::npos) << script.message();
+  EXPECT_TRUE(parse_demo_script(
+                  "[[step]]\ncaption = \"" + std::string(kMaxCaptionBytes, 'x') + "\"\n", "c.toml")
+                  .is_ok());
+}
+
+// `demo /dev/zero` read without end, and a FIFO blocked at open: both refused at once.
+TEST(DemoScript, OnlyARegularFileOfBoundedSizeIsRead) {
+  auto zero = load_demo_script("/dev/zero");
+  ASSERT_FALSE(zero.is_ok());
+  EXPECT_NE(zero.message().find("not a regular file"), std::string::npos) << zero.message();
+  const auto dir = std::filesystem::path(::testing::TempDir()) / "threadlab_demo_fifo";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  ASSERT_EQ(::mkfifo((dir / "demo.toml").c_str(), 0600), 0);
+  auto fifo = load_demo_script((dir / "demo.toml").string());
+  ASSERT_FALSE(fifo.is_ok());
+  EXPECT_NE(fifo.message().find("FIFO"), std::string::npos) << fifo.message();
 }
 
 }  // namespace

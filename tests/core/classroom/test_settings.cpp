@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <fstream>
 
@@ -92,6 +94,40 @@ TEST(Settings, ThemesHaveNames) {
   EXPECT_EQ(parse_theme("high-contrast").value(), Theme::kHighContrast);
   EXPECT_EQ(theme_name(Theme::kDark), "dark");
   EXPECT_FALSE(parse_theme("neon").is_ok());
+}
+
+// A FIFO or a folder where settings.toml should be: a warning and the defaults, never a hang.
+TEST(Settings, AFifoOrAFolderIsAWarningNotAHang) {
+  const auto fifo = fresh_path("fifo");
+  std::filesystem::create_directories(fifo.parent_path());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const LoadedSettings from_fifo = load_settings(fifo);
+  ASSERT_TRUE(from_fifo.warning.has_value());
+  EXPECT_NE(from_fifo.warning->find("FIFO"), std::string::npos) << *from_fifo.warning;
+  EXPECT_EQ(from_fifo.settings, Settings{});
+
+  const auto folder = fresh_path("folder");
+  std::filesystem::create_directories(folder);
+  const LoadedSettings from_folder = load_settings(folder);
+  ASSERT_TRUE(from_folder.warning.has_value()) << "a folder is not 'no settings yet'";
+  EXPECT_NE(from_folder.warning->find("folder"), std::string::npos) << *from_folder.warning;
+}
+
+TEST(Settings, ASymlinkLoopIsAWarning) {
+  const auto path = fresh_path("loop");
+  std::filesystem::create_directories(path.parent_path());
+  std::filesystem::create_symlink(path, path);
+  const LoadedSettings loaded = load_settings(path);
+  EXPECT_TRUE(loaded.warning.has_value());
+}
+
+// 16384 x 16384 is inside the accepted range, but a window that size froze the app for 86 s.
+TEST(Settings, ARememberedWindowFitsTheScreen) {
+  EXPECT_EQ(fit_window_to_screen({16384, 16384}, 1920, 1050), (WindowSize{1920, 1050}));
+  EXPECT_EQ(fit_window_to_screen({1600, 1000}, 1280, 720), (WindowSize{1280, 720}));
+  EXPECT_EQ(fit_window_to_screen({1600, 1000}, 2560, 1440), (WindowSize{1600, 1000}));
+  EXPECT_EQ(fit_window_to_screen({1600, 1000}, 0, 0), (WindowSize{1600, 1000})) << "unknown";
+  EXPECT_EQ(fit_window_to_screen({1600, 1000}, 100, 100), (WindowSize{320, 320}));
 }
 
 }  // namespace
