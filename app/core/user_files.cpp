@@ -129,6 +129,14 @@ Status write_file_atomically(const std::filesystem::path& path, std::string_view
 Status write_output_file(const std::filesystem::path& path, std::string_view contents) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0 || S_ISREG(info.st_mode)) {
+    // A path a person typed names a folder that exists: a typo in it must not make new folders
+    // (only the app's own files, under the XDG folders, create theirs).
+    std::error_code error;
+    const std::filesystem::path folder = path.parent_path();
+    if (!folder.empty() && !std::filesystem::is_directory(folder, error)) {
+      return Error{ErrorKind::kIoError, "cannot write " + path.string() + ": the folder " +
+                                            folder.string() + " does not exist"};
+    }
     return write_file_atomically(path, contents);
   }
   if (S_ISDIR(info.st_mode)) {

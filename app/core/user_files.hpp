@@ -44,8 +44,9 @@ Status write_file_atomically(const std::filesystem::path& path, std::string_view
                              FileWriteCalls& calls);
 
 // For a file a person named on the command line: atomically as above when `path` is absent or a
-// regular file; in place when it is something else that exists (/dev/stdout, a FIFO, /dev/full),
-// since renaming over a device would replace it. Every write and the close are checked.
+// regular file in a folder that exists (a missing folder is an error, never created); in place when
+// it is something else that exists (/dev/stdout, a FIFO, /dev/full), since renaming over a device
+// would replace it. Every write and the close are checked.
 Status write_output_file(const std::filesystem::path& path, std::string_view contents);
 
 // Moves `path` aside to `path` + suffix, or to suffix.1, .2 ... when that name is taken, so that an

@@ -144,7 +144,9 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(DemoCommand, AMissingScriptOrOutputFolderIsAOneLineError) {
   auto missing = run_threadlab({"demo", "/nonexistent/demo.toml", "--headless", "--out", "/tmp/x"});
   EXPECT_EQ(missing.exit_code, 1) << missing.describe();
-  EXPECT_NE(missing.err.find("cannot read the demo script"), std::string::npos);
+  EXPECT_NE(missing.err.find("the demo script: cannot read /nonexistent/demo.toml"),
+            std::string::npos)
+      << missing.describe();
   auto no_out = run_threadlab({"demo", "/nonexistent/demo.toml", "--headless"});
   EXPECT_EQ(no_out.exit_code, 2) << no_out.describe();
   EXPECT_NE(no_out.err.find("--out"), std::string::npos);
