@@ -40,10 +40,17 @@ TEST(PngWriter, WrittenImageReadsBackIdentical) {
 
 TEST(PngWriter, MissingFolderIsAnIoError) {
   std::vector<std::uint8_t> rgba(4 * 4 * 4, 255);
-  const Status status = render::write_png("/nonexistent-threadlab-folder/out.png", 4, 4, rgba);
+  // A folder of this run's own that surely does not exist (a fixed name at / outlives a run that
+  // created it by mistake, and then every later run passes).
+  const std::filesystem::path folder =
+      std::filesystem::temp_directory_path() / ("threadlab-missing-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(folder);
+  const std::filesystem::path path = folder / "out.png";
+  const Status status = render::write_png(path, 4, 4, rgba);
   ASSERT_FALSE(status.is_ok());
   EXPECT_EQ(status.error().kind, ErrorKind::kIoError);
-  EXPECT_NE(status.message().find("/nonexistent-threadlab-folder/out.png"), std::string::npos);
+  EXPECT_NE(status.message().find(path.string()), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(folder)) << "the writer created the missing folder";
 }
 
 TEST(PngWriter, SizeMismatchIsRejected) {

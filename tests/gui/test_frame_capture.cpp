@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 #include <stb_image.h>
+#include <unistd.h>
 
 #include <filesystem>
+#include <string>
 
 #include "frame_capture.hpp"
 
@@ -44,11 +46,14 @@ TEST(FrameCapture, SavesTheRequestedPartAtFramebufferScale) {
 
 TEST(FrameCapture, AnAreaOutsideTheFrameOrAnUnwritablePathIsAnError) {
   EXPECT_FALSE(save_frame_part({"x.png", 100, 100, 5, 5}, frame(), 1, 1).is_ok());
-  const Status unwritable =
-      save_frame_part({"/nonexistent-folder/plot.png", 0, 0, 5, 5}, frame(), 1, 1);
+  const std::filesystem::path folder =
+      std::filesystem::temp_directory_path() / ("threadlab-missing-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(folder);
+  const std::string path = (folder / "plot.png").string();
+  const Status unwritable = save_frame_part({path, 0, 0, 5, 5}, frame(), 1, 1);
   ASSERT_FALSE(unwritable.is_ok());
-  EXPECT_NE(unwritable.message().find("/nonexistent-folder/plot.png"), std::string::npos)
-      << unwritable.message();
+  EXPECT_NE(unwritable.message().find(path), std::string::npos) << unwritable.message();
+  EXPECT_FALSE(std::filesystem::exists(folder)) << "the capture created the missing folder";
 }
 
 }  // namespace
