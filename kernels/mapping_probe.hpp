@@ -3,8 +3,8 @@
 // mapping view draws (the traced kernel's records) must be what was timed.
 //
 // The probe runs both on the emulator through the kernel set's own launch functions
-// (emulator_kernels()), on a small, awkward configuration (partial blocks, sizes that are not
-// multiples of anything):
+// (emulator_kernels().get<Set>()), on a small, awkward configuration (partial blocks, sizes that
+// are not multiples of anything):
 //   - the timed kernel with its output pre-filled with a sentinel bit pattern, watched thread by
 //     thread (emu::WatchLaunches): after every step of every emulated thread, each element that no
 //     longer holds the sentinel was written by that thread; it is noted and the sentinel put back,
@@ -18,7 +18,9 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/launch_config.hpp"
@@ -64,15 +66,18 @@ inline std::shared_ptr<const std::vector<float>> probe_inputs(std::size_t count,
 // Runs `probe`; an error only if a launch fails.
 Result<MappingReport> compare_mappings(const MappingProbe& probe);
 
-// Every timed/traced pair of each kernel set, on configurations that cover its variants (tile
-// sizes, register-tiled rungs, GEMV and GEMM with whole and edge tiles, ...).
-std::vector<MappingProbe> vector_add_mapping_probes();
-std::vector<MappingProbe> thread_hierarchy_mapping_probes();
-std::vector<MappingProbe> matrix_add_mapping_probes();
-std::vector<MappingProbe> matmul_mapping_probes();
-std::vector<MappingProbe> dense_layer_mapping_probes();
-std::vector<MappingProbe> moving_data_mapping_probes();
-std::vector<MappingProbe> precision_mapping_probes();
-std::vector<MappingProbe> mlp_mapping_probes();
+// One kernel set's probes: every timed/traced pair of the set, on configurations that cover its
+// variants (tile sizes, register-tiled rungs, GEMV and GEMM with whole and edge tiles, ...), from
+// lessons/NN_name/kernels/<set>_probes.cpp; or, for a set whose traced kernels record something
+// other than writes, why it has none.
+struct MappingProbeSet {
+  std::string_view set;
+  std::string_view lesson;
+  std::vector<MappingProbe> (*probes)() = nullptr;
+  std::string_view no_probes_because;
+};
+
+// Every registered kernel set, in the lessons' order (generated from lessons/CMakeLists.txt).
+std::span<const MappingProbeSet> registered_mapping_probes();
 
 }  // namespace tl::kernels

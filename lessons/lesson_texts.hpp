@@ -8,7 +8,7 @@
 namespace tl::lesson_texts {
 
 // By path relative to the project root, e.g. "lessons/01_vector_add/lesson.md" or
-// "kernels/vector_add.cuh".
+// "lessons/01_vector_add/kernels/vector_add.cuh".
 std::optional<std::string_view> find_text(std::string_view path);
 
 }  // namespace tl::lesson_texts

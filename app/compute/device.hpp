@@ -17,7 +17,7 @@
 #include "core/device_info.hpp"
 #include "core/occupancy.hpp"
 #include "core/result.hpp"
-#include "kernels/kernel_table.hpp"
+#include "kernels/kernel_registry.hpp"
 
 namespace tl::compute {
 
@@ -32,7 +32,7 @@ class Device {
 
   [[nodiscard]] virtual bool is_gpu() const = 0;
   [[nodiscard]] virtual const DeviceInfo& info() const = 0;
-  [[nodiscard]] virtual const kernels::KernelTable& kernels() const = 0;
+  [[nodiscard]] virtual const kernels::KernelRegistry& kernels() const = 0;
 
   virtual Result<void*> allocate(std::size_t bytes) = 0;
   virtual void release(void* pointer) = 0;

@@ -48,7 +48,7 @@ class EmulatorDevice final : public Device {
 
   [[nodiscard]] bool is_gpu() const override { return false; }
   [[nodiscard]] const DeviceInfo& info() const override { return info_; }
-  [[nodiscard]] const kernels::KernelTable& kernels() const override {
+  [[nodiscard]] const kernels::KernelRegistry& kernels() const override {
     return kernels::emulator_kernels();
   }
 

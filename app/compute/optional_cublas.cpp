@@ -44,7 +44,7 @@ Status OptionalCublas::multiply(const float* a, const float* b, float* c, std::u
   return Error{ErrorKind::kNoDevice, unavailable_reason()};
 }
 
-Status OptionalCublas::multiply(kernels::MatmulInput input, const void* a, const void* b, float* c,
+Status OptionalCublas::multiply(numeric::FloatFormat input, const void* a, const void* b, float* c,
                                 std::uint32_t m, std::uint32_t n, std::uint32_t k) {
 #if defined(THREADLAB_HAVE_CUDA)
   if (available()) {

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "compute/device.hpp"
+#include "core/numeric/low_precision.hpp"  // numeric::FloatFormat
 #include "core/result.hpp"
-#include "kernels/matmul_shapes.hpp"  // MatmulInput
 
 namespace tl::compute {
 
@@ -31,7 +31,7 @@ class OptionalCublas {
                   std::uint32_t k);
   // The same at a tensor-core precision (cublasGemmEx, FP32 accumulation, float C): a and b are
   // 16-bit words for FP16 and BF16, floats for TF32 and FP32.
-  Status multiply(kernels::MatmulInput input, const void* a, const void* b, float* c,
+  Status multiply(numeric::FloatFormat input, const void* a, const void* b, float* c,
                   std::uint32_t m, std::uint32_t n, std::uint32_t k);
 
  private:

@@ -178,7 +178,8 @@ class AppController {
   // The records the mapping view draws (read back one by one: for tests and hover tooltips).
   [[nodiscard]] const render::TraceBuffer& trace_buffer() const { return trace_buffer_; }
 
-  // The embedded text of a kernel source for the lesson panel, e.g. "kernels/vector_add.cuh".
+  // The embedded text of a kernel source for the lesson panel, e.g.
+  // "lessons/01_vector_add/kernels/vector_add.cuh".
   [[nodiscard]] std::optional<std::string> embedded_source(const std::string& path) const;
 
   // Once per frame: collects background results and progress.

@@ -2,7 +2,8 @@
 // FP16, BF16 and TF32 for the CPU emulator: __half and __nv_bfloat16 as 16-bit words, and the
 // CUDA intrinsics the precision kernels use, each rounding exactly as the GPU does
 // (core/numeric/low_precision.hpp), so an emulated kernel computes the GPU's bits. Included by
-// emulator/precision_emulated.cpp only: the Lab's learners get no __half (its headers refuse it).
+// lessons/08_precision/kernels/precision_emulated.cpp only: the Lab's learners get no __half (its
+// headers refuse it).
 
 #include <cstdint>
 

@@ -2,24 +2,18 @@
 
 #include <cuda_runtime.h>
 
-#include <array>
 #include <string>
 
-#include "kernel_symbols.hpp"
 #include "kernels/kernel_inspector.hpp"
+#include "kernels/kernel_registry.hpp"
 
 namespace tl::kernels {
 namespace {
 
-using SymbolList = std::span<const KernelSymbol> (*)();
-constexpr std::array kLessons{
-    vector_add_gpu_symbols,  thread_hierarchy_gpu_symbols, matrix_add_gpu_symbols,
-    matmul_gpu_symbols,      dense_layer_gpu_symbols,      reductions_gpu_symbols,
-    moving_data_gpu_symbols, precision_gpu_symbols,        mlp_gpu_symbols};
-
+// Every registered set's timed kernels, in the lessons' order.
 Result<const KernelSymbol*> find_symbol(std::string_view kernel) {
-  for (SymbolList list : kLessons) {
-    for (const KernelSymbol& symbol : list()) {
+  for (const KernelSetEntry& set : gpu_kernels().sets()) {
+    for (const KernelSymbol& symbol : set.symbols()) {
       if (symbol.name == kernel) return &symbol;
     }
   }
@@ -40,8 +34,8 @@ Error cuda_error(const char* call, std::string_view kernel, cudaError_t error) {
 
 std::vector<std::string> gpu_kernel_names() {
   std::vector<std::string> names;
-  for (SymbolList list : kLessons) {
-    for (const KernelSymbol& symbol : list()) names.emplace_back(symbol.name);
+  for (const KernelSetEntry& set : gpu_kernels().sets()) {
+    for (const KernelSymbol& symbol : set.symbols()) names.emplace_back(symbol.name);
   }
   return names;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // Lesson 1, vector add C = A + B: the parameters, the CPU references and the check. No CUDA here:
-// the kernels live in kernels/vector_add.cuh and run through app/compute.
+// the kernels live in lessons/01_vector_add/kernels/vector_add.cuh and run through app/compute.
 
 #include <cstdint>
 #include <span>
@@ -46,10 +46,10 @@ Status check_vector_add_index_range(const LaunchConfig& config);
 // Enough blocks of `threads_per_block` threads to give every element its own thread.
 [[nodiscard]] LaunchConfig covering_config(std::uint64_t n, std::uint32_t threads_per_block);
 
-// The launch of the vectorized kernel (kernels/vector_add.cuh, vector_add_vectorized): blocks of
-// 256 threads, enough for one float4 per thread (ceil(N / 4) threads). A grid sized to the device
-// (a few blocks per SM, the threads looping) measured 0.5-5 % slower on an H200
-// (docs/PERFORMANCE.md, "Vector add").
+// The launch of the vectorized kernel (lessons/01_vector_add/kernels/vector_add.cuh,
+// vector_add_vectorized): blocks of 256 threads, enough for one float4 per thread (ceil(N / 4)
+// threads). A grid sized to the device (a few blocks per SM, the threads looping) measured 0.5-5 %
+// slower on an H200 (docs/PERFORMANCE.md, "Vector add").
 [[nodiscard]] LaunchConfig vectorized_vector_add_config(std::uint64_t n);
 
 // The plain loop a beginner writes: one thread, one element after another.

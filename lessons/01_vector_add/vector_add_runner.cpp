@@ -1,6 +1,7 @@
 #include "vector_add_runner.hpp"
 
 #include "compute/lessons/run_support.hpp"
+#include "lessons/01_vector_add/kernels/vector_add_kernels.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -122,10 +123,10 @@ Result<VectorAddReport> run_vector_add(Device& device, const VectorAddRequest& r
   TL_RETURN_IF_ERROR(device.copy_to_device(v.c.data(), c.data(), bytes));
   if (cancel_requested(request.cancel)) return cancelled_error();
 
-  const auto& kernels = device.kernels();
+  const auto& kernels = device.kernels().get<kernels::VectorAddKernels>();
   const int n_int = static_cast<int>(n);
   auto launch = [&]() -> Status {
-    return kernels.vector_add.add(request.config, v.a.data(), v.b.data(), v.c.data(), n_int);
+    return kernels.add(request.config, v.a.data(), v.b.data(), v.c.data(), n_int);
   };
   auto kernel_times = device.time_repeated(launch, request.warmup, request.repeats);
   if (!kernel_times) return kernel_times.error();
@@ -153,8 +154,8 @@ Result<VectorAddReport> run_vector_add(Device& device, const VectorAddRequest& r
       TL_RETURN_IF_ERROR(device.copy_to_device(v.c.data(), c.data(), bytes));
     }
     auto launch_vectorized = [&]() -> Status {
-      return kernels.vector_add.add_vectorized(report.vectorized_config, v.a.data(), v.b.data(),
-                                               v.c.data(), n_int);
+      return kernels.add_vectorized(report.vectorized_config, v.a.data(), v.b.data(), v.c.data(),
+                                    n_int);
     };
     auto times = device.time_repeated(launch_vectorized, request.warmup, request.repeats);
     if (!times) return times.error();
@@ -225,9 +226,9 @@ Result<lessons::CheckResult> trace_vector_add(Device& device, std::uint64_t n,
 
   auto records = sink.acquire(device, n);
   if (!records) return records.error();
-  Status launched =
-      device.kernels().vector_add.add_traced(config, in.a_device_.data(), in.b_device_.data(),
-                                             in.c_device_.data(), static_cast<int>(n), *records);
+  Status launched = device.kernels().get<kernels::VectorAddKernels>().add_traced(
+      config, in.a_device_.data(), in.b_device_.data(), in.c_device_.data(), static_cast<int>(n),
+      *records);
   if (launched) launched = device.synchronize();
   // Publish even after a failed launch: the sink must give its buffer back (e.g. unmap it), and the
   // view then honestly shows that nothing was written.

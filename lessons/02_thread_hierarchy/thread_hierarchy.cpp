@@ -163,8 +163,9 @@ BlockAtBranch block_at_branch(BranchRule rule, std::uint32_t block_threads,
   return block;
 }
 
-// The same steps as kernels/thread_hierarchy.cuh's even_side and odd_side; the emulator tests run
-// those kernels against this, so the two cannot drift apart unnoticed.
+// The same steps as lessons/02_thread_hierarchy/kernels/thread_hierarchy.cuh's even_side and
+// odd_side; the emulator tests run those kernels against this, so the two cannot drift apart
+// unnoticed.
 float branch_even_side(float x) {
   for (int step = 0; step < kBranchSteps; ++step) x = std::fma(x, 0.5f, 0.25f) * 0.75f;
   return x;

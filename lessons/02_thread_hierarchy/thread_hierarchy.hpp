@@ -2,7 +2,8 @@
 // Lesson 2, the thread hierarchy: out[i] = 2 * in[i] + 1 over n elements, on a 1D, 2D or 3D grid of
 // 1D, 2D or 3D blocks, one element per thread or with a grid-stride loop. The parameters, their
 // validation, the kernel's index arithmetic on the host (for checks and the views), the CPU
-// reference and the check. No CUDA here: the kernels live in kernels/thread_hierarchy.cuh.
+// reference and the check. No CUDA here: the kernels live in
+// lessons/02_thread_hierarchy/kernels/thread_hierarchy.cuh.
 
 #include <cstdint>
 #include <optional>
@@ -26,7 +27,8 @@ inline constexpr std::string_view kThreadHierarchyBranchRule =
     "out = even_side(in) or odd_side(in), as the thread's side of the branch";
 
 // The warp-divergence demo: which threads take which side of the kernels' branch
-// (kernels/thread_hierarchy.cuh). kNone runs the plain out = 2 * in + 1.
+// (lessons/02_thread_hierarchy/kernels/thread_hierarchy.cuh). kNone runs the plain out = 2 * in
+// + 1.
 enum class BranchRule : std::uint8_t {
   kNone,
   kByThread,  // if (threadIdx.x % 2 == 0): both sides in every warp
@@ -43,8 +45,8 @@ struct ThreadHierarchyParams {
   BranchRule branch = BranchRule::kNone;
 };
 
-// Steps of each side of the branch (kernels/thread_hierarchy.cuh's kBranchSteps), two
-// floating-point operations each.
+// Steps of each side of the branch (lessons/02_thread_hierarchy/kernels/thread_hierarchy.cuh's
+// kBranchSteps), two floating-point operations each.
 inline constexpr int kBranchSteps = 256;
 
 // The side (0: even_side, 1: odd_side) the thread numbered `thread_in_block` in its block takes
@@ -143,7 +145,8 @@ unsigned thread_hierarchy_reference_parallel(std::span<const float> in, std::spa
 // Compares out against 2 * in + 1, bit for bit (2x is exact, so 2x + 1 rounds once, everywhere).
 ElementCheck check_thread_hierarchy(std::span<const float> in, std::span<const float> out);
 
-// The divergence kernels' two sides on the CPU, as kernels/thread_hierarchy.cuh computes them.
+// The divergence kernels' two sides on the CPU, as
+// lessons/02_thread_hierarchy/kernels/thread_hierarchy.cuh computes them.
 [[nodiscard]] float branch_even_side(float x);
 [[nodiscard]] float branch_odd_side(float x);
 // The divergence kernels' output on the CPU: element i is computed by a thread numbered

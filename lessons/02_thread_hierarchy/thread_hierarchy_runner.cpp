@@ -6,6 +6,7 @@
 #include "compute/lessons/run_support.hpp"
 #include "core/format.hpp"
 #include "lessons/01_vector_add/vector_add.hpp"
+#include "lessons/02_thread_hierarchy/kernels/thread_hierarchy_kernels.hpp"
 
 namespace tl::compute {
 namespace {
@@ -85,7 +86,7 @@ Result<ThreadHierarchyReport> run_thread_hierarchy(Device& device,
   report.threads = *lessons::count_grid_threads(params.config);
   report.passes = params.grid_stride ? lessons::grid_stride_passes(n, report.threads) : 1;
 
-  const auto& kernels = device.kernels().thread_hierarchy;
+  const auto& kernels = device.kernels().get<kernels::ThreadHierarchyKernels>();
   const float* in_device = buffers->in.data();
   float* out_device = buffers->out.data();
   auto time_kernel = [&](const std::function<Status()>& launch) -> Result<TimingStats> {
@@ -193,7 +194,7 @@ Result<ThreadHierarchyTrace> trace_thread_hierarchy(Device& device,
 
   auto records = sink.acquire(device, n);
   if (!records) return records.error();
-  const auto& kernels = device.kernels().thread_hierarchy;
+  const auto& kernels = device.kernels().get<kernels::ThreadHierarchyKernels>();
   const float* in_device = buffers->in.data();
   float* out_device = buffers->out.data();
   Status launched = Status::ok();

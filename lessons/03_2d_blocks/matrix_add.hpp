@@ -3,7 +3,7 @@
 // blocks mapped onto it in one of two ways. The parameters, their validation, the covering grids,
 // the analytic mapping (who computes which element), the memory-access model that explains the
 // timing difference, the CPU reference and the check. No CUDA here: the kernels live in
-// kernels/matrix_add.cuh.
+// lessons/03_2d_blocks/kernels/matrix_add.cuh.
 
 #include <cstdint>
 #include <optional>

@@ -5,6 +5,7 @@
 #include "compute/hardware_counters.hpp"
 #include "compute/lessons/run_support.hpp"
 #include "lessons/01_vector_add/vector_add.hpp"
+#include "lessons/03_2d_blocks/kernels/matrix_add_kernels.hpp"
 
 namespace tl::compute {
 namespace {
@@ -57,7 +58,8 @@ Result<MatrixMappingTiming> time_mapping(Device& device, const MatrixAddRequest&
   timing.sectors_per_warp = lessons::sectors_per_warp_access(params);
   std::vector<float> c = poisoned_floats(params.rows * params.cols);
   TL_RETURN_IF_ERROR(device.copy_to_device(matrices.c.data(), c.data(), matrices.c.bytes()));
-  const MatrixKernel kernel = kernel_for(device.kernels().matrix_add, params.mapping);
+  const MatrixKernel kernel =
+      kernel_for(device.kernels().get<kernels::MatrixAddKernels>(), params.mapping);
   const int rows = static_cast<int>(params.rows);
   const int cols = static_cast<int>(params.cols);
   auto launch = [&]() -> Status {
@@ -157,7 +159,8 @@ Result<std::vector<MatrixCountedKernel>> count_matrix_add(Device& device,
   std::vector<MatrixCountedKernel> counted;
   for (const lessons::MatrixAddParams* p :
        {col_selected ? &params : &other, col_selected ? &other : &params}) {
-    const MatrixKernel kernel = kernel_for(device.kernels().matrix_add, p->mapping);
+    const MatrixKernel kernel =
+        kernel_for(device.kernels().get<kernels::MatrixAddKernels>(), p->mapping);
     auto counters = count_kernel(device, [&]() -> Status {
       return kernel(p->config, matrices->a.data(), matrices->b.data(), matrices->c.data(),
                     static_cast<int>(p->rows), static_cast<int>(p->cols));
@@ -182,7 +185,7 @@ Result<lessons::ElementCheck> trace_matrix_add(Device& device,
 
   auto records = sink.acquire(device, elements);
   if (!records) return records.error();
-  const auto& kernels = device.kernels().matrix_add;
+  const auto& kernels = device.kernels().get<kernels::MatrixAddKernels>();
   const auto traced = params.mapping == lessons::MatrixMapping::kXToCol ? kernels.x_to_col_traced
                                                                         : kernels.x_to_row_traced;
   Status launched =

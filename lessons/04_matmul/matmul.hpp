@@ -1,8 +1,9 @@
 #pragma once
 // Lesson 4, matrix multiply C = A · B: the parameters, their validation, the cost models that keep
 // slow work from hanging the app, and the check. Matrices are row-major floats: A is M×K, B is K×N,
-// C is M×N. No CUDA here: the kernels live in kernels/matmul.cuh and run through app/compute; the
-// CPU references are in matmul_reference.hpp and the tile picture in matmul_tiles.hpp.
+// C is M×N. No CUDA here: the kernels live in lessons/04_matmul/kernels/matmul.cuh and run through
+// app/compute; the CPU references are in matmul_reference.hpp and the tile picture in
+// matmul_tiles.hpp.
 
 #include <cstdint>
 #include <optional>
@@ -13,7 +14,7 @@
 #include "core/launch_config.hpp"
 #include "core/lessons/catalog.hpp"
 #include "core/result.hpp"
-#include "kernels/matmul_shapes.hpp"
+#include "lessons/04_matmul/kernels/matmul_shapes.hpp"
 
 namespace tl::lessons {
 
@@ -60,7 +61,8 @@ inline constexpr std::uint64_t kMatmulMaxElements = 0x7FFFFFFFull;
 Status validate_matmul_size(const MatmulSize& size, std::uint64_t max_bytes);
 
 // The ladder of rungs, their names and the register-tiled rungs' fixed block tiles are the
-// kernels' facts (kernels/matmul_shapes.hpp): the lesson speaks of them by the same names.
+// kernels' facts (lessons/04_matmul/kernels/matmul_shapes.hpp): the lesson speaks of them by the
+// same names.
 using kernels::kMatmulLadder;
 using kernels::kMatmulTiles;
 using kernels::matmul_block_tile;

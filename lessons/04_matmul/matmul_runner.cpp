@@ -12,6 +12,7 @@
 #include "compute/hardware_counters.hpp"
 #include "compute/optional_cublas.hpp"
 #include "core/lessons/random_inputs.hpp"
+#include "lessons/04_matmul/kernels/matmul_kernels.hpp"
 #include "lessons/04_matmul/matmul_reference.hpp"
 #include "lessons/04_matmul/matmul_tensor.hpp"
 
@@ -121,7 +122,7 @@ Status check_launchable(const Device& device, const MatmulSize& size, const Matm
 
 Status launch(Device& device, const MatmulVariant& variant, const LaunchConfig& config,
               const DeviceMatrices& d, const MatmulSize& size, TraceRecord* trace = nullptr) {
-  const auto& kernels = device.kernels().matmul;
+  const auto& kernels = device.kernels().get<kernels::MatmulKernels>();
   const int m = static_cast<int>(size.m), n = static_cast<int>(size.n),
             k = static_cast<int>(size.k);
   const int tile = static_cast<int>(variant.tile);
@@ -454,8 +455,8 @@ Result<MatmulReport> run_matmul(Device& device, const MatmulRequest& request) {
       TL_RETURN_IF_ERROR(measure(
           row,
           [&] {
-            return cublas.multiply(input, inputs.first, inputs.second, d.c.data(), size.m, size.n,
-                                   size.k);
+            return cublas.multiply(kernels::float_format(input), inputs.first, inputs.second,
+                                   d.c.data(), size.m, size.n, size.k);
           },
           input));
       // The library is the yardstick here, not the subject: its own rounding of TF32 inputs need

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "kernels/matmul_kernels.hpp"  // kTensorRungsNotEmulated
+#include "lessons/04_matmul/kernels/matmul_kernels.hpp"  // kTensorRungsNotEmulated
 
 namespace tl::lessons {
 

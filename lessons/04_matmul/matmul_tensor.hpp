@@ -1,8 +1,9 @@
 #pragma once
 // Lesson 4's tensor-core rungs, on the host: the inputs as the tensor cores see them (rounded to
 // FP16, BF16 or TF32, bit for bit as the GPU's conversions round), and the check's allowance. No
-// CUDA here; the kernels are kernels/matmul_wmma.cuh and kernels/matmul_mma.cuh, the fragment
-// layout the lesson draws is kernels/matmul_tensor_layout.hpp.
+// CUDA here; the kernels are lessons/04_matmul/kernels/matmul_wmma.cuh and
+// lessons/04_matmul/kernels/matmul_mma.cuh, the fragment layout the lesson draws is
+// lessons/04_matmul/kernels/matmul_tensor_layout.hpp.
 
 #include <cstdint>
 #include <span>
@@ -11,8 +12,8 @@
 
 #include "core/device_info.hpp"
 #include "core/result.hpp"
-#include "kernels/matmul_shapes.hpp"
-#include "kernels/matmul_tensor_layout.hpp"
+#include "lessons/04_matmul/kernels/matmul_shapes.hpp"
+#include "lessons/04_matmul/kernels/matmul_tensor_layout.hpp"
 
 namespace tl::lessons {
 
@@ -45,7 +46,7 @@ using kernels::MatmulKernel;
 using kernels::MmaOperand;
 
 // One element of an operand of mma.sync.m16n8k16 and who holds it (the PTX ISA's layout,
-// kernels/matmul_tensor_layout.hpp).
+// lessons/04_matmul/kernels/matmul_tensor_layout.hpp).
 struct FragmentCell {
   int row = 0;                                                     // for B: k
   int col = 0;                                                     // for B: n
@@ -61,8 +62,8 @@ struct FragmentCell {
 [[nodiscard]] std::string describe_fragment_element(MmaOperand operand, int index);
 
 // Whether `device` can run a tensor rung: a GPU of compute capability 8.0 or newer. The emulator
-// has no tensor cores and does not imitate them (kernels/matmul_kernels.hpp says why); the reason
-// comes back as the error.
+// has no tensor cores and does not imitate them (lessons/04_matmul/kernels/matmul_kernels.hpp says
+// why); the reason comes back as the error.
 Status tensor_rung_available(const DeviceInfo& device, MatmulKernel kernel);
 
 // The check's allowance for a tensor rung, as a multiple of matmul_tolerance (which allows two

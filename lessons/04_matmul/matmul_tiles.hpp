@@ -1,7 +1,7 @@
 #pragma once
 // What the thread computing one element of C reads, for the lesson's picture: the naive kernel's
 // whole row of A and column of B, or the tiled kernel's tiles of A and B, phase by phase. Pure
-// functions of the sizes, so the view draws exactly what kernels/matmul.cuh does.
+// functions of the sizes, so the view draws exactly what lessons/04_matmul/kernels/matmul.cuh does.
 
 #include <cstdint>
 #include <optional>

@@ -1,7 +1,7 @@
 #pragma once
 // Lesson 5, a dense layer Y = sigmoid(X · Wᵀ + b): the parameters, their validation, the inputs,
-// the CPU references and the check. No CUDA here: the kernels live in kernels/dense_layer.cuh and
-// run through app/compute.
+// the CPU references and the check. No CUDA here: the kernels live in
+// lessons/05_dense_layer/kernels/dense_layer.cuh and run through app/compute.
 //
 // Shapes, all float32 and row-major: W is out × in, b has out entries, X is batch × in (one input
 // vector per row) and Y is batch × out, Y[r][o] = sigmoid(sum_i W[o][i] * X[r][i] + b[o]).
@@ -16,7 +16,7 @@
 #include "core/lessons/catalog.hpp"
 #include "core/result.hpp"
 #include "core/trace.hpp"
-#include "kernels/dense_layer_shapes.hpp"
+#include "lessons/05_dense_layer/kernels/dense_layer_shapes.hpp"
 
 namespace tl::lessons {
 
@@ -45,7 +45,8 @@ Result<DenseProduct> parse_dense_product(std::string_view text);
 
 // Below kDenseGemvMaxBatch the fast product is a matrix-vector product per batch row; from it on,
 // a tiled matrix product fed by asynchronous copies. The kernels own that threshold, the largest
-// block their tiles hold and the launch rules (kernels/dense_layer_shapes.hpp).
+// block their tiles hold and the launch rules
+// (lessons/05_dense_layer/kernels/dense_layer_shapes.hpp).
 using kernels::kDenseGemvMaxBatch;
 using kernels::kDenseLayerMaxBlockX;
 using kernels::kDenseLayerMaxBlockY;
@@ -96,11 +97,12 @@ inline constexpr Dim3 kDenseLayerDefaultBlock{32, 8, 1};
 [[nodiscard]] LaunchConfig dense_layer_config(const DenseLayerParams& params,
                                               Dim3 block = kDenseLayerDefaultBlock);
 
-// The launch of the fast product, fixed by its kernels (kernels/dense_layer.cuh, and
-// kernels/dense_gemm_pipelined.cuh for the GEMM, with 33 KiB of dynamic shared memory): blocks of
-// 256 threads, over (ceil(out / 8), batch) for the GEMV, over 128×128 tiles of Y for the GEMM. The
-// bias and sigmoid kernels of the unfused chain and the cuBLAS epilogue keep the lesson's
-// configuration.
+// The launch of the fast product, fixed by its kernels
+// (lessons/05_dense_layer/kernels/dense_layer.cuh, and
+// lessons/05_dense_layer/kernels/dense_gemm_pipelined.cuh for the GEMM, with 33 KiB of dynamic
+// shared memory): blocks of 256 threads, over (ceil(out / 8), batch) for the GEMV, over 128×128
+// tiles of Y for the GEMM. The bias and sigmoid kernels of the unfused chain and the cuBLAS
+// epilogue keep the lesson's configuration.
 [[nodiscard]] inline LaunchConfig dense_layer_fast_config(const DenseLayerParams& params) {
   return kernels::dense_layer_fast_config(params.batch, params.out);
 }
@@ -124,7 +126,7 @@ struct DenseLayerData {
 DenseLayerData make_dense_layer_data(const DenseLayerParams& params, std::uint32_t seed);
 
 // The activation of the CPU references: the same numerically safe form as the kernel's __device__
-// sigmoid (see kernels/dense_layer.cuh for why it branches on the sign).
+// sigmoid (see lessons/05_dense_layer/kernels/dense_layer.cuh for why it branches on the sign).
 [[nodiscard]] float sigmoid_reference(float x);
 
 // The plain loops a beginner writes: one thread, one output after another, summing in input order.

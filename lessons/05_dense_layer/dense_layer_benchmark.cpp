@@ -4,8 +4,8 @@
 #include <string>
 
 #include "core/stats.hpp"
-#include "kernels/kernel_table.hpp"
 #include "lessons/05_dense_layer/dense_layer.hpp"
+#include "lessons/06_reductions/kernels/reduction_kernels.hpp"
 
 namespace tl::compute {
 namespace {
@@ -91,7 +91,7 @@ Result<double> bare_read_ms(const BenchContext& context, std::uint64_t floats) {
   TL_RETURN_IF_ERROR(device.fill_zero(blocks_done->data(), sizeof(unsigned int)));
   const kernels::SumOutputs outputs{out->data(), block_sums->data(), blocks_done->data()};
   const LaunchConfig config{Dim3{grid}, Dim3{kBlock}};
-  const auto& sum = device.kernels().reductions.sum;
+  const auto& sum = device.kernels().get<kernels::ReductionKernels>().sum;
   auto times = device.time_repeated(
       [&] {
         return sum(kernels::SumRung::kVectorized, config, weights->data(), static_cast<int>(floats),

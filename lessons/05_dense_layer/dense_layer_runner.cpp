@@ -9,6 +9,7 @@
 
 #if defined(THREADLAB_HAVE_CUDA)
 #include "lessons/05_dense_layer/dense_cublas.hpp"
+#include "lessons/05_dense_layer/kernels/dense_layer_kernels.hpp"
 #endif
 
 namespace tl::compute {
@@ -195,7 +196,7 @@ Result<DenseLayerReport> run_dense_layer(Device& device, const DenseLayerRequest
   if (!allocated) return allocated.error();
   DeviceLayer& layer = *allocated;
   const Shape s = int_shape(params);
-  const kernels::DenseLayerKernels& kernels = device.kernels().dense_layer;
+  const kernels::DenseLayerKernels& kernels = device.kernels().get<kernels::DenseLayerKernels>();
   const LaunchConfig& config = request.config;
 
   DenseLayerReport report;
@@ -315,7 +316,7 @@ Result<lessons::DenseCheckResult> trace_dense_layer(Device& device,
   TL_RETURN_IF_ERROR(upload(device, layer, data));
   TL_RETURN_IF_ERROR(poison_outputs(device, layer, poisoned_floats(params.outputs())));
   const Shape s = int_shape(params);
-  const kernels::DenseLayerKernels& kernels = device.kernels().dense_layer;
+  const kernels::DenseLayerKernels& kernels = device.kernels().get<kernels::DenseLayerKernels>();
 
   // The stages before the traced one run first, so the sink's buffer is held only for the traced
   // launch.

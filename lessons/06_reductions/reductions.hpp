@@ -3,7 +3,7 @@
 // references (float64, sequential float, Kahan, pairwise), the error bounds the checks use, the
 // histogram and softmax references, and what the views draw (a block's tree level by level and
 // the shared-memory bank of each of its accesses). No CUDA here: the kernels live in
-// kernels/sum_ladder.cuh, sum_vectorized.cuh, histogram.cuh and softmax.cuh.
+// lessons/06_reductions/kernels/sum_ladder.cuh, sum_vectorized.cuh, histogram.cuh and softmax.cuh.
 
 #include <cstdint>
 #include <span>
@@ -14,7 +14,7 @@
 #include "core/launch_config.hpp"
 #include "core/lessons/catalog.hpp"
 #include "core/result.hpp"
-#include "kernels/reduction_kernels.hpp"
+#include "lessons/06_reductions/kernels/reduction_kernels.hpp"
 
 namespace tl::lessons {
 
@@ -148,7 +148,8 @@ struct TreeAdd {
   int dst = 0;
   int src = 0;
 };
-// A traced launch's record of block 0's tree (kernels/reduction_trace.cuh), as levels of adds.
+// A traced launch's record of block 0's tree (lessons/06_reductions/kernels/reduction_trace.cuh),
+// as levels of adds.
 struct ReductionTree {
   SumRung rung = SumRung::kSequential;
   std::uint32_t threads = 0;

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "compute/lessons/run_support.hpp"
+#include "lessons/06_reductions/kernels/reduction_kernels.hpp"
 
 namespace tl::compute {
 namespace {
@@ -52,7 +53,8 @@ Status launch_sum(Device& device, SumRung rung, const LaunchConfig& config, cons
   if (rung != SumRung::kVectorized) {
     TL_RETURN_IF_ERROR(device.fill_zero(buffers.out.data(), sizeof(float)));
   }
-  return device.kernels().reductions.sum(rung, config, in, static_cast<int>(n), buffers.outputs());
+  return device.kernels().get<kernels::ReductionKernels>().sum(
+      rung, config, in, static_cast<int>(n), buffers.outputs());
 }
 
 Result<float> read_result(Device& device, const SumBuffers& buffers) {
@@ -88,7 +90,7 @@ Result<HistogramResult> run_histogram(Device& device, const ReductionsRequest& r
   const LaunchConfig shared_config{{std::min<std::uint32_t>(blocks, 1024), 1, 1}, {p.block, 1, 1}};
   TL_RETURN_IF_ERROR(check_emulator_budget(device, global_config, false));
   const int n = static_cast<int>(p.n);
-  const auto& k = device.kernels().reductions;
+  const auto& k = device.kernels().get<kernels::ReductionKernels>();
   HistogramResult result;
   result.skewed = skewed;
   for (bool shared : {false, true}) {
@@ -121,7 +123,7 @@ Result<SoftmaxResult> run_softmax(Device& device, const ReductionsRequest& reque
   if (!x) return x.error();
   auto y = allocate_array<float>(device, count);
   if (!y) return y.error();
-  const auto& k = device.kernels().reductions;
+  const auto& k = device.kernels().get<kernels::ReductionKernels>();
   SoftmaxResult result;
   result.rows = p.rows;
   result.cols = p.cols;
@@ -283,7 +285,7 @@ Result<ReductionsReport> run_reductions(Device& device, const ReductionsRequest&
     report.rungs.push_back(std::move(result));
   }
 
-  const auto& k = device.kernels().reductions;
+  const auto& k = device.kernels().get<kernels::ReductionKernels>();
   if (k.library_sum == nullptr) {
     report.library_absent =
         "CUB's DeviceReduce::Sum runs only on an NVIDIA GPU: the emulator has no library row";
@@ -381,7 +383,7 @@ Result<TracedSum> traced_sum(Device& device, SumRung rung, const LaunchConfig& c
   auto device_tree = allocate_filled<int>(device, tree);
   if (!device_tree) return device_tree.error();
   TL_RETURN_IF_ERROR(device.fill_zero(buffers->out.data(), sizeof(float)));
-  TL_RETURN_IF_ERROR(device.kernels().reductions.sum_traced(
+  TL_RETURN_IF_ERROR(device.kernels().get<kernels::ReductionKernels>().sum_traced(
       rung, config, in->data(), static_cast<int>(data.size()), buffers->outputs(), records,
       device_tree->data()));
   auto value = read_result(device, *buffers);

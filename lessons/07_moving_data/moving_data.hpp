@@ -2,7 +2,7 @@
 // Lesson 7, moving data: the parameters, the arithmetic of copies and pipelines (the knee of the
 // copy curve, the serial sum, the ideal bound, the overlap won, the modelled schedule of a
 // pipeline), the link's ceiling, the CPU reference and the check. No CUDA here: the kernel lives in
-// kernels/moving_data.cuh, the measurements in moving_data_runner and cuda/.
+// lessons/07_moving_data/kernels/moving_data.cuh, the measurements in moving_data_runner and cuda/.
 
 #include <cstdint>
 #include <optional>
@@ -217,7 +217,7 @@ inline constexpr std::uint32_t kMaxRounds = 1u << 16;
   return 2.0 * static_cast<double>(elements) * rounds;
 }
 
-// The CPU reference of kernels/moving_data.cuh's transform_chunk.
+// The CPU reference of lessons/07_moving_data/kernels/moving_data.cuh's transform_chunk.
 void transform_reference(std::span<const float> in, std::span<float> out, std::uint32_t rounds);
 
 struct MovingDataCheck {

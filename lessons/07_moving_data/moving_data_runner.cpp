@@ -8,9 +8,11 @@
 #include "compute/lessons/run_support.hpp"
 #include "core/format.hpp"
 #include "core/lessons/random_inputs.hpp"
-#include "kernels/dense_layer_shapes.hpp"
 #include "lessons/05_dense_layer/dense_layer.hpp"
+#include "lessons/05_dense_layer/kernels/dense_layer_shapes.hpp"
 #if defined(THREADLAB_HAVE_CUDA)
+#include "lessons/05_dense_layer/kernels/dense_layer_kernels.hpp"
+#include "lessons/07_moving_data/kernels/moving_data_kernels.hpp"
 #include "lessons/07_moving_data/moving_data_cuda.hpp"
 #endif
 
@@ -126,7 +128,7 @@ Result<std::uint32_t> balance_rounds(Device& device, const HostBuffers& host, fl
   auto copy =
       device.time_repeated([&] { return device.copy_to_device(device_in, source, bytes); }, 1, 3);
   if (!copy) return copy.error();
-  const auto& kernels = device.kernels().moving_data;
+  const auto& kernels = device.kernels().get<kernels::MovingDataKernels>();
   const LaunchConfig config = chunk_config(count, block);
   auto kernel_ms = [&](int rounds) -> Result<double> {
     auto t = device.time_repeated(
@@ -156,7 +158,7 @@ Result<std::vector<TimelineOp>> emulated_pipeline(Device& device, const float* i
                                                   std::span<const lessons::ChunkRange> chunks,
                                                   std::uint32_t streams, bool overlap,
                                                   std::uint32_t rounds, std::uint32_t block) {
-  const auto& kernels = device.kernels().moving_data;
+  const auto& kernels = device.kernels().get<kernels::MovingDataKernels>();
   std::vector<lessons::StageTimes> per_chunk;
   for (const lessons::ChunkRange& c : chunks) {
     const std::size_t bytes = c.count * sizeof(float);
@@ -274,7 +276,7 @@ Status sweep_batches(Device& device, const MovingDataRequest& request, MovingDat
     host_x = pinned_x->data();
     host_y = pinned_y->data();
   }
-  const auto& kernels = device.kernels().dense_layer;
+  const auto& kernels = device.kernels().get<kernels::DenseLayerKernels>();
   std::vector<float> cpu_y(largest * sweep.out);
   for (std::uint64_t batch : request.batch_sizes) {
     if (cancel_requested(request.cancel)) return cancelled_error();
@@ -515,7 +517,7 @@ Result<lessons::MovingDataCheck> trace_moving_data(Device& device,
   const LaunchConfig config = chunk_config(n, params.block);
   Status launched = check_emulator_budget(device, config, true);
   if (launched) {
-    launched = device.kernels().moving_data.transform_traced(
+    launched = device.kernels().get<kernels::MovingDataKernels>().transform_traced(
         config, device_in->data(), device_out->data(), static_cast<int>(n),
         static_cast<int>(rounds), *records);
   }

@@ -1,7 +1,7 @@
 #pragma once
 // Lesson 8, number formats: FP32, TF32, FP16 and BF16. The parameters, the inputs, the float64
 // references, the error measures and the check. No CUDA here: the kernels live in
-// kernels/precision.cuh, the roundings in core/numeric/low_precision.hpp.
+// lessons/08_precision/kernels/precision.cuh, the roundings in core/numeric/low_precision.hpp.
 
 #include <cstdint>
 #include <span>
@@ -12,7 +12,7 @@
 #include "core/lessons/catalog.hpp"
 #include "core/numeric/low_precision.hpp"
 #include "core/result.hpp"
-#include "kernels/precision_kernels.hpp"
+#include "lessons/08_precision/kernels/precision_kernels.hpp"
 
 namespace tl::lessons {
 

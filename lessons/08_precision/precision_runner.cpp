@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "compute/lessons/run_support.hpp"
+#include "lessons/08_precision/kernels/precision_kernels.hpp"
 
 namespace tl::compute {
 namespace {
@@ -51,7 +52,7 @@ Result<DeviceArray<std::uint8_t>> rounded_on_device(Device& device, FloatFormat 
   if (format == FloatFormat::kFp32) {
     TL_RETURN_IF_ERROR(device.copy_on_device(out->data(), in.data(), in.bytes()));
   } else {
-    TL_RETURN_IF_ERROR(device.kernels().precision.round_floats(
+    TL_RETURN_IF_ERROR(device.kernels().get<kernels::PrecisionKernels>().round_floats(
         format, one_per_element(n), in.data(), out->data(), static_cast<int>(n)));
   }
   return out;
@@ -151,7 +152,7 @@ Result<PrecisionReport> run_precision(Device& device, const PrecisionRequest& re
   if (!dot_out) return dot_out.error();
   auto c = allocate_array<float>(device, cells);
   if (!c) return c.error();
-  const auto& kernels = device.kernels().precision;
+  const auto& kernels = device.kernels().get<kernels::PrecisionKernels>();
 
   for (FloatFormat format : numeric::kFloatFormats) {
     if (cancel_requested(request.cancel)) return cancelled_error();
@@ -265,9 +266,9 @@ Result<PrecisionTraceCheck> trace_precision(Device& device, const lessons::Preci
   auto records = sink.acquire(device, cells);
   if (!records) return records.error();
   const int size = static_cast<int>(params.size);
-  Status launched =
-      device.kernels().precision.matmul_traced(format, params.drawn.accumulate, config, ra->data(),
-                                               rb->data(), c->data(), size, size, size, *records);
+  Status launched = device.kernels().get<kernels::PrecisionKernels>().matmul_traced(
+      format, params.drawn.accumulate, config, ra->data(), rb->data(), c->data(), size, size, size,
+      *records);
   if (launched) launched = device.synchronize();
   const Status published = sink.publish(device);
   if (!launched) return launched.error();

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <numeric>
 
-#include "kernels/kernel_table.hpp"
-#include "kernels/mlp_shapes.hpp"
+#include "lessons/09_training/kernels/mlp_kernels.hpp"
+#include "lessons/09_training/kernels/mlp_shapes.hpp"
 
 namespace tl::lessons {
 
@@ -218,7 +218,7 @@ float* MlpTrainer::step_stats(int slot) const {
 }
 
 Status MlpTrainer::gemm(const kernels::MlpGemm& g) {
-  const kernels::MlpKernels& k = device_.kernels().mlp;
+  const kernels::MlpKernels& k = device_.kernels().get<kernels::MlpKernels>();
   return k.gemm(kernels::mlp_gemm_config(g.m, g.n, g.splits()), g);
 }
 
@@ -264,11 +264,12 @@ Status MlpTrainer::forward_first_layer_traced(int rows, TraceRecord* records) {
   g.epilogue = shape_.layers() > 1 ? kernels::kMlpBiasRelu : kernels::kMlpBias;
   g.bias = w + in;
   g.bias_stride = in + 1;
-  return device_.kernels().mlp.gemm_traced(kernels::mlp_gemm_config(g.m, g.n), g, records);
+  return device_.kernels().get<kernels::MlpKernels>().gemm_traced(
+      kernels::mlp_gemm_config(g.m, g.n), g, records);
 }
 
 Status MlpTrainer::loss(const int* labels, int rows, float* stats_slot, int mean_over) {
-  const kernels::MlpKernels& k = device_.kernels().mlp;
+  const kernels::MlpKernels& k = device_.kernels().get<kernels::MlpKernels>();
   const int classes = shape_.classes();
   TL_RETURN_IF_ERROR(
       k.softmax_cross_entropy(kernels::mlp_elementwise_config(static_cast<std::uint64_t>(rows)),
@@ -280,7 +281,7 @@ Status MlpTrainer::loss(const int* labels, int rows, float* stats_slot, int mean
 }
 
 Status MlpTrainer::backward(const float* x, int rows) {
-  const kernels::MlpKernels& k = device_.kernels().mlp;
+  const kernels::MlpKernels& k = device_.kernels().get<kernels::MlpKernels>();
   float* delta = delta_a_.data();  // dZ of the layer at hand (rows × out), the loss's to begin
   float* next = delta_b_.data();
   for (int l = shape_.layers() - 1; l >= 0; --l) {
@@ -344,7 +345,7 @@ Status MlpTrainer::zero_gradients() {
 }
 
 Status MlpTrainer::update() {
-  const kernels::MlpKernels& k = device_.kernels().mlp;
+  const kernels::MlpKernels& k = device_.kernels().get<kernels::MlpKernels>();
   const int count = static_cast<int>(shape_.parameter_count());
   const LaunchConfig config = kernels::mlp_elementwise_config(static_cast<std::uint64_t>(count));
   if (settings_.optimizer == Optimizer::kSgdMomentum) {
@@ -454,7 +455,7 @@ Result<std::vector<float>> MlpTrainer::probabilities(std::span<const float> poin
   auto device_points = compute::allocate_array<float>(
       device_, std::max<std::size_t>(1, std::min<std::size_t>(count, max_rows_) * inputs));
   if (!device_points) return device_points.error();
-  const kernels::MlpKernels& k = device_.kernels().mlp;
+  const kernels::MlpKernels& k = device_.kernels().get<kernels::MlpKernels>();
   for (std::size_t first = 0; first < count; first += static_cast<std::size_t>(max_rows_)) {
     const int rows = static_cast<int>(std::min<std::size_t>(max_rows_, count - first));
     TL_RETURN_IF_ERROR(
@@ -603,7 +604,7 @@ Result<std::vector<MlpTrainer::StepStats>> MlpTrainer::train_steps(int count) {
 
 Status MlpTrainer::probabilities_on_device(const float* points, std::size_t count,
                                            float* probabilities) {
-  const kernels::MlpKernels& k = device_.kernels().mlp;
+  const kernels::MlpKernels& k = device_.kernels().get<kernels::MlpKernels>();
   const int inputs = data_.inputs, classes = shape_.classes();
   for (std::size_t first = 0; first < count; first += static_cast<std::size_t>(max_rows_)) {
     const int rows = static_cast<int>(std::min<std::size_t>(max_rows_, count - first));

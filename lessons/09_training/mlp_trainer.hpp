@@ -1,10 +1,10 @@
 #pragma once
 // Training the capstone's network on a Device (a GPU or the emulator) with the kernels of
-// kernels/mlp.cuh: the data shuffled per epoch on the host and copied over, then per batch one
-// forward pass, the loss, the backward pass and the optimizer's update, all on the device. The
-// losses of an epoch's steps stay on the device until the epoch ends (reading one back after every
-// step would make each step wait for the GPU), then are read together and checked: the first step
-// whose loss is NaN, infinite or exploded is named in the error.
+// lessons/09_training/kernels/mlp.cuh: the data shuffled per epoch on the host and copied over,
+// then per batch one forward pass, the loss, the backward pass and the optimizer's update, all on
+// the device. The losses of an epoch's steps stay on the device until the epoch ends (reading one
+// back after every step would make each step wait for the GPU), then are read together and checked:
+// the first step whose loss is NaN, infinite or exploded is named in the error.
 
 #include <chrono>
 #include <cstdint>
@@ -17,6 +17,7 @@
 #include "compute/device.hpp"
 #include "core/result.hpp"
 #include "core/trace_record.hpp"
+#include "lessons/09_training/kernels/mlp_kernels.hpp"
 #include "mlp_model.hpp"
 #include "training_data.hpp"
 

@@ -10,9 +10,9 @@
 
 namespace tl::compute {
 
-// Captures `work` (kernel launches of kernels/mlp.cuh only: no copies, no synchronisation) once,
-// then replays it `warmup` times untimed and `repeats` times, each timed with CUDA events.
-// Milliseconds per replay.
+// Captures `work` (kernel launches of lessons/09_training/kernels/mlp.cuh only: no copies, no
+// synchronisation) once, then replays it `warmup` times untimed and `repeats` times, each timed
+// with CUDA events. Milliseconds per replay.
 Result<std::vector<double>> time_as_cuda_graph(const std::function<Status()>& work, int warmup,
                                                int repeats);
 

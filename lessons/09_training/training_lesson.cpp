@@ -7,8 +7,8 @@
 #include <string>
 
 #include "core/sweep/size_sweep.hpp"
-#include "kernels/mlp_shapes.hpp"
 #include "lessons/09_training/data_parallel_lesson.hpp"
+#include "lessons/09_training/kernels/mlp_shapes.hpp"
 #include "lessons/09_training/step_graph.hpp"
 #include "lessons/09_training/training.hpp"
 

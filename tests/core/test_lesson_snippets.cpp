@@ -2,7 +2,8 @@
 //
 // - a block that says it is the running kernel ("exactly as written here") is a copy, not the
 //   embedded file (a ```kernel block, which the lesson panel fills from the file the app compiles);
-// - a launch snippet (a ```cuda block with `<<<`) calls the kernel shown beside it with arguments it
+// - a launch snippet (a ```cuda block with `<<<`) calls the kernel shown beside it with arguments
+// it
 //   does not take, or by a name it does not have.
 //
 // The second is checked the way the Kernel Lab builds a learner's kernel on the emulator: the
@@ -93,8 +94,8 @@ TEST(LessonSnippets, EveryBlockThatSaysItIsTheRunningKernelIsTheEmbeddedFile) {
         // A kernel's definition written out in the text is a copy that can go stale: the text
         // shows kernels as ```kernel blocks only.
         EXPECT_EQ(block.code.find("__global__"), std::string::npos)
-            << lesson.path << ":" << block.line
-            << ": a ```" << block.code_info << " block defines a kernel; show the file instead";
+            << lesson.path << ":" << block.line << ": a ```" << block.code_info
+            << " block defines a kernel; show the file instead";
       }
       if (block.kind != markdown::BlockKind::kParagraph) continue;
       const std::string text = paragraph_text(block);
@@ -166,7 +167,8 @@ struct CompileResult {
 };
 
 CompileResult compile(const std::string& unit, const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("threadlab-snippets-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("threadlab-snippets-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path source = dir / (name + ".cpp");
   const fs::path log = dir / (name + ".log");
@@ -175,8 +177,8 @@ CompileResult compile(const std::string& unit, const std::string& name) {
   const std::string command = std::string("\"") + THREADLAB_CXX_COMPILER +
                               "\" -std=c++20 -fsyntax-only -I\"" + root.string() + "\" -I\"" +
                               (root / "app").string() + "\" -I\"" +
-                              (root / "kernels" / "emulator").string() + "\" \"" +
-                              source.string() + "\" > \"" + log.string() + "\" 2>&1";
+                              (root / "kernels" / "emulator").string() + "\" \"" + source.string() +
+                              "\" > \"" + log.string() + "\" 2>&1";
   CompileResult result;
   result.status = std::system(command.c_str());
   result.output = read_file(log);
@@ -223,7 +225,7 @@ TEST(LessonSnippets, EveryLaunchSnippetCompilesAgainstTheKernelsItsLessonShows) 
 // The check itself: a launch with one argument too few, or of a kernel the file does not have, is
 // refused (the two mistakes lessons 1 and 3 once made).
 TEST(LessonSnippets, TheCheckRefusesALaunchTheKernelDoesNotTake) {
-  const auto source = lesson_texts::find_text("kernels/vector_add.cuh");
+  const auto source = lesson_texts::find_text("lessons/01_vector_add/kernels/vector_add.cuh");
   ASSERT_TRUE(source.has_value());
   auto unit_for = [&](const std::string& launch) {
     int launches = 0;
@@ -237,10 +239,10 @@ TEST(LessonSnippets, TheCheckRefusesALaunchTheKernelDoesNotTake) {
                     "good")
                 .status,
             0);
-  EXPECT_NE(compile(unit_for("vector_add<<<blocks, threads_per_block>>>(d_a, d_b, d_c, n);"),
-                    "too_few")
-                .status,
-            0);
+  EXPECT_NE(
+      compile(unit_for("vector_add<<<blocks, threads_per_block>>>(d_a, d_b, d_c, n);"), "too_few")
+          .status,
+      0);
   EXPECT_NE(compile(unit_for("matrix_add<<<blocks, threads_per_block>>>(d_a, d_b, d_c, n, n, "
                              "tl::Untraced{});"),
                     "no_such_kernel")

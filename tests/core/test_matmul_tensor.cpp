@@ -13,7 +13,7 @@
 #include <limits>
 #include <set>
 
-#include "kernels/matmul_tensor_layout.hpp"
+#include "lessons/04_matmul/kernels/matmul_tensor_layout.hpp"
 #include "lessons/04_matmul/matmul_tensor.hpp"
 
 namespace tl::lessons {

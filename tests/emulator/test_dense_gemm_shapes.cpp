@@ -1,8 +1,9 @@
-// The dense layer's pipelined GEMM (kernels/dense_gemm_pipelined.cuh) run directly on the
-// emulator, in both of its variants: whole tiles (copied without bounds checks, chosen when batch,
-// out and in are multiples of the tile) and edge tiles (every copy checked, zeros past the edges).
-// Each against a double-precision product, across tile edges. The whole-tile variant is also run
-// on sizes it would not be chosen for, where it must fail, so the test can tell them apart.
+// The dense layer's pipelined GEMM (lessons/05_dense_layer/kernels/dense_gemm_pipelined.cuh) run
+// directly on the emulator, in both of its variants: whole tiles (copied without bounds checks,
+// chosen when batch, out and in are multiples of the tile) and edge tiles (every copy checked,
+// zeros past the edges). Each against a double-precision product, across tile edges. The whole-tile
+// variant is also run on sizes it would not be chosen for, where it must fail, so the test can tell
+// them apart.
 
 #include <gtest/gtest.h>
 
@@ -16,7 +17,7 @@
 #include "kernels/trace.cuh"
 
 namespace gemm_source {
-#include "kernels/dense_gemm_pipelined.cuh"
+#include "lessons/05_dense_layer/kernels/dense_gemm_pipelined.cuh"
 }  // namespace gemm_source
 
 namespace tl {

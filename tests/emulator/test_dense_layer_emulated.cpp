@@ -18,7 +18,7 @@
 
 // The kernel source itself, to test its __device__ sigmoid directly.
 namespace dense_layer_source {
-#include "kernels/dense_layer.cuh"
+#include "lessons/05_dense_layer/kernels/dense_layer.cuh"
 }  // namespace dense_layer_source
 
 namespace tl::compute {

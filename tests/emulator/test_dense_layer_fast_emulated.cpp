@@ -10,8 +10,9 @@
 #include "compute/device.hpp"
 #include "compute/trace_sink.hpp"
 #include "core/trace.hpp"
-#include "kernels/kernel_table.hpp"
+#include "kernels/kernel_registry.hpp"
 #include "lessons/05_dense_layer/dense_layer_runner.hpp"
+#include "lessons/05_dense_layer/kernels/dense_layer_kernels.hpp"
 
 namespace tl::compute {
 namespace {
@@ -80,7 +81,7 @@ INSTANTIATE_TEST_SUITE_P(
                       fast_layer(128, 32, 256)));  // GEMM, whole tiles: 1 × 2 blocks, 2 stages
 
 TEST(DenseLayerFastEmulatedErrors, AnotherConfigurationIsRefused) {
-  const auto& kernels = kernels::emulator_kernels().dense_layer;
+  const auto& kernels = kernels::emulator_kernels().get<kernels::DenseLayerKernels>();
   const Status wrong =
       kernels.fused_fast({{4, 1, 1}, {32, 8, 1}}, nullptr, nullptr, nullptr, nullptr, 1, 16, 32);
   ASSERT_FALSE(wrong);

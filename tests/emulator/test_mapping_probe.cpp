@@ -11,6 +11,7 @@
 
 #include "kernels/emulator/cuda_emulation.hpp"
 #include "kernels/emulator/emulate.hpp"
+#include "kernels/kernel_registry.hpp"
 #include "kernels/trace.cuh"
 
 namespace planted {
@@ -36,8 +37,26 @@ __global__ void add_x_to_col(const float* a, const float* b, float* c, int rows,
 namespace tl::kernels {
 namespace {
 
-void expect_every_probe_agrees(const std::vector<MappingProbe>& probes, std::size_t expected) {
-  ASSERT_EQ(probes.size(), expected);
+// Every registered kernel set, by name, for the parametrised suite below: the registry is the list,
+// so a new lesson's set is probed without a line here.
+std::vector<MappingProbeSet> probe_sets() {
+  const auto sets = registered_mapping_probes();
+  return {sets.begin(), sets.end()};
+}
+
+class EveryKernelSet : public ::testing::TestWithParam<MappingProbeSet> {};
+
+// Each set's timed and traced kernels agree on every probe configuration; a set without probes
+// says why (its lesson's line in lessons/CMakeLists.txt), and has no probe file that went unlisted.
+TEST_P(EveryKernelSet, TimedAndTracedKernelsMapThreadsAlike) {
+  const MappingProbeSet& set = GetParam();
+  if (set.probes == nullptr) {
+    EXPECT_GT(set.no_probes_because.size(), 20u)
+        << set.set << " has no mapping probes and does not say why";
+    GTEST_SKIP() << set.set << " has no mapping probes: " << set.no_probes_because;
+  }
+  const std::vector<MappingProbe> probes = set.probes();
+  ASSERT_FALSE(probes.empty()) << set.set << " registers a probe list that is empty";
   for (const MappingProbe& probe : probes) {
     SCOPED_TRACE(probe.name);
     auto report = compare_mappings(probe);
@@ -53,39 +72,21 @@ void expect_every_probe_agrees(const std::vector<MappingProbe>& probes, std::siz
   }
 }
 
-TEST(MappingProbe, VectorAddPairsAgree) {
-  expect_every_probe_agrees(vector_add_mapping_probes(), 2);
-}
+INSTANTIATE_TEST_SUITE_P(Registered, EveryKernelSet, ::testing::ValuesIn(probe_sets()),
+                         [](const ::testing::TestParamInfo<MappingProbeSet>& info) {
+                           return std::string(info.param.set);
+                         });
 
-// One element per thread and grid-stride; the two divergence kernels with and without the loop.
-TEST(MappingProbe, ThreadHierarchyPairsAgree) {
-  expect_every_probe_agrees(thread_hierarchy_mapping_probes(), 6);
-}
-
-TEST(MappingProbe, MatrixAddPairsAgree) {
-  expect_every_probe_agrees(matrix_add_mapping_probes(), 2);
-}
-
-// Uncoalesced, naive, tiled at 8, 16 and 32, and the five register-tiled rungs (pipelined too).
-TEST(MappingProbe, MatmulPairsAgree) {
-  expect_every_probe_agrees(matmul_mapping_probes(), 10);
-}
-
-// Sigmoid, bias + sigmoid, fused; the fast product as GEMV (two, float4 and not), GEMM edge and
-// GEMM whole tiles.
-TEST(MappingProbe, DenseLayerPairsAgree) {
-  expect_every_probe_agrees(dense_layer_mapping_probes(), 7);
-}
-
-// The moving-data lesson's transform, on a part-used last block and a block past the end.
-TEST(MappingProbe, MovingDataPairsAgree) {
-  expect_every_probe_agrees(moving_data_mapping_probes(), 2);
-}
-
-// The training product in each role of a step: forward with ReLU, the logits, a weight gradient
-// (transposed, with the ones column), the ReLU-masked input gradient.
-TEST(MappingProbe, TrainingProductPairsAgree) {
-  expect_every_probe_agrees(mlp_mapping_probes(), 4);
+// The probe list and the emulator's kernel registry come from the same lesson lines: one entry
+// each, in the same order.
+TEST(MappingProbe, EveryRegisteredKernelSetIsInTheProbeList) {
+  const auto sets = emulator_kernels().sets();
+  const auto probes = registered_mapping_probes();
+  ASSERT_EQ(sets.size(), probes.size());
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    EXPECT_EQ(sets[i].set, probes[i].set);
+    EXPECT_EQ(sets[i].lesson, probes[i].lesson);
+  }
 }
 
 MappingProbe planted_probe() {

@@ -11,7 +11,8 @@
 #include "compute/trace_sink.hpp"
 #include "core/lessons/random_inputs.hpp"
 #include "core/trace.hpp"
-#include "kernels/kernel_table.hpp"
+#include "kernels/kernel_registry.hpp"
+#include "lessons/04_matmul/kernels/matmul_kernels.hpp"
 #include "lessons/04_matmul/matmul_reference.hpp"
 #include "lessons/04_matmul/matmul_runner.hpp"
 
@@ -111,7 +112,7 @@ TEST(MatmulLadderEmulatedAlignment, UnalignedMatricesTakeTheScalarPath) {
   const std::span<const float> b_view(b.data() + 1, size.b_elements());
   std::vector<float> expected(size.c_elements());
   lessons::matmul_reference(a_view, b_view, expected, size);
-  const auto& kernels = kernels::emulator_kernels().matmul;
+  const auto& kernels = kernels::emulator_kernels().get<kernels::MatmulKernels>();
   for (MatmulKernel kernel :
        {MatmulKernel::kVectorized, MatmulKernel::kWarptile, MatmulKernel::kPipelined}) {
     SCOPED_TRACE(std::string(lessons::to_string(kernel)));
@@ -141,7 +142,7 @@ TEST(MatmulLadderEmulatedErrors, ABlockOtherThanTheRungsIsRefusedWithItsShape) {
   EXPECT_NE(mismatched.message().find("128×128 tile"), std::string::npos) << mismatched.message();
   const MatmulVariant one_d{MatmulKernel::kRegtile1d, 16, {}};
   EXPECT_EQ(one_d.launch_block(), (Dim3{512, 1, 1}));
-  auto wrong = kernels::emulator_kernels().matmul.block_tiled(
+  auto wrong = kernels::emulator_kernels().get<kernels::MatmulKernels>().block_tiled(
       {{1, 1, 1}, {256, 1, 1}}, MatmulKernel::kRegtile1d, nullptr, nullptr, nullptr, 1, 1, 1);
   ASSERT_FALSE(wrong);
   EXPECT_NE(wrong.message().find("512×1×1"), std::string::npos) << wrong.message();

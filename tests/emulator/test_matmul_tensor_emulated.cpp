@@ -10,7 +10,8 @@
 
 #include "compute/lessons/lesson.hpp"
 #include "compute/lessons/lesson_registry.hpp"
-#include "kernels/kernel_table.hpp"
+#include "kernels/kernel_registry.hpp"
+#include "lessons/04_matmul/kernels/matmul_kernels.hpp"
 #include "lessons/04_matmul/matmul_runner.hpp"
 
 namespace tl::compute {
@@ -19,7 +20,7 @@ namespace {
 using lessons::MatmulKernel;
 
 TEST(MatmulTensorEmulated, TheKernelTableRefusesWithTheReason) {
-  const kernels::MatmulKernels& table = kernels::emulator_kernels().matmul;
+  const kernels::MatmulKernels& table = kernels::emulator_kernels().get<kernels::MatmulKernels>();
   const Status refused = table.tensor({{1, 1, 1}, {128, 1, 1}}, MatmulKernel::kMmaFp16, nullptr,
                                       nullptr, nullptr, 16, 16, 16, nullptr);
   EXPECT_FALSE(refused.is_ok());

@@ -155,7 +155,9 @@ class NoPinnedMemory final : public Device {
   NoPinnedMemory() : inner_(make_emulator_device()) {}
   [[nodiscard]] bool is_gpu() const override { return inner_->is_gpu(); }
   [[nodiscard]] const DeviceInfo& info() const override { return inner_->info(); }
-  [[nodiscard]] const kernels::KernelTable& kernels() const override { return inner_->kernels(); }
+  [[nodiscard]] const kernels::KernelRegistry& kernels() const override {
+    return inner_->kernels();
+  }
   Result<void*> allocate(std::size_t bytes) override { return inner_->allocate(bytes); }
   void release(void* pointer) override { inner_->release(pointer); }
   Status copy_to_device(void* dst, const void* src, std::size_t bytes) override {

@@ -11,7 +11,6 @@
 
 #include "compute/device.hpp"
 #include "core/numeric/low_precision.hpp"
-#include "kernels/mapping_probe.hpp"
 #include "lessons/08_precision/precision.hpp"
 #include "lessons/08_precision/precision_runner.hpp"
 
@@ -136,16 +135,8 @@ TEST(PrecisionEmulated, Tf32HasNoAccumulatorAndBadParametersAreRefused) {
   EXPECT_FALSE(compute::run_precision(*device, request).is_ok());
 }
 
-TEST(PrecisionEmulated, TimedAndTracedProductsMapThreadsAlike) {
-  const auto probes = kernels::precision_mapping_probes();
-  EXPECT_EQ(probes.size(), 6u);  // FP32, TF32, FP16 and BF16 with FP32 sums; FP16 and BF16 own
-  for (const kernels::MappingProbe& probe : probes) {
-    auto report = kernels::compare_mappings(probe);
-    ASSERT_TRUE(report.is_ok()) << report.message();
-    EXPECT_TRUE(report->mismatch.empty()) << report->mismatch;
-    EXPECT_EQ(report->timed_written, report->elements) << probe.name;
-  }
-}
+// The timed and traced products map threads alike: tests/emulator/test_mapping_probe.cpp runs
+// this set's probes with every other registered set's.
 
 }  // namespace
 }  // namespace tl

@@ -9,6 +9,7 @@
 
 #include "compute/trace_sink.hpp"
 #include "core/trace.hpp"
+#include "lessons/06_reductions/kernels/reduction_kernels.hpp"
 #include "lessons/06_reductions/reductions.hpp"
 #include "lessons/06_reductions/reductions_runner.hpp"
 
@@ -35,9 +36,9 @@ class ReductionsEmulated : public ::testing::Test {
     // Twice: the vectorized rung must leave its finished-block count at 0 for the next launch.
     for (int launch = 0; launch < 2; ++launch) {
       EXPECT_TRUE(device_->fill_zero(out->data(), 4).is_ok());
-      const Status launched =
-          device_->kernels().reductions.sum(rung, config, in->data(), static_cast<int>(data.size()),
-                                            {out->data(), sums->data(), done->data()});
+      const Status launched = device_->kernels().get<kernels::ReductionKernels>().sum(
+          rung, config, in->data(), static_cast<int>(data.size()),
+          {out->data(), sums->data(), done->data()});
       EXPECT_TRUE(launched.is_ok()) << launched.message();
       EXPECT_TRUE(device_->synchronize().is_ok());
       EXPECT_TRUE(device_->copy_to_host(&value, out->data(), 4).is_ok());
@@ -107,7 +108,7 @@ TEST_F(ReductionsEmulated, TheVectorizedRungSumsAnInputThatIsNotSixteenByteAlign
     auto sums = allocate_array<float>(*device_, config.grid.x);
     auto done = allocate_array<unsigned int>(*device_, 1);
     ASSERT_TRUE(device_->fill_zero(done->data(), 4).is_ok());
-    const Status launched = device_->kernels().reductions.sum(
+    const Status launched = device_->kernels().get<kernels::ReductionKernels>().sum(
         SumRung::kVectorized, config, in->data() + 1, static_cast<int>(n),
         {out->data(), sums->data(), done->data()});
     ASSERT_TRUE(launched.is_ok()) << launched.message();
@@ -134,7 +135,7 @@ TEST_F(ReductionsEmulated, RefusesBlocksTheTreesCannotHalve) {
   auto out = allocate_array<float>(*device_, 1);
   float in = 1;
   for (Dim3 block : {Dim3{96, 1, 1}, Dim3{16, 1, 1}, Dim3{32, 2, 1}}) {
-    const Status refused = device_->kernels().reductions.sum(
+    const Status refused = device_->kernels().get<kernels::ReductionKernels>().sum(
         SumRung::kSequential, {{1, 1, 1}, block}, &in, 1, {out->data(), nullptr, nullptr});
     EXPECT_FALSE(refused.is_ok()) << to_string(block);
   }

@@ -6,6 +6,7 @@
 #include "compute/trace_sink.hpp"
 #include "core/lessons/random_inputs.hpp"
 #include "core/trace.hpp"
+#include "lessons/01_vector_add/kernels/vector_add_kernels.hpp"
 #include "lessons/01_vector_add/vector_add_runner.hpp"
 
 namespace tl::compute {
@@ -34,7 +35,7 @@ void expect_vectorized_matches_float64(Device& device) {
       ASSERT_TRUE(device.copy_to_device(da->data(), a.data(), count * 4).is_ok());
       ASSERT_TRUE(device.copy_to_device(db->data(), b.data(), count * 4).is_ok());
       ASSERT_TRUE(device.copy_to_device(dc->data(), c.data(), count * 4).is_ok());
-      const Status launched = device.kernels().vector_add.add_vectorized(
+      const Status launched = device.kernels().get<kernels::VectorAddKernels>().add_vectorized(
           lessons::vectorized_vector_add_config(static_cast<std::uint64_t>(n)), da->data() + shift,
           db->data() + shift, dc->data() + shift, n);
       ASSERT_TRUE(launched.is_ok()) << launched.message();
@@ -201,7 +202,9 @@ class NoPinnedMemory final : public Device {
   NoPinnedMemory() : inner_(make_emulator_device()) {}
   [[nodiscard]] bool is_gpu() const override { return inner_->is_gpu(); }
   [[nodiscard]] const DeviceInfo& info() const override { return inner_->info(); }
-  [[nodiscard]] const kernels::KernelTable& kernels() const override { return inner_->kernels(); }
+  [[nodiscard]] const kernels::KernelRegistry& kernels() const override {
+    return inner_->kernels();
+  }
   Result<void*> allocate(std::size_t bytes) override { return inner_->allocate(bytes); }
   void release(void* pointer) override { inner_->release(pointer); }
   Status copy_to_device(void* dst, const void* src, std::size_t bytes) override {

@@ -25,7 +25,7 @@ class DisplayGpu final : public Device {
   }
   bool is_gpu() const override { return true; }
   const DeviceInfo& info() const override { return info_; }
-  const kernels::KernelTable& kernels() const override { return inner_->kernels(); }
+  const kernels::KernelRegistry& kernels() const override { return inner_->kernels(); }
   Result<void*> allocate(std::size_t bytes) override { return inner_->allocate(bytes); }
   void release(void* pointer) override { inner_->release(pointer); }
   Status copy_to_device(void* d, const void* h, std::size_t n) override {

@@ -15,6 +15,8 @@
 #include "compute/lessons/lesson_registry.hpp"
 #include "compute/lessons/run_support.hpp"
 #include "gpu_test_environment.hpp"
+#include "lessons/01_vector_add/kernels/vector_add_kernels.hpp"
+#include "lessons/04_matmul/kernels/matmul_kernels.hpp"
 #include "lessons/04_matmul/matmul.hpp"
 
 namespace tl::testing {
@@ -83,7 +85,8 @@ TEST_F(CountersGpu, AKernelOfKnownTrafficReportsItsDramBytes) {
   ASSERT_TRUE(device().fill_zero(b->data(), b->bytes()).is_ok());
   const LaunchConfig config{{n / 256, 1, 1}, {256, 1, 1}};
   auto counted = compute::count_kernel(device(), [&] {
-    return device().kernels().vector_add.add(config, a->data(), b->data(), c->data(), n);
+    return device().kernels().get<kernels::VectorAddKernels>().add(config, a->data(), b->data(),
+                                                                   c->data(), n);
   });
   SKIP_OR_FAIL_WITHOUT_COUNTERS(counted);
   const double read = 2.0 * n * sizeof(float);
@@ -113,8 +116,8 @@ TEST_F(CountersGpu, AKernelRereadingASmallBufferHitsInL2) {
   ASSERT_TRUE(device().fill_zero(b->data(), b->bytes()).is_ok());
   const LaunchConfig config{{side / 16, side / 16, 1}, {16, 16, 1}};
   auto counted = compute::count_kernel(device(), [&] {
-    return device().kernels().matmul.naive(config, a->data(), b->data(), c->data(), side, side,
-                                           side);
+    return device().kernels().get<kernels::MatmulKernels>().naive(config, a->data(), b->data(),
+                                                                  c->data(), side, side, side);
   });
   SKIP_OR_FAIL_WITHOUT_COUNTERS(counted);
   std::cout << device().info().name << ": naive matmul 512: L2 hit rate " << counted->l2_hit_rate

@@ -14,7 +14,7 @@
 #include "core/lessons/random_inputs.hpp"
 #include "core/trace.hpp"
 #include "gpu_test_environment.hpp"
-#include "kernels/matmul_kernels.hpp"
+#include "lessons/04_matmul/kernels/matmul_kernels.hpp"
 #include "lessons/04_matmul/matmul_runner.hpp"
 #include "lessons/05_dense_layer/dense_layer_runner.hpp"
 
@@ -107,12 +107,12 @@ TEST_F(MatmulLadderGpu, DenseFastProductMatchesTheExactLayer) {
   }
 }
 
-// Every shape the pipelined rung's autotuning may choose (kernels/gpu/matmul_gpu.cu) against a
-// float64 reference, since any of them may be the one the lesson times: sizes that are no multiple
-// of the 128 × 128 tile or of any BK (the copies' zero fill), B and C one float past a 16-byte
-// boundary (B's 4-byte copies), and whole tiles (the copies without bounds checks). The floats
-// around C must stay as they were. Tolerance: 1e-6 · √k of the sum of |a·b| (float32 sums of k
-// products, rounded k times).
+// Every shape the pipelined rung's autotuning may choose (lessons/04_matmul/kernels/matmul_gpu.cu)
+// against a float64 reference, since any of them may be the one the lesson times: sizes that are no
+// multiple of the 128 × 128 tile or of any BK (the copies' zero fill), B and C one float past a
+// 16-byte boundary (B's 4-byte copies), and whole tiles (the copies without bounds checks). The
+// floats around C must stay as they were. Tolerance: 1e-6 · √k of the sum of |a·b| (float32 sums of
+// k products, rounded k times).
 TEST_F(MatmulLadderGpu, EveryPipelinedShapeMatchesAFloat64Reference) {
   struct Case {
     int m, n, k, shift;
@@ -189,7 +189,7 @@ TEST_F(MatmulLadderGpu, ALargePipelinedLaunchTunesItsShape) {
   const auto u = static_cast<std::uint32_t>(side);
   const LaunchConfig config =
       lessons::matmul_covering_config({u, u, u}, {MatmulKernel::kPipelined, 16, {}});
-  const Status launched = gpu.kernels().matmul.block_tiled(
+  const Status launched = gpu.kernels().get<kernels::MatmulKernels>().block_tiled(
       config, MatmulKernel::kPipelined, da->data(), db->data(), dc->data(), side, side, side);
   ASSERT_TRUE(launched.is_ok()) << launched.message();
   ASSERT_TRUE(gpu.synchronize().is_ok());

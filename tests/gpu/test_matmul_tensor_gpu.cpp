@@ -13,7 +13,8 @@
 #include "compute/trace_sink.hpp"
 #include "core/trace.hpp"
 #include "gpu_test_environment.hpp"
-#include "kernels/matmul_tensor_layout.hpp"
+#include "lessons/04_matmul/kernels/matmul_kernels.hpp"
+#include "lessons/04_matmul/kernels/matmul_tensor_layout.hpp"
 #include "lessons/04_matmul/matmul_runner.hpp"
 #include "lessons/04_matmul/matmul_tensor.hpp"
 
@@ -74,7 +75,7 @@ std::vector<float> multiply_on_gpu(compute::Device& device, MatmulKernel kernel,
   std::vector<float> c(size.c_elements(), std::nanf(""));
   EXPECT_TRUE(device.copy_to_device(d_c->data(), c.data(), c.size() * 4).is_ok());
   const LaunchConfig config = lessons::matmul_covering_config(size, {kernel, 16, {}});
-  const Status launched = device.kernels().matmul.tensor(
+  const Status launched = device.kernels().get<kernels::MatmulKernels>().tensor(
       config, kernel, d_a->data(), d_b->data(), d_c->data(), static_cast<int>(size.m),
       static_cast<int>(size.n), static_cast<int>(size.k), nullptr);
   EXPECT_TRUE(launched.is_ok()) << launched.message();
@@ -173,8 +174,8 @@ TEST_F(MatmulTensorGpu, TheDrawnFragmentLayoutIsTheHardwares) {
   auto b_out = compute::allocate_array<float>(device(), 256);
   auto c_out = compute::allocate_array<float>(device(), 128);
   ASSERT_TRUE(a_out && b_out && c_out);
-  const Status ran =
-      device().kernels().matmul.tensor_layout_probe(a_out->data(), b_out->data(), c_out->data());
+  const Status ran = device().kernels().get<kernels::MatmulKernels>().tensor_layout_probe(
+      a_out->data(), b_out->data(), c_out->data());
   ASSERT_TRUE(ran.is_ok()) << ran.message();
   ASSERT_TRUE(device().synchronize().is_ok());
   std::vector<float> a(256), b(256), c(128);

@@ -20,7 +20,7 @@
 #include "compute/device.hpp"
 #include "core/numeric/low_precision.hpp"
 #include "gpu_test_environment.hpp"
-#include "kernels/precision_kernels.hpp"
+#include "lessons/08_precision/kernels/precision_kernels.hpp"
 #include "lessons/08_precision/precision_runner.hpp"
 
 namespace tl::testing {
@@ -117,7 +117,8 @@ std::vector<std::uint8_t> run_on(compute::Device& device,
   EXPECT_TRUE(out.is_ok());
   std::vector<const void*> pointers;
   for (const auto& array : device_ins) pointers.push_back(array.data());
-  const Status launched = launch(device.kernels().precision, pointers, out->data());
+  const Status launched =
+      launch(device.kernels().get<kernels::PrecisionKernels>(), pointers, out->data());
   EXPECT_TRUE(launched.is_ok()) << launched.message();
   EXPECT_TRUE(device.synchronize().is_ok());
   std::vector<std::uint8_t> host(out_bytes);

@@ -9,6 +9,7 @@
 #include "core/lessons/random_inputs.hpp"
 #include "core/trace.hpp"
 #include "gpu_test_environment.hpp"
+#include "lessons/01_vector_add/kernels/vector_add_kernels.hpp"
 #include "lessons/01_vector_add/vector_add_runner.hpp"
 
 namespace tl::testing {
@@ -40,7 +41,7 @@ void expect_vectorized_matches_float64(Device& device) {
       ASSERT_TRUE(device.copy_to_device(da->data(), a.data(), count * 4).is_ok());
       ASSERT_TRUE(device.copy_to_device(db->data(), b.data(), count * 4).is_ok());
       ASSERT_TRUE(device.copy_to_device(dc->data(), c.data(), count * 4).is_ok());
-      const Status launched = device.kernels().vector_add.add_vectorized(
+      const Status launched = device.kernels().get<kernels::VectorAddKernels>().add_vectorized(
           lessons::vectorized_vector_add_config(static_cast<std::uint64_t>(n)), da->data() + shift,
           db->data() + shift, dc->data() + shift, n);
       ASSERT_TRUE(launched.is_ok()) << launched.message();

@@ -49,9 +49,8 @@ TEST_F(AppControllerTest, StartsOnTheEmulatorWithTheLessonAndAFirstLaunch) {
   ASSERT_TRUE(s.trace.valid) << s.trace.error;
   ASSERT_TRUE(s.timed.report.has_value()) << s.timed.error;
   EXPECT_TRUE(s.timed.report->check->passed);
-  EXPECT_TRUE(
-      controller_->embedded_source("kernels/vector_add.cuh")->find("__global__ void vector_add") !=
-      std::string::npos);
+  EXPECT_TRUE(controller_->embedded_source("lessons/01_vector_add/kernels/vector_add.cuh")
+                  ->find("__global__ void vector_add") != std::string::npos);
   // The first timed run brought the device's ceilings: the emulator's copy, and no cuBLAS.
   ASSERT_TRUE(s.ceilings.has_value());
   EXPECT_GT(s.ceilings->copy_bytes_per_second, 0);

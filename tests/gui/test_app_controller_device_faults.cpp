@@ -56,7 +56,9 @@ class FaultyDevice final : public compute::Device {
 
   [[nodiscard]] bool is_gpu() const override { return false; }
   [[nodiscard]] const DeviceInfo& info() const override { return info_; }
-  [[nodiscard]] const kernels::KernelTable& kernels() const override { return inner_->kernels(); }
+  [[nodiscard]] const kernels::KernelRegistry& kernels() const override {
+    return inner_->kernels();
+  }
 
   Result<void*> allocate(std::size_t bytes) override {
     const Call call(*probe_);

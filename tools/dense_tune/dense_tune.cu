@@ -22,8 +22,9 @@
 // the same way: a bare read of W and an empty launch.
 //
 // The candidates (the list with one line each is make_candidates()):
-//   app_*        the app's kernel (kernels/dense_gemm_pipelined.cuh), as the lesson launches it.
-//   km_*, km4w_* "K-major" kernels: both tiles stay [row][k] in shared memory, filled by cp.async
+//   app_*        the app's kernel (lessons/05_dense_layer/kernels/dense_gemm_pipelined.cuh), as the
+//   lesson launches it. km_*, km4w_* "K-major" kernels: both tiles stay [row][k] in shared memory,
+//   filled by cp.async
 //                in a 2- or 3-stage pipeline, read as float4 along k; km4w_ are cuBLAS's shape.
 //                The app's kernel was one of these until 2026-11-24 (3.41 ms at 4096³).
 //   kt_*, kt4w_* tiles transposed to [k][row] on the way in by 4-byte cp.async, read as float4s
@@ -47,7 +48,7 @@
 #include "kernels/trace.cuh"
 
 namespace tune {
-#include "kernels/dense_layer.cuh"
+#include "lessons/05_dense_layer/kernels/dense_layer.cuh"
 }  // namespace tune
 
 // =============================================================================================
@@ -65,7 +66,7 @@ __device__ __forceinline__ void cp_async16(void* smem, const void* gmem, int src
                : "memory");
 }
 // Committing a group of copies, and waiting until at most N groups are still in flight: the app's
-// own (kernels/dense_gemm_pipelined.cuh, included above).
+// own (lessons/05_dense_layer/kernels/dense_gemm_pipelined.cuh, included above).
 using tune::dense_copies_commit;
 using tune::dense_copies_wait;
 
@@ -735,7 +736,8 @@ using E = Epilogue;
 using H = Hold;
 std::vector<Candidate> make_candidates() {
   return {
-      {"app_dense_gemm_fused", "the app's kernel (kernels/dense_gemm_pipelined.cuh)",
+      {"app_dense_gemm_fused",
+       "the app's kernel (lessons/05_dense_layer/kernels/dense_gemm_pipelined.cuh)",
        reinterpret_cast<const void*>(tune::dense_gemm_fused<true>), tune::DenseGemmShape::THREADS,
        tune::DenseGemmShape::SHARED_BYTES, launch_app_kernel},
       kmajor<KmajorShape<128, 128, 32, 2, 2, 4, 8, 2, E::kDirect, H::kAuto, 0, 1>>(

@@ -26,9 +26,10 @@
 #include "core/launch_config.hpp"
 #include "core/result.hpp"
 #include "kernels/emulator/grid_executor.hpp"
-#include "kernels/matmul_kernels.hpp"
+#include "kernels/kernel_registry.hpp"
 #include "lab/emulator/learner_compiler.hpp"
 #include "lab/emulator/learner_module.hpp"
+#include "lessons/04_matmul/kernels/matmul_kernels.hpp"
 
 namespace {
 
@@ -149,7 +150,7 @@ int main(int argc, char** argv) {
   for (float& x : a) x = value(random);
   for (float& x : b) x = value(random);
 
-  const auto kernels = tl::kernels::matmul_emulated();
+  const auto& kernels = tl::kernels::emulator_kernels().get<tl::kernels::MatmulKernels>();
   const auto blocks = static_cast<std::uint32_t>((size + kTile - 1) / kTile);
   const tl::LaunchConfig config{{blocks, blocks, 1}, {kTile, kTile, 1}};
 

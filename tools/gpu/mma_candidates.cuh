@@ -1,6 +1,6 @@
-// Candidate versions of kernels/matmul_mma.cuh for tools/gpu/perf_sweep.cu (included inside its
-// namespace, after kernels/matmul_mma.cuh): the same tiles, layout and pipeline, with the address
-// arithmetic taken out of the inner loops.
+// Candidate versions of lessons/04_matmul/kernels/matmul_mma.cuh for tools/gpu/perf_sweep.cu
+// (included inside its namespace, after lessons/04_matmul/kernels/matmul_mma.cuh): the same tiles,
+// layout and pipeline, with the address arithmetic taken out of the inner loops.
 //
 // - Shared-memory addresses are 32-bit offsets computed once per thread (ldmatrix and cp.async take
 //   them directly): the loop adds compile-time constants and the stage's offset.

@@ -1,15 +1,16 @@
 // Standalone tuning aid for issue #20's two bandwidth and tensor-core targets, not part of the app:
 // one process, one GPU call, every variant measured in the same run against its own reference.
-//   1. Vector add (kernels/vector_add.cuh) at N = 2^28: the lesson's one-element-per-thread kernel
+//   1. Vector add (lessons/01_vector_add/kernels/vector_add.cuh) at N = 2^28: the lesson's
+//   one-element-per-thread kernel
 //      and vector_add_vectorized over float4s per thread × streaming hints × grid size, each
 //      checked against the host on awkward sizes and misaligned pointers first, then timed (best
 //      and median of 30) against cudaMemcpy device to device (512 MiB as the app's ceiling, and
 //      1 GiB), timed the same way.
 //   2. The tensor-core rungs at 4096³ against cuBLAS FP16 (cublasGemmEx, FP32 accumulation and
-//      output; timed before and after them): mma.sync (kernels/matmul_mma.cuh) in a few tile
-//      shapes and a leaner-addressing candidate (tools/gpu/mma_candidates.cuh), and wgmma
-//      (kernels/matmul_wgmma.cuh) with 3 or 4 stages, overlapped or not, each checked first against
-//      a float64 product of the FP16 inputs on awkward shapes.
+//      output; timed before and after them): mma.sync (lessons/04_matmul/kernels/matmul_mma.cuh) in
+//      a few tile shapes and a leaner-addressing candidate (tools/gpu/mma_candidates.cuh), and
+//      wgmma (lessons/04_matmul/kernels/matmul_wgmma.cuh) with 3 or 4 stages, overlapped or not,
+//      each checked first against a float64 product of the FP16 inputs on awkward shapes.
 // Build and run on the GPU machine (from the repository root):
 //   nvcc -O3 -std=c++20 -arch=sm_90a -I. -Iapp tools/gpu/perf_sweep.cu -lcublas -o perf_sweep
 //   ./perf_sweep        (or ./perf_sweep mma: the tensor-core part alone)
@@ -31,9 +32,9 @@
 #include "tools/gpu/sweep_timing.cuh"
 
 namespace sweep {
-#include "kernels/matmul_mma.cuh"
-#include "kernels/matmul_wgmma.cuh"
-#include "kernels/vector_add.cuh"
+#include "lessons/01_vector_add/kernels/vector_add.cuh"
+#include "lessons/04_matmul/kernels/matmul_mma.cuh"
+#include "lessons/04_matmul/kernels/matmul_wgmma.cuh"
 #include "tools/gpu/mma_candidates.cuh"
 }  // namespace sweep
 

@@ -1,11 +1,11 @@
 // Standalone tuning aid for issue #20's FP32 target (the best SIMT rung ≥ 0.90 of cuBLAS SGEMM at
 // 4096³), not part of the app: one process, one GPU call, every variant measured in the same run.
-// Lesson 4's warptile rung (kernels/matmul_warptile.cuh) and the pipelined rung
-// (kernels/matmul_pipelined.cuh) in every shape the app may choose from (values of k per stage,
-// stages) and with the multiply-adds in plain order instead of the zigzag, each first checked
-// against a float64 reference on awkward shapes (not multiples of the tile, B's rows unaligned),
-// then timed at 4096³ (best and median of 20) against cublasSgemm, timed before and after them.
-// Build and run on the GPU machine (from the repository root):
+// Lesson 4's warptile rung (lessons/04_matmul/kernels/matmul_warptile.cuh) and the pipelined rung
+// (lessons/04_matmul/kernels/matmul_pipelined.cuh) in every shape the app may choose from (values
+// of k per stage, stages) and with the multiply-adds in plain order instead of the zigzag, each
+// first checked against a float64 reference on awkward shapes (not multiples of the tile, B's rows
+// unaligned), then timed at 4096³ (best and median of 20) against cublasSgemm, timed before and
+// after them. Build and run on the GPU machine (from the repository root):
 //   nvcc -O3 -std=c++20 -arch=sm_90 -I. -Iapp tools/gpu/sgemm_sweep.cu -lcublas -o sgemm_sweep
 //   ./sgemm_sweep
 // Exit status 1 when a correctness check fails.
@@ -24,9 +24,9 @@
 #include "tools/gpu/sweep_timing.cuh"
 
 namespace sweep {
-#include "kernels/matmul_pipelined.cuh"
 #include "kernels/matmul_tile_io.cuh"
-#include "kernels/matmul_warptile.cuh"
+#include "lessons/04_matmul/kernels/matmul_pipelined.cuh"
+#include "lessons/04_matmul/kernels/matmul_warptile.cuh"
 }  // namespace sweep
 
 using Launch = void (*)(const float*, const float*, float*, int, int, int);

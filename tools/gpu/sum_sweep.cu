@@ -1,10 +1,10 @@
 // Standalone tuning aid for the reductions lesson's fastest sum (target: at least 0.95 of CUB's
 // DeviceReduce::Sum on the same data), not part of the app: one process, one GPU call, every
 // variant checked against a float64 sum and timed in the same run against CUB and a
-// device-to-device copy. The lesson's kernel (kernels/sum_vectorized.cuh) is the baseline; the
-// variants change how a block walks the array (grid-stride with four far-apart loads, or a
-// contiguous tile per trip), how many float4 loads each thread keeps in flight, the load's cache
-// hint, and the grid. Build and run on the GPU machine (from the repository root):
+// device-to-device copy. The lesson's kernel (lessons/06_reductions/kernels/sum_vectorized.cuh) is
+// the baseline; the variants change how a block walks the array (grid-stride with four far-apart
+// loads, or a contiguous tile per trip), how many float4 loads each thread keeps in flight, the
+// load's cache hint, and the grid. Build and run on the GPU machine (from the repository root):
 //   nvcc -O3 -std=c++20 -arch=sm_90 -I. -Iapp tools/gpu/sum_sweep.cu -o sum_sweep && ./sum_sweep
 // Exit status 1 when a sum is wrong.
 #include <cuda_runtime.h>
@@ -19,13 +19,13 @@
 #include <vector>
 
 #include "core/trace_record.hpp"
-#include "kernels/reduction_kernels.hpp"
-#include "kernels/reduction_trace.cuh"
 #include "kernels/trace.cuh"
+#include "lessons/06_reductions/kernels/reduction_kernels.hpp"
+#include "lessons/06_reductions/kernels/reduction_trace.cuh"
 #include "tools/gpu/sweep_timing.cuh"
 
 namespace tl {
-#include "kernels/sum_vectorized.cuh"
+#include "lessons/06_reductions/kernels/sum_vectorized.cuh"
 }  // namespace tl
 
 enum class Hint { kPlain, kLdg, kLdcs };

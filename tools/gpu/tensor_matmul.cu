@@ -1,7 +1,8 @@
-// Standalone check and tuning aid for lesson 4's tensor-core rungs (kernels/matmul_wmma.cuh,
-// kernels/matmul_mma.cuh), not part of the app. In one process it
+// Standalone check and tuning aid for lesson 4's tensor-core rungs
+// (lessons/04_matmul/kernels/matmul_wmma.cuh, lessons/04_matmul/kernels/matmul_mma.cuh), not part
+// of the app. In one process it
 //   1. reads back the registers of a real ldmatrix / mma.sync and compares every lane's elements
-//      with the layout the lesson draws (kernels/matmul_tensor_layout.hpp);
+//      with the layout the lesson draws (lessons/04_matmul/kernels/matmul_tensor_layout.hpp);
 //   2. checks every rung on awkward shapes (not multiples of any tile; aligned and unaligned rows)
 //      against a float64 product of the same rounded inputs, within the float32-accumulation bound;
 //   3. times them at 4096³ against cuBLAS at the same precision (cublasGemmEx, FP16 / BF16 inputs,
@@ -25,14 +26,14 @@
 #include <random>
 #include <vector>
 
-#include "kernels/matmul_tensor_layout.hpp"
 #include "kernels/trace.cuh"
+#include "lessons/04_matmul/kernels/matmul_tensor_layout.hpp"
 #include "tools/gpu/sweep_timing.cuh"
 
 namespace tensor {
-#include "kernels/matmul_mma.cuh"
 #include "kernels/matmul_tile_io.cuh"
-#include "kernels/matmul_wmma.cuh"
+#include "lessons/04_matmul/kernels/matmul_mma.cuh"
+#include "lessons/04_matmul/kernels/matmul_wmma.cuh"
 
 }  // namespace tensor
 

@@ -28,8 +28,12 @@ ALLOWED = {
     "render": {"core", "ext:gl", "ext:stb"},
     "platform": {"core", "ext:gl"},
     "interop": {"core", "kernels", "compute", "render", "ext:cuda", "ext:gl"},
-    "lessons": {"core", "kernels", "compute", "ext:cuda", "ext:json"},
-    "lesson-views": {"core", "kernels", "compute", "render", "lessons", "ui", "ext:imgui", "ext:json"},
+    # A lesson's own kernels (lessons/NN_name/kernels/): compiled into both executors' libraries,
+    # so they build on the shared kernel code alone; nothing below the lessons includes them.
+    "lesson-kernels": {"core", "kernels", "ext:cuda"},
+    "lessons": {"core", "kernels", "lesson-kernels", "compute", "ext:cuda", "ext:json"},
+    "lesson-views": {"core", "kernels", "lesson-kernels", "compute", "render", "lessons", "ui",
+                     "ext:imgui", "ext:json"},
     "lesson-texts": set(),
     "lab": {"core", "lab-emulator", "ext:json"},
     # The Lab's emulator path: learners' kernels built by the host compiler, run by the executor.
@@ -42,28 +46,28 @@ ALLOWED = {
     "main": {"ui", "cli"},
     # Tests: each suite includes the layers its executable links, and the shared test helpers
     # (any header under tests/). The CLI's tests drive the built program only.
-    "tests-core": {"core", "kernels", "compute", "lessons", "lesson-texts", "test-support",
+    "tests-core": {"core", "kernels", "lesson-kernels", "compute", "lessons", "lesson-texts", "test-support",
                    "ext:json", "ext:md4c", "ext:toml"},
     "tests-plot": {"core", "test-support", "ext:json"},
-    "tests-emulator": {"core", "kernels", "compute", "lessons", "test-support", "ext:json"},
+    "tests-emulator": {"core", "kernels", "lesson-kernels", "compute", "lessons", "test-support", "ext:json"},
     "tests-lab": {"core", "lab", "exercises", "test-support", "ext:json"},
     "tests-lab-emulator": {"core", "kernels", "lab-emulator", "test-support"},
-    "tests-gl": {"core", "kernels", "compute", "render", "platform", "interop", "lessons",
+    "tests-gl": {"core", "kernels", "lesson-kernels", "compute", "render", "platform", "interop", "lessons",
                  "test-support", "ext:gl", "ext:stb"},
-    "tests-gpu": {"core", "kernels", "compute", "render", "platform", "interop", "lessons",
+    "tests-gpu": {"core", "kernels", "lesson-kernels", "compute", "render", "platform", "interop", "lessons",
                   "lesson-views", "lesson-texts", "ui", "lab", "exercises", "test-support",
                   "ext:cuda", "ext:gl", "ext:stb", "ext:imgui", "ext:json"},
-    "tests-gui": {"core", "kernels", "compute", "render", "platform", "interop", "lessons",
+    "tests-gui": {"core", "kernels", "lesson-kernels", "compute", "render", "platform", "interop", "lessons",
                   "lesson-views", "lesson-texts", "ui", "cli", "lab", "exercises", "test-support",
                   "ext:imgui", "ext:gl", "ext:stb", "ext:json"},
     "tests-cli": {"test-support", "ext:json"},
     "tests-fuzz": {"core", "test-support"},
-    "test-support": {"core", "kernels", "compute", "render", "platform", "interop", "lessons", "ui",
+    "test-support": {"core", "kernels", "lesson-kernels", "compute", "render", "platform", "interop", "lessons", "ui",
                      "lab", "ext:gl", "ext:cuda", "ext:json", "ext:imgui", "ext:stb"},
     # Tools: the standalone GPU programs build on the kernels alone; the emulator's benchmark also
     # on the Lab's emulator path.
-    "tools-gpu": {"core", "kernels", "ext:cuda"},
-    "tools-emulator-bench": {"core", "kernels", "lab-emulator"},
+    "tools-gpu": {"core", "kernels", "lesson-kernels", "ext:cuda"},
+    "tools-emulator-bench": {"core", "kernels", "lesson-kernels", "lab-emulator"},
 }
 
 # tests/<folder> and tools/<folder> -> their layer. A file there in no folder of this table fails
@@ -104,7 +108,11 @@ def layer_of(rel):
     if parts[0] == "lessons":
         if len(parts) == 2:
             return "lesson-texts"
-        return "lesson-views" if len(parts) > 3 and parts[2] == "views" else "lessons"
+        if len(parts) > 3 and parts[2] == "views":
+            return "lesson-views"
+        if len(parts) > 3 and parts[2] == "kernels":
+            return "lesson-kernels"
+        return "lessons"
     if parts[0] == "tests" and len(parts) > 2:
         if parts[1] == "core" and len(parts) > 3 and parts[2] in ("plot", "sweep"):
             return "tests-plot"
@@ -132,7 +140,13 @@ def declared_uses(root):
         text = f.read()
     for match in LESSON_DECLARATION.finditer(text):
         words = match.group(2).split()
-        uses[match.group(1)] = set(words[words.index("USES") + 1:]) if "USES" in words else set()
+        used = set()
+        if "USES" in words:
+            for word in words[words.index("USES") + 1:]:
+                if word.isupper():  # the next keyword: KERNEL_SET, GPU_OPTIONS, ...
+                    break
+                used.add(word)
+        uses[match.group(1)] = used
     return uses
 
 
@@ -244,13 +258,22 @@ def self_test():
         # 05 declares that it uses 04 and includes it: allowed; 06 includes 04 undeclared.
         "lessons/05_n/n.cpp": '#include "lessons/04_m/m.hpp"\n',
         "lessons/06_o/o.cpp": '#include "lessons/04_m/m.hpp"\n',
-        "lessons/CMakeLists.txt": "threadlab_lesson(04_m)\nthreadlab_lesson(05_n USES 04_m)\n"
-                                  "threadlab_lesson(06_o)\n",
+        "lessons/CMakeLists.txt": "threadlab_lesson(04_m KERNEL_SET m)\n"
+                                  "threadlab_lesson(05_n USES 04_m KERNEL_SET n)\n"
+                                  "threadlab_lesson(06_o KERNEL_SET o USES 07_p)\n"
+                                  "threadlab_lesson(07_p USES 06_o KERNEL_SET p)\n",
         "tests/core/test_planted.cpp": '#include "ui/lesson_views.hpp"\n',
         "tests/cli/test_planted.cpp": '#include "core/c.hpp"\n#include "cli_helper.hpp"\n',
         "tests/cli/cli_helper.hpp": "",
         "tests/newsuite/test_planted.cpp": "",
         "tools/gpu/planted.cu": '#include "lessons/04_m/m.hpp"\n',
+        # A lesson's kernels: the shared kernels and compute may not include them, they may not
+        # include their lesson's runner code, and the lesson itself may.
+        "lessons/04_m/kernels/m_kernels.hpp": '#include "lessons/04_m/m.hpp"\n',
+        "kernels/planted_registry.cpp": '#include "lessons/04_m/kernels/m_kernels.hpp"\n',
+        "app/compute/planted_gemm.hpp": '#include "lessons/04_m/kernels/m_kernels.hpp"\n',
+        "lessons/04_m/m.cpp": '#include "lessons/04_m/kernels/m_kernels.hpp"\n',
+        "lessons/07_p/kernels/p.cuh": '#include "lessons/04_m/kernels/m_kernels.hpp"\n',
         "app/core/c.hpp": "",
         "app/cli/commands.hpp": "", "app/render/r.hpp": "", "app/ui/lesson_views.hpp": "",
     }
@@ -258,8 +281,10 @@ def self_test():
                 "lessons/04_m/m.hpp:2:", "app/ui/planted.cpp:2:", "kernels/planted_kernels.hpp:1:",
                 "app/ui/planted.cpp:1:", "lessons/06_o/o.cpp:1:", "tests/core/test_planted.cpp:1:",
                 "tests/cli/test_planted.cpp:1:", "tests/newsuite/test_planted.cpp:1:",
-                "tools/gpu/planted.cu:1:"]
-    allowed = ["lessons/05_n/n.cpp:", "tests/cli/test_planted.cpp:2:"]
+                "tools/gpu/planted.cu:1:", "lessons/04_m/kernels/m_kernels.hpp:1:",
+                "kernels/planted_registry.cpp:1:", "app/compute/planted_gemm.hpp:1:",
+                "lessons/07_p/kernels/p.cuh:1:"]
+    allowed = ["lessons/05_n/n.cpp:", "tests/cli/test_planted.cpp:2:", "lessons/04_m/m.cpp:"]
     with tempfile.TemporaryDirectory() as root:
         for rel, text in planted.items():
             os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)

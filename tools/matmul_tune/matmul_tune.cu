@@ -1,6 +1,7 @@
 // Tuning aid, not part of the app: times a few shapes of the warp-tiled kernel
-// (kernels/matmul_warptile.cuh) and the dense GEMV at issue #6's sizes against cuBLAS SGEMM and a
-// device-to-device copy, in one process, and prints the max difference from cuBLAS. Build:
+// (lessons/04_matmul/kernels/matmul_warptile.cuh) and the dense GEMV at issue #6's sizes against
+// cuBLAS SGEMM and a device-to-device copy, in one process, and prints the max difference from
+// cuBLAS. Build:
 //   nvcc -O3 -std=c++20 -arch=sm_90 -I. -Iapp tools/matmul_tune/matmul_tune.cu -lcublas -o tune
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -13,9 +14,9 @@
 #include "kernels/trace.cuh"
 
 namespace tune {
-#include "kernels/dense_layer.cuh"
 #include "kernels/matmul_tile_io.cuh"
-#include "kernels/matmul_warptile.cuh"
+#include "lessons/04_matmul/kernels/matmul_warptile.cuh"
+#include "lessons/05_dense_layer/kernels/dense_layer.cuh"
 }  // namespace tune
 
 template <typename F>

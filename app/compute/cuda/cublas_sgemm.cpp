@@ -27,9 +27,9 @@ Status CublasSgemm::multiply(const float* a, const float* b, float* c, int m, in
       "cublasSgemm");
 }
 
-Status CublasSgemm::multiply(kernels::MatmulInput input, const void* a, const void* b, float* c,
+Status CublasSgemm::multiply(numeric::FloatFormat input, const void* a, const void* b, float* c,
                              int m, int n, int k) {
-  if (input == kernels::MatmulInput::kFp32) {
+  if (input == numeric::FloatFormat::kFp32) {
     return multiply(static_cast<const float*>(a), static_cast<const float*>(b), c, m, n, k);
   }
   TL_RETURN_IF_ERROR(initialize());
@@ -37,10 +37,10 @@ Status CublasSgemm::multiply(kernels::MatmulInput input, const void* a, const vo
   cudaDataType type = CUDA_R_32F;
   cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
   switch (input) {
-    case kernels::MatmulInput::kFp16:
+    case numeric::FloatFormat::kFp16:
       type = CUDA_R_16F;
       break;
-    case kernels::MatmulInput::kBf16:
+    case numeric::FloatFormat::kBf16:
       type = CUDA_R_16BF;
       break;
     default:
@@ -54,7 +54,7 @@ Status CublasSgemm::multiply(kernels::MatmulInput input, const void* a, const vo
       *api,
       api->gemm_ex(handle_, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, type, n, a, type, k,
                    &beta, c, CUDA_R_32F, n, compute, CUBLAS_GEMM_DEFAULT),
-      "cublasGemmEx (" + std::string(kernels::to_string(input)) + " inputs)");
+      "cublasGemmEx (" + std::string(numeric::display_name(input)) + " inputs)");
 }
 
 }  // namespace tl::compute

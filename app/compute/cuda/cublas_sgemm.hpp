@@ -2,8 +2,8 @@
 // cuBLAS SGEMM, the matrix multiply that frameworks call, as lesson 4's reference on the GPU. Only
 // built with CUDA; the header keeps cuBLAS's types out so that callers need no CUDA headers.
 
+#include "core/numeric/low_precision.hpp"  // numeric::FloatFormat
 #include "core/result.hpp"
-#include "kernels/matmul_shapes.hpp"  // MatmulInput
 
 struct cublasContext;  // cuBLAS's handle type is a pointer to this
 
@@ -27,7 +27,7 @@ class CublasSgemm {
   // The same product at a tensor-core rung's precision (cublasGemmEx): FP16 or BF16 inputs (16-bit
   // words), or float inputs rounded to TF32 (CUBLAS_COMPUTE_32F_FAST_TF32); FP32 accumulation and
   // a float C, as the rungs do. kFp32 is multiply().
-  Status multiply(kernels::MatmulInput input, const void* a, const void* b, float* c, int m, int n,
+  Status multiply(numeric::FloatFormat input, const void* a, const void* b, float* c, int m, int n,
                   int k);
 
  private:

@@ -26,7 +26,7 @@ class CudaDevice final : public Device {
 
   [[nodiscard]] bool is_gpu() const override { return true; }
   [[nodiscard]] const DeviceInfo& info() const override { return info_; }
-  [[nodiscard]] const kernels::KernelTable& kernels() const override {
+  [[nodiscard]] const kernels::KernelRegistry& kernels() const override {
     return kernels::gpu_kernels();
   }
 

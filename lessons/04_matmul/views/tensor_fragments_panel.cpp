@@ -129,7 +129,8 @@ void draw_tensor_fragments_panel(AppController& /*controller*/, const Fonts& fon
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextColored(palette().muted,
                      "White squares: the 8×8 tiles ldmatrix fills, one 16-byte row per lane "
-                     "address. The mma rung (kernels/matmul_mma.cuh) loads A with ldmatrix.x4 and "
+                     "address. The mma rung (lessons/04_matmul/kernels/matmul_mma.cuh) loads A "
+                     "with ldmatrix.x4 and "
                      "B with ldmatrix.x4.trans, and writes c0..c3 straight to C. A GPU test reads "
                      "the registers of a real ldmatrix and mma back and compares them with this "
                      "picture.");

@@ -4,7 +4,8 @@
 
 #include <string>
 
-#include "kernels/kernel_table.hpp"
+#include "kernels/kernel_registry.hpp"
+#include "lessons/05_dense_layer/kernels/dense_layer_kernels.hpp"
 
 namespace tl::compute {
 CublasDenseLayer::~CublasDenseLayer() {
@@ -40,7 +41,8 @@ Status CublasDenseLayer::product(const float* x, const float* w, float* z, int b
 
 Status CublasDenseLayer::epilogue(const LaunchConfig& config, const float* z, const float* b,
                                   float* y, int batch, int out, TraceRecord* trace) {
-  const kernels::DenseLayerKernels& kernels = kernels::gpu_kernels().dense_layer;
+  const kernels::DenseLayerKernels& kernels =
+      kernels::gpu_kernels().get<kernels::DenseLayerKernels>();
   if (trace != nullptr) return kernels.bias_sigmoid_traced(config, z, b, y, batch, out, trace);
   return kernels.bias_sigmoid(config, z, b, y, batch, out);
 }

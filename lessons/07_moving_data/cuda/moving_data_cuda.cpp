@@ -6,7 +6,8 @@
 #include <utility>
 
 #include "compute/cuda/cuda_status.hpp"
-#include "kernels/kernel_table.hpp"
+#include "kernels/kernel_registry.hpp"
+#include "lessons/07_moving_data/kernels/moving_data_kernels.hpp"
 #include "lessons/07_moving_data/moving_data_runner.hpp"
 
 namespace tl::compute {
@@ -61,7 +62,7 @@ cudaMemLocation on_host() {
 Result<std::vector<lessons::TimelineOp>> run_gpu_pipeline(
     const GpuPipelineBuffers& b, std::span<const lessons::ChunkRange> chunks, std::uint32_t streams,
     lessons::HostMemory memory, std::uint32_t rounds, std::uint32_t block) {
-  const auto& kernels = kernels::gpu_kernels().moving_data;
+  const auto& kernels = kernels::gpu_kernels().get<kernels::MovingDataKernels>();
   int device = 0;
   TL_RETURN_IF_ERROR(cuda_status(cudaGetDevice(&device), "cudaGetDevice"));
   StreamsAndEvents se;
@@ -195,7 +196,7 @@ Result<ManagedTimes> time_managed_kernel(std::uint64_t elements, std::uint32_t r
   if (!in) return in.error();
   auto out = ManagedBuffer::allocate(elements);
   if (!out) return out.error();
-  const auto& kernels = kernels::gpu_kernels().moving_data;
+  const auto& kernels = kernels::gpu_kernels().get<kernels::MovingDataKernels>();
   const LaunchConfig config = chunk_config(elements, block);
   cudaEvent_t start = nullptr, stop = nullptr;
   TL_RETURN_IF_ERROR(cuda_status(cudaEventCreate(&start), "cudaEventCreate"));

@@ -1,5 +1,5 @@
 // The training step as a CUDA Graph (step_graph.hpp). The capstone's kernels launch on the
-// per-thread default stream (kernels/CMakeLists.txt compiles gpu/mlp_gpu.cu with
+// per-thread default stream (lessons/CMakeLists.txt compiles lesson 9's kernels with
 // --default-stream=per-thread): unlike the legacy default stream it can be captured, and it still
 // waits for, and is waited for by, the copies on the legacy stream.
 
