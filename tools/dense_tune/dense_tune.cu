@@ -66,9 +66,9 @@ __device__ __forceinline__ void cp_async16(void* smem, const void* gmem, int src
                : "memory");
 }
 // Committing a group of copies, and waiting until at most N groups are still in flight: the app's
-// own (lessons/05_dense_layer/kernels/dense_gemm_pipelined.cuh, included above).
-using tune::dense_copies_commit;
-using tune::dense_copies_wait;
+// own (kernels/cp_async.cuh, included above with the dense layer's kernels).
+using tune::cp_async_commit;
+using tune::cp_async_wait;
 
 __host__ __device__ constexpr int ceil_div(int a, int b) {
   return (a + b - 1) / b;
@@ -248,15 +248,15 @@ __global__ void __launch_bounds__(S::THREADS, S::MIN_BLOCKS)
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
     if (s < k_tiles) load_tile(s, s * BK);
-    dense_copies_commit();
+    cp_async_commit();
   }
 
   for (int kt = 0; kt < k_tiles; ++kt) {
-    dense_copies_wait<STAGES - 2>();  // this thread's copies of tile kt are done ...
-    __syncthreads();                  // ... and everyone's; the stage of tile kt - 1 is free again
+    cp_async_wait<STAGES - 2>();  // this thread's copies of tile kt are done ...
+    __syncthreads();              // ... and everyone's; the stage of tile kt - 1 is free again
     const int next = kt + STAGES - 1;
     if (next < k_tiles) load_tile(next % STAGES, next * BK);
-    dense_copies_commit();
+    cp_async_commit();
 
     const float* a = smem + kt % STAGES * S::STAGE_FLOATS + my_row * LD;
     const float* b = smem + kt % STAGES * S::STAGE_FLOATS + S::A_FLOATS + my_col * LD;
@@ -392,8 +392,8 @@ __global__ void __launch_bounds__(S::THREADS, S::MIN_BLOCKS)
   } else {
     // Staged: LANES_M rows of the warp's piece at a time go through a warp-private patch of shared
     // memory, then leave as float4s, each row's WN floats written by WN / 4 neighbouring lanes.
-    dense_copies_wait<0>();  // only empty groups can be pending, but the memory is reused: be sure
-    __syncthreads();         // every warp is done with the last tile
+    cp_async_wait<0>();  // only empty groups can be pending, but the memory is reused: be sure
+    __syncthreads();     // every warp is done with the last tile
     float* patch = smem + warp * (LANES_M * S::EPI_LD);
     const int warp_row = first_row + warp / S::WARPS_N * S::WM;
     const int warp_col = first_col + warp % S::WARPS_N * S::WN;
@@ -577,15 +577,15 @@ __global__ void __launch_bounds__(S::THREADS, S::MIN_BLOCKS)
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
     if (s < k_tiles) load_tile(s, s * BK);
-    dense_copies_commit();
+    cp_async_commit();
   }
 
   for (int kt = 0; kt < k_tiles; ++kt) {
-    dense_copies_wait<STAGES - 2>();
+    cp_async_wait<STAGES - 2>();
     __syncthreads();
     const int next = kt + STAGES - 1;
     if (next < k_tiles) load_tile(next % STAGES, next * BK);
-    dense_copies_commit();
+    cp_async_commit();
 
     const float* stage = smem + kt % STAGES * S::STAGE_FLOATS;
     const float* b = stage + S::A_FLOATS + col_of(0);

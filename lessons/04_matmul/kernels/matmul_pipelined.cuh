@@ -37,6 +37,7 @@
 // (7.5), which has no cp.async.
 #pragma once
 
+#include "kernels/cp_async.cuh"        // cp_async_4, cp_async_16, commit, wait
 #include "kernels/matmul_tile_io.cuh"  // StoreToC
 
 template <int BK_, int STAGES_, bool ZIGZAG_ = true>
@@ -77,61 +78,6 @@ __host__ __device__ constexpr bool pipelined_whole_tiles(int m, int n, int k, co
   return m % Shape::BM == 0 && n % Shape::BN == 0 && k % Shape::BK == 0 &&
          reinterpret_cast<unsigned long long>(b) % 16 == 0;
 }
-
-// What differs between nvcc and the host compiler, all in one place. With a source size of 0 a
-// copy reads nothing and writes zeros: a value outside the matrix becomes a zero, which adds
-// nothing to any sum, without a branch.
-#if defined(__CUDACC__) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-#define TL_PIPELINED_CP_ASYNC 1
-#endif
-
-#if defined(TL_PIPELINED_CP_ASYNC)
-// cp.async addresses shared memory by 32-bit byte offsets.
-struct PipelinedSharedAddress {
-  unsigned bytes;
-  __device__ __forceinline__ PipelinedSharedAddress operator+(int floats) const {
-    return {bytes + 4u * static_cast<unsigned>(floats)};
-  }
-};
-__device__ __forceinline__ PipelinedSharedAddress pipelined_shared_address(float* p) {
-  return {static_cast<unsigned>(__cvta_generic_to_shared(p))};
-}
-__device__ __forceinline__ void pipelined_copy_4(PipelinedSharedAddress to, const float* from,
-                                                 bool inside) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(to.bytes), "l"(from),
-               "r"(inside ? 4 : 0)
-               : "memory");
-}
-__device__ __forceinline__ void pipelined_copy_16(PipelinedSharedAddress to, const float* from,
-                                                  bool inside) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(to.bytes), "l"(from),
-               "r"(inside ? 16 : 0)
-               : "memory");
-}
-__device__ __forceinline__ void pipelined_commit() {
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-template <int kPending>
-__device__ __forceinline__ void pipelined_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
-}
-#else
-using PipelinedSharedAddress = float*;
-__host__ __device__ inline PipelinedSharedAddress pipelined_shared_address(float* p) {
-  return p;
-}
-__host__ __device__ inline void pipelined_copy_4(PipelinedSharedAddress to, const float* from,
-                                                 bool inside) {
-  *to = inside ? *from : 0.0f;
-}
-__host__ __device__ inline void pipelined_copy_16(PipelinedSharedAddress to, const float* from,
-                                                  bool inside) {
-  for (int i = 0; i < 4; ++i) to[i] = inside ? from[i] : 0.0f;
-}
-__host__ __device__ inline void pipelined_commit() {}
-template <int kPending>
-__host__ __device__ inline void pipelined_wait() {}
-#endif
 
 // One multiply-add: on the GPU one FFMA, rounded once. The host compiler, building for any x86-64,
 // would turn fmaf into a library call that emulates the fused operation in software (ten times
@@ -199,43 +145,43 @@ __device__ void matmul_pipelined_body(const float* a, const float* b, int m, int
   const bool b_vector_ok =
       kWholeTiles || (n % 4 == 0 && reinterpret_cast<unsigned long long>(b) % 16 == 0);
 
-  const PipelinedSharedAddress shared = pipelined_shared_address(tiles);
+  const CpAsyncSharedAddress shared = cp_async_shared_address(tiles);
   auto start_copies = [&](int stage, int k0) {
-    const PipelinedSharedAddress a_tile = shared + stage * Shape::STAGE_FLOATS;
-    const PipelinedSharedAddress b_tile = a_tile + Shape::A_FLOATS;
+    const CpAsyncSharedAddress a_tile = shared + stage * Shape::STAGE_FLOATS;
+    const CpAsyncSharedAddress b_tile = a_tile + Shape::A_FLOATS;
     TL_PIPELINED_UNROLL
     for (int g = 0; g < Shape::A_ROW_GROUPS; ++g) {
       TL_PIPELINED_UNROLL
       for (int q = 0; q < Shape::A_K_GROUPS; ++q) {
-        const PipelinedSharedAddress to = a_tile + (a_to + q * 8 * LDA + g * 4);
+        const CpAsyncSharedAddress to = a_tile + (a_to + q * 8 * LDA + g * 4);
         const size_t from = a_from + static_cast<size_t>(g) * 4 * k + k0 + q * 8;
         if constexpr (kWholeTiles) {
-          pipelined_copy_4(to, a + from, true);
+          cp_async_4(to, a + from, true);
         } else {
           const bool inside = a_row + 4 * g < m && k0 + q * 8 + a_k < k;
           // A copy outside reads nothing, but gets the matrix's own (valid) address all the same.
-          pipelined_copy_4(to, inside ? a + from : a, inside);
+          cp_async_4(to, inside ? a + from : a, inside);
         }
       }
     }
     TL_PIPELINED_UNROLL
     for (int i = 0; i < Shape::B_COPIES; ++i) {
-      const PipelinedSharedAddress to = b_tile + (b_to + i * B_K_STEP * LDB);
+      const CpAsyncSharedAddress to = b_tile + (b_to + i * B_K_STEP * LDB);
       const size_t from = b_from + static_cast<size_t>(k0 + i * B_K_STEP) * n;
       if constexpr (kWholeTiles) {
-        pipelined_copy_16(to, b + from, true);
+        cp_async_16(to, b + from, true);
       } else {
         const bool row_inside = k0 + i * B_K_STEP + b_k < k;
         const int col = first_col + b_col;
         if (b_vector_ok) {
           // n is a multiple of 4 here: a group of 4 columns is wholly inside or wholly outside.
           const bool inside = row_inside && col < n;
-          pipelined_copy_16(to, inside ? b + from : b, inside);
+          cp_async_16(to, inside ? b + from : b, inside);
         } else {
           TL_PIPELINED_UNROLL
           for (int j = 0; j < 4; ++j) {
             const bool inside = row_inside && col + j < n;
-            pipelined_copy_4(to + j, inside ? b + from + j : b, inside);
+            cp_async_4(to + j, inside ? b + from + j : b, inside);
           }
         }
       }
@@ -250,15 +196,15 @@ __device__ void matmul_pipelined_body(const float* a, const float* b, int m, int
   TL_PIPELINED_UNROLL
   for (int s = 0; s < STAGES - 1; ++s) {
     if (s < k_tiles) start_copies(s, s * BK);
-    pipelined_commit();
+    cp_async_commit();
   }
 
   for (int tile = 0; tile < k_tiles; ++tile) {
-    pipelined_wait<STAGES - 2>();  // this thread's copies of the tile are in ...
-    __syncthreads();               // ... and everyone's; the previous tile's stage is free again
+    cp_async_wait<STAGES - 2>();  // this thread's copies of the tile are in ...
+    __syncthreads();              // ... and everyone's; the previous tile's stage is free again
     const int next = tile + STAGES - 1;
     if (next < k_tiles) start_copies(next % STAGES, next * BK);
-    pipelined_commit();
+    cp_async_commit();
 
     const float* a_tile = tiles + tile % STAGES * Shape::STAGE_FLOATS + my_row;
     const float* b_tile = tiles + tile % STAGES * Shape::STAGE_FLOATS + Shape::A_FLOATS + my_col;
@@ -290,7 +236,7 @@ __device__ void matmul_pipelined_body(const float* a, const float* b, int m, int
       }
     }
   }
-  pipelined_wait<0>();  // no copy may still be writing when the block's shared memory is reused
+  cp_async_wait<0>();  // no copy may still be writing when the block's shared memory is reused
 
   // Register i of a lane is row my_row + (i / 4) · 4 · LANES_M + i % 4 of the tile; likewise for
   // columns.

@@ -39,6 +39,8 @@
 //
 // The same source runs on the GPU (nvcc) and on ThreadLab's CPU emulator (the host compiler), where
 // the asynchronous copy is a plain copy and the waits have nothing to wait for.
+
+#include "kernels/cp_async.cuh"  // cp_async_4, cp_async_4_at, commit, wait
 #pragma once
 
 struct DenseGemmShape {
@@ -62,7 +64,8 @@ struct DenseGemmShape {
                 "above 48 KiB the launch must opt in (cudaFuncSetAttribute) and Turing has 64 KiB");
 };
 
-// The shared memory a launch gives the kernel (dynamic: kernels/gpu/dense_layer_gpu.cu sizes it).
+// The shared memory a launch gives the kernel (dynamic: the set's launch description,
+// dense_layer_launch.inl, sizes it).
 __host__ __device__ constexpr int dense_gemm_shared_bytes() {
   return DenseGemmShape::SHARED_BYTES;
 }
@@ -74,71 +77,15 @@ __host__ __device__ constexpr bool dense_gemm_whole_tiles(int batch, int in, int
          in % DenseGemmShape::BK == 0;
 }
 
-// What differs between nvcc and the host compiler, all in one place.
-//
-// The copy of one float from global to shared memory. cp.async (compute capability 8.0 on) lets the
-// thread go on at once; it commits its copies in groups and later waits until at most N groups are
-// still in flight. With a source size of 0 it reads nothing and writes a zero: a value outside the
-// matrix becomes a zero, which adds nothing to any sum, without a branch. Turing (7.5, which the
-// build also targets) and the emulator copy through a register at once, just as correctly.
+// What differs between nvcc and the host compiler, all in one place (the copies themselves,
+// cp.async or a plain copy on Turing and the emulator, are kernels/cp_async.cuh, shared with lesson
+// 4's pipelined rung).
 //
 // Shared memory is dynamic, sized at launch. The host compiler has no launch-time size, so the
 // emulator declares the shape's amount statically.
 //
 // Unrolling (nvcc only): everything in the k loop is unrolled, so the sums and fragments are
 // registers and every shared-memory address is a register plus a constant.
-#if defined(__CUDACC__) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-#define TL_DENSE_GEMM_CP_ASYNC 1
-#endif
-
-#if defined(TL_DENSE_GEMM_CP_ASYNC)
-// cp.async addresses shared memory by 32-bit byte offsets; the copies add constants to one of them.
-struct DenseSharedAddress {
-  unsigned bytes;
-  __device__ __forceinline__ DenseSharedAddress operator+(int floats) const {
-    return {bytes + 4u * static_cast<unsigned>(floats)};
-  }
-};
-__device__ __forceinline__ DenseSharedAddress dense_shared_address(float* p) {
-  return {static_cast<unsigned>(__cvta_generic_to_shared(p))};
-}
-template <int kToOffset, int kFromOffset>
-__device__ __forceinline__ void dense_copy_4(DenseSharedAddress to, const float* from) {
-  asm volatile("cp.async.ca.shared.global [%0+%2], [%1+%3], 4;\n" ::"r"(to.bytes), "l"(from),
-               "n"(kToOffset * 4), "n"(kFromOffset * 4)
-               : "memory");
-}
-__device__ __forceinline__ void dense_copy_4_or_zero(DenseSharedAddress to, const float* from,
-                                                     bool inside) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(to.bytes), "l"(from),
-               "r"(inside ? 4 : 0)
-               : "memory");
-}
-__device__ __forceinline__ void dense_copies_commit() {
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-template <int kPending>
-__device__ __forceinline__ void dense_copies_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
-}
-#else
-using DenseSharedAddress = float*;
-__host__ __device__ inline DenseSharedAddress dense_shared_address(float* p) {
-  return p;
-}
-template <int kToOffset, int kFromOffset>
-__host__ __device__ inline void dense_copy_4(DenseSharedAddress to, const float* from) {
-  to[kToOffset] = from[kFromOffset];
-}
-__host__ __device__ inline void dense_copy_4_or_zero(DenseSharedAddress to, const float* from,
-                                                     bool inside) {
-  *to = inside ? *from : 0.0f;
-}
-__host__ __device__ inline void dense_copies_commit() {}
-template <int kPending>
-__host__ __device__ inline void dense_copies_wait() {}
-#endif
-
 #if defined(__CUDACC__)
 #define TL_DENSE_GEMM_TILES(name) extern __shared__ __align__(16) float name[]
 #define TL_DENSE_GEMM_UNROLL _Pragma("unroll")
@@ -185,12 +132,12 @@ struct DenseTileCopy {
 
   // Tiles wholly inside the matrix: no checks, and every copy is a register plus constants on
   // both sides.
-  __device__ __forceinline__ void whole(DenseSharedAddress tile, int k0) const {
+  __device__ __forceinline__ void whole(CpAsyncSharedAddress tile, int k0) const {
     row_groups<0>(tile + to, base + (from + k0));
   }
 
   // Tiles across an edge of the matrix: what lies outside becomes zeros.
-  __device__ __forceinline__ void edge(DenseSharedAddress tile, int k0, int k) const {
+  __device__ __forceinline__ void edge(CpAsyncSharedAddress tile, int k0, int k) const {
     TL_DENSE_GEMM_UNROLL
     for (int q = 0; q < K_GROUPS; ++q) {
       const bool k_inside = k0 + q * 8 + k_off < k;
@@ -198,8 +145,8 @@ struct DenseTileCopy {
       for (int g = 0; g < ROW_GROUPS; ++g) {
         const bool inside = k_inside && (rows_ok >> g & 1u);
         // A copy outside reads nothing, but gets the matrix's own (valid) address all the same.
-        dense_copy_4_or_zero(tile + (to + q * 8 * S::LD + g * 4),
-                             inside ? base + (from + (g * row_step + k0 + q * 8)) : base, inside);
+        cp_async_4(tile + (to + q * 8 * S::LD + g * 4),
+                   inside ? base + (from + (g * row_step + k0 + q * 8)) : base, inside);
       }
     }
   }
@@ -208,16 +155,16 @@ struct DenseTileCopy {
   // The copies of whole(), each with its offsets as compile-time constants: row group G, then
   // group Q of 8 values of k.
   template <int G>
-  __device__ __forceinline__ void row_groups(DenseSharedAddress tile, const float* row) const {
+  __device__ __forceinline__ void row_groups(CpAsyncSharedAddress tile, const float* row) const {
     if constexpr (G < ROW_GROUPS) {
       k_groups<G, 0>(tile, row + G * row_step);
       row_groups<G + 1>(tile, row);
     }
   }
   template <int G, int Q>
-  __device__ __forceinline__ void k_groups(DenseSharedAddress tile, const float* row) const {
+  __device__ __forceinline__ void k_groups(CpAsyncSharedAddress tile, const float* row) const {
     if constexpr (Q < K_GROUPS) {
-      dense_copy_4<Q * 8 * S::LD + G * 4, Q * 8>(tile, row);
+      cp_async_4_at<Q * 8 * S::LD + G * 4, Q * 8>(tile, row);
       k_groups<G, Q + 1>(tile, row);
     }
   }
@@ -242,10 +189,10 @@ __device__ void dense_gemm_pipelined(const float* X, const float* W, int batch, 
 
   const DenseTileCopy copy_x(X, batch, in, first_row);
   const DenseTileCopy copy_w(W, out, in, first_col);
-  const DenseSharedAddress shared = dense_shared_address(tiles);
+  const CpAsyncSharedAddress shared = cp_async_shared_address(tiles);
   auto start_copies = [&](int stage, int k0) {
-    const DenseSharedAddress x_tile = shared + stage * S::STAGE_FLOATS;
-    const DenseSharedAddress w_tile = x_tile + S::TILE_FLOATS;
+    const CpAsyncSharedAddress x_tile = shared + stage * S::STAGE_FLOATS;
+    const CpAsyncSharedAddress w_tile = x_tile + S::TILE_FLOATS;
     if constexpr (kWholeTiles) {
       copy_x.whole(x_tile, k0);
       copy_w.whole(w_tile, k0);
@@ -262,15 +209,15 @@ __device__ void dense_gemm_pipelined(const float* X, const float* W, int batch, 
   TL_DENSE_GEMM_UNROLL
   for (int s = 0; s < STAGES - 1; ++s) {
     if (s < k_tiles) start_copies(s, s * BK);
-    dense_copies_commit();
+    cp_async_commit();
   }
 
   for (int t = 0; t < k_tiles; ++t) {
-    dense_copies_wait<STAGES - 2>();  // this thread's copies of tile t are in ...
-    __syncthreads();                  // ... and everyone's; tile t - 1's stage is free again
+    cp_async_wait<STAGES - 2>();  // this thread's copies of tile t are in ...
+    __syncthreads();              // ... and everyone's; tile t - 1's stage is free again
     const int next = t + STAGES - 1;
     if (next < k_tiles) start_copies(next % STAGES, next * BK);
-    dense_copies_commit();
+    cp_async_commit();
 
     const float* a = tiles + t % STAGES * S::STAGE_FLOATS + my_row;
     const float* b = tiles + t % STAGES * S::STAGE_FLOATS + S::TILE_FLOATS + my_col;
