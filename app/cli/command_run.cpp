@@ -17,9 +17,6 @@
 namespace tl::cli {
 namespace {
 
-// A trace CSV holds one row per element; past this it would be gigabytes nobody opens.
-constexpr std::uint64_t kMaxTraceElements = std::uint64_t{1} << 24;
-
 std::string backend_label(const compute::Device& device) {
   return device.is_gpu() ? "CUDA on " + device.info().name : "the CPU emulator";
 }
@@ -33,10 +30,14 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
   compute::Lesson& lesson = *(*session)->lesson();
   const DataShape shape = lesson.data_shape();
   const LaunchConfig config = lesson.launch_config();
-  if (!options.trace_path.empty() && shape.elements() > kMaxTraceElements) {
-    return fail(
-        err, "--trace is limited to 2^24 elements (" + format_count(kMaxTraceElements) + " rows)",
-        kExitUsage);
+  // A trace CSV holds one row per element, as many as the window's picture shows at most (past
+  // that it would be gigabytes nobody opens): the session says whether this launch is one.
+  if (!options.trace_path.empty() && !(*session)->admit().timed_only.empty()) {
+    constexpr std::uint64_t kMaxRows = interop::kMaxTracedElements;
+    return fail(err,
+                "--trace is limited to " + format_power_of_two(kMaxRows) + " elements (" +
+                    format_count(kMaxRows) + " rows)",
+                kExitUsage);
   }
   compute::Device& device = (*session)->device();
   lesson.set_repeats(options.repeats);

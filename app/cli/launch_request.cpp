@@ -4,6 +4,7 @@
 
 #include "compute/lessons/lesson_registry.hpp"
 #include "core/launch_config.hpp"
+#include "core/launch_field_limits.hpp"
 
 namespace tl::cli {
 
@@ -52,11 +53,10 @@ Result<std::unique_ptr<interop::LaunchSession>> open_launch(const LaunchOptions&
   // A kernel that sizes its own blocks (the tiled matrix multiply launches TILE × TILE) does not
   // use --block: say so rather than ignore it silently.
   if (const auto asked = options.params.find("block"); asked != options.params.end()) {
-    const auto parsed = parse_dim3(asked->second);
-    const Dim3 launched = (*session)->lesson()->launch_config().block;
-    if (parsed && *parsed != launched) {
+    if (const auto launched =
+            block_not_used(asked->second, (*session)->lesson()->launch_config().block)) {
       note << "note: --block " << asked->second << " is not used: this kernel launches blocks of "
-           << to_string(launched) << " threads (its own parameters set the block)\n";
+           << to_string(*launched) << " threads (its own parameters set the block)\n";
     }
   }
   std::string chosen;

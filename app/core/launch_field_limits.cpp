@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "core/format.hpp"
+#include "core/launch_config.hpp"
 
 namespace tl {
 namespace {
@@ -43,6 +44,12 @@ std::optional<FieldLimit> describe_field_limit(const lessons::ParamSpec& spec,
                     "Device limit: at most " + format_count(b.x) + " threads in x, " +
                         format_count(b.y) + " in y and " + format_count(b.z) + " in z, and " +
                         total + " threads per block in all (x · y · z)"};
+}
+
+std::optional<Dim3> block_not_used(const std::string& asked, const Dim3& launched) {
+  const Result<Dim3> typed = parse_dim3(asked);
+  if (!typed || *typed == launched) return std::nullopt;
+  return launched;
 }
 
 }  // namespace tl

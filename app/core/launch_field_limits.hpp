@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/device_info.hpp"
+#include "core/dim3.hpp"
 #include "core/lessons/lesson_params.hpp"
 
 namespace tl {
@@ -26,5 +27,12 @@ struct FieldLimit {
 // The limits of `spec`'s field on this device, or nothing when no device limit constrains it.
 std::optional<FieldLimit> describe_field_limit(const lessons::ParamSpec& spec,
                                                const DeviceLimits& limits);
+
+// The block a kernel launches in place of the block field's `asked`, where the two differ: a kernel
+// that sizes its own blocks (the tiled matrix multiply launches TILE × TILE) does not use the
+// field, and the launch panel and `--block` say so rather than show or ignore a block that is not
+// the one run. None where `asked` is the block launched, or no block at all (its parse error is
+// reported where it is typed).
+std::optional<Dim3> block_not_used(const std::string& asked, const Dim3& launched);
 
 }  // namespace tl

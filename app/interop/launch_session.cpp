@@ -104,13 +104,22 @@ Status LaunchSession::check_watchdog() const {
   return lesson_->check_watchdog(*device_);
 }
 
-Status LaunchSession::check_traceable() const {
-  TL_RETURN_IF_ERROR(check_watchdog());
+LaunchSession::Admission LaunchSession::admit() const {
+  Admission admission;
+  admission.refused = check_watchdog();
+  if (!lesson_) return admission;
   const std::uint64_t elements = lesson_->data_shape().elements();
   if (elements > kMaxTracedElements) {
-    return invalid_argument("The picture shows up to 2^24 elements; " + format_count(elements) +
-                            " are timed but not drawn.");
+    admission.timed_only = "The picture shows up to " + format_power_of_two(kMaxTracedElements) +
+                           " elements; " + format_count(elements) + " are timed but not drawn.";
   }
+  return admission;
+}
+
+Status LaunchSession::check_traceable() const {
+  const Admission admission = admit();
+  TL_RETURN_IF_ERROR(admission.refused);
+  if (!admission.timed_only.empty()) return invalid_argument(admission.timed_only);
   return Status::ok();
 }
 

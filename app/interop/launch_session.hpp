@@ -113,6 +113,18 @@ class LaunchSession {
 
   // Refuses a launch that could outlast a display's watchdog.
   [[nodiscard]] Status check_watchdog() const;
+  // What a launch of the current lesson may do, decided here once so that no caller checks again:
+  // be refused, be timed only, or be traced (and timed).
+  struct Admission {
+    // Refused where it could outlast a display's watchdog (ErrorKind::kTooSlow, with why):
+    // neither traced nor timed.
+    Status refused;
+    // Why it is timed but not traced (more elements than a picture holds); empty: it can be
+    // drawn. Set whether or not the launch is refused, for a caller that asks only about tracing.
+    std::string timed_only;
+    [[nodiscard]] bool traceable() const { return refused.is_ok() && timed_only.empty(); }
+  };
+  [[nodiscard]] Admission admit() const;
   // One traced launch of the current lesson, its records where the session keeps them.
   Result<TracedOutcome> trace();
   // Whether the current launch should be traced in the background (BackgroundTrace) by a caller
@@ -147,7 +159,8 @@ class LaunchSession {
  private:
   LaunchSession() = default;
   void make_sink();
-  // What every traced launch checks first: the display watchdog, the picture's size limit.
+  // What every traced launch checks first (admit()), as a status: the display watchdog, then the
+  // picture's size limit.
   [[nodiscard]] Status check_traceable() const;
   Result<TraceCounts> count(const compute::TracedLaunch& launch);
 

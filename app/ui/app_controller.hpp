@@ -1,7 +1,15 @@
 #pragma once
-// The one place where user commands turn into work: launches (traced now, timed in the background),
-// sweeps, lesson actions, view changes. Panels call these commands and read state(); they never
-// compute. Needs the OpenGL context current on the calling thread (the UI thread) for its lifetime.
+// The hub where user commands turn into work. Panels call these commands and read state(); they
+// never compute. The work itself is done by the parts it owns, each in its own file:
+//   - LaunchCoordinator: launches (traced now or in the background, then timed), Cancel, the
+//     recovery after a sticky CUDA error; it owns the launch session and the background runner;
+//   - ResultsModel: the sweeps, their plot and the roofline;
+//   - ActionRouter: where lesson links and demo steps go (this is its ActionTarget);
+//   - MappingViewController: the mapping view's fit, zoom, pan and drawing (the Lab has its own);
+//   - LabController: the Kernel Lab.
+// Lesson views see it only as a LessonViewContext. This file keeps the lesson and its controls,
+// the views and tabs, the occupancy model and what ties the parts together. Needs the OpenGL
+// context current on the calling thread (the UI thread) for its lifetime.
 
 #include <chrono>
 #include <filesystem>
@@ -11,6 +19,7 @@
 #include <string>
 #include <utility>
 
+#include "action_router.hpp"
 #include "app_state.hpp"
 #include "compute/device.hpp"
 #include "compute/float_sink.hpp"
@@ -23,10 +32,13 @@
 #include "interop/backend_selection.hpp"
 #include "interop/launch_session.hpp"
 #include "lab_controller.hpp"
+#include "launch_coordinator.hpp"
+#include "lesson_view_context.hpp"
 #include "lesson_views.hpp"
+#include "mapping_view_controller.hpp"
 #include "render/class_map.hpp"
-#include "render/mapping_renderer.hpp"
 #include "render/trace_buffer.hpp"
+#include "results_model.hpp"
 
 namespace tl::ui {
 
@@ -41,52 +53,59 @@ struct ControllerOptions {
   LabControllerOptions lab{};
 };
 
-class AppController {
+class AppController : public LessonViewContext,
+                      private ActionTarget,
+                      private LaunchCoordinator::Host {
  public:
   static Result<std::unique_ptr<AppController>> create(const ControllerOptions& options);
   ~AppController();
   AppController(const AppController&) = delete;
   AppController& operator=(const AppController&) = delete;
 
-  [[nodiscard]] const AppState& state() const { return state_; }
+  [[nodiscard]] const AppState& state() const override { return state_; }
 
   // Lessons and their controls. Invalid values are kept out with a message and the previous value
   // stays; invalid *configurations* are allowed, explained, and launched if the user insists, so
   // CUDA's own error can be seen.
   void select_lesson(const std::string& id);
-  void set_param(const std::string& name, const std::string& value);
+  void set_param(const std::string& name, const std::string& value) { set_params({{name, value}}); }
   // Several values at once, validated together (a lesson link, a preset).
-  bool set_params(const lessons::ParamValues& values);
+  bool set_params(const lessons::ParamValues& values) override;
   // The lesson open now, to read (its parameters, its sizes); changes go through the commands.
   [[nodiscard]] const compute::Lesson& current_lesson() const { return lesson(); }
   void apply_preset(std::size_t index);
 
   // Traced launch now (the picture), then, if `timed`, the untraced kernels timed in the
   // background.
-  void launch(bool timed = true);
+  void launch(bool timed = true) override;
   [[nodiscard]] bool can_launch() const;
   // Stops a launch's background work: a trace the emulator runs in the background (the picture
   // and the table stay the earlier launch's), or the timed run after it.
-  void cancel_launch();
+  void cancel_launch() { launches_->cancel(); }
   // Background measurements are running (a traced launch, a timed launch or a sweep).
-  [[nodiscard]] bool busy() const { return runner_.is_running() || sweep_after_trace_.has_value(); }
+  [[nodiscard]] bool busy() const override { return launches_->busy(); }
   // Blocks until the background measurements end (at most `limit`), then collects them; for the
   // scripted runs (screenshots, demos, benchmarks) that want finished results, never the UI.
   void wait_until_idle(std::chrono::milliseconds limit);
 
   // Read the compared kernels' hardware counters after each timed launch (the lessons that count
   // them; CUPTI replays each kernel, apart from the timed runs).
-  void set_read_counters(bool on);
+  void set_read_counters(bool on) {
+    state_.counters.enabled = on;
+    if (!on) state_.counters = {};
+  }
   void start_sweep(SweepKind kind = SweepKind::kSize);
-  void cancel_sweep();
-  void clear_plot();
+  void cancel_sweep() { launches_->cancel(); }
+  void clear_plot() { results_->clear_plot(); }
   // What the plot's y axis shows: time, GB/s or GFLOP/s (kept when the points allow no rate yet,
   // so a link's plot=gflops before its sweep still applies when the points arrive).
-  void set_plot_quantity(plot::PlotQuantity quantity);
+  void set_plot_quantity(plot::PlotQuantity quantity) override { results_->set_quantity(quantity); }
   void set_plot_log_y(bool log_y) { state_.timing.log_y = log_y; }
   // The reference GPU and kernel resources the Occupancy tab models on the emulator; an unknown
   // GPU name or a register count outside 1 to 255 is refused with a message.
-  void set_occupancy_model(const OccupancyModelChoice& choice);
+  void set_occupancy_model(const OccupancyModelChoice& choice) {
+    results_->set_occupancy_model(choice);
+  }
   // Where the current lesson's results differ on the emulator, and why: the lesson's note (the
   // timing panel's) and the one for the current guided step's section (the step bar's). Null when
   // the backend in use is a GPU, when no step is current, or when the lesson has none.
@@ -97,12 +116,14 @@ class AppController {
   // after rendering that frame, saves it, and reports back.
   void request_capture(CaptureRequest request) { capture_ = std::move(request); }
   std::optional<CaptureRequest> take_capture() { return std::exchange(capture_, std::nullopt); }
-  void capture_done(const std::string& path, const Status& saved);
+  void capture_done(const std::string& path, const Status& saved) {
+    post(saved ? Severity::kInfo : Severity::kError, saved ? "Saved " + path : saved.message());
+  }
 
   // "threadlab:set?..." links in the lesson text.
   void apply_lesson_action(const std::string& link);
   // The same, already parsed (a demo script's step).
-  void apply_action(const lessons::LessonAction& action);
+  void apply_action(const lessons::LessonAction& action) { router_.apply(action); }
 
   // Classroom mode (app_controller_classroom.cpp). Right/Left (and a clicker's PageDown/PageUp)
   // walk the lesson's guided steps, or the demo's steps while one plays; past the last step of a
@@ -132,47 +153,51 @@ class AppController {
   [[nodiscard]] classroom::Settings settings_to_save(int window_width, int window_height) const;
 
   // Mapping view.
-  void set_color_by(ColorBy mode);
-  void show_results(ResultsTab tab);
+  void set_color_by(ColorBy mode) override { state_.view.color_by = mode; }
+  void show_results(ResultsTab tab) override;
   // A click on the mapping view: the hovered element becomes the picked one, for the lesson's views
   // to make of it what they do (the matrix product shows its reads); lessons without a use for a
   // picked element ignore it.
   void pick_hovered_element();
-  void pick_element(std::uint64_t row, std::uint64_t col);
+  void pick_element(std::uint64_t row, std::uint64_t col) override;
   // Where the lesson's views keep what they made of the pick, until the next launch.
-  void set_lesson_pick(std::shared_ptr<compute::LessonAttachment> pick) {
+  void set_lesson_pick(std::shared_ptr<compute::LessonAttachment> pick) override {
     state_.lesson_pick = std::move(pick);
   }
-  [[nodiscard]] compute::LessonAttachment* lesson_pick() { return state_.lesson_pick.get(); }
+  [[nodiscard]] compute::LessonAttachment* lesson_pick() override {
+    return state_.lesson_pick.get();
+  }
   // The Kernel Lab of the current lesson (lab_controller.hpp).
   [[nodiscard]] LabController& lab() { return *lab_; }
   [[nodiscard]] const LabController& lab() const { return *lab_; }
   // The whole window's tabs: the lesson, or its Kernel Lab. show_workspace brings one to the
   // front (a link's view=lab); the UI reports the one the user opened.
-  void show_workspace(Workspace workspace);
+  void show_workspace(Workspace workspace) override;
   void workspace_shown(Workspace workspace) { state_.view.workspace = workspace; }
   void workspace_request_shown() {
     state_.view.workspace_requests_shown = state_.view.workspace_requests;
   }
 
   // Brings one of the current lesson's own tabs to the front.
-  void show_lesson_tab(std::string_view id);
+  void show_lesson_tab(std::string_view id) override;
   // The current lesson's own views (tabs, the picture beside the mapping view, picking).
   [[nodiscard]] const LessonViews& views() const;
   // The current lesson's live work (LessonViews::make_live), or null.
-  [[nodiscard]] LessonLiveWork* lesson_live() { return live_.get(); }
+  [[nodiscard]] LessonLiveWork* lesson_live() override { return live_.get(); }
   // For a lesson's live work: the device the lessons run on (valid until it stops, see
   // LessonLiveWork), the backend's sink into a class map (interop, copy or upload), and whether
   // the device may be used now (no measurement runs).
-  [[nodiscard]] compute::Device& lesson_device() { return device(); }
+  [[nodiscard]] compute::Device& lesson_device() override { return device(); }
   [[nodiscard]] std::unique_ptr<compute::FloatSink> make_class_map_sink(
-      render::ClassMap& map, std::optional<BackendKind> kind = std::nullopt) const;
+      render::ClassMap& map, std::optional<BackendKind> kind = std::nullopt) const override;
   // A view by the name a lesson link or a demo uses: the window's tabs, or the lesson's own.
-  Status show_view(const std::string& name);
+  Status show_view(const std::string& name) { return router_.show_view(name); }
   void hover(std::optional<PixelPoint> pixel, Viewport viewport);
-  void zoom(double factor, double pixel_x, double pixel_y);
-  void pan(double dx, double dy);
-  void fit_view();
+  void zoom(double factor, double pixel_x, double pixel_y) {
+    mapping_->zoom(factor, pixel_x, pixel_y);
+  }
+  void pan(double dx, double dy) { mapping_->pan(dx, dy); }
+  void fit_view() { mapping_->fit(); }
   // Draws the current trace into the renderer's texture at this size; returns the GL texture name.
   Result<std::uint32_t> render_mapping(Viewport viewport);
   // The records the mapping view draws (read back one by one: for tests and hover tooltips).
@@ -185,77 +210,63 @@ class AppController {
   // Once per frame: collects background results and progress.
   void update();
 
-  void post(Severity severity, std::string text);
+  void post(Severity severity, std::string text) override {
+    post_message(state_, severity, std::move(text));
+  }
 
  private:
   AppController() = default;
-  compute::Lesson& lesson() { return *session_->lesson(); }
-  [[nodiscard]] const compute::Lesson& lesson() const { return *session_->lesson(); }
-  compute::Device& device() { return session_->device(); }
-  // Rebuilds state_.timing.shown and .quantities after the series or the quantity changed.
-  void refresh_plot();
-  // Rebuilds state().roofline where the timed run or the ceilings changed since the last time.
-  void refresh_roofline();
+  compute::Lesson& lesson() { return launches_->lesson(); }
+  [[nodiscard]] const compute::Lesson& lesson() const { return launches_->lesson(); }
+  compute::Device& device() { return launches_->device(); }
   Status initialize(const ControllerOptions& options);
   void load_lesson_text();
   // Makes `id` the current lesson without launching it; false when it already is or cannot be.
-  bool switch_lesson(const std::string& id);
+  bool switch_lesson(const std::string& id) override;
   void refresh_controls();
-  void refresh_occupancy();
-  void start_timed_run();
-  // The timed run's job for the current controls, its state written into `timed`; none (and
-  // `timed` says why) where it cannot be prepared.
-  std::optional<SweepJob> make_timed_job(TimedRun& timed);
-  // A new, empty picture state for `launched`.
-  TraceView& begin_trace_view(const LaunchedWith& launched);
-  // A traced launch's outcome into the picture state begun for it.
-  void show_traced(Result<interop::TracedOutcome> traced);
-  void start_background_trace(std::unique_ptr<interop::BackgroundTrace> prepared, bool timed);
-  // Takes a background trace's outcome once it ran (or the runner stopped before it ran).
-  void collect_background_trace(bool running);
-  // A sticky CUDA error: reset the device and re-create the interop sink, or, where CUDA cannot
-  // recover within the process, carry on on the emulator.
-  void handle_device_error(const Error& error);
-  // The device changed under the lesson (the emulator took over): what the state shows of it.
-  void on_device_replaced();
-  void record_sweep_point(const SweepPoint& point);
-  // Classroom mode's helpers.
+  // The lesson's live work (training) holds the device: a launch or a sweep waits, and says so.
+  bool live_work_holds_device();
+  // The current lesson's live work: made when it opens, dropped when it closes or the device goes.
+  void open_lesson_live();
+  // Classroom mode's helpers (app_controller_classroom.cpp).
   void load_steps();
   void apply_step(std::size_t index);
   void go_to_lesson_step(const std::string& lesson_id, bool at_last_step);
   void stop_background_work();
   void advance_demo_when_due();
-  // The current lesson's live work: made when it opens, dropped when it closes or the device goes.
-  void open_lesson_live();
+
+  // What links and demo steps reach through the router (ActionTarget), beyond the public commands.
+  [[nodiscard]] const DeviceInfo& action_device() const override { return state_.device; }
+  [[nodiscard]] const std::string& current_lesson_id() const override {
+    return state_.controls.lesson_id;
+  }
+  [[nodiscard]] bool has_lesson_tab(std::string_view id) const override;
+  void sweep_after_picture(SweepKind kind) override;
+  bool open_exercise(const std::string& id) override;
+  Status load_submission(const std::string& name) override { return lab_->load_known_wrong(name); }
+  std::string set_lab_grid(const std::string& text) override {
+    lab_->set_grid(text);
+    return lab_->state().grid_problem;
+  }
+  bool run_in_lab() override { return lab_->run(); }
+  bool check_in_lab() override { return lab_->check(); }
+
+  // What the launches tell the window (LaunchCoordinator::Host).
+  void release_device() override { live_.reset(); }
+  void device_back() override { open_lesson_live(); }
+  void device_replaced() override;
+  void picture_replaced() override { mapping_->fit(); }
+  void ceilings_changed() override { results_->refresh_plot(); }
 
   AppState state_;
-  render::TraceBuffer trace_buffer_;  // outlives the session, whose trace sink writes into it
-  std::unique_ptr<interop::LaunchSession> session_;
-  std::unique_ptr<render::MappingRenderer> renderer_;
-  SweepRunner runner_;
+  render::TraceBuffer trace_buffer_;  // outlives the launches, whose session writes into it
+  std::unique_ptr<MappingViewController> mapping_;  // moves state_.view.camera
+  std::unique_ptr<LaunchCoordinator> launches_;
+  std::unique_ptr<ResultsModel> results_;  // uses launches_, so it goes first
+  ActionRouter router_{*this};
   std::unique_ptr<LabController> lab_;
-  std::unique_ptr<LessonLiveWork> live_;  // the lesson's background work; reset before session_
-  bool runner_is_single_launch_ = false;
-  std::optional<std::filesystem::path> ceilings_cache_;
-  bool ceilings_requested_ = false;
-  std::optional<CaptureRequest> capture_;  // measured (or tried) once per device
-  // What the compiler gave each kernel: asked once per kernel (it cannot change while running).
-  std::map<std::string, KernelResources, std::less<>> kernel_resources_;
-  struct PendingRun;
-  std::shared_ptr<PendingRun> pending_run_;
-  // A traced launch running in the background, shared with its job.
-  struct PendingTrace {
-    std::unique_ptr<interop::BackgroundTrace> trace;
-    LaunchedWith launched;
-    WorkWatch watch;
-    std::atomic<bool> ran{false};
-    std::optional<TimedRun> timed;  // the table's state once the picture arrives
-    bool asked_for_ceilings = false;
-  };
-  std::shared_ptr<PendingTrace> pending_trace_;
-  // A sweep link's sweep, started once the picture its link asked for has been traced in the
-  // background (the runner does one thing at a time).
-  std::optional<SweepKind> sweep_after_trace_;
+  std::unique_ptr<LessonLiveWork> live_;  // the lesson's background work; reset before launches_
+  std::optional<CaptureRequest> capture_;
 };
 
 }  // namespace tl::ui

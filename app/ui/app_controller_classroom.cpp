@@ -40,11 +40,7 @@ void AppController::load_steps() {
 
 void AppController::stop_background_work() {
   if (live_) live_->stop();
-  sweep_after_trace_.reset();
-  if (!runner_.is_running()) return;
-  runner_.cancel();
-  runner_.wait();
-  update();
+  if (launches_->stop_and_wait()) update();
 }
 
 void AppController::apply_step(std::size_t index) {

@@ -29,6 +29,7 @@
 #include "core/reference_gpus.hpp"
 #include "core/sweep/sweep_runner.hpp"
 #include "core/trace.hpp"
+#include "mapping_camera.hpp"
 
 namespace tl::ui {
 
@@ -156,12 +157,7 @@ struct ViewSettings {
   std::uint64_t workspace_requests = 0;
   std::uint64_t workspace_requests_shown = 0;
   ColorBy color_by = ColorBy::kBlock;
-  ViewTransform transform;
-  bool fit_pending = true;  // refit the picture to the panel on the next frame
-  // Until the user pans or zooms, the picture stays fitted: when the panel changes size (a
-  // picture opens beside it, the window is resized) it is fitted again.
-  bool follow_fit = true;
-  Viewport fitted_viewport;  // the panel size of the last fit
+  MappingCamera camera;  // zoom and pan, or fitted to the panel
   std::optional<HoverInfo> hover;
   // A tab to bring to the front; the UI selects it once per request.
   ResultsTab results_tab = ResultsTab::kTiming;
@@ -273,5 +269,9 @@ struct AppState {
   bool quit_requested = false;
   std::deque<Message> messages;  // newest last; the status bar shows the newest
 };
+
+// Adds a line to the message log (the status bar shows the newest); the oldest lines go once the
+// log is full.
+void post_message(AppState& state, Severity severity, std::string text);
 
 }  // namespace tl::ui

@@ -88,9 +88,9 @@ std::optional<std::size_t> case_to_draw(const lab::CheckVerdict& verdict) {
 
 Result<std::unique_ptr<LabController>> LabController::create(LabControllerOptions options) {
   std::unique_ptr<LabController> lab(new LabController());
-  auto renderer = render::MappingRenderer::create();
-  if (!renderer) return renderer.error();
-  lab->renderer_ = std::move(*renderer);
+  auto mapping = MappingViewController::create(lab->state_.mapping.camera);
+  if (!mapping) return mapping.error();
+  lab->mapping_ = std::move(*mapping);
   if (!options.check) options.check = &lab::check_submission;
   lab->store_ = std::make_unique<LabProgressStore>(options.folder);
   lab->options_ = std::move(options);
@@ -473,20 +473,21 @@ void LabController::build_mapping() {
 void LabController::hover(std::optional<PixelPoint> pixel, Viewport viewport) {
   LabMappingState& m = state_.mapping;
   const Session* s = current_session();
-  if (!pixel || !m.valid || s == nullptr || !s->verdict) {
+  if (!m.valid || s == nullptr || !s->verdict) {
     m.hover.reset();
     return;
   }
-  const CellHit hit = element_at(m.layout, m.transform, static_cast<int>(pixel->x),
-                                 static_cast<int>(pixel->y), viewport);
-  if (hit.kind == CellKind::kNone) {
+  const HoverChange change =
+      mapping_->hover_change(m.layout, pixel, viewport, m.hover ? &m.hover->hit : nullptr);
+  if (change.kind == HoverChange::Kind::kNoCell) {
     m.hover.reset();
     return;
   }
   // The wrong elements are searched only when the mouse reaches a new cell.
-  if (m.hover && m.hover->hit.cell == hit.cell && m.hover->hit.kind == hit.kind) return;
+  if (change.kind == HoverChange::Kind::kSameCell) return;
   LabMappingState::Hover info;
-  info.hit = hit;
+  info.hit = change.hit;
+  const CellHit& hit = change.hit;
   const lab::CaseResult& c = s->verdict->cases[m.case_index];
   if (hit.is_element() && hit.cell < c.trace.size()) {
     info.record = decode(c.trace[hit.cell], hit.cell, m.shape, m.config);
@@ -497,40 +498,28 @@ void LabController::hover(std::optional<PixelPoint> pixel, Viewport viewport) {
 }
 
 void LabController::zoom(double factor, double pixel_x, double pixel_y) {
-  state_.mapping.transform = zoom_about(state_.mapping.transform, factor, pixel_x, pixel_y);
-  state_.mapping.follow_fit = false;
+  mapping_->zoom(factor, pixel_x, pixel_y);
 }
 
 void LabController::pan(double dx, double dy) {
-  state_.mapping.transform = pan_by_pixels(state_.mapping.transform, dx, dy);
-  state_.mapping.follow_fit = false;
+  mapping_->pan(dx, dy);
 }
 
 void LabController::fit_view() {
-  state_.mapping.fit_pending = true;
-  state_.mapping.follow_fit = true;
+  mapping_->fit();
 }
 
 Result<std::uint32_t> LabController::render_mapping(Viewport viewport) {
-  LabMappingState& m = state_.mapping;
+  const LabMappingState& m = state_.mapping;
   if (viewport.width <= 0 || viewport.height <= 0) return invalid_argument("empty view");
   if (!m.valid) return invalid_argument(m.error.empty() ? "no case to draw yet" : m.error);
-  const bool resized =
-      viewport.width != m.fitted_viewport.width || viewport.height != m.fitted_viewport.height;
-  if (m.fit_pending || (m.follow_fit && resized)) {
-    m.transform = fit_to_view(m.layout, viewport, 4.0);
-    m.fit_pending = false;
-    m.fitted_viewport = viewport;
-  }
   render::MappingView view;
   view.layout = m.layout;
   view.launch = m.config;
   view.color_by = m.color_by;
-  view.transform = m.transform;
   view.marks = &marks_;
   if (m.hover) view.highlighted_cell = m.hover->hit.cell;
-  TL_RETURN_IF_ERROR(renderer_->render(trace_buffer_, view, viewport));
-  return renderer_->color_texture();
+  return mapping_->render(trace_buffer_, view, viewport);
 }
 
 }  // namespace tl::ui

@@ -4,7 +4,7 @@
 // background on the app's backend, its verdict, and the mapping view of the learner's kernel with
 // its wrong elements marked. Owned by the AppController; panels read state() and call the
 // commands. Needs the OpenGL context current on the calling thread (it owns a trace buffer and a
-// renderer of its own, so the lesson's mapping view is never disturbed).
+// mapping view of its own, so the lesson's mapping view is never disturbed).
 
 #include <chrono>
 #include <functional>
@@ -20,8 +20,8 @@
 #include "lab/exercise.hpp"
 #include "lab/lab_check.hpp"
 #include "lab_state.hpp"
+#include "mapping_view_controller.hpp"
 #include "render/cell_marks.hpp"
-#include "render/mapping_renderer.hpp"
 #include "render/trace_buffer.hpp"
 #include "ui/widgets/code_editor.hpp"
 
@@ -110,7 +110,7 @@ class LabController {
   Result<std::uint32_t> render_mapping(Viewport viewport);
   // The last picture drawn, RGBA, top row first (for the tests).
   [[nodiscard]] Result<std::vector<std::uint8_t>> read_mapping_pixels() const {
-    return renderer_->read_pixels();
+    return mapping_->read_pixels();
   }
 
   // Once per frame: autosave when due, the check's progress and its verdict.
@@ -141,7 +141,7 @@ class LabController {
   LabState state_;
   render::TraceBuffer trace_buffer_;
   render::CellMarks marks_;
-  std::unique_ptr<render::MappingRenderer> renderer_;
+  std::unique_ptr<MappingViewController> mapping_;  // moves state_.mapping.camera
   std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
 };
 

@@ -17,6 +17,7 @@
 #include "core/markdown/lesson_document.hpp"
 #include "core/trace.hpp"
 #include "lab/lab_check.hpp"
+#include "mapping_camera.hpp"
 
 namespace tl::ui {
 
@@ -44,10 +45,7 @@ struct LabMappingState {
   std::uint64_t unwritten = 0;     // never written
   std::uint64_t written_more = 0;  // written twice or more
   ColorBy color_by = ColorBy::kBlock;
-  ViewTransform transform;
-  bool fit_pending = true;
-  bool follow_fit = true;
-  Viewport fitted_viewport;
+  MappingCamera camera;  // zoom and pan, or fitted to the panel
   // Under the mouse: the cell, its decoded record, and whether it is a wrong element.
   struct Hover {
     CellHit hit;

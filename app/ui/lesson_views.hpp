@@ -14,7 +14,7 @@
 
 namespace tl::ui {
 
-class AppController;
+class LessonViewContext;
 struct AppState;
 struct Fonts;
 
@@ -22,7 +22,7 @@ struct LessonTab {
   std::string_view id;  // what a lesson link's view=<id> names
   std::string_view label;
   std::string_view tooltip;
-  void (*draw)(AppController& controller, const Fonts& fonts) = nullptr;
+  void (*draw)(LessonViewContext& context, const Fonts& fonts) = nullptr;
   // Whether it has something to show (null: always).
   bool (*ready)(const AppState& state) = nullptr;
 };
@@ -30,12 +30,12 @@ struct LessonTab {
 // Work a lesson's views keep going between frames (the capstone's training in the background):
 // made by the controller when the lesson opens, updated once per frame on the UI thread (its GL
 // context current) before the panels draw, stopped before the device is reset or replaced, and
-// destroyed when the lesson closes. Panels reach it through AppController::lesson_live().
+// destroyed when the lesson closes. Panels reach it through LessonViewContext::lesson_live().
 class LessonLiveWork {
  public:
   virtual ~LessonLiveWork() = default;
   // Collects what the background work made and hands new work out; never waits for it.
-  virtual void update(AppController& controller) = 0;
+  virtual void update(LessonViewContext& context) = 0;
   // Whether background work holds the device (launches and sweeps wait for it).
   [[nodiscard]] virtual bool busy() const = 0;
   // Pauses the background work and waits for it to let go of the device.
@@ -52,9 +52,9 @@ struct LessonViews {
   std::string_view beside{};
   // A click on element (row, col) of the mapping view (the matrix product: the reads of that
   // element). Null: the lesson has no use for a picked element.
-  void (*pick_element)(AppController& controller, std::uint64_t row, std::uint64_t col) = nullptr;
+  void (*pick_element)(LessonViewContext& context, std::uint64_t row, std::uint64_t col) = nullptr;
   // Its live work, if it has any (null: none).
-  std::unique_ptr<LessonLiveWork> (*make_live)(AppController& controller) = nullptr;
+  std::unique_ptr<LessonLiveWork> (*make_live)(LessonViewContext& context) = nullptr;
 };
 
 inline constexpr std::string_view kGridOfBlocks = "grid";

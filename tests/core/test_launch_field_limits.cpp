@@ -54,5 +54,17 @@ TEST(LaunchFieldLimits, TheTextFollowsTheDevicesOwnLimits) {
             "max 65,535 × 65,535 × 1");
 }
 
+// The note of the launch panel and of `run --block`: a kernel that sizes its own blocks launches
+// another block than the one typed.
+TEST(LaunchFieldLimits, ABlockOtherThanTheOneLaunchedIsNotUsed) {
+  EXPECT_EQ(block_not_used("16,16", {8, 8, 1}), (Dim3{8, 8, 1}));
+  EXPECT_EQ(block_not_used("256", {128, 1, 1}), (Dim3{128, 1, 1}));
+  // The same block in other words is the one launched.
+  EXPECT_EQ(block_not_used("16x16", {16, 16, 1}), std::nullopt);
+  EXPECT_EQ(block_not_used("256,1,1", {256, 1, 1}), std::nullopt);
+  // Text that is no block says so where it is typed, not here.
+  EXPECT_EQ(block_not_used("sixteen", {16, 1, 1}), std::nullopt);
+}
+
 }  // namespace
 }  // namespace tl

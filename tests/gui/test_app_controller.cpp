@@ -176,20 +176,20 @@ TEST_F(AppControllerTest, ThePictureStaysFittedWhenThePanelResizesUntilTheUserMo
   wait_until_idle();
   const AppState& s = controller_->state();
   ASSERT_TRUE(controller_->render_mapping({640, 480}).is_ok());
-  EXPECT_EQ(s.view.transform, fit_to_view(s.trace.layout, {640, 480}, 4.0));
+  EXPECT_EQ(s.view.camera.transform, fit_to_view(s.trace.layout, {640, 480}, 4.0));
   // A picture opens beside the view: the panel narrows, the picture is fitted again.
   ASSERT_TRUE(controller_->render_mapping({400, 480}).is_ok());
-  EXPECT_EQ(s.view.transform, fit_to_view(s.trace.layout, {400, 480}, 4.0));
+  EXPECT_EQ(s.view.camera.transform, fit_to_view(s.trace.layout, {400, 480}, 4.0));
   // Once the user has panned, a resize leaves the picture where the user put it ...
   controller_->pan(30, 10);
-  const ViewTransform moved = s.view.transform;
+  const ViewTransform moved = s.view.camera.transform;
   ASSERT_TRUE(controller_->render_mapping({640, 480}).is_ok());
-  EXPECT_EQ(s.view.transform, moved);
+  EXPECT_EQ(s.view.camera.transform, moved);
   // ... until Fit, which follows the panel again.
   controller_->fit_view();
   ASSERT_TRUE(controller_->render_mapping({640, 480}).is_ok());
   ASSERT_TRUE(controller_->render_mapping({500, 300}).is_ok());
-  EXPECT_EQ(s.view.transform, fit_to_view(s.trace.layout, {500, 300}, 4.0));
+  EXPECT_EQ(s.view.camera.transform, fit_to_view(s.trace.layout, {500, 300}, 4.0));
 }
 
 TEST_F(AppControllerTest, HoverReportsTheThreadThatWroteTheElement) {
@@ -198,7 +198,7 @@ TEST_F(AppControllerTest, HoverReportsTheThreadThatWroteTheElement) {
   const Viewport viewport{640, 480};
   ASSERT_TRUE(controller_->render_mapping(viewport).is_ok());
   const AppState& s = controller_->state();
-  const PixelPoint centre = cell_center_pixel(s.trace.layout, s.view.transform, 300);
+  const PixelPoint centre = cell_center_pixel(s.trace.layout, s.view.camera.transform, 300);
   controller_->hover(centre, viewport);
   ASSERT_TRUE(controller_->state().view.hover.has_value());
   const HoverInfo& hover = *controller_->state().view.hover;
@@ -207,7 +207,7 @@ TEST_F(AppControllerTest, HoverReportsTheThreadThatWroteTheElement) {
   EXPECT_EQ(hover.record->block.x, 1u);
   EXPECT_EQ(hover.record->thread.x, 44u);
   // Past the data: the idle threads of the last block.
-  const PixelPoint idle = cell_center_pixel(s.trace.layout, s.view.transform, 1010);
+  const PixelPoint idle = cell_center_pixel(s.trace.layout, s.view.camera.transform, 1010);
   controller_->hover(idle, viewport);
   ASSERT_TRUE(controller_->state().view.hover.has_value());
   EXPECT_EQ(controller_->state().view.hover->hit.kind, CellKind::kIdleThread);

@@ -90,12 +90,10 @@ void draw_param_field(AppController& controller, const lessons::ParamSpec& spec,
       // A kernel that sizes its own blocks (the tiled matrix multiply: TILE × TILE) does not use
       // the field: say what it launches instead of showing a block that is not the one run.
       if (spec.name == "block") {
-        const auto typed = parse_dim3(value);
-        const Dim3 launched = controls.config().block;
-        if (typed && *typed != launched) {
+        if (const auto launched = block_not_used(value, controls.config().block)) {
           ImGui::PushStyleColor(ImGuiCol_Text, palette().warning);
           ImGui::TextWrapped("not used: this kernel launches %s threads per block",
-                             to_string(launched).c_str());
+                             to_string(*launched).c_str());
           ImGui::PopStyleColor();
         }
       }

@@ -10,8 +10,9 @@
 #include <cmath>
 #include <string>
 
+#include "lesson_view_context.hpp"
 #include "lessons/02_thread_hierarchy/thread_hierarchy.hpp"
-#include "panels/panels.hpp"
+#include "theme.hpp"
 
 namespace tl::ui::thread_hierarchy_views {
 namespace {
@@ -58,8 +59,8 @@ std::string percent(double fraction) {
 
 }  // namespace
 
-void draw_divergence_panel(AppController& controller, const Fonts& fonts) {
-  const AppState& state = controller.state();
+void draw_divergence_panel(LessonViewContext& context, const Fonts& fonts) {
+  const AppState& state = context.state();
   ImGui::PushFont(fonts.bold);
   ImGui::TextUnformatted("Warp divergence");
   ImGui::PopFont();

@@ -3,12 +3,12 @@
 // lane by lane, for the branch rule the controls choose.
 
 namespace tl::ui {
-class AppController;
+class LessonViewContext;
 struct Fonts;
 }  // namespace tl::ui
 
 namespace tl::ui::thread_hierarchy_views {
 
-void draw_divergence_panel(AppController& controller, const Fonts& fonts);
+void draw_divergence_panel(LessonViewContext& context, const Fonts& fonts);
 
 }  // namespace tl::ui::thread_hierarchy_views

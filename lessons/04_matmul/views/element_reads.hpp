@@ -5,9 +5,10 @@
 
 #include <cstdint>
 
-#include "app_controller.hpp"
 #include "compute/lessons/lesson.hpp"
+#include "lesson_view_context.hpp"
 #include "lessons/04_matmul/matmul_tiles.hpp"
+#include "theme.hpp"
 
 namespace tl::ui::matmul_views {
 
@@ -22,9 +23,9 @@ struct ElementReadsPick final : compute::LessonAttachment {
 
 // Commands: pick element (row, col) of C (its reads come from the core's matmul_tiles), and show
 // one phase of the tiled kernel's reads (clamped to the last).
-void pick_element(AppController& controller, std::uint64_t row, std::uint64_t col);
-void show_phase(AppController& controller, std::uint32_t phase);
+void pick_element(LessonViewContext& context, std::uint64_t row, std::uint64_t col);
+void show_phase(LessonViewContext& context, std::uint32_t phase);
 
-void draw_element_reads_panel(AppController& controller, const Fonts& fonts);
+void draw_element_reads_panel(LessonViewContext& context, const Fonts& fonts);
 
 }  // namespace tl::ui::matmul_views

@@ -7,7 +7,7 @@
 
 #include "element_reads.hpp"
 #include "panels/draw_colors.hpp"
-#include "panels/panels.hpp"
+#include "theme.hpp"
 
 namespace tl::ui::matmul_views {
 namespace {
@@ -55,8 +55,8 @@ void draw_matrices(const lessons::MatmulElementReads& reads, const lessons::Tile
 
 }  // namespace
 
-void draw_element_reads_panel(AppController& controller, const Fonts& fonts) {
-  const AppState& state = controller.state();
+void draw_element_reads_panel(LessonViewContext& context, const Fonts& fonts) {
+  const AppState& state = context.state();
   ImGui::PushFont(fonts.bold);
   ImGui::TextUnformatted("What one thread reads");
   ImGui::PopFont();
@@ -91,7 +91,7 @@ void draw_element_reads_panel(AppController& controller, const Fonts& fonts) {
                                                 ImGui::CalcTextSize("phase").x -
                                                 ImGui::GetStyle().ItemInnerSpacing.x));
     if (ImGui::SliderInt("phase", &shown, 0, static_cast<int>(reads.phases.size()) - 1)) {
-      show_phase(controller, static_cast<std::uint32_t>(shown));
+      show_phase(context, static_cast<std::uint32_t>(shown));
     }
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip("Which step along K to show: the tiles of A and B loaded in that phase");

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "panels/draw_colors.hpp"
-#include "panels/panels.hpp"
 #include "tensor_fragments.hpp"
+#include "theme.hpp"
 
 namespace tl::ui::matmul_views {
 namespace {
@@ -37,7 +37,7 @@ const std::vector<Operand>& operands() {
 
 }  // namespace
 
-void draw_tensor_fragments_panel(AppController& /*controller*/, const Fonts& fonts) {
+void draw_tensor_fragments_panel(LessonViewContext& /*context*/, const Fonts& fonts) {
   ImGui::PushFont(fonts.bold);
   ImGui::TextUnformatted(
       "Tensor-core fragments: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");

@@ -12,22 +12,22 @@ const ElementReadsPick* current_pick(const AppState& state) {
   return dynamic_cast<const ElementReadsPick*>(state.lesson_pick.get());
 }
 
-void pick_element(AppController& controller, std::uint64_t row, std::uint64_t col) {
-  auto reads = lessons::matmul_element_reads(controller.state().controls.values,
+void pick_element(LessonViewContext& context, std::uint64_t row, std::uint64_t col) {
+  auto reads = lessons::matmul_element_reads(context.state().controls.values,
                                              static_cast<std::uint32_t>(row),
                                              static_cast<std::uint32_t>(col));
   if (!reads) {
-    controller.post(Severity::kWarning, reads.message());
+    context.post(Severity::kWarning, reads.message());
     return;
   }
   auto pick = std::make_shared<ElementReadsPick>();
   pick->reads = std::move(*reads);
-  controller.set_lesson_pick(std::move(pick));
-  controller.show_lesson_tab("reads");
+  context.set_lesson_pick(std::move(pick));
+  context.show_lesson_tab("reads");
 }
 
-void show_phase(AppController& controller, std::uint32_t phase) {
-  auto* pick = dynamic_cast<ElementReadsPick*>(controller.lesson_pick());
+void show_phase(LessonViewContext& context, std::uint32_t phase) {
+  auto* pick = dynamic_cast<ElementReadsPick*>(context.lesson_pick());
   if (pick == nullptr || pick->reads.phases.empty()) return;
   const auto last = static_cast<std::uint32_t>(pick->reads.phases.size() - 1);
   pick->phase = std::min(phase, last);

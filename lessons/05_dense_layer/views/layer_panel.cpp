@@ -11,7 +11,7 @@
 #include "core/plot/tick_format.hpp"
 #include "layer_panel.hpp"
 #include "panels/draw_colors.hpp"
-#include "panels/panels.hpp"
+#include "theme.hpp"
 
 namespace tl::ui::dense_layer_views {
 namespace {
@@ -65,8 +65,8 @@ void muted_after(const std::string& text) {
 
 }  // namespace
 
-void draw_layer_panel(AppController& controller, const Fonts& fonts) {
-  const AppState& state = controller.state();
+void draw_layer_panel(LessonViewContext& context, const Fonts& fonts) {
+  const AppState& state = context.state();
   ImGui::PushFont(fonts.bold);
   ImGui::TextWrapped("y = σ(W·x + b), drawn small");
   ImGui::PopFont();

@@ -11,16 +11,16 @@
 
 #include "core/format.hpp"
 #include "panels/draw_colors.hpp"
-#include "panels/panels.hpp"
 #include "reduction_panels.hpp"
+#include "theme.hpp"
 
 namespace tl::ui::reductions_views {
 namespace {
 
 using lessons::SumRung;
 
-const compute::ReductionsReport* shown_report(AppController& controller) {
-  return compute::reductions_report(controller.state().lesson_picture);
+const compute::ReductionsReport* shown_report(LessonViewContext& context) {
+  return compute::reductions_report(context.state().lesson_picture);
 }
 
 bool title(const Fonts& fonts, const char* text, const compute::ReductionsReport* report) {
@@ -35,8 +35,8 @@ bool title(const Fonts& fonts, const char* text, const compute::ReductionsReport
 }
 
 // The rung the controls select (the one traced), else the warp-shuffle tree.
-SumRung selected_rung(AppController& controller) {
-  const auto& values = controller.state().controls.values;
+SumRung selected_rung(LessonViewContext& context) {
+  const auto& values = context.state().controls.values;
   const auto it = values.find("kernel");
   if (it == values.end()) return SumRung::kWarpShuffle;
   auto rung = lessons::parse_sum_rung(it->second);
@@ -51,10 +51,10 @@ std::string text_of(const char* format, double value) {
 
 }  // namespace
 
-void draw_tree_panel(AppController& controller, const Fonts& fonts) {
-  const compute::ReductionsReport* report = shown_report(controller);
+void draw_tree_panel(LessonViewContext& context, const Fonts& fonts) {
+  const compute::ReductionsReport* report = shown_report(context);
   if (!title(fonts, "Block 0's tree, level by level", report)) return;
-  const SumRung wanted = selected_rung(controller);
+  const SumRung wanted = selected_rung(context);
   const lessons::ReductionTree* tree = nullptr;
   for (const auto& t : report->trees) {
     if (t.rung == wanted) tree = &t;
@@ -107,8 +107,8 @@ void draw_tree_panel(AppController& controller, const Fonts& fonts) {
   if (!hovered.empty()) ImGui::SetTooltip("%s", hovered.c_str());
 }
 
-void draw_banks_panel(AppController& controller, const Fonts& fonts) {
-  const compute::ReductionsReport* report = shown_report(controller);
+void draw_banks_panel(LessonViewContext& context, const Fonts& fonts) {
+  const compute::ReductionsReport* report = shown_report(context);
   if (!title(fonts, "Shared-memory banks of the three trees", report)) return;
   ImGui::TextColored(palette().muted,
                      "32 banks of 4-byte words, word w in bank w mod 32. Per level and warp: the "
@@ -157,8 +157,8 @@ void draw_banks_panel(AppController& controller, const Fonts& fonts) {
   }
 }
 
-void draw_contention_panel(AppController& controller, const Fonts& fonts) {
-  const compute::ReductionsReport* report = shown_report(controller);
+void draw_contention_panel(LessonViewContext& context, const Fonts& fonts) {
+  const compute::ReductionsReport* report = shown_report(context);
   if (!title(fonts, "Atomic contention", report)) return;
   ImGui::TextColored(palette().muted,
                      "%s atomicAdds, element i on address i mod A: the time of one launch "
@@ -176,8 +176,8 @@ void draw_contention_panel(AppController& controller, const Fonts& fonts) {
   }
 }
 
-void draw_numerics_panel(AppController& controller, const Fonts& fonts) {
-  const compute::ReductionsReport* report = shown_report(controller);
+void draw_numerics_panel(LessonViewContext& context, const Fonts& fonts) {
+  const compute::ReductionsReport* report = shown_report(context);
   if (!title(fonts, "The same sum, different answers", report)) return;
   ImGui::TextColored(palette().muted,
                      "%s elements (%s). float64 sum %.17g, sum of |x| %.6g. Bound: depth · 2^-24 · "

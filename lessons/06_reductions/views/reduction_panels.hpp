@@ -4,15 +4,15 @@
 // the numerics of every sum. They draw what the runner measured and computed; nothing here
 // computes.
 
-#include "app_controller.hpp"
+#include "lesson_view_context.hpp"
 #include "lessons/06_reductions/reductions_lesson.hpp"
 #include "theme.hpp"
 
 namespace tl::ui::reductions_views {
 
-void draw_tree_panel(AppController& controller, const Fonts& fonts);
-void draw_banks_panel(AppController& controller, const Fonts& fonts);
-void draw_contention_panel(AppController& controller, const Fonts& fonts);
-void draw_numerics_panel(AppController& controller, const Fonts& fonts);
+void draw_tree_panel(LessonViewContext& context, const Fonts& fonts);
+void draw_banks_panel(LessonViewContext& context, const Fonts& fonts);
+void draw_contention_panel(LessonViewContext& context, const Fonts& fonts);
+void draw_numerics_panel(LessonViewContext& context, const Fonts& fonts);
 
 }  // namespace tl::ui::reductions_views

@@ -14,15 +14,15 @@
 #include "lessons/07_moving_data/moving_data_plots.hpp"
 #include "moving_data_panels.hpp"
 #include "panels/draw_colors.hpp"
-#include "panels/panels.hpp"
 #include "series_style.hpp"
+#include "theme.hpp"
 #include "widgets/plot_widget.hpp"
 
 namespace tl::ui::moving_data_views {
 namespace {
 
-const compute::MovingDataReport* shown_report(AppController& controller) {
-  return compute::moving_data_report(controller.state().lesson_picture);
+const compute::MovingDataReport* shown_report(LessonViewContext& context) {
+  return compute::moving_data_report(context.state().lesson_picture);
 }
 
 bool title(const Fonts& fonts, const char* text, const compute::MovingDataReport* report) {
@@ -58,13 +58,13 @@ const compute::PipelineRun* chosen_run(const compute::MovingDataReport& report) 
   return report.selected_pipeline();
 }
 
-void save(AppController& controller, const char* name, const std::string& contents) {
+void save(LessonViewContext& context, const char* name, const std::string& contents) {
   const Status saved = write_file_atomically(name, contents);
-  controller.post(saved ? Severity::kInfo : Severity::kError,
-                  saved ? std::string("Saved ") + name : saved.message());
+  context.post(saved ? Severity::kInfo : Severity::kError,
+               saved ? std::string("Saved ") + name : saved.message());
 }
 
-void draw_run_chooser(AppController& controller, const compute::MovingDataReport& report,
+void draw_run_chooser(LessonViewContext& context, const compute::MovingDataReport& report,
                       const compute::PipelineRun& run) {
   TimelineChoice& choice = timeline_choice();
   for (const auto& r : report.pipelines) {
@@ -83,7 +83,7 @@ void draw_run_chooser(AppController& controller, const compute::MovingDataReport
     ImGui::SameLine();
   }
   if (ImGui::Button("Export CSV")) {
-    save(controller, "threadlab-timeline.csv", lessons::timeline_csv(run.ops));
+    save(context, "threadlab-timeline.csv", lessons::timeline_csv(run.ops));
   }
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("The timeline shown, one row per operation, as threadlab-timeline.csv");
@@ -91,7 +91,7 @@ void draw_run_chooser(AppController& controller, const compute::MovingDataReport
   ImGui::SameLine();
   if (ImGui::Button("Export JSON")) {
     save(
-        controller, "threadlab-timeline.json",
+        context, "threadlab-timeline.json",
         lessons::timeline_json(run.ops, run.streams, lessons::to_string(run.memory), run.modelled));
   }
   if (ImGui::IsItemHovered()) {
@@ -101,15 +101,15 @@ void draw_run_chooser(AppController& controller, const compute::MovingDataReport
 
 }  // namespace
 
-void draw_timeline_panel(AppController& controller, const Fonts& fonts) {
-  const compute::MovingDataReport* report = shown_report(controller);
+void draw_timeline_panel(LessonViewContext& context, const Fonts& fonts) {
+  const compute::MovingDataReport* report = shown_report(context);
   if (!title(fonts, "Copies and kernels over time", report)) return;
   const compute::PipelineRun* run = chosen_run(*report);
   if (run == nullptr) {
     ImGui::TextColored(palette().muted, "This run measured no pipeline.");
     return;
   }
-  draw_run_chooser(controller, *report, *run);
+  draw_run_chooser(context, *report, *run);
   if (run->modelled) {
     ImGui::TextColored(palette().warning,
                        "MODEL, not a GPU measurement: the emulator has no streams or copy "
@@ -182,8 +182,8 @@ void draw_timeline_panel(AppController& controller, const Fonts& fonts) {
   }
 }
 
-void draw_copies_panel(AppController& controller, const Fonts& fonts) {
-  const compute::MovingDataReport* report = shown_report(controller);
+void draw_copies_panel(LessonViewContext& context, const Fonts& fonts) {
+  const compute::MovingDataReport* report = shown_report(context);
   if (!title(fonts, "What a copy moves per second, by size", report)) return;
   ImGui::TextColored(palette().muted, "%s", report->link.describe().c_str());
   for (const compute::CopySeries& s : report->copies) {
@@ -215,8 +215,8 @@ void draw_copies_panel(AppController& controller, const Fonts& fonts) {
   PlotWidget("##copies", state, plot.series, plot.markers, options, {-1, -1});
 }
 
-void draw_batches_panel(AppController& controller, const Fonts& fonts) {
-  const compute::MovingDataReport* report = shown_report(controller);
+void draw_batches_panel(LessonViewContext& context, const Fonts& fonts) {
+  const compute::MovingDataReport* report = shown_report(context);
   if (!title(fonts, "Samples per second against batch size, copies included", report)) return;
   const compute::BatchSweep& b = report->batches;
   ImGui::TextColored(palette().muted,
@@ -246,8 +246,8 @@ void draw_batches_panel(AppController& controller, const Fonts& fonts) {
   PlotWidget("##batches", state, plot.series, plot.markers, options, {-1, -1});
 }
 
-void draw_unified_panel(AppController& controller, const Fonts& fonts) {
-  const compute::MovingDataReport* report = shown_report(controller);
+void draw_unified_panel(LessonViewContext& context, const Fonts& fonts) {
+  const compute::MovingDataReport* report = shown_report(context);
   if (!title(fonts, "Unified memory: faulted in or prefetched", report)) return;
   const compute::ManagedRun& m = report->managed;
   if (!m.available) {

@@ -49,8 +49,8 @@ void draw_bit_cells(const numeric::DecodedValue& d) {
 
 }  // namespace
 
-void draw_bits_panel(AppController& controller, const Fonts& fonts) {
-  (void)controller;
+void draw_bits_panel(LessonViewContext& context, const Fonts& fonts) {
+  (void)context;
   heading(fonts, "One value in four formats");
   // What the learner typed is this panel's own input, kept across frames.
   static char typed[64] = "0.1";
@@ -94,10 +94,10 @@ void draw_bits_panel(AppController& controller, const Fonts& fonts) {
   }
 }
 
-void draw_errors_panel(AppController& controller, const Fonts& fonts) {
+void draw_errors_panel(LessonViewContext& context, const Fonts& fonts) {
   heading(fonts, "The same products in six variants");
   const compute::PrecisionReport* report =
-      compute::precision_report(controller.state().lesson_picture);
+      compute::precision_report(context.state().lesson_picture);
   if (report == nullptr) {
     ImGui::TextColored(palette().muted, "Launch to see it: the timed run records it.");
     return;

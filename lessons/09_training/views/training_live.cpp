@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "app_controller.hpp"
+#include "lesson_view_context.hpp"
 #include "lessons/09_training/training_data.hpp"
 #include "lessons/09_training/training_picture.hpp"
 
@@ -40,9 +40,9 @@ std::string path_name(BackendKind kind) {
 
 }  // namespace
 
-TrainingLive::TrainingLive(AppController& controller)
-    : device_(controller.lesson_device()), sink_kind_(controller.state().backend) {
-  sink_ = controller.make_class_map_sink(map_, sink_kind_);
+TrainingLive::TrainingLive(LessonViewContext& context)
+    : device_(context.lesson_device()), sink_kind_(context.state().backend) {
+  sink_ = context.make_class_map_sink(map_, sink_kind_);
   boundary_path_ = path_name(sink_kind_);
   // The emulator runs every GPU thread on the CPU: a quarter of the boundary's points, half as
   // often, so that its steps are not mostly boundary.
@@ -138,9 +138,9 @@ void TrainingLive::wait_until_idle() {
   session_->wait_until_idle();
 }
 
-void TrainingLive::update(AppController& controller) {
+void TrainingLive::update(LessonViewContext& context) {
   // A measurement (a timed launch, a sweep) holds the device: training waits for it.
-  device_free_ = !controller.busy();
+  device_free_ = !context.busy();
   if (device_free_) session_->update();
   const std::uint64_t before = snapshot_->version;
   take_snapshot();
@@ -148,12 +148,12 @@ void TrainingLive::update(AppController& controller) {
   // A stop is also said in the status bar, once, for whoever is not looking at the tab.
   if (s.version != before && !s.error.empty() && s.error != announced_error_) {
     announced_error_ = s.error;
-    controller.post(
+    context.post(
         s.phase == lessons::TrainingPhase::kDiverged ? Severity::kWarning : Severity::kError,
         "Training: " + s.error);
   }
   if (s.error.empty()) announced_error_.clear();
-  deliver_boundary(controller);
+  deliver_boundary(context);
 }
 
 void TrainingLive::take_snapshot() {
@@ -167,7 +167,7 @@ void TrainingLive::take_snapshot() {
                series("accuracy over the data set", s.accuracy, kDataSetColour, 100.0)};
 }
 
-void TrainingLive::deliver_boundary(AppController& controller) {
+void TrainingLive::deliver_boundary(LessonViewContext& context) {
   const lessons::TrainingSnapshot& s = *snapshot_;
   if (!s.data || !s.data->planar()) {
     withdraw_offer();
@@ -198,7 +198,7 @@ void TrainingLive::deliver_boundary(AppController& controller) {
       sink_kind_ == BackendKind::kCudaInterop) {
     // Interop refused here: the copy path delivers the same values through the host.
     sink_kind_ = BackendKind::kCudaCopy;
-    sink_ = controller.make_class_map_sink(map_, sink_kind_);
+    sink_ = context.make_class_map_sink(map_, sink_kind_);
     boundary_path_ = path_name(sink_kind_) + " — interop failed: " + destination.message();
     destination = sink_->acquire(device_, floats);
   }
@@ -211,12 +211,12 @@ void TrainingLive::deliver_boundary(AppController& controller) {
   offered_classes_ = classes;
 }
 
-std::unique_ptr<LessonLiveWork> make_training_live(AppController& controller) {
-  return std::make_unique<TrainingLive>(controller);
+std::unique_ptr<LessonLiveWork> make_training_live(LessonViewContext& context) {
+  return std::make_unique<TrainingLive>(context);
 }
 
-TrainingLive* training_live(AppController& controller) {
-  return dynamic_cast<TrainingLive*>(controller.lesson_live());
+TrainingLive* training_live(LessonViewContext& context) {
+  return dynamic_cast<TrainingLive*>(context.lesson_live());
 }
 
 }  // namespace tl::ui::training_views

@@ -33,12 +33,12 @@ struct TrainingForm {
 
 class TrainingLive final : public LessonLiveWork {
  public:
-  explicit TrainingLive(AppController& controller);
+  explicit TrainingLive(LessonViewContext& context);
   ~TrainingLive() override;
   TrainingLive(const TrainingLive&) = delete;
   TrainingLive& operator=(const TrainingLive&) = delete;
 
-  void update(AppController& controller) override;
+  void update(LessonViewContext& context) override;
   [[nodiscard]] bool busy() const override;
   void stop() override;
 
@@ -78,7 +78,7 @@ class TrainingLive final : public LessonLiveWork {
  private:
   [[nodiscard]] lessons::TrainingSettings settings_from_form() const;
   void take_snapshot();
-  void deliver_boundary(AppController& controller);
+  void deliver_boundary(LessonViewContext& context);
   void withdraw_offer();
 
   compute::Device& device_;
@@ -102,8 +102,8 @@ class TrainingLive final : public LessonLiveWork {
 };
 
 // The factory LessonViews::make_live names.
-std::unique_ptr<LessonLiveWork> make_training_live(AppController& controller);
+std::unique_ptr<LessonLiveWork> make_training_live(LessonViewContext& context);
 // The live work of the current lesson, if it is the training's.
-TrainingLive* training_live(AppController& controller);
+TrainingLive* training_live(LessonViewContext& context);
 
 }  // namespace tl::ui::training_views

@@ -51,8 +51,8 @@ std::string status_line(const lessons::TrainingSnapshot& s) {
   return line;
 }
 
-TrainingLive* live_or_note(AppController& controller) {
-  TrainingLive* live = training_live(controller);
+TrainingLive* live_or_note(LessonViewContext& context) {
+  TrainingLive* live = training_live(context);
   if (live == nullptr) muted("The training views need the training lesson to be open.");
   return live;
 }
@@ -195,8 +195,8 @@ void draw_points(const lessons::TrainingData& data, ImVec2 origin, float side) {
 
 }  // namespace
 
-void draw_training_panel(AppController& controller, const Fonts& fonts) {
-  TrainingLive* live = live_or_note(controller);
+void draw_training_panel(LessonViewContext& context, const Fonts& fonts) {
+  TrainingLive* live = live_or_note(context);
   if (live == nullptr) return;
   ImGui::PushFont(fonts.bold);
   ImGui::TextUnformatted("Training");
@@ -208,8 +208,8 @@ void draw_training_panel(AppController& controller, const Fonts& fonts) {
   draw_curves(*live);
 }
 
-void draw_boundary_panel(AppController& controller, const Fonts& fonts) {
-  TrainingLive* live = live_or_note(controller);
+void draw_boundary_panel(LessonViewContext& context, const Fonts& fonts) {
+  TrainingLive* live = live_or_note(context);
   if (live == nullptr) return;
   const lessons::TrainingSnapshot& s = live->snapshot();
   ImGui::PushFont(fonts.bold);
@@ -242,8 +242,8 @@ void draw_boundary_panel(AppController& controller, const Fonts& fonts) {
   ImGui::EndChild();
 }
 
-void draw_weights_panel(AppController& controller, const Fonts& fonts) {
-  TrainingLive* live = live_or_note(controller);
+void draw_weights_panel(LessonViewContext& context, const Fonts& fonts) {
+  TrainingLive* live = live_or_note(context);
   if (live == nullptr) return;
   const lessons::LayerWeights& layer = live->snapshot().first_layer;
   ImGui::PushFont(fonts.bold);

@@ -4,13 +4,13 @@
 // first layer's weights as a heat map on a signed colour scale). They draw TrainingLive and call
 // its commands; the training runs in the background.
 
-#include "app_controller.hpp"
+#include "lesson_view_context.hpp"
 #include "theme.hpp"
 
 namespace tl::ui::training_views {
 
-void draw_training_panel(AppController& controller, const Fonts& fonts);
-void draw_boundary_panel(AppController& controller, const Fonts& fonts);
-void draw_weights_panel(AppController& controller, const Fonts& fonts);
+void draw_training_panel(LessonViewContext& context, const Fonts& fonts);
+void draw_boundary_panel(LessonViewContext& context, const Fonts& fonts);
+void draw_weights_panel(LessonViewContext& context, const Fonts& fonts);
 
 }  // namespace tl::ui::training_views

@@ -1,0 +1,27 @@
+#include "app_state.hpp"
+
+namespace tl::ui {
+namespace {
+
+// The log behind the status bar: enough to scroll back over a lesson's last few steps.
+constexpr std::size_t kMaxMessages = 50;
+
+}  // namespace
+
+void post_message(AppState& state, Severity severity, std::string text) {
+  state.messages.push_back({severity, std::move(text)});
+  while (state.messages.size() > kMaxMessages) state.messages.pop_front();
+}
+
+Result<ResultsTab> parse_results_tab(const std::string& name) {
+  if (name == "plot") return ResultsTab::kTiming;
+  if (name == "grid") return ResultsTab::kGrid;
+  if (name == "timeline") return ResultsTab::kTimeline;
+  if (name == "occupancy") return ResultsTab::kOccupancy;
+  if (name == "roofline") return ResultsTab::kRoofline;
+  return invalid_argument("unknown view '" + name +
+                          "': expected plot, roofline, grid, timeline, occupancy, lab, lesson or "
+                          "one of the lesson's own");
+}
+
+}  // namespace tl::ui
