@@ -117,6 +117,10 @@ def layer_of(rel):
         if parts[1] == "core" and len(parts) > 3 and parts[2] in ("plot", "sweep"):
             return "tests-plot"
         return TEST_LAYERS.get(parts[1], "unknown-tests")
+    if parts[0] == "tools" and len(parts) > 3 and parts[1] == "lessons":
+        # A scratch lesson's source (tools/lessons/<name>/, which the trial copies to
+        # lessons/NN_name/): the layers its files have there.
+        return layer_of("lessons/NN_scratch/" + "/".join(parts[3:]))
     if parts[0] == "tools" and len(parts) > 2:
         return TOOL_LAYERS.get(parts[1], "unknown-tools")
     return None
@@ -274,6 +278,11 @@ def self_test():
         "app/compute/planted_gemm.hpp": '#include "lessons/04_m/kernels/m_kernels.hpp"\n',
         "lessons/04_m/m.cpp": '#include "lessons/04_m/kernels/m_kernels.hpp"\n',
         "lessons/07_p/kernels/p.cuh": '#include "lessons/04_m/kernels/m_kernels.hpp"\n',
+        # A scratch lesson's source under tools/lessons/ is checked as the lesson it becomes: its
+        # kernels may not include the window, its module may include compute.
+        "tools/lessons/scratch_q/kernels/q.cuh": '#include "ui/lesson_views.hpp"\n',
+        "tools/lessons/scratch_q/module.cpp": '#include "compute/c.hpp"\n',
+        "app/compute/c.hpp": "",
         "app/core/c.hpp": "",
         "app/cli/commands.hpp": "", "app/render/r.hpp": "", "app/ui/lesson_views.hpp": "",
     }
@@ -283,8 +292,9 @@ def self_test():
                 "tests/cli/test_planted.cpp:1:", "tests/newsuite/test_planted.cpp:1:",
                 "tools/gpu/planted.cu:1:", "lessons/04_m/kernels/m_kernels.hpp:1:",
                 "kernels/planted_registry.cpp:1:", "app/compute/planted_gemm.hpp:1:",
-                "lessons/07_p/kernels/p.cuh:1:"]
-    allowed = ["lessons/05_n/n.cpp:", "tests/cli/test_planted.cpp:2:", "lessons/04_m/m.cpp:"]
+                "lessons/07_p/kernels/p.cuh:1:", "tools/lessons/scratch_q/kernels/q.cuh:1:"]
+    allowed = ["lessons/05_n/n.cpp:", "tests/cli/test_planted.cpp:2:", "lessons/04_m/m.cpp:",
+               "tools/lessons/scratch_q/module.cpp:"]
     with tempfile.TemporaryDirectory() as root:
         for rel, text in planted.items():
             os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)
