@@ -6,10 +6,10 @@
 #include <utility>
 
 #include "compute/lessons/run_support.hpp"
+#include "lessons/05_dense_layer/kernels/dense_layer_kernels.hpp"
 
 #if defined(THREADLAB_HAVE_CUDA)
 #include "lessons/05_dense_layer/dense_cublas.hpp"
-#include "lessons/05_dense_layer/kernels/dense_layer_kernels.hpp"
 #endif
 
 namespace tl::compute {

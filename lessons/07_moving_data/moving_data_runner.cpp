@@ -9,10 +9,10 @@
 #include "core/format.hpp"
 #include "core/lessons/random_inputs.hpp"
 #include "lessons/05_dense_layer/dense_layer.hpp"
-#include "lessons/05_dense_layer/kernels/dense_layer_shapes.hpp"
-#if defined(THREADLAB_HAVE_CUDA)
 #include "lessons/05_dense_layer/kernels/dense_layer_kernels.hpp"
+#include "lessons/05_dense_layer/kernels/dense_layer_shapes.hpp"
 #include "lessons/07_moving_data/kernels/moving_data_kernels.hpp"
+#if defined(THREADLAB_HAVE_CUDA)
 #include "lessons/07_moving_data/moving_data_cuda.hpp"
 #endif
 
