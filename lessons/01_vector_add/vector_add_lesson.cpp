@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "compute/lessons/parameterized_lesson.hpp"
 #include "core/format.hpp"
 #include "core/parallel_chunks.hpp"
 #include "core/sweep/size_sweep.hpp"
@@ -50,21 +51,18 @@ const std::vector<lessons::ParamSpec>& specs() {
   return kSpecs;
 }
 
-class VectorAddLesson final : public Lesson {
+class VectorAddLesson final : public ParameterizedLesson {
  public:
-  VectorAddLesson() {
-    values_ = lessons::default_values(specs());
-    (void)configure({});
+  VectorAddLesson()
+      : ParameterizedLesson({.info = lessons::kVectorAddInfo,
+                             .specs = specs(),
+                             .size_params = {"n"},
+                             .sweep_resets = {{"grid", "auto"}},
+                             .blocks = BlockSweepShape::kOneDimension}) {
+    apply_defaults();
   }
 
-  [[nodiscard]] const lessons::LessonInfo& info() const override { return lessons::kVectorAddInfo; }
-  [[nodiscard]] std::span<const lessons::ParamSpec> params() const override { return specs(); }
-  [[nodiscard]] lessons::ParamValues values() const override { return values_; }
-
-  Status configure(const lessons::ParamValues& given) override {
-    auto merged = lessons::merge_values(specs(), values_, given, lessons::kVectorAddId);
-    if (!merged) return merged.error();
-    lessons::ParamReader reader(specs(), *merged);
+  Status apply(const lessons::ParamReader& reader, const lessons::ParamValues&) override {
     auto n = reader.count("n");
     if (!n) return n.error();
     TL_RETURN_IF_ERROR(lessons::validate_vector_add_size(*n, 0));
@@ -78,7 +76,6 @@ class VectorAddLesson final : public Lesson {
                                              block->volume(), 0xFFFFFFFFu))),
                      1, 1};
     }
-    values_ = std::move(*merged);
     n_ = *n;
     config_ = config;
     return Status::ok();
@@ -125,20 +122,11 @@ class VectorAddLesson final : public Lesson {
   void release_device_data() override { traced_inputs_.release(); }
 
   [[nodiscard]] std::string size_label() const override { return "elements N"; }
-  [[nodiscard]] lessons::ParamValues values_for_size(std::uint64_t size) const override {
-    lessons::ParamValues v = values_;
-    v["n"] = std::to_string(size);
-    v["grid"] = "auto";
-    return v;
-  }
   [[nodiscard]] std::vector<std::uint64_t> sweep_sizes(const Device& device) const override {
     // The emulator runs every thread on the CPU, so its sweep stops earlier.
     const std::uint64_t top = device.is_gpu() ? (std::uint64_t{1} << 28) : (std::uint64_t{1} << 24);
     const std::uint64_t fits = elements_fitting(device.info().global_memory_free, 12.0);
     return size_sweep(1 << 10, std::max<std::uint64_t>(1 << 10, std::min(top, fits)), 1);
-  }
-  [[nodiscard]] std::vector<BlockStep> block_sweep() const override {
-    return block_steps_1d(values_);
   }
   [[nodiscard]] std::optional<std::pair<TimingKey, TimingKey>> crossover() const override {
     // On the emulator there is no GPU row to overtake the CPU, so nothing crosses there.
@@ -238,7 +226,6 @@ class VectorAddLesson final : public Lesson {
     return report;
   }
 
-  lessons::ParamValues values_;
   std::uint64_t n_ = 1000;
   LaunchConfig config_;
   TracedVectorAddInputs traced_inputs_;  // kept for relaunches of the same size

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "compute/lessons/parameterized_lesson.hpp"
 #include "core/format.hpp"
 #include "core/parallel_chunks.hpp"
 #include "core/sweep/size_sweep.hpp"
@@ -70,23 +71,18 @@ const std::vector<lessons::ParamSpec>& specs() {
   return kSpecs;
 }
 
-class ThreadHierarchyLesson final : public Lesson {
+class ThreadHierarchyLesson final : public ParameterizedLesson {
  public:
-  ThreadHierarchyLesson() {
-    values_ = lessons::default_values(specs());
-    (void)configure({});
+  ThreadHierarchyLesson()
+      : ParameterizedLesson({.info = lessons::kThreadHierarchyInfo,
+                             .specs = specs(),
+                             .size_params = {"n"},
+                             .blocks = BlockSweepShape::kOneDimension}) {
+    apply_defaults();
   }
 
-  [[nodiscard]] const lessons::LessonInfo& info() const override {
-    return lessons::kThreadHierarchyInfo;
-  }
-  [[nodiscard]] std::span<const lessons::ParamSpec> params() const override { return specs(); }
-  [[nodiscard]] lessons::ParamValues values() const override { return values_; }
-
-  Status configure(const lessons::ParamValues& given) override {
-    auto merged = lessons::merge_values(specs(), values_, given, lessons::kThreadHierarchyId);
-    if (!merged) return merged.error();
-    lessons::ParamReader reader(specs(), *merged);
+  Status apply(const lessons::ParamReader& reader,
+               const lessons::ParamValues& /*values*/) override {
     auto n = reader.count("n");
     if (!n) return n.error();
     auto block = reader.dim3("block");
@@ -113,7 +109,6 @@ class ThreadHierarchyLesson final : public Lesson {
     // Only what the kernel itself cannot do is refused here (N of 0, more threads than its 64-bit
     // index counts); a configuration CUDA refuses is kept, so that its own error can be shown.
     TL_RETURN_IF_ERROR(lessons::validate_thread_hierarchy(params, 0));
-    values_ = std::move(*merged);
     params_ = params;
     grid_is_auto_ = grid->volume() == 0;
     return Status::ok();
@@ -202,13 +197,11 @@ class ThreadHierarchyLesson final : public Lesson {
   }
 
   [[nodiscard]] std::string size_label() const override { return "elements N"; }
-  [[nodiscard]] lessons::ParamValues values_for_size(std::uint64_t size) const override {
-    lessons::ParamValues v = values_;
-    v["n"] = std::to_string(size);
-    // A grid-stride loop is the way to cover any N with a grid of one's choosing, so its sweep
-    // keeps the grid; one element per thread needs a grid that grows with N.
-    if (!params_.grid_stride) v["grid"] = "auto";
-    return v;
+  // A grid-stride loop is the way to cover any N with a grid of one's choosing, so its sweeps keep
+  // the grid; one element per thread needs a grid that grows with N and follows the block.
+  [[nodiscard]] lessons::ParamValues sweep_resets() const override {
+    if (params_.grid_stride) return {};
+    return {{"grid", "auto"}};
   }
   [[nodiscard]] std::vector<std::uint64_t> sweep_sizes(const Device& device) const override {
     std::uint64_t top = device.is_gpu() ? kGpuSweepTop : kEmulatorSweepTop;
@@ -223,9 +216,6 @@ class ThreadHierarchyLesson final : public Lesson {
       if (threads && *threads < top / kMaxSweepPasses) top = *threads * kMaxSweepPasses;
     }
     return size_sweep(1 << 10, std::max<std::uint64_t>(1 << 10, top), 1);
-  }
-  [[nodiscard]] std::vector<BlockStep> block_sweep() const override {
-    return block_steps_1d(values_, /*keep_grid=*/params_.grid_stride);
   }
   [[nodiscard]] std::optional<std::pair<TimingKey, TimingKey>> crossover() const override {
     // End to end, copies included, against the plain loop, as in vector add. On the emulator there
@@ -334,7 +324,6 @@ class ThreadHierarchyLesson final : public Lesson {
     }
   }
 
-  lessons::ParamValues values_;
   lessons::ThreadHierarchyParams params_;
   bool grid_is_auto_ = true;
 };

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compute/hardware_counters.hpp"
+#include "compute/lessons/parameterized_lesson.hpp"
 #include "core/format.hpp"
 #include "core/parallel_chunks.hpp"
 #include "core/sweep/size_sweep.hpp"
@@ -85,21 +86,20 @@ const std::vector<lessons::ParamSpec>& specs() {
   return kSpecs;
 }
 
-class MatrixAddLesson final : public Lesson, public CountingLesson {
+class MatrixAddLesson final : public ParameterizedLesson, public CountingLesson {
  public:
-  MatrixAddLesson() {
-    values_ = lessons::default_values(specs());
-    (void)configure({});
+  MatrixAddLesson()
+      : ParameterizedLesson({.info = lessons::kMatrixAddInfo,
+                             .specs = specs(),
+                             .size_params = {"rows", "cols"},
+                             .sweep_resets = {{"grid", "auto"}},
+                             .blocks = BlockSweepShape::kTwoDimensions,
+                             .largest_block = {32, 32, 1}}) {
+    apply_defaults();
   }
 
-  [[nodiscard]] const lessons::LessonInfo& info() const override { return lessons::kMatrixAddInfo; }
-  [[nodiscard]] std::span<const lessons::ParamSpec> params() const override { return specs(); }
-  [[nodiscard]] lessons::ParamValues values() const override { return values_; }
-
-  Status configure(const lessons::ParamValues& given) override {
-    auto merged = lessons::merge_values(specs(), values_, given, lessons::kMatrixAddId);
-    if (!merged) return merged.error();
-    lessons::ParamReader reader(specs(), *merged);
+  Status apply(const lessons::ParamReader& reader,
+               const lessons::ParamValues& /*values*/) override {
     auto rows = reader.count("rows");
     if (!rows) return rows.error();
     auto cols = reader.count("cols");
@@ -123,7 +123,6 @@ class MatrixAddLesson final : public Lesson, public CountingLesson {
     // Only what the kernel itself cannot do is refused here (an empty matrix, rows or columns past
     // its int indices); a configuration CUDA refuses is kept, so that its own error can be shown.
     TL_RETURN_IF_ERROR(lessons::validate_matrix_add(params, 0));
-    values_ = std::move(*merged);
     params_ = params;
     return Status::ok();
   }
@@ -192,16 +191,6 @@ class MatrixAddLesson final : public Lesson, public CountingLesson {
   }
 
   [[nodiscard]] std::string size_label() const override { return "matrix side (rows = cols)"; }
-  [[nodiscard]] lessons::ParamValues values_for_size(std::uint64_t size) const override {
-    lessons::ParamValues v = values_;
-    v["rows"] = std::to_string(size);
-    v["cols"] = std::to_string(size);
-    v["grid"] = "auto";
-    return v;
-  }
-  [[nodiscard]] std::vector<BlockStep> block_sweep() const override {
-    return block_steps_2d(values_, 32, 32);
-  }
   [[nodiscard]] std::vector<std::uint64_t> sweep_sizes(const Device& device) const override {
     std::uint64_t top = device.is_gpu() ? kGpuSweepTopSide : kEmulatorSweepTopSide;
     // A, B and C: 12 bytes an element, with room to spare for the rest of the process.
@@ -307,7 +296,6 @@ class MatrixAddLesson final : public Lesson, public CountingLesson {
     }
   }
 
-  lessons::ParamValues values_;
   lessons::MatrixAddParams params_;
 };
 

@@ -9,6 +9,7 @@
 
 #include "compute/hardware_counters.hpp"
 #include "compute/lessons/own_ceilings.hpp"
+#include "compute/lessons/parameterized_lesson.hpp"
 #include "core/format.hpp"
 #include "core/launch_config.hpp"
 #include "core/parallel_chunks.hpp"
@@ -175,21 +176,20 @@ KernelEfficiency watchdog_efficiency(MatmulKernel kernel) {
   }
 }
 
-class MatmulLesson final : public Lesson, public CountingLesson, public OwnCeilings {
+class MatmulLesson final : public ParameterizedLesson, public CountingLesson, public OwnCeilings {
  public:
-  MatmulLesson() {
-    values_ = lessons::default_values(specs());
-    (void)configure({});
+  MatmulLesson()
+      : ParameterizedLesson({.info = lessons::kMatmulInfo,
+                             .specs = specs(),
+                             .size_params = {"m", "n", "k"},
+                             .sweep_resets = {{"grid", "auto"}},
+                             .blocks = BlockSweepShape::kTwoDimensions,
+                             .largest_block = {32, 32, 1}}) {
+    apply_defaults();
   }
 
-  [[nodiscard]] const lessons::LessonInfo& info() const override { return lessons::kMatmulInfo; }
-  [[nodiscard]] std::span<const lessons::ParamSpec> params() const override { return specs(); }
-  [[nodiscard]] lessons::ParamValues values() const override { return values_; }
-
-  Status configure(const lessons::ParamValues& given) override {
-    auto merged = lessons::merge_values(specs(), values_, given, lessons::kMatmulId);
-    if (!merged) return merged.error();
-    lessons::ParamReader reader(specs(), *merged);
+  Status apply(const lessons::ParamReader& reader,
+               const lessons::ParamValues& /*values*/) override {
     auto m = read_dimension(reader, "m");
     if (!m) return m.error();
     auto n = read_dimension(reader, "n");
@@ -214,7 +214,6 @@ class MatmulLesson final : public Lesson, public CountingLesson, public OwnCeili
     const MatmulVariant variant{*kernel, tile, *block};
     TL_RETURN_IF_ERROR(lessons::validate_matmul_variant(variant));
 
-    values_ = std::move(*merged);
     size_ = size;
     variant_ = variant;
     grid_ = grid->volume() == 0 ? std::nullopt : std::optional<Dim3>(*grid);
@@ -350,32 +349,20 @@ class MatmulLesson final : public Lesson, public CountingLesson, public OwnCeili
   }
 
   [[nodiscard]] std::string size_label() const override { return "square size M = N = K"; }
-  [[nodiscard]] lessons::ParamValues values_for_size(std::uint64_t size) const override {
-    lessons::ParamValues v = values_;
-    v["m"] = v["n"] = v["k"] = std::to_string(size);
-    v["grid"] = "auto";
-    return v;
-  }
   [[nodiscard]] std::vector<BlockStep> block_sweep() const override {
-    std::vector<BlockStep> steps;
     if (variant_.kernel == MatmulKernel::kTiled) {
       // The tiled kernel's block is its tile: the sweep visits the three it is compiled for.
+      std::vector<BlockStep> steps;
       for (std::uint32_t tile : lessons::kMatmulTiles) {
-        lessons::ParamValues v = values_;
-        v["tile"] = std::to_string(tile);
-        v["grid"] = "auto";
-        steps.push_back({Dim3{tile, tile, 1}, std::move(v)});
+        steps.push_back({Dim3{tile, tile, 1}, step_values({{"tile", std::to_string(tile)}})});
       }
       return steps;
     }
     if (const auto shape = lessons::matmul_block_tile(variant_.kernel)) {
       // A register-tiled rung's block is part of its design: one step, nothing to sweep.
-      lessons::ParamValues v = values_;
-      v["grid"] = "auto";
-      steps.push_back({Dim3{shape->threads, 1, 1}, std::move(v)});
-      return steps;
+      return {BlockStep{Dim3{shape->threads, 1, 1}, step_values({})}};
     }
-    return block_steps_2d(values_, 32, 32);
+    return ParameterizedLesson::block_sweep();
   }
   [[nodiscard]] std::vector<std::uint64_t> sweep_sizes(const Device& device) const override {
     // A, B and C of size² floats each must fit in memory.
@@ -596,7 +583,6 @@ class MatmulLesson final : public Lesson, public CountingLesson, public OwnCeili
     return report;
   }
 
-  lessons::ParamValues values_;
   MatmulSize size_;
   MatmulVariant variant_;
   std::optional<Dim3> grid_;  // nullopt: "auto", the grid that covers C

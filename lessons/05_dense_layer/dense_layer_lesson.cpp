@@ -315,23 +315,20 @@ LessonReport to_lesson_report(const DenseLayerReport& r, const DenseLayerParams&
 
 }  // namespace
 
-DenseLayerLesson::DenseLayerLesson() {
-  values_ = lessons::default_values(specs());
-  (void)configure({});
+DenseLayerLesson::DenseLayerLesson()
+    : ParameterizedLesson(
+          {.info = lessons::kDenseLayerInfo,
+           .specs = specs(),
+           .size_params = {"batch"},
+           .sweep_resets = {{"grid", "auto"}},
+           .blocks = BlockSweepShape::kTwoDimensions,
+           // At most as wide and as tall as the kernels' shared-memory tiles.
+           .largest_block = {lessons::kDenseLayerMaxBlockX, lessons::kDenseLayerMaxBlockY, 1}}) {
+  apply_defaults();
 }
 
-const lessons::LessonInfo& DenseLayerLesson::info() const {
-  return lessons::kDenseLayerInfo;
-}
-
-std::span<const lessons::ParamSpec> DenseLayerLesson::params() const {
-  return specs();
-}
-
-Status DenseLayerLesson::configure(const lessons::ParamValues& given) {
-  auto merged = lessons::merge_values(specs(), values_, given, lessons::kDenseLayerId);
-  if (!merged) return merged.error();
-  lessons::ParamReader reader(specs(), *merged);
+Status DenseLayerLesson::apply(const lessons::ParamReader& reader,
+                               const lessons::ParamValues& /*values*/) {
   DenseLayerParams layer;
   auto batch = read_dimension(reader, "batch");
   if (!batch) return batch.error();
@@ -365,7 +362,6 @@ Status DenseLayerLesson::configure(const lessons::ParamValues& given) {
   // it is a limit of these kernels, not of CUDA, so there is no CUDA error to show.
   TL_RETURN_IF_ERROR(lessons::validate_dense_layer_launch(config));
 
-  values_ = std::move(*merged);
   layer_ = layer;
   config_ = config;
   return Status::ok();
@@ -431,24 +427,14 @@ Result<TracedLaunch> DenseLayerLesson::run_traced(Device& device, TraceSink& sin
   return traced;
 }
 
-lessons::ParamValues DenseLayerLesson::values_for_size(std::uint64_t size) const {
-  lessons::ParamValues values = values_;
-  values["batch"] = std::to_string(size);
-  values["grid"] = "auto";
-  return values;
-}
-
 std::vector<BlockStep> DenseLayerLesson::block_sweep() const {
   if (layer_.product == lessons::DenseProduct::kFast) {
     // The fast product's block is part of its design (a warp per neuron, or the pipelined
     // GEMM's 256 threads), as for the matrix-multiply ladder's register-tiled rungs: one step,
     // nothing to sweep. Sweeping would only vary the unfused chain's two small kernels.
-    lessons::ParamValues v = values_;
-    v["grid"] = "auto";
-    return {BlockStep{lessons::dense_layer_fast_config(layer_).block, std::move(v)}};
+    return {BlockStep{lessons::dense_layer_fast_config(layer_).block, step_values({})}};
   }
-  // Blocks at most as wide and as tall as the kernels' shared-memory tiles.
-  return block_steps_2d(values_, lessons::kDenseLayerMaxBlockX, lessons::kDenseLayerMaxBlockY);
+  return ParameterizedLesson::block_sweep();
 }
 
 std::vector<std::uint64_t> DenseLayerLesson::sweep_sizes(const Device& device) const {

@@ -8,20 +8,15 @@
 #include <memory>
 #include <optional>
 
-#include "compute/lessons/lesson.hpp"
+#include "compute/lessons/parameterized_lesson.hpp"
 #include "lessons/05_dense_layer/dense_layer.hpp"
 #include "lessons/05_dense_layer/dense_layer_picture.hpp"
 
 namespace tl::compute {
 
-class DenseLayerLesson final : public Lesson {
+class DenseLayerLesson final : public ParameterizedLesson {
  public:
   DenseLayerLesson();
-
-  [[nodiscard]] const lessons::LessonInfo& info() const override;
-  [[nodiscard]] std::span<const lessons::ParamSpec> params() const override;
-  Status configure(const lessons::ParamValues& values) override;
-  [[nodiscard]] lessons::ParamValues values() const override { return values_; }
 
   // The selected path's configuration; every path's kernels launch with it.
   [[nodiscard]] LaunchConfig launch_config() const override { return config_; }
@@ -38,13 +33,13 @@ class DenseLayerLesson final : public Lesson {
   Result<TracedLaunch> run_traced(Device& device, TraceSink& sink) override;
 
   [[nodiscard]] std::string size_label() const override { return "batch"; }
-  [[nodiscard]] lessons::ParamValues values_for_size(std::uint64_t size) const override;
   [[nodiscard]] std::vector<std::uint64_t> sweep_sizes(const Device& device) const override;
   [[nodiscard]] std::vector<BlockStep> block_sweep() const override;
   [[nodiscard]] std::optional<std::pair<TimingKey, TimingKey>> crossover() const override;
 
  private:
-  lessons::ParamValues values_;
+  Status apply(const lessons::ParamReader& reader, const lessons::ParamValues& values) override;
+
   lessons::DenseLayerParams layer_;
   LaunchConfig config_;
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "compute/lessons/parameterized_lesson.hpp"
 #include "core/format.hpp"
 #include "core/parallel_chunks.hpp"
 #include "core/sweep/size_sweep.hpp"
@@ -75,23 +76,19 @@ std::string format_sci(const char* format, double value) {
   return text;
 }
 
-class ReductionsLesson final : public Lesson {
+class ReductionsLesson final : public ParameterizedLesson {
  public:
-  ReductionsLesson() {
-    values_ = lessons::default_values(specs());
-    (void)configure({});
+  ReductionsLesson()
+      : ParameterizedLesson({.info = lessons::kReductionsInfo,
+                             .specs = specs(),
+                             .size_params = {"n"},
+                             .sweep_resets = {{"grid", "auto"}},
+                             .blocks = BlockSweepShape::kWarpMultiplesOfTwo}) {
+    apply_defaults();
   }
 
-  [[nodiscard]] const lessons::LessonInfo& info() const override {
-    return lessons::kReductionsInfo;
-  }
-  [[nodiscard]] std::span<const lessons::ParamSpec> params() const override { return specs(); }
-  [[nodiscard]] lessons::ParamValues values() const override { return values_; }
-
-  Status configure(const lessons::ParamValues& given) override {
-    auto merged = lessons::merge_values(specs(), values_, given, lessons::kReductionsId);
-    if (!merged) return merged.error();
-    lessons::ParamReader reader(specs(), *merged);
+  Status apply(const lessons::ParamReader& reader,
+               const lessons::ParamValues& /*values*/) override {
     lessons::ReductionParams p;
     auto n = reader.count("n");
     if (!n) return n.error();
@@ -129,7 +126,6 @@ class ReductionsLesson final : public Lesson {
     p.rows = static_cast<std::uint32_t>(*rows);
     p.cols = static_cast<std::uint32_t>(*cols);
     TL_RETURN_IF_ERROR(lessons::validate_reduction(p));
-    values_ = std::move(*merged);
     params_ = p;
     return Status::ok();
   }
@@ -189,26 +185,11 @@ class ReductionsLesson final : public Lesson {
   }
 
   [[nodiscard]] std::string size_label() const override { return "elements N"; }
-  [[nodiscard]] lessons::ParamValues values_for_size(std::uint64_t size) const override {
-    lessons::ParamValues v = values_;
-    v["n"] = std::to_string(size);
-    return v;
-  }
   [[nodiscard]] std::vector<std::uint64_t> sweep_sizes(const Device& device) const override {
     const std::uint64_t top = device.is_gpu() ? (std::uint64_t{1} << 28) : (std::uint64_t{1} << 20);
     // The data, its copy and the contention targets: three arrays of n floats, plus the histogram.
     const std::uint64_t fits = elements_fitting(device.info().global_memory_free, 16.0);
     return size_sweep(1 << 10, std::max<std::uint64_t>(1 << 10, std::min(top, fits)), 1);
-  }
-  [[nodiscard]] std::vector<BlockStep> block_sweep() const override {
-    std::vector<BlockStep> steps;
-    for (std::uint32_t block = 32; block <= 1024; block *= 2) {
-      lessons::ParamValues v = values_;
-      v["block"] = std::to_string(block);
-      v["grid"] = "auto";
-      steps.push_back({Dim3{block, 1, 1}, std::move(v)});
-    }
-    return steps;
   }
   [[nodiscard]] std::optional<std::pair<TimingKey, TimingKey>> crossover() const override {
     return std::make_pair(TimingKey{TimingRole::kCpuOneThread, ""},
@@ -316,7 +297,6 @@ class ReductionsLesson final : public Lesson {
     return report;
   }
 
-  lessons::ParamValues values_;
   lessons::ReductionParams params_;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "compute/lessons/parameterized_lesson.hpp"
 #include "core/format.hpp"
 #include "core/sweep/size_sweep.hpp"
 #include "lessons/07_moving_data/moving_data.hpp"
@@ -80,23 +81,19 @@ TimingStats single(double ms) {
   return summarize_timings(samples);
 }
 
-class MovingDataLesson final : public Lesson {
+class MovingDataLesson final : public ParameterizedLesson {
  public:
-  MovingDataLesson() {
-    values_ = lessons::default_values(specs());
-    (void)configure({});
+  MovingDataLesson()
+      : ParameterizedLesson({.info = lessons::kMovingDataInfo,
+                             .specs = specs(),
+                             .size_params = {"bytes"},
+                             // The pipeline loops over its chunks with the grid it has.
+                             .blocks = BlockSweepShape::kOneDimension}) {
+    apply_defaults();
   }
 
-  [[nodiscard]] const lessons::LessonInfo& info() const override {
-    return lessons::kMovingDataInfo;
-  }
-  [[nodiscard]] std::span<const lessons::ParamSpec> params() const override { return specs(); }
-  [[nodiscard]] lessons::ParamValues values() const override { return values_; }
-
-  Status configure(const lessons::ParamValues& given) override {
-    auto merged = lessons::merge_values(specs(), values_, given, lessons::kMovingDataId);
-    if (!merged) return merged.error();
-    lessons::ParamReader reader(specs(), *merged);
+  Status apply(const lessons::ParamReader& reader,
+               const lessons::ParamValues& /*values*/) override {
     lessons::MovingDataParams p;
     auto bytes = reader.count("bytes");
     if (!bytes) return bytes.error();
@@ -138,7 +135,6 @@ class MovingDataLesson final : public Lesson {
                               std::to_string(*top) + ".");
     }
     TL_RETURN_IF_ERROR(lessons::validate_moving_data(p));
-    values_ = std::move(*merged);
     params_ = p;
     copy_top_ = *top;
     return Status::ok();
@@ -212,8 +208,7 @@ class MovingDataLesson final : public Lesson {
 
   [[nodiscard]] std::string size_label() const override { return "bytes"; }
   [[nodiscard]] lessons::ParamValues values_for_size(std::uint64_t size) const override {
-    lessons::ParamValues v = values_;
-    v["bytes"] = std::to_string(size);
+    lessons::ParamValues v = ParameterizedLesson::values_for_size(size);
     // A size sweep times the pipeline at each size; the copy sweep goes up to the same size, so
     // the points do not each repeat a sweep up to 1 GiB.
     v["copy_top"] =
@@ -226,9 +221,6 @@ class MovingDataLesson final : public Lesson {
     const std::uint64_t fits = device.info().global_memory_free / 4;
     const std::uint64_t bottom = std::max<std::uint64_t>(1 << 16, 4 * params_.chunks);
     return size_sweep(bottom, std::max(bottom, std::min(top, fits)), 1);
-  }
-  [[nodiscard]] std::vector<BlockStep> block_sweep() const override {
-    return block_steps_1d(values_, /*keep_grid=*/true);
   }
 
  private:
@@ -344,7 +336,6 @@ class MovingDataLesson final : public Lesson {
     return report;
   }
 
-  lessons::ParamValues values_;
   lessons::MovingDataParams params_;
   std::uint64_t copy_top_ = lessons::kCopySweepLargest;
 };

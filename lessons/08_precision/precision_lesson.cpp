@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "compute/lessons/parameterized_lesson.hpp"
 #include "core/sweep/size_sweep.hpp"
 
 namespace tl::compute {
@@ -65,21 +66,18 @@ std::string format_g(const char* format, double value) {
   return text;
 }
 
-class PrecisionLesson final : public Lesson {
+class PrecisionLesson final : public ParameterizedLesson {
  public:
-  PrecisionLesson() {
-    values_ = lessons::default_values(specs());
-    (void)configure({});
+  PrecisionLesson()
+      : ParameterizedLesson({.info = lessons::kPrecisionInfo,
+                             .specs = specs(),
+                             .size_params = {"n"},
+                             .blocks = BlockSweepShape::kWarpMultiplesOfTwo}) {
+    apply_defaults();
   }
 
-  [[nodiscard]] const lessons::LessonInfo& info() const override { return lessons::kPrecisionInfo; }
-  [[nodiscard]] std::span<const lessons::ParamSpec> params() const override { return specs(); }
-  [[nodiscard]] lessons::ParamValues values() const override { return values_; }
-
-  Status configure(const lessons::ParamValues& given) override {
-    auto merged = lessons::merge_values(specs(), values_, given, lessons::kPrecisionId);
-    if (!merged) return merged.error();
-    lessons::ParamReader reader(specs(), *merged);
+  Status apply(const lessons::ParamReader& reader,
+               const lessons::ParamValues& /*values*/) override {
     lessons::PrecisionParams p;
     auto n = reader.count("n");
     if (!n) return n.error();
@@ -119,7 +117,6 @@ class PrecisionLesson final : public Lesson {
     }
     p.blocks = static_cast<std::uint32_t>(*blocks);
     TL_RETURN_IF_ERROR(lessons::validate_precision(p));
-    values_ = std::move(*merged);
     params_ = p;
     return Status::ok();
   }
@@ -178,25 +175,11 @@ class PrecisionLesson final : public Lesson {
   }
 
   [[nodiscard]] std::string size_label() const override { return "dot length n"; }
-  [[nodiscard]] lessons::ParamValues values_for_size(std::uint64_t size) const override {
-    lessons::ParamValues v = values_;
-    v["n"] = std::to_string(size);
-    return v;
-  }
   [[nodiscard]] std::vector<std::uint64_t> sweep_sizes(const Device& device) const override {
     const std::uint64_t top = device.is_gpu() ? (std::uint64_t{1} << 28) : (std::uint64_t{1} << 16);
     // The inputs as floats, their rounded copies: under 16 bytes per element.
     const std::uint64_t fits = elements_fitting(device.info().global_memory_free, 16.0);
     return size_sweep(1 << 12, std::max<std::uint64_t>(1 << 12, std::min(top, fits)), 1);
-  }
-  [[nodiscard]] std::vector<BlockStep> block_sweep() const override {
-    std::vector<BlockStep> steps;
-    for (std::uint32_t block = 32; block <= 1024; block *= 2) {
-      lessons::ParamValues v = values_;
-      v["block"] = std::to_string(block);
-      steps.push_back({Dim3{block, 1, 1}, std::move(v)});
-    }
-    return steps;
   }
 
  private:
@@ -240,7 +223,6 @@ class PrecisionLesson final : public Lesson {
     return report;
   }
 
-  lessons::ParamValues values_;
   lessons::PrecisionParams params_;
 };
 

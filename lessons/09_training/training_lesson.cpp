@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "compute/lessons/parameterized_lesson.hpp"
 #include "core/sweep/size_sweep.hpp"
 #include "lessons/09_training/data_parallel_lesson.hpp"
 #include "lessons/09_training/kernels/mlp_shapes.hpp"
@@ -83,27 +84,27 @@ std::string percent(double part, double whole) {
   return text;
 }
 
-class TrainingLesson final : public Lesson {
+class TrainingLesson final : public ParameterizedLesson {
  public:
-  TrainingLesson() {
-    values_ = lessons::default_values(specs());
-    (void)configure({});
+  TrainingLesson()
+      : ParameterizedLesson({.info = lessons::kTrainingInfo,
+                             .specs = specs(),
+                             .size_params = {"batch"},
+                             // The product's block is fixed by its tile (16 × 16 threads for a 64 ×
+                             // 64 tile): one step.
+                             .blocks = BlockSweepShape::kFixed,
+                             .fixed_block = {kernels::kMlpBlockSide, kernels::kMlpBlockSide, 1}}) {
+    apply_defaults();
   }
 
-  [[nodiscard]] const lessons::LessonInfo& info() const override { return lessons::kTrainingInfo; }
-  [[nodiscard]] std::span<const lessons::ParamSpec> params() const override { return specs(); }
-
-  Status configure(const lessons::ParamValues& given) override {
-    auto merged = lessons::merge_values(specs(), values_, given, lessons::kTrainingId);
-    if (!merged) return merged.error();
-    auto settings = training_settings_from(*merged);
+  Status apply(const lessons::ParamReader& /*reader*/,
+               const lessons::ParamValues& values) override {
+    auto settings = training_settings_from(values);
     if (!settings) return settings.error();
-    values_ = std::move(*merged);
     settings_ = std::move(*settings);
     shape_ = *lessons::parse_mlp_shape(settings_.layers);
     return Status::ok();
   }
-  [[nodiscard]] lessons::ParamValues values() const override { return values_; }
 
   [[nodiscard]] LaunchConfig launch_config() const override {
     return kernels::mlp_gemm_config(settings_.batch, shape_.widths[1]);
@@ -266,7 +267,8 @@ class TrainingLesson final : public Lesson {
           "the emulator runs every GPU thread on the CPU: its timings are the CPU's, not a GPU's");
     }
     // Data parallel over several GPUs (data_parallel_lesson.hpp): its rows, or why not.
-    TL_RETURN_IF_ERROR(add_data_parallel_rows(report, settings_, values_, device, repeats, cancel));
+    TL_RETURN_IF_ERROR(
+        add_data_parallel_rows(report, settings_, current_values(), device, repeats, cancel));
     auto checked = check_gradients(trainer);
     if (!checked) return checked.error();
     report.check = *checked;
@@ -294,17 +296,8 @@ class TrainingLesson final : public Lesson {
   [[nodiscard]] std::string size_label() const override {
     return "batch";
   }
-  [[nodiscard]] lessons::ParamValues values_for_size(std::uint64_t size) const override {
-    lessons::ParamValues v = values_;
-    v["batch"] = std::to_string(size);
-    return v;
-  }
   [[nodiscard]] std::vector<std::uint64_t> sweep_sizes(const Device& device) const override {
     return device.is_gpu() ? size_sweep(64, 65536, 1) : size_sweep(16, 512, 1);
-  }
-  [[nodiscard]] std::vector<BlockStep> block_sweep() const override {
-    // The product's block is fixed by its tile (16 × 16 threads for a 64 × 64 tile): one step.
-    return {BlockStep{Dim3{kernels::kMlpBlockSide, kernels::kMlpBlockSide, 1}, values_}};
   }
 
  private:
@@ -352,7 +345,6 @@ class TrainingLesson final : public Lesson {
     return LessonCheck{passed, text};
   }
 
-  lessons::ParamValues values_;
   lessons::TrainingSettings settings_;
   lessons::MlpShape shape_;
 };

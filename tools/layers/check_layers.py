@@ -60,10 +60,18 @@ ALLOWED = {
     "tests-gui": {"core", "kernels", "lesson-kernels", "compute", "render", "platform", "interop", "lessons",
                   "lesson-views", "lesson-texts", "ui", "cli", "lab", "exercises", "test-support",
                   "ext:imgui", "ext:gl", "ext:stb", "ext:json"},
-    "tests-cli": {"test-support", "ext:json"},
+    # The CLI's tests drive the built program; the few that test its own pieces in-process
+    # (the ratio table, open_launch) link threadlab_cli and include what it is built on.
+    "tests-cli": {"test-support", "core", "compute", "interop", "cli", "ext:json"},
     "tests-fuzz": {"core", "test-support"},
     "test-support": {"core", "kernels", "lesson-kernels", "compute", "render", "platform", "interop", "lessons", "ui",
                      "lab", "ext:gl", "ext:cuda", "ext:json", "ext:imgui", "ext:stb"},
+    # A lesson's own tests (lessons/NN_name/tests/): on every device as the emulator's suite is
+    # built, tests/emulator/ likewise, tests/gpu/ as the GPU suite is.
+    "lesson-tests": {"core", "kernels", "lesson-kernels", "compute", "lessons", "test-support",
+                     "ext:json"},
+    "lesson-tests-gpu": {"core", "kernels", "lesson-kernels", "compute", "render", "platform",
+                         "interop", "lessons", "test-support", "ext:cuda", "ext:gl", "ext:json"},
     # Tools: the standalone GPU programs build on the kernels alone; the emulator's benchmark also
     # on the Lab's emulator path.
     "tools-gpu": {"core", "kernels", "lesson-kernels", "ext:cuda"},
@@ -112,7 +120,11 @@ def layer_of(rel):
             return "lesson-views"
         if len(parts) > 3 and parts[2] == "kernels":
             return "lesson-kernels"
+        if len(parts) > 3 and parts[2] == "tests":
+            return "lesson-tests-gpu" if len(parts) > 4 and parts[3] == "gpu" else "lesson-tests"
         return "lessons"
+    if parts[0] == "tests" and len(parts) > 2 and parts[1] == "devices":
+        return "test-support"
     if parts[0] == "tests" and len(parts) > 2:
         if parts[1] == "core" and len(parts) > 3 and parts[2] in ("plot", "sweep"):
             return "tests-plot"
@@ -267,7 +279,12 @@ def self_test():
                                   "threadlab_lesson(06_o KERNEL_SET o USES 07_p)\n"
                                   "threadlab_lesson(07_p USES 06_o KERNEL_SET p)\n",
         "tests/core/test_planted.cpp": '#include "ui/lesson_views.hpp"\n',
-        "tests/cli/test_planted.cpp": '#include "core/c.hpp"\n#include "cli_helper.hpp"\n',
+        "tests/cli/test_planted.cpp": '#include "ui/lesson_views.hpp"\n#include "cli_helper.hpp"\n',
+        # A lesson's tests: on every device they build as the emulator suite does (no window);
+        # its GPU-only tests may use interop.
+        "lessons/04_m/tests/test_m.cpp": '#include "ui/lesson_views.hpp"\n',
+        "lessons/04_m/tests/gpu/test_m_gpu.cpp": '#include "interop/i.hpp"\n',
+        "app/interop/i.hpp": "",
         "tests/cli/cli_helper.hpp": "",
         "tests/newsuite/test_planted.cpp": "",
         "tools/gpu/planted.cu": '#include "lessons/04_m/m.hpp"\n',
@@ -292,9 +309,10 @@ def self_test():
                 "tests/cli/test_planted.cpp:1:", "tests/newsuite/test_planted.cpp:1:",
                 "tools/gpu/planted.cu:1:", "lessons/04_m/kernels/m_kernels.hpp:1:",
                 "kernels/planted_registry.cpp:1:", "app/compute/planted_gemm.hpp:1:",
-                "lessons/07_p/kernels/p.cuh:1:", "tools/lessons/scratch_q/kernels/q.cuh:1:"]
+                "lessons/07_p/kernels/p.cuh:1:", "tools/lessons/scratch_q/kernels/q.cuh:1:",
+                "lessons/04_m/tests/test_m.cpp:1:"]
     allowed = ["lessons/05_n/n.cpp:", "tests/cli/test_planted.cpp:2:", "lessons/04_m/m.cpp:",
-               "tools/lessons/scratch_q/module.cpp:"]
+               "tools/lessons/scratch_q/module.cpp:", "lessons/04_m/tests/gpu/test_m_gpu.cpp:"]
     with tempfile.TemporaryDirectory() as root:
         for rel, text in planted.items():
             os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)

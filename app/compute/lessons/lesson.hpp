@@ -82,13 +82,6 @@ struct BlockStep {
   lessons::ParamValues values;
 };
 
-// The block-size sweep's steps over `base` (the lesson's current values): 1D blocks as "block" =
-// "T", or 2D blocks at most max_x wide and max_y tall as "block" = "X,Y". The grid goes to "auto"
-// unless `keep_grid` (a grid-stride loop covers any N with the grid it has).
-std::vector<BlockStep> block_steps_1d(const lessons::ParamValues& base, bool keep_grid = false);
-std::vector<BlockStep> block_steps_2d(const lessons::ParamValues& base, std::uint32_t max_x,
-                                      std::uint32_t max_y);
-
 // A preset the UI offers as a button, e.g. the article's <<<1, N>>>.
 struct LessonPreset {
   std::string label;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "compute/lessons/parameterized_lesson.hpp"
 #include "compute/lessons/run_support.hpp"
 #include "core/lessons/random_inputs.hpp"
 #include "core/sweep/size_sweep.hpp"
@@ -59,21 +60,18 @@ Status check_before_launching(Device& device, std::uint64_t n, const LaunchConfi
   return lessons::check_saxpy_index_range(config);
 }
 
-class SaxpyLesson final : public Lesson {
+class SaxpyLesson final : public ParameterizedLesson {
  public:
-  SaxpyLesson() {
-    values_ = lessons::default_values(specs());
-    (void)configure({});
+  SaxpyLesson()
+      : ParameterizedLesson({.info = lessons::kSaxpyInfo,
+                             .specs = specs(),
+                             .size_params = {"n"},
+                             .sweep_resets = {{"grid", "auto"}},
+                             .blocks = BlockSweepShape::kOneDimension}) {
+    apply_defaults();
   }
 
-  [[nodiscard]] const lessons::LessonInfo& info() const override { return lessons::kSaxpyInfo; }
-  [[nodiscard]] std::span<const lessons::ParamSpec> params() const override { return specs(); }
-  [[nodiscard]] lessons::ParamValues values() const override { return values_; }
-
-  Status configure(const lessons::ParamValues& given) override {
-    auto merged = lessons::merge_values(specs(), values_, given, lessons::kSaxpyId);
-    if (!merged) return merged.error();
-    lessons::ParamReader reader(specs(), *merged);
+  Status apply(const lessons::ParamReader& reader, const lessons::ParamValues& values) override {
     auto n = reader.count("n");
     if (!n) return n.error();
     TL_RETURN_IF_ERROR(lessons::validate_saxpy_size(*n, 0));
@@ -87,7 +85,6 @@ class SaxpyLesson final : public Lesson {
                                              block->volume(), 0xFFFFFFFFu))),
                      1, 1};
     }
-    values_ = std::move(*merged);
     n_ = *n;
     config_ = config;
     return Status::ok();
@@ -221,20 +218,11 @@ class SaxpyLesson final : public Lesson {
   }
 
   [[nodiscard]] std::string size_label() const override { return "elements N"; }
-  [[nodiscard]] lessons::ParamValues values_for_size(std::uint64_t size) const override {
-    lessons::ParamValues v = values_;
-    v["n"] = std::to_string(size);
-    v["grid"] = "auto";
-    return v;
-  }
   [[nodiscard]] std::vector<std::uint64_t> sweep_sizes(const Device& device) const override {
     // The emulator runs every thread on the CPU, so its sweep stops earlier.
     const std::uint64_t top = device.is_gpu() ? (std::uint64_t{1} << 28) : (std::uint64_t{1} << 22);
     const std::uint64_t fits = elements_fitting(device.info().global_memory_free, 8.0);
     return size_sweep(1 << 10, std::max<std::uint64_t>(1 << 10, std::min(top, fits)), 1);
-  }
-  [[nodiscard]] std::vector<BlockStep> block_sweep() const override {
-    return block_steps_1d(values_);
   }
   [[nodiscard]] std::optional<std::pair<TimingKey, TimingKey>> crossover() const override {
     return std::make_pair(TimingKey{TimingRole::kCpuOneThread, ""},
@@ -242,7 +230,6 @@ class SaxpyLesson final : public Lesson {
   }
 
  private:
-  lessons::ParamValues values_;
   std::uint64_t n_ = 1000;
   LaunchConfig config_;
 };

@@ -96,21 +96,5 @@ TEST_F(MovingDataGpu, ManagedMemoryRunsWithAndWithoutPrefetch) {
   EXPECT_GT(report->copy_engines, 0);
 }
 
-TEST_F(MovingDataGpu, TheTraceCoversEveryElementOnce) {
-  lessons::MovingDataParams params;
-  params.bytes = 4 * ((1 << 20) + 7);
-  params.chunks = 5;
-  params.streams = 2;
-  params.rounds = 4;
-  compute::HostTraceSink sink;
-  auto check = compute::trace_moving_data(device(), params, sink);
-  ASSERT_TRUE(check.is_ok()) << check.message();
-  EXPECT_TRUE(check->passed) << check->describe();
-  const TraceSummary summary =
-      summarize(sink.records(), compute::chunk_config(params.elements(), 256));
-  EXPECT_EQ(summary.unwritten, 0u);
-  EXPECT_EQ(summary.written_more, 0u);
-}
-
 }  // namespace
 }  // namespace tl::testing

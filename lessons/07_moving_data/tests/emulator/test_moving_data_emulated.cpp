@@ -196,23 +196,5 @@ TEST(MovingDataEmulated, RefusedPinnedMemoryIsSaidAndTheRunGoesOn) {
   EXPECT_FALSE(report->batches.pinned);
 }
 
-TEST(MovingDataEmulated, TheTraceCoversEveryElementOnce) {
-  auto device = make_emulator_device();
-  lessons::MovingDataParams params;
-  params.bytes = 4 * 1000;
-  params.chunks = 7;
-  params.streams = 2;
-  params.rounds = 2;
-  params.block = 64;
-  HostTraceSink sink;
-  auto check = trace_moving_data(*device, params, sink);
-  ASSERT_TRUE(check.is_ok()) << check.message();
-  EXPECT_TRUE(check->passed) << check->describe();
-  const TraceSummary summary = summarize(sink.records(), chunk_config(1000, 64));
-  EXPECT_EQ(summary.idle_threads, 24u) << "16 blocks of 64 over 1000 elements";
-  EXPECT_EQ(summary.unwritten, 0u);
-  EXPECT_EQ(summary.written_more, 0u);
-}
-
 }  // namespace
 }  // namespace tl::compute

@@ -31,11 +31,10 @@ MatrixAddRequest quick(const MatrixAddParams& p) {
   return request;
 }
 
-TEST_F(MatrixAddGpu, BothMappingsMatchTheCpuReference) {
+// Sizes a GPU adds in milliseconds (the odd ones on every device are
+// lessons/03_2d_blocks/tests/test_matrix_add.cpp): 4096² and one past it each way.
+TEST_F(MatrixAddGpu, LargeMatricesMatchTheCpuReferenceUnderBothMappings) {
   for (const MatrixAddParams& p : {
-           covering(1, 1, {16, 16, 1}, MatrixMapping::kXToCol),
-           covering(37, 53, {16, 16, 1}, MatrixMapping::kXToRow),
-           covering(1000, 3, {32, 8, 1}, MatrixMapping::kXToCol),
            covering(4096, 4096, {32, 8, 1}, MatrixMapping::kXToCol),
            covering(4095, 4097, {16, 16, 1}, MatrixMapping::kXToRow),
        }) {

@@ -1,7 +1,7 @@
-// The matrix-multiply ladder's new rungs (uncoalesced, the register-tiled and warp-tiled kernels)
-// on the emulator: every rung against the CPU reference on sizes that are no multiple of any tile,
-// the float4 fallbacks for unaligned matrices, one write per element in the traces, and the refusal
-// of block shapes a rung is not built for.
+// The matrix-multiply ladder on the emulator alone: the uncoalesced kernel's mapping, the float4
+// fallbacks for unaligned matrices (host memory, by the emulator's kernel table) and the refusal of
+// block shapes a rung is not built for. Every rung against the reference on every device is
+// lessons/04_matmul/tests/test_matmul_ladder.cpp.
 
 #include <gtest/gtest.h>
 
@@ -22,63 +22,6 @@ namespace {
 using lessons::MatmulKernel;
 using lessons::MatmulSize;
 using lessons::MatmulVariant;
-
-std::vector<MatmulVariant> every_rung() {
-  std::vector<MatmulVariant> variants;
-  for (MatmulKernel kernel : lessons::kMatmulLadder) {
-    variants.push_back({kernel, 16, {16, 8, 1}});
-  }
-  return variants;
-}
-
-class MatmulLadderEmulated : public ::testing::TestWithParam<MatmulSize> {
- protected:
-  std::unique_ptr<Device> device_ = make_emulator_device();
-};
-
-TEST_P(MatmulLadderEmulated, EveryRungMatchesTheCpuReference) {
-  const MatmulSize size = GetParam();
-  MatmulRequest request;
-  request.size = size;
-  request.variants = every_rung();
-  request.warmup = 0;
-  request.repeats = 1;
-  request.time_cpu = false;
-  request.cublas = false;
-  auto report = run_matmul(*device_, request);
-  ASSERT_TRUE(report.is_ok()) << report.message();
-  ASSERT_EQ(report->kernels.size(), std::size(lessons::kMatmulLadder));
-  for (const MatmulTiming& row : report->kernels) {
-    ASSERT_TRUE(row.ran()) << row.name << ": " << row.skipped;
-    ASSERT_TRUE(row.check.has_value()) << row.name;
-    EXPECT_TRUE(row.check->passed)
-        << size.to_string() << " " << row.name << ": " << row.check->describe();
-  }
-}
-
-TEST_P(MatmulLadderEmulated, EveryRungTracesEachElementOnce) {
-  const MatmulSize size = GetParam();
-  for (const MatmulVariant& variant : every_rung()) {
-    SCOPED_TRACE(variant.to_string());
-    const LaunchConfig config = lessons::matmul_covering_config(size, variant);
-    HostTraceSink sink;
-    auto traced = trace_matmul(*device_, size, variant, config, sink);
-    ASSERT_TRUE(traced.is_ok()) << traced.message();
-    ASSERT_TRUE(traced->check.has_value());
-    EXPECT_TRUE(traced->check->passed) << traced->check->describe();
-    const TraceSummary summary = summarize(sink.records(), config);
-    EXPECT_EQ(summary.unwritten, 0u);
-    EXPECT_EQ(summary.written_more, 0u);
-  }
-}
-
-INSTANTIATE_TEST_SUITE_P(OddSizes, MatmulLadderEmulated,
-                         ::testing::Values(MatmulSize{37, 53, 29},    // no multiple of any tile
-                                           MatmulSize{1, 1, 1},       // one element, one term
-                                           MatmulSize{130, 257, 66},  // just past whole tiles
-                                           MatmulSize{128, 128, 64},  // whole tiles: float4 path
-                                           MatmulSize{64, 132, 36},   // float4 rows, partial tiles
-                                           MatmulSize{70, 3, 1}));    // tall C, K = 1
 
 // The uncoalesced kernel turns the mapping round: x picks the row, y the column.
 TEST(MatmulLadderEmulatedTrace, UncoalescedThreadXPicksTheRow) {
