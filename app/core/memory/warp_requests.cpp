@@ -78,4 +78,20 @@ std::vector<WarpRequest> group_warp_requests(std::span<const LaneRecord> records
   return requests;
 }
 
+std::vector<std::uint64_t> blocks_to_record(std::uint64_t grid_blocks, std::uint64_t at_most) {
+  std::vector<std::uint64_t> blocks;
+  if (grid_blocks == 0 || at_most == 0) return blocks;
+  if (grid_blocks <= at_most || at_most == 1) {
+    const std::uint64_t n = std::min(grid_blocks, at_most);
+    for (std::uint64_t b = 0; b < n; ++b) blocks.push_back(b);
+    return blocks;
+  }
+  for (std::uint64_t i = 0; i < at_most; ++i) {
+    // i = 0 is block 0 and i = at_most - 1 the last block; rounding keeps them distinct.
+    blocks.push_back(i * (grid_blocks - 1) / (at_most - 1));
+  }
+  blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+  return blocks;
+}
+
 }  // namespace tl::memory

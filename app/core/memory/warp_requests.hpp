@@ -57,4 +57,10 @@ struct WarpRequest {
 // and a global pointer) falls into separate requests, as the GPU's generic loads split them.
 [[nodiscard]] std::vector<WarpRequest> group_warp_requests(std::span<const LaneRecord> records);
 
+// Which blocks of a grid to record when recording all would be too slow: every block of a grid of
+// at most `at_most`, else the first, the last (often a partial one at the data's edge) and blocks
+// spread evenly between, sorted. Figures for the grid are extrapolated from them.
+[[nodiscard]] std::vector<std::uint64_t> blocks_to_record(std::uint64_t grid_blocks,
+                                                          std::uint64_t at_most);
+
 }  // namespace tl::memory

@@ -70,5 +70,12 @@ TEST(GroupWarpRequests, LanesRecordedOutOfOrderComeBackInLaneOrder) {
   EXPECT_EQ(requests[0].lanes[2].lane, 9u);
 }
 
+TEST(BlocksToRecord, AllOfASmallGridElseTheEndsAndBlocksBetween) {
+  EXPECT_EQ(blocks_to_record(3, 4), (std::vector<std::uint64_t>{0, 1, 2}));
+  EXPECT_EQ(blocks_to_record(1000, 4), (std::vector<std::uint64_t>{0, 333, 666, 999}));
+  EXPECT_EQ(blocks_to_record(5, 1), (std::vector<std::uint64_t>{0}));
+  EXPECT_TRUE(blocks_to_record(0, 4).empty());
+}
+
 }  // namespace
 }  // namespace tl::memory
