@@ -338,9 +338,17 @@ Result<EmulatedLearnerModule::MemoryRecording> EmulatedLearnerModule::launch_rec
   if (!lock.owns_lock()) {
     return Error{ErrorKind::kInvalidArgument, "another launch is recording memory accesses"};
   }
+  using NewGeneration = void (*)();
+  const auto new_generation =
+      reinterpret_cast<NewGeneration>(::dlsym(handle_, "threadlab_learner_recording_generation"));
+  if (new_generation == nullptr) {
+    return Error{ErrorKind::kIoError, "the recording build lacks its generation entry; rebuild it"};
+  }
+  new_generation();
   g_recording.store(&session, std::memory_order_release);
   const Status status = launch(grid, block, dynamic_shared_bytes, args, workers);
   g_recording.store(nullptr, std::memory_order_release);
+  new_generation();
   if (!status) return Error{status.error()};
 
   // The learner's static __shared__ variables (not ThreadLab's own thread-locals, threadIdx and

@@ -254,9 +254,18 @@ THREADLAB_TSAN_ACCESS(16)
 
 namespace tl::emu::learner::recording {
 
+// How many recorded blocks run now, over all OS threads: while none does (most of a launch, when a
+// few blocks of many are recorded) an access costs its callback's call and one load of this plain
+// global, not a thread-local lookup (__tls_get_addr in a shared object). The host sets the
+// generation before and after each recording launch (threadlab_learner_recording_generation), so a
+// thread's flag from an earlier launch counts for nothing and the count starts from zero.
+inline std::uint32_t recorded_blocks_running = 0;
+inline std::uint32_t generation = 0;
+
 struct State {
   bool searched = false;
-  bool on = false;  // this block is recorded
+  bool on = false;               // this block is recorded
+  std::uint32_t generation = 0;  // of the launch that set `on`
   std::uintptr_t tls_low = 0, tls_bytes = 0;
   std::uintptr_t dynamic_low = 0, dynamic_bytes = 0;
 };
@@ -296,14 +305,25 @@ TL_RECORD_UNCHECKED inline void begin_thread(std::uint32_t linear) {
     }
   }
   if (linear != 0) return;
+  const std::uint32_t now = __atomic_load_n(&generation, __ATOMIC_RELAXED);
+  const bool was = s.on && s.generation == now;
   s.on = hooks->memory_recording_block() != 0;
+  s.generation = now;
+  if (was != s.on) {
+    if (s.on) {
+      __atomic_add_fetch(&recorded_blocks_running, 1u, __ATOMIC_RELAXED);
+    } else {
+      __atomic_sub_fetch(&recorded_blocks_running, 1u, __ATOMIC_RELAXED);
+    }
+  }
   s.dynamic_low = reinterpret_cast<std::uintptr_t>(hooks->dynamic_shared_memory());
   s.dynamic_bytes = s.dynamic_low == 0 ? 0 : hooks->dynamic_shared_memory_bytes();
 }
 
 TL_RECORD_UNCHECKED inline void record(void* address, std::size_t bytes, bool writing, void* pc) {
+  if (__atomic_load_n(&recorded_blocks_running, __ATOMIC_RELAXED) == 0) return;
   const State& s = state;
-  if (!s.on) return;
+  if (!s.on || s.generation != __atomic_load_n(&generation, __ATOMIC_RELAXED)) return;
   const auto at = reinterpret_cast<std::uintptr_t>(address);
   std::uint32_t flags = writing ? learner_abi::kAccessStore : 0;
   std::uint64_t where = at;
@@ -323,6 +343,13 @@ TL_RECORD_UNCHECKED inline void record(void* address, std::size_t bytes, bool wr
 // The host launches only a build that records (EmulatedLearnerModule::launch_recording_memory).
 extern "C" __attribute__((visibility("default"))) std::uint32_t threadlab_learner_records_memory() {
   return 1;
+}
+// Before and after each recording launch: a new generation, no recorded block running.
+extern "C" __attribute__((visibility("default"))) TL_RECORD_UNCHECKED void
+threadlab_learner_recording_generation() {
+  using namespace ::tl::emu::learner::recording;
+  __atomic_add_fetch(&generation, 1u, __ATOMIC_RELAXED);
+  __atomic_store_n(&recorded_blocks_running, 0u, __ATOMIC_RELAXED);
 }
 
 extern "C" {
