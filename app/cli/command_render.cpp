@@ -28,14 +28,13 @@ int command_render(const RenderOptions& options, std::ostream& out, std::ostream
       options.height > kMaxImageSide) {
     return fail(err, "--width and --height must be between 1 and 16384 pixels", kExitUsage);
   }
-  if (auto checked = configure_lesson(options.launch); !checked) {
-    return fail(err, checked.message(), kExitUsage);
-  }
+  auto configured = configure_lesson(options.launch);
+  if (!configured) return fail(err, configured.message(), kExitUsage);
   auto gl = platform::EglContext::create({});
   if (!gl) return fail(err, "no headless OpenGL context: " + gl.message(), kExitFailure);
   render::TraceBuffer buffer;
   std::ostringstream notes;
-  auto session = open_launch(options.launch, &buffer, notes);
+  auto session = open_launch(options.launch, std::move(*configured), &buffer, notes);
   if (!session) return fail(err, session.message(), open_launch_exit_status(session.error()));
   out << notes.str();
   const compute::Lesson& lesson = *(*session)->lesson();

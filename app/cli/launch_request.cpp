@@ -12,6 +12,20 @@ std::string_view chosen_lesson(const LaunchOptions& options) {
   return options.lesson.empty() ? compute::first_lesson_id() : std::string_view(options.lesson);
 }
 
+namespace {
+
+// --single-block: one block of a thread per element, for the data's current length (which the
+// backend's defaults may have changed since the command line's values were applied).
+Status apply_single_block(compute::Lesson& lesson) {
+  const DataShape shape = lesson.data_shape();
+  if (shape.rows > 1) return invalid_argument("--single-block is for 1D data");
+  const Status single = lesson.configure({{"grid", "1"}, {"block", std::to_string(shape.cols)}});
+  if (!single) return invalid_argument("--single-block: " + single.message());
+  return Status::ok();
+}
+
+}  // namespace
+
 Status apply_launch_options(compute::Lesson& lesson, const LaunchOptions& options) {
   lessons::ParamValues values(options.params.begin(), options.params.end());
   if (options.single_block) {
@@ -21,12 +35,7 @@ Status apply_launch_options(compute::Lesson& lesson, const LaunchOptions& option
     }
   }
   TL_RETURN_IF_ERROR(lesson.configure(values));
-  if (options.single_block) {
-    const DataShape shape = lesson.data_shape();
-    if (shape.rows > 1) return invalid_argument("--single-block is for 1D data");
-    const Status single = lesson.configure({{"grid", "1"}, {"block", std::to_string(shape.cols)}});
-    if (!single) return invalid_argument("--single-block: " + single.message());
-  }
+  if (options.single_block) TL_RETURN_IF_ERROR(apply_single_block(lesson));
   return Status::ok();
 }
 
@@ -38,38 +47,52 @@ Result<std::unique_ptr<compute::Lesson>> configure_lesson(const LaunchOptions& o
 }
 
 Result<std::unique_ptr<interop::LaunchSession>> open_launch(const LaunchOptions& options,
+                                                            std::unique_ptr<compute::Lesson> lesson,
                                                             render::TraceBuffer* buffer,
                                                             std::ostream& note) {
-  // The command line's own mistakes first, on a lesson at its plain defaults.
-  if (auto checked = configure_lesson(options); !checked) return checked.error();
   auto preference = interop::parse_backend_preference(options.backend);
   if (!preference) return Error{ErrorKind::kParseError, "--backend: " + preference.message()};
   auto session = interop::LaunchSession::open(*preference, buffer);
   if (!session) return Error{ErrorKind::kNoDevice, session.message()};
-  auto adapted = (*session)->select_lesson(chosen_lesson(options));
-  if (!adapted) return Error{ErrorKind::kNoDevice, adapted.message()};
-  const Status applied = apply_launch_options(*(*session)->lesson(), options);
-  if (!applied) return Error{ErrorKind::kNoDevice, applied.message()};
+  // The command line's values stay; the backend's defaults fill in the rest (and --single-block's
+  // grid and block, which follow the data's length, are set again after them).
+  lessons::ParamValues chosen(options.params.begin(), options.params.end());
+  if (options.single_block) chosen.insert({{"grid", "1"}, {"block", "1"}});
+  auto adopted = (*session)->adopt_lesson(std::move(lesson), chosen);
+  if (!adopted) return Error{ErrorKind::kNoDevice, adopted.message()};
+  compute::Lesson& opened = *(*session)->lesson();
+  if (options.single_block && !adopted->empty()) {
+    const Status single = apply_single_block(opened);
+    if (!single) return Error{ErrorKind::kNoDevice, single.message()};
+  }
   // A kernel that sizes its own blocks (the tiled matrix multiply launches TILE × TILE) does not
   // use --block: say so rather than ignore it silently.
   if (const auto asked = options.params.find("block"); asked != options.params.end()) {
-    if (const auto launched =
-            block_not_used(asked->second, (*session)->lesson()->launch_config().block)) {
+    if (const auto launched = block_not_used(asked->second, opened.launch_config().block)) {
       note << "note: --block " << asked->second << " is not used: this kernel launches blocks of "
            << to_string(*launched) << " threads (its own parameters set the block)\n";
     }
   }
-  std::string chosen;
-  for (const auto& [name, value] : *adapted) {
-    if (options.params.count(name) != 0) continue;
-    chosen += (chosen.empty() ? "" : ", ") + name + "=" + value;
+  std::string backend_chose;
+  for (const auto& [name, value] : *adopted) {
+    backend_chose += (backend_chose.empty() ? "" : ", ") + name + "=" + value;
   }
-  if (!chosen.empty()) {
+  if (!backend_chose.empty()) {
     note << "note: on the " << to_string((*session)->backend())
-         << " this lesson's defaults are smaller: " << chosen
+         << " this lesson's defaults are smaller: " << backend_chose
          << " (the GPU's would take minutes here; set them to choose)\n";
   }
   return session;
+}
+
+Result<std::unique_ptr<interop::LaunchSession>> open_launch(const LaunchOptions& options,
+                                                            render::TraceBuffer* buffer,
+                                                            std::ostream& note) {
+  // The command line's own mistakes first, before any device is opened: this lesson is the one
+  // the session then holds.
+  auto lesson = configure_lesson(options);
+  if (!lesson) return lesson.error();
+  return open_launch(options, std::move(*lesson), buffer, note);
 }
 
 int open_launch_exit_status(const Error& error) {

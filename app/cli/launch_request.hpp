@@ -27,6 +27,12 @@ Status apply_launch_options(compute::Lesson& lesson, const LaunchOptions& option
 Result<std::unique_ptr<interop::LaunchSession>> open_launch(const LaunchOptions& options,
                                                             render::TraceBuffer* buffer,
                                                             std::ostream& note);
+// The same with the lesson configure_lesson returned for `options` (a command that checks more
+// of its own options between the two steps): the session holds that lesson; none is made again.
+Result<std::unique_ptr<interop::LaunchSession>> open_launch(const LaunchOptions& options,
+                                                            std::unique_ptr<compute::Lesson> lesson,
+                                                            render::TraceBuffer* buffer,
+                                                            std::ostream& note);
 // The exit status for a failure of open_launch: 2 for the command line's mistakes, else 1.
 int open_launch_exit_status(const Error& error);
 

@@ -60,13 +60,23 @@ void LaunchSession::make_sink() {
 Result<lessons::ParamValues> LaunchSession::select_lesson(std::string_view id) {
   auto lesson = compute::make_lesson(id);
   if (!lesson) return lesson.error();
+  return adopt_lesson(std::move(*lesson), {});
+}
+
+Result<lessons::ParamValues> LaunchSession::adopt_lesson(std::unique_ptr<compute::Lesson> lesson,
+                                                         const lessons::ParamValues& chosen) {
+  if (!lesson) return invalid_argument("no lesson to open");
   // The one place where a backend changes a lesson's defaults: the emulator runs every thread on
-  // the CPU, so the GPU's sizes would take minutes there.
+  // the CPU, so the GPU's sizes would take minutes there. What the caller chose stays.
   lessons::ParamValues adapted;
   if (backend_ == BackendKind::kEmulator) {
-    adapted = (*lesson)->emulator_defaults();
+    auto named = lessons::with_canonical_names(lesson->params(), chosen);
+    if (!named) return named.error();
+    for (const auto& [name, value] : lesson->emulator_defaults()) {
+      if (named->count(name) == 0) adapted.emplace(name, value);
+    }
     if (!adapted.empty()) {
-      const Status smaller = (*lesson)->configure(adapted);
+      const Status smaller = lesson->configure(adapted);
       if (!smaller) {
         return Error{smaller.error().kind,
                      "the emulator's smaller defaults were refused: " + smaller.message()};
@@ -74,7 +84,7 @@ Result<lessons::ParamValues> LaunchSession::select_lesson(std::string_view id) {
     }
   }
   if (lesson_) lesson_->release_device_data();
-  lesson_ = std::move(*lesson);
+  lesson_ = std::move(lesson);
   return adapted;
 }
 

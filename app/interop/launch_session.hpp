@@ -102,6 +102,12 @@ class LaunchSession {
   // replaced the lesson's own defaults (the emulator's smaller sizes; empty: none), so that a
   // command can say which it chose.
   Result<lessons::ParamValues> select_lesson(std::string_view id);
+  // Makes `lesson`, already configured by its caller (the command line's values), the current
+  // lesson, with this backend's defaults applied to every parameter not named in `chosen` (the
+  // values the caller set, under any of their names). Returns the values the backend chose, as
+  // select_lesson does. On error the session keeps its previous lesson.
+  Result<lessons::ParamValues> adopt_lesson(std::unique_ptr<compute::Lesson> lesson,
+                                            const lessons::ParamValues& chosen);
   // A fresh copy of the current lesson with its values, for a measurement in the background.
   Result<std::unique_ptr<compute::Lesson>> copy_lesson() const;
 
