@@ -192,7 +192,8 @@ T (&dynamic_shared_array())
 // block's threads take turns on one worker. They use the compiler's __atomic builtins inside
 // functions the race check leaves alone (TL_EMU_NOT_RACE_CHECKED): an atomic access is never a
 // race.
-#if defined(THREADLAB_RACE_CHECK)
+// The Lab's memory recording build is instrumented the same way and leaves atomics alone too.
+#if defined(THREADLAB_RACE_CHECK) || defined(THREADLAB_MEMORY_RECORD)
 #define TL_EMU_NOT_RACE_CHECKED __attribute__((no_sanitize("thread"), noinline))
 #else
 #define TL_EMU_NOT_RACE_CHECKED

@@ -8,6 +8,12 @@
 // asserts nothing about time.
 //
 //   threadlab-emulator-bench [SIZE] [REPEATS]     (defaults: 256, 7)
+//   threadlab-emulator-bench --memory [REPEATS]    (default: 3)
+//
+// --memory times what recording memory accesses (issue 33) costs over the traced run it rides on,
+// for the Lab's matrix-add solution at 1024 x 1024 (2^20 elements) and its tiled-matmul solution at
+// 512^3: the exercise's own solution.cu, built with the Lab's prelude traced, then traced and
+// recording (4 blocks, the default), and the per-line table made from the records.
 
 #include <algorithm>
 #include <chrono>
@@ -15,6 +21,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -24,6 +32,8 @@
 #include <filesystem>
 
 #include "core/launch_config.hpp"
+#include "core/memory/memory_model.hpp"
+#include "core/memory/warp_requests.hpp"
 #include "core/result.hpp"
 #include "kernels/emulator/grid_executor.hpp"
 #include "kernels/kernel_registry.hpp"
@@ -133,9 +143,158 @@ int time_learner_reduction(int repeats) {
   return total == static_cast<float>(n) ? 0 : 1;
 }
 
+// The host side of the Lab prelude's Matrix<T> (app/lab/prelude/threadlab_lab.cuh), as the Lab's
+// emulator backend lays it out.
+struct MatrixArgument {
+  void* data;
+  int rows;
+  int cols;
+  void* trace;
+  void* fault;
+  unsigned parameter;
+};
+
+std::string read_text(const std::filesystem::path& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return {};
+  std::string text;
+  char buffer[4096];
+  std::size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) text.append(buffer, n);
+  std::fclose(f);
+  return text;
+}
+
+struct Matrices {
+  // Each array 256-byte aligned with a spare element past its end (the traced views' slot).
+  explicit Matrices(int count, std::size_t elements) {
+    for (int i = 0; i < count; ++i) {
+      const std::size_t bytes = ((elements + 1) * 4 + 255) / 256 * 256;
+      data.emplace_back(static_cast<float*>(std::aligned_alloc(256, bytes)), &std::free);
+      std::fill(data.back().get(), data.back().get() + elements + 1, 1.0f);
+      traces.emplace_back((elements + 1) * 4, 0u);  // 16-byte TraceRecords
+    }
+  }
+  std::vector<std::unique_ptr<float, void (*)(void*)>> data;
+  std::vector<std::vector<unsigned>> traces;
+};
+
+// Times one exercise solution traced, then traced and recording; prints the per-line table.
+int time_memory_recording(const char* exercise, const char* kernel, tl::Dim3 grid, tl::Dim3 block,
+                          const std::vector<std::pair<int, int>>& shapes,
+                          const std::vector<int>& scalars, int repeats) {
+  namespace fs = std::filesystem;
+  const fs::path root = THREADLAB_SOURCE_DIR;
+  const std::string source = read_text(root / "exercises" / exercise / "solution.cu");
+  const std::string prelude = read_text(root / "app/lab/prelude/threadlab_lab.cuh");
+  if (source.empty() || prelude.empty()) {
+    std::fprintf(stderr, "emulator-bench: cannot read %s's solution or the Lab prelude\n",
+                 exercise);
+    return 1;
+  }
+  const fs::path cache =
+      fs::temp_directory_path() / ("threadlab-emulator-bench-memory-" + std::to_string(::getpid()));
+  fs::remove_all(cache);
+  auto build = [&](bool record) -> std::optional<tl::lab::EmulatedLearnerModule> {
+    tl::lab::LearnerCompileOptions options;
+    options.preludes = {{"threadlab_lab.cuh", prelude}};
+    options.defines = {"TL_LAB_TRACED"};
+    options.record_memory = record;
+    const auto compiled = tl::lab::compile_learner_kernel(source, kernel, cache, options);
+    if (!compiled) {
+      std::fprintf(stderr, "emulator-bench: %s\n%s", compiled.failure().message.c_str(),
+                   compiled.failure().diagnostics.c_str());
+      return std::nullopt;
+    }
+    auto module = tl::lab::EmulatedLearnerModule::load(compiled.build().shared_object);
+    if (!module) {
+      std::fprintf(stderr, "emulator-bench: %s\n", module.message().c_str());
+      return std::nullopt;
+    }
+    return std::move(*module);
+  };
+  auto traced = build(false);
+  auto recording = build(true);
+  if (!traced || !recording) {
+    fs::remove_all(cache);
+    return 1;
+  }
+  std::size_t largest = 0;
+  for (const auto& [r, c] : shapes) largest = std::max(largest, std::size_t(r) * c);
+  Matrices m(static_cast<int>(shapes.size()), largest);
+  std::vector<unsigned char> fault(256, 0);
+  std::vector<MatrixArgument> matrices;
+  tl::lab::EmulatedLearnerModule::MemoryRecordingOptions options;
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const auto [rows, cols] = shapes[i];
+    matrices.push_back(
+        {m.data[i].get(), rows, cols, m.traces[i].data(), fault.data(), static_cast<unsigned>(i)});
+    options.global.push_back(
+        {reinterpret_cast<std::uint64_t>(m.data[i].get()), (std::uint64_t(rows) * cols + 1) * 4});
+  }
+  std::vector<int> ints = scalars;
+  std::vector<void*> args;
+  for (MatrixArgument& a : matrices) args.push_back(&a);
+  for (int& v : ints) args.push_back(&v);
+
+  const double traced_ms =
+      median_ms(repeats, [&] { return traced->launch(grid, block, 0, args.data()); });
+  tl::lab::EmulatedLearnerModule::MemoryRecording last;
+  const double recording_ms = median_ms(repeats, [&]() -> tl::Status {
+    auto r = recording->launch_recording_memory(grid, block, 0, args.data(), options);
+    if (!r) return r.error();
+    last = std::move(*r);
+    return tl::Status::ok();
+  });
+  const auto start = std::chrono::steady_clock::now();
+  const auto requests = tl::memory::group_warp_requests(last.records);
+  const tl::memory::MemoryTable table = tl::memory::tabulate_by_line(
+      requests, last.site_lines, last.recorded_blocks, last.grid_blocks);
+  const double table_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  fs::remove_all(cache);
+  if (traced_ms < 0 || recording_ms < 0) return 1;
+  std::printf("%s (%s), grid %ux%u of %ux%u threads, median of %d:\n", exercise, kernel, grid.x,
+              grid.y, block.x, block.y, repeats);
+  std::printf("  traced:            %9.2f ms\n", traced_ms);
+  std::printf("  traced, recording: %9.2f ms  (%.2fx; %llu of %llu blocks, %zu lane records)\n",
+              recording_ms, recording_ms / traced_ms,
+              static_cast<unsigned long long>(last.recorded_blocks),
+              static_cast<unsigned long long>(last.grid_blocks), last.records.size());
+  std::printf("  requests and table: %8.2f ms  (%zu warp requests)%s%s\n", table_ms,
+              requests.size(), last.lines_note.empty() ? "" : "; ", last.lines_note.c_str());
+  for (const tl::memory::LineTotals& row : table.rows) {
+    const bool global = row.space == tl::memory::MemorySpace::kGlobal;
+    std::printf("    line %3d %-6s %-5s %6llu requests  ", row.line, global ? "global" : "shared",
+                row.kind == tl::memory::AccessKind::kLoad ? "load" : "store",
+                static_cast<unsigned long long>(row.requests));
+    if (global) {
+      std::printf("%5.1f sectors/request (ideal %.1f)\n", row.sectors_per_request(),
+                  row.ideal_sectors_per_request());
+    } else {
+      std::printf("%llu bank conflicts\n", static_cast<unsigned long long>(row.bank_conflicts()));
+    }
+  }
+  return 0;
+}
+
+int time_memory_recordings(int repeats) {
+  // 2^20 elements: 1024 x 1024, 16 x 16 blocks, as the Lab launches the exercise.
+  int status =
+      time_memory_recording("03_matrix_add", "matrix_add", {64, 64, 1}, {16, 16, 1},
+                            {{1024, 1024}, {1024, 1024}, {1024, 1024}}, {1024, 1024}, repeats);
+  status |= time_memory_recording("08_matmul_tiled", "matmul_tiled", {32, 32, 1}, {16, 16, 1},
+                                  {{512, 512}, {512, 512}, {512, 512}}, {512, 512, 512}, repeats);
+  return status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "--memory") {
+    const int repeats = argc > 2 ? std::atoi(argv[2]) : 3;
+    return time_memory_recordings(repeats > 0 ? repeats : 3);
+  }
   const int size = argc > 1 ? std::atoi(argv[1]) : 256;
   const int repeats = argc > 2 ? std::atoi(argv[2]) : 7;
   if (size <= 0 || repeats <= 0) {

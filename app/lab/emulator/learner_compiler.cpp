@@ -34,7 +34,7 @@ namespace fs = std::filesystem;
 
 // Raised whenever the generated translation unit or the flags change meaning, so that no build
 // of an older ThreadLab is taken from the cache.
-constexpr std::string_view kGeneratorVersion = "learner-emulator-2";
+constexpr std::string_view kGeneratorVersion = "learner-emulator-3";
 
 std::vector<std::string> compile_flags() {
   return {"-std=c++20",
@@ -204,6 +204,11 @@ LearnerCompileResult compile_learner_kernel(std::string_view source, std::string
     return failure(Kind::kBadRequest,
                    "the kernel name \"" + std::string(kernel_name) + "\" is not a C++ identifier");
   }
+  if (options.check_shared_races && options.record_memory) {
+    // Both instrument every access with the same callbacks; one build does one of the two.
+    return failure(Kind::kBadRequest,
+                   "a build either checks shared-memory races or records memory accesses");
+  }
   const std::string compiler_name = options.compiler.empty() ? "c++" : options.compiler;
   const std::optional<fs::path> compiler = find_compiler(compiler_name);
   if (!compiler) {
@@ -256,6 +261,15 @@ LearnerCompileResult compile_learner_kernel(std::string_view source, std::string
     flags.push_back("-fsanitize=thread");
     flags.push_back("-DTHREADLAB_RACE_CHECK");
   }
+  if (options.record_memory) {
+    // The same instrumentation, other callbacks. Debug information names each access's line;
+    // no vectorizer, so that the host compiler does not merge a lane's neighbouring scalar
+    // accesses into one wide access that nvcc would not emit either.
+    std::replace(flags.begin(), flags.end(), std::string("-g0"), std::string("-g"));
+    flags.push_back("-fno-tree-vectorize");
+    flags.push_back("-fsanitize=thread");
+    flags.push_back("-DTHREADLAB_MEMORY_RECORD");
+  }
   for (const std::string& flag : link_flags()) flags.push_back(flag);
 
   std::uint64_t key = fnv1a(unit, texts_hash);
@@ -293,6 +307,7 @@ LearnerCompileResult compile_learner_kernel(std::string_view source, std::string
 
   // One step (compile and link), or, with the race check, two: the sanitizer's flag must not
   // reach the link, which would pull in its runtime.
+  const bool instrumented = options.check_shared_races || options.record_memory;
   const std::vector<std::string> link = link_flags();
   std::vector<std::string> compile_only;
   for (const std::string& flag : flags) {
@@ -300,18 +315,18 @@ LearnerCompileResult compile_learner_kernel(std::string_view source, std::string
   }
   const fs::path object_file = build_dir / ("lab_kernel." + pid + ".o");
   std::vector<std::string> argv = {compiler->string()};
-  argv.insert(argv.end(), options.check_shared_races ? compile_only.begin() : flags.begin(),
-              options.check_shared_races ? compile_only.end() : flags.end());
+  argv.insert(argv.end(), instrumented ? compile_only.begin() : flags.begin(),
+              instrumented ? compile_only.end() : flags.end());
   argv.push_back("-I" + include_dir->string());
   argv.push_back("-I.");
-  if (options.check_shared_races) argv.push_back("-c");
+  if (instrumented) argv.push_back("-c");
   argv.push_back("-o");
-  argv.push_back(options.check_shared_races ? object_file.filename().string()
-                                            : object_temporary.filename().string());
+  argv.push_back(instrumented ? object_file.filename().string()
+                              : object_temporary.filename().string());
   argv.push_back(unit_path.filename().string());
   const auto start = std::chrono::steady_clock::now();
   ProcessResult compiled = run_process(argv, build_dir, log_temporary);
-  if (options.check_shared_races && compiled.started && compiled.exit_code == 0) {
+  if (instrumented && compiled.started && compiled.exit_code == 0) {
     std::vector<std::string> link_argv = {compiler->string()};
     link_argv.insert(link_argv.end(), link.begin(), link.end());
     link_argv.push_back("-o");

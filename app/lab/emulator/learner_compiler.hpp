@@ -35,6 +35,11 @@ struct LearnerCompileOptions {
   // instruments every access (-fsanitize=thread, with ThreadLab's own callbacks instead of the
   // ThreadSanitizer runtime), so such a build runs several times slower: for checking, not timing.
   bool check_shared_races = false;
+  // Records every access to global and shared memory, with its site and line, for
+  // EmulatedLearnerModule::launch_recording_memory (the Memory tab's figures). The same
+  // instrumentation as the race check, with debug information and without the vectorizer; not
+  // together with check_shared_races.
+  bool record_memory = false;
 };
 
 struct LearnerBuild {

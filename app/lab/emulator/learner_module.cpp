@@ -10,6 +10,9 @@
 #include <iterator>
 #include <vector>
 
+#include <algorithm>
+#include <atomic>
+#include <map>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -17,6 +20,7 @@
 #include "core/launch_config.hpp"
 #include "kernels/emulator/cuda_emulation.hpp"
 #include "kernels/emulator/grid_executor.hpp"
+#include "lab/emulator/access_lines.hpp"
 #include "lab/emulator/runtime/learner_abi.hpp"
 
 namespace tl::lab {
@@ -129,13 +133,55 @@ void hook_current_thread_index(std::uint32_t thread[3]) {
   thread[2] = emu::threadIdx.z;
 }
 
+// The recording launch running now (one at a time): the blocks it records, each with the accesses
+// its threads reported. A block runs on one worker from start to end, so each buffer has one
+// writer; the worker finds its block's buffer once, as the block's thread 0 starts.
+struct RawAccess {
+  std::uint64_t pc;
+  std::uint64_t address;
+  std::uint32_t bytes;
+  std::uint32_t flags;
+  std::uint32_t thread;
+};
+struct RecordingSession {
+  std::vector<std::uint64_t> blocks;             // sorted
+  std::vector<std::vector<RawAccess>> accesses;  // per block, in the order above
+};
+std::mutex g_recording_mutex;  // one recording launch at a time
+std::atomic<RecordingSession*> g_recording{nullptr};
+thread_local std::vector<RawAccess>* t_block_accesses = nullptr;
+
+std::uint32_t hook_memory_recording_block() {
+  t_block_accesses = nullptr;
+  RecordingSession* session = g_recording.load(std::memory_order_acquire);
+  if (session == nullptr) return 0;
+  const std::uint64_t linear =
+      emu::blockIdx.x + std::uint64_t{emu::gridDim.x} *
+                            (emu::blockIdx.y + std::uint64_t{emu::gridDim.y} * emu::blockIdx.z);
+  const auto at = std::lower_bound(session->blocks.begin(), session->blocks.end(), linear);
+  if (at == session->blocks.end() || *at != linear) return 0;
+  t_block_accesses = &session->accesses[static_cast<std::size_t>(at - session->blocks.begin())];
+  return 1;
+}
+
+void hook_record_memory_access(std::uint64_t pc, std::uint64_t address, std::uint32_t bytes,
+                               std::uint32_t flags) {
+  std::vector<RawAccess>* accesses = t_block_accesses;
+  if (accesses == nullptr) return;
+  const std::uint32_t thread =
+      emu::threadIdx.x + emu::blockDim.x * (emu::threadIdx.y + emu::blockDim.y * emu::threadIdx.z);
+  accesses->push_back(RawAccess{pc, address, bytes, flags, thread});
+}
+
 const abi::HostHooks kHooks = {abi::kVersion,
                                hook_syncthreads,
                                hook_warp_operation,
                                hook_dynamic_shared_memory,
                                hook_dynamic_shared_memory_bytes,
                                hook_current_thread_index,
-                               hook_report_race};
+                               hook_report_race,
+                               hook_memory_recording_block,
+                               hook_record_memory_access};
 
 template <class Function>
 Function symbol(void* handle, const char* name) {
@@ -195,6 +241,8 @@ Result<EmulatedLearnerModule> EmulatedLearnerModule::load(const std::filesystem:
   module.parameter_count_ = count();
   module.uses_fibers_ = needs_fibers() != 0;
   module.thread_local_symbols_ = thread_local_symbols(path);
+  module.records_memory_ = ::dlsym(handle, "threadlab_learner_records_memory") != nullptr;
+  module.path_ = path;
   return module;
 }
 
@@ -203,6 +251,8 @@ EmulatedLearnerModule::EmulatedLearnerModule(EmulatedLearnerModule&& other) noex
       run_thread_(std::exchange(other.run_thread_, nullptr)),
       parameter_count_(other.parameter_count_),
       uses_fibers_(other.uses_fibers_),
+      records_memory_(other.records_memory_),
+      path_(std::move(other.path_)),
       thread_local_symbols_(std::move(other.thread_local_symbols_)) {}
 
 EmulatedLearnerModule& EmulatedLearnerModule::operator=(EmulatedLearnerModule&& other) noexcept {
@@ -212,6 +262,8 @@ EmulatedLearnerModule& EmulatedLearnerModule::operator=(EmulatedLearnerModule&& 
     run_thread_ = std::exchange(other.run_thread_, nullptr);
     parameter_count_ = other.parameter_count_;
     uses_fibers_ = other.uses_fibers_;
+    records_memory_ = other.records_memory_;
+    path_ = std::move(other.path_);
     thread_local_symbols_ = std::move(other.thread_local_symbols_);
   }
   return *this;
@@ -262,6 +314,112 @@ Status EmulatedLearnerModule::launch(const Dim3& grid, const Dim3& block,
                              {emu::gridDim.x, emu::gridDim.y, emu::gridDim.z}};
     run_thread(&at, args);
   });
+}
+
+Result<EmulatedLearnerModule::MemoryRecording> EmulatedLearnerModule::launch_recording_memory(
+    const Dim3& grid, const Dim3& block, std::size_t dynamic_shared_bytes, void** args,
+    const MemoryRecordingOptions& recording, unsigned workers) const {
+  if (!records_memory_) {
+    return Error{ErrorKind::kInvalidArgument,
+                 "this build of the kernel does not record memory accesses (build it with "
+                 "record_memory)"};
+  }
+  const std::uint64_t grid_blocks = std::uint64_t{grid.x} * grid.y * grid.z;
+  RecordingSession session;
+  session.blocks =
+      recording.blocks.empty() ? memory::blocks_to_record(grid_blocks, 4) : recording.blocks;
+  std::sort(session.blocks.begin(), session.blocks.end());
+  session.blocks.erase(std::unique(session.blocks.begin(), session.blocks.end()),
+                       session.blocks.end());
+  std::erase_if(session.blocks, [&](std::uint64_t b) { return b >= grid_blocks; });
+  session.accesses.resize(session.blocks.size());
+
+  std::unique_lock lock(g_recording_mutex, std::try_to_lock);
+  if (!lock.owns_lock()) {
+    return Error{ErrorKind::kInvalidArgument, "another launch is recording memory accesses"};
+  }
+  using NewGeneration = void (*)();
+  const auto new_generation =
+      reinterpret_cast<NewGeneration>(::dlsym(handle_, "threadlab_learner_recording_generation"));
+  if (new_generation == nullptr) {
+    return Error{ErrorKind::kIoError, "the recording build lacks its generation entry; rebuild it"};
+  }
+  new_generation();
+  g_recording.store(&session, std::memory_order_release);
+  const Status status = launch(grid, block, dynamic_shared_bytes, args, workers);
+  g_recording.store(nullptr, std::memory_order_release);
+  new_generation();
+  if (!status) return Error{status.error()};
+
+  // The learner's static __shared__ variables (not ThreadLab's own thread-locals, threadIdx and
+  // the like, which live in the same block); the dynamic shared memory follows them.
+  std::vector<const ThreadLocalSymbol*> shared_variables;
+  std::uint64_t static_end = 0;
+  for (const ThreadLocalSymbol& symbol : thread_local_symbols_) {
+    if (symbol.name.starts_with("tl::") || symbol.name.starts_with("std::") ||
+        symbol.name.starts_with("__")) {
+      continue;
+    }
+    shared_variables.push_back(&symbol);
+    static_end = std::max(static_end, symbol.offset + symbol.bytes);
+  }
+  const std::uint64_t dynamic_base = (static_end + 127) / 128 * 128;
+
+  MemoryRecording result;
+  result.grid_blocks = grid_blocks;
+  result.recorded_blocks = session.blocks.size();
+  std::map<std::uint64_t, std::uint32_t> site_of_pc;
+  Dl_info info{};
+  const std::uintptr_t base =
+      ::dladdr(run_thread_, &info) != 0 ? reinterpret_cast<std::uintptr_t>(info.dli_fbase) : 0;
+  for (std::size_t i = 0; i < session.blocks.size(); ++i) {
+    for (const RawAccess& a : session.accesses[i]) {
+      memory::LaneRecord r;
+      r.block = session.blocks[i];
+      r.thread = a.thread;
+      r.bytes = a.bytes;
+      r.kind = (a.flags & abi::kAccessStore) != 0 ? memory::AccessKind::kStore
+                                                  : memory::AccessKind::kLoad;
+      if ((a.flags & abi::kAccessStaticShared) != 0) {
+        const bool learners = std::any_of(
+            shared_variables.begin(), shared_variables.end(), [&](const ThreadLocalSymbol* v) {
+              return a.address >= v->offset && a.address < v->offset + v->bytes;
+            });
+        if (!learners) {
+          ++result.dropped_accesses;
+          continue;
+        }
+        r.space = memory::MemorySpace::kShared;
+        r.address = a.address;
+      } else if ((a.flags & abi::kAccessDynamicShared) != 0) {
+        r.space = memory::MemorySpace::kShared;
+        r.address = dynamic_base + a.address;
+      } else {
+        const bool in_arrays =
+            std::any_of(recording.global.begin(), recording.global.end(),
+                        [&](const MemoryRange& g) { return a.address - g.address < g.bytes; });
+        if (!in_arrays) {
+          ++result.dropped_accesses;
+          continue;
+        }
+        r.space = memory::MemorySpace::kGlobal;
+        r.address = a.address;
+      }
+      const auto [at, inserted] =
+          site_of_pc.try_emplace(a.pc, static_cast<std::uint32_t>(result.site_offsets.size()));
+      if (inserted) result.site_offsets.push_back(a.pc - base);
+      r.site = at->second;
+      result.records.push_back(r);
+    }
+  }
+  Result<std::vector<int>> lines = kernel_lines_of_sites(path_, result.site_offsets);
+  if (lines) {
+    result.site_lines = std::move(*lines);
+  } else {
+    result.site_lines.assign(result.site_offsets.size(), 0);
+    result.lines_note = lines.error().message;
+  }
+  return result;
 }
 
 }  // namespace tl::lab

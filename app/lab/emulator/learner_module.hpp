@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/dim3.hpp"
+#include "core/memory/warp_requests.hpp"
 #include "core/result.hpp"
 
 namespace tl::lab {
@@ -60,12 +61,46 @@ class EmulatedLearnerModule {
   // launch: the kernel ran to its end, and the caller decides what the finding means.
   [[nodiscard]] const std::string& last_shared_memory_race() const;
 
+  // Memory recording, for a build with LearnerCompileOptions::record_memory.
+  struct MemoryRange {
+    std::uint64_t address = 0;
+    std::uint64_t bytes = 0;
+  };
+  struct MemoryRecordingOptions {
+    // Linear block indices (x + gridDim.x * (y + gridDim.y * z)) whose every warp is recorded;
+    // empty: memory::blocks_to_record(grid blocks, 4).
+    std::vector<std::uint64_t> blocks;
+    // The kernel's arrays: an access outside them and outside shared memory (a parameter read
+    // from the argument array, the trace's records) is not the kernel's data and is dropped.
+    std::vector<MemoryRange> global;
+  };
+  struct MemoryRecording {
+    // Each lane's accesses in its program order; `site` indexes the vectors below. Shared-memory
+    // addresses are offsets: static __shared__ variables at their offset in the object's
+    // thread-local block, the dynamic shared memory after them from the next 128-byte boundary.
+    std::vector<memory::LaneRecord> records;
+    std::vector<std::uint64_t>
+        site_offsets;             // return address of the access's callback, in the object
+    std::vector<int> site_lines;  // kernel.cu's line of each site, 0 where unknown
+    std::string lines_note;       // why the lines are unknown, if they are
+    std::uint64_t recorded_blocks = 0;
+    std::uint64_t grid_blocks = 0;
+    std::uint64_t dropped_accesses = 0;  // outside the arrays and shared memory
+  };
+  // Runs the kernel as launch() does, recording the chosen blocks' accesses.
+  [[nodiscard]] Result<MemoryRecording> launch_recording_memory(
+      const Dim3& grid, const Dim3& block, std::size_t dynamic_shared_bytes, void** args,
+      const MemoryRecordingOptions& recording, unsigned workers = 0) const;
+  [[nodiscard]] bool records_memory() const { return records_memory_; }
+
  private:
   EmulatedLearnerModule() = default;
   void* handle_ = nullptr;
   void* run_thread_ = nullptr;  // ThreadlabLearnerRunThread
   std::uint32_t parameter_count_ = 0;
   bool uses_fibers_ = false;
+  bool records_memory_ = false;
+  std::filesystem::path path_;
   std::vector<ThreadLocalSymbol> thread_local_symbols_;
   mutable std::string last_race_;
 };

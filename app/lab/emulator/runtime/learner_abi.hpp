@@ -17,7 +17,7 @@
 namespace tl::emu::learner_abi {
 
 // Bumped whenever anything below changes; a shared object of another version is refused.
-inline constexpr std::uint32_t kVersion = 2;
+inline constexpr std::uint32_t kVersion = 3;
 
 struct Indices {
   std::uint32_t thread[3];
@@ -38,7 +38,18 @@ struct HostHooks {
   // A build with the shared-memory race check (THREADLAB_RACE_CHECK) reports the first race of a
   // block here (ThreadLab words it, naming the variable from the object's symbols).
   void (*report_race)(const struct RaceReport* report);
+  // A build that records memory accesses (THREADLAB_MEMORY_RECORD) asks, as each emulated thread
+  // starts, whether the block it belongs to is recorded (1) or not (0), and reports each access of
+  // a recorded block: `pc` the instruction after the access's callback (its site), `address` the
+  // byte address, or for shared memory the offset in its region (`flags`: kAccess*).
+  std::uint32_t (*memory_recording_block)();
+  void (*record_memory_access)(std::uint64_t pc, std::uint64_t address, std::uint32_t bytes,
+                               std::uint32_t flags);
 };
+
+inline constexpr std::uint32_t kAccessStore = 1;
+inline constexpr std::uint32_t kAccessStaticShared = 2;   // offset in the object's thread-locals
+inline constexpr std::uint32_t kAccessDynamicShared = 4;  // offset in the dynamic shared memory
 
 struct RaceReport {
   std::uint32_t block[3];

@@ -235,6 +235,159 @@ THREADLAB_TSAN_ACCESS(16)
 #define TL_LEARNER_BEGIN_THREAD(linear, count) ::tl::emu::learner::race::begin_thread(linear, count)
 #define TL_LEARNER_PASSED_BARRIER() ::tl::emu::learner::race::passed_barrier()
 #define TL_LEARNER_PASSED_WARP_OPERATION() ::tl::emu::learner::race::passed_warp_operation()
+#elif defined(THREADLAB_MEMORY_RECORD)
+// ---------------------------------------------------------------------------------------------
+// Memory recording (the Memory tab's figures). Built like the race check: -fsanitize=thread makes
+// the compiler call __tsan_read4(address), __tsan_write16(address), ... at every memory access,
+// and these functions are those callbacks. In a block the host records, each access goes to the
+// host with its site, the return address into the instrumented code (one per access instruction:
+// the host names its line from the object's debug information), and its address: for shared
+// memory (this object's thread-local block, where `__shared__` variables live, or the launch's
+// dynamic shared memory) the offset in that region, since the banks depend on the offset. The
+// host keeps the accesses to the kernel's arrays and its shared variables, and drops the rest
+// (its own thread-locals such as threadIdx, parameters read from the argument array). Atomics are
+// not instrumented (TL_EMU_NOT_RACE_CHECKED): they are not recorded.
+#include <dlfcn.h>
+#include <link.h>
+
+#define TL_RECORD_UNCHECKED __attribute__((no_sanitize("thread"), noinline))
+
+namespace tl::emu::learner::recording {
+
+// How many recorded blocks run now, over all OS threads: while none does (most of a launch, when a
+// few blocks of many are recorded) an access costs its callback's call and one load of this plain
+// global, not a thread-local lookup (__tls_get_addr in a shared object). The host sets the
+// generation before and after each recording launch (threadlab_learner_recording_generation), so a
+// thread's flag from an earlier launch counts for nothing and the count starts from zero.
+inline std::uint32_t recorded_blocks_running = 0;
+inline std::uint32_t generation = 0;
+
+struct State {
+  bool searched = false;
+  bool on = false;               // this block is recorded
+  std::uint32_t generation = 0;  // of the launch that set `on`
+  std::uintptr_t tls_low = 0, tls_bytes = 0;
+  std::uintptr_t dynamic_low = 0, dynamic_bytes = 0;
+};
+inline thread_local State state;
+
+struct ModuleSearch {
+  std::uintptr_t base;
+  std::uintptr_t tls_low;
+  std::uintptr_t tls_bytes;
+};
+
+TL_RECORD_UNCHECKED inline int find_own_tls(dl_phdr_info* info, std::size_t, void* data) {
+  auto* search = static_cast<ModuleSearch*>(data);
+  if (info->dlpi_addr != search->base) return 0;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    if (info->dlpi_phdr[i].p_type == PT_TLS) {
+      search->tls_low = reinterpret_cast<std::uintptr_t>(info->dlpi_tls_data);
+      search->tls_bytes = info->dlpi_phdr[i].p_memsz;
+    }
+  }
+  return 1;
+}
+
+// Called as each emulated thread starts; thread 0 starts every block.
+TL_RECORD_UNCHECKED inline void begin_thread(std::uint32_t linear) {
+  State& s = state;
+  if (!s.searched) {
+    // This OS thread's copy of the thread-local block (where the learner's __shared__ variables
+    // are): found once per OS thread, since each has its own.
+    s.searched = true;
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&find_own_tls), &info) != 0) {
+      ModuleSearch search{reinterpret_cast<std::uintptr_t>(info.dli_fbase), 0, 0};
+      dl_iterate_phdr(find_own_tls, &search);
+      s.tls_low = search.tls_low;
+      s.tls_bytes = search.tls_bytes;
+    }
+  }
+  if (linear != 0) return;
+  const std::uint32_t now = __atomic_load_n(&generation, __ATOMIC_RELAXED);
+  const bool was = s.on && s.generation == now;
+  s.on = hooks->memory_recording_block() != 0;
+  s.generation = now;
+  if (was != s.on) {
+    if (s.on) {
+      __atomic_add_fetch(&recorded_blocks_running, 1u, __ATOMIC_RELAXED);
+    } else {
+      __atomic_sub_fetch(&recorded_blocks_running, 1u, __ATOMIC_RELAXED);
+    }
+  }
+  s.dynamic_low = reinterpret_cast<std::uintptr_t>(hooks->dynamic_shared_memory());
+  s.dynamic_bytes = s.dynamic_low == 0 ? 0 : hooks->dynamic_shared_memory_bytes();
+}
+
+TL_RECORD_UNCHECKED inline void record(void* address, std::size_t bytes, bool writing, void* pc) {
+  if (__atomic_load_n(&recorded_blocks_running, __ATOMIC_RELAXED) == 0) return;
+  const State& s = state;
+  if (!s.on || s.generation != __atomic_load_n(&generation, __ATOMIC_RELAXED)) return;
+  const auto at = reinterpret_cast<std::uintptr_t>(address);
+  std::uint32_t flags = writing ? learner_abi::kAccessStore : 0;
+  std::uint64_t where = at;
+  if (at - s.tls_low < s.tls_bytes) {
+    flags |= learner_abi::kAccessStaticShared;
+    where = at - s.tls_low;
+  } else if (at - s.dynamic_low < s.dynamic_bytes) {
+    flags |= learner_abi::kAccessDynamicShared;
+    where = at - s.dynamic_low;
+  }
+  hooks->record_memory_access(reinterpret_cast<std::uintptr_t>(pc), where,
+                              static_cast<std::uint32_t>(bytes), flags);
+}
+
+}  // namespace tl::emu::learner::recording
+
+// The host launches only a build that records (EmulatedLearnerModule::launch_recording_memory).
+extern "C" __attribute__((visibility("default"))) std::uint32_t threadlab_learner_records_memory() {
+  return 1;
+}
+// Before and after each recording launch: a new generation, no recorded block running.
+extern "C" __attribute__((visibility("default"))) TL_RECORD_UNCHECKED void
+threadlab_learner_recording_generation() {
+  using namespace ::tl::emu::learner::recording;
+  __atomic_add_fetch(&generation, 1u, __ATOMIC_RELAXED);
+  __atomic_store_n(&recorded_blocks_running, 0u, __ATOMIC_RELAXED);
+}
+
+extern "C" {
+TL_RECORD_UNCHECKED void __tsan_init() {}
+TL_RECORD_UNCHECKED void __tsan_func_entry(void*) {}
+TL_RECORD_UNCHECKED void __tsan_func_exit() {}
+TL_RECORD_UNCHECKED void __tsan_vptr_update(void**, void*) {}
+TL_RECORD_UNCHECKED void __tsan_vptr_read(void**) {}
+TL_RECORD_UNCHECKED void __tsan_read_range(void* a, std::size_t n) {
+  if (n != 0) ::tl::emu::learner::recording::record(a, n, false, __builtin_return_address(0));
+}
+TL_RECORD_UNCHECKED void __tsan_write_range(void* a, std::size_t n) {
+  if (n != 0) ::tl::emu::learner::recording::record(a, n, true, __builtin_return_address(0));
+}
+#define THREADLAB_TSAN_ACCESS(bytes)                                                     \
+  TL_RECORD_UNCHECKED void __tsan_read##bytes(void* a) {                                 \
+    ::tl::emu::learner::recording::record(a, bytes, false, __builtin_return_address(0)); \
+  }                                                                                      \
+  TL_RECORD_UNCHECKED void __tsan_write##bytes(void* a) {                                \
+    ::tl::emu::learner::recording::record(a, bytes, true, __builtin_return_address(0));  \
+  }                                                                                      \
+  TL_RECORD_UNCHECKED void __tsan_unaligned_read##bytes(void* a) {                       \
+    ::tl::emu::learner::recording::record(a, bytes, false, __builtin_return_address(0)); \
+  }                                                                                      \
+  TL_RECORD_UNCHECKED void __tsan_unaligned_write##bytes(void* a) {                      \
+    ::tl::emu::learner::recording::record(a, bytes, true, __builtin_return_address(0));  \
+  }
+THREADLAB_TSAN_ACCESS(1)
+THREADLAB_TSAN_ACCESS(2)
+THREADLAB_TSAN_ACCESS(4)
+THREADLAB_TSAN_ACCESS(8)
+THREADLAB_TSAN_ACCESS(16)
+#undef THREADLAB_TSAN_ACCESS
+}
+#define TL_LEARNER_UNCHECKED TL_RECORD_UNCHECKED
+#define TL_LEARNER_BEGIN_THREAD(linear, count) ::tl::emu::learner::recording::begin_thread(linear)
+#define TL_LEARNER_PASSED_BARRIER()
+#define TL_LEARNER_PASSED_WARP_OPERATION()
 #else
 #define TL_LEARNER_UNCHECKED
 #define TL_LEARNER_BEGIN_THREAD(linear, count)
