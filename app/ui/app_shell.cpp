@@ -27,9 +27,44 @@
 #include "render/png_writer.hpp"
 #include "theme_keeper.hpp"
 #include "ui_root.hpp"
+#include "widgets/typed_input.hpp"
 
 namespace tl::ui {
 namespace {
+
+// Every key press, repeat and typed character, queued as GLFW reports it (widgets/typed_input.hpp):
+// ImGui 1.86 sees keys only as a state per frame, so at a few frames a second presses shorter than
+// a frame were lost. Installed before ImGui's own callbacks, which call these first and then update
+// ImGui's state as before.
+TypedEvent with_modifiers(TypedEvent event, int mods) {
+  event.shift = (mods & GLFW_MOD_SHIFT) != 0;
+  event.ctrl = (mods & GLFW_MOD_CONTROL) != 0;
+  event.alt = (mods & GLFW_MOD_ALT) != 0;
+  return event;
+}
+void queue_key(GLFWwindow* /*window*/, int key, int /*scancode*/, int action, int mods) {
+  if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
+  TypedEvent press;
+  press.key = key;
+  press.repeat = action == GLFW_REPEAT;
+  typed_input().push(with_modifiers(press, mods));
+}
+void queue_character(GLFWwindow* window, unsigned int code_point) {
+  TypedEvent typed;
+  typed.kind = TypedEvent::Kind::kCharacter;
+  typed.character = code_point;
+  // The char callback carries no modifiers: read them as they are now.
+  int mods = 0;
+  if (glfwGetKey(window, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS ||
+      glfwGetKey(window, GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS) {
+    mods |= GLFW_MOD_CONTROL;
+  }
+  if (glfwGetKey(window, GLFW_KEY_LEFT_ALT) == GLFW_PRESS ||
+      glfwGetKey(window, GLFW_KEY_RIGHT_ALT) == GLFW_PRESS) {
+    mods |= GLFW_MOD_ALT;
+  }
+  typed_input().push(with_modifiers(typed, mods));
+}
 
 constexpr const char* kGlslVersion = "#version 430";
 constexpr int kHeadlessWidth = 1600;
@@ -135,6 +170,9 @@ int run_window(const GuiOptions& options, interop::BackendPreference backend,
   ThemeKeeper theme(scale, loaded.settings.theme);
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);
+  glfwSetKeyCallback((*window)->native(), &queue_key);
+  glfwSetCharCallback((*window)->native(), &queue_character);
+  typed_input().set_connected(true);
   ImGui_ImplGlfw_InitForOpenGL((*window)->native(), true);
   ImGui_ImplOpenGL3_Init(kGlslVersion);
   const PlatformKeys keys = glfw_keys();
@@ -166,6 +204,7 @@ int run_window(const GuiOptions& options, interop::BackendPreference backend,
       for (int frame = 0; !(*window)->should_close(); ++frame) {
         const bool last = options.frames > 0 && frame == options.frames - 1;
         (*window)->poll_events();
+        typed_input().begin_frame();
         while (!startup_actions.empty() && (last || !app.busy())) {
           if (last) app.wait_until_idle(kMaxWaitForDemoStep);
           app.apply_lesson_action(startup_actions.front());
@@ -225,6 +264,7 @@ int run_window(const GuiOptions& options, interop::BackendPreference backend,
   }
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
+  typed_input().set_connected(false);
   return status;
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/editor/text_model.hpp"
 #include "ui/widgets/code_editor.hpp"
+#include "ui/widgets/typed_input.hpp"
 
 namespace tl::ui {
 namespace {
@@ -36,7 +37,12 @@ class CodeEditorHeadless : public testing::Test {
     io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
     frame();  // the window and the editor's layout now exist
   }
-  void TearDown() override { ImGui::DestroyContext(context_); }
+  void TearDown() override {
+    typed_input().set_connected(false);
+    typed_input().begin_frame();  // nothing queued leaks into the next test
+    typed_input().begin_frame();
+    ImGui::DestroyContext(context_);
+  }
 
   // One frame with the editor filling a fixed window; returns the vertices drawn.
   int frame() {
@@ -287,6 +293,83 @@ TEST_F(CodeEditorHeadless, ResultReportsChangesForAutosave) {
   EXPECT_FALSE(model_.changed());
   press(ImGuiKey_RightArrow);
   EXPECT_FALSE(model_.changed());
+}
+
+// What the window's GLFW callbacks queue (widgets/typed_input.hpp), as they queue it: presses
+// shorter than a frame, characters and keys interleaved.
+void queue_text(const std::string& text) {
+  for (char c : text) {
+    TypedEvent typed;
+    typed.kind = TypedEvent::Kind::kCharacter;
+    typed.character = static_cast<unsigned char>(c);
+    typed_input().push(typed);
+  }
+}
+void queue_key(ImGuiKey_ key, bool ctrl = false) {
+  TypedEvent press;
+  press.key = native(key);
+  press.ctrl = ctrl;
+  typed_input().push(press);
+}
+
+// A slow window (9 frames a second on software GL) sees a whole line typed within one frame:
+// every key and character arrives, in the order typed. Read from ImGui's per-frame state, the
+// Enter and Backspace pressed and released within the frame would never be seen.
+TEST_F(CodeEditorHeadless, EverythingTypedWithinOneFrameArrivesInOrder) {
+  click({0, 0});
+  ASSERT_TRUE(state_.focused);
+  typed_input().set_connected(true);
+  queue_text("x = 1;");
+  queue_key(ImGuiKey_Enter);
+  queue_text("y = 2");
+  queue_key(ImGuiKey_Backspace);
+  queue_text("3;");
+  queue_key(ImGuiKey_Enter);
+  queue_key(ImGuiKey_UpArrow);
+  queue_key(ImGuiKey_Home);
+  queue_text("//");
+  typed_input().begin_frame();  // as the window does after polling its events
+  frame();
+  EXPECT_EQ(model_.text(), "x = 1;\n//y = 3;\n");
+  // Ctrl+Z in the same stream undoes what the stream typed last.
+  queue_key(ImGuiKey_Z, /*ctrl=*/true);
+  typed_input().begin_frame();
+  frame();
+  EXPECT_EQ(model_.text(), "x = 1;\ny = 3;\n");
+}
+
+// Typing at twice the frame rate, for 200 keystrokes: two events a frame, nothing lost.
+TEST_F(CodeEditorHeadless, TypingFasterThanTheFrameRateLosesNothing) {
+  click({0, 0});
+  ASSERT_TRUE(state_.focused);
+  typed_input().set_connected(true);
+  std::string expected;
+  for (int i = 0; i < 100; ++i) {
+    const char c = static_cast<char>('a' + i % 26);
+    queue_text(std::string(1, c));
+    expected += c;
+    if (i % 10 == 9) {
+      queue_key(ImGuiKey_Enter);
+      expected += '\n';
+    } else {
+      queue_text(" ");
+      expected += ' ';
+    }
+    typed_input().begin_frame();
+    frame();
+  }
+  EXPECT_EQ(model_.text(), expected);
+  EXPECT_EQ(typed_input().dropped(), 0u);
+}
+
+// Keys typed while the editor does not have the keyboard go elsewhere, not into the text.
+TEST_F(CodeEditorHeadless, QueuedKeysReachOnlyAFocusedEditor) {
+  typed_input().set_connected(true);
+  queue_text("lost");
+  queue_key(ImGuiKey_Enter);
+  typed_input().begin_frame();
+  frame();
+  EXPECT_EQ(model_.text(), "");
 }
 
 }  // namespace

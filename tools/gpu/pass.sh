@@ -22,7 +22,7 @@ export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/cuda/lib${LD_LIBRARY_PAT
 # thousands of times slower: those tools get the tests on small sizes, which still run every kernel
 # with shared memory and barriers (tiled matmul, the fused dense layer, the dense layer's fast GEMV
 # and its pipelined GEMM with asynchronous copies) and every traced path.
-readonly kSmallTests='*MatmulTensorGpu*:MatmulLadderGpu.EveryPipelinedShape*:*VectorizedKernel*:TrainingGpu.Gradients*:*Trace*:*GridTooSmall*:*OddSizes*:*Refused*:*Invalid*:*Oversized*:*DenseFast*:-*StickyError*'
+readonly kSmallTests='*MatmulTensorGpu*:MatmulLadderGpu.EveryPipelinedShape*:*Vectorized*:TrainingGpu.Gradients*:*Trace*:*GridTooSmall*:*OddSizes*:*Refused*:*Invalid*:*Oversized*:*DenseLayerFast*:Devices/MatrixAddKernels*:-*StickyError*'
 sanitize() {
   local tool=$1 filter=$2
   echo "== compute-sanitizer --tool $tool (tests: $filter)"

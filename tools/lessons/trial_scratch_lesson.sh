@@ -6,7 +6,8 @@
 #   2. a new kernel set recompiles none of the app: only the new lesson's files, its generated
 #      executor files, the generated registries and the embedded texts, then archives and links
 #      (the .ninja_log entries the rebuild added); and those compile without a warning;
-#   3. registering it is enough for the generic suites to run it: the emulator's every-lesson,
+#   3. registering it is enough for the generic suites to run it, and its own test in its tests/
+#      folder: the emulator's every-lesson,
 #      kernel-registry and mapping-probe suites, the window's lesson-link, emulator-note,
 #      guided-step and every-lesson-view tests, the documented links, the layer check; and
 #      `threadlab run --lesson saxpy --backend emulator --check` runs it and passes its check.
@@ -168,13 +169,15 @@ expect_ran() {  # log, gtest name that must have passed
 }
 
 emulator_filter="LessonRegistry.*:Registered/EveryLesson.*:KernelRegistry.*"
-emulator_filter+=":Registered/EveryKernelSet.*:MappingProbe.*"
+emulator_filter+=":Registered/EveryKernelSet.*:MappingProbe.*:Devices/SaxpyKernels.*"
 run_suite "emulator suites: ${emulator_filter}" "${logs}/emulator-tests.log" \
   build/tests/emulator/threadlab_emulator_tests --gtest_filter="${emulator_filter}"
 expect_ran "${logs}/emulator-tests.log" "Registered/EveryLesson.DefaultsRunTimedAndPassTheCheck/${lesson_id}"
 expect_ran "${logs}/emulator-tests.log" "Registered/EveryLesson.DefaultsTraceEveryElementOnce/${lesson_id}"
 expect_ran "${logs}/emulator-tests.log" "Registered/EveryKernelSet.TimedAndTracedKernelsMapThreadsAlike/${kernel_set}"
 expect_ran "${logs}/emulator-tests.log" "KernelRegistry.TheEmulatorListsEveryDeclaredSetOnce"
+# The lesson's own test (its tests/ folder), found by the build as its sources are.
+expect_ran "${logs}/emulator-tests.log" "Devices/SaxpyKernels.MatchTheReferenceInPlaceAndLeaveThePastTheEndAlone/Emulator"
 say "  $(grep -c "^\[       OK \].*/${lesson_id}\b" "${logs}/emulator-tests.log") tests of the lesson and its set passed, $(grep -m1 -o '[0-9]* tests\? from [0-9]* test suites\? ran' "${logs}/emulator-tests.log")"
 
 gui_filter="LessonLinks.*:EmulatorNotes.*:ClassroomTest.EveryLesson*:Registered/EveryLessonViews.*/${lesson_id}"

@@ -1,4 +1,5 @@
 #include "ui/widgets/code_editor.hpp"
+#include "ui/widgets/typed_input.hpp"
 
 #include <imgui_internal.h>  // GetActiveID and the "wants text input" flag, absent from 1.86's API
 
@@ -158,36 +159,32 @@ bool draw_find_bar(editor::TextModel& model, CodeEditorState& state) {
   return field_active;
 }
 
-// This frame's keys, applied to the model. Returns whether the cursor moved or the text changed.
-bool handle_keyboard(editor::TextModel& model, CodeEditorState& state,
-                     const CodeEditorOptions& options, int page_lines) {
-  const ImGuiIO& io = ImGui::GetIO();
-  const bool shift = io.KeyShift;
-  const bool ctrl = io.KeyCtrl;
-  const TextPosition cursor_before = model.cursor();
-  const TextPosition anchor_before = model.anchor();
-  const std::uint64_t version_before = model.version();
-
-  if (ctrl && !io.KeyAlt) {
-    if (pressed(ImGuiKey_Z)) {
+// One key press (or repeat) applied to the model, with the modifiers held when it was pressed.
+void apply_key(editor::TextModel& model, CodeEditorState& state, const CodeEditorOptions& options,
+               int page_lines, const TypedEvent& press) {
+  const auto is = [&](ImGuiKey key) { return press.key == ImGui::GetKeyIndex(key); };
+  const bool shift = press.shift;
+  const bool ctrl = press.ctrl;
+  if (ctrl && !press.alt) {
+    if (is(ImGuiKey_Z)) {
       if (shift) {
         model.redo();
       } else {
         model.undo();
       }
-    } else if (pressed(ImGuiKey_Y)) {
+    } else if (is(ImGuiKey_Y)) {
       model.redo();
-    } else if (pressed(ImGuiKey_A)) {
+    } else if (is(ImGuiKey_A)) {
       model.select_all();
-    } else if (pressed(ImGuiKey_C)) {
+    } else if (is(ImGuiKey_C)) {
       if (model.has_selection()) ImGui::SetClipboardText(model.selected_text().c_str());
-    } else if (pressed(ImGuiKey_X)) {
+    } else if (is(ImGuiKey_X)) {
       if (model.has_selection() && !model.read_only()) {
         ImGui::SetClipboardText(model.cut().c_str());
       }
-    } else if (pressed(ImGuiKey_V)) {
+    } else if (is(ImGuiKey_V)) {
       if (const char* text = ImGui::GetClipboardText(); text != nullptr) model.insert_text(text);
-    } else if (pressed_index(options.find_key)) {
+    } else if (press.key == options.find_key && !press.repeat) {
       state.find_open = true;
       state.focus_find_field = true;
       state.focused = false;  // the keys go to the find field until it closes
@@ -201,63 +198,112 @@ bool handle_keyboard(editor::TextModel& model, CodeEditorState& state,
     }
   }
 
-  if (pressed(ImGuiKey_LeftArrow)) {
+  if (is(ImGuiKey_LeftArrow)) {
     if (ctrl) {
       model.move_word_left(shift);
     } else {
       model.move_left(shift);
     }
-  } else if (pressed(ImGuiKey_RightArrow)) {
+  } else if (is(ImGuiKey_RightArrow)) {
     if (ctrl) {
       model.move_word_right(shift);
     } else {
       model.move_right(shift);
     }
-  } else if (pressed(ImGuiKey_UpArrow)) {
+  } else if (is(ImGuiKey_UpArrow)) {
     model.move_up(1, shift);
-  } else if (pressed(ImGuiKey_DownArrow)) {
+  } else if (is(ImGuiKey_DownArrow)) {
     model.move_down(1, shift);
-  } else if (pressed(ImGuiKey_PageUp)) {
+  } else if (is(ImGuiKey_PageUp)) {
     model.move_up(page_lines, shift);
-  } else if (pressed(ImGuiKey_PageDown)) {
+  } else if (is(ImGuiKey_PageDown)) {
     model.move_down(page_lines, shift);
-  } else if (pressed(ImGuiKey_Home)) {
+  } else if (is(ImGuiKey_Home)) {
     if (ctrl) {
       model.move_to_start(shift);
     } else {
       model.move_home(shift);
     }
-  } else if (pressed(ImGuiKey_End)) {
+  } else if (is(ImGuiKey_End)) {
     if (ctrl) {
       model.move_to_end(shift);
     } else {
       model.move_end(shift);
     }
-  } else if (!ctrl && (pressed(ImGuiKey_Enter) || pressed(ImGuiKey_KeyPadEnter))) {
+  } else if (!ctrl && (is(ImGuiKey_Enter) || is(ImGuiKey_KeyPadEnter))) {
     model.new_line();  // Ctrl+Enter is the caller's (the Lab's Check)
-  } else if (pressed(ImGuiKey_Tab)) {
+  } else if (is(ImGuiKey_Tab)) {
     if (shift) {
       model.unindent();
     } else {
       model.indent();
     }
-  } else if (pressed(ImGuiKey_Backspace)) {
+  } else if (is(ImGuiKey_Backspace)) {
     model.backspace();
-  } else if (pressed(ImGuiKey_Delete)) {
+  } else if (is(ImGuiKey_Delete)) {
     model.delete_forward();
-  } else if (pressed(ImGuiKey_Escape) && model.has_selection()) {
+  } else if (is(ImGuiKey_Escape) && model.has_selection()) {
     model.set_cursor(model.cursor());
   }
+}
 
-  // Typed characters; Ctrl combinations are commands (AltGr, which is Ctrl+Alt on some layouts,
-  // still types).
-  if (!ctrl || io.KeyAlt) {
-    // One call per character, so several typed within a frame group for undo as if typed apart.
+// One typed character; Ctrl combinations are commands (AltGr, which is Ctrl+Alt on some layouts,
+// still types). One call per character, so several typed within a frame group for undo as if
+// typed apart.
+void apply_character(editor::TextModel& model, const TypedEvent& typed) {
+  if (typed.ctrl && !typed.alt) return;
+  if (typed.character < 0x20 || typed.character == 0x7F) return;  // Enter and Tab come as keys
+  std::string text;
+  append_utf8(text, typed.character);
+  model.type_text(text);
+}
+
+// The keys the editor acts on, for a frame read from ImGui's per-frame state.
+constexpr ImGuiKey kEditorKeys[] = {
+    ImGuiKey_Z,       ImGuiKey_Y,         ImGuiKey_A,         ImGuiKey_C,
+    ImGuiKey_X,       ImGuiKey_V,         ImGuiKey_LeftArrow, ImGuiKey_RightArrow,
+    ImGuiKey_UpArrow, ImGuiKey_DownArrow, ImGuiKey_PageUp,    ImGuiKey_PageDown,
+    ImGuiKey_Home,    ImGuiKey_End,       ImGuiKey_Enter,     ImGuiKey_KeyPadEnter,
+    ImGuiKey_Tab,     ImGuiKey_Backspace, ImGuiKey_Delete,    ImGuiKey_Escape};
+
+// This frame's keys and characters, applied to the model in the order they were typed. Returns
+// whether the cursor moved or the text changed.
+bool handle_keyboard(editor::TextModel& model, CodeEditorState& state,
+                     const CodeEditorOptions& options, int page_lines) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const TextPosition cursor_before = model.cursor();
+  const TextPosition anchor_before = model.anchor();
+  const std::uint64_t version_before = model.version();
+
+  if (typed_input().connected()) {
+    // The window's callbacks saw every press and character since the last frame, in order.
+    for (const TypedEvent& typed : typed_input().this_frame()) {
+      if (typed.kind == TypedEvent::Kind::kCharacter) {
+        apply_character(model, typed);
+      } else {
+        apply_key(model, state, options, page_lines, typed);
+      }
+    }
+  } else {
+    // No platform queue (a headless context driven through ImGuiIO): what this frame's state says.
+    TypedEvent press;
+    press.shift = io.KeyShift;
+    press.ctrl = io.KeyCtrl;
+    press.alt = io.KeyAlt;
+    for (ImGuiKey key : kEditorKeys) {
+      if (!pressed(key)) continue;
+      press.key = ImGui::GetKeyIndex(key);
+      apply_key(model, state, options, page_lines, press);
+    }
+    if (pressed_index(options.find_key)) {
+      press.key = options.find_key;
+      apply_key(model, state, options, page_lines, press);
+    }
     for (ImWchar c : io.InputQueueCharacters) {
-      if (c < 0x20 || c == 0x7F) continue;  // Enter and Tab come as keys above
-      std::string typed;
-      append_utf8(typed, c);
-      model.type_text(typed);
+      TypedEvent typed = press;
+      typed.kind = TypedEvent::Kind::kCharacter;
+      typed.character = c;
+      apply_character(model, typed);
     }
   }
   return model.cursor() != cursor_before || model.anchor() != anchor_before ||

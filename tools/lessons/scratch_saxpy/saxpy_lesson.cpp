@@ -71,7 +71,8 @@ class SaxpyLesson final : public ParameterizedLesson {
     apply_defaults();
   }
 
-  Status apply(const lessons::ParamReader& reader, const lessons::ParamValues& values) override {
+  Status apply(const lessons::ParamReader& reader,
+               const lessons::ParamValues& /*values*/) override {
     auto n = reader.count("n");
     if (!n) return n.error();
     TL_RETURN_IF_ERROR(lessons::validate_saxpy_size(*n, 0));
