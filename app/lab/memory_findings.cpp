@@ -105,6 +105,43 @@ std::string memory_scope_label(const MemoryFindings& findings) {
   return text;
 }
 
+std::string memory_badge(const LineTotals& row) {
+  if (row.space == MemorySpace::kGlobal) {
+    std::string badge = per_request_text(row.sectors_per_request()) + " sectors / request — ";
+    if (row.sectors <= row.ideal_sectors) return badge + "ideal";
+    return badge +
+           per_request_text(static_cast<double>(row.sectors) /
+                            static_cast<double>(row.ideal_sectors)) +
+           "× the bytes needed";
+  }
+  if (row.bank_conflicts() == 0) return "no bank conflict";
+  return std::to_string(row.worst_conflict_degree) + "-way bank conflict";
+}
+
+std::vector<MemoryLine> memory_lines(const Exercise& exercise, std::string_view source,
+                                     const MemoryFindings& findings) {
+  std::vector<MemoryLine> lines;
+  const std::vector<LineTotals>& rows = findings.reply.table.rows;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const LineTotals& row = rows[i];
+    MemoryLine line;
+    line.line = row.line;
+    line.source = source_line(source, row.line);
+    const bool load = row.kind == AccessKind::kLoad;
+    line.access = row.space == MemorySpace::kShared
+                      ? std::string(load ? "shared-memory load" : "shared-memory store")
+                      : std::string(load ? "load of " : "store to ") +
+                            row_target(exercise, findings.reply, i);
+    line.badge = memory_badge(row);
+    if (i < findings.notes.size()) {
+      line.note = findings.notes[i].text;
+      line.ideal = findings.notes[i].ideal;
+    }
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
 std::string source_line(std::string_view source, int line) {
   if (line <= 0) return {};
   std::size_t start = 0;

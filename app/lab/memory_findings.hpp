@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/memory/memory_model.hpp"
 #include "lab/exercise.hpp"
 #include "lab/worker/lab_protocol.hpp"
 
@@ -43,6 +44,23 @@ struct MemoryFindings {
 // "every warp of 4 of 4096 blocks of ...: counts are those blocks'; the grid's are about 1024×
 // (extrapolated)"; and, on the GPU, that the figures are the emulator's model.
 [[nodiscard]] std::string memory_scope_label(const MemoryFindings& findings);
+
+// A row's badge in the Memory panel: "4 sectors / request — ideal", "32 sectors / request — 8×
+// the bytes needed", "no bank conflict", "8-way bank conflict".
+[[nodiscard]] std::string memory_badge(const memory::LineTotals& row);
+
+// One access line as the Lab's Memory panel lists it; computed once per verdict, drawn as is.
+struct MemoryLine {
+  int line = 0;
+  std::string source;  // the line's text, trimmed
+  std::string access;  // "load of `in`", "store to `out`", "shared-memory load"
+  std::string badge;   // memory_badge
+  std::string note;    // the verdict's note, for the tooltip
+  bool ideal = false;
+};
+[[nodiscard]] std::vector<MemoryLine> memory_lines(const Exercise& exercise,
+                                                   std::string_view source,
+                                                   const MemoryFindings& findings);
 
 // The line's text in the source (1-based), trimmed; empty beyond its end.
 [[nodiscard]] std::string source_line(std::string_view source, int line);

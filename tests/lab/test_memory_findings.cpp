@@ -87,6 +87,34 @@ TEST(MemoryScope, SaysWhetherTheCountsAreExactOrExtrapolatedAndWhoseModelTheyAre
       << label;
 }
 
+TEST(MemoryBadges, ShowSectorsAgainstTheIdealAndTheConflictDegree) {
+  const Exercise& e = *find_exercise("transpose");
+  const MemoryFindings findings = transpose_findings();
+  const auto& rows = findings.reply.table.rows;
+  EXPECT_EQ(memory_badge(rows[0]), "4 sectors / request — ideal");
+  EXPECT_EQ(memory_badge(rows[1]), "32 sectors / request — 8× the bytes needed");
+  EXPECT_EQ(memory_badge(rows[2]), "32-way bank conflict");
+  memory::LineTotals padded = rows[2];
+  padded.wavefronts = padded.ideal_wavefronts;
+  padded.worst_conflict_degree = 1;
+  EXPECT_EQ(memory_badge(padded), "no bank conflict");
+
+  std::string source;
+  for (int line = 1; line <= 11; ++line) source += "  // line " + std::to_string(line) + "\n";
+  MemoryFindings with_notes = findings;
+  with_notes.notes = memory_notes(e, findings.reply);
+  const std::vector<MemoryLine> lines = memory_lines(e, source, with_notes);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0].line, 6);
+  EXPECT_EQ(lines[0].source, "// line 6");
+  EXPECT_EQ(lines[0].access, "load of `in`");
+  EXPECT_TRUE(lines[0].ideal);
+  EXPECT_EQ(lines[1].access, "store to `out`");
+  EXPECT_EQ(lines[1].note, with_notes.notes[1].text);
+  EXPECT_EQ(lines[2].access, "shared-memory load");
+  EXPECT_FALSE(lines[2].ideal);
+}
+
 TEST(MemoryNotes, SourceLinesAreTrimmedAndOutOfRangeOnesEmpty) {
   const std::string source = "a\n  b = c;  \n\td\n";
   EXPECT_EQ(source_line(source, 1), "a");
