@@ -215,6 +215,13 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui) {
                         "Also read each compared kernel's hardware counters (DRAM bytes, L2 hit "
                         "rate, achieved occupancy) through CUPTI, on launches apart from the "
                         "timed ones; with --export also PREFIX.counters.csv/.json");
+  // Not --memory: that is the moving-data lesson's parameter (pageable, pinned or managed).
+  run_command->add_flag("--memory-table", run.memory,
+                        "Instead of timing: record the lesson's kernels' memory accesses on the "
+                        "emulator and print, per source line, requests, sectors per request and "
+                        "bank conflicts (lessons 1, 2d-blocks, matmul, reductions)");
+  run_command->add_option("--format", run.memory_format, "With --memory-table: table, csv or json")
+      ->capture_default_str();
 
   BenchOptions bench;
   auto* bench_command = app.add_subcommand("bench", "CPU against GPU over a sweep of sizes");

@@ -5,12 +5,14 @@
 #include "commands.hpp"
 #include "compute/ceilings.hpp"
 #include "compute/hardware_counters.hpp"
+#include "compute/lessons/memory_lesson.hpp"
 #include "compute/trace_sink.hpp"
 #include "core/format.hpp"
 #include "core/trace.hpp"
 #include "core/user_files.hpp"
 #include "counters_table.hpp"
 #include "interop/backend_selection.hpp"
+#include "lab/lesson_memory.hpp"
 #include "launch_request.hpp"
 #include "timing_table.hpp"
 
@@ -21,13 +23,40 @@ std::string backend_label(const compute::Device& device) {
   return device.is_gpu() ? "CUDA on " + device.info().name : "the CPU emulator";
 }
 
+// `run --memory-table`: the lesson's kernels at its current settings, recorded on the emulator
+// whatever the backend (the figures are the model's, not a measurement), one table for all of them.
+int print_memory(const compute::Lesson& lesson, const std::string& format_text, std::ostream& out,
+                 std::ostream& err) {
+  auto format = lab::parse_memory_report_format(format_text);
+  if (!format) return fail(err, format.message(), kExitUsage);
+  const compute::MemoryLesson* recording = compute::memory_lesson(lesson);
+  if (recording == nullptr) {
+    return fail(err,
+                "--memory-table: " + std::string(lesson.info().id) +
+                    " does not record its kernels' memory accesses (vector-add, 2d-blocks, "
+                    "matmul and reductions do)",
+                kExitUsage);
+  }
+  std::vector<lab::LessonKernelMemory> kernels;
+  for (const memory::MemoryExperiment& experiment : recording->memory_experiments()) {
+    auto recorded = lab::record_lesson_kernel(experiment);
+    if (!recorded) return fail(err, "--memory-table: " + recorded.message(), kExitFailure);
+    kernels.push_back(std::move(*recorded));
+  }
+  out << lab::memory_report(kernels, *format);
+  return kExitOk;
+}
+
 }  // namespace
 
 int command_run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   if (options.repeats < 1) return fail(err, "--repeats must be at least 1", kExitUsage);
-  auto session = open_launch(options.launch, nullptr, out);
+  // With --memory-table stdout is the table alone (a CSV or JSON document): the session's notes go
+  // to stderr.
+  auto session = open_launch(options.launch, nullptr, options.memory ? err : out);
   if (!session) return fail(err, session.message(), open_launch_exit_status(session.error()));
   compute::Lesson& lesson = *(*session)->lesson();
+  if (options.memory) return print_memory(lesson, options.memory_format, out, err);
   const DataShape shape = lesson.data_shape();
   const LaunchConfig config = lesson.launch_config();
   // A trace CSV holds one row per element, as many as the window's picture shows at most (past

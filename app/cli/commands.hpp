@@ -33,6 +33,10 @@ struct RunOptions {
   int repeats = 5;
   // Also read each compared kernel's hardware counters (CUPTI), on launches of their own.
   bool counters = false;
+  // Instead of timing: record the lesson's own kernels' memory accesses on the emulator and print
+  // the per-line table (lab/lesson_memory.hpp) as `memory_format`: table, csv or json.
+  bool memory = false;
+  std::string memory_format = "table";
 };
 int command_run(const RunOptions& options, std::ostream& out, std::ostream& err);
 

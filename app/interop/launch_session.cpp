@@ -8,6 +8,7 @@
 #include "compute/lessons/lesson_registry.hpp"
 #include "core/backend_fallback.hpp"
 #include "core/format.hpp"
+#include "core/parse.hpp"
 #include "core/trace.hpp"
 #include "gl_trace_sink.hpp"
 
@@ -86,6 +87,26 @@ Result<lessons::ParamValues> LaunchSession::adopt_lesson(std::unique_ptr<compute
   if (lesson_) lesson_->release_device_data();
   lesson_ = std::move(lesson);
   return adapted;
+}
+
+std::vector<LaunchSession::ScaledValue> LaunchSession::fit_link_values(
+    lessons::ParamValues& values) const {
+  std::vector<ScaledValue> scaled;
+  if (backend_ != BackendKind::kEmulator || !lesson_) return scaled;
+  auto named = lessons::with_canonical_names(lesson_->params(), values);
+  if (!named) return scaled;  // the lesson's configure names the problem
+  for (const auto& [name, emulator_value] : lesson_->emulator_defaults()) {
+    const auto asked = named->find(name);
+    if (asked == named->end()) continue;
+    const auto asked_count = parse_count(asked->second);
+    const auto emulator_count = parse_count(emulator_value);
+    if (!asked_count || !emulator_count) continue;  // not a size: left to configure
+    if (*asked_count <= *emulator_count * kEmulatorLinkScale) continue;
+    scaled.push_back({name, asked->second, emulator_value});
+    asked->second = emulator_value;
+  }
+  if (!scaled.empty()) values = std::move(*named);
+  return scaled;
 }
 
 Result<std::unique_ptr<compute::Lesson>> LaunchSession::copy_lesson() const {

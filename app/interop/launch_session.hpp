@@ -108,6 +108,18 @@ class LaunchSession {
   // select_lesson does. On error the session keeps its previous lesson.
   Result<lessons::ParamValues> adopt_lesson(std::unique_ptr<compute::Lesson> lesson,
                                             const lessons::ParamValues& chosen);
+  // Values a lesson link asks for, fitted to this backend: on the emulator, a size more than
+  // kEmulatorLinkScale times the lesson's emulator default (a link written for a GPU's 32M
+  // elements) becomes that default, so that following a link never freezes the window for
+  // minutes. Returns the values it replaced, each with what the link asked (empty: none); on a GPU
+  // nothing changes.
+  struct ScaledValue {
+    std::string name;
+    std::string asked;
+    std::string runs;
+  };
+  std::vector<ScaledValue> fit_link_values(lessons::ParamValues& values) const;
+  static constexpr std::uint64_t kEmulatorLinkScale = 4;
   // A fresh copy of the current lesson with its values, for a measurement in the background.
   Result<std::unique_ptr<compute::Lesson>> copy_lesson() const;
 

@@ -22,7 +22,7 @@ void ActionRouter::apply(const lessons::LessonAction& parsed) {
     target_.post(Severity::kError, filled.message());
     return;
   }
-  const lessons::LessonAction& action = *filled;
+  lessons::LessonAction& action = *filled;
   // A link to another lesson switches first and launches once, with the link's values: launching
   // the new lesson's defaults first would keep the runner busy and refuse the link's own launch.
   bool switched = false;
@@ -30,6 +30,8 @@ void ActionRouter::apply(const lessons::LessonAction& parsed) {
     switched = target_.switch_lesson(*action.lesson);
     if (target_.current_lesson_id() != *action.lesson) return;
   }
+  // Fitted to the lesson the link is for, now current, and to the device in use.
+  if (!action.values.empty()) target_.fit_link_values(action.values);
   if (!action.values.empty() && !target_.set_params(action.values)) {
     // The new lesson still gets its first picture, with its defaults, rather than the old one's.
     if (switched) target_.launch(/*timed=*/true);

@@ -33,6 +33,9 @@ class ActionTarget {
   virtual bool switch_lesson(const std::string& id) = 0;
   // Several values at once, validated together; false (and the target says why) when refused.
   virtual bool set_params(const lessons::ParamValues& values) = 0;
+  // A link's values fitted to the device in use (the emulator runs a GPU-sized link smaller): the
+  // target changes `values` and says what it changed.
+  virtual void fit_link_values(lessons::ParamValues& values) = 0;
   virtual void set_color_by(ColorBy mode) = 0;
   virtual void set_plot_quantity(plot::PlotQuantity quantity) = 0;
   // Bring a tab or a workspace to the front.

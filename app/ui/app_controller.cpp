@@ -166,6 +166,19 @@ bool AppController::set_params(const lessons::ParamValues& values) {
   return true;
 }
 
+void AppController::fit_link_values(lessons::ParamValues& values) {
+  const auto scaled = launches_->session().fit_link_values(values);
+  if (scaled.empty()) return;
+  std::string what;
+  for (const auto& value : scaled) {
+    what += (what.empty() ? "" : ", ") + value.name + "=" + value.asked + " runs as " + value.name +
+            "=" + value.runs;
+  }
+  post(Severity::kInfo, "On the CPU emulator this link's " + what +
+                            ": the GPU's size would take minutes here (a GPU runs the link as "
+                            "written; set the size yourself to choose)");
+}
+
 void AppController::apply_preset(std::size_t index) {
   if (index < state_.controls.presets.size()) set_params(state_.controls.presets[index].values);
 }

@@ -71,6 +71,7 @@ class AppController : public LessonViewContext,
   void set_param(const std::string& name, const std::string& value) { set_params({{name, value}}); }
   // Several values at once, validated together (a lesson link, a preset).
   bool set_params(const lessons::ParamValues& values) override;
+  void fit_link_values(lessons::ParamValues& values) override;
   // The lesson open now, to read (its parameters, its sizes); changes go through the commands.
   [[nodiscard]] const compute::Lesson& current_lesson() const { return lesson(); }
   void apply_preset(std::size_t index);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "compute/lessons/memory_lesson.hpp"
 #include "compute/lessons/parameterized_lesson.hpp"
 #include "core/format.hpp"
 #include "core/parallel_chunks.hpp"
@@ -51,7 +52,7 @@ const std::vector<lessons::ParamSpec>& specs() {
   return kSpecs;
 }
 
-class VectorAddLesson final : public ParameterizedLesson {
+class VectorAddLesson final : public ParameterizedLesson, public MemoryLesson {
  public:
   VectorAddLesson()
       : ParameterizedLesson({.info = lessons::kVectorAddInfo,
@@ -82,6 +83,26 @@ class VectorAddLesson final : public ParameterizedLesson {
   }
 
   [[nodiscard]] LaunchConfig launch_config() const override { return config_; }
+  // The plain kernel on the configuration asked for, and the float4 one on the launch a timed
+  // run gives it (one float4 per thread and pass, lessons::vectorized_vector_add_config).
+  [[nodiscard]] std::vector<memory::MemoryExperiment> memory_experiments() const override {
+    const std::vector<memory::KernelArgument> arguments = {
+        memory::KernelArgument::floats("a", n_), memory::KernelArgument::floats("b", n_),
+        memory::KernelArgument::floats("c", n_),
+        memory::KernelArgument::integer("n", static_cast<int>(n_))};
+    memory::MemoryExperiment plain;
+    plain.label = "one float per thread";
+    plain.source = "lessons/01_vector_add/kernels/vector_add.cuh";
+    plain.kernel = "vector_add";
+    plain.arguments = arguments;
+    plain.config = config_;
+    memory::MemoryExperiment quads = plain;
+    quads.label = "float4 per thread";
+    quads.kernel = "vector_add_vectorized";
+    quads.template_arguments = "1, false";  // as vector_add_launch.inl instantiates it
+    quads.config = lessons::vectorized_vector_add_config(n_);
+    return {plain, quads};
+  }
   [[nodiscard]] DataShape data_shape() const override { return {1, n_}; }
   [[nodiscard]] std::optional<ThreadCoverage> thread_coverage() const override {
     return ThreadCoverage::linear(n_);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compute/hardware_counters.hpp"
+#include "compute/lessons/memory_lesson.hpp"
 #include "compute/lessons/parameterized_lesson.hpp"
 #include "core/format.hpp"
 #include "core/parallel_chunks.hpp"
@@ -86,7 +87,9 @@ const std::vector<lessons::ParamSpec>& specs() {
   return kSpecs;
 }
 
-class MatrixAddLesson final : public ParameterizedLesson, public CountingLesson {
+class MatrixAddLesson final : public ParameterizedLesson,
+                              public CountingLesson,
+                              public MemoryLesson {
  public:
   MatrixAddLesson()
       : ParameterizedLesson({.info = lessons::kMatrixAddInfo,
@@ -188,6 +191,30 @@ class MatrixAddLesson final : public ParameterizedLesson, public CountingLesson 
                          lessons::matrix_add_bytes(params_.rows, params_.cols), k.counters});
     }
     return kernels;
+  }
+
+  // Both mappings, as a timed run launches them: the selected one with the configuration asked
+  // for, the other with the grid that covers the matrix under it.
+  [[nodiscard]] std::vector<memory::MemoryExperiment> memory_experiments() const override {
+    std::vector<memory::MemoryExperiment> experiments;
+    const auto elements = params_.rows * params_.cols;
+    for (const MatrixMapping mapping : {MatrixMapping::kXToCol, MatrixMapping::kXToRow}) {
+      memory::MemoryExperiment e;
+      e.label = mapping_label(mapping);
+      e.source = "lessons/03_2d_blocks/kernels/matrix_add.cuh";
+      e.kernel = mapping == MatrixMapping::kXToCol ? "matrix_add_x_to_col" : "matrix_add_x_to_row";
+      e.arguments = {memory::KernelArgument::floats("a", elements),
+                     memory::KernelArgument::floats("b", elements),
+                     memory::KernelArgument::floats("c", elements),
+                     memory::KernelArgument::integer("rows", static_cast<int>(params_.rows)),
+                     memory::KernelArgument::integer("cols", static_cast<int>(params_.cols))};
+      e.config = mapping == params_.mapping
+                     ? params_.config
+                     : lessons::matrix_covering_config(params_.rows, params_.cols,
+                                                       params_.config.block, mapping);
+      experiments.push_back(std::move(e));
+    }
+    return experiments;
   }
 
   [[nodiscard]] std::string size_label() const override { return "matrix side (rows = cols)"; }

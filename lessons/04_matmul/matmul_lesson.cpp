@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "compute/hardware_counters.hpp"
+#include "compute/lessons/memory_lesson.hpp"
 #include "compute/lessons/own_ceilings.hpp"
 #include "compute/lessons/parameterized_lesson.hpp"
 #include "core/format.hpp"
@@ -176,7 +177,10 @@ KernelEfficiency watchdog_efficiency(MatmulKernel kernel) {
   }
 }
 
-class MatmulLesson final : public ParameterizedLesson, public CountingLesson, public OwnCeilings {
+class MatmulLesson final : public ParameterizedLesson,
+                           public CountingLesson,
+                           public OwnCeilings,
+                           public MemoryLesson {
  public:
   MatmulLesson()
       : ParameterizedLesson({.info = lessons::kMatmulInfo,
@@ -222,6 +226,32 @@ class MatmulLesson final : public ParameterizedLesson, public CountingLesson, pu
 
   [[nodiscard]] LaunchConfig launch_config() const override {
     return matmul_launch_config(size_, variant_, grid_);
+  }
+  // The first rungs, whose loads the lesson compares: x → row (uncoalesced), the naive kernel's
+  // A and B loads, the tiled kernel's tile loads from global and shared memory. Each with the
+  // launch a timed run gives it: the selected one with the grid asked for, the others covering C.
+  [[nodiscard]] std::vector<memory::MemoryExperiment> memory_experiments() const override {
+    std::vector<memory::MemoryExperiment> experiments;
+    for (const MatmulKernel kernel :
+         {MatmulKernel::kUncoalesced, MatmulKernel::kNaive, MatmulKernel::kTiled}) {
+      MatmulVariant variant = variant_;
+      variant.kernel = kernel;
+      memory::MemoryExperiment e;
+      e.label = std::string(lessons::to_string(kernel));
+      e.source = "lessons/04_matmul/kernels/matmul.cuh";
+      e.kernel = "matmul_" + e.label;
+      if (kernel == MatmulKernel::kTiled) e.template_arguments = std::to_string(variant_.tile);
+      e.arguments = {memory::KernelArgument::floats("a", size_.m * size_.k),
+                     memory::KernelArgument::floats("b", size_.k * size_.n),
+                     memory::KernelArgument::floats("c", size_.m * size_.n),
+                     memory::KernelArgument::integer("m", static_cast<int>(size_.m)),
+                     memory::KernelArgument::integer("n", static_cast<int>(size_.n)),
+                     memory::KernelArgument::integer("k", static_cast<int>(size_.k))};
+      e.config =
+          matmul_launch_config(size_, variant, kernel == variant_.kernel ? grid_ : std::nullopt);
+      experiments.push_back(std::move(e));
+    }
+    return experiments;
   }
   [[nodiscard]] DataShape data_shape() const override { return {size_.m, size_.n}; }
   [[nodiscard]] std::optional<ThreadCoverage> thread_coverage() const override {

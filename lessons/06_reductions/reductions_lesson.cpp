@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "compute/lessons/memory_lesson.hpp"
 #include "compute/lessons/parameterized_lesson.hpp"
 #include "core/format.hpp"
 #include "core/parallel_chunks.hpp"
@@ -76,7 +77,7 @@ std::string format_sci(const char* format, double value) {
   return text;
 }
 
-class ReductionsLesson final : public ParameterizedLesson {
+class ReductionsLesson final : public ParameterizedLesson, public MemoryLesson {
  public:
   ReductionsLesson()
       : ParameterizedLesson({.info = lessons::kReductionsInfo,
@@ -194,6 +195,26 @@ class ReductionsLesson final : public ParameterizedLesson {
   [[nodiscard]] std::optional<std::pair<TimingKey, TimingKey>> crossover() const override {
     return std::make_pair(TimingKey{TimingRole::kCpuOneThread, ""},
                           TimingKey{TimingRole::kKernel, "vectorized"});
+  }
+
+  // The shared-memory trees and the two rungs after them, each with its own launch (as timed):
+  // the trees' figures are their bank conflicts, the loads' their sectors.
+  [[nodiscard]] std::vector<memory::MemoryExperiment> memory_experiments() const override {
+    std::vector<memory::MemoryExperiment> experiments;
+    for (const SumRung rung : {SumRung::kInterleaved, SumRung::kStrided, SumRung::kSequential,
+                               SumRung::kFirstAdd, SumRung::kWarpShuffle}) {
+      memory::MemoryExperiment e;
+      e.label = std::string(lessons::to_string(rung));
+      e.source = "lessons/06_reductions/kernels/sum_ladder.cuh";
+      e.kernel = "sum_" + e.label;
+      std::replace(e.kernel.begin(), e.kernel.end(), '-', '_');
+      e.arguments = {memory::KernelArgument::floats("in", params_.n),
+                     memory::KernelArgument::floats("out", 1),
+                     memory::KernelArgument::integer("n", static_cast<int>(params_.n))};
+      e.config = config_for(rung);
+      experiments.push_back(std::move(e));
+    }
+    return experiments;
   }
 
  private:

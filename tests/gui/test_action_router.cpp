@@ -42,6 +42,16 @@ class RecordingTarget : public ActionTarget {
     lesson = id;
     return true;
   }
+  // What the device in use would run instead (the emulator's smaller sizes), and for which lesson
+  // the values were fitted.
+  lessons::ParamValues fit;
+  std::string fitted_for;
+  void fit_link_values(lessons::ParamValues& values) override {
+    fitted_for = lesson;
+    for (const auto& [name, value] : fit) {
+      if (values.count(name) != 0) values[name] = value;
+    }
+  }
   bool set_params(const lessons::ParamValues& values) override {
     std::string line = "params";
     for (const auto& [name, value] : values) line += " " + name + "=" + value;
@@ -109,6 +119,16 @@ TEST(ActionRouter, ALinkToAnotherLessonSwitchesFirstAndLaunchesOnce) {
   router.follow_link("threadlab:set?lesson=matmul&n=64");
   // No launch of the new lesson's defaults before the link's values: one launch, with them.
   EXPECT_THAT(target.calls, ElementsAre("switch matmul", "params n=64", "launch timed"));
+}
+
+TEST(ActionRouter, ALinksValuesAreFittedToTheDeviceForTheLessonItNames) {
+  RecordingTarget target;
+  target.fit = {{"n", "192"}};
+  ActionRouter router(target);
+  router.follow_link("threadlab:set?lesson=matmul&n=4096&k=64&launch");
+  // Fitted after the switch, for the lesson the link is for; what the device runs is what is set.
+  EXPECT_EQ(target.fitted_for, "matmul");
+  EXPECT_THAT(target.calls, ElementsAre("switch matmul", "params k=64 n=192", "launch timed"));
 }
 
 TEST(ActionRouter, RefusedValuesStillGiveTheNewLessonItsFirstPicture) {

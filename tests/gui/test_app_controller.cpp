@@ -591,5 +591,24 @@ TEST_F(AppControllerTest, TheTiledProductSweepsItsThreeTiles) {
   EXPECT_EQ(xs, (std::vector<double>{64, 256, 1024}));
 }
 
+// The reductions lesson's numerics step names 2^25 elements, a GPU's size: on the emulator the link
+// runs at the lesson's emulator size, and the status bar says what it asked and what runs (the
+// window froze for minutes on the link's own size). A size within reach of the emulator is kept.
+TEST_F(AppControllerTest, OnTheEmulatorAGpuSizedLinkRunsAtTheEmulatorsSizeAndSaysSo) {
+  controller_->apply_lesson_action("threadlab:set?lesson=reductions&n=32M&data=equal&launch");
+  wait_until_idle();
+  EXPECT_EQ(controller_->state().controls.lesson_id, "reductions");
+  EXPECT_EQ(controller_->state().controls.values.at("n"), "64K");
+  bool said = false;
+  for (const Message& message : controller_->state().messages) {
+    said = said || message.text.find("n=32M runs as n=64K") != std::string::npos;
+  }
+  EXPECT_TRUE(said) << "the status bar says the link's size was fitted";
+  controller_->apply_lesson_action("threadlab:set?lesson=reductions&n=100000&launch");
+  wait_until_idle();
+  EXPECT_EQ(controller_->state().controls.values.at("n"), "100000")
+      << "within 4x of the emulator's size: kept";
+}
+
 }  // namespace
 }  // namespace tl::ui

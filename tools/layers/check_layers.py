@@ -35,7 +35,8 @@ ALLOWED = {
     "lesson-views": {"core", "kernels", "lesson-kernels", "compute", "render", "lessons", "ui",
                      "ext:imgui", "ext:json"},
     "lesson-texts": set(),
-    "lab": {"core", "lab-emulator", "ext:json"},
+    # lesson-texts: lab/lesson_memory rebuilds a lesson's embedded kernel source with recording.
+    "lab": {"core", "lab-emulator", "lesson-texts", "ext:json"},
     # The Lab's emulator path: learners' kernels built by the host compiler, run by the executor.
     "lab-emulator": {"core", "kernels"},
     "exercises": {"core", "lab"},
@@ -49,7 +50,8 @@ ALLOWED = {
     "tests-core": {"core", "kernels", "lesson-kernels", "compute", "lessons", "lesson-texts", "test-support",
                    "ext:json", "ext:md4c", "ext:toml"},
     "tests-plot": {"core", "test-support", "ext:json"},
-    "tests-emulator": {"core", "kernels", "lesson-kernels", "compute", "lessons", "test-support", "ext:json"},
+    "tests-emulator": {"core", "kernels", "lesson-kernels", "compute", "lessons", "lab", "test-support",
+                       "ext:json"},
     "tests-lab": {"core", "lab", "exercises", "test-support", "ext:json"},
     "tests-lab-emulator": {"core", "kernels", "lab-emulator", "test-support"},
     "tests-gl": {"core", "kernels", "lesson-kernels", "compute", "render", "platform", "interop", "lessons",
@@ -68,8 +70,9 @@ ALLOWED = {
                      "lab", "ext:gl", "ext:cuda", "ext:json", "ext:imgui", "ext:stb"},
     # A lesson's own tests (lessons/NN_name/tests/): on every device as the emulator's suite is
     # built, tests/emulator/ likewise, tests/gpu/ as the GPU suite is.
-    "lesson-tests": {"core", "kernels", "lesson-kernels", "compute", "lessons", "test-support",
-                     "ext:json"},
+    # lab: the memory figures of a lesson's kernels (lab/lesson_memory), in tests/emulator/.
+    "lesson-tests": {"core", "kernels", "lesson-kernels", "compute", "lessons", "lab",
+                     "test-support", "ext:json"},
     "lesson-tests-gpu": {"core", "kernels", "lesson-kernels", "compute", "render", "platform",
                          "interop", "lessons", "test-support", "ext:cuda", "ext:gl", "ext:json"},
     # Tools: the standalone GPU programs build on the kernels alone; the emulator's benchmark times

@@ -338,6 +338,13 @@ TL_RECORD_UNCHECKED inline void record(void* address, std::size_t bytes, bool wr
                               static_cast<std::uint32_t>(bytes), flags);
 }
 
+// Whether the emulated thread running now belongs to a block the host records. The lessons' own
+// kernels (lab/lesson_memory.cpp) skip the other blocks entirely: their memory pattern does not
+// depend on what other blocks computed, so a large launch costs only the blocks recorded.
+TL_RECORD_UNCHECKED inline bool block_is_recorded() {
+  return state.on && state.generation == __atomic_load_n(&generation, __ATOMIC_RELAXED);
+}
+
 }  // namespace tl::emu::learner::recording
 
 // The host launches only a build that records (EmulatedLearnerModule::launch_recording_memory).
