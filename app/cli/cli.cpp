@@ -297,12 +297,19 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui) {
       "run",
       "Run your kernel once on the exercise's example case, no hidden checks (exit 0 its outputs "
       "are right, 1 they are not, 2 it does not compile)");
-  add_lab_options(*lab_run_command, "Your kernel's .cu file", "text or json (default text)");
+  add_lab_options(*lab_run_command, "Your kernel's .cu file",
+                  "text or json (default text); with --memory table, csv or json");
+  const char* memory_help =
+      "Once it passes, record your kernel's memory accesses on the emulator and print, per "
+      "source line, its requests, sectors per request against the ideal, and bank conflicts";
+  lab_run_command->add_flag("--memory", lab_check.memory, memory_help);
   auto* lab_check_command =
       lab_command->add_subcommand("check",
                                   "Run the hidden checks on your kernel (exit 0 pass, "
                                   "1 a check failed, 2 it does not compile)");
-  add_lab_options(*lab_check_command, "Your kernel's .cu file", "text or json (default text)");
+  add_lab_options(*lab_check_command, "Your kernel's .cu file",
+                  "text or json (default text); with --memory table, csv or json");
+  lab_check_command->add_flag("--memory", lab_check.memory, memory_help);
   lab_check_command->add_flag("--compare,!--no-compare", lab_check.compare,
                               "Time the reference solution in the same run");
   auto* lab_watch_command =

@@ -25,6 +25,7 @@
 #include "lab/lab_check.hpp"
 #include "lab/verdict_summary.hpp"
 #include "lab/worker/lab_worker.hpp"
+#include "lab_memory_table.hpp"
 
 namespace tl::cli {
 namespace {
@@ -101,6 +102,7 @@ Result<lab::LabOptions> lab_options(const lab::Exercise& exercise, const LabChec
     lab.grid = *grid;
   }
   lab.run_only = options.run_only;
+  lab.record_memory = options.memory;
   return lab;
 }
 
@@ -164,6 +166,12 @@ void print_verdict(const lab::Exercise& exercise, const lab::CheckVerdict& verdi
   if (!verdict.device.empty()) out << " (" << verdict.device << ")";
   out << "\n";
   for (const lab::TimingLine& line : lab::timing_summary(verdict)) out << line.text << "\n";
+  if (verdict.memory) {
+    if (!verdict.memory->unavailable.empty()) {
+      out << "memory: not recorded: " << verdict.memory->unavailable << "\n";
+    }
+    for (const lab::MemoryNote& note : verdict.memory->notes) out << "note: " << note.text << "\n";
+  }
 }
 
 const lab::Exercise* exercise_or_fail(const std::string& id, std::ostream& err) {
@@ -205,8 +213,14 @@ int command_lab_print(const std::string& id, const std::string& what, std::ostre
 int command_lab_check(const LabCheckOptions& options, std::ostream& out, std::ostream& err) {
   const lab::Exercise* exercise = exercise_or_fail(options.exercise, err);
   if (exercise == nullptr) return kExitUsage;
-  if (options.format != "text" && options.format != "json") {
-    return fail(err, "--format must be text or json", kExitUsage);
+  const bool format_known =
+      options.format == "text" || options.format == "json" ||
+      (options.memory && (options.format == "table" || options.format == "csv"));
+  if (!format_known) {
+    return fail(err,
+                options.memory ? "--format must be table, csv or json"
+                               : "--format must be text or json (table and csv go with --memory)",
+                kExitUsage);
   }
   // The options first: a bad --grid is a bad command line whatever the file holds.
   Result<lab::LabOptions> lab = lab_options(*exercise, options);
@@ -216,11 +230,30 @@ int command_lab_check(const LabCheckOptions& options, std::ostream& out, std::os
   if (!source) return fail(err, source.error().message, kExitUsage);
   const lab::CheckVerdict verdict = lab::check_submission(*exercise, *source, *lab);
   if (options.format == "json") {
-    out << verdict_json(*exercise, options.file, verdict)
-               .dump(2, ' ', false, json::error_handler_t::replace)
-        << "\n";
+    json document = verdict_json(*exercise, options.file, verdict);
+    if (options.memory) {
+      document["memory"] = verdict.memory ? memory_json(*exercise, *source, *verdict.memory)
+                                          : json{{"unavailable",
+                                                  "recorded only for a kernel "
+                                                  "that passes"}};
+    }
+    out << document.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  } else if (options.format == "csv") {
+    // The table alone on stdout, for a spreadsheet; the verdict on stderr.
+    std::ostringstream verdict_text;
+    print_verdict(*exercise, verdict, verdict_text);
+    err << verdict_text.str();
+    if (verdict.memory && verdict.memory->unavailable.empty()) {
+      print_memory_csv(*exercise, *source, *verdict.memory, out);
+    }
   } else {
     print_verdict(*exercise, verdict, out);
+    if (verdict.memory && verdict.memory->unavailable.empty()) {
+      out << "\n";
+      print_memory_table(*exercise, *source, *verdict.memory, out);
+    } else if (options.memory && verdict.outcome != lab::Outcome::kPassed) {
+      out << "memory: recorded only for a kernel that passes\n";
+    }
   }
   if (verdict.outcome != lab::Outcome::kPassed) {
     // A reason that names the file already ("b.cu line 1: not UTF-8") is not prefixed twice.

@@ -74,6 +74,9 @@ struct LabCheckOptions {
   bool compare = true;  // time the reference solution in the same run
   bool time = true;
   int max_checks = 0;  // watch: stop after this many checks (0: never; for tests)
+  // check, run: record the passing kernel's memory accesses and print the per-line table;
+  // --format is then table (the verdict, its notes and the table), csv (the table alone) or json.
+  bool memory = false;
 };
 int command_lab_list(const std::string& format, std::ostream& out, std::ostream& err);
 int command_lab_print(const std::string& id, const std::string& what, std::ostream& out,

@@ -4,19 +4,30 @@
 // dynamic shared memory. As on the GPU, each array is copied into a buffer of its own (one spare
 // element past its end), run on, and only the outputs, traces and fault record go back to the
 // region. Runs only inside `threadlab worker`: the kernel is native code.
+//
+// A compile with record_memory makes the memory-recording build alone; a run with it records the
+// kernel's accesses to its arrays and shared memory and answers with the per-line table
+// (lab_protocol.hpp, MemoryReply), counted here by core/memory so that only the table, not every
+// lane's records, crosses the pipe.
 
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
+#include "core/memory/memory_model.hpp"
+#include "core/memory/warp_requests.hpp"
 #include "lab/emulator/learner_compiler.hpp"
 #include "lab/emulator/learner_module.hpp"
 #include "lab/lab_prelude.hpp"
@@ -30,6 +41,51 @@ namespace {
 // memory and an opt-in).
 constexpr std::uint64_t kStaticSharedLimit = 48 * 1024;
 
+// cudaMalloc's alignment. Each array gets a buffer of its own aligned so, as on a GPU: the sectors
+// and lines a recording counts depend on where an array starts, and a float4 load of element 0
+// must be aligned here as it is there.
+constexpr std::size_t kDeviceAlignment = 256;
+
+struct FreeDeleter {
+  void operator()(std::byte* p) const { std::free(p); }
+};
+using DeviceBuffer = std::unique_ptr<std::byte[], FreeDeleter>;
+
+DeviceBuffer device_buffer(std::size_t bytes) {
+  const std::size_t rounded = (std::max<std::size_t>(bytes, 4) + kDeviceAlignment - 1) /
+                              kDeviceAlignment * kDeviceAlignment;
+  return DeviceBuffer(static_cast<std::byte*>(std::aligned_alloc(kDeviceAlignment, rounded)));
+}
+
+// Which argument's array each row of the table touches: the records' addresses against the
+// arrays' buffers, per (line, space, kind) as the table groups them.
+std::vector<int> row_arguments(
+    const EmulatedLearnerModule::MemoryRecording& recording, const memory::MemoryTable& table,
+    const std::vector<std::pair<int, EmulatedLearnerModule::MemoryRange>>& arrays) {
+  using Key = std::tuple<int, memory::MemorySpace, memory::AccessKind>;
+  std::map<Key, int> argument_of;
+  for (const memory::LaneRecord& r : recording.records) {
+    if (r.space != memory::MemorySpace::kGlobal) continue;
+    const int line = r.site < recording.site_lines.size() ? recording.site_lines[r.site] : 0;
+    int argument = MemoryReply::kNoArray;
+    for (const auto& [index, range] : arrays) {
+      if (r.address >= range.address && r.address < range.address + range.bytes) {
+        argument = index;
+        break;
+      }
+    }
+    if (argument == MemoryReply::kNoArray) continue;
+    auto [it, inserted] = argument_of.try_emplace(Key{line, r.space, r.kind}, argument);
+    if (!inserted && it->second != argument) it->second = MemoryReply::kSeveralArrays;
+  }
+  std::vector<int> arguments;
+  for (const memory::LineTotals& row : table.rows) {
+    const auto it = argument_of.find(Key{row.line, row.space, row.kind});
+    arguments.push_back(it == argument_of.end() ? MemoryReply::kNoArray : it->second);
+  }
+  return arguments;
+}
+
 class EmulatorWorkerBackend final : public WorkerBackend {
  public:
   CompileReply compile(const CompileRequest& request) override {
@@ -37,6 +93,7 @@ class EmulatorWorkerBackend final : public WorkerBackend {
     reply.device = "emulator";
     traced_.reset();
     untraced_.reset();
+    recording_.reset();
     std::filesystem::path cache = request.cache_dir;
     if (cache.empty()) {
       std::error_code error;
@@ -45,9 +102,16 @@ class EmulatorWorkerBackend final : public WorkerBackend {
     }
     const auto start = std::chrono::steady_clock::now();
     bool all_cached = true;
-    for (const bool traced : {true, false}) {
+    enum class Build { kTraced, kUntraced, kRecording };
+    const std::vector<Build> builds = request.record_memory
+                                          ? std::vector<Build>{Build::kRecording}
+                                          : std::vector<Build>{Build::kTraced, Build::kUntraced};
+    for (const Build build : builds) {
+      const bool traced = build == Build::kTraced;
       LearnerCompileOptions options;
       options.preludes = {{"threadlab_lab.cuh", std::string(lab_prelude_source())}};
+      // Untraced views: the recording sees the kernel's own accesses, not the trace's.
+      options.record_memory = build == Build::kRecording;
       if (traced) {
         options.defines = {"TL_LAB_TRACED"};
         // The checked build also looks for shared-memory races; the timed one runs uninstrumented.
@@ -63,7 +127,7 @@ class EmulatorWorkerBackend final : public WorkerBackend {
         reply.log = failure.diagnostics;
         return reply;
       }
-      if (traced) reply.log = compiled.build().diagnostics;
+      if (build != Build::kUntraced) reply.log = compiled.build().diagnostics;
       all_cached = all_cached && compiled.build().from_cache;
       // A GPU's compiler refuses a kernel with more static shared memory than a block may have;
       // the emulator, whose __shared__ is ordinary memory, would run it. Refused the same way.
@@ -84,7 +148,10 @@ class EmulatorWorkerBackend final : public WorkerBackend {
         reply.error = module.message();
         return reply;
       }
-      (traced ? traced_ : untraced_).emplace(std::move(*module));
+      (build == Build::kTraced     ? traced_
+       : build == Build::kUntraced ? untraced_
+                                   : recording_)
+          .emplace(std::move(*module));
     }
     reply.compile_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -95,9 +162,17 @@ class EmulatorWorkerBackend final : public WorkerBackend {
 
   RunReply run(const RunRequest& request, std::byte* region) override {
     RunReply reply;
-    const std::optional<EmulatedLearnerModule>& module = request.traced ? traced_ : untraced_;
+    const std::optional<EmulatedLearnerModule>& module = request.record_memory ? recording_
+                                                         : request.traced      ? traced_
+                                                                               : untraced_;
     if (!module) {
-      reply.error = "nothing was compiled before the run";
+      reply.error = request.record_memory
+                        ? "the memory-recording build was not compiled before the run"
+                        : "nothing was compiled before the run";
+      return reply;
+    }
+    if (request.record_memory && request.traced) {
+      reply.error = "a memory recording runs the untraced views";
       return reply;
     }
     if (module->parameter_count() != request.arguments.size()) {
@@ -107,14 +182,17 @@ class EmulatorWorkerBackend final : public WorkerBackend {
       return reply;
     }
     // The kernel's own copies: what it does to them outside the outputs stays here.
-    std::vector<std::vector<std::byte>> buffers;
+    std::vector<DeviceBuffer> buffers;
     buffers.reserve(2 * request.arguments.size() + 1);
     auto copy_in = [&](std::uint64_t offset, std::size_t bytes) -> std::byte* {
-      std::vector<std::byte>& buffer = buffers.emplace_back(std::max<std::size_t>(bytes, 4));
-      std::memcpy(buffer.data(), region + offset, bytes);
-      return buffer.data();
+      DeviceBuffer& buffer = buffers.emplace_back(device_buffer(bytes));
+      if (buffer == nullptr) return nullptr;
+      std::memcpy(buffer.get(), region + offset, bytes);
+      return buffer.get();
     };
     std::byte* fault = request.traced ? copy_in(request.fault_offset, 72) : nullptr;
+    // The arrays as the recording is told of them: accesses elsewhere are not the kernel's data.
+    std::vector<std::pair<int, EmulatedLearnerModule::MemoryRange>> arrays;
     std::vector<ParameterSlot> storage(request.arguments.size());
     std::vector<void*> pointers;
     std::vector<std::pair<const std::byte*, const WireArgument*>> outputs;
@@ -127,8 +205,20 @@ class EmulatorWorkerBackend final : public WorkerBackend {
         continue;
       }
       const std::size_t elements = static_cast<std::size_t>(a.rows * a.cols);
+      if (a.element_bytes != 4) {
+        reply.error = "argument " + std::to_string(i) + " has " + std::to_string(a.element_bytes) +
+                      "-byte elements; the Lab's arrays hold 4-byte ones";
+        return reply;
+      }
       // One spare element past the end: the traced views send out-of-range accesses there.
-      std::byte* data = copy_in(a.offset, (elements + 1) * 4);
+      std::byte* data = copy_in(a.offset, (elements + 1) * a.element_bytes);
+      if (data == nullptr) {
+        reply.error = "the worker could not allocate argument " + std::to_string(i);
+        return reply;
+      }
+      arrays.emplace_back(static_cast<int>(i),
+                          EmulatedLearnerModule::MemoryRange{reinterpret_cast<std::uint64_t>(data),
+                                                             elements * a.element_bytes});
       if (a.copy_back) outputs.emplace_back(data, &a);
       std::byte* trace = nullptr;
       if (request.traced && a.trace_offset >= 0) {
@@ -142,6 +232,33 @@ class EmulatorWorkerBackend final : public WorkerBackend {
       return module->launch(request.grid, request.block, request.dynamic_shared_bytes,
                             pointers.data());
     };
+    if (request.record_memory) {
+      EmulatedLearnerModule::MemoryRecordingOptions options;
+      if (request.record_blocks > 0) {
+        options.blocks = memory::blocks_to_record(request.grid.volume(), request.record_blocks);
+      }
+      for (const auto& [index, range] : arrays) options.global.push_back(range);
+      Result<EmulatedLearnerModule::MemoryRecording> recorded = module->launch_recording_memory(
+          request.grid, request.block, request.dynamic_shared_bytes, pointers.data(), options);
+      if (!recorded) {
+        reply.error = recorded.message();
+        return reply;
+      }
+      MemoryReply memory;
+      const std::vector<memory::WarpRequest> requests =
+          memory::group_warp_requests(recorded->records);
+      memory.table = memory::tabulate_by_line(requests, recorded->site_lines,
+                                              recorded->recorded_blocks, recorded->grid_blocks);
+      memory.row_argument = row_arguments(*recorded, memory.table, arrays);
+      memory.lines_note = recorded->lines_note;
+      memory.dropped_accesses = recorded->dropped_accesses;
+      reply.memory = std::move(memory);
+      for (const auto& [data, a] : outputs) {
+        std::memcpy(region + a->offset, data, static_cast<std::size_t>(a->rows * a->cols) * 4);
+      }
+      reply.ok = true;
+      return reply;
+    }
     if (Status status = launch(); !status) {
       reply.error = status.message();
       return reply;
@@ -194,6 +311,7 @@ class EmulatorWorkerBackend final : public WorkerBackend {
  private:
   std::optional<EmulatedLearnerModule> traced_;
   std::optional<EmulatedLearnerModule> untraced_;
+  std::optional<EmulatedLearnerModule> recording_;
 };
 
 }  // namespace

@@ -223,6 +223,72 @@ std::string fault_message(const Exercise& exercise, const WireFault& fault,
   return where;
 }
 
+// Records a passing kernel's accesses on `check` in an emulator worker of its own (the check's
+// worker may be a GPU one) and words the figures.
+MemoryFindings record_memory_findings(const Exercise& exercise, std::string_view source,
+                                      const KernelSignature& signature, const CheckCase& check,
+                                      const LabOptions& options) {
+  MemoryFindings findings;
+  findings.case_label = check.label;
+  findings.launch = check.launch;
+  findings.beside_gpu = options.backend == LabBackend::kGpu;
+  LabOptions emulator = options;
+  emulator.backend = LabBackend::kEmulator;
+  WorkerSession worker(emulator);
+  CompileRequest compile;
+  compile.backend = LabBackend::kEmulator;
+  compile.source = std::string(source);
+  compile.kernel_name = exercise.kernel_name;
+  compile.cache_dir = options.cache_dir.empty() ? default_lab_cache_dir() : options.cache_dir;
+  compile.record_memory = true;
+  Result<std::string> compile_line = worker.exchange(encode(compile), options.compile_timeout);
+  Result<CompileReply> compiled = compile_line ? decode_compile_reply(*compile_line)
+                                               : Result<CompileReply>(compile_line.error());
+  if (!compiled) {
+    findings.unavailable = "the memory-recording build: " + compiled.error().message;
+    return findings;
+  }
+  if (!compiled->ok) {
+    findings.unavailable = "the memory-recording build: " + compiled->error;
+    return findings;
+  }
+  const RegionLayout layout = lay_out(exercise, signature, check, /*traced=*/false);
+  Result<SharedRegion> region = SharedRegion::create(layout.bytes);
+  if (!region) {
+    findings.unavailable = region.error().message;
+    return findings;
+  }
+  fill(region->data(), layout, check);
+  RunRequest request;
+  request.traced = false;
+  request.record_memory = true;
+  request.record_blocks = options.record_blocks;
+  request.region = region->name();
+  request.region_bytes = layout.bytes;
+  request.fault_offset = layout.fault_offset;
+  request.arguments = layout.arguments;
+  request.grid = check.launch.grid;
+  request.block = check.launch.block;
+  request.dynamic_shared_bytes = check.launch.dynamic_shared_bytes;
+  // Every access calls back into the recorder: several times the traced run's CPU time.
+  Result<std::string> line =
+      worker.exchange(encode(request), options.timeout * 4, WorkerProcess::TimeBasis::kCpu);
+  Result<RunReply> reply = line ? decode_run_reply(*line) : Result<RunReply>(line.error());
+  if (!reply) {
+    findings.unavailable = "recording the memory accesses: " + reply.error().message;
+    return findings;
+  }
+  if (!reply->ok || !reply->memory) {
+    findings.unavailable =
+        "recording the memory accesses: " +
+        (reply->error.empty() ? std::string("no table came back") : reply->error);
+    return findings;
+  }
+  findings.reply = std::move(*reply->memory);
+  findings.notes = memory_notes(exercise, findings.reply);
+  return findings;
+}
+
 }  // namespace
 
 const char* to_string(Outcome outcome) {
@@ -461,6 +527,8 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view given_s
     return finish(std::move(verdict));
   }
 
+  // The learner's, kept for the memory recording (the timing below swaps in the solution's).
+  const KernelSignature learner_signature = *signature;
   const Dim3 block = options.block.value_or(exercise.default_block);
   std::vector<CheckCase> cases = exercise.make_cases(options.seed, block);
   if (options.grid) {
@@ -640,6 +708,11 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view given_s
         }
       }
     }
+  }
+  if (options.record_memory && !cases.empty()) {
+    const CheckCase& recorded =
+        options.run_only ? cases.front() : cases[example_case(exercise, cases)];
+    verdict.memory = record_memory_findings(exercise, source, learner_signature, recorded, options);
   }
   verdict.outcome = Outcome::kPassed;
   verdict.reason = options.run_only ? ran_reason(cases.front(), "every output is right")

@@ -13,6 +13,7 @@
 
 #include "core/trace_record.hpp"
 #include "lab/exercise.hpp"
+#include "lab/memory_findings.hpp"
 #include "lab/worker/lab_protocol.hpp"
 #include "lab/worker/worker_process.hpp"
 
@@ -34,6 +35,12 @@ struct LabOptions {
   bool compare_with_solution = true;  // time the reference solution in the same run
   // The name messages give the learner's file ("b.cu line 3: not UTF-8"): the CLI's file name.
   std::string source_name = "kernel.cu";
+  // Once every case passed, record the kernel's memory accesses on the example case: the per-line
+  // table and a note per access line (CheckVerdict::memory). The recording is a build of its own
+  // on the emulator, in a worker of its own, on the GPU backend too: its figures are the model's.
+  bool record_memory = false;
+  // Blocks recorded (every warp of each); 0: the model's default (memory::blocks_to_record).
+  std::uint32_t record_blocks = 0;
 };
 
 // The learner's block for `exercise`, refused where no GPU would launch it (0 or over 1024
@@ -106,6 +113,9 @@ struct CheckVerdict {
   // kernel that never finished or killed its worker.
   bool timed_out = false;
   bool crashed = false;
+  // With LabOptions::record_memory: the memory table and notes, or why there are none. Notes,
+  // never a failed check: a recording that cannot be made leaves the outcome as it was.
+  std::optional<MemoryFindings> memory;
 };
 
 // Runs the whole check. Never throws; an unusable machine is Outcome::kUnavailable with the reason.

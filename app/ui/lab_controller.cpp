@@ -46,12 +46,14 @@ struct LabController::Session {
   std::shared_ptr<const lab::CheckVerdict> verdict;
   std::vector<editor::Diagnostic> diagnostics;
   std::optional<std::size_t> drawn_case;
+  LabMemoryState memory;
   markdown::Document statement;
   std::string statement_error;
 };
 
 struct LabController::PendingCheck {
   std::string exercise_id;
+  std::string source;  // as checked: the Memory panel quotes its lines
   std::chrono::steady_clock::time_point started;
   std::future<lab::CheckVerdict> verdict;
 };
@@ -181,6 +183,7 @@ void LabController::refresh_current() {
   state_.can_show_solution = progress != nullptr && progress->failed_checks > 0;
   state_.verdict = s->verdict;
   state_.diagnostics = s->diagnostics;
+  state_.memory = s->memory;
   state_.backend = gpu_backend_ ? "GPU" : "emulator";
 }
 
@@ -342,8 +345,12 @@ bool LabController::start(bool run_only) {
   if (!s->exercise->block_is_fixed) options.block = s->block;
   options.grid = s->grid;
   options.run_only = run_only;
+  // A passing Check's memory figures for the Memory panel (an emulator recording, on either
+  // backend); a Run stays quick.
+  options.record_memory = !run_only;
   auto pending = std::make_shared<PendingCheck>();
   pending->exercise_id = state_.current;
+  pending->source = s->source.text();
   pending->started = std::chrono::steady_clock::now();
   pending->verdict = std::async(std::launch::async, [check = options_.check, exercise = s->exercise,
                                                      source = s->source.text(), options]() {
@@ -388,13 +395,23 @@ void LabController::update() {
     if (pending_->verdict.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
       std::shared_ptr<PendingCheck> done = std::move(pending_);
       state_.check.running = false;
-      receive(done->verdict.get(), done->exercise_id);
+      receive(done->verdict.get(), done->exercise_id, done->source);
     }
   }
 }
 
-void LabController::receive(lab::CheckVerdict verdict, const std::string& exercise_id) {
+void LabController::receive(lab::CheckVerdict verdict, const std::string& exercise_id,
+                            const std::string& source) {
   Session& s = session(exercise_id);
+  s.memory = {};
+  if (verdict.memory && verdict.memory->unavailable.empty()) {
+    s.memory.lines = lab::memory_lines(*s.exercise, source, *verdict.memory);
+    s.memory.scope = lab::memory_scope_label(*verdict.memory);
+  } else if (verdict.memory) {
+    s.memory.unavailable = "Not recorded: " + verdict.memory->unavailable;
+  } else if (!verdict.run_only && verdict.outcome != lab::Outcome::kPassed) {
+    s.memory.unavailable = "Recorded once the kernel passes its checks";
+  }
   // A Run is not a try at the hidden checks: it neither passes the exercise nor unlocks the
   // solution.
   if (judged(verdict.outcome) && !verdict.run_only) {

@@ -127,7 +127,8 @@ class LabController {
   [[nodiscard]] const Session* current_session() const;
   void refresh_entries();
   void refresh_current();
-  void receive(lab::CheckVerdict verdict, const std::string& exercise_id);
+  void receive(lab::CheckVerdict verdict, const std::string& exercise_id,
+               const std::string& source);
   void build_mapping();
   bool start(bool run_only);
   void note_storage(const Status& status);

@@ -63,6 +63,14 @@ struct LabCheckProgress {
   double seconds = 0;  // since it started, refreshed every frame
 };
 
+// The Memory panel: a passing kernel's access lines with their badges, worked out by the
+// controller from the verdict's memory findings (lab/memory_findings.hpp) when it arrives.
+struct LabMemoryState {
+  std::vector<lab::MemoryLine> lines;
+  std::string scope;        // what was recorded, whether extrapolated, whose model
+  std::string unavailable;  // why there is no table (also: "recorded once a check passes")
+};
+
 struct LabState {
   std::vector<LabExerciseEntry> exercises;  // every registered exercise, in lesson order
   std::string lesson_id;                    // the lesson the window shows
@@ -90,6 +98,7 @@ struct LabState {
   std::shared_ptr<const lab::CheckVerdict> verdict;
   std::vector<editor::Diagnostic> diagnostics;  // the verdict's compiler messages about kernel.cu
   LabMappingState mapping;
+  LabMemoryState memory;  // the current exercise's
 
   std::string storage_problem;        // the last failure to read or write the progress files
   std::uint64_t checks_finished = 0;  // counts verdicts received, so views and tests see a new one

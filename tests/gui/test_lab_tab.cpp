@@ -517,5 +517,79 @@ TEST_F(LabTabTest, ProgressAndSourcesSurviveARestart) {
       << "an exercise never edited starts from its starter";
 }
 
+// A passing Check asks for the memory recording; the Memory panel lists each access line with
+// its badge, worked out by the controller from the verdict (the panel only draws), quoting the
+// line of the source that was checked. A Run does not record, and a failed check says when it will.
+TEST_F(LabTabTest, APassingCheckShowsTheMemoryPanelWithABadgePerLine) {
+  lab::CheckVerdict passed;
+  passed.outcome = lab::Outcome::kPassed;
+  passed.reason = "passed 5 of 5 hidden checks";
+  passed.device = "fake";
+  lab::MemoryFindings findings;
+  findings.case_label = "n = 1000";
+  findings.launch = {{4, 1, 1}, {256, 1, 1}, 0};
+  memory::LineTotals strided;
+  strided.line = 2;
+  strided.requests = 32;
+  strided.sectors = 32 * 32;
+  strided.ideal_sectors = 32 * 4;
+  memory::LineTotals coalesced = strided;
+  coalesced.line = 3;
+  coalesced.kind = memory::AccessKind::kStore;
+  coalesced.sectors = 32 * 4;
+  memory::LineTotals shared;
+  shared.line = 3;
+  shared.space = memory::MemorySpace::kShared;
+  shared.requests = 32;
+  shared.wavefronts = 32 * 8;
+  shared.ideal_wavefronts = 32;
+  shared.worst_conflict_degree = 8;
+  findings.reply.table.rows = {strided, coalesced, shared};
+  findings.reply.table.recorded_blocks = 4;
+  findings.reply.table.grid_blocks = 4;
+  findings.reply.row_argument = {0, 2, lab::MemoryReply::kNoArray};  // a, c
+  const lab::Exercise& exercise = *lab::find_exercise("vector-add");
+  findings.notes = lab::memory_notes(exercise, findings.reply);
+  passed.memory = findings;
+  fake_->answer = passed;
+  open_lab();
+  LabController& lab = app_->lab();
+  const std::string checked = lab.source();
+  press_ctrl_enter();
+  finish_check();
+  EXPECT_TRUE(fake_->options.record_memory) << "a Check records the memory accesses";
+  const LabMemoryState& memory = lab.state().memory;
+  EXPECT_TRUE(memory.unavailable.empty()) << memory.unavailable;
+  EXPECT_EQ(memory.scope, "recorded every warp of all 4 blocks of n = 1000 <<<4, 256>>>: exact");
+  ASSERT_EQ(memory.lines.size(), 3u);
+  EXPECT_EQ(memory.lines[0].badge, "32 sectors / request — 8× the bytes needed");
+  EXPECT_EQ(memory.lines[0].access, "load of `a`");
+  EXPECT_FALSE(memory.lines[0].ideal);
+  EXPECT_EQ(memory.lines[0].source, lab::source_line(checked, 2));
+  EXPECT_EQ(memory.lines[1].badge, "4 sectors / request — ideal");
+  EXPECT_EQ(memory.lines[1].access, "store to `c`");
+  EXPECT_TRUE(memory.lines[1].ideal);
+  EXPECT_EQ(memory.lines[2].badge, "8-way bank conflict");
+  EXPECT_EQ(memory.lines[2].note,
+            "your shared-memory loads hit a 8-way bank conflict: 8 wavefronts per request where 1 "
+            "would do — line 3");
+  frames();  // the panel draws them (ImGui stops on an unbalanced push or pop)
+  EXPECT_TRUE(
+      ui_->save_png(
+             (std::filesystem::path(::testing::TempDir()) / "threadlab-lab-memory.png").string())
+          .is_ok());
+
+  ASSERT_TRUE(lab.run());
+  finish_check();
+  EXPECT_FALSE(fake_->options.record_memory) << "a Run stays quick";
+
+  fake_->answer = failed_verdict();
+  ASSERT_TRUE(lab.check());
+  finish_check();
+  EXPECT_TRUE(lab.state().memory.lines.empty());
+  EXPECT_EQ(lab.state().memory.unavailable, "Recorded once the kernel passes its checks");
+  frames();
+}
+
 }  // namespace
 }  // namespace tl::ui

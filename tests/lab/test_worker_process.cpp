@@ -246,6 +246,81 @@ TEST(LabProtocol, RequestsAndRepliesSurviveTheWire) {
   EXPECT_FALSE(decode_run_reply("not json"));
 }
 
+// What a memory recording needs crosses the wire: the build asked for, the arrays' element size,
+// the blocks to record; and the table comes back row for row, with the array each row touches.
+TEST(LabProtocol, AMemoryRecordingRequestAndItsTableSurviveTheWire) {
+  CompileRequest compile;
+  compile.backend = LabBackend::kEmulator;
+  compile.record_memory = true;
+  const auto compile_back = decode_compile_request(encode(compile));
+  ASSERT_TRUE(compile_back) << compile_back.error().message;
+  EXPECT_TRUE(compile_back->record_memory);
+  EXPECT_FALSE(decode_compile_request(encode(CompileRequest{}))->record_memory);
+
+  RunRequest request;
+  request.traced = false;
+  request.record_memory = true;
+  request.record_blocks = 6;
+  WireArgument array;
+  array.form = ArgumentForm::kPointer;
+  array.cols = 4096;
+  array.element_bytes = 4;
+  request.arguments = {array};
+  const auto run_back = decode_run_request(encode(request));
+  ASSERT_TRUE(run_back) << run_back.error().message;
+  EXPECT_TRUE(run_back->record_memory);
+  EXPECT_EQ(run_back->record_blocks, 6u);
+  EXPECT_EQ(run_back->arguments.at(0).element_bytes, 4u);
+
+  RunReply reply;
+  reply.ok = true;
+  MemoryReply memory;
+  memory::LineTotals load;
+  load.line = 5;
+  load.requests = 32;
+  load.lanes = 1024;
+  load.sectors = 1024;
+  load.ideal_sectors = 128;
+  load.lines_touched = 1024;
+  load.bytes_requested = 4096;
+  memory::LineTotals shared;
+  shared.line = 9;
+  shared.space = memory::MemorySpace::kShared;
+  shared.kind = memory::AccessKind::kStore;
+  shared.requests = 32;
+  shared.wavefronts = 1024;
+  shared.ideal_wavefronts = 32;
+  shared.worst_conflict_degree = 32;
+  memory.table.rows = {load, shared};
+  memory.table.recorded_blocks = 4;
+  memory.table.grid_blocks = 16;
+  memory.row_argument = {0, MemoryReply::kNoArray};
+  memory.lines_note = "";
+  memory.dropped_accesses = 77;
+  reply.memory = memory;
+  const auto back = decode_run_reply(encode(reply));
+  ASSERT_TRUE(back) << back.error().message;
+  ASSERT_TRUE(back->memory.has_value());
+  ASSERT_EQ(back->memory->table.rows.size(), 2u);
+  const memory::LineTotals& l = back->memory->table.rows[0];
+  EXPECT_EQ(l.line, 5);
+  EXPECT_EQ(l.space, memory::MemorySpace::kGlobal);
+  EXPECT_EQ(l.kind, memory::AccessKind::kLoad);
+  EXPECT_EQ(l.sectors, 1024u);
+  EXPECT_EQ(l.ideal_sectors, 128u);
+  EXPECT_DOUBLE_EQ(l.sectors_per_request(), 32.0);
+  const memory::LineTotals& s = back->memory->table.rows[1];
+  EXPECT_EQ(s.space, memory::MemorySpace::kShared);
+  EXPECT_EQ(s.kind, memory::AccessKind::kStore);
+  EXPECT_EQ(s.bank_conflicts(), 992u);
+  EXPECT_EQ(s.worst_conflict_degree, 32u);
+  EXPECT_EQ(back->memory->row_argument, (std::vector<int>{0, MemoryReply::kNoArray}));
+  EXPECT_TRUE(back->memory->table.extrapolated());
+  EXPECT_EQ(back->memory->dropped_accesses, 77u);
+  // A reply without a recording has none.
+  EXPECT_FALSE(decode_run_reply(encode(RunReply{}))->memory.has_value());
+}
+
 TEST(LabProtocol, ACopyRequestSurvivesTheWireAndNamesItsOp) {
   const CopyRequest request{12582912, 4};
   const std::string line = encode(request);

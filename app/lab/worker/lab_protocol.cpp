@@ -45,6 +45,59 @@ Result<T> decode(const std::string& line, F&& read) {
   }
 }
 
+// The table travels as the model's own fields; the app derives ratios and names from them.
+json memory_json(const MemoryReply& m) {
+  json rows = json::array();
+  for (std::size_t i = 0; i < m.table.rows.size(); ++i) {
+    const memory::LineTotals& t = m.table.rows[i];
+    rows.push_back({{"line", t.line},
+                    {"shared", t.space == memory::MemorySpace::kShared},
+                    {"store", t.kind == memory::AccessKind::kStore},
+                    {"argument", i < m.row_argument.size() ? m.row_argument[i] : -1},
+                    {"requests", t.requests},
+                    {"lanes", t.lanes},
+                    {"sectors", t.sectors},
+                    {"ideal_sectors", t.ideal_sectors},
+                    {"lines_touched", t.lines_touched},
+                    {"bytes_requested", t.bytes_requested},
+                    {"wavefronts", t.wavefronts},
+                    {"ideal_wavefronts", t.ideal_wavefronts},
+                    {"worst_conflict_degree", t.worst_conflict_degree}});
+  }
+  return {{"rows", rows},
+          {"recorded_blocks", m.table.recorded_blocks},
+          {"grid_blocks", m.table.grid_blocks},
+          {"lines_note", m.lines_note},
+          {"dropped_accesses", m.dropped_accesses}};
+}
+
+MemoryReply memory_from_json(const json& j) {
+  MemoryReply m;
+  for (const json& row : j.at("rows")) {
+    memory::LineTotals t;
+    t.line = row.at("line");
+    t.space =
+        row.at("shared").get<bool>() ? memory::MemorySpace::kShared : memory::MemorySpace::kGlobal;
+    t.kind = row.at("store").get<bool>() ? memory::AccessKind::kStore : memory::AccessKind::kLoad;
+    t.requests = row.at("requests");
+    t.lanes = row.at("lanes");
+    t.sectors = row.at("sectors");
+    t.ideal_sectors = row.at("ideal_sectors");
+    t.lines_touched = row.at("lines_touched");
+    t.bytes_requested = row.at("bytes_requested");
+    t.wavefronts = row.at("wavefronts");
+    t.ideal_wavefronts = row.at("ideal_wavefronts");
+    t.worst_conflict_degree = row.at("worst_conflict_degree");
+    m.table.rows.push_back(t);
+    m.row_argument.push_back(row.at("argument"));
+  }
+  m.table.recorded_blocks = j.at("recorded_blocks");
+  m.table.grid_blocks = j.at("grid_blocks");
+  m.lines_note = j.at("lines_note");
+  m.dropped_accesses = j.at("dropped_accesses");
+  return m;
+}
+
 }  // namespace
 
 const char* to_string(LabBackend backend) {
@@ -52,11 +105,9 @@ const char* to_string(LabBackend backend) {
 }
 
 std::string encode(const CompileRequest& r) {
-  return json{{"op", "compile"},
-              {"backend", to_string(r.backend)},
-              {"source", r.source},
-              {"kernel", r.kernel_name},
-              {"cache_dir", r.cache_dir}}
+  return json{{"op", "compile"},          {"backend", to_string(r.backend)},
+              {"source", r.source},       {"kernel", r.kernel_name},
+              {"cache_dir", r.cache_dir}, {"record_memory", r.record_memory}}
       .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -82,7 +133,8 @@ std::string encode(const RunRequest& r) {
                          {"rows", a.rows},
                          {"cols", a.cols},
                          {"trace_offset", a.trace_offset},
-                         {"copy_back", a.copy_back}});
+                         {"copy_back", a.copy_back},
+                         {"element_bytes", a.element_bytes}});
   }
   return json{{"op", "run"},
               {"traced", r.traced},
@@ -94,17 +146,20 @@ std::string encode(const RunRequest& r) {
               {"block", dim(r.block)},
               {"shared", r.dynamic_shared_bytes},
               {"timed_repeats", r.timed_repeats},
-              {"library", r.library}}
+              {"library", r.library},
+              {"record_memory", r.record_memory},
+              {"record_blocks", r.record_blocks}}
       .dump();
 }
 
 std::string encode(const RunReply& r) {
-  return json{{"ok", r.ok},
-              {"error", r.error},
-              {"fatal", r.fatal},
-              {"ms", r.milliseconds},
-              {"finding", r.finding}}
-      .dump(-1, ' ', false, json::error_handler_t::replace);
+  json reply{{"ok", r.ok},
+             {"error", r.error},
+             {"fatal", r.fatal},
+             {"ms", r.milliseconds},
+             {"finding", r.finding}};
+  if (r.memory) reply["memory"] = memory_json(*r.memory);
+  return reply.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::string encode(const CopyRequest& r) {
@@ -131,6 +186,7 @@ Result<CompileRequest> decode_compile_request(const std::string& line) {
     r.source = j.at("source");
     r.kernel_name = j.at("kernel");
     r.cache_dir = j.at("cache_dir");
+    r.record_memory = j.value("record_memory", false);
     return r;
   });
 }
@@ -167,6 +223,7 @@ Result<RunRequest> decode_run_request(const std::string& line) {
       w.cols = a.at("cols");
       w.trace_offset = a.at("trace_offset");
       w.copy_back = a.at("copy_back");
+      w.element_bytes = a.value("element_bytes", 4u);
       r.arguments.push_back(w);
     }
     r.grid = dim(j.at("grid"));
@@ -174,6 +231,8 @@ Result<RunRequest> decode_run_request(const std::string& line) {
     r.dynamic_shared_bytes = j.at("shared");
     r.timed_repeats = j.at("timed_repeats");
     r.library = j.value("library", "");
+    r.record_memory = j.value("record_memory", false);
+    r.record_blocks = j.value("record_blocks", 0u);
     return r;
   });
 }
@@ -186,6 +245,7 @@ Result<RunReply> decode_run_reply(const std::string& line) {
     r.fatal = j.at("fatal");
     r.milliseconds = j.at("ms").get<std::vector<double>>();
     r.finding = j.value("finding", "");
+    if (j.contains("memory")) r.memory = memory_from_json(j.at("memory"));
     return r;
   });
 }

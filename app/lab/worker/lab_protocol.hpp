@@ -6,14 +6,21 @@
 //   app → worker  {"op":"run", ...RunRequest}           reply RunReply
 //   app → worker  {"op":"copy", ...CopyRequest}         reply RunReply (the copy's times)
 //
+// Memory recording (the Memory tab's figures, `lab check --memory`) is an emulator build of its
+// own: a compile with record_memory makes only that build, and a run with record_memory returns
+// the kernel's per-line memory table in RunReply::memory. It always runs on the emulator, also
+// for a check on the GPU: the figures are the model's, counted from every lane's accesses.
+//
 // The worker never judges: it runs and hands back buffers. The verdict is computed by the app from
 // those buffers, so a kernel cannot print its own "pass".
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/dim3.hpp"
+#include "core/memory/memory_model.hpp"
 #include "core/result.hpp"
 #include "lab/kernel_signature.hpp"
 
@@ -27,6 +34,10 @@ struct CompileRequest {
   std::string source;
   std::string kernel_name;
   std::string cache_dir;  // compiled code is kept here by source hash; empty: no cache
+  // Emulator only: build the memory-recording build instead of the traced and timed ones (it is
+  // instrumented at every access and carries debug information for the lines: slower to build and
+  // to run, so made only when the figures are asked for).
+  bool record_memory = false;
 };
 
 struct CompileReply {
@@ -50,6 +61,10 @@ struct WireArgument {
   std::int64_t cols = 0;
   std::int64_t trace_offset = -1;  // traced outputs: rows × cols TraceRecords; -1: none
   bool copy_back = false;          // outputs come back to the region after the run
+  // Bytes per element (every Lab array holds 4-byte words today). With rows × cols it is the
+  // array's device layout: row-major, the buffer aligned as cudaMalloc aligns (256 bytes), which
+  // is what makes a recording's sector counts those of a GPU.
+  std::uint32_t element_bytes = 4;
 };
 
 struct RunRequest {
@@ -65,6 +80,23 @@ struct RunRequest {
   // Instead of the kernel, time a library's routine on the same arguments: "cublas-sgemm" reads
   // arguments 0, 1, 2 as A, B, C (row-major) and 3, 4, 5 as M, N, K. Empty: the kernel.
   std::string library;
+  // Run the memory-recording build (CompileRequest::record_memory) instead, untraced, and return
+  // the per-line table; every warp of record_blocks blocks is recorded (0: the model's default).
+  bool record_memory = false;
+  std::uint32_t record_blocks = 0;
+};
+
+// A recorded launch's memory figures per source line (core/memory's table), with, per row, which
+// array its global accesses fall in.
+struct MemoryReply {
+  memory::MemoryTable table;
+  // Per row: the kernel parameter whose array the row's accesses touch; kNoArray for shared
+  // memory, kSeveralArrays where one line touches more than one array.
+  static constexpr int kNoArray = -1;
+  static constexpr int kSeveralArrays = -2;
+  std::vector<int> row_argument;
+  std::string lines_note;              // why lines are 0 (unknown), if they are
+  std::uint64_t dropped_accesses = 0;  // outside the arrays and shared memory: not counted
 };
 
 struct RunReply {
@@ -75,6 +107,7 @@ struct RunReply {
   // Something wrong the run saw but that did not stop it: on the emulator, a shared-memory race
   // ("block (0,0): threads (3,0) and (4,0) ... tile[4]"). Empty: nothing.
   std::string finding;
+  std::optional<MemoryReply> memory;  // a run with record_memory that succeeded
 };
 
 // The ceiling a memory-bound kernel is measured against: the device copying `bytes` of traffic

@@ -24,7 +24,7 @@ int run_lab_worker(int request_fd, int reply_fd) {
     if (!line) return 0;  // the app closed the pipe: done
     const Result<std::string> op = request_op(*line);
     if (!op) {
-      (void)write_line(reply_fd, encode(RunReply{false, op.error().message, true, {}, {}}));
+      (void)write_line(reply_fd, encode(RunReply{false, op.error().message, true, {}, {}, {}}));
       return 2;
     }
     if (*op == "quit") return 0;
@@ -78,7 +78,7 @@ int run_lab_worker(int request_fd, int reply_fd) {
       continue;
     }
     (void)write_line(reply_fd,
-                     encode(RunReply{false, "unknown request '" + *op + "'", true, {}, {}}));
+                     encode(RunReply{false, "unknown request '" + *op + "'", true, {}, {}, {}}));
     return 2;
   }
 }

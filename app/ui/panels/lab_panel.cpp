@@ -276,6 +276,41 @@ ImVec4 outcome_color(lab::Outcome outcome) {
   }
 }
 
+// The Memory panel: each access line of a passing kernel with its badge (the controller worked
+// them out from the verdict's recording); the line's note on hover.
+void draw_memory(const LabMemoryState& memory, const Fonts& fonts) {
+  if (memory.lines.empty() && memory.unavailable.empty()) return;
+  ImGui::Spacing();
+  if (!ImGui::CollapsingHeader("Memory", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!memory.unavailable.empty()) {
+    wrapped(palette().muted, memory.unavailable);
+    return;
+  }
+  wrapped(palette().muted, memory.scope);
+  for (std::size_t i = 0; i < memory.lines.size(); ++i) {
+    const lab::MemoryLine& line = memory.lines[i];
+    ImGui::PushID(static_cast<int>(i));
+    ImGui::TextColored(line.ideal ? palette().ok : palette().warning, "%s", line.badge.c_str());
+    ImGui::SameLine();
+    ImGui::TextColored(palette().muted, "%s, line %d", line.access.c_str(), line.line);
+    if (!line.source.empty()) {
+      ImGui::PushFont(fonts.mono);
+      ImGui::Indent();
+      ImGui::TextUnformatted(line.source.c_str());
+      ImGui::Unindent();
+      ImGui::PopFont();
+    }
+    if (ImGui::IsItemHovered() && !line.note.empty()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35.0f);
+      ImGui::TextUnformatted(line.note.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+    ImGui::PopID();
+  }
+}
+
 void draw_verdict(AppController& controller, const Fonts& fonts) {
   LabController& lab = controller.lab();
   const LabState& state = lab.state();
@@ -333,6 +368,7 @@ void draw_verdict(AppController& controller, const Fonts& fonts) {
       ImGui::PopID();
     }
   }
+  draw_memory(state.memory, fonts);
   if (!verdict.printed.empty()) {
     ImGui::Spacing();
     if (ImGui::CollapsingHeader("Printed by the kernel", ImGuiTreeNodeFlags_DefaultOpen)) {
