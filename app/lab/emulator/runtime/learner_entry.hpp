@@ -16,6 +16,50 @@ namespace tl::emu::learner {
 inline const learner_abi::HostHooks* hooks = nullptr;
 }  // namespace tl::emu::learner
 
+#if defined(THREADLAB_RACE_CHECK) || defined(THREADLAB_MEMORY_RECORD)
+#include <dlfcn.h>
+#include <link.h>
+
+namespace tl::emu::learner::instrumented {
+
+// Where this OS thread's copy of this object's thread-local block lies (the learner's __shared__
+// variables live there: each OS thread has its own), found through the loaded objects' program
+// headers. {0, 0} where it cannot be found. Not instrumented itself: the race check and the
+// recording call it from their callbacks.
+struct ThreadLocalBlock {
+  std::uintptr_t low = 0;
+  std::uintptr_t bytes = 0;
+};
+
+struct ModuleSearch {
+  std::uintptr_t base;
+  ThreadLocalBlock found;
+};
+
+__attribute__((no_sanitize("thread"), noinline)) inline int find_own_tls(dl_phdr_info* info,
+                                                                         std::size_t, void* data) {
+  auto* search = static_cast<ModuleSearch*>(data);
+  if (info->dlpi_addr != search->base) return 0;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    if (info->dlpi_phdr[i].p_type == PT_TLS) {
+      search->found.low = reinterpret_cast<std::uintptr_t>(info->dlpi_tls_data);
+      search->found.bytes = info->dlpi_phdr[i].p_memsz;
+    }
+  }
+  return 1;
+}
+
+__attribute__((no_sanitize("thread"), noinline)) inline ThreadLocalBlock own_thread_local_block() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&find_own_tls), &info) == 0) return {};
+  ModuleSearch search{reinterpret_cast<std::uintptr_t>(info.dli_fbase), {}};
+  dl_iterate_phdr(find_own_tls, &search);
+  return search.found;
+}
+
+}  // namespace tl::emu::learner::instrumented
+#endif
+
 #if defined(THREADLAB_RACE_CHECK)
 // ---------------------------------------------------------------------------------------------
 // The shared-memory race check. The kernel is compiled with -fsanitize=thread, which makes the
@@ -27,8 +71,6 @@ inline const learner_abi::HostHooks* hooks = nullptr;
 // __syncthreads(), at least one writing, is a race (for two lanes of one warp, only when no warp
 // operation such as __syncwarp() came between). The first race of each block is reported through
 // the hooks. Nothing here is itself instrumented (no_sanitize), and it uses no instrumented code.
-#include <dlfcn.h>
-#include <link.h>
 
 #include <cstdlib>
 
@@ -68,37 +110,16 @@ struct State {
 };
 inline thread_local State state;
 
-struct ModuleSearch {
-  std::uintptr_t base;
-  std::uintptr_t tls_low;
-  std::uintptr_t tls_bytes;
-};
-
-TL_RACE_UNCHECKED inline int find_own_tls(dl_phdr_info* info, std::size_t, void* data) {
-  auto* search = static_cast<ModuleSearch*>(data);
-  if (info->dlpi_addr != search->base) return 0;
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    if (info->dlpi_phdr[i].p_type == PT_TLS) {
-      search->tls_low = reinterpret_cast<std::uintptr_t>(info->dlpi_tls_data);
-      search->tls_bytes = info->dlpi_phdr[i].p_memsz;
-    }
-  }
-  return 1;
-}
-
 // Called as each emulated thread starts: thread 0 starts every block.
 TL_RACE_UNCHECKED inline void begin_thread(std::uint32_t linear, std::uint32_t block_threads) {
   State& s = state;
   s.current = linear;
   if (linear != 0) return;
   if (s.tls_shadow == nullptr) {
-    Dl_info info{};
-    if (dladdr(reinterpret_cast<void*>(&find_own_tls), &info) == 0) return;
-    ModuleSearch search{reinterpret_cast<std::uintptr_t>(info.dli_fbase), 0, 0};
-    dl_iterate_phdr(find_own_tls, &search);
-    if (search.tls_low == 0 || search.tls_bytes == 0) return;
-    s.tls_low = search.tls_low;
-    s.tls_bytes = search.tls_bytes;
+    const instrumented::ThreadLocalBlock block = instrumented::own_thread_local_block();
+    if (block.low == 0 || block.bytes == 0) return;
+    s.tls_low = block.low;
+    s.tls_bytes = block.bytes;
     s.tls_shadow = static_cast<WordShadow*>(std::calloc(s.tls_bytes / 4 + 1, sizeof(WordShadow)));
     if (s.tls_shadow == nullptr) return;
   }
@@ -247,8 +268,6 @@ THREADLAB_TSAN_ACCESS(16)
 // host keeps the accesses to the kernel's arrays and its shared variables, and drops the rest
 // (its own thread-locals such as threadIdx, parameters read from the argument array). Atomics are
 // not instrumented (TL_EMU_NOT_RACE_CHECKED): they are not recorded.
-#include <dlfcn.h>
-#include <link.h>
 
 #define TL_RECORD_UNCHECKED __attribute__((no_sanitize("thread"), noinline))
 
@@ -271,24 +290,6 @@ struct State {
 };
 inline thread_local State state;
 
-struct ModuleSearch {
-  std::uintptr_t base;
-  std::uintptr_t tls_low;
-  std::uintptr_t tls_bytes;
-};
-
-TL_RECORD_UNCHECKED inline int find_own_tls(dl_phdr_info* info, std::size_t, void* data) {
-  auto* search = static_cast<ModuleSearch*>(data);
-  if (info->dlpi_addr != search->base) return 0;
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    if (info->dlpi_phdr[i].p_type == PT_TLS) {
-      search->tls_low = reinterpret_cast<std::uintptr_t>(info->dlpi_tls_data);
-      search->tls_bytes = info->dlpi_phdr[i].p_memsz;
-    }
-  }
-  return 1;
-}
-
 // Called as each emulated thread starts; thread 0 starts every block.
 TL_RECORD_UNCHECKED inline void begin_thread(std::uint32_t linear) {
   State& s = state;
@@ -296,13 +297,9 @@ TL_RECORD_UNCHECKED inline void begin_thread(std::uint32_t linear) {
     // This OS thread's copy of the thread-local block (where the learner's __shared__ variables
     // are): found once per OS thread, since each has its own.
     s.searched = true;
-    Dl_info info{};
-    if (dladdr(reinterpret_cast<void*>(&find_own_tls), &info) != 0) {
-      ModuleSearch search{reinterpret_cast<std::uintptr_t>(info.dli_fbase), 0, 0};
-      dl_iterate_phdr(find_own_tls, &search);
-      s.tls_low = search.tls_low;
-      s.tls_bytes = search.tls_bytes;
-    }
+    const instrumented::ThreadLocalBlock block = instrumented::own_thread_local_block();
+    s.tls_low = block.low;
+    s.tls_bytes = block.bytes;
   }
   if (linear != 0) return;
   const std::uint32_t now = __atomic_load_n(&generation, __ATOMIC_RELAXED);
