@@ -7,13 +7,14 @@
 #include "compute/device.hpp"
 #include "compute/lessons/lesson.hpp"
 #include "compute/lessons/lesson_registry.hpp"
+#include "forwarding_device.hpp"
 
 namespace tl::compute {
 namespace {
 
-class DisplayGpu final : public Device {
+class DisplayGpu final : public tl::testing::ForwardingDevice {
  public:
-  explicit DisplayGpu(bool watchdog) : inner_(make_emulator_device()), info_(inner_->info()) {
+  explicit DisplayGpu(bool watchdog) : info_(inner().info()) {
     info_.name = "Laptop GPU (stand-in)";
     info_.compute_major = 8;
     info_.compute_minor = 6;
@@ -25,29 +26,8 @@ class DisplayGpu final : public Device {
   }
   bool is_gpu() const override { return true; }
   const DeviceInfo& info() const override { return info_; }
-  const kernels::KernelRegistry& kernels() const override { return inner_->kernels(); }
-  Result<void*> allocate(std::size_t bytes) override { return inner_->allocate(bytes); }
-  void release(void* pointer) override { inner_->release(pointer); }
-  Status copy_to_device(void* d, const void* h, std::size_t n) override {
-    return inner_->copy_to_device(d, h, n);
-  }
-  Status copy_to_host(void* h, const void* d, std::size_t n) override {
-    return inner_->copy_to_host(h, d, n);
-  }
-  Status fill_zero(void* d, std::size_t n) override { return inner_->fill_zero(d, n); }
-  Status copy_on_device(void* d, const void* s, std::size_t n) override {
-    return inner_->copy_on_device(d, s, n);
-  }
-  Status synchronize() override { return inner_->synchronize(); }
-  Status reset() override { return inner_->reset(); }
-  Result<std::vector<double>> time_repeated(const std::function<Status()>& work, int warmup,
-                                            int repeats) override {
-    return inner_->time_repeated(work, warmup, repeats);
-  }
-  Result<MemoryInfo> memory_info() override { return inner_->memory_info(); }
 
  private:
-  std::unique_ptr<Device> inner_;
   DeviceInfo info_;
 };
 

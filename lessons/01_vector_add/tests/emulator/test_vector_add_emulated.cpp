@@ -8,6 +8,7 @@
 #include "compute/trace_sink.hpp"
 #include "core/lessons/random_inputs.hpp"
 #include "core/trace.hpp"
+#include "forwarding_device.hpp"
 #include "lessons/01_vector_add/vector_add_runner.hpp"
 
 namespace tl::compute {
@@ -80,33 +81,8 @@ TEST(VectorAddEmulatedTimings, ReportsEveryTimingWithItsRepeats) {
 }
 
 // A device that has no pinned memory to give: the run keeps the pageable series and says why.
-class NoPinnedMemory final : public Device {
+class NoPinnedMemory final : public tl::testing::ForwardingDevice {
  public:
-  NoPinnedMemory() : inner_(make_emulator_device()) {}
-  [[nodiscard]] bool is_gpu() const override { return inner_->is_gpu(); }
-  [[nodiscard]] const DeviceInfo& info() const override { return inner_->info(); }
-  [[nodiscard]] const kernels::KernelRegistry& kernels() const override {
-    return inner_->kernels();
-  }
-  Result<void*> allocate(std::size_t bytes) override { return inner_->allocate(bytes); }
-  void release(void* pointer) override { inner_->release(pointer); }
-  Status copy_to_device(void* dst, const void* src, std::size_t bytes) override {
-    return inner_->copy_to_device(dst, src, bytes);
-  }
-  Status copy_to_host(void* dst, const void* src, std::size_t bytes) override {
-    return inner_->copy_to_host(dst, src, bytes);
-  }
-  Status fill_zero(void* dst, std::size_t bytes) override { return inner_->fill_zero(dst, bytes); }
-  Status copy_on_device(void* dst, const void* src, std::size_t bytes) override {
-    return inner_->copy_on_device(dst, src, bytes);
-  }
-  Status synchronize() override { return inner_->synchronize(); }
-  Status reset() override { return inner_->reset(); }
-  Result<std::vector<double>> time_repeated(const std::function<Status()>& work, int warmup,
-                                            int repeats) override {
-    return inner_->time_repeated(work, warmup, repeats);
-  }
-  Result<MemoryInfo> memory_info() override { return inner_->memory_info(); }
   Result<void*> allocate_pinned_host(std::size_t bytes) override {
     if (++pinned_calls_ == 2) {
       return Error{ErrorKind::kOutOfMemory, "page-locked memory limit reached"};
@@ -120,7 +96,6 @@ class NoPinnedMemory final : public Device {
   int pinned_released_ = 0;
 
  private:
-  std::unique_ptr<Device> inner_;
   int pinned_calls_ = 0;
 };
 

@@ -9,6 +9,7 @@
 #include "compute/lessons/lesson_registry.hpp"
 #include "compute/trace_sink.hpp"
 #include "core/trace.hpp"
+#include "forwarding_device.hpp"
 #include "lessons/07_moving_data/moving_data.hpp"
 #include "lessons/07_moving_data/moving_data_lesson.hpp"
 #include "lessons/07_moving_data/moving_data_runner.hpp"
@@ -150,39 +151,11 @@ TEST(MovingDataEmulated, BadInputIsRefusedAndTheLessonKeepsWorking) {
 
 // A device whose pinned memory is always refused: the run says so and its pinned pipelines run
 // from pageable memory (and overlap nothing).
-class NoPinnedMemory final : public Device {
+class NoPinnedMemory final : public tl::testing::ForwardingDevice {
  public:
-  NoPinnedMemory() : inner_(make_emulator_device()) {}
-  [[nodiscard]] bool is_gpu() const override { return inner_->is_gpu(); }
-  [[nodiscard]] const DeviceInfo& info() const override { return inner_->info(); }
-  [[nodiscard]] const kernels::KernelRegistry& kernels() const override {
-    return inner_->kernels();
-  }
-  Result<void*> allocate(std::size_t bytes) override { return inner_->allocate(bytes); }
-  void release(void* pointer) override { inner_->release(pointer); }
-  Status copy_to_device(void* dst, const void* src, std::size_t bytes) override {
-    return inner_->copy_to_device(dst, src, bytes);
-  }
-  Status copy_to_host(void* dst, const void* src, std::size_t bytes) override {
-    return inner_->copy_to_host(dst, src, bytes);
-  }
-  Status fill_zero(void* dst, std::size_t bytes) override { return inner_->fill_zero(dst, bytes); }
-  Status copy_on_device(void* dst, const void* src, std::size_t bytes) override {
-    return inner_->copy_on_device(dst, src, bytes);
-  }
-  Status synchronize() override { return inner_->synchronize(); }
-  Status reset() override { return inner_->reset(); }
-  Result<std::vector<double>> time_repeated(const std::function<Status()>& work, int warmup,
-                                            int repeats) override {
-    return inner_->time_repeated(work, warmup, repeats);
-  }
-  Result<MemoryInfo> memory_info() override { return inner_->memory_info(); }
   Result<void*> allocate_pinned_host(std::size_t) override {
     return Error{ErrorKind::kOutOfMemory, "page-locked memory limit reached"};
   }
-
- private:
-  std::unique_ptr<Device> inner_;
 };
 
 TEST(MovingDataEmulated, RefusedPinnedMemoryIsSaidAndTheRunGoesOn) {
