@@ -16,6 +16,8 @@ pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)
 pkg_check_modules(MD4C REQUIRED IMPORTED_TARGET md4c)
 # Demo scripts and settings are TOML (libtomlplusplus-dev).
 pkg_check_modules(TOMLPP REQUIRED IMPORTED_TARGET tomlplusplus)
+# The Lab sandbox's system-call filter (app/lab/worker/sandbox.cpp).
+pkg_check_modules(SECCOMP REQUIRED IMPORTED_TARGET libseccomp)
 if(THREADLAB_BUILD_TESTS)
   find_package(GTest REQUIRED)
 endif()

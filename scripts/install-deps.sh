@@ -27,6 +27,8 @@ readonly REQUIRED_PACKAGES=(
   libtomlplusplus-dev
   # The CPU emulator's fibers (a context switch without a system call).
   libboost-context-dev
+  # The Kernel Lab sandbox's system-call filter.
+  libseccomp-dev
   libgtest-dev libgmock-dev
   # clang and its runtime libraries for the libFuzzer targets (scripts/fuzz.sh, run by CI).
   clang libclang-rt-dev

@@ -292,6 +292,9 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui) {
         ->capture_default_str()
         ->check(CLI::Range(1, 600000));
     command.add_option("--format", lab_check.format, formats);
+    command.add_flag("!--unsafe-no-sandbox", lab_check.sandbox,
+                     "Run the kernel without the Lab's sandbox (SECURITY.md): only for code you "
+                     "trust, on a machine where the sandbox cannot be made");
   };
   auto* lab_run_command = lab_command->add_subcommand(
       "run",
@@ -338,6 +341,7 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui) {
 
   auto* worker_command = app.add_subcommand("worker", "");  // started by the Lab, not by people
   worker_command->group("");
+  worker_command->prefix_command();  // its sandbox arguments (sandbox.hpp) are read by the worker
 
   try {
     app.parse(argc, argv);
@@ -358,7 +362,7 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui) {
     return fail(std::cerr, std::string(e.what()) + hint, kExitUsage);
   }
 
-  if (*worker_command) return command_worker();
+  if (*worker_command) return command_worker(worker_command->remaining());
   for (const auto& [lesson_command, parsed] : lesson_commands) {
     if (!*parsed) continue;
     const std::vector<std::string> args = parsed->remaining();

@@ -3,6 +3,7 @@
 #include <iomanip>
 
 #include "commands.hpp"
+#include "lab/lab_check.hpp"
 #include "compute/lessons/lesson_registry.hpp"
 #include "core/format.hpp"
 #include "interop/backend_selection.hpp"
@@ -92,6 +93,15 @@ int command_info(const InfoOptions& options, std::ostream& out, std::ostream& er
   out << "\nBackend\n";
   row(out, "chosen", to_string(choice->kind));
   row(out, "reason", choice->reason);
+  // What a worker started now gets: asked of one, not guessed (the kernel, AppArmor or a
+  // container may refuse a layer). On the emulator, the path every machine has.
+  out << "\nKernel Lab\n";
+  lab::LabOptions lab_options;
+  lab_options.backend = lab::LabBackend::kEmulator;
+  Result<lab::SandboxReply> sandbox = lab::lab_sandbox_layers(lab_options);
+  row(out, "Lab sandbox",
+      sandbox ? sandbox->layers + (sandbox->isolates ? "" : " — not isolating: lab grade refuses")
+              : "unavailable: " + sandbox.error().message);
   return kExitOk;
 }
 

@@ -1,6 +1,7 @@
 // `threadlab lab ...`: the Kernel Lab for people who prefer their own editor, and for teachers who
 // grade a class's submissions; and `threadlab worker`, the process that runs learners' kernels.
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -103,6 +104,7 @@ Result<lab::LabOptions> lab_options(const lab::Exercise& exercise, const LabChec
   }
   lab.run_only = options.run_only;
   lab.record_memory = options.memory;
+  lab.sandbox = options.sandbox;
   return lab;
 }
 
@@ -396,6 +398,32 @@ int command_lab_grade(const LabCheckOptions& options, std::ostream& out, std::os
   Result<lab::LabOptions> lab = lab_options(*exercise, options);
   if (!lab) return fail(err, lab.error().message, kExitUsage);
   lab->compare_with_solution = false;  // one reference time is enough: measured once below
+  // Others' code: no submission may plant a compiled kernel that another would load.
+  lab->private_cache = true;
+  // Nothing of this process may be read or traced by another of the person's processes (a
+  // submission that escaped would be one), ptrace and /proc/PID/mem included.
+  ::prctl(PR_SET_DUMPABLE, 0);
+  if (lab->sandbox) {
+    Result<lab::SandboxReply> sandbox = lab::lab_sandbox_layers(*lab);
+    if (!sandbox) {
+      return fail(err,
+                  "cannot start the Lab's sandboxed worker: " + sandbox.error().message +
+                      "; grading others' code needs it (--unsafe-no-sandbox runs it with your "
+                      "rights)",
+                  kExitFailure);
+    }
+    if (!sandbox->isolates) {
+      return fail(err,
+                  "the Lab's sandbox does not isolate a submission on this machine (" +
+                      sandbox->layers +
+                      "): grading would run others' code with your rights; pass "
+                      "--unsafe-no-sandbox to grade anyway",
+                  kExitFailure);
+    }
+    err << "sandbox: " << sandbox->layers << "\n";
+  } else {
+    err << "sandbox: none (--unsafe-no-sandbox): the submissions run with your rights\n";
+  }
   Result<std::vector<FolderEntry>> entries = folder_entries(options.file);
   if (!entries) return fail(err, entries.error().message, kExitFailure);
   const auto graded_count =
@@ -479,7 +507,7 @@ int command_lab_grade(const LabCheckOptions& options, std::ostream& out, std::os
   return kExitOk;
 }
 
-int command_worker() {
+int command_worker(const std::vector<std::string>& args) {
   // Started by hand (no pipes on 3 and 4), it would read nothing and exit 0 as if it had worked.
   if (::fcntl(3, F_GETFD) < 0 || ::fcntl(4, F_GETFD) < 0) {
     return fail(std::cerr,
@@ -487,7 +515,16 @@ int command_worker() {
                 "and replies on 4); to check a kernel, run threadlab lab check",
                 kExitUsage);
   }
-  return lab::run_lab_worker(3, 4);
+  lab::SandboxLayers layers;
+  if (std::find(args.begin(), args.end(), "--sandbox") != args.end()) {
+    // First, while this process has one thread: everything after runs inside the sandbox.
+    lab::SandboxEntry entry = lab::enter_sandbox(lab::sandbox_policy_from_arguments(args));
+    if (!entry.is_worker) return entry.relay_status;
+    layers = std::move(entry.layers);
+  } else {
+    layers.missing.emplace_back("started with --unsafe-no-sandbox");
+  }
+  return lab::run_lab_worker(3, 4, layers);
 }
 
 }  // namespace tl::cli

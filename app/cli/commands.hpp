@@ -77,6 +77,8 @@ struct LabCheckOptions {
   // check, run: record the passing kernel's memory accesses and print the per-line table;
   // --format is then table (the verdict, its notes and the table), csv (the table alone) or json.
   bool memory = false;
+  // The Lab's sandbox around the worker (--unsafe-no-sandbox turns it off; SECURITY.md).
+  bool sandbox = true;
 };
 int command_lab_list(const std::string& format, std::ostream& out, std::ostream& err);
 int command_lab_print(const std::string& id, const std::string& what, std::ostream& out,
@@ -84,7 +86,7 @@ int command_lab_print(const std::string& id, const std::string& what, std::ostre
 int command_lab_check(const LabCheckOptions& options, std::ostream& out, std::ostream& err);
 int command_lab_watch(const LabCheckOptions& options, std::ostream& out, std::ostream& err);
 int command_lab_grade(const LabCheckOptions& options, std::ostream& out, std::ostream& err);
-int command_worker();
+int command_worker(const std::vector<std::string>& args);
 
 // Prints "threadlab: <message>" on one line and returns `status`.
 int fail(std::ostream& err, const std::string& message, int status);

@@ -1,14 +1,19 @@
 #include "lab/lab_check.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <sstream>
 #include <thread>
 
 #include <unistd.h>
 
 #include "core/user_files.hpp"
 #include "lab/kernel_signature.hpp"
+#include "lab/worker/sandbox.hpp"
 
 namespace tl::lab {
 namespace {
@@ -138,10 +143,31 @@ std::vector<ReturnedOutput> returned(const std::byte* region, const RegionLayout
   return outputs;
 }
 
-// One worker for one check: started on first use, replaced after it dies.
+// One worker for one check: started on first use, replaced after it dies. It owns the scratch
+// folder its workers write in (temporary files, and the compiled kernels of a private cache),
+// removed with it.
 class WorkerSession {
  public:
   explicit WorkerSession(const LabOptions& options) : options_(options) {}
+  ~WorkerSession() {
+    worker_.reset();
+    if (!scratch_.empty()) {
+      std::error_code ignored;
+      std::filesystem::remove_all(scratch_, ignored);  // never follows a link out of it
+    }
+  }
+  WorkerSession(const WorkerSession&) = delete;
+  WorkerSession& operator=(const WorkerSession&) = delete;
+
+  // Where compiled kernels are kept for this check.
+  Result<std::string> cache_dir() {
+    if (options_.private_cache) {
+      Result<std::string> scratch = scratch_dir();
+      if (!scratch) return scratch.error();
+      return *scratch + "/cache";
+    }
+    return options_.cache_dir.empty() ? default_lab_cache_dir() : options_.cache_dir;
+  }
 
   Status start() {
     if (worker_ && worker_->alive()) return Status::ok();
@@ -168,18 +194,25 @@ class WorkerSession {
     if (options_.backend == LabBackend::kEmulator) {
       // The emulator's kernels are native code in this process: cap what a runaway can take.
       limits.address_space_bytes = 8ull << 30;
+      limits.open_files = 1024;
     }
-    Result<std::unique_ptr<WorkerProcess>> worker =
-        WorkerProcess::start({executable, "worker"}, limits);
+    std::vector<std::string> argv = {executable, "worker"};
+    if (options_.sandbox) {
+      Result<std::vector<std::string>> arguments = sandbox_arguments_for_worker();
+      if (!arguments) return arguments.error();
+      argv.insert(argv.end(), arguments->begin(), arguments->end());
+    }
+    Result<std::unique_ptr<WorkerProcess>> worker = WorkerProcess::start(argv, limits);
     if (!worker) return worker.error();
     worker_ = std::move(*worker);
     return Status::ok();
   }
 
   Result<std::string> exchange(const std::string& line, std::chrono::milliseconds timeout,
-                               WorkerProcess::TimeBasis basis = WorkerProcess::TimeBasis::kWall) {
+                               WorkerProcess::TimeBasis basis = WorkerProcess::TimeBasis::kWall,
+                               int passed_fd = -1) {
     if (Status started = start(); !started) return started.error();
-    Result<std::string> reply = worker_->exchange(line, timeout, basis);
+    Result<std::string> reply = worker_->exchange(line, timeout, basis, passed_fd);
     printed_ += worker_->take_output();
     return reply;
   }
@@ -198,9 +231,54 @@ class WorkerSession {
   std::string take_printed() { return std::exchange(printed_, {}); }
 
  private:
+  Result<std::string> scratch_dir() {
+    if (!scratch_.empty()) return scratch_;
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern =
+        std::string(tmp != nullptr && *tmp == '/' ? tmp : "/tmp") + "/threadlab-lab-XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      return Error{ErrorKind::kIoError,
+                   "cannot make the Lab's scratch folder " + pattern + ": " + std::strerror(errno)};
+    }
+    scratch_ = pattern;
+    return scratch_;
+  }
+
+  // What the worker may touch: its scratch folder and the kernel cache, read-write; the folders
+  // the dynamic loader and the CUDA libraries are found in, read-only.
+  Result<std::vector<std::string>> sandbox_arguments_for_worker() {
+    SandboxPolicy policy;
+    policy.gpu = options_.backend == LabBackend::kGpu;
+    Result<std::string> scratch = scratch_dir();
+    if (!scratch) return scratch.error();
+    policy.writable.push_back(*scratch);
+    Result<std::string> cache = cache_dir();
+    if (!cache) return cache.error();
+    if (!cache->empty()) {
+      std::error_code error;
+      std::filesystem::create_directories(*cache, error);
+      if (error) {
+        return Error{ErrorKind::kIoError,
+                     "cannot make the Lab's cache folder " + *cache + ": " + error.message()};
+      }
+      if (!options_.private_cache) policy.writable.push_back(*cache);
+    }
+    for (const char* variable : {"LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH"}) {
+      const char* value = std::getenv(variable);
+      if (value == nullptr) continue;
+      std::stringstream dirs(value);
+      std::string dir;
+      while (std::getline(dirs, dir, ':')) {
+        if (!dir.empty() && dir.front() == '/') policy.readable.push_back(dir);
+      }
+    }
+    return sandbox_arguments(policy);
+  }
+
   const LabOptions& options_;
   std::unique_ptr<WorkerProcess> worker_;
   std::string printed_;
+  std::string scratch_;
 };
 
 std::string fault_message(const Exercise& exercise, const WireFault& fault,
@@ -239,7 +317,12 @@ MemoryFindings record_memory_findings(const Exercise& exercise, std::string_view
   compile.backend = LabBackend::kEmulator;
   compile.source = std::string(source);
   compile.kernel_name = exercise.kernel_name;
-  compile.cache_dir = options.cache_dir.empty() ? default_lab_cache_dir() : options.cache_dir;
+  Result<std::string> cache = worker.cache_dir();
+  if (!cache) {
+    findings.unavailable = cache.error().message;
+    return findings;
+  }
+  compile.cache_dir = *cache;
   compile.record_memory = true;
   Result<std::string> compile_line = worker.exchange(encode(compile), options.compile_timeout);
   Result<CompileReply> compiled = compile_line ? decode_compile_reply(*compile_line)
@@ -263,7 +346,6 @@ MemoryFindings record_memory_findings(const Exercise& exercise, std::string_view
   request.traced = false;
   request.record_memory = true;
   request.record_blocks = options.record_blocks;
-  request.region = region->name();
   request.region_bytes = layout.bytes;
   request.fault_offset = layout.fault_offset;
   request.arguments = layout.arguments;
@@ -271,8 +353,8 @@ MemoryFindings record_memory_findings(const Exercise& exercise, std::string_view
   request.block = check.launch.block;
   request.dynamic_shared_bytes = check.launch.dynamic_shared_bytes;
   // Every access calls back into the recorder: several times the traced run's CPU time.
-  Result<std::string> line =
-      worker.exchange(encode(request), options.timeout * 4, WorkerProcess::TimeBasis::kCpu);
+  Result<std::string> line = worker.exchange(encode(request), options.timeout * 4,
+                                             WorkerProcess::TimeBasis::kCpu, region->fd());
   Result<RunReply> reply = line ? decode_run_reply(*line) : Result<RunReply>(line.error());
   if (!reply) {
     findings.unavailable = "recording the memory accesses: " + reply.error().message;
@@ -384,6 +466,14 @@ Result<std::string> normalized_source(std::string_view source, std::string_view 
     i += length;
   }
   return text;
+}
+
+Result<SandboxReply> lab_sandbox_layers(const LabOptions& options) {
+  if (!options.sandbox) return SandboxReply{"none (--unsafe-no-sandbox)", false};
+  WorkerSession worker(options);
+  Result<std::string> line = worker.exchange(R"({"op":"sandbox"})", std::chrono::seconds(20));
+  if (!line) return line.error();
+  return decode_sandbox_reply(*line);
 }
 
 std::string default_lab_cache_dir() {
@@ -510,7 +600,9 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view given_s
   compile.backend = options.backend;
   compile.source = std::string(source);
   compile.kernel_name = exercise.kernel_name;
-  compile.cache_dir = options.cache_dir.empty() ? default_lab_cache_dir() : options.cache_dir;
+  Result<std::string> cache = worker.cache_dir();
+  if (!cache) return finish(unavailable("the Lab's worker: " + cache.error().message));
+  compile.cache_dir = *cache;
   std::string compile_line_sent = encode(compile);
   Result<std::string> compile_line = worker.exchange(compile_line_sent, options.compile_timeout);
   if (!compile_line)
@@ -570,8 +662,7 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view given_s
       region = SharedRegion::create(layout.bytes);
       if (!region) return region.error();
       fill(region->data(), layout, check);
-      request.region = region->name();
-      line = worker.exchange(encode(request), timeout, basis);
+      line = worker.exchange(encode(request), timeout, basis, region->fd());
       if (line || line.error().kind != ErrorKind::kTooSlow || attempt == 1) break;
       if (Status again = worker.restart_compiled(compile_line_sent, options.compile_timeout);
           !again) {

@@ -41,7 +41,16 @@ struct LabOptions {
   bool record_memory = false;
   // Blocks recorded (every warp of each); 0: the model's default (memory::blocks_to_record).
   std::uint32_t record_blocks = 0;
+  // The worker enters the Lab's sandbox (lab/worker/sandbox.hpp) before it reads the source. Off
+  // only by the person's explicit choice (`lab grade --unsafe-no-sandbox`).
+  bool sandbox = true;
+  // Others' code (`lab grade`): compiled kernels are kept only for this check, in the worker's
+  // scratch folder, so that no submission can plant a build that another one would then load.
+  bool private_cache = false;
 };
+
+// Which layers of the sandbox a worker for `options` gets here: a worker is started and asked.
+[[nodiscard]] Result<SandboxReply> lab_sandbox_layers(const LabOptions& options);
 
 // The learner's block for `exercise`, refused where no GPU would launch it (0 or over 1024
 // threads) or where the exercise would silently drop a dimension (a 1-D exercise's kernel reads

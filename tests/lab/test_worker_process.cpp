@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -108,20 +109,56 @@ TEST(WorkerProcess, LimitsApplyToTheWorker) {
   EXPECT_NE(worker->take_output().find("8"), std::string::npos);
 }
 
-TEST(SharedRegion, BothSidesSeeTheSameBytesAndTheNameGoesWithTheOwner) {
+TEST(SharedRegion, BothSidesSeeTheSameBytes) {
   auto region = SharedRegion::create(1 << 16);
   ASSERT_TRUE(region) << region.error().message;
   std::strcpy(reinterpret_cast<char*>(region->data()), "from the app");
-  const std::string name = region->name();
   {
-    auto other = SharedRegion::open(name, 1 << 16);
+    auto other = SharedRegion::adopt(::dup(region->fd()), 1 << 16);
     ASSERT_TRUE(other) << other.error().message;
     EXPECT_STREQ(reinterpret_cast<const char*>(other->data()), "from the app");
     std::strcpy(reinterpret_cast<char*>(other->data()) + 100, "from the worker");
   }
   EXPECT_STREQ(reinterpret_cast<const char*>(region->data()) + 100, "from the worker");
-  { auto gone = std::move(*region); }
-  EXPECT_FALSE(SharedRegion::open(name, 1 << 16));
+}
+
+// A worker that could shrink the memory under the app's mapping would make the app's next read
+// fault: the size is sealed.
+TEST(SharedRegion, TheWorkerCannotShrinkOrGrowIt) {
+  auto region = SharedRegion::create(1 << 16);
+  ASSERT_TRUE(region) << region.error().message;
+  EXPECT_NE(::ftruncate(region->fd(), 0), 0);
+  EXPECT_NE(::ftruncate(region->fd(), 1 << 20), 0);
+  EXPECT_FALSE(SharedRegion::adopt(::dup(region->fd()), 1 << 20))
+      << "a request that claims more bytes than were shared must be refused";
+  EXPECT_FALSE(SharedRegion::adopt(-1, 16));
+}
+
+// The region reaches the worker only as a descriptor sent with its request: no name in /dev/shm
+// that a worker could replace, and nothing left there when either side is killed.
+TEST(SharedRegion, ItTravelsWithTheRequestAndHasNoName) {
+  auto region = SharedRegion::create(1 << 12);
+  ASSERT_TRUE(region) << region.error().message;
+  std::strcpy(reinterpret_cast<char*>(region->data()), "sent");
+  int pair[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, pair), 0);
+  ASSERT_TRUE(write_line(pair[0], "run", region->fd()));
+  std::string buffer;
+  std::vector<int> received;
+  auto line = read_line(pair[1], buffer, &received);
+  ASSERT_TRUE(line) << line.error().message;
+  EXPECT_EQ(*line, "run");
+  ASSERT_EQ(received.size(), 1u);
+  auto mapped = SharedRegion::adopt(received[0], 1 << 12);
+  ASSERT_TRUE(mapped) << mapped.error().message;
+  EXPECT_STREQ(reinterpret_cast<const char*>(mapped->data()), "sent");
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator("/dev/shm", error)) {
+    EXPECT_FALSE(entry.path().filename().string().starts_with("threadlab-lab"))
+        << entry.path() << " is a named segment";
+  }
+  ::close(pair[0]);
+  ::close(pair[1]);
 }
 
 // Whether `pid` still runs: gone, or a zombie nobody has reaped yet (a container's init may not).
@@ -168,20 +205,6 @@ TEST(WorkerProcess, TheWorkerDiesWithTheProcessThatStartedIt) {
   std::filesystem::remove(pid_file);
 }
 
-// A segment has a name only until both sides have mapped it: a process killed after that leaves
-// nothing in /dev/shm.
-TEST(SharedRegion, TheNameIsGoneOnceBothSidesHaveMappedIt) {
-  auto region = SharedRegion::create(1 << 16);
-  ASSERT_TRUE(region) << region.error().message;
-  const std::filesystem::path file = "/dev/shm" + region->name();
-  if (!std::filesystem::exists(file)) GTEST_SKIP() << "POSIX shared memory is not in /dev/shm";
-  auto other = SharedRegion::open(region->name(), 1 << 16);
-  ASSERT_TRUE(other) << other.error().message;
-  EXPECT_FALSE(std::filesystem::exists(file));
-  std::strcpy(reinterpret_cast<char*>(other->data()), "still shared");
-  EXPECT_STREQ(reinterpret_cast<const char*>(region->data()), "still shared");
-}
-
 // On CPU time, a worker that waits (uses no CPU) is not stopped at the timeout: a busy machine
 // slows a kernel down in wall time, not in the CPU time its work needs.
 TEST(WorkerProcess, OnCpuTimeAWaitingWorkerIsNotTimedOut) {
@@ -204,7 +227,6 @@ TEST(WorkerProcess, OnCpuTimeASpinningWorkerIsStopped) {
 TEST(LabProtocol, RequestsAndRepliesSurviveTheWire) {
   RunRequest request;
   request.traced = false;
-  request.region = "/threadlab-lab-1-2";
   request.region_bytes = 4096;
   request.fault_offset = 1024;
   request.grid = {3, 2, 1};

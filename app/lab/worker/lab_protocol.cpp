@@ -138,7 +138,6 @@ std::string encode(const RunRequest& r) {
   }
   return json{{"op", "run"},
               {"traced", r.traced},
-              {"region", r.region},
               {"region_bytes", r.region_bytes},
               {"fault_offset", r.fault_offset},
               {"arguments", arguments},
@@ -209,7 +208,6 @@ Result<RunRequest> decode_run_request(const std::string& line) {
   return decode<RunRequest>(line, [](const json& j) {
     RunRequest r;
     r.traced = j.at("traced");
-    r.region = j.at("region");
     r.region_bytes = j.at("region_bytes");
     r.fault_offset = j.at("fault_offset");
     for (const json& a : j.at("arguments")) {
@@ -246,6 +244,19 @@ Result<RunReply> decode_run_reply(const std::string& line) {
     r.milliseconds = j.at("ms").get<std::vector<double>>();
     r.finding = j.value("finding", "");
     if (j.contains("memory")) r.memory = memory_from_json(j.at("memory"));
+    return r;
+  });
+}
+
+std::string encode(const SandboxReply& reply) {
+  return json{{"ok", true}, {"layers", reply.layers}, {"isolates", reply.isolates}}.dump();
+}
+
+Result<SandboxReply> decode_sandbox_reply(const std::string& line) {
+  return decode<SandboxReply>(line, [](const json& j) {
+    SandboxReply r;
+    r.layers = j.at("layers");
+    r.isolates = j.at("isolates");
     return r;
   });
 }

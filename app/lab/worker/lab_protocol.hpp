@@ -5,6 +5,7 @@
 //   app → worker  {"op":"compile", ...CompileRequest}   reply {"ok":true,...} or a compile error
 //   app → worker  {"op":"run", ...RunRequest}           reply RunReply
 //   app → worker  {"op":"copy", ...CopyRequest}         reply RunReply (the copy's times)
+//   app → worker  {"op":"sandbox"}                      reply SandboxReply (which layers hold)
 //
 // Memory recording (the Memory tab's figures, `lab check --memory`) is an emulator build of its
 // own: a compile with record_memory makes only that build, and a run with record_memory returns
@@ -69,7 +70,7 @@ struct WireArgument {
 
 struct RunRequest {
   bool traced = true;
-  std::string region;  // SharedRegion name
+  // The region itself is no field: its descriptor travels with the request (SharedRegion).
   std::uint64_t region_bytes = 0;
   std::uint64_t fault_offset = 0;  // a LabFault record (traced runs)
   std::vector<WireArgument> arguments;
@@ -138,6 +139,14 @@ static_assert(sizeof(WireFault) == 72);
 [[nodiscard]] std::string encode(const RunRequest& request);
 [[nodiscard]] std::string encode(const RunReply& reply);
 [[nodiscard]] std::string encode(const CopyRequest& request);
+
+// Which layers of the Lab's sandbox hold in this worker (sandbox.hpp's SandboxLayers, described).
+struct SandboxReply {
+  std::string layers;  // SandboxLayers::describe()
+  bool isolates = false;
+};
+[[nodiscard]] std::string encode(const SandboxReply& reply);
+[[nodiscard]] Result<SandboxReply> decode_sandbox_reply(const std::string& line);
 // The op of a request line ("compile", "run", "quit"), or an error for a line that is not JSON.
 [[nodiscard]] Result<std::string> request_op(const std::string& line);
 [[nodiscard]] Result<CompileRequest> decode_compile_request(const std::string& line);

@@ -1,9 +1,14 @@
 #include "lab/worker/lab_worker.hpp"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "lab/source_policy.hpp"
 #include "lab/worker/worker_process.hpp"
 
 namespace tl::lab {
@@ -16,18 +21,32 @@ std::uint64_t fnv1a(std::string_view text, std::uint64_t hash) {
   return hash;
 }
 
-int run_lab_worker(int request_fd, int reply_fd) {
+int run_lab_worker(int request_fd, int reply_fd, const SandboxLayers& sandbox) {
   std::unique_ptr<WorkerBackend> backend;
   std::string buffer;
+  // Descriptors that came with requests, oldest first: each run's shared memory.
+  std::vector<int> received;
+  const auto next_region_fd = [&received]() {
+    if (received.empty()) return -1;
+    const int fd = received.front();
+    received.erase(received.begin());
+    return fd;
+  };
   for (;;) {
-    Result<std::string> line = read_line(request_fd, buffer);
-    if (!line) return 0;  // the app closed the pipe: done
+    Result<std::string> line = read_line(request_fd, buffer, &received);
+    if (!line) return 0;  // the app closed the socket: done
     const Result<std::string> op = request_op(*line);
     if (!op) {
       (void)write_line(reply_fd, encode(RunReply{false, op.error().message, true, {}, {}, {}}));
       return 2;
     }
     if (*op == "quit") return 0;
+    if (*op == "sandbox") {
+      if (!write_line(reply_fd, encode(SandboxReply{sandbox.describe(), sandbox.isolates()}))) {
+        return 1;
+      }
+      continue;
+    }
     if (*op == "compile") {
       Result<CompileRequest> request = decode_compile_request(*line);
       if (!request) {
@@ -36,6 +55,15 @@ int run_lab_worker(int request_fd, int reply_fd) {
         (void)write_line(reply_fd, encode(reply));
         return 2;
       }
+      // Refused before any compiler reads it (source_policy.hpp): the compile step reads files.
+      if (std::optional<std::string> refused =
+              source_policy_violation(request->source, "kernel.cu")) {
+        CompileReply reply;
+        reply.error = *refused;
+        reply.log = *refused;
+        if (!write_line(reply_fd, encode(reply))) return 1;
+        continue;
+      }
       backend = request->backend == LabBackend::kGpu ? make_gpu_worker_backend()
                                                      : make_emulator_worker_backend();
       if (!write_line(reply_fd, encode(backend->compile(*request)))) return 1;
@@ -43,13 +71,16 @@ int run_lab_worker(int request_fd, int reply_fd) {
     }
     if (*op == "run") {
       Result<RunRequest> request = decode_run_request(*line);
+      const int region_fd = next_region_fd();
       RunReply reply;
       if (!request) {
+        if (region_fd >= 0) ::close(region_fd);
         reply.error = request.error().message;
       } else if (!backend) {
+        if (region_fd >= 0) ::close(region_fd);
         reply.error = "nothing was compiled before the run";
       } else if (Result<SharedRegion> region =
-                     SharedRegion::open(request->region, request->region_bytes);
+                     SharedRegion::adopt(region_fd, request->region_bytes);
                  !region) {
         reply.error = region.error().message;
       } else {

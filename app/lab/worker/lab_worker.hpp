@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "lab/worker/lab_protocol.hpp"
+#include "lab/worker/sandbox.hpp"
 
 namespace tl::lab {
 
@@ -25,8 +26,9 @@ class WorkerBackend {
 std::unique_ptr<WorkerBackend> make_gpu_worker_backend();
 std::unique_ptr<WorkerBackend> make_emulator_worker_backend();
 
-// The worker's main loop. Returns the process exit status.
-int run_lab_worker(int request_fd, int reply_fd);
+// The worker's main loop. Returns the process exit status. `sandbox` is what enter_sandbox applied
+// (reported to the app on request).
+int run_lab_worker(int request_fd, int reply_fd, const SandboxLayers& sandbox);
 
 // 64-bit FNV-1a, for cache file names: stable across runs and machines.
 [[nodiscard]] std::uint64_t fnv1a(std::string_view text,

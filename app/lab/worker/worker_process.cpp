@@ -6,12 +6,12 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -19,7 +19,6 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
 #include <string>
 #include <thread>
 
@@ -114,7 +113,10 @@ Result<std::unique_ptr<WorkerProcess>> WorkerProcess::start(const std::vector<st
   int to_worker[2];
   int from_worker[2];
   int output[2];
-  if (::pipe2(to_worker, O_CLOEXEC) != 0) return system_error("pipe");
+  // Requests go through a Unix socket: a SharedRegion's descriptor travels with its request.
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, to_worker) != 0) {
+    return system_error("socketpair");
+  }
   if (::pipe2(from_worker, O_CLOEXEC) != 0) return system_error("pipe");
   if (::pipe2(output, O_CLOEXEC) != 0) return system_error("pipe");
 
@@ -151,6 +153,7 @@ Result<std::unique_ptr<WorkerProcess>> WorkerProcess::start(const std::vector<st
     set_limit(RLIMIT_CPU, limits.cpu_seconds);
     set_limit(RLIMIT_FSIZE, limits.file_size_bytes);
     set_limit(RLIMIT_NPROC, limits.processes);
+    set_limit(RLIMIT_NOFILE, limits.open_files);
     const rlimit no_core{0, 0};
     ::setrlimit(RLIMIT_CORE, &no_core);
     ::execv(arguments[0], arguments.data());
@@ -226,21 +229,40 @@ WorkerExit WorkerProcess::kill_now() {
   return last_exit_;
 }
 
-std::chrono::milliseconds WorkerProcess::cpu_time() const {
-  if (pid_ <= 0) return std::chrono::milliseconds(0);
+namespace {
+
+// -1 where the process is gone or its clock cannot be read.
+long long process_cpu_ms(pid_t pid) {
   clockid_t clock{};
   timespec used{};
-  if (::clock_getcpuclockid(pid_, &clock) != 0 || ::clock_gettime(clock, &used) != 0) {
-    return std::chrono::milliseconds(-1);
+  if (::clock_getcpuclockid(pid, &clock) != 0 || ::clock_gettime(clock, &used) != 0) return -1;
+  return static_cast<long long>(used.tv_sec) * 1000 + used.tv_nsec / 1000000;
+}
+
+}  // namespace
+
+std::chrono::milliseconds WorkerProcess::cpu_time() const {
+  if (pid_ <= 0) return std::chrono::milliseconds(0);
+  const long long own = process_cpu_ms(pid_);
+  if (own < 0) return std::chrono::milliseconds(-1);
+  // The sandbox's relay waits while its child, the worker proper, computes.
+  long long total = own;
+  const std::string children =
+      "/proc/" + std::to_string(pid_) + "/task/" + std::to_string(pid_) + "/children";
+  std::ifstream list(children);
+  long long child = 0;
+  while (list >> child) {
+    const long long used = process_cpu_ms(static_cast<pid_t>(child));
+    if (used > 0) total += used;
   }
-  return std::chrono::milliseconds(static_cast<long long>(used.tv_sec) * 1000 +
-                                   used.tv_nsec / 1000000);
+  return std::chrono::milliseconds(total);
 }
 
 Result<std::string> WorkerProcess::exchange(const std::string& request_line,
-                                            std::chrono::milliseconds timeout, TimeBasis basis) {
+                                            std::chrono::milliseconds timeout, TimeBasis basis,
+                                            int passed_fd) {
   if (pid_ <= 0) return Error{ErrorKind::kCudaStickyError, "the worker is not running"};
-  if (Status sent = write_line(request_fd_, request_line); !sent) {
+  if (Status sent = write_line(request_fd_, request_line, passed_fd); !sent) {
     const WorkerExit exit = reap(true);
     return Error{ErrorKind::kCudaStickyError, "the worker " + exit.describe()};
   }
@@ -288,7 +310,7 @@ Result<std::string> WorkerProcess::exchange(const std::string& request_line,
   }
 }
 
-Result<std::string> read_line(int fd, std::string& buffer) {
+Result<std::string> read_line(int fd, std::string& buffer, std::vector<int>* received) {
   for (;;) {
     const std::size_t newline = buffer.find('\n');
     if (newline != std::string::npos) {
@@ -297,19 +319,67 @@ Result<std::string> read_line(int fd, std::string& buffer) {
       return line;
     }
     char chunk[65536];
-    const ssize_t got = ::read(fd, chunk, sizeof chunk);
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * 4)];
+    iovec io{chunk, sizeof chunk};
+    msghdr message{};
+    message.msg_iov = &io;
+    message.msg_iovlen = 1;
+    message.msg_control = control;
+    message.msg_controllen = sizeof control;
+    ssize_t got = ::recvmsg(fd, &message, MSG_CMSG_CLOEXEC);
+    if (got < 0 && errno == ENOTSOCK) {  // a pipe
+      message.msg_controllen = 0;
+      got = ::read(fd, chunk, sizeof chunk);
+    }
     if (got == 0) return Error{ErrorKind::kIoError, "end of requests"};
     if (got < 0) {
       if (errno == EINTR) continue;
       return system_error("read");
     }
+    if (message.msg_controllen > 0) {
+      for (cmsghdr* header = CMSG_FIRSTHDR(&message); header != nullptr;
+           header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+        const std::size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (std::size_t i = 0; i < count; ++i) {
+          int passed = -1;
+          std::memcpy(&passed, CMSG_DATA(header) + i * sizeof(int), sizeof(int));
+          if (received != nullptr) {
+            received->push_back(passed);
+          } else {
+            ::close(passed);
+          }
+        }
+      }
+    }
     buffer.append(chunk, static_cast<std::size_t>(got));
   }
 }
 
-Status write_line(int fd, const std::string& line) {
+Status write_line(int fd, const std::string& line, int passed_fd) {
   std::string data = line + "\n";
   std::size_t done = 0;
+  if (passed_fd >= 0) {
+    // The descriptor rides on the first bytes; the rest follows as plain data.
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+    iovec io{data.data(), data.size()};
+    msghdr message{};
+    message.msg_iov = &io;
+    message.msg_iovlen = 1;
+    message.msg_control = control;
+    message.msg_controllen = sizeof control;
+    cmsghdr* header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(header), &passed_fd, sizeof(int));
+    ssize_t sent = -1;
+    do {
+      sent = ::sendmsg(fd, &message, MSG_NOSIGNAL);
+    } while (sent < 0 && errno == EINTR);
+    if (sent < 0) return system_error("sendmsg");
+    done = static_cast<std::size_t>(sent);
+  }
   while (done < data.size()) {
     const ssize_t wrote = ::write(fd, data.data() + done, data.size() - done);
     if (wrote < 0) {
@@ -321,45 +391,22 @@ Status write_line(int fd, const std::string& line) {
   return Status::ok();
 }
 
-namespace {
-
-// Segments left by an app that was killed between creating one and its worker mapping it (the
-// only moment a segment has a name): removed when the next app makes its first, if the process
-// that named it is gone.
-void remove_orphaned_segments() {
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator("/dev/shm", error)) {
-    const std::string name = entry.path().filename().string();
-    const std::string prefix = "threadlab-lab-";
-    if (!name.starts_with(prefix)) continue;
-    const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
-    if (pid <= 0 || pid == ::getpid()) continue;
-    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
-      ::shm_unlink(("/" + name).c_str());
-    }
-  }
-}
-
-}  // namespace
-
 Result<SharedRegion> SharedRegion::create(std::size_t bytes) {
-  static std::once_flag swept;
-  std::call_once(swept, remove_orphaned_segments);
-  static std::atomic<unsigned> counter{0};
   SharedRegion region;
-  region.name_ =
-      "/threadlab-lab-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1));
   region.bytes_ = std::max<std::size_t>(bytes, 1);
-  const int fd = ::shm_open(region.name_.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
-  if (fd < 0) return system_error("shm_open " + region.name_);
-  region.owner_ = true;
-  if (::ftruncate(fd, static_cast<off_t>(region.bytes_)) != 0) {
-    ::close(fd);
+  region.fd_ = ::memfd_create("threadlab-lab", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (region.fd_ < 0) return system_error("memfd_create");
+  if (::ftruncate(region.fd_, static_cast<off_t>(region.bytes_)) != 0) {
     return Error{ErrorKind::kOutOfMemory,
                  "could not make " + std::to_string(region.bytes_) + " bytes of shared memory"};
   }
-  region.address_ = ::mmap(nullptr, region.bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  ::close(fd);
+  // Fixed in size from here on, for both sides: a worker that could shrink it would make the
+  // app's reads past the new end fault (SIGBUS) in the app.
+  if (::fcntl(region.fd_, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+    return system_error("sealing shared memory");
+  }
+  region.address_ =
+      ::mmap(nullptr, region.bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, region.fd_, 0);
   if (region.address_ == MAP_FAILED) {
     region.address_ = nullptr;
     return system_error("mmap");
@@ -367,17 +414,20 @@ Result<SharedRegion> SharedRegion::create(std::size_t bytes) {
   return region;
 }
 
-Result<SharedRegion> SharedRegion::open(const std::string& name, std::size_t bytes) {
+Result<SharedRegion> SharedRegion::adopt(int fd, std::size_t bytes) {
   SharedRegion region;
-  region.name_ = name;
   region.bytes_ = bytes;
-  const int fd = ::shm_open(name.c_str(), O_RDWR, 0600);
-  if (fd < 0) return system_error("shm_open " + name);
+  struct stat info {};
+  if (fd < 0 || ::fstat(fd, &info) != 0) {
+    if (fd >= 0) ::close(fd);
+    return Error{ErrorKind::kIoError, "no shared memory came with the request"};
+  }
+  if (static_cast<std::uint64_t>(info.st_size) < bytes) {
+    ::close(fd);
+    return Error{ErrorKind::kIoError, "the shared memory is smaller than the request says"};
+  }
   region.address_ = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   ::close(fd);
-  // Both sides have it mapped now, so the name can go: if either process is killed from here on,
-  // the memory is freed with the last mapping instead of staying in /dev/shm until a reboot.
-  ::shm_unlink(name.c_str());
   if (region.address_ == MAP_FAILED) {
     region.address_ = nullptr;
     return system_error("mmap");
@@ -392,10 +442,9 @@ SharedRegion::SharedRegion(SharedRegion&& other) noexcept {
 SharedRegion& SharedRegion::operator=(SharedRegion&& other) noexcept {
   if (this != &other) {
     release();
-    name_ = std::move(other.name_);
+    fd_ = std::exchange(other.fd_, -1);
     address_ = std::exchange(other.address_, nullptr);
     bytes_ = std::exchange(other.bytes_, 0);
-    owner_ = std::exchange(other.owner_, false);
   }
   return *this;
 }
@@ -406,9 +455,9 @@ SharedRegion::~SharedRegion() {
 
 void SharedRegion::release() {
   if (address_ != nullptr) ::munmap(address_, bytes_);
-  if (owner_) ::shm_unlink(name_.c_str());
+  if (fd_ >= 0) ::close(fd_);
   address_ = nullptr;
-  owner_ = false;
+  fd_ = -1;
 }
 
 Result<std::string> this_executable() {

@@ -1,6 +1,6 @@
 #pragma once
 // The one place that knows how a worker process is started, limited, talked to and killed (POSIX:
-// fork/exec, setrlimit, a process group, pipes, POSIX shared memory). A port to another system
+// fork/exec, setrlimit, a process group, a socket pair and a pipe, memfd shared memory). A port to another system
 // replaces this file and its .cpp; nothing else in the Lab touches processes.
 //
 // The learner's code runs in the worker. A CUDA fault poisons the worker's context for good and an
@@ -19,14 +19,15 @@
 
 namespace tl::lab {
 
-// Limits applied to the worker before it runs anything. They guard against accidents (a runaway
-// allocation, a file written in a loop, a fork bomb), not against a hostile program: code compiled
-// for the emulator is native code running as the user. Zero means "no limit".
+// Limits applied to the worker before it runs anything: a runaway allocation, a file written in a
+// loop, a fork bomb. What keeps a hostile program in is the sandbox the worker enters itself
+// (sandbox.hpp); these are the part of it the app sets. Zero means "no limit".
 struct WorkerLimits {
   std::uint64_t address_space_bytes = 0;  // RLIMIT_AS; CUDA reserves huge address ranges: keep 0
   std::uint64_t cpu_seconds = 0;          // RLIMIT_CPU, over the worker's whole life
   std::uint64_t file_size_bytes = 0;      // RLIMIT_FSIZE
   std::uint64_t processes = 0;            // RLIMIT_NPROC (per user: counts the user's others too)
+  std::uint64_t open_files = 0;           // RLIMIT_NOFILE
 };
 
 // The processes and threads the calling user runs now (RLIMIT_NPROC counts them all, per real
@@ -43,8 +44,9 @@ struct WorkerExit {
 
 class WorkerProcess {
  public:
-  // Starts `argv` (argv[0] an executable path) with the control channel on its fds 3 (requests)
-  // and 4 (replies); its stdout and stderr are captured for the learner (their printf output).
+  // Starts `argv` (argv[0] an executable path) with the control channel on its fds 3 (requests:
+  // a Unix socket, so that shared memory can travel with them) and 4 (replies, a pipe); its stdout
+  // and stderr are captured for the learner (their printf output).
   static Result<std::unique_ptr<WorkerProcess>> start(const std::vector<std::string>& argv,
                                                       const WorkerLimits& limits);
   ~WorkerProcess();
@@ -57,10 +59,13 @@ class WorkerProcess {
   // TimeBasis::kCpu times the worker's CPU time instead (the emulator: a kernel's work is CPU
   // work, and a busy machine must not fail a correct kernel), with a wall-clock backstop.
   enum class TimeBasis { kWall, kCpu };
+  // `passed_fd`, when not -1, travels with the request (SCM_RIGHTS): a SharedRegion's memory.
   [[nodiscard]] Result<std::string> exchange(const std::string& request_line,
                                              std::chrono::milliseconds timeout,
-                                             TimeBasis basis = TimeBasis::kWall);
-  // The CPU time the worker has used so far; -1 where the system cannot say.
+                                             TimeBasis basis = TimeBasis::kWall,
+                                             int passed_fd = -1);
+  // The CPU time the worker has used so far, with its direct children's (a sandboxed worker runs
+  // as the child of the process started here); -1 where the system cannot say.
   [[nodiscard]] std::chrono::milliseconds cpu_time() const;
 
   // What the worker printed so far (at most 64 KiB; later output is dropped with a note).
@@ -85,12 +90,15 @@ class WorkerProcess {
 };
 
 // A block of shared memory both processes map: the kernel's arguments go in, its outputs and
-// traces come back, with no per-element messages.
+// traces come back, with no per-element messages. It has no name anywhere (a memfd): it reaches the
+// worker as a descriptor sent with the request, so there is no path a worker could replace and
+// nothing left behind when either side is killed. Its size is sealed: a worker cannot shrink it
+// under the app's mapping (which would make the app's reads fault).
 class SharedRegion {
  public:
-  static Result<SharedRegion> create(std::size_t bytes);  // in the app; unlinked when destroyed
-  // In the worker: maps the region and removes its name (both sides have it now).
-  static Result<SharedRegion> open(const std::string& name, std::size_t bytes);
+  static Result<SharedRegion> create(std::size_t bytes);  // in the app
+  // In the worker: maps the memory of `fd` (received with the request) and closes `fd`.
+  static Result<SharedRegion> adopt(int fd, std::size_t bytes);
   SharedRegion(SharedRegion&& other) noexcept;
   SharedRegion& operator=(SharedRegion&& other) noexcept;
   SharedRegion(const SharedRegion&) = delete;
@@ -99,23 +107,26 @@ class SharedRegion {
 
   [[nodiscard]] std::byte* data() const { return static_cast<std::byte*>(address_); }
   [[nodiscard]] std::size_t size() const { return bytes_; }
-  [[nodiscard]] const std::string& name() const { return name_; }
+  // The descriptor to send to the worker (the app's side; -1 in the worker).
+  [[nodiscard]] int fd() const { return fd_; }
 
  private:
   SharedRegion() = default;
   void release();
-  std::string name_;
+  int fd_ = -1;
   void* address_ = nullptr;
   std::size_t bytes_ = 0;
-  bool owner_ = false;
 };
 
 // The path of the running executable (the worker is the same `threadlab`, started as `worker`).
 [[nodiscard]] Result<std::string> this_executable();
 
-// Reads one line from `fd` (blocking), without the newline; an error at end of input.
-[[nodiscard]] Result<std::string> read_line(int fd, std::string& buffer);
-// Writes the whole line and a newline to `fd`.
-[[nodiscard]] Status write_line(int fd, const std::string& line);
+// Reads one line from `fd` (blocking), without the newline; an error at end of input. Descriptors
+// that arrive with the bytes (a Unix socket's SCM_RIGHTS) are appended to `received`, when given,
+// and closed otherwise.
+[[nodiscard]] Result<std::string> read_line(int fd, std::string& buffer,
+                                            std::vector<int>* received = nullptr);
+// Writes the whole line and a newline to `fd`; `passed_fd` goes with it (fd must be a socket).
+[[nodiscard]] Status write_line(int fd, const std::string& line, int passed_fd = -1);
 
 }  // namespace tl::lab
