@@ -13,6 +13,7 @@
 
 #include "core/user_files.hpp"
 #include "lab/kernel_signature.hpp"
+#include "lab/source_policy.hpp"
 #include "lab/worker/sandbox.hpp"
 
 namespace tl::lab {
@@ -565,6 +566,13 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view given_s
     return finish(std::move(verdict));
   }
   const std::string_view source = *text;
+  // The worker refuses it too (it is the sandbox's rule); here the message names the file.
+  if (std::optional<std::string> refused = source_policy_violation(source, options.source_name)) {
+    verdict.outcome = Outcome::kCompileError;
+    verdict.reason = *refused;
+    verdict.compiler_log = *refused;
+    return finish(std::move(verdict));
+  }
   // Checked here as well as by the CLI: the cases divide by the block, and the Lab tab or a
   // script may pass one too.
   if (options.block) {
