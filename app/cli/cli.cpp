@@ -324,7 +324,13 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui) {
                                 "Stop after this many checks (0: until Ctrl+C)");
   auto* lab_grade_command = lab_command->add_subcommand(
       "grade", "Check every .cu file of a folder, one worker each; one row per file");
-  add_lab_options(*lab_grade_command, "The folder of submissions", "csv or json (default csv)");
+  add_lab_options(*lab_grade_command, "The folder of submissions",
+                  "csv, json, gradescope (results.json) or junit (default csv)");
+  lab_grade_command->add_option(
+      "--output", lab_check.output,
+      "Write the report to FILE, whole after every row (files not graded yet: pending)");
+  lab_grade_command->add_flag("--resume", lab_check.resume,
+                              "With --output: keep the rows it holds, grade only the rest");
 
   // The lessons' own commands (`threadlab train`): everything after the name, --help included,
   // goes to the lesson, which parses it and says what it takes.

@@ -20,7 +20,10 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "core/format.hpp"
 #include "core/launch_config.hpp"
+#include "core/user_files.hpp"
+#include "grade_report.hpp"
 #include "lab/exercise_registry.hpp"
 #include "lab/gpu/cuda_libraries.hpp"
 #include "lab/lab_check.hpp"
@@ -293,17 +296,6 @@ int command_lab_watch(const LabCheckOptions& options, std::ostream& out, std::os
 
 namespace {
 
-// An RFC 4180 field: quoted where it holds a comma, a quote or a line break, quotes doubled.
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) {
-    quoted += c;
-    if (c == '"') quoted += '"';
-  }
-  return quoted + "\"";
-}
-
 // One entry of the graded folder: a file to grade, or why it is skipped.
 struct FolderEntry {
   std::filesystem::path path;
@@ -379,13 +371,46 @@ std::string grade_outcome(const lab::CheckVerdict& verdict) {
   return lab::to_string(verdict.outcome);
 }
 
+// A graded (or skipped) file's row of the report.
+GradeRow grade_row(const lab::Exercise& exercise, const std::string& name,
+                   const lab::CheckVerdict& verdict) {
+  GradeRow row;
+  row.file = name;
+  row.outcome = grade_outcome(verdict);
+  for (const lab::CaseResult& c : verdict.cases) {
+    row.cases.push_back({c.label, c.passed, c.message});
+    if (c.passed) ++row.passed_checks;
+  }
+  row.checks = static_cast<int>(verdict.cases.size());
+  row.kernel_ms = verdict.kernel_ms;
+  row.seconds = verdict.seconds;
+  row.reason = verdict.reason;
+  row.detail = verdict_json(exercise, name, verdict);
+  return row;
+}
+
+GradeRow plain_row(const lab::Exercise& exercise, const std::string& name,
+                   const std::string& outcome, const std::string& reason) {
+  GradeRow row;
+  row.file = name;
+  row.outcome = outcome;
+  row.reason = reason;
+  row.detail = json{{"exercise", exercise.id}, {"file", name}, {"reason", reason}};
+  return row;
+}
+
 }  // namespace
 
 int command_lab_grade(const LabCheckOptions& options, std::ostream& out, std::ostream& err) {
   const lab::Exercise* exercise = exercise_or_fail(options.exercise, err);
   if (exercise == nullptr) return kExitUsage;
-  if (options.format != "csv" && options.format != "json") {
-    return fail(err, "--format must be csv or json", kExitUsage);
+  Result<GradeFormat> format = grade_format_named(options.format);
+  if (!format) return fail(err, format.error().message, kExitUsage);
+  if (options.resume && options.output.empty()) {
+    return fail(err, "--resume continues the report of --output FILE: give it", kExitUsage);
+  }
+  if (options.resume && *format != GradeFormat::kCsv && *format != GradeFormat::kJson) {
+    return fail(err, "--resume reads a csv or json report: use --format csv or json", kExitUsage);
   }
   std::error_code error;
   if (!std::filesystem::is_directory(options.file, error)) {
@@ -400,6 +425,47 @@ int command_lab_grade(const LabCheckOptions& options, std::ostream& out, std::os
   lab->compare_with_solution = false;  // one reference time is enough: measured once below
   // Others' code: no submission may plant a compiled kernel that another would load.
   lab->private_cache = true;
+  Result<std::vector<FolderEntry>> entries = folder_entries(options.file);
+  if (!entries) return fail(err, entries.error().message, kExitFailure);
+  const auto graded_count =
+      std::count_if(entries->begin(), entries->end(),
+                    [](const FolderEntry& entry) { return entry.skipped.empty(); });
+  if (graded_count == 0) {
+    for (const FolderEntry& entry : *entries) {
+      err << "skipped " << entry.name << ": " << entry.skipped << "\n";
+    }
+    return fail(err, options.file + ": no .cu files to grade", kExitUsage);
+  }
+
+  // Every entry has its row from the start: skipped ones with why, the rest pending until graded
+  // (or taken from the report a stopped run left, with --resume).
+  std::vector<GradeRow> rows;
+  for (const FolderEntry& entry : *entries) {
+    rows.push_back(entry.skipped.empty()
+                       ? plain_row(*exercise, entry.name, "pending",
+                                   "not graded yet (the run stopped before it)")
+                       : plain_row(*exercise, entry.name, "skipped", entry.skipped));
+  }
+  std::size_t resumed = 0;
+  if (options.resume && std::filesystem::exists(options.output, error)) {
+    Result<std::string> previous = read_source(options.output);
+    if (!previous) return fail(err, previous.error().message, kExitFailure);
+    Result<std::vector<GradeRow>> earlier = read_grade_report(*format, *previous);
+    if (!earlier) {
+      return fail(err, options.output + ": " + earlier.error().message, kExitFailure);
+    }
+    for (GradeRow& row : rows) {
+      if (row.outcome != "pending") continue;
+      for (const GradeRow& before : *earlier) {
+        if (before.file == row.file && grade_row_is_final(before)) {
+          row = before;
+          ++resumed;
+          break;
+        }
+      }
+    }
+  }
+
   // Nothing of this process may be read or traced by another of the person's processes (a
   // submission that escaped would be one), ptrace and /proc/PID/mem included.
   ::prctl(PR_SET_DUMPABLE, 0);
@@ -424,60 +490,51 @@ int command_lab_grade(const LabCheckOptions& options, std::ostream& out, std::os
   } else {
     err << "sandbox: none (--unsafe-no-sandbox): the submissions run with your rights\n";
   }
-  Result<std::vector<FolderEntry>> entries = folder_entries(options.file);
-  if (!entries) return fail(err, entries.error().message, kExitFailure);
-  const auto graded_count =
-      std::count_if(entries->begin(), entries->end(),
-                    [](const FolderEntry& entry) { return entry.skipped.empty(); });
-  if (graded_count == 0) {
-    for (const FolderEntry& entry : *entries) {
-      err << "skipped " << entry.name << ": " << entry.skipped << "\n";
-    }
-    return fail(err, options.file + ": no .cu files to grade", kExitUsage);
-  }
 
-  const bool terminal = ::isatty(STDERR_FILENO) != 0;
-  // Rows are written as they are graded (JSON too, as one array), so that a run stopped halfway
-  // keeps every row graded so far.
-  if (options.format == "csv") {
-    out << "file,outcome,passed_checks,checks,kernel_ms,seconds,reason\n" << std::flush;
-  } else {
-    out << "[";
+  // The report on disk is whole after every row (written atomically); on stdout, CSV and JSON
+  // rows are written as they are decided, Gradescope and JUnit documents at the end.
+  const auto save_report = [&]() -> Status {
+    if (options.output.empty()) return Status::ok();
+    return write_file_atomically(options.output, render_grade_report(*format, exercise->id, rows));
+  };
+  if (Status saved = save_report(); !saved) {
+    return fail(err, "cannot write the report: " + saved.message(), kExitFailure);
   }
-  std::size_t rows = 0;
-  const auto write_row = [&](const std::string& name, const std::string& outcome,
-                             const lab::CheckVerdict* verdict, const std::string& reason) {
-    const auto passed = verdict == nullptr
-                            ? 0
-                            : std::count_if(verdict->cases.begin(), verdict->cases.end(),
-                                            [](const lab::CaseResult& c) { return c.passed; });
-    if (options.format == "csv") {
-      out << csv_field(name) << "," << outcome << "," << passed << ","
-          << (verdict ? verdict->cases.size() : 0) << "," << (verdict ? verdict->kernel_ms : 0.0)
-          << "," << (verdict ? verdict->seconds : 0.0) << "," << csv_field(reason) << "\n";
+  const bool stream =
+      options.output.empty() && (*format == GradeFormat::kCsv || *format == GradeFormat::kJson);
+  std::size_t streamed = 0;
+  const auto stream_row = [&](const GradeRow& row) {
+    if (!stream) return;
+    if (*format == GradeFormat::kCsv) {
+      if (streamed == 0) out << render_grade_report(*format, exercise->id, {});
+      out << grade_csv_row(row);
     } else {
-      json row = verdict ? verdict_json(*exercise, name, *verdict)
-                         : json{{"exercise", exercise->id}, {"file", name}, {"reason", reason}};
-      row["outcome"] = outcome;
-      row["passed_checks"] = passed;
-      out << (rows == 0 ? "\n" : ",\n") << row.dump(2, ' ', false, json::error_handler_t::replace);
+      json item = row.detail.is_object() ? row.detail : json::object();
+      item["outcome"] = row.outcome;
+      item["passed_checks"] = row.passed_checks;
+      out << (streamed == 0 ? "[\n" : ",\n")
+          << item.dump(2, ' ', false, json::error_handler_t::replace);
     }
     out << std::flush;
-    ++rows;
+    ++streamed;
   };
+
+  const bool terminal = ::isatty(STDERR_FILENO) != 0;
+  const auto to_grade = static_cast<std::size_t>(graded_count) - resumed;
   std::size_t graded = 0;
   std::size_t skipped = 0;
-  for (const FolderEntry& entry : *entries) {
-    if (!entry.skipped.empty()) {
-      ++skipped;
-      write_row(entry.name, "skipped", nullptr, entry.skipped);
+  for (std::size_t i = 0; i < entries->size(); ++i) {
+    const FolderEntry& entry = (*entries)[i];
+    if (rows[i].outcome != "pending") {
+      if (rows[i].outcome == "skipped") ++skipped;
+      stream_row(rows[i]);
       continue;
     }
     // The progress bar goes to stderr, so that the table on stdout stays clean for a file.
-    const int done = static_cast<int>(30 * graded / static_cast<std::size_t>(graded_count));
+    const int done = static_cast<int>(30 * graded / std::max<std::size_t>(to_grade, 1));
     err << (terminal ? "\r" : "") << "grading [" << std::string(done, '#')
-        << std::string(30 - done, '.') << "] " << graded + 1 << "/" << graded_count << " "
-        << entry.name << (terminal ? "\033[K" : "\n") << std::flush;
+        << std::string(30 - done, '.') << "] " << graded + 1 << "/" << to_grade << " " << entry.name
+        << (terminal ? "\033[K" : "\n") << std::flush;
     ++graded;
     Result<std::string> source = read_source(entry.path.string());
     if (!source) {
@@ -485,24 +542,35 @@ int command_lab_grade(const LabCheckOptions& options, std::ostream& out, std::os
       if (reason.starts_with(entry.path.string())) {
         reason = entry.name + reason.substr(entry.path.string().size());
       }
-      write_row(entry.name, "unreadable", nullptr, reason);
-      continue;
+      rows[i] = plain_row(*exercise, entry.name, "unreadable", reason);
+    } else {
+      lab::CheckVerdict verdict;
+      lab->source_name = entry.name;
+      // One file must never end the run: whatever escapes the check becomes this file's row.
+      try {
+        verdict = lab::check_submission(*exercise, *source, *lab);
+      } catch (const std::exception& e) {
+        verdict = lab::CheckVerdict{};
+        verdict.outcome = lab::Outcome::kUnavailable;
+        verdict.reason = std::string("the grader could not check this file: ") + e.what();
+      }
+      rows[i] = grade_row(*exercise, entry.name, verdict);
     }
-    lab::CheckVerdict verdict;
-    lab->source_name = entry.name;
-    // One file must never end the run: whatever escapes the check becomes this file's row.
-    try {
-      verdict = lab::check_submission(*exercise, *source, *lab);
-    } catch (const std::exception& e) {
-      verdict = lab::CheckVerdict{};
-      verdict.outcome = lab::Outcome::kUnavailable;
-      verdict.reason = std::string("the grader could not check this file: ") + e.what();
+    stream_row(rows[i]);
+    if (Status saved = save_report(); !saved) {
+      return fail(err, "cannot write the report: " + saved.message(), kExitFailure);
     }
-    write_row(entry.name, grade_outcome(verdict), &verdict, verdict.reason);
   }
-  if (options.format == "json") out << (rows == 0 ? "]\n" : "\n]\n");
+  if (stream && *format == GradeFormat::kJson) out << (streamed == 0 ? "[]\n" : "\n]\n");
+  if (!stream && options.output.empty()) {
+    out << render_grade_report(*format, exercise->id, rows);
+  }
+  out << std::flush;
+  if (!out) return fail(err, "cannot write the report to standard output", kExitFailure);
   err << (terminal ? "\r\033[K" : "") << "graded " << graded << " files";
+  if (resumed > 0) err << ", " << resumed << " kept from " << options.output;
   if (skipped > 0) err << ", skipped " << skipped << " (their rows say why)";
+  if (!options.output.empty()) err << "; report: " << options.output;
   err << "\n";
   return kExitOk;
 }

@@ -79,6 +79,10 @@ struct LabCheckOptions {
   bool memory = false;
   // The Lab's sandbox around the worker (--unsafe-no-sandbox turns it off; SECURITY.md).
   bool sandbox = true;
+  // grade: the report file, rewritten whole after every row; --resume grades only the rows it
+  // does not hold yet.
+  std::string output;
+  bool resume = false;
 };
 int command_lab_list(const std::string& format, std::ostream& out, std::ostream& err);
 int command_lab_print(const std::string& id, const std::string& what, std::ostream& out,
