@@ -3,10 +3,10 @@
 #include <iomanip>
 
 #include "commands.hpp"
-#include "lab/lab_check.hpp"
 #include "compute/lessons/lesson_registry.hpp"
 #include "core/format.hpp"
 #include "interop/backend_selection.hpp"
+#include "lab/lab_check.hpp"
 #include "platform/egl_context.hpp"
 
 namespace tl::cli {
@@ -99,9 +99,16 @@ int command_info(const InfoOptions& options, std::ostream& out, std::ostream& er
   lab::LabOptions lab_options;
   lab_options.backend = lab::LabBackend::kEmulator;
   Result<lab::SandboxReply> sandbox = lab::lab_sandbox_layers(lab_options);
-  row(out, "Lab sandbox",
-      sandbox ? sandbox->layers + (sandbox->isolates ? "" : " — not isolating: lab grade refuses")
-              : "unavailable: " + sandbox.error().message);
+  const auto describe = [](const Result<lab::SandboxReply>& reply) {
+    return reply ? reply->layers + (reply->isolates ? "" : " — not isolating: lab grade refuses")
+                 : "unavailable: " + reply.error().message;
+  };
+  row(out, "Lab sandbox", describe(sandbox));
+  if (choice->device->is_gpu()) {
+    // The GPU worker's view differs (the driver's nodes, /sys): asked of one too.
+    lab_options.backend = lab::LabBackend::kGpu;
+    row(out, "Lab sandbox (GPU worker)", describe(lab::lab_sandbox_layers(lab_options)));
+  }
   return kExitOk;
 }
 

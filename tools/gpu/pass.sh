@@ -167,6 +167,35 @@ log="$out/gpu-pass.log"
     printf '__global__ void vector_add(const float* a, const float* b, float* c, int n) {\n  c[0] = \n}\n' > "$class/dave.cu"
     XDG_CACHE_HOME=$lab_cache timeout 200 $bin/threadlab lab grade "$class" --exercise vector-add --format csv
     echo "exit: $?"
+    echo "== Lab sandbox, GPU backend: a hostile folder (secrets through #include, an endless loop,"
+    echo "   a write far out of bounds, a printf flood); every row present, nothing printed of the secret"
+    hostile=$(mktemp -d)
+    secret_dir=$(mktemp -d)
+    echo "TL-GPU-SECRET-$RANDOM$RANDOM" > "$secret_dir/answers.txt"
+    $bin/threadlab lab solution vector-add > "$hostile/alice.cu"
+    { echo "#include \"$secret_dir/answers.txt\""; cat "$hostile/alice.cu"; } > "$hostile/include-absolute.cu"
+    { echo "#include \"$(realpath --relative-to="$hostile" "$secret_dir/answers.txt")\""; cat "$hostile/alice.cu"; } > "$hostile/include-relative.cu"
+    printf '__global__ void vector_add(const float* a, const float* b, float* c, int n) {\n  while (true) {}\n}\n' > "$hostile/endless.cu"
+    printf '__global__ void vector_add(const float* a, const float* b, float* c, int n) {\n  c[threadIdx.x + (1ll << 34)] = 1.0f;\n}\n' > "$hostile/far-write.cu"
+    printf '__global__ void vector_add(const float* a, const float* b, float* c, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  for (int k = 0; k < 64; ++k) printf("flood %%d %%d\\n", i, k);\n  if (i < n) c[i] = a[i] + b[i];\n}\n' > "$hostile/flood.cu"
+    XDG_CACHE_HOME=$lab_cache timeout 300 $bin/threadlab lab grade "$hostile" --exercise vector-add --backend gpu --format csv > "$out/hostile-gpu.csv"
+    echo "exit: $?"
+    cat "$out/hostile-gpu.csv"
+    if grep -q "TL-GPU-SECRET" "$out/hostile-gpu.csv"; then echo "SECRET LEAKED"; else echo "secret not printed"; fi
+    echo "== Lab sandbox cost, GPU backend: lab check of the solution, warm, with and without"
+    for mode in sandbox unsafe sandbox unsafe sandbox unsafe; do
+      flag=""
+      [[ $mode == unsafe ]] && flag=--unsafe-no-sandbox
+      start=$(date +%s.%N)
+      XDG_CACHE_HOME=$lab_cache $bin/threadlab lab check "$hostile/alice.cu" --exercise vector-add --backend gpu --no-compare $flag > /dev/null
+      echo "$mode: $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.3f", e - s }') s"
+    done
+    if [[ -x $bin/threadlab_cli_tests ]]; then
+      echo "== Lab sandbox, emulator backend, on this machine: the CI suite of hostile submissions"
+      THREADLAB_BINARY=$PWD/$bin/threadlab timeout 200 $bin/threadlab_cli_tests --gtest_brief=1 \
+        --gtest_filter='LabSandbox*:LabGradeReport*'
+      echo "cli sandbox tests exit: $?"
+    fi
   fi
   # Last of all: after an illegal address in any process, this machine's driver stalls the OpenGL
   # work of every later process (frames of about 20 s, white pictures; seen on the H100, 580.159.04,
