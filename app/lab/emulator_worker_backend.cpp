@@ -10,7 +10,9 @@
 // (lab_protocol.hpp, MemoryReply), counted here by core/memory so that only the table, not every
 // lane's records, crosses the pipe.
 
+#include <sys/mman.h>
 #include <unistd.h>
+
 
 #include <algorithm>
 #include <array>
@@ -46,15 +48,32 @@ constexpr std::uint64_t kStaticSharedLimit = 48 * 1024;
 // must be aligned here as it is there.
 constexpr std::size_t kDeviceAlignment = 256;
 
-struct FreeDeleter {
-  void operator()(std::byte* p) const { std::free(p); }
+// Each buffer has pages of its own with an inaccessible page on either side: a kernel with plain
+// pointers that runs far past an array (no guard at all, a wrong stride) faults at once — the
+// check says "killed by SIGSEGV" — instead of corrupting the worker's heap and failing somewhere
+// else. Near the end, the app's guard zone (lab_protocol.hpp) names the element. Pages are
+// 4096-byte aligned, so cudaMalloc's 256 bytes hold too.
+struct UnmapDeleter {
+  std::size_t mapped = 0;
+  void operator()(std::byte* p) const {
+    if (p != nullptr) ::munmap(p - ::sysconf(_SC_PAGESIZE), mapped);
+  }
 };
-using DeviceBuffer = std::unique_ptr<std::byte[], FreeDeleter>;
+using DeviceBuffer = std::unique_ptr<std::byte[], UnmapDeleter>;
 
 DeviceBuffer device_buffer(std::size_t bytes) {
-  const std::size_t rounded = (std::max<std::size_t>(bytes, 4) + kDeviceAlignment - 1) /
-                              kDeviceAlignment * kDeviceAlignment;
-  return DeviceBuffer(static_cast<std::byte*>(std::aligned_alloc(kDeviceAlignment, rounded)));
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  static_assert(kDeviceAlignment <= 4096);
+  const std::size_t usable = (std::max<std::size_t>(bytes, 4) + page - 1) / page * page;
+  const std::size_t mapped = usable + 2 * page;
+  void* base = ::mmap(nullptr, mapped, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (base == MAP_FAILED) return DeviceBuffer(nullptr, UnmapDeleter{0});
+  auto* start = static_cast<std::byte*>(base) + page;
+  if (::mprotect(start, usable, PROT_READ | PROT_WRITE) != 0) {
+    ::munmap(base, mapped);
+    return DeviceBuffer(nullptr, UnmapDeleter{0});
+  }
+  return DeviceBuffer(start, UnmapDeleter{mapped});
 }
 
 // Which argument's array each row of the table touches: the records' addresses against the
@@ -210,8 +229,9 @@ class EmulatorWorkerBackend final : public WorkerBackend {
                       "-byte elements; the Lab's arrays hold 4-byte ones";
         return reply;
       }
-      // One spare element past the end: the traced views send out-of-range accesses there.
-      std::byte* data = copy_in(a.offset, (elements + 1) * a.element_bytes);
+      // The guard zone past the end travels too (lab_protocol.hpp): the traced views send
+      // out-of-range accesses to its first element, and the app reads its canaries back.
+      std::byte* data = copy_in(a.offset, (elements + a.guard_elements) * a.element_bytes);
       if (data == nullptr) {
         reply.error = "the worker could not allocate argument " + std::to_string(i);
         return reply;
@@ -254,7 +274,8 @@ class EmulatorWorkerBackend final : public WorkerBackend {
       memory.dropped_accesses = recorded->dropped_accesses;
       reply.memory = std::move(memory);
       for (const auto& [data, a] : outputs) {
-        std::memcpy(region + a->offset, data, static_cast<std::size_t>(a->rows * a->cols) * 4);
+        std::memcpy(region + a->offset, data,
+                    (static_cast<std::size_t>(a->rows * a->cols) + a->guard_elements) * 4);
       }
       reply.ok = true;
       return reply;
@@ -267,7 +288,8 @@ class EmulatorWorkerBackend final : public WorkerBackend {
     // The outputs of this one launch are what the app judges: copied out before any timed repeat
     // runs again (a sum through atomics would keep adding).
     for (const auto& [data, a] : outputs) {
-      std::memcpy(region + a->offset, data, static_cast<std::size_t>(a->rows * a->cols) * 4);
+      std::memcpy(region + a->offset, data,
+                  (static_cast<std::size_t>(a->rows * a->cols) + a->guard_elements) * 4);
     }
     for (const auto& [trace, a] : traces) {
       std::memcpy(region + a->trace_offset, trace,

@@ -73,8 +73,24 @@ CheckVerdict unavailable(std::string reason) {
   return verdict;
 }
 
-// The region for one case: each array's elements (and one spare), each traced output's records,
-// the fault record; offsets rounded up so that every array is aligned for vector loads.
+// Words past the end of every array, filled with kGuardWord and read back after the run: a whole
+// block of the largest size past a 1-D array, and a row more past a matrix, so that a missing or
+// off-by-one guard on either lands in it.
+constexpr std::uint32_t kGuardElements = 1024;
+// The canaries: past an output, a quiet NaN with a payload no computation makes; past an input, a
+// finite value (12345678.0f), so that what a kernel computes from reading past the inputs' ends
+// (NaN plus NaN keeps one NaN's payload) never equals the output's canary it overwrites.
+constexpr std::uint32_t kOutputGuardWord = 0x7FC0FEEDu;
+constexpr std::uint32_t kInputGuardWord = 0x4B3C614Eu;
+
+std::uint32_t guard_word(const ParameterSpec& parameter) {
+  return parameter.kind == ParameterKind::kOutputArray ? kOutputGuardWord : kInputGuardWord;
+}
+
+// The region for one case: each array's elements and its guard zone, each traced output's
+// records, the fault record; offsets rounded up so that every array is aligned for vector loads.
+// Every array comes back (not only the outputs): the app checks the guards and that no input was
+// changed.
 struct RegionLayout {
   std::vector<WireArgument> arguments;
   std::size_t fault_offset = 0;
@@ -101,9 +117,12 @@ RegionLayout lay_out(const Exercise& exercise, const KernelSignature& signature,
     wire.rows = argument.array.rows;
     wire.cols = argument.array.cols;
     wire.offset = offset;
-    offset = aligned(offset + static_cast<std::size_t>(argument.array.size() + 1) * 4);
-    wire.copy_back = p.kind == ParameterKind::kOutputArray;
-    if (traced && wire.copy_back) {
+    wire.guard_elements =
+        kGuardElements + (wire.rows > 1 ? static_cast<std::uint32_t>(wire.cols) : 0u);
+    offset =
+        aligned(offset + static_cast<std::size_t>(argument.array.size() + wire.guard_elements) * 4);
+    wire.copy_back = true;
+    if (traced && p.kind == ParameterKind::kOutputArray) {
       wire.trace_offset = static_cast<std::int64_t>(offset);
       offset =
           aligned(offset + static_cast<std::size_t>(argument.array.size()) * sizeof(TraceRecord));
@@ -115,21 +134,62 @@ RegionLayout lay_out(const Exercise& exercise, const KernelSignature& signature,
   return layout;
 }
 
-void fill(std::byte* region, const RegionLayout& layout, const CheckCase& check) {
+void fill(const Exercise& exercise, std::byte* region, const RegionLayout& layout,
+          const CheckCase& check) {
   for (std::size_t i = 0; i < layout.arguments.size(); ++i) {
     const WireArgument& wire = layout.arguments[i];
     if (wire.form == ArgumentForm::kScalar) continue;
     const ArrayData& data = check.arguments[i].array;
     std::memcpy(region + wire.offset, data.words.data(), data.words.size() * 4);
+    const std::uint32_t canary = guard_word(exercise.parameters[i]);
+    for (std::uint32_t g = 0; g < wire.guard_elements; ++g) {
+      std::memcpy(region + wire.offset + (data.words.size() + g) * 4, &canary, 4);
+    }
   }
 }
 
-std::vector<ReturnedOutput> returned(const std::byte* region, const RegionLayout& layout,
-                                     const CheckCase& check) {
+// What the run did to memory it was not given to write: a guard zone past an array's end, or an
+// input. The first such element, named; nothing when every canary and input is as it was. (The
+// traced views stop an out-of-range write themselves and report it as a fault: this is for
+// kernels with plain pointers, and for writes through a cast-away const.)
+std::optional<std::string> guard_violation(const Exercise& exercise, const std::byte* region,
+                                           const RegionLayout& layout, const CheckCase& check) {
+  for (std::size_t i = 0; i < layout.arguments.size(); ++i) {
+    const WireArgument& wire = layout.arguments[i];
+    if (wire.form == ArgumentForm::kScalar) continue;
+    const ParameterSpec& p = exercise.parameters[i];
+    const ArrayData& data = check.arguments[i].array;
+    const std::size_t size = data.words.size();
+    for (std::uint32_t g = 0; g < wire.guard_elements; ++g) {
+      std::uint32_t word = 0;
+      std::memcpy(&word, region + wire.offset + (size + g) * 4, 4);
+      if (word != guard_word(p)) {
+        return p.name + "[" + std::to_string(size + g) + "] was written, past its end (size " +
+               std::to_string(size) + "): a guard such as `if (i < n)` is missing or off by one";
+      }
+    }
+    if (p.kind != ParameterKind::kOutputArray) {
+      for (std::size_t e = 0; e < size; ++e) {
+        std::uint32_t word = 0;
+        std::memcpy(&word, region + wire.offset + e * 4, 4);
+        if (word != data.words[e]) {
+          return "the input " + p.name + " was changed (" + p.name + "[" + std::to_string(e) +
+                 "] was " + data.format_at(static_cast<std::int64_t>(e)) +
+                 "): a kernel must only read its inputs";
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<ReturnedOutput> returned(const Exercise& exercise, const std::byte* region,
+                                     const RegionLayout& layout, const CheckCase& check) {
   std::vector<ReturnedOutput> outputs;
   for (std::size_t i = 0; i < layout.arguments.size(); ++i) {
     const WireArgument& wire = layout.arguments[i];
-    if (!wire.copy_back) continue;
+    if (wire.form == ArgumentForm::kScalar) continue;
+    if (exercise.parameters[i].kind != ParameterKind::kOutputArray) continue;
     ReturnedOutput output;
     output.parameter = i;
     output.values = check.arguments[i].array;
@@ -342,7 +402,7 @@ MemoryFindings record_memory_findings(const Exercise& exercise, std::string_view
     findings.unavailable = region.error().message;
     return findings;
   }
-  fill(region->data(), layout, check);
+  fill(exercise, region->data(), layout, check);
   RunRequest request;
   request.traced = false;
   request.record_memory = true;
@@ -669,7 +729,7 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view given_s
     for (int attempt = 0; attempt < 2; ++attempt) {
       region = SharedRegion::create(layout.bytes);
       if (!region) return region.error();
-      fill(region->data(), layout, check);
+      fill(exercise, region->data(), layout, check);
       line = worker.exchange(encode(request), timeout, basis, region->fd());
       if (line || line.error().kind != ErrorKind::kTooSlow || attempt == 1) break;
       if (Status again = worker.restart_compiled(compile_line_sent, options.compile_timeout);
@@ -700,8 +760,18 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view given_s
     if (times) *times = reply->milliseconds;
     WireFault fault{};
     std::memcpy(&fault, region->data() + layout.fault_offset, sizeof fault);
-    CaseResult judged = judge_case(exercise, check, returned(region->data(), layout, check),
-                                   traced ? &fault : nullptr);
+    CaseResult judged =
+        judge_case(exercise, check, returned(exercise, region->data(), layout, check),
+                   traced ? &fault : nullptr);
+    // Right values, but memory it was not given written: past an array's end (plain pointers,
+    // where no view stops it) or an input.
+    if (judged.passed) {
+      if (std::optional<std::string> wrote =
+              guard_violation(exercise, region->data(), layout, check)) {
+        judged.passed = false;
+        judged.message = *wrote;
+      }
+    }
     // A race is wrong even where this run's values came out right: the next run may differ.
     if (judged.passed && !reply->finding.empty()) {
       judged.passed = false;

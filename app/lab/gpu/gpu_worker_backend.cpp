@@ -142,8 +142,9 @@ class GpuWorkerBackend final : public WorkerBackend {
       }
       const std::size_t elements = static_cast<std::size_t>(a.rows * a.cols);
       CuDevicePointer data = 0;
-      // One spare element past the end: the traced views send out-of-range accesses there.
-      if (int r = device_copy(region + a.offset, (elements + 1) * 4, data); r != 0) {
+      // The guard zone past the end travels too (lab_protocol.hpp): the traced views send
+      // out-of-range accesses to its first element, and the app reads its canaries back.
+      if (int r = device_copy(region + a.offset, (elements + a.guard_elements) * 4, data); r != 0) {
         return failed(reply, r, "copying the arguments");
       }
       device_data[i] = data;
@@ -206,8 +207,9 @@ class GpuWorkerBackend final : public WorkerBackend {
     // The outputs of this one launch are what the app judges: copied back before any timed
     // repeat runs again (a sum through atomics would keep adding).
     for (const auto& [data, a] : outputs) {
-      if (int r = driver_->memcpy_dtoh(region + a->offset, data,
-                                       static_cast<std::size_t>(a->rows * a->cols) * 4);
+      if (int r = driver_->memcpy_dtoh(
+              region + a->offset, data,
+              (static_cast<std::size_t>(a->rows * a->cols) + a->guard_elements) * 4);
           r != 0) {
         reply.fatal = true;
         return failed(reply, r, "copying the results back");

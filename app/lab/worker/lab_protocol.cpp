@@ -134,7 +134,8 @@ std::string encode(const RunRequest& r) {
                          {"cols", a.cols},
                          {"trace_offset", a.trace_offset},
                          {"copy_back", a.copy_back},
-                         {"element_bytes", a.element_bytes}});
+                         {"element_bytes", a.element_bytes},
+                         {"guard_elements", a.guard_elements}});
   }
   return json{{"op", "run"},
               {"traced", r.traced},
@@ -222,6 +223,7 @@ Result<RunRequest> decode_run_request(const std::string& line) {
       w.trace_offset = a.at("trace_offset");
       w.copy_back = a.at("copy_back");
       w.element_bytes = a.value("element_bytes", 4u);
+      w.guard_elements = std::max(1u, a.value("guard_elements", 1u));
       r.arguments.push_back(w);
     }
     r.grid = dim(j.at("grid"));

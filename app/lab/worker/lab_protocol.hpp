@@ -66,6 +66,11 @@ struct WireArgument {
   // array's device layout: row-major, the buffer aligned as cudaMalloc aligns (256 bytes), which
   // is what makes a recording's sector counts those of a GPU.
   std::uint32_t element_bytes = 4;
+  // Elements past the end that travel with the array, both ways: a guard zone the app fills with
+  // a canary and reads back, so that a kernel with plain pointers that writes past the end (an
+  // `if (i <= n)`) fails with the element it wrote. The first of them is also where the traced
+  // views send an out-of-range access.
+  std::uint32_t guard_elements = 1;
 };
 
 struct RunRequest {
