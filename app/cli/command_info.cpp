@@ -106,25 +106,7 @@ int command_lessons(std::ostream& out) {
 int fail(std::ostream& err, const std::string& message, int status) {
   // One line, always: an argument echoed back with a newline or a terminal escape in it is shown
   // escaped, so that scripts reading the reason get the whole of it and nothing else.
-  std::string line;
-  for (const char c : message) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '\n') {
-      line += "\\n";
-    } else if (c == '\r') {
-      line += "\\r";
-    } else if (c == '\t') {
-      line += "\\t";
-    } else if (byte < 0x20 || byte == 0x7f) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      line += "\\x";
-      line += kHex[byte >> 4];
-      line += kHex[byte & 0xf];
-    } else {
-      line += c;
-    }
-  }
-  err << "threadlab: " << line << '\n';
+  err << "threadlab: " << one_line(message) << '\n';
   return status;
 }
 

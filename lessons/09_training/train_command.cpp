@@ -15,6 +15,7 @@
 
 #include "compute/device.hpp"
 #include "compute/lessons/lesson_command.hpp"
+#include "core/format.hpp"
 #include "core/user_files.hpp"
 #include "data_parallel.hpp"
 #include "mlp_trainer.hpp"
@@ -64,12 +65,13 @@ the step) or could not run (e.g. --gpus 2 on a machine with one GPU), 2 bad usag
 )";
 
 int usage_error(const compute::LessonCommandContext& io, const std::string& message) {
-  io.err << "threadlab: train: " << message << " (see threadlab train --help)\n";
+  // The message may echo an argument: a newline in it must not break the one line.
+  io.err << "threadlab: train: " << one_line(message) << " (see threadlab train --help)\n";
   return kExitUsage;
 }
 
 int failed(const compute::LessonCommandContext& io, const std::string& message) {
-  io.err << "threadlab: train: " << message << "\n";
+  io.err << "threadlab: train: " << one_line(message) << "\n";
   return kExitFailed;
 }
 
