@@ -21,9 +21,17 @@ std::string dims(const Dim3& d) {
 
 }  // namespace
 
-int command_info(const InfoOptions& options, std::ostream& out, std::ostream& err) {
+Status check_info_options(const InfoOptions& options) {
   auto preference = interop::parse_backend_preference(options.backend);
-  if (!preference) return fail(err, preference.message(), kExitUsage);
+  if (!preference) return preference.error();
+  return Status::ok();
+}
+
+int command_info(const InfoOptions& options, std::ostream& out, std::ostream& err) {
+  if (const Status checked = check_info_options(options); !checked) {
+    return fail(err, checked.message(), kExitUsage);
+  }
+  auto preference = interop::parse_backend_preference(options.backend);
   // Interop can only be judged with an OpenGL context, so info opens the headless one the renderer
   // uses.
   auto gl = platform::EglContext::create({});
