@@ -474,5 +474,22 @@ TEST(LabWorkerLifetime, AWorkerStartedByHandIsBadUsage) {
   EXPECT_THAT(lines[0], HasSubstr("threadlab: worker is for the Kernel Lab's internal use"));
 }
 
+// A request line that never ends (/dev/zero on the request pipe) was read into memory without
+// limit; past 64 MiB it is refused, with the reason on the reply pipe. The address-space limit
+// keeps the old behaviour a failed test rather than a machine out of memory.
+TEST(LabWorkerLifetime, ARequestWithoutEndIsRefusedNotReadForever) {
+  ScratchFolder folder;
+  const fs::path reply = folder.path() / "reply.txt";
+  const std::string command = "ulimit -v 4000000; exec '" + threadlab_binary() +
+                              "' worker 3</dev/zero 4>'" + reply.string() +
+                              "' </dev/null >/dev/null 2>&1";
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  std::ifstream in(reply);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_THAT(text, HasSubstr("more than 64 MiB")) << text;
+}
+
 }  // namespace
 }  // namespace tl::cli_test

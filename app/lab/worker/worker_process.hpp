@@ -113,7 +113,14 @@ class SharedRegion {
 // The path of the running executable (the worker is the same `threadlab`, started as `worker`).
 [[nodiscard]] Result<std::string> this_executable();
 
-// Reads one line from `fd` (blocking), without the newline; an error at end of input.
+// The longest line either side reads: a request holds a source of at most 1 MiB, a reply at most
+// the compiler's log and 64 KiB of the kernel's output. Past it, what comes is not the protocol
+// (`threadlab worker 3</dev/zero`, a kernel writing to the pipe), and reading on would only fill
+// memory.
+inline constexpr std::size_t kMaxLineBytes = std::size_t{64} << 20;
+
+// Reads one line from `fd` (blocking), without the newline; an error at end of input (kIoError)
+// or past kMaxLineBytes without a newline (kInvalidArgument).
 [[nodiscard]] Result<std::string> read_line(int fd, std::string& buffer);
 // Writes the whole line and a newline to `fd`.
 [[nodiscard]] Status write_line(int fd, const std::string& line);
