@@ -488,7 +488,8 @@ int command_lab_grade(const LabCheckOptions& options, std::ostream& out, std::os
                     [](const FolderEntry& entry) { return entry.skipped.empty(); });
   if (graded_count == 0) {
     for (const FolderEntry& entry : *entries) {
-      err << "skipped " << entry.name << ": " << entry.skipped << "\n";
+      // A file name may hold a newline or a terminal escape: each entry stays one plain line.
+      err << "skipped " << one_line(entry.name) << ": " << entry.skipped << "\n";
     }
     return fail(err, options.file + ": no .cu files to grade", kExitUsage);
   }
@@ -534,7 +535,7 @@ int command_lab_grade(const LabCheckOptions& options, std::ostream& out, std::os
     const int done = static_cast<int>(30 * graded / static_cast<std::size_t>(graded_count));
     err << (terminal ? "\r" : "") << "grading [" << std::string(done, '#')
         << std::string(30 - done, '.') << "] " << graded + 1 << "/" << graded_count << " "
-        << entry.name << (terminal ? "\033[K" : "\n") << std::flush;
+        << one_line(entry.name) << (terminal ? "\033[K" : "\n") << std::flush;
     ++graded;
     Result<std::string> source = read_source(entry.path.string());
     if (!source) {

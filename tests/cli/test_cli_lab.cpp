@@ -265,6 +265,27 @@ TEST(LabGradeFolder, EveryEntryIsAccountedForAndNoLinkIsFollowedOut) {
   EXPECT_EQ(r.out.find("root:"), std::string::npos) << "/etc/passwd leaked into the output";
 }
 
+// A file name is the one thing in a grade folder a student fully controls: one holding a newline
+// or a terminal escape is escaped on stderr (the progress line, the skipped list), never raw. On
+// stdout the CSV quotes it (RFC 4180).
+TEST(LabGradeFolder, NamesWithNewlinesOrEscapesStayOnTheirLine) {
+  ScratchFolder folder;
+  write_file(folder.path() / "two\nlines.txt", solution());
+  const ProcessResult none = run_threadlab(lab_args("grade", folder.path()));
+  ASSERT_TRUE(none.exited) << none.describe();
+  EXPECT_EQ(none.exit_code, 2) << none.describe();
+  const std::vector<std::string> lines = split_lines(none.err);
+  ASSERT_EQ(lines.size(), 2u) << none.describe();
+  EXPECT_EQ(lines[0], "skipped two\\nlines.txt: not a .cu file");
+
+  write_file(folder.path() / "clear\x1b[2J.cu", solution());
+  const ProcessResult graded = run_threadlab(lab_args("grade", folder.path()));
+  ASSERT_TRUE(graded.exited) << graded.describe();
+  EXPECT_EQ(graded.exit_code, 0) << graded.describe();
+  EXPECT_EQ(graded.err.find('\x1b'), std::string::npos) << graded.describe();
+  EXPECT_THAT(graded.err, HasSubstr("clear\\x1b[2J.cu")) << graded.describe();
+}
+
 // A file the grader cannot read gets the row "unreadable" with the reason, never "failed" (a wrong
 // kernel's outcome), and the files after it are still graded. Root reads a chmod 000 file, so the
 // file that is unreadable everywhere is one past the Lab's 1 MiB limit (sparse: it takes no disk);
