@@ -21,7 +21,7 @@ jobs="${THREADLAB_JOBS:-$(nproc)}"
 # The longest first, so that the last one does not run alone.
 suites=(threadlab_emulator_tests threadlab_lab_emulator_tests threadlab_core_tests
   threadlab_plot_sweep_tests)
-fuzz_targets=(fuzz_arguments fuzz_launch_config fuzz_lesson_text fuzz_settings_files
+fuzz_targets=(fuzz_arguments fuzz_command_line fuzz_launch_config fuzz_lesson_text fuzz_settings_files
   fuzz_demo_script)
 
 scripts/install-deps.sh

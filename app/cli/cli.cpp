@@ -4,10 +4,14 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <optional>
+#include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -97,12 +101,96 @@ std::optional<std::string> lesson_on_command_line(int argc, char** argv) {
   return std::nullopt;
 }
 
-int run_commands(int argc, char** argv, const GuiLauncher& gui);
+// Every lesson's parameters, made once: listing them makes every lesson, and a fuzzer asks for
+// them thousands of times a second.
+const std::vector<lessons::ParamSpec>& every_lesson_param() {
+  static const std::vector<lessons::ParamSpec> params = all_lesson_params();
+  return params;
+}
+
+// CLI11 2.1 converts numbers with strtoll and strtoull in base 0: "" becomes 0, "-1" a huge
+// unsigned seed, 2^64 and more saturate, "010" is octal 8 and "0x10" hex. A number on this command
+// line is decimal: the text is checked before CLI11 converts it, and rewritten in the one spelling
+// CLI11 then reads as meant ("010" as 10).
+template <class T>
+CLI::Validator decimal_number() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        T value{};
+        const char* end = text.data() + text.size();
+        const auto [stop, error] = [&] {
+          if constexpr (std::is_floating_point_v<T>) {
+            return std::from_chars(text.data(), end, value, std::chars_format::general);
+          } else {
+            return std::from_chars(text.data(), end, value, 10);
+          }
+        }();
+        const bool whole = error == std::errc() && stop == end;
+        if constexpr (std::is_floating_point_v<T>) {
+          if (!whole || !std::isfinite(value)) return "'" + text + "' is not a decimal number";
+        } else {
+          if (error == std::errc::result_out_of_range) return "'" + text + "' is out of range";
+          if (!whole) {
+            return "'" + text + "' is not a whole decimal number" +
+                   (std::is_unsigned_v<T> ? " of 0 or more" : "");
+          }
+          text = std::to_string(value);
+        }
+        return {};
+      },
+      "");
+}
+
+// What a command's checks say when it is only checked: the status it would exit with.
+int usage_status(const Status& checked, std::ostream& err) {
+  return checked ? kExitOk : fail(err, checked.message(), kExitUsage);
+}
+
+Status check_gui_options(const GuiOptions& options, bool gui_command, bool demo_command) {
+  if (demo_command && options.headless && options.out_dir.empty()) {
+    return invalid_argument("demo --headless needs --out DIR for the PNGs");
+  }
+  if (demo_command && !options.headless && !options.out_dir.empty()) {
+    return invalid_argument("demo --out is for --headless runs");
+  }
+  if (gui_command && options.headless && options.screenshot.empty()) {
+    // Offscreen frames nobody sees: say what would make the run useful instead of exiting 0.
+    return invalid_argument(
+        "gui --headless draws offscreen and keeps nothing without --screenshot FILE.png (e.g. "
+        "threadlab gui --headless --screenshot out.png); for a PNG per step of a script, "
+        "threadlab demo SCRIPT --headless --out DIR");
+  }
+  if (options.frames < 0) return invalid_argument("--frames must not be negative");
+  const auto bad_side = [](int side) { return side != 0 && (side < 64 || side > 16384); };
+  if (bad_side(options.width) || bad_side(options.height)) {
+    return invalid_argument("--width and --height must be between 64 and 16384 pixels");
+  }
+  // Written so that NaN, which fails every comparison, is refused too.
+  if (options.scale != 0 && !(options.scale >= 0.5f && options.scale <= 4)) {
+    return invalid_argument("--scale must be between 0.5 and 4 (0: follow the monitor)");
+  }
+  return check_backend_name(options.backend);
+}
+
+Status check_soak_options(const SoakOptions& soak) {
+  if (!(soak.seconds > 0) || soak.seconds > 24 * 3600) {
+    return invalid_argument("--seconds must be more than 0 and at most 86400 (a day)");
+  }
+  if (!(soak.sample_every_seconds > 0) || soak.sample_every_seconds > soak.seconds) {
+    return invalid_argument("--sample-every must be more than 0 and at most --seconds");
+  }
+  return check_backend_name(soak.backend);
+}
+
+enum class Mode { kRun, kCheck };
+
+int run_commands(int argc, char** argv, const GuiLauncher& gui, Mode mode, std::ostream& out,
+                 std::ostream& err);
 
 }  // namespace
 
 int run_cli(int argc, char** argv, const GuiLauncher& gui) {
-  const int status = run_commands(argc, argv, gui);
+  const int status = run_commands(argc, argv, gui, Mode::kRun, std::cout, std::cerr);
   // What a command printed may still sit in a buffer: flushed and checked here, as coreutils do,
   // so that `threadlab lab grade g > /dev/full` is an exit 1 and not a table silently lost.
   errno = 0;
@@ -117,31 +205,54 @@ int run_cli(int argc, char** argv, const GuiLauncher& gui) {
   return status;
 }
 
+int check_command_line(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+  // CLI11 parses argv; the strings stay alive, and unmodified, for the call.
+  std::vector<std::string> copies{"threadlab"};
+  copies.insert(copies.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& arg : copies) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  return run_commands(static_cast<int>(copies.size()), argv.data(), GuiLauncher{}, Mode::kCheck,
+                      out, err);
+}
+
 namespace {
 
-int run_commands(int argc, char** argv, const GuiLauncher& gui) {
+int run_commands(int argc, char** argv, const GuiLauncher& gui, Mode mode, std::ostream& out,
+                 std::ostream& err) {
+  const bool check_only = mode == Mode::kCheck;
   CLI::App app{
       "ThreadLab: learn CUDA by running real kernels and seeing which thread computed what.\n"
       "Without a subcommand, the window opens.",
       "threadlab"};
   app.set_version_flag("--version", "threadlab 0.1.0");
   app.require_subcommand(0, 1);
+  const CLI::Validator whole = decimal_number<int>();
+  const CLI::Validator seed = decimal_number<std::uint64_t>();
+  const CLI::Validator decimal = decimal_number<double>();
 
   GuiOptions gui_options;
   auto* gui_command =
       app.add_subcommand("gui", "Open the window (the default), or run its UI headless");
   gui_command->add_flag("--headless", gui_options.headless,
                         "Render offscreen with EGL: no display needed");
-  gui_command->add_option("--frames", gui_options.frames,
-                          "Quit after this many frames (0: until closed)");
+  gui_command
+      ->add_option("--frames", gui_options.frames, "Quit after this many frames (0: until closed)")
+      ->transform(whole);
   gui_command->add_option("--screenshot", gui_options.screenshot,
                           "Save the last frame to this PNG");
-  gui_command->add_option("--width", gui_options.width,
-                          "Window or image width (default: the remembered window, 1600 headless)");
-  gui_command->add_option("--height", gui_options.height,
-                          "Window or image height (default: the remembered window, 1000 headless)");
-  gui_command->add_option("--scale", gui_options.scale,
-                          "UI scale, e.g. 1.5 for a projector (default: monitor's)");
+  gui_command
+      ->add_option("--width", gui_options.width,
+                   "Window or image width (default: the remembered window, 1600 headless)")
+      ->transform(whole);
+  gui_command
+      ->add_option("--height", gui_options.height,
+                   "Window or image height (default: the remembered window, 1000 headless)")
+      ->transform(whole);
+  gui_command
+      ->add_option("--scale", gui_options.scale,
+                   "UI scale, e.g. 1.5 for a projector (default: monitor's)")
+      ->transform(decimal);
   gui_command->add_option("--backend", gui_options.backend, "auto, cuda, copy or emulator")
       ->capture_default_str();
   gui_command->add_flag("--fullscreen", gui_options.fullscreen,
@@ -160,16 +271,21 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui) {
   demo_command->add_flag("--headless", demo_options.headless,
                          "Render offscreen with EGL, one PNG per step into --out");
   demo_command->add_option("--out", demo_options.out_dir, "Folder for the PNGs (with --headless)");
-  demo_command->add_option("--width", demo_options.width, "Window or image width");
-  demo_command->add_option("--height", demo_options.height, "Window or image height");
-  demo_command->add_option("--scale", demo_options.scale,
-                           "UI scale (default: monitor's; 1 headless)");
+  demo_command->add_option("--width", demo_options.width, "Window or image width")
+      ->transform(whole);
+  demo_command->add_option("--height", demo_options.height, "Window or image height")
+      ->transform(whole);
+  demo_command
+      ->add_option("--scale", demo_options.scale, "UI scale (default: monitor's; 1 headless)")
+      ->transform(decimal);
   demo_command->add_option("--backend", demo_options.backend, "auto, cuda, copy or emulator")
       ->capture_default_str();
   demo_command->add_flag("--fullscreen", demo_options.fullscreen,
                          "Full screen on the monitor the window opens on");
-  demo_command->add_option("--frames", demo_options.frames,
-                           "Quit after this many frames (0: until closed; for tests)");
+  demo_command
+      ->add_option("--frames", demo_options.frames,
+                   "Quit after this many frames (0: until closed; for tests)")
+      ->transform(whole);
   demo_command->add_option("--screenshot", demo_options.screenshot,
                            "Save the last frame to this PNG (with --frames)");
 
@@ -177,12 +293,15 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui) {
   auto* soak_command = app.add_subcommand(
       "soak", "Random valid and invalid actions against the whole app, headless, memory watched");
   soak_command->add_option("--seconds", soak.seconds, "How long (10 minutes for the real run)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(decimal);
   soak_command->add_option("--seed", soak.seed, "The action stream's seed (same seed, same run)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(seed);
   soak_command
       ->add_option("--sample-every", soak.sample_every_seconds, "Seconds between memory samples")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(decimal);
   soak_command->add_option("--backend", soak.backend, "auto, cuda, copy or emulator")
       ->capture_default_str();
 
@@ -200,7 +319,7 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui) {
   // defaults and ranges; without it, every lesson's, each described under the lessons that take it.
   const auto named_lesson = lesson_on_command_line(argc, argv);
   const std::vector<lessons::ParamSpec> params =
-      named_lesson ? lesson_params_described(*named_lesson) : all_lesson_params();
+      named_lesson ? lesson_params_described(*named_lesson) : every_lesson_param();
   add_launch_options(*run_command, run.launch, params);
   run_command->add_flag("--check", run.check,
                         "Compare with the CPU reference; exit 1 if any element is wrong");
@@ -209,8 +328,9 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui) {
   run_command->add_option("--export", run.export_prefix,
                           "Write the lesson's own results (e.g. the moving-data timeline) to "
                           "PREFIX.<what>.csv/.json");
-  run_command->add_option("--repeats", run.repeats, "Timed runs after one warm-up")
-      ->capture_default_str();
+  run_command->add_option("--repeats", run.repeats, "Timed runs after one warm-up (1 to 10000)")
+      ->capture_default_str()
+      ->transform(whole);
   run_command->add_flag("--counters,!--no-counters", run.counters,
                         "Also read each compared kernel's hardware counters (DRAM bytes, L2 hit "
                         "rate, achieved occupancy) through CUPTI, on launches apart from the "
@@ -231,8 +351,9 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui) {
                    "Sizes: 1000,2^20 or a range of powers of two 2^10..2^28")
       ->capture_default_str();
   bench_command->add_option("--format", bench.format, "table, csv or json")->capture_default_str();
-  bench_command->add_option("--repeats", bench.repeats, "Timed runs per point")
-      ->capture_default_str();
+  bench_command->add_option("--repeats", bench.repeats, "Timed runs per point (1 to 10000)")
+      ->capture_default_str()
+      ->transform(whole);
   bench_command->add_flag("!--no-cpu", bench.cpu, "Skip the CPU references");
   bench_command->add_option(
       "--suite", bench.suite,
@@ -251,9 +372,11 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui) {
                    "block, thread, warp, sm, writes or pass (the grid-stride iteration)")
       ->capture_default_str();
   render_command->add_option("--width", render.width, "Image width in pixels")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(whole);
   render_command->add_option("--height", render.height, "Image height in pixels")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(whole);
 
   auto* lab_command = app.add_subcommand(
       "lab", "The Kernel Lab: exercises, checks and grading of your own kernels");
@@ -271,8 +394,8 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui) {
     print->callback([&lab_print_what, what] { lab_print_what = what; });
   }
   LabCheckOptions lab_check;
-  const auto add_lab_options = [&lab_check](CLI::App& command, const char* file_help,
-                                            const char* formats) {
+  const auto add_lab_options = [&lab_check, &whole, &seed](CLI::App& command, const char* file_help,
+                                                           const char* formats) {
     command.add_option("file", lab_check.file, file_help)->required();
     command.add_option("--exercise", lab_check.exercise, "The exercise id (lab list)")->required();
     command.add_option("--backend", lab_check.backend, "auto, gpu or emulator")
@@ -285,11 +408,13 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui) {
     command
         .add_option("--seed", lab_check.seed,
                     "The hidden data's seed (a teacher may grade on one students never saw)")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->transform(seed);
     command
         .add_option("--timeout-ms", lab_check.timeout_ms,
                     "Longest a kernel may run before its worker is stopped")
         ->capture_default_str()
+        ->transform(whole)
         ->check(CLI::Range(1, 600000));
     command.add_option("--format", lab_check.format, formats);
     command.add_flag("!--unsafe-no-sandbox", lab_check.sandbox,
@@ -315,13 +440,20 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui) {
   lab_check_command->add_flag("--memory", lab_check.memory, memory_help);
   lab_check_command->add_flag("--compare,!--no-compare", lab_check.compare,
                               "Time the reference solution in the same run");
-  auto* lab_watch_command =
-      lab_command->add_subcommand("watch", "Check your kernel again every time you save the file");
+  auto* lab_watch_command = lab_command->add_subcommand(
+      "watch",
+      "Check your kernel again every time you save the file (a file that does not exist is an "
+      "error, exit 2, unless --wait)");
   add_lab_options(*lab_watch_command, "Your kernel's .cu file", "text");
   lab_watch_command->add_flag("--compare,!--no-compare", lab_check.compare,
                               "Time the reference solution in the same run");
-  lab_watch_command->add_option("--max-checks", lab_check.max_checks,
-                                "Stop after this many checks (0: until Ctrl+C)");
+  lab_watch_command
+      ->add_option("--max-checks", lab_check.max_checks,
+                   "Stop after this many checks (0: until Ctrl+C)")
+      ->transform(whole);
+  lab_watch_command->add_flag("--wait", lab_check.wait,
+                              "If the file does not exist yet, wait for it to be created and "
+                              "check it then (without --wait: exit 2 at once)");
   auto* lab_grade_command = lab_command->add_subcommand(
       "grade", "Check every .cu file of a folder, one worker each; one row per file");
   add_lab_options(*lab_grade_command, "The folder of submissions",
@@ -352,11 +484,11 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return app.exit(e, out, err);
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return app.exit(e, out, err);
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return app.exit(e, out, err);
   } catch (const CLI::ParseError& e) {
     // `threadlab --headless`, as someone who read "use the headless mode" might type it: the flag
     // belongs to a command, so name the one that does what they want.
@@ -365,15 +497,19 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui) {
         !*demo_command) {
       hint = " (--headless belongs to a command: threadlab gui --headless --screenshot out.png)";
     }
-    return fail(std::cerr, std::string(e.what()) + hint, kExitUsage);
+    return fail(err, std::string(e.what()) + hint, kExitUsage);
   }
 
-  if (*worker_command) return command_worker(worker_command->remaining());
+  // Checked only: each command's own checks, the ones it makes first when it runs, and no more.
+  if (*worker_command) return check_only ? kExitOk : command_worker(worker_command->remaining());
   for (const auto& [lesson_command, parsed] : lesson_commands) {
     if (!*parsed) continue;
     const std::vector<std::string> args = parsed->remaining();
+    if (check_only) {
+      return lesson_command->check != nullptr ? lesson_command->check(args, err) : kExitOk;
+    }
     const compute::LessonCommandContext context{
-        std::cout, std::cerr,
+        out, err,
         [](const std::string& path, int width, int height, std::span<const std::uint8_t> rgba) {
           return render::write_png(path, width, height, rgba);
         },
@@ -381,73 +517,74 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui) {
     return lesson_command->run(args, context);
   }
   if (*lab_command) {
-    if (*lab_list) return command_lab_list(lab_list_format, std::cout, std::cerr);
+    if (*lab_list) {
+      if (check_only) return usage_status(check_lab_list_options(lab_list_format), err);
+      return command_lab_list(lab_list_format, out, err);
+    }
     if (!lab_print_what.empty()) {
-      return command_lab_print(lab_exercise_id, lab_print_what, std::cout, std::cerr);
+      if (check_only) return usage_status(check_lab_print_options(lab_exercise_id), err);
+      return command_lab_print(lab_exercise_id, lab_print_what, out, err);
     }
-    if (*lab_run_command) {
+    if (*lab_run_command || *lab_check_command) {
       if (lab_check.format.empty()) lab_check.format = "text";
-      lab_check.run_only = true;
-      lab_check.compare = false;
-      return command_lab_check(lab_check, std::cout, std::cerr);
+      if (*lab_run_command) {
+        lab_check.run_only = true;
+        lab_check.compare = false;
+      }
+      const LabCommand which = *lab_run_command ? LabCommand::kRun : LabCommand::kCheck;
+      if (check_only) return usage_status(check_lab_options(lab_check, which), err);
+      return command_lab_check(lab_check, out, err);
     }
-    if (*lab_check_command) {
+    if (*lab_watch_command) {
       if (lab_check.format.empty()) lab_check.format = "text";
-      return command_lab_check(lab_check, std::cout, std::cerr);
+      if (check_only) return usage_status(check_lab_options(lab_check, LabCommand::kWatch), err);
+      return command_lab_watch(lab_check, out, err);
     }
-    if (*lab_watch_command) return command_lab_watch(lab_check, std::cout, std::cerr);
     if (lab_check.format.empty()) lab_check.format = "csv";
-    return command_lab_grade(lab_check, std::cout, std::cerr);
+    if (check_only) return usage_status(check_lab_options(lab_check, LabCommand::kGrade), err);
+    return command_lab_grade(lab_check, out, err);
   }
-  if (*info_command) return command_info(info, std::cout, std::cerr);
-  if (*lessons_command) return command_lessons(std::cout);
-  if (*run_command) return command_run(run, std::cout, std::cerr);
+  if (*info_command) {
+    if (check_only) return usage_status(check_info_options(info), err);
+    return command_info(info, out, err);
+  }
+  if (*lessons_command) return check_only ? kExitOk : command_lessons(out);
+  if (*run_command) {
+    if (check_only) return usage_status(check_run_options(run), err);
+    return command_run(run, out, err);
+  }
   if (*bench_command) {
-    if (bench.suite.empty()) return command_bench(bench, std::cout, std::cerr);
-    if (bench.suite == "ratios") return command_bench_ratios(bench, std::cout, std::cerr);
-    if (bench.suite == "perf") {
-      return command_bench_perf(bench, gui.measure_frames, std::cout, std::cerr);
+    // A suite measures fixed sizes of every lesson: the sweep's options are refused with it.
+    for (const char* name : {"--sizes", "--lesson", "--single-block", "--no-cpu"}) {
+      const CLI::Option* given = bench_command->get_option_no_throw(name);
+      if (given != nullptr && given->count() > 0) bench.sweep_options_given.emplace_back(name);
     }
-    if (bench.suite == "ui")
-      return command_bench_ui(bench, gui.measure_frames, std::cout, std::cerr);
-    return fail(std::cerr, "--suite must be ratios, perf or ui", kExitUsage);
+    for (const auto& [name, value] : bench.launch.params) {
+      bench.sweep_options_given.push_back("--" + hyphenate(name));
+    }
+    if (check_only) return usage_status(check_bench_options(bench), err);
+    if (bench.suite.empty()) return command_bench(bench, out, err);
+    if (bench.suite == "ratios") return command_bench_ratios(bench, out, err);
+    if (bench.suite == "perf") return command_bench_perf(bench, gui.measure_frames, out, err);
+    if (bench.suite == "ui") return command_bench_ui(bench, gui.measure_frames, out, err);
+    return fail(err, "--suite must be ratios, perf or ui", kExitUsage);
   }
-  if (*render_command) return command_render(render, std::cout, std::cerr);
+  if (*render_command) {
+    if (check_only) return usage_status(check_render_options(render), err);
+    return command_render(render, out, err);
+  }
   if (*soak_command) {
-    if (!(soak.seconds > 0) || soak.seconds > 24 * 3600) {
-      return fail(std::cerr, "--seconds must be more than 0 and at most 86400 (a day)", kExitUsage);
+    if (const Status checked = check_soak_options(soak); !checked || check_only) {
+      return usage_status(checked, err);
     }
-    if (!(soak.sample_every_seconds > 0)) {
-      return fail(std::cerr, "--sample-every must be positive", kExitUsage);
-    }
-    if (!gui.soak) return fail(std::cerr, "this build has no UI to soak", kExitFailure);
+    if (!gui.soak) return fail(err, "this build has no UI to soak", kExitFailure);
     return gui.soak(soak);
   }
-  if (*demo_command) {
-    if (demo_options.headless && demo_options.out_dir.empty()) {
-      return fail(std::cerr, "demo --headless needs --out DIR for the PNGs", kExitUsage);
-    }
-    if (!demo_options.headless && !demo_options.out_dir.empty()) {
-      return fail(std::cerr, "demo --out is for --headless runs", kExitUsage);
-    }
-    gui_options = demo_options;
-  }
-  if (*gui_command && gui_options.headless && gui_options.screenshot.empty()) {
-    // Offscreen frames nobody sees: say what would make the run useful instead of exiting 0.
-    return fail(std::cerr,
-                "gui --headless draws offscreen and keeps nothing without --screenshot FILE.png "
-                "(e.g. threadlab gui --headless --screenshot out.png); for a PNG per step of a "
-                "script, threadlab demo SCRIPT --headless --out DIR",
-                kExitUsage);
-  }
-  if (gui_options.frames < 0) return fail(std::cerr, "--frames must not be negative", kExitUsage);
-  const auto bad_side = [](int side) { return side != 0 && (side < 64 || side > 16384); };
-  if (bad_side(gui_options.width) || bad_side(gui_options.height)) {
-    return fail(std::cerr, "--width and --height must be between 64 and 16384 pixels", kExitUsage);
-  }
-  // Written so that NaN, which fails every comparison, is refused too.
-  if (gui_options.scale != 0 && !(gui_options.scale >= 0.5f && gui_options.scale <= 4)) {
-    return fail(std::cerr, "--scale must be between 0.5 and 4 (0: follow the monitor)", kExitUsage);
+  if (*demo_command) gui_options = demo_options;
+  if (const Status checked =
+          check_gui_options(gui_options, gui_command->parsed(), demo_command->parsed());
+      !checked || check_only) {
+    return usage_status(checked, err);
   }
   return gui.run(gui_options);
 }

@@ -22,9 +22,17 @@ std::string dims(const Dim3& d) {
 
 }  // namespace
 
-int command_info(const InfoOptions& options, std::ostream& out, std::ostream& err) {
+Status check_info_options(const InfoOptions& options) {
   auto preference = interop::parse_backend_preference(options.backend);
-  if (!preference) return fail(err, preference.message(), kExitUsage);
+  if (!preference) return preference.error();
+  return Status::ok();
+}
+
+int command_info(const InfoOptions& options, std::ostream& out, std::ostream& err) {
+  if (const Status checked = check_info_options(options); !checked) {
+    return fail(err, checked.message(), kExitUsage);
+  }
+  auto preference = interop::parse_backend_preference(options.backend);
   // Interop can only be judged with an OpenGL context, so info opens the headless one the renderer
   // uses.
   auto gl = platform::EglContext::create({});
@@ -123,25 +131,7 @@ int command_lessons(std::ostream& out) {
 int fail(std::ostream& err, const std::string& message, int status) {
   // One line, always: an argument echoed back with a newline or a terminal escape in it is shown
   // escaped, so that scripts reading the reason get the whole of it and nothing else.
-  std::string line;
-  for (const char c : message) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '\n') {
-      line += "\\n";
-    } else if (c == '\r') {
-      line += "\\r";
-    } else if (c == '\t') {
-      line += "\\t";
-    } else if (byte < 0x20 || byte == 0x7f) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      line += "\\x";
-      line += kHex[byte >> 4];
-      line += kHex[byte & 0xf];
-    } else {
-      line += c;
-    }
-  }
-  err << "threadlab: " << line << '\n';
+  err << "threadlab: " << one_line(message) << '\n';
   return status;
 }
 

@@ -69,13 +69,17 @@ Result<std::string> read_source(const std::string& path) {
   return source;
 }
 
+bool known_backend_name(const std::string& name) {
+  return name == "auto" || name == "gpu" || name == "cuda" || name == "emulator";
+}
+
 // "auto" is the GPU where the driver finds one, else the emulator.
 Result<lab::LabBackend> backend_named(const std::string& name) {
-  if (name == "gpu" || name == "cuda") return lab::LabBackend::kGpu;
-  if (name == "emulator") return lab::LabBackend::kEmulator;
-  if (name != "auto") {
+  if (!known_backend_name(name)) {
     return Error{ErrorKind::kInvalidArgument, "--backend must be auto, gpu or emulator"};
   }
+  if (name == "gpu" || name == "cuda") return lab::LabBackend::kGpu;
+  if (name == "emulator") return lab::LabBackend::kEmulator;
   Result<const lab::CudaDriver*> driver = lab::CudaDriver::load();
   int count = 0;
   if (driver && (*driver)->init(0) == 0 && (*driver)->device_get_count(&count) == 0 && count > 0) {
@@ -84,11 +88,24 @@ Result<lab::LabBackend> backend_named(const std::string& name) {
   return lab::LabBackend::kEmulator;
 }
 
-Result<lab::LabOptions> lab_options(const lab::Exercise& exercise, const LabCheckOptions& options) {
-  Result<lab::LabBackend> backend = backend_named(options.backend);
-  if (!backend) return backend.error();
+// The command line's options as the Lab's, every value checked; the backend is left to the caller
+// (resolving "auto" loads the CUDA driver, which a check of the command line must not do).
+Result<lab::LabOptions> parse_lab_options(const lab::Exercise& exercise,
+                                          const LabCheckOptions& options) {
+  if (!known_backend_name(options.backend)) {
+    return Error{ErrorKind::kInvalidArgument, "--backend must be auto, gpu or emulator"};
+  }
+  // CLI11 checks the range as it parses; repeated here so that the options struct alone is enough.
+  if (options.timeout_ms < 1 || options.timeout_ms > 600000) {
+    return invalid_argument("--timeout-ms must be between 1 and 600000 (10 minutes), not " +
+                            std::to_string(options.timeout_ms));
+  }
+  if (options.max_checks < 0) {
+    return invalid_argument(
+        "--max-checks must be 0 (check until Ctrl+C) or a positive count, not " +
+        std::to_string(options.max_checks));
+  }
   lab::LabOptions lab;
-  lab.backend = *backend;
   lab.seed = options.seed;
   lab.timeout = std::chrono::milliseconds(options.timeout_ms);
   lab.compare_with_solution = options.compare;
@@ -108,6 +125,15 @@ Result<lab::LabOptions> lab_options(const lab::Exercise& exercise, const LabChec
   lab.run_only = options.run_only;
   lab.record_memory = options.memory;
   lab.sandbox = options.sandbox;
+  return lab;
+}
+
+Result<lab::LabOptions> lab_options(const lab::Exercise& exercise, const LabCheckOptions& options) {
+  Result<lab::LabOptions> lab = parse_lab_options(exercise, options);
+  if (!lab) return lab.error();
+  Result<lab::LabBackend> backend = backend_named(options.backend);
+  if (!backend) return backend.error();
+  lab->backend = *backend;
   return lab;
 }
 
@@ -179,19 +205,78 @@ void print_verdict(const lab::Exercise& exercise, const lab::CheckVerdict& verdi
   }
 }
 
-const lab::Exercise* exercise_or_fail(const std::string& id, std::ostream& err) {
+Result<const lab::Exercise*> exercise_named(const std::string& id) {
   const lab::Exercise* exercise = lab::find_exercise(id);
   if (exercise == nullptr) {
-    fail(err, "no exercise '" + id + "' (threadlab lab list shows them)", kExitUsage);
+    return invalid_argument("no exercise '" + id + "' (threadlab lab list shows them)");
   }
   return exercise;
 }
 
+const lab::Exercise* exercise_or_fail(const std::string& id, std::ostream& err) {
+  Result<const lab::Exercise*> exercise = exercise_named(id);
+  if (!exercise) {
+    fail(err, exercise.message(), kExitUsage);
+    return nullptr;
+  }
+  return *exercise;
+}
+
 }  // namespace
 
-int command_lab_list(const std::string& format, std::ostream& out, std::ostream& err) {
+Status check_lab_list_options(const std::string& format) {
   if (format != "text" && format != "json")
-    return fail(err, "--format must be text or json", kExitUsage);
+    return invalid_argument("--format must be text or json");
+  return Status::ok();
+}
+
+Status check_lab_print_options(const std::string& id) {
+  Result<const lab::Exercise*> exercise = exercise_named(id);
+  if (!exercise) return exercise.error();
+  return Status::ok();
+}
+
+Status check_lab_options(const LabCheckOptions& options, LabCommand command) {
+  Result<const lab::Exercise*> exercise = exercise_named(options.exercise);
+  if (!exercise) return exercise.error();
+  switch (command) {
+    case LabCommand::kRun:
+    case LabCommand::kCheck: {
+      const bool format_known =
+          options.format == "text" || options.format == "json" ||
+          (options.memory && (options.format == "table" || options.format == "csv"));
+      if (!format_known) {
+        return invalid_argument(options.memory
+                                    ? "--format must be table, csv or json"
+                                    : "--format must be text or json (table and csv go with "
+                                      "--memory)");
+      }
+      break;
+    }
+    case LabCommand::kWatch:
+      if (options.format != "text") return invalid_argument("--format: lab watch prints text");
+      break;
+    case LabCommand::kGrade: {
+      Result<GradeFormat> format = grade_format_named(options.format);
+      if (!format) return format.error();
+      if (options.resume && options.output.empty()) {
+        return invalid_argument("--resume continues the report of --output FILE: give it");
+      }
+      if (options.resume && *format != GradeFormat::kCsv && *format != GradeFormat::kJson) {
+        return invalid_argument("--resume reads a csv or json report: use --format csv or json");
+      }
+      break;
+    }
+  }
+  Result<lab::LabOptions> lab = parse_lab_options(**exercise, options);
+  if (!lab) return lab.error();
+  return Status::ok();
+}
+
+int command_lab_list(const std::string& format, std::ostream& out, std::ostream& err) {
+  if (const Status checked = check_lab_list_options(format); !checked) {
+    return fail(err, checked.message(), kExitUsage);
+  }
   json list = json::array();
   for (const lab::Exercise* e : lab::registered_exercises()) {
     if (format == "json") {
@@ -216,18 +301,15 @@ int command_lab_print(const std::string& id, const std::string& what, std::ostre
 }
 
 int command_lab_check(const LabCheckOptions& options, std::ostream& out, std::ostream& err) {
+  // The options first: a bad --grid is a bad command line whatever the file holds.
+  if (const Status checked =
+          check_lab_options(options, options.run_only ? LabCommand::kRun : LabCommand::kCheck);
+      !checked) {
+    return fail(err, checked.message(), kExitUsage);
+  }
   const lab::Exercise* exercise = exercise_or_fail(options.exercise, err);
   if (exercise == nullptr) return kExitUsage;
-  const bool format_known =
-      options.format == "text" || options.format == "json" ||
-      (options.memory && (options.format == "table" || options.format == "csv"));
-  if (!format_known) {
-    return fail(err,
-                options.memory ? "--format must be table, csv or json"
-                               : "--format must be text or json (table and csv go with --memory)",
-                kExitUsage);
-  }
-  // The options first: a bad --grid is a bad command line whatever the file holds.
+  // The backend resolved ("auto": is there a GPU?); its name was checked above.
   Result<lab::LabOptions> lab = lab_options(*exercise, options);
   if (!lab) return fail(err, lab.error().message, kExitUsage);
   lab->source_name = std::filesystem::path(options.file).filename().string();
@@ -269,15 +351,34 @@ int command_lab_check(const LabCheckOptions& options, std::ostream& out, std::os
 }
 
 int command_lab_watch(const LabCheckOptions& options, std::ostream& out, std::ostream& err) {
+  if (const Status checked = check_lab_options(options, LabCommand::kWatch); !checked) {
+    return fail(err, checked.message(), kExitUsage);
+  }
   const lab::Exercise* exercise = exercise_or_fail(options.exercise, err);
   if (exercise == nullptr) return kExitUsage;
+  // A path that is not there is most often a typo: said at once, rather than waited on in silence
+  // for a save that never comes. --wait is for a file the editor has not created yet.
+  struct stat info {};
+  const bool exists = ::stat(options.file.c_str(), &info) == 0;
+  if (!exists && (errno != ENOENT || !options.wait)) {
+    const std::string why = errno == ENOENT ? "no such file (save it first, or pass --wait to "
+                                              "wait for it to be created)"
+                                            : std::strerror(errno);
+    return fail(err, options.file + ": " + why, kExitUsage);
+  }
+  if (exists && !S_ISREG(info.st_mode)) {
+    return fail(err, options.file + ": not a regular file", kExitUsage);
+  }
   Result<lab::LabOptions> lab = lab_options(*exercise, options);
   if (!lab) return fail(err, lab.error().message, kExitUsage);
   lab->source_name = std::filesystem::path(options.file).filename().string();
-  out << "watching " << options.file << " for " << exercise->id << " (Ctrl+C stops)\n";
+  out << (exists ? "watching " : "waiting for ") << options.file << " for " << exercise->id
+      << " (Ctrl+C stops)\n"
+      << std::flush;
   std::filesystem::file_time_type seen{};
   for (int checks = 0; options.max_checks <= 0 || checks < options.max_checks;) {
     std::error_code error;
+    // Absent for a moment while an editor replaces the file: the next look finds it again.
     const auto written = std::filesystem::last_write_time(options.file, error);
     if (!error && written != seen) {
       seen = written;
@@ -285,7 +386,7 @@ int command_lab_watch(const LabCheckOptions& options, std::ostream& out, std::os
       if (Result<std::string> source = read_source(options.file); source) {
         print_verdict(*exercise, lab::check_submission(*exercise, *source, *lab), out);
       } else {
-        out << source.error().message << "\n";
+        out << one_line(source.error().message) << "\n";
       }
       out << std::flush;
     }
@@ -402,16 +503,13 @@ GradeRow plain_row(const lab::Exercise& exercise, const std::string& name,
 }  // namespace
 
 int command_lab_grade(const LabCheckOptions& options, std::ostream& out, std::ostream& err) {
+  if (const Status checked = check_lab_options(options, LabCommand::kGrade); !checked) {
+    return fail(err, checked.message(), kExitUsage);
+  }
   const lab::Exercise* exercise = exercise_or_fail(options.exercise, err);
   if (exercise == nullptr) return kExitUsage;
-  Result<GradeFormat> format = grade_format_named(options.format);
+  const Result<GradeFormat> format = grade_format_named(options.format);  // checked above
   if (!format) return fail(err, format.error().message, kExitUsage);
-  if (options.resume && options.output.empty()) {
-    return fail(err, "--resume continues the report of --output FILE: give it", kExitUsage);
-  }
-  if (options.resume && *format != GradeFormat::kCsv && *format != GradeFormat::kJson) {
-    return fail(err, "--resume reads a csv or json report: use --format csv or json", kExitUsage);
-  }
   std::error_code error;
   if (!std::filesystem::is_directory(options.file, error)) {
     return fail(err,
@@ -432,7 +530,8 @@ int command_lab_grade(const LabCheckOptions& options, std::ostream& out, std::os
                     [](const FolderEntry& entry) { return entry.skipped.empty(); });
   if (graded_count == 0) {
     for (const FolderEntry& entry : *entries) {
-      err << "skipped " << entry.name << ": " << entry.skipped << "\n";
+      // A file name may hold a newline or a terminal escape: each entry stays one plain line.
+      err << "skipped " << one_line(entry.name) << ": " << entry.skipped << "\n";
     }
     return fail(err, options.file + ": no .cu files to grade", kExitUsage);
   }
@@ -533,8 +632,8 @@ int command_lab_grade(const LabCheckOptions& options, std::ostream& out, std::os
     // The progress bar goes to stderr, so that the table on stdout stays clean for a file.
     const int done = static_cast<int>(30 * graded / std::max<std::size_t>(to_grade, 1));
     err << (terminal ? "\r" : "") << "grading [" << std::string(done, '#')
-        << std::string(30 - done, '.') << "] " << graded + 1 << "/" << to_grade << " " << entry.name
-        << (terminal ? "\033[K" : "\n") << std::flush;
+        << std::string(30 - done, '.') << "] " << graded + 1 << "/" << to_grade << " "
+        << one_line(entry.name) << (terminal ? "\033[K" : "\n") << std::flush;
     ++graded;
     Result<std::string> source = read_source(entry.path.string());
     if (!source) {

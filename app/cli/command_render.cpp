@@ -19,15 +19,33 @@ namespace tl::cli {
 namespace {
 constexpr std::uint64_t kMaxRenderedElements = std::uint64_t{1} << 24;
 constexpr int kMaxImageSide = 16384;
-}  // namespace
 
-int command_render(const RenderOptions& options, std::ostream& out, std::ostream& err) {
+// The options render checks before it configures the lesson (check_render_options adds that).
+Status check_render_flags(const RenderOptions& options) {
   auto color_by = parse_color_by(options.color_by);
-  if (!color_by) return fail(err, "--color-by: " + color_by.message(), kExitUsage);
+  if (!color_by) return invalid_argument("--color-by: " + color_by.message());
   if (options.width < 1 || options.height < 1 || options.width > kMaxImageSide ||
       options.height > kMaxImageSide) {
-    return fail(err, "--width and --height must be between 1 and 16384 pixels", kExitUsage);
+    return invalid_argument("--width and --height must be between 1 and 16384 pixels");
   }
+  if (options.out_path.empty()) return invalid_argument("--out needs a file name for the PNG");
+  return check_backend_name(options.launch.backend);
+}
+
+}  // namespace
+
+Status check_render_options(const RenderOptions& options) {
+  TL_RETURN_IF_ERROR(check_render_flags(options));
+  auto configured = configure_lesson(options.launch);
+  if (!configured) return configured.error();
+  return Status::ok();
+}
+
+int command_render(const RenderOptions& options, std::ostream& out, std::ostream& err) {
+  if (const Status checked = check_render_flags(options); !checked) {
+    return fail(err, checked.message(), kExitUsage);
+  }
+  auto color_by = parse_color_by(options.color_by);
   auto configured = configure_lesson(options.launch);
   if (!configured) return fail(err, configured.message(), kExitUsage);
   auto gl = platform::EglContext::create({});

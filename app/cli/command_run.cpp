@@ -49,8 +49,22 @@ int print_memory(const compute::Lesson& lesson, const std::string& format_text, 
 
 }  // namespace
 
+Status check_run_options(const RunOptions& options) {
+  TL_RETURN_IF_ERROR(check_repeats(options.repeats));
+  if (options.memory) {
+    auto format = lab::parse_memory_report_format(options.memory_format);
+    if (!format) return invalid_argument(format.message());
+  }
+  TL_RETURN_IF_ERROR(check_backend_name(options.launch.backend));
+  auto lesson = configure_lesson(options.launch);
+  if (!lesson) return lesson.error();
+  return Status::ok();
+}
+
 int command_run(const RunOptions& options, std::ostream& out, std::ostream& err) {
-  if (options.repeats < 1) return fail(err, "--repeats must be at least 1", kExitUsage);
+  if (const Status checked = check_run_options(options); !checked) {
+    return fail(err, checked.message(), kExitUsage);
+  }
   // With --memory-table stdout is the table alone (a CSV or JSON document): the session's notes go
   // to stderr.
   auto session = open_launch(options.launch, nullptr, options.memory ? err : out);

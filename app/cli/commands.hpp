@@ -1,19 +1,24 @@
 #pragma once
-// One function per subcommand; each returns the process exit status.
+// One function per subcommand; each returns the process exit status. Each command's options are
+// checked by its check_*_options first, which opens, reads and runs nothing: the first bad value's
+// one-line reason, a usage error (exit 2). check_command_line calls the checks alone.
 
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "cli.hpp"
+#include "core/result.hpp"
 
 namespace tl::cli {
 
 struct InfoOptions {
   std::string backend = "auto";
 };
+Status check_info_options(const InfoOptions& options);
 int command_info(const InfoOptions& options, std::ostream& out, std::ostream& err);
 
 int command_lessons(std::ostream& out);
@@ -38,6 +43,7 @@ struct RunOptions {
   bool memory = false;
   std::string memory_format = "table";
 };
+Status check_run_options(const RunOptions& options);
 int command_run(const RunOptions& options, std::ostream& out, std::ostream& err);
 
 struct BenchOptions {
@@ -47,7 +53,12 @@ struct BenchOptions {
   int repeats = 5;
   bool cpu = true;
   std::string suite;  // "ratios": the fixed comparisons instead of a sweep
+  // The sweep's options given on the command line ("--sizes", "--lesson", "--n", ...): a suite
+  // measures fixed sizes and refuses them rather than ignore them.
+  std::vector<std::string> sweep_options_given;
 };
+// The sweep's sizes each configured on the lesson too; for a suite, the options it takes.
+Status check_bench_options(const BenchOptions& options);
 int command_bench(const BenchOptions& options, std::ostream& out, std::ostream& err);
 int command_bench_ratios(const BenchOptions& options, std::ostream& out, std::ostream& err);
 
@@ -58,6 +69,7 @@ struct RenderOptions {
   int width = 1280;
   int height = 720;
 };
+Status check_render_options(const RenderOptions& options);
 int command_render(const RenderOptions& options, std::ostream& out, std::ostream& err);
 
 // The Kernel Lab: `lab list|starter|solution|statement|run|check|watch|grade` and the worker.
@@ -74,6 +86,7 @@ struct LabCheckOptions {
   bool compare = true;  // time the reference solution in the same run
   bool time = true;
   int max_checks = 0;  // watch: stop after this many checks (0: never; for tests)
+  bool wait = false;   // watch: a file that does not exist yet is waited for, not refused
   // check, run: record the passing kernel's memory accesses and print the per-line table;
   // --format is then table (the verdict, its notes and the table), csv (the table alone) or json.
   bool memory = false;
@@ -84,6 +97,12 @@ struct LabCheckOptions {
   std::string output;
   bool resume = false;
 };
+enum class LabCommand { kRun, kCheck, kWatch, kGrade };
+// The exercise, the --format that `command` prints, the backend's name, --block, --grid,
+// --timeout-ms and --max-checks; the file is not looked at.
+Status check_lab_options(const LabCheckOptions& options, LabCommand command);
+Status check_lab_list_options(const std::string& format);
+Status check_lab_print_options(const std::string& exercise_id);
 int command_lab_list(const std::string& format, std::ostream& out, std::ostream& err);
 int command_lab_print(const std::string& id, const std::string& what, std::ostream& out,
                       std::ostream& err);

@@ -5,8 +5,23 @@
 #include "compute/lessons/lesson_registry.hpp"
 #include "core/launch_config.hpp"
 #include "core/launch_field_limits.hpp"
+#include "interop/backend_selection.hpp"
 
 namespace tl::cli {
+
+Status check_repeats(int repeats) {
+  if (repeats < 1 || repeats > kMaxRepeats) {
+    return invalid_argument("--repeats must be between 1 and " + std::to_string(kMaxRepeats) +
+                            " timed runs, not " + std::to_string(repeats));
+  }
+  return Status::ok();
+}
+
+Status check_backend_name(const std::string& backend) {
+  auto preference = interop::parse_backend_preference(backend);
+  if (!preference) return Error{ErrorKind::kParseError, "--backend: " + preference.message()};
+  return Status::ok();
+}
 
 std::string_view chosen_lesson(const LaunchOptions& options) {
   return options.lesson.empty() ? compute::first_lesson_id() : std::string_view(options.lesson);

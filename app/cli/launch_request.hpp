@@ -11,6 +11,14 @@
 
 namespace tl::cli {
 
+// The most timed runs `run` and `bench` take: a few zeros too many would keep the machine busy for
+// days, which is a typo, not a request.
+inline constexpr int kMaxRepeats = 10000;
+// --repeats from 1 to kMaxRepeats, or the reason.
+Status check_repeats(int repeats);
+// --backend names a backend (auto, cuda, copy or emulator), or the reason; nothing is opened.
+Status check_backend_name(const std::string& backend);
+
 // The lesson `options` names, or the first registered one where it names none.
 [[nodiscard]] std::string_view chosen_lesson(const LaunchOptions& options);
 

@@ -13,10 +13,9 @@ namespace tl::cli {
 
 int run_ratio_suite(const BenchOptions& options, std::ostream& out, std::ostream& err,
                     const SuiteMeasure& measure) {
-  if (options.format != "table" && options.format != "csv" && options.format != "json") {
-    return fail(err, "--format must be table, csv or json", kExitUsage);
+  if (const Status checked = check_bench_options(options); !checked) {
+    return fail(err, checked.message(), kExitUsage);
   }
-  if (options.repeats < 1) return fail(err, "--repeats must be at least 1", kExitUsage);
   auto preference = interop::parse_backend_preference(options.launch.backend);
   if (!preference) return fail(err, "--backend: " + preference.message(), kExitUsage);
   auto choice = interop::choose_backend(*preference, false);

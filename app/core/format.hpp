@@ -17,5 +17,10 @@ std::size_t display_width(std::string_view text);
 // `text` as one CSV field: quoted, with inner quotes doubled, when it holds a comma, quote or line
 // break (RFC 4180); as it is otherwise.
 std::string csv_field(std::string_view text);
+// `text` as one printable line, for a reason printed after "threadlab: " or in a status line: a
+// newline, carriage return or tab becomes \n, \r or \t, and any other control byte (a terminal
+// escape, NUL, DEL) \xHH, so that an echoed argument or a quoted file's bytes can neither break
+// the line a script reads nor drive the terminal. Bytes from 0x80 on (UTF-8) are kept.
+std::string one_line(std::string_view text);
 
 }  // namespace tl

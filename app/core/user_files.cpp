@@ -55,6 +55,20 @@ void sync_folder(const std::filesystem::path& path) {
   ::close(fd);
 }
 
+// The last steps of every atomic write, once the temporary file is on the disk: renamed over
+// `path`, the folder flushed; on failure the temporary file is removed and `path` keeps its
+// contents.
+Status install(FileWriteCalls& calls, const std::filesystem::path& temporary,
+               const std::filesystem::path& path) {
+  if (calls.rename(temporary.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    return write_error(path, error);
+  }
+  sync_folder(path);
+  return Status::ok();
+}
+
 }  // namespace
 
 int FileWriteCalls::open(const char* path, int flags, mode_t mode) {
@@ -114,16 +128,30 @@ Status write_file_atomically(const std::filesystem::path& path, std::string_view
     ok = false;
     error = errno;
   }
-  if (ok && calls.rename(temporary.c_str(), path.c_str()) != 0) {
-    ok = false;
-    error = errno;
-  }
   if (!ok) {
     ::unlink(temporary.c_str());
     return write_error(path, error);
   }
-  sync_folder(path);
-  return Status::ok();
+  return install(calls, temporary, path);
+}
+
+Status commit_file(const std::filesystem::path& temporary, const std::filesystem::path& path) {
+  FileWriteCalls calls;
+  const int fd = calls.open(temporary.c_str(), O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0) {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    return write_error(path, error);
+  }
+  // The other program closed the file; only its flush to the disk is left to make sure of.
+  bool ok = calls.fsync(fd) == 0;
+  const int error = ok ? 0 : errno;
+  calls.close(fd);
+  if (!ok) {
+    ::unlink(temporary.c_str());
+    return write_error(path, error);
+  }
+  return install(calls, temporary, path);
 }
 
 Status write_output_file(const std::filesystem::path& path, std::string_view contents) {

@@ -43,6 +43,11 @@ Status write_file_atomically(const std::filesystem::path& path, std::string_view
 Status write_file_atomically(const std::filesystem::path& path, std::string_view contents,
                              FileWriteCalls& calls);
 
+// The same for a file another program wrote under a temporary name beside `path` (a compiler's
+// output): flushed to the disk, renamed over `path`, the folder flushed; on failure `temporary` is
+// removed and `path` keeps what it held.
+Status commit_file(const std::filesystem::path& temporary, const std::filesystem::path& path);
+
 // For a file a person named on the command line: atomically as above when `path` is absent or a
 // regular file in a folder that exists (a missing folder is an error, never created); in place when
 // it is something else that exists (/dev/stdout, a FIFO, /dev/full), since renaming over a device

@@ -19,6 +19,7 @@
 #include "action_check.hpp"
 #include "core/classroom/demo_script.hpp"
 #include "core/classroom/settings.hpp"
+#include "core/format.hpp"
 #include "core/image_crop.hpp"
 #include "frame_capture.hpp"
 #include "headless_ui.hpp"
@@ -94,7 +95,8 @@ void apply_actions(AppController& controller, const GuiOptions& options) {
 }
 
 int fail(const std::string& message) {
-  std::cerr << "threadlab: " << message << '\n';
+  // A reason may quote an action, a script's line or a file name: it stays one line.
+  std::cerr << "threadlab: " << one_line(message) << '\n';
   return 1;
 }
 
@@ -142,7 +144,7 @@ classroom::LoadedSettings read_settings() {
   const auto path = classroom::default_settings_path();
   if (!path) return {};
   classroom::LoadedSettings loaded = classroom::load_settings(*path);
-  if (loaded.warning) std::cerr << "threadlab: warning: " << *loaded.warning << '\n';
+  if (loaded.warning) std::cerr << "threadlab: warning: " << one_line(*loaded.warning) << '\n';
   return loaded;
 }
 
@@ -150,7 +152,8 @@ void write_settings(const classroom::Settings& settings) {
   const auto path = classroom::default_settings_path();
   if (!path) return;
   const Status saved = classroom::save_settings(*path, settings);
-  if (!saved) std::cerr << "threadlab: warning: settings not saved: " << saved.message() << '\n';
+  if (!saved)
+    std::cerr << "threadlab: warning: settings not saved: " << one_line(saved.message()) << '\n';
 }
 
 int run_window(const GuiOptions& options, interop::BackendPreference backend,

@@ -10,6 +10,7 @@
 
 #include "app_controller.hpp"
 #include "compute/lessons/lesson_registry.hpp"
+#include "core/format.hpp"
 #include "core/parse.hpp"
 #include "core/soak/soak_plan.hpp"
 #include "headless_ui.hpp"
@@ -105,16 +106,17 @@ soak::SoakVocabulary soak_vocabulary(soak::SoakScale scale) {
 
 int run_soak(const SoakOptions& options) {
   auto backend = interop::parse_backend_preference(options.backend);
-  if (!backend) return std::cerr << "threadlab: --backend: " << backend.message() << '\n', 2;
+  if (!backend)
+    return std::cerr << "threadlab: --backend: " << one_line(backend.message()) << '\n', 2;
   auto ui = HeadlessUi::create(kWidth, kHeight, 1.0f);
-  if (!ui) return std::cerr << "threadlab: " << ui.message() << '\n', 1;
+  if (!ui) return std::cerr << "threadlab: " << one_line(ui.message()) << '\n', 1;
   HeadlessUi& frames = **ui;
   ControllerOptions controller_options{
       .backend = *backend, .gl_renderer = frames.renderer(), .ceilings_cache = std::nullopt};
   // A scripted run never touches the learner's Lab sources or progress: the Lab stays in memory.
   controller_options.lab.folder = std::nullopt;
   auto controller = AppController::create(controller_options);
-  if (!controller) return std::cerr << "threadlab: " << controller.message() << '\n', 1;
+  if (!controller) return std::cerr << "threadlab: " << one_line(controller.message()) << '\n', 1;
   AppController& app = **controller;
   const BackendKind started_on = app.state().backend;
   std::cout << "soak: " << options.seconds << " s on " << to_string(started_on) << " ("

@@ -70,28 +70,20 @@ Status check_step_loss(const TrainingSettings& settings, double loss, std::int64
       number(settings.learning_rate / 100 < 0.01 ? settings.learning_rate / 100 : 0.01) + ".");
 }
 
-Result<std::unique_ptr<MlpTrainer>> MlpTrainer::create(compute::Device& device,
-                                                       const TrainingSettings& settings) {
-  if (settings.samples < 4 || settings.samples > (1 << 22)) {
-    return invalid_argument("samples must be between 4 and 4194304, not " +
-                            std::to_string(settings.samples) + ".");
-  }
-  auto data = make_training_data(settings.data, settings.samples, settings.seed);
-  if (!data) return data.error();
-  return create(device, settings, std::move(*data));
-}
+namespace {
 
-Result<std::unique_ptr<MlpTrainer>> MlpTrainer::create(compute::Device& device,
-                                                       const TrainingSettings& settings,
-                                                       TrainingData data) {
+// What create() asks of the settings for data of `inputs` and `classes`: the layers fit them, and
+// the batch, learning rate, momentum and epochs are in range.
+Status validate_for_data(const TrainingSettings& settings, const std::string& data_name, int inputs,
+                         int classes) {
   auto shape = parse_mlp_shape(settings.layers);
   if (!shape) return shape.error();
-  if (shape->inputs() != data.inputs || shape->classes() != data.classes) {
-    return invalid_argument("layers " + shape->to_string() + " do not fit the " + data.name +
-                            " data: it has " + std::to_string(data.inputs) + " inputs and " +
-                            std::to_string(data.classes) + " classes, so the first width must be " +
-                            std::to_string(data.inputs) + " and the last " +
-                            std::to_string(data.classes) + ".");
+  if (shape->inputs() != inputs || shape->classes() != classes) {
+    return invalid_argument("layers " + shape->to_string() + " do not fit the " + data_name +
+                            " data: it has " + std::to_string(inputs) + " inputs and " +
+                            std::to_string(classes) + " classes, so the first width must be " +
+                            std::to_string(inputs) + " and the last " + std::to_string(classes) +
+                            ".");
   }
   if (settings.batch < 1 || settings.batch > 65536) {
     return invalid_argument("the batch must be between 1 and 65536 examples, not " +
@@ -109,6 +101,41 @@ Result<std::unique_ptr<MlpTrainer>> MlpTrainer::create(compute::Device& device,
     return invalid_argument("epochs must be between 1 and 1000000, not " +
                             std::to_string(settings.epochs) + ".");
   }
+  return Status::ok();
+}
+
+Status validate_sample_count(const TrainingSettings& settings) {
+  if (settings.samples < 4 || settings.samples > (1 << 22)) {
+    return invalid_argument("samples must be between 4 and 4194304, not " +
+                            std::to_string(settings.samples) + ".");
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Status validate_training_settings(const TrainingSettings& settings) {
+  TL_RETURN_IF_ERROR(validate_sample_count(settings));
+  // Four examples are enough to learn the data set's inputs and classes without generating it.
+  auto sample = make_training_data(settings.data, 4, settings.seed);
+  if (!sample) return sample.error();
+  return validate_for_data(settings, sample->name, sample->inputs, sample->classes);
+}
+
+Result<std::unique_ptr<MlpTrainer>> MlpTrainer::create(compute::Device& device,
+                                                       const TrainingSettings& settings) {
+  TL_RETURN_IF_ERROR(validate_sample_count(settings));
+  auto data = make_training_data(settings.data, settings.samples, settings.seed);
+  if (!data) return data.error();
+  return create(device, settings, std::move(*data));
+}
+
+Result<std::unique_ptr<MlpTrainer>> MlpTrainer::create(compute::Device& device,
+                                                       const TrainingSettings& settings,
+                                                       TrainingData data) {
+  TL_RETURN_IF_ERROR(validate_for_data(settings, data.name, data.inputs, data.classes));
+  auto shape = parse_mlp_shape(settings.layers);
+  if (!shape) return shape.error();
   std::unique_ptr<MlpTrainer> trainer(
       new MlpTrainer(device, settings, std::move(*shape), std::move(data)));
   TL_RETURN_IF_ERROR(trainer->allocate());

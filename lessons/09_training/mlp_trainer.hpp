@@ -69,6 +69,12 @@ struct Evaluation {
 Status check_step_loss(const TrainingSettings& settings, double loss, std::int64_t step, int epoch,
                        int batch, int batches);
 
+// The checks MlpTrainer::create makes of `settings` (the sample count, the data set's name, the
+// layers against its inputs and classes, the batch, learning rate, momentum and epochs), without a
+// device and without generating the data: a command line refuses its bad values with these before
+// it opens anything.
+Status validate_training_settings(const TrainingSettings& settings);
+
 class MlpTrainer {
  public:
   // Validates the settings, generates the data set and puts the network on `device`, which must

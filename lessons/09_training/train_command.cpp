@@ -15,6 +15,7 @@
 
 #include "compute/device.hpp"
 #include "compute/lessons/lesson_command.hpp"
+#include "core/format.hpp"
 #include "core/user_files.hpp"
 #include "data_parallel.hpp"
 #include "mlp_trainer.hpp"
@@ -64,12 +65,13 @@ the step) or could not run (e.g. --gpus 2 on a machine with one GPU), 2 bad usag
 )";
 
 int usage_error(const compute::LessonCommandContext& io, const std::string& message) {
-  io.err << "threadlab: train: " << message << " (see threadlab train --help)\n";
+  // The message may echo an argument: a newline in it must not break the one line.
+  io.err << "threadlab: train: " << one_line(message) << " (see threadlab train --help)\n";
   return kExitUsage;
 }
 
 int failed(const compute::LessonCommandContext& io, const std::string& message) {
-  io.err << "threadlab: train: " << message << "\n";
+  io.err << "threadlab: train: " << one_line(message) << "\n";
   return kExitFailed;
 }
 
@@ -103,22 +105,34 @@ std::string hidden_part(const std::string& layers) {
   return layers.substr(first + 1, last - first);
 }
 
-int run_train(std::span<const std::string> args, const compute::LessonCommandContext& io) {
+// What the command line asks for, every value checked, before any device is opened.
+struct TrainRequest {
+  std::map<std::string, std::string> given;  // --option → its value, as typed
+  std::optional<bool> progress;
+  bool help = false;
+  std::string backend = "auto";
+  int gpus = 1;
+  int scaling_repeats = 50;
+  std::string format = "table";
+};
+
+// The arguments' own mistakes (an unknown option, a missing or malformed value): the reason, for
+// usage_error.
+Result<TrainRequest> parse_train_request(std::span<const std::string> args) {
   static const std::set<std::string> kValued{
       "--backend",       "--data",          "--samples",   "--layers",
       "--batch",         "--learning-rate", "--optimizer", "--momentum",
       "--epochs",        "--seed",          "--curves",    "--boundary",
       "--boundary-size", "--gpus",          "--format",    "--scaling-repeats"};
-  std::map<std::string, std::string> given;
-  std::optional<bool> progress;
+  TrainRequest request;
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string arg = args[i];
     if (arg == "--help" || arg == "-h") {
-      io.out << kHelp;
-      return 0;
+      request.help = true;
+      return request;
     }
     if (arg == "--progress" || arg == "--no-progress") {
-      progress = arg == "--progress";
+      request.progress = arg == "--progress";
       continue;
     }
     std::string value;
@@ -127,37 +141,125 @@ int run_train(std::span<const std::string> args, const compute::LessonCommandCon
       value = arg.substr(equals + 1);
       arg = arg.substr(0, equals);
     }
-    if (kValued.count(arg) == 0) return usage_error(io, "unknown option '" + args[i] + "'");
+    if (kValued.count(arg) == 0) return invalid_argument("unknown option '" + args[i] + "'");
     if (equals == std::string::npos) {
-      if (i + 1 >= args.size()) return usage_error(io, arg + " needs a value");
+      if (i + 1 >= args.size()) return invalid_argument(arg + " needs a value");
       value = args[++i];
     }
-    given[arg] = value;
+    request.given[arg] = value;
   }
-
-  // The device first: the emulator has smaller defaults.
-  const std::string backend = given.count("--backend") ? given["--backend"] : "auto";
-  if (backend != "auto" && backend != "cuda" && backend != "emulator") {
-    return usage_error(io, "--backend must be auto, cuda or emulator, not '" + backend + "'");
+  auto& given = request.given;
+  if (given.count("--backend")) request.backend = given["--backend"];
+  if (request.backend != "auto" && request.backend != "cuda" && request.backend != "emulator") {
+    return invalid_argument("--backend must be auto, cuda or emulator, not '" + request.backend +
+                            "'");
   }
-  int gpus = 1, scaling_repeats = 50;
-  if (given.count("--gpus") && (!parse_number(given["--gpus"], gpus) || gpus < 1 || gpus > 64)) {
-    return usage_error(io, "--gpus must be a whole number from 1 to 64");
+  if (given.count("--gpus") &&
+      (!parse_number(given["--gpus"], request.gpus) || request.gpus < 1 || request.gpus > 64)) {
+    return invalid_argument("--gpus must be a whole number from 1 to 64");
   }
   if (given.count("--scaling-repeats") &&
-      (!parse_number(given["--scaling-repeats"], scaling_repeats) || scaling_repeats < 1 ||
-       scaling_repeats > 100000)) {
-    return usage_error(io, "--scaling-repeats must be a whole number from 1 to 100000");
+      (!parse_number(given["--scaling-repeats"], request.scaling_repeats) ||
+       request.scaling_repeats < 1 || request.scaling_repeats > 100000)) {
+    return invalid_argument("--scaling-repeats must be a whole number from 1 to 100000");
   }
-  const std::string format = given.count("--format") ? given["--format"] : "table";
-  if (format != "table" && format != "csv" && format != "json") {
-    return usage_error(io, "--format must be table, csv or json, not '" + format + "'");
+  if (given.count("--format")) request.format = given["--format"];
+  if (request.format != "table" && request.format != "csv" && request.format != "json") {
+    return invalid_argument("--format must be table, csv or json, not '" + request.format + "'");
   }
-  if (gpus < 2 && (given.count("--format") || given.count("--scaling-repeats"))) {
-    return usage_error(io,
-                       "--format and --scaling-repeats are for the data parallel table "
-                       "(--gpus 2 or more)");
+  if (request.gpus < 2 && (given.count("--format") || given.count("--scaling-repeats"))) {
+    return invalid_argument(
+        "--format and --scaling-repeats are for the data parallel table (--gpus 2 or more)");
   }
+  return request;
+}
+
+// The training run's settings: the device's defaults (the emulator's are smaller) with the command
+// line's values over them, all checked as the trainer would check them.
+struct TrainPlan {
+  TrainingSettings settings;
+  int boundary_side = 256;
+};
+
+Result<TrainPlan> training_plan(TrainRequest& request, bool on_gpu) {
+  auto& given = request.given;
+  TrainPlan plan;
+  TrainingSettings& settings = plan.settings;
+  settings = on_gpu ? TrainingSettings{} : emulator_training_settings();
+  const std::string layers_default = settings.layers;
+  plan.boundary_side = on_gpu ? 256 : 128;
+  const auto number_option = [&](const char* name, auto& into) -> bool {
+    if (!given.count(name)) return true;
+    return parse_number(given[name], into);
+  };
+  if (!number_option("--samples", settings.samples))
+    return invalid_argument("--samples must be a whole number");
+  if (!number_option("--batch", settings.batch))
+    return invalid_argument("--batch must be a whole number");
+  if (!number_option("--epochs", settings.epochs))
+    return invalid_argument("--epochs must be a whole number");
+  if (!number_option("--seed", settings.seed))
+    return invalid_argument("--seed must be a whole number");
+  if (!number_option("--learning-rate", settings.learning_rate)) {
+    return invalid_argument("--learning-rate must be a number, e.g. 0.005 or 1e-3");
+  }
+  if (!number_option("--momentum", settings.momentum))
+    return invalid_argument("--momentum must be a number");
+  if (!number_option("--boundary-size", plan.boundary_side) || plan.boundary_side < 16 ||
+      plan.boundary_side > 4096) {
+    return invalid_argument("--boundary-size must be a whole number from 16 to 4096");
+  }
+  if (given.count("--optimizer")) {
+    auto optimizer = parse_optimizer(given["--optimizer"]);
+    if (!optimizer) return optimizer.error();
+    settings.optimizer = *optimizer;
+  }
+  if (given.count("--data")) settings.data = given["--data"];
+  // Without --layers, the default hidden widths between this data set's inputs and classes.
+  if (given.count("--layers")) {
+    settings.layers = given["--layers"];
+  } else if (settings.data == "digits") {
+    settings.layers = "64," + hidden_part(layers_default) + "10";
+  }
+  // Every value the trainer would refuse, refused here, before a device or the data is made.
+  TL_RETURN_IF_ERROR(validate_training_settings(settings));
+  if (given.count("--boundary")) {
+    // Four examples say how many inputs the data set has; the boundary is a plane of two.
+    auto sample = make_training_data(settings.data, 4, settings.seed);
+    if (!sample) return sample.error();
+    if (!sample->planar()) {
+      return invalid_argument("--boundary draws the plane of 2-input data; " + settings.data +
+                              " has " + std::to_string(sample->inputs) + " inputs");
+    }
+  }
+  return plan;
+}
+
+// `threadlab train ...` checked as it would run, without running: 0, or 2 with the reason.
+int check_train(std::span<const std::string> args, std::ostream& err) {
+  const compute::LessonCommandContext io{err, err, nullptr, false};
+  auto request = parse_train_request(args);
+  if (!request) return usage_error(io, request.message());
+  if (request->help) return 0;
+  // Whether the GPUs are there is the run's question (an exit 1), not the command line's.
+  const bool on_gpu = request->gpus >= 2 || request->backend == "cuda";
+  auto plan = training_plan(*request, on_gpu);
+  if (!plan) return usage_error(io, plan.message());
+  return 0;
+}
+
+int run_train(std::span<const std::string> args, const compute::LessonCommandContext& io) {
+  auto request = parse_train_request(args);
+  if (!request) return usage_error(io, request.message());
+  if (request->help) {
+    io.out << kHelp;
+    return 0;
+  }
+  auto& given = request->given;
+  const std::string& backend = request->backend;
+  const int gpus = request->gpus;
+  const int scaling_repeats = request->scaling_repeats;
+  const std::string& format = request->format;
   if (gpus >= 2) {
     if (backend == "emulator") {
       return failed(io, "--gpus " + std::to_string(gpus) +
@@ -185,42 +287,10 @@ int run_train(std::span<const std::string> args, const compute::LessonCommandCon
   if (!device && gpus < 2) device = compute::make_emulator_device();
   const bool on_gpu = gpus >= 2 || device->is_gpu();
 
-  TrainingSettings settings = on_gpu ? TrainingSettings{} : emulator_training_settings();
-  std::string layers_default = settings.layers;
-  int boundary_side = on_gpu ? 256 : 128;
-  const auto number_option = [&](const char* name, auto& into) -> bool {
-    if (!given.count(name)) return true;
-    return parse_number(given[name], into);
-  };
-  if (!number_option("--samples", settings.samples))
-    return usage_error(io, "--samples must be a whole number");
-  if (!number_option("--batch", settings.batch))
-    return usage_error(io, "--batch must be a whole number");
-  if (!number_option("--epochs", settings.epochs))
-    return usage_error(io, "--epochs must be a whole number");
-  if (!number_option("--seed", settings.seed))
-    return usage_error(io, "--seed must be a whole number");
-  if (!number_option("--learning-rate", settings.learning_rate)) {
-    return usage_error(io, "--learning-rate must be a number, e.g. 0.005 or 1e-3");
-  }
-  if (!number_option("--momentum", settings.momentum))
-    return usage_error(io, "--momentum must be a number");
-  if (!number_option("--boundary-size", boundary_side) || boundary_side < 16 ||
-      boundary_side > 4096) {
-    return usage_error(io, "--boundary-size must be a whole number from 16 to 4096");
-  }
-  if (given.count("--optimizer")) {
-    auto optimizer = parse_optimizer(given["--optimizer"]);
-    if (!optimizer) return usage_error(io, optimizer.message());
-    settings.optimizer = *optimizer;
-  }
-  if (given.count("--data")) settings.data = given["--data"];
-  // Without --layers, the default hidden widths between this data set's inputs and classes.
-  if (given.count("--layers")) {
-    settings.layers = given["--layers"];
-  } else if (settings.data == "digits") {
-    settings.layers = "64," + hidden_part(layers_default) + "10";
-  }
+  auto plan = training_plan(*request, on_gpu);
+  if (!plan) return usage_error(io, plan.message());
+  const TrainingSettings& settings = plan->settings;
+  const int boundary_side = plan->boundary_side;
 
   // One device's trainer, or the data parallel replicas': the loop below drives either.
   std::unique_ptr<MlpTrainer> single;
@@ -244,11 +314,7 @@ int run_train(std::span<const std::string> args, const compute::LessonCommandCon
   const TrainingData& data = single ? single->data() : parallel->data();
   const MlpShape& shape = single ? single->shape() : parallel->shape();
   const int steps_per_epoch = single ? single->steps_per_epoch() : parallel->steps_per_epoch();
-  if (given.count("--boundary") && !data.planar()) {
-    return usage_error(io, "--boundary draws the plane of 2-input data; " + settings.data +
-                               " has " + std::to_string(data.inputs) + " inputs");
-  }
-  const bool show_progress = progress.value_or(io.interactive);
+  const bool show_progress = request->progress.value_or(io.interactive);
   // With a CSV or JSON table on stdout, everything else goes to stderr.
   std::ostream& out = format == "table" ? io.out : io.err;
 
@@ -347,7 +413,7 @@ int run_train(std::span<const std::string> args, const compute::LessonCommandCon
 const compute::LessonCommand& train_command() {
   static const compute::LessonCommand kCommand{
       "train", "Train the capstone's neural network headless: loss and accuracy per epoch",
-      &run_train};
+      &run_train, &check_train};
   return kCommand;
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -265,19 +266,127 @@ TEST(LabGradeFolder, EveryEntryIsAccountedForAndNoLinkIsFollowedOut) {
   EXPECT_EQ(r.out.find("root:"), std::string::npos) << "/etc/passwd leaked into the output";
 }
 
-TEST(LabGradeFolder, AFileTheGraderMayNotReadIsUnreadableNotFailed) {
-  if (::geteuid() == 0) GTEST_SKIP() << "root reads any file";
+// A file name is the one thing in a grade folder a student fully controls: one holding a newline
+// or a terminal escape is escaped on stderr (the progress line, the skipped list), never raw. On
+// stdout the CSV quotes it (RFC 4180).
+TEST(LabGradeFolder, NamesWithNewlinesOrEscapesStayOnTheirLine) {
+  ScratchFolder folder;
+  write_file(folder.path() / "two\nlines.txt", solution());
+  const ProcessResult none = run_threadlab(lab_args("grade", folder.path()));
+  ASSERT_TRUE(none.exited) << none.describe();
+  EXPECT_EQ(none.exit_code, 2) << none.describe();
+  const std::vector<std::string> lines = split_lines(none.err);
+  ASSERT_EQ(lines.size(), 2u) << none.describe();
+  EXPECT_EQ(lines[0], "skipped two\\nlines.txt: not a .cu file");
+
+  write_file(folder.path() / "clear\x1b[2J.cu", solution());
+  const ProcessResult graded = run_threadlab(lab_args("grade", folder.path()));
+  ASSERT_TRUE(graded.exited) << graded.describe();
+  EXPECT_EQ(graded.exit_code, 0) << graded.describe();
+  EXPECT_EQ(graded.err.find('\x1b'), std::string::npos) << graded.describe();
+  EXPECT_THAT(graded.err, HasSubstr("clear\\x1b[2J.cu")) << graded.describe();
+}
+
+// A file the grader cannot read gets the row "unreadable" with the reason, never "failed" (a wrong
+// kernel's outcome), and the files after it are still graded. Root reads a chmod 000 file, so the
+// file that is unreadable everywhere is one past the Lab's 1 MiB limit (sparse: it takes no disk);
+// where the tests do not run as root, a chmod 000 file is added.
+TEST(LabGradeFolder, AFileTheGraderCannotReadIsUnreadableNotFailed) {
   ScratchFolder folder;
   write_file(folder.path() / "alice.cu", solution());
-  write_file(folder.path() / "locked.cu", solution());
-  ASSERT_EQ(::chmod((folder.path() / "locked.cu").c_str(), 0), 0);
+  write_file(folder.path() / "huge.cu", solution());
+  fs::resize_file(folder.path() / "huge.cu", 2u << 20);
+  const bool root = ::geteuid() == 0;
+  if (!root) {
+    write_file(folder.path() / "locked.cu", solution());
+    ASSERT_EQ(::chmod((folder.path() / "locked.cu").c_str(), 0), 0);
+  }
+  write_file(folder.path() / "zed.cu", solution());
   const ProcessResult r = run_threadlab(lab_args("grade", folder.path()));
   ASSERT_TRUE(r.exited) << r.describe();
-  const std::vector<std::vector<std::string>> rows = parse_csv(r.out);
-  ASSERT_EQ(rows.size(), 3u) << r.describe();
-  EXPECT_EQ(rows[2][0], "locked.cu");
-  EXPECT_EQ(rows[2][1], "unreadable");
-  EXPECT_THAT(rows[2][6], HasSubstr("Permission denied"));
+  EXPECT_EQ(r.exit_code, 0) << r.describe();
+  std::map<std::string, std::vector<std::string>> by_file;
+  for (const auto& row : parse_csv(r.out)) {
+    ASSERT_EQ(row.size(), 7u) << r.out;
+    by_file[row[0]] = row;
+  }
+  ASSERT_EQ(by_file.size(), root ? 4u : 5u) << r.describe();  // the header and a row per file
+  EXPECT_EQ(by_file["alice.cu"][1], "passed") << r.out;
+  EXPECT_EQ(by_file["huge.cu"][1], "unreadable") << r.out;
+  EXPECT_THAT(by_file["huge.cu"][6], HasSubstr("over 1 MiB")) << r.out;
+  if (!root) {
+    EXPECT_EQ(by_file["locked.cu"][1], "unreadable") << r.out;
+    EXPECT_THAT(by_file["locked.cu"][6], HasSubstr("Permission denied")) << r.out;
+  }
+  EXPECT_EQ(by_file["zed.cu"][1], "passed") << r.out;
+}
+
+// `lab watch` on a path that does not exist once waited in silence for a save that never came: a
+// typo is now an exit 2 that names --wait, and something that is not a file is refused too.
+TEST(LabWatch, AMissingFileIsBadUsageNamingWait) {
+  ScratchFolder folder;
+  const ProcessResult r = run_threadlab(lab_args("watch", folder.path() / "typo.cu"));
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 2) << r.describe();
+  const std::vector<std::string> lines = split_lines(r.err);
+  ASSERT_EQ(lines.size(), 1u) << r.describe();
+  EXPECT_THAT(lines[0], HasSubstr("typo.cu: no such file"));
+  EXPECT_THAT(lines[0], HasSubstr("--wait"));
+  EXPECT_EQ(r.out, "") << "nothing is watched";
+
+  ASSERT_EQ(::mkfifo((folder.path() / "fifo.cu").c_str(), 0600), 0);
+  for (const fs::path& not_a_file : {folder.path() / "fifo.cu", folder.path()}) {
+    const ProcessResult refused = run_threadlab(lab_args("watch", not_a_file));
+    ASSERT_TRUE(refused.exited) << refused.describe();
+    EXPECT_EQ(refused.exit_code, 2) << refused.describe();
+    EXPECT_THAT(refused.err, HasSubstr("not a regular file")) << refused.describe();
+  }
+}
+
+// With --wait the file may come later: the watch says it is waiting, and checks the file once it
+// is there. The file is written only after that line was read, so the waiting itself is tested.
+TEST(LabWatch, WaitWaitsForTheFileToBeCreated) {
+  ScratchFolder folder;
+  const fs::path file = folder.path() / "later.cu";
+  const std::string binary = threadlab_binary();
+  std::vector<std::string> args = lab_args("watch", file, {"--wait", "--max-checks", "1"});
+  args.insert(args.begin(), binary);
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe(pipe_fds), 0);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
+  pid_t watch = 0;
+  ASSERT_EQ(::posix_spawn(&watch, binary.c_str(), &actions, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(pipe_fds[1]);
+
+  std::string out;
+  bool created = false;
+  char chunk[4096];
+  for (;;) {
+    const ssize_t got = ::read(pipe_fds[0], chunk, sizeof chunk);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    out.append(chunk, static_cast<std::size_t>(got));
+    if (!created && out.find('\n') != std::string::npos) {
+      EXPECT_THAT(out, HasSubstr("waiting for " + file.string()));
+      write_file(file, solution());
+      created = true;
+    }
+  }
+  ::close(pipe_fds[0]);
+  int status = 0;
+  ASSERT_EQ(::waitpid(watch, &status, 0), watch);
+  ASSERT_TRUE(WIFEXITED(status)) << out;
+  EXPECT_EQ(WEXITSTATUS(status), 0) << out;
+  EXPECT_TRUE(created) << out;
+  EXPECT_THAT(out, HasSubstr("vector-add: passed")) << out;
 }
 
 // The processes whose parent is `parent`, from /proc.
@@ -416,6 +525,23 @@ TEST(LabWorkerLifetime, AWorkerStartedByHandIsBadUsage) {
   const std::vector<std::string> lines = split_lines(text);
   ASSERT_EQ(lines.size(), 1u) << text;
   EXPECT_THAT(lines[0], HasSubstr("threadlab: worker is for the Kernel Lab's internal use"));
+}
+
+// A request line that never ends (/dev/zero on the request pipe) was read into memory without
+// limit; past 64 MiB it is refused, with the reason on the reply pipe. The address-space limit
+// keeps the old behaviour a failed test rather than a machine out of memory.
+TEST(LabWorkerLifetime, ARequestWithoutEndIsRefusedNotReadForever) {
+  ScratchFolder folder;
+  const fs::path reply = folder.path() / "reply.txt";
+  const std::string command = "ulimit -v 4000000; exec '" + threadlab_binary() +
+                              "' worker 3</dev/zero 4>'" + reply.string() +
+                              "' </dev/null >/dev/null 2>&1";
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  std::ifstream in(reply);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_THAT(text, HasSubstr("more than 64 MiB")) << text;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <unistd.h>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -86,7 +87,19 @@ TEST(CliTrain, BadUsageExitsTwoWithOneLine) {
                                                      {"--gpus", "two"},
                                                      {"--format", "csv"},
                                                      {"--gpus", "2", "--format", "xml"},
-                                                     {"--data", "digits", "--boundary", "x.png"}};
+                                                     {"--data", "digits", "--boundary", "x.png"},
+                                                     // Out of range: refused before training.
+                                                     {"--epochs", "0"},
+                                                     {"--epochs", "-5"},
+                                                     {"--samples", "1"},
+                                                     {"--batch", "0"},
+                                                     {"--momentum", "1"},
+                                                     {"--boundary-size", "99999"},
+                                                     {"--epochs", "99999999999"},
+                                                     // Echoed back: still one printable line.
+                                                     {"--data", "spi\nrals\x1b[31m"},
+                                                     {"--optimizer", "a\rb\tc"},
+                                                     {"--no\nsuch"}};
   for (const auto& extra : bad) {
     const ProcessResult r = run_threadlab(with(kSmall, extra));
     ASSERT_TRUE(r.exited) << r.describe();
@@ -94,6 +107,9 @@ TEST(CliTrain, BadUsageExitsTwoWithOneLine) {
     const std::vector<std::string> lines = split_lines(r.err);
     ASSERT_EQ(lines.size(), 1u) << r.describe();
     EXPECT_TRUE(lines[0].starts_with("threadlab: train: ")) << lines[0];
+    EXPECT_TRUE(std::none_of(lines[0].begin(), lines[0].end(), [](char c) {
+      return static_cast<unsigned char>(c) < 0x20;
+    })) << lines[0];
   }
 }
 

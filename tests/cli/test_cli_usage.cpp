@@ -3,9 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "cli.hpp"
 #include "cli_process.hpp"
 
 namespace tl::cli_test {
@@ -34,6 +36,10 @@ TEST_P(CliUsage, ExitsTwoWithOneLineOnStderr) {
   // The reason says something beyond the prefix.
   EXPECT_GT(lines[0].size(), std::string("threadlab: ").size() + 5) << r.describe();
   EXPECT_EQ(r.err.back(), '\n') << "the line must end with a newline\n" << r.describe();
+  // The command line's own check (what the fuzzer drives) refuses it too, without running it.
+  std::ostringstream out;
+  std::ostringstream err;
+  EXPECT_EQ(cli::check_command_line(GetParam().args, out, err), 2) << err.str();
 }
 
 // `threadlab --headless`, as the no-display message once suggested: the one line names the command.
@@ -109,7 +115,25 @@ INSTANTIATE_TEST_SUITE_P(
                   {"lab", "check", "x.cu", "--exercise", "vector-add", "--block", "256\n2"}},
         UsageCase{"DemoScaleNotANumber", {"demo", "script.toml", "--scale", "nan"}},
         UsageCase{"SoakSecondsZero", {"soak", "--seconds", "0"}},
-        UsageCase{"SoakSecondsNotANumber", {"soak", "--seconds", "nan"}}),
+        UsageCase{"SoakSecondsNotANumber", {"soak", "--seconds", "nan"}},
+        // Numbers out of their range, or not decimal, once accepted (a week of repeats, a run
+        // that never stops, a seed of 2^64 - 1, "" as 0, a suite ignoring the sweep's options).
+        UsageCase{"RunRepeatsHuge", run_with({"--repeats", "2000000000"})},
+        UsageCase{"BenchRepeatsHuge", bench_with({"--repeats", "100000"})},
+        UsageCase{"BenchSuiteWithSizes", {"bench", "--suite", "ratios", "--sizes", "abc"}},
+        UsageCase{"BenchSuiteWithLesson", {"bench", "--suite", "perf", "--lesson", "nope"}},
+        UsageCase{"LabWatchMaxChecksNegative",
+                  {"lab", "watch", "x.cu", "--exercise", "vector-add", "--max-checks", "-1"}},
+        UsageCase{"LabSeedNegative",
+                  {"lab", "check", "x.cu", "--exercise", "vector-add", "--seed", "-1"}},
+        UsageCase{
+            "LabSeedPast64Bits",
+            {"lab", "check", "x.cu", "--exercise", "vector-add", "--seed", "18446744073709551616"}},
+        UsageCase{"GuiFramesEmpty", {"gui", "--frames", ""}},
+        UsageCase{"GuiUnknownBackend", {"gui", "--backend", "quantum"}},
+        UsageCase{"SoakSampleEveryPastSeconds",
+                  {"soak", "--seconds", "10", "--sample-every", "20"}},
+        UsageCase{"RenderWidthZero", {"render", "--out", "x.png", "--width", "0"}}),
     [](const ::testing::TestParamInfo<UsageCase>& param_info) { return param_info.param.name; });
 
 }  // namespace

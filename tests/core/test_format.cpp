@@ -39,5 +39,15 @@ TEST(Format, CsvFieldsAreQuotedOnlyWhenTheyMustBe) {
   EXPECT_EQ(csv_field("two\nlines"), "\"two\nlines\"");
 }
 
+// A reason may echo what a person typed or a file held: printed, it stays one line of printable
+// text, and UTF-8 stays as it is.
+TEST(Format, OneLineEscapesLineBreaksAndControlBytes) {
+  EXPECT_EQ(one_line("no such exercise 'vector-add'"), "no such exercise 'vector-add'");
+  EXPECT_EQ(one_line("vector\nadd\r\t"), "vector\\nadd\\r\\t");
+  EXPECT_EQ(one_line("\x1b[31mred"), "\\x1b[31mred");
+  EXPECT_EQ(one_line(std::string_view("a\0b\x7f", 4)), "a\\x00b\\x7f");
+  EXPECT_EQ(one_line("caf\xc3\xa9 \xe2\x86\x92"), "caf\xc3\xa9 \xe2\x86\x92");
+}
+
 }  // namespace
 }  // namespace tl

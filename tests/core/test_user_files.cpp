@@ -117,6 +117,30 @@ TEST(UserFiles, AFailureAtAnyStepKeepsTheOldFileRemovesTheTemporaryAndSaysWhy) {
   }
 }
 
+// A file another program wrote (the Lab's compiler output) is installed by the same last steps:
+// renamed over the old one, or, where that fails, removed with the old one kept.
+TEST(UserFiles, ACommittedFileReplacesTheOldOneAndAFailedCommitKeepsIt) {
+  const auto dir = std::filesystem::path(::testing::TempDir()) / "threadlab_user_files_commit";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto path = dir / "kernel.so";
+  ASSERT_TRUE(write_file_atomically(path, "old\n").is_ok());
+  std::ofstream(dir / "kernel.so.tmp1") << "new\n";
+  ASSERT_TRUE(commit_file(dir / "kernel.so.tmp1", path).is_ok());
+  EXPECT_EQ(read(path), "new\n");
+  EXPECT_EQ(names_in(dir), std::vector<std::string>{"kernel.so"});
+
+  // Renaming a file over a folder fails: the temporary goes, the folder stays.
+  std::filesystem::create_directories(dir / "taken");
+  std::ofstream(dir / "taken.tmp") << "x";
+  const Status refused = commit_file(dir / "taken.tmp", dir / "taken");
+  ASSERT_FALSE(refused.is_ok());
+  EXPECT_NE(refused.message().find("taken"), std::string::npos) << refused.message();
+  EXPECT_FALSE(std::filesystem::exists(dir / "taken.tmp"));
+  EXPECT_TRUE(std::filesystem::is_directory(dir / "taken"));
+  EXPECT_FALSE(commit_file(dir / "absent.tmp", dir / "absent").is_ok());
+}
+
 TEST(UserFiles, AReadOnlyFileSystemIsNamedInTheMessage) {
   const auto dir = std::filesystem::path(::testing::TempDir()) / "threadlab_user_files_erofs";
   std::filesystem::remove_all(dir);

@@ -31,6 +31,9 @@ struct LessonCommand {
   std::string_view summary;  // one line for `threadlab --help`
   // Runs with the arguments after the name (its own --help included); returns the exit status.
   int (*run)(std::span<const std::string> args, const LessonCommandContext& context) = nullptr;
+  // Checks the same arguments as run would, opening nothing and running nothing: 0 when run would
+  // start, else 2 with its one-line reason on `err` (cli::check_command_line, and its fuzzer).
+  int (*check)(std::span<const std::string> args, std::ostream& err) = nullptr;
 };
 
 }  // namespace tl::compute

@@ -2,27 +2,9 @@
 
 #include <algorithm>
 
+#include "core/format.hpp"
+
 namespace tl::classroom {
-
-namespace {
-
-// toml++ quotes the offending character, which may be a newline or a control byte: the message
-// must stay one printable line.
-std::string one_line(std::string_view text) {
-  std::string line;
-  for (const char c : text) {
-    if (c == '\n') {
-      line += "\\n";
-    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-      line += '?';
-    } else {
-      line += c;
-    }
-  }
-  return line;
-}
-
-}  // namespace
 
 Result<toml::table> parse_toml(std::string_view text, const std::string& file) {
   try {
@@ -31,6 +13,7 @@ Result<toml::table> parse_toml(std::string_view text, const std::string& file) {
     const auto& where = error.source().begin;
     return Error{ErrorKind::kParseError, file + ":" + std::to_string(where.line) + ":" +
                                              std::to_string(where.column) + ": " +
+                                             // toml++ may quote a newline or a control byte.
                                              one_line(error.description())};
   }
 }

@@ -21,6 +21,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/user_files.hpp"
 #include "lab/emulator/dynamic_shared_rewrite.hpp"
 
 extern char** environ;
@@ -77,21 +78,6 @@ std::string read_file(const fs::path& path) {
   return text.str();
 }
 
-// Written under a temporary name, then renamed: a worker killed mid-write leaves no half a file
-// for the next one to use.
-bool write_file_atomically(const fs::path& path, std::string_view text) {
-  const fs::path temporary = path.string() + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) return false;
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    if (!out) return false;
-  }
-  std::error_code error;
-  fs::rename(temporary, path, error);
-  return !error;
-}
-
 // Where the embedded file `path` (relative to the source tree) goes in the include directory.
 std::string include_name(std::string_view path) {
   if (path == "kernels/emulator/cuda_emulation.hpp") return "threadlab_emulator/cuda_emulation.hpp";
@@ -111,6 +97,8 @@ std::optional<fs::path> prepared_include_dir(const fs::path& cache_dir, std::uin
   if (fs::exists(complete, error)) return dir;
   fs::create_directories(dir / "threadlab_emulator", error);
   if (error) return std::nullopt;
+  // Through the one atomic write (core/user_files.hpp): a worker killed mid-write leaves no half a
+  // header for the next one to include, and a full disk is an error, not an empty file.
   for (std::string_view path : lab_emulator_texts::text_paths()) {
     if (!write_file_atomically(dir / include_name(path), *lab_emulator_texts::find_text(path))) {
       return std::nullopt;
@@ -334,16 +322,16 @@ LearnerCompileResult compile_learner_kernel(std::string_view source, std::string
                    "cannot create " + build_dir.string() + ": " + error.message());
   }
   for (const auto& [name, text] : options.preludes) {
-    if (!write_file_atomically(build_dir / name, text)) {
-      return failure(Kind::kCacheUnusable, "cannot write " + (build_dir / name).string());
+    if (const Status written = write_file_atomically(build_dir / name, text); !written) {
+      return failure(Kind::kCacheUnusable, written.message());
     }
   }
   const std::string pid = std::to_string(::getpid());
   const fs::path unit_path = build_dir / ("lab_kernel." + pid + ".cpp");
   const fs::path object_temporary = build_dir / ("kernel.so.tmp" + pid);
   const fs::path log_temporary = build_dir / ("build.log.tmp" + pid);
-  if (!write_file_atomically(unit_path, unit)) {
-    return failure(Kind::kCacheUnusable, "cannot write " + unit_path.string());
+  if (const Status written = write_file_atomically(unit_path, unit); !written) {
+    return failure(Kind::kCacheUnusable, written.message());
   }
 
   // One step (compile and link), or, with the race check, two: the sanitizer's flag must not
@@ -406,11 +394,15 @@ LearnerCompileResult compile_learner_kernel(std::string_view source, std::string
     return failure(Kind::kDoesNotCompile, "the kernel does not compile for the emulator",
                    std::move(compiled.output));
   }
-  fs::rename(log_temporary, saved_log, error);
-  fs::rename(object_temporary, shared_object, error);
-  if (error) {
-    return failure(Kind::kCacheUnusable,
-                   "cannot store " + shared_object.string() + ": " + error.message());
+  // The whole log, the compile step's too (the link step's file holds only its own), saved before
+  // the shared object: a build found in the cache always has its log beside it.
+  fs::remove(log_temporary, error);
+  if (const Status saved = write_file_atomically(saved_log, compiled.output); !saved) {
+    fs::remove(object_temporary, error);
+    return failure(Kind::kCacheUnusable, saved.message());
+  }
+  if (const Status stored = commit_file(object_temporary, shared_object); !stored) {
+    return failure(Kind::kCacheUnusable, stored.message());
   }
   LearnerBuild build;
   build.shared_object = shared_object;

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "core/dynamic_library.hpp"
+#include "core/user_files.hpp"
 #include "lab/gpu/cuda_libraries.hpp"
 #include "lab/lab_prelude.hpp"
 #include "lab/worker/kernel_parameters.hpp"
@@ -358,16 +359,16 @@ class GpuWorkerBackend final : public WorkerBackend {
     Result<CompiledKernel> compiled =
         compile_with_nvrtc(**nvrtc, request.source, request.kernel_name, arch_, traced);
     if (compiled && !cubin_path.empty()) {
-      // Written under a temporary name, then renamed: a worker killed mid-write leaves no
-      // half a cubin behind for the next one to load.
-      std::error_code error;
-      std::filesystem::create_directories(cubin_path.parent_path(), error);
-      const std::string temporary = cubin_path.string() + ".tmp" + std::to_string(::getpid());
-      std::ofstream(temporary + ".name") << compiled->lowered_name;
-      std::filesystem::rename(temporary + ".name", cubin_path.string() + ".name", error);
-      std::ofstream(temporary, std::ios::binary)
-          .write(compiled->cubin.data(), static_cast<std::streamsize>(compiled->cubin.size()));
-      std::filesystem::rename(temporary, cubin_path, error);
+      // Through the one atomic write (core/user_files.hpp): a worker killed mid-write, or a full
+      // disk, leaves no half a cubin behind for the next one to load. The name first, since a
+      // cubin found in the cache is used only with its name; a failed save only costs the next
+      // check a compile, so it is not an error of this one.
+      const Status named =
+          write_file_atomically(cubin_path.string() + ".name", compiled->lowered_name);
+      if (named) {
+        (void)write_file_atomically(
+            cubin_path, std::string_view(compiled->cubin.data(), compiled->cubin.size()));
+      }
     }
     return compiled;
   }

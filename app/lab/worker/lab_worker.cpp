@@ -34,7 +34,12 @@ int run_lab_worker(int request_fd, int reply_fd, const SandboxLayers& sandbox) {
   };
   for (;;) {
     Result<std::string> line = read_line(request_fd, buffer, &received);
-    if (!line) return 0;  // the app closed the socket: done
+    if (!line) {
+      if (line.error().kind != ErrorKind::kInvalidArgument) return 0;  // the app closed the socket
+      // A line past the limit is not a request: said, and the worker ends.
+      (void)write_line(reply_fd, encode(RunReply{false, line.error().message, true, {}, {}, {}}));
+      return 2;
+    }
     const Result<std::string> op = request_op(*line);
     if (!op) {
       (void)write_line(reply_fd, encode(RunReply{false, op.error().message, true, {}, {}, {}}));

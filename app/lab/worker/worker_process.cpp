@@ -301,6 +301,16 @@ Result<std::string> WorkerProcess::exchange(const std::string& request_line,
       const ssize_t got = ::read(reply_fd_, chunk, sizeof chunk);
       if (got > 0) {
         reply_buffer_.append(chunk, static_cast<std::size_t>(got));
+        if (reply_buffer_.size() > kMaxLineBytes && reply_buffer_.find('\n') == std::string::npos) {
+          // Not a reply any more (a kernel writing to the pipe): the app's memory is not its to
+          // fill.
+          kill_now();
+          drain_output();
+          reply_buffer_.clear();
+          return Error{ErrorKind::kCudaStickyError,
+                       "the worker's reply passed " + std::to_string(kMaxLineBytes >> 20) +
+                           " MiB without ending; the worker was stopped"};
+        }
       } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
         drain_output();
         const WorkerExit exit = reap(true);
@@ -317,6 +327,10 @@ Result<std::string> read_line(int fd, std::string& buffer, std::vector<int>* rec
       std::string line = buffer.substr(0, newline);
       buffer.erase(0, newline + 1);
       return line;
+    }
+    if (buffer.size() > kMaxLineBytes) {
+      return invalid_argument("a request line of more than " + std::to_string(kMaxLineBytes >> 20) +
+                              " MiB: not the Lab's protocol");
     }
     char chunk[65536];
     alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * 4)];

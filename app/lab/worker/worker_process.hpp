@@ -1,7 +1,7 @@
 #pragma once
 // The one place that knows how a worker process is started, limited, talked to and killed (POSIX:
-// fork/exec, setrlimit, a process group, a socket pair and a pipe, memfd shared memory). A port to another system
-// replaces this file and its .cpp; nothing else in the Lab touches processes.
+// fork/exec, setrlimit, a process group, a socket pair and a pipe, memfd shared memory). A port to
+// another system replaces this file and its .cpp; nothing else in the Lab touches processes.
 //
 // The learner's code runs in the worker. A CUDA fault poisons the worker's context for good and an
 // endless kernel never returns, so the app only ever sees a reply, a timeout (it kills the
@@ -121,9 +121,15 @@ class SharedRegion {
 // The path of the running executable (the worker is the same `threadlab`, started as `worker`).
 [[nodiscard]] Result<std::string> this_executable();
 
-// Reads one line from `fd` (blocking), without the newline; an error at end of input. Descriptors
-// that arrive with the bytes (a Unix socket's SCM_RIGHTS) are appended to `received`, when given,
-// and closed otherwise.
+// The longest line either side reads: a request holds a source of at most 1 MiB, a reply at most
+// the compiler's log and 64 KiB of the kernel's output. Past it, what comes is not the protocol
+// (`threadlab worker 3</dev/zero`, a kernel writing to the pipe), and reading on would only fill
+// memory.
+inline constexpr std::size_t kMaxLineBytes = std::size_t{64} << 20;
+
+// Reads one line from `fd` (blocking), without the newline; an error at end of input (kIoError)
+// or past kMaxLineBytes without a newline (kInvalidArgument). Descriptors that arrive with the
+// bytes (a Unix socket's SCM_RIGHTS) are appended to `received`, when given, and closed otherwise.
 [[nodiscard]] Result<std::string> read_line(int fd, std::string& buffer,
                                             std::vector<int>* received = nullptr);
 // Writes the whole line and a newline to `fd`; `passed_fd` goes with it (fd must be a socket).
