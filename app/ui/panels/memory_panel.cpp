@@ -82,20 +82,26 @@ void draw_status(AppController& controller, const LessonMemoryState& s) {
   }
 }
 
-void draw_table(LessonMemoryController& memory, const LessonMemoryState& s, const Fonts& fonts) {
+// The table at its columns' natural widths, scrolling sideways where the panel is narrower (the
+// line, its source and its badge first: what a learner reads; the counts after them). `height` 0:
+// all the room left.
+void draw_table(LessonMemoryController& memory, const LessonMemoryState& s, const Fonts& fonts,
+                float height) {
   const MemoryTabKernel& kernel = s.kernels[s.kernel];
-  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                     ImGuiTableFlags_BordersOuterH | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("memory_lines", 9, kFlags)) return;
+  constexpr ImGuiTableFlags kFlags =
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersOuterH |
+      ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
+  if (!ImGui::BeginTable("memory_lines", 9, kFlags, {0, height})) return;
+  ImGui::TableSetupScrollFreeze(1, 1);  // the line numbers and the header stay in view
   ImGui::TableSetupColumn("line");
-  ImGui::TableSetupColumn("source", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("source");
+  ImGui::TableSetupColumn("");
   ImGui::TableSetupColumn("access");
   ImGui::TableSetupColumn("requests");
   ImGui::TableSetupColumn("sectors");
   ImGui::TableSetupColumn("sectors / req");
   ImGui::TableSetupColumn("ideal / req");
   ImGui::TableSetupColumn("bank conflicts");
-  ImGui::TableSetupColumn("");
   ImGui::TableHeadersRow();
   for (std::size_t i = 0; i < kernel.rows.size(); ++i) {
     const MemoryTabRow& row = kernel.rows[i];
@@ -125,21 +131,19 @@ void draw_table(LessonMemoryController& memory, const LessonMemoryState& s, cons
     ImGui::TextUnformatted(row.source.c_str());
     ImGui::PopFont();
     ImGui::TableSetColumnIndex(2);
-    ImGui::Text("%s (%s)", row.access.c_str(), row.arrays.c_str());
-    ImGui::TableSetColumnIndex(3);
-    ImGui::Text("%llu", static_cast<unsigned long long>(t.requests));
-    ImGui::TableSetColumnIndex(4);
-    if (global) ImGui::Text("%llu", static_cast<unsigned long long>(t.sectors));
-    ImGui::TableSetColumnIndex(5);
-    if (global) ImGui::TextUnformatted(per_request(t.sectors_per_request()).c_str());
-    ImGui::TableSetColumnIndex(6);
-    if (global) {
-      ImGui::TextUnformatted(per_request(t.ideal_sectors_per_request()).c_str());
-    }
-    ImGui::TableSetColumnIndex(7);
-    if (!global) ImGui::Text("%llu", static_cast<unsigned long long>(t.bank_conflicts()));
-    ImGui::TableSetColumnIndex(8);
     ImGui::TextColored(row.ideal ? palette().ok : palette().warning, "%s", row.badge.c_str());
+    ImGui::TableSetColumnIndex(3);
+    ImGui::Text("%s (%s)", row.access.c_str(), row.arrays.c_str());
+    ImGui::TableSetColumnIndex(4);
+    ImGui::Text("%llu", static_cast<unsigned long long>(t.requests));
+    ImGui::TableSetColumnIndex(5);
+    if (global) ImGui::Text("%llu", static_cast<unsigned long long>(t.sectors));
+    ImGui::TableSetColumnIndex(6);
+    if (global) ImGui::TextUnformatted(per_request(t.sectors_per_request()).c_str());
+    ImGui::TableSetColumnIndex(7);
+    if (global) ImGui::TextUnformatted(per_request(t.ideal_sectors_per_request()).c_str());
+    ImGui::TableSetColumnIndex(8);
+    if (!global) ImGui::Text("%llu", static_cast<unsigned long long>(t.bank_conflicts()));
     ImGui::PopID();
   }
   ImGui::EndTable();
@@ -157,14 +161,18 @@ void draw_request(LessonMemoryController& memory, const MemoryRequestView& view)
   if (ImGui::ArrowButton("next_request", ImGuiDir_Right)) memory.select_request(view.index + 1);
   ImGui::SameLine();
   ImGui::Text("request %zu of %zu on this line:", view.index + 1, view.count);
-  ImGui::SameLine();
+  // The request's title beside the arrows where it fits on that line, under them where not.
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  const float left = right - ImGui::GetItemRectMax().x - ImGui::GetStyle().ItemSpacing.x;
+  if (left >= ImGui::CalcTextSize(view.title.c_str()).x) ImGui::SameLine();
   wrapped(palette().muted, view.title);
   wrapped(p.actual <= p.ideal ? palette().ok : palette().warning, view.summary);
 
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const float font = ImGui::GetFontSize();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float width = std::max(ImGui::GetContentRegionAvail().x, 32.0f * 6.0f);
+  // A little short of the region: the last sector stays clear of a scroll bar.
+  const float width = std::max(ImGui::GetContentRegionAvail().x - 4.0f, 32.0f * 6.0f);
   const float cell = std::floor(std::min(width / 32.0f, font * 2.2f));
   const float box = cell - 2.0f;
   const float label_h = ImGui::GetTextLineHeight();
@@ -387,14 +395,23 @@ void draw_memory_panel(AppController& controller, const Fonts& fonts) {
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) tooltip(kernel.scope);
   if (!kernel.note.empty()) wrapped(palette().warning, kernel.note);
 
-  // Side by side where the panel is wide (the table and the picture of its selected line seen
-  // together), one under the other where it is not.
+  // One under the other where the panel is tall enough for the table and the picture, else side
+  // by side where it is wide enough (a short panel: the table and the picture of its selected
+  // line still seen together), else one under the other, scrolling.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const bool side_by_side = avail.x > ImGui::GetFontSize() * 70.0f;
+  const float font = ImGui::GetFontSize();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float table_h = (ImGui::GetTextLineHeight() + style.CellPadding.y * 2.0f) *
+                            static_cast<float>(kernel.rows.size() + 1) +
+                        style.ScrollbarSize + style.CellPadding.y * 2.0f;
+  const float picture_h =
+      font *
+      (s.request && s.request->picture.space == memory::MemorySpace::kShared ? 16.0f : 12.0f);
+  const bool side_by_side = avail.y < table_h + picture_h && avail.x >= font * 30.0f;
   if (side_by_side) {
-    const float table_w = std::floor(avail.x * 0.48f);
-    ImGui::BeginChild("memory_table", {table_w, 0}, false, ImGuiWindowFlags_HorizontalScrollbar);
-    draw_table(memory, s, fonts);
+    const float table_w = std::floor(avail.x * 0.4f);
+    ImGui::BeginChild("memory_table", {table_w, 0}, false);
+    draw_table(memory, s, fonts, 0.0f);
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginChild("memory_request", {0, 0}, false);
@@ -402,7 +419,7 @@ void draw_memory_panel(AppController& controller, const Fonts& fonts) {
     ImGui::EndChild();
   } else {
     ImGui::BeginChild("memory_body", {0, 0}, false);
-    draw_table(memory, s, fonts);
+    draw_table(memory, s, fonts, table_h);
     ImGui::Spacing();
     if (s.request) draw_request(memory, *s.request);
     ImGui::EndChild();
