@@ -72,6 +72,20 @@ std::optional<std::size_t> row_of(const MemoryTabKernel& kernel, const std::stri
   return std::nullopt;
 }
 
+// The widest column width of the nine-column tables drawn in the last frame (the Memory tab's).
+float widest_memory_source_column() {
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  float widest = 0;
+  for (int i = 0; i < g.Tables.GetMapSize(); ++i) {
+    ImGuiTable* table = g.Tables.TryGetMapData(i);
+    if (table == nullptr || table->ColumnsCount != 9 || table->LastFrameActive != g.FrameCount) {
+      continue;
+    }
+    widest = std::max(widest, table->Columns[1].WidthGiven);
+  }
+  return widest;
+}
+
 class MemoryTabTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -281,6 +295,20 @@ TEST_F(MemoryTabTest, LessonSixsStridedTreeStacksTwoWordsInEachEvenBank) {
       ui_->save_png(
              (std::filesystem::path(::testing::TempDir()) / "threadlab-memory-banks.png").string())
           .is_ok());
+}
+
+// The frame the table first shows is the one a headless screenshot saves: its source column is
+// as wide as its text there, not a character wide until ImGui has measured it.
+TEST_F(MemoryTabTest, TheTableIsReadableInTheFirstFrameItShows) {
+  open();
+  app_->apply_lesson_action(kLessonThree);
+  frames(2);
+  app_->lesson_memory().wait(std::chrono::minutes(3));
+  ASSERT_FALSE(memory().kernels.empty()) << memory().error;
+  frames(1);
+  // 19 characters of mono text; a collapsed column is about one.
+  const float font = ImGui::GetIO().Fonts->Fonts[0]->FontSize;
+  EXPECT_GE(widest_memory_source_column(), font * 6.0f) << "the source column is collapsed";
 }
 
 TEST_F(MemoryTabTest, NewSettingsAreRecordedAgainAndTheOldTableIsGreyedMeanwhile) {

@@ -8,8 +8,11 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <string>
+#include <vector>
 
 #include "core/color_scheme.hpp"
 #include "draw_colors.hpp"
@@ -84,69 +87,92 @@ void draw_status(AppController& controller, const LessonMemoryState& s) {
 
 // The table at its columns' natural widths, scrolling sideways where the panel is narrower (the
 // line, its source and its badge first: what a learner reads; the counts after them). `height` 0:
-// all the room left.
+// all the room left. The widths are measured here and given to ImGui as the columns' own: left to
+// fit themselves, the columns are a character wide in the first frame a table shows, the frame a
+// headless screenshot saves.
 void draw_table(LessonMemoryController& memory, const LessonMemoryState& s, const Fonts& fonts,
                 float height) {
   const MemoryTabKernel& kernel = s.kernels[s.kernel];
+  constexpr int kColumns = 9;
+  constexpr int kSource = 1;
+  constexpr int kBadge = 2;
+  static constexpr const char* kHeaders[kColumns] = {
+      "line",        "source",        "", "access", "requests", "sectors", "sectors / req",
+      "ideal / req", "bank conflicts"};
+  std::vector<std::array<std::string, kColumns>> cells;
+  for (const MemoryTabRow& row : kernel.rows) {
+    const memory::LineTotals& t = row.totals;
+    const bool global = t.space == memory::MemorySpace::kGlobal;
+    cells.push_back({t.line > 0 ? std::to_string(t.line) : "?", row.source, row.badge,
+                     row.access + " (" + row.arrays + ")", std::to_string(t.requests),
+                     global ? std::to_string(t.sectors) : "",
+                     global ? per_request(t.sectors_per_request()) : "",
+                     global ? per_request(t.ideal_sectors_per_request()) : "",
+                     global ? "" : std::to_string(t.bank_conflicts())});
+  }
+  std::array<float, kColumns> widths{};
+  for (int c = 0; c < kColumns; ++c) {
+    widths[c] = ImGui::CalcTextSize(kHeaders[c]).x;
+    if (c == kSource) ImGui::PushFont(fonts.mono);
+    for (const auto& row : cells) {
+      widths[c] = std::max(widths[c], ImGui::CalcTextSize(row[c].c_str()).x);
+    }
+    if (c == kSource) ImGui::PopFont();
+  }
+
   constexpr ImGuiTableFlags kFlags =
       ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersOuterH |
       ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
-  if (!ImGui::BeginTable("memory_lines", 9, kFlags, {0, height})) return;
-  ImGui::TableSetupScrollFreeze(1, 1);  // the line numbers and the header stay in view
-  ImGui::TableSetupColumn("line");
-  ImGui::TableSetupColumn("source");
-  ImGui::TableSetupColumn("");
-  ImGui::TableSetupColumn("access");
-  ImGui::TableSetupColumn("requests");
-  ImGui::TableSetupColumn("sectors");
-  ImGui::TableSetupColumn("sectors / req");
-  ImGui::TableSetupColumn("ideal / req");
-  ImGui::TableSetupColumn("bank conflicts");
-  ImGui::TableHeadersRow();
-  for (std::size_t i = 0; i < kernel.rows.size(); ++i) {
-    const MemoryTabRow& row = kernel.rows[i];
-    const memory::LineTotals& t = row.totals;
-    const bool global = t.space == memory::MemorySpace::kGlobal;
-    ImGui::PushID(static_cast<int>(i));
-    ImGui::TableNextRow();
-    ImGui::TableSetColumnIndex(0);
-    const std::string line = t.line > 0 ? std::to_string(t.line) : "?";
-    if (ImGui::Selectable(line.c_str(), s.row == i, ImGuiSelectableFlags_SpanAllColumns)) {
-      memory.select_row(i);
+  // A table of its own per kernel and recording: widths measured for other rows do not carry over.
+  ImGui::PushID(static_cast<int>(s.kernel));
+  ImGui::PushID(static_cast<int>(s.recordings_finished));
+  if (ImGui::BeginTable("memory_lines", kColumns, kFlags, {0, height})) {
+    ImGui::TableSetupScrollFreeze(1, 1);  // the line numbers and the header stay in view
+    for (int c = 0; c < kColumns; ++c) {
+      ImGui::TableSetupColumn(kHeaders[c], ImGuiTableColumnFlags_WidthFixed, widths[c] + 2.0f);
     }
-    if (ImGui::IsItemHovered()) {
-      const memory::MetricNames names = memory::metric_names(t.space, t.kind);
-      std::string text =
-          row.badge + " (" + row.arrays + ")\n\nNsight Compute's counters: " + names.requests +
-          (global ? "\n" + names.sectors : "\n" + names.wavefronts + "\n" + names.bank_conflicts);
-      if (!global) {
-        text += "\nwavefronts " + std::to_string(t.wavefronts) + ", ideal " +
-                std::to_string(t.ideal_wavefronts) + ", worst request " +
-                std::to_string(t.worst_conflict_degree) + "-way";
+    ImGui::TableHeadersRow();
+    for (std::size_t i = 0; i < kernel.rows.size(); ++i) {
+      const MemoryTabRow& row = kernel.rows[i];
+      const memory::LineTotals& t = row.totals;
+      const bool global = t.space == memory::MemorySpace::kGlobal;
+      ImGui::PushID(static_cast<int>(i));
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      if (ImGui::Selectable(cells[i][0].c_str(), s.row == i, ImGuiSelectableFlags_SpanAllColumns)) {
+        memory.select_row(i);
       }
-      tooltip(text + "\n\nClick to draw one warp's request of this line.");
+      if (ImGui::IsItemHovered()) {
+        const memory::MetricNames names = memory::metric_names(t.space, t.kind);
+        std::string text =
+            row.badge + " (" + row.arrays + ")\n\nNsight Compute's counters: " + names.requests +
+            (global ? "\n" + names.sectors : "\n" + names.wavefronts + "\n" + names.bank_conflicts);
+        if (!global) {
+          text += "\nwavefronts " + std::to_string(t.wavefronts) + ", ideal " +
+                  std::to_string(t.ideal_wavefronts) + ", worst request " +
+                  std::to_string(t.worst_conflict_degree) + "-way";
+        }
+        tooltip(text + "\n\nClick to draw one warp's request of this line.");
+      }
+      for (int c = 1; c < kColumns; ++c) {
+        ImGui::TableSetColumnIndex(c);
+        if (c == kSource) {
+          ImGui::PushFont(fonts.mono);
+          ImGui::TextUnformatted(cells[i][c].c_str());
+          ImGui::PopFont();
+        } else if (c == kBadge) {
+          ImGui::TextColored(row.ideal ? palette().ok : palette().warning, "%s",
+                             cells[i][c].c_str());
+        } else {
+          ImGui::TextUnformatted(cells[i][c].c_str());
+        }
+      }
+      ImGui::PopID();
     }
-    ImGui::TableSetColumnIndex(1);
-    ImGui::PushFont(fonts.mono);
-    ImGui::TextUnformatted(row.source.c_str());
-    ImGui::PopFont();
-    ImGui::TableSetColumnIndex(2);
-    ImGui::TextColored(row.ideal ? palette().ok : palette().warning, "%s", row.badge.c_str());
-    ImGui::TableSetColumnIndex(3);
-    ImGui::Text("%s (%s)", row.access.c_str(), row.arrays.c_str());
-    ImGui::TableSetColumnIndex(4);
-    ImGui::Text("%llu", static_cast<unsigned long long>(t.requests));
-    ImGui::TableSetColumnIndex(5);
-    if (global) ImGui::Text("%llu", static_cast<unsigned long long>(t.sectors));
-    ImGui::TableSetColumnIndex(6);
-    if (global) ImGui::TextUnformatted(per_request(t.sectors_per_request()).c_str());
-    ImGui::TableSetColumnIndex(7);
-    if (global) ImGui::TextUnformatted(per_request(t.ideal_sectors_per_request()).c_str());
-    ImGui::TableSetColumnIndex(8);
-    if (!global) ImGui::Text("%llu", static_cast<unsigned long long>(t.bank_conflicts()));
-    ImGui::PopID();
+    ImGui::EndTable();
   }
-  ImGui::EndTable();
+  ImGui::PopID();
+  ImGui::PopID();
 }
 
 // One warp's request: lanes on top, their sectors or banks below, a line from each lane to its
