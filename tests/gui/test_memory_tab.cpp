@@ -72,13 +72,13 @@ std::optional<std::size_t> row_of(const MemoryTabKernel& kernel, const std::stri
   return std::nullopt;
 }
 
-// The widest column width of the nine-column tables drawn in the last frame (the Memory tab's).
+// The widest column width of the ten-column tables drawn in the last frame (the Memory tab's).
 float widest_memory_source_column() {
   ImGuiContext& g = *ImGui::GetCurrentContext();
   float widest = 0;
   for (int i = 0; i < g.Tables.GetMapSize(); ++i) {
     ImGuiTable* table = g.Tables.TryGetMapData(i);
-    if (table == nullptr || table->ColumnsCount != 9 || table->LastFrameActive != g.FrameCount) {
+    if (table == nullptr || table->ColumnsCount != 10 || table->LastFrameActive != g.FrameCount) {
       continue;
     }
     widest = std::max(widest, table->Columns[1].WidthGiven);

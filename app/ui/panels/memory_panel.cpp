@@ -93,21 +93,27 @@ void draw_status(AppController& controller, const LessonMemoryState& s) {
 void draw_table(LessonMemoryController& memory, const LessonMemoryState& s, const Fonts& fonts,
                 float height) {
   const MemoryTabKernel& kernel = s.kernels[s.kernel];
-  constexpr int kColumns = 9;
+  constexpr int kColumns = 10;
   constexpr int kSource = 1;
   constexpr int kBadge = 2;
   static constexpr const char* kHeaders[kColumns] = {
-      "line",        "source",        "", "access", "requests", "sectors", "sectors / req",
-      "ideal / req", "bank conflicts"};
+      "line",          "source",      "",           "access",        "requests", "sectors",
+      "sectors / req", "ideal / req", "wavefronts", "bank conflicts"};
   std::vector<std::array<std::string, kColumns>> cells;
   for (const MemoryTabRow& row : kernel.rows) {
     const memory::LineTotals& t = row.totals;
     const bool global = t.space == memory::MemorySpace::kGlobal;
+    // The ideal per request: sectors for a global row, wavefronts for a shared one (as the CLI's
+    // table gives it).
+    const double ideal = global ? t.ideal_sectors_per_request()
+                                : (t.requests == 0 ? 0.0
+                                                   : static_cast<double>(t.ideal_wavefronts) /
+                                                         static_cast<double>(t.requests));
     cells.push_back({t.line > 0 ? std::to_string(t.line) : "?", row.source, row.badge,
                      row.access + " (" + row.arrays + ")", std::to_string(t.requests),
                      global ? std::to_string(t.sectors) : "",
-                     global ? per_request(t.sectors_per_request()) : "",
-                     global ? per_request(t.ideal_sectors_per_request()) : "",
+                     global ? per_request(t.sectors_per_request()) : "", per_request(ideal),
+                     global ? "" : std::to_string(t.wavefronts),
                      global ? "" : std::to_string(t.bank_conflicts())});
   }
   std::array<float, kColumns> widths{};
@@ -131,7 +137,35 @@ void draw_table(LessonMemoryController& memory, const LessonMemoryState& s, cons
     for (int c = 0; c < kColumns; ++c) {
       ImGui::TableSetupColumn(kHeaders[c], ImGuiTableColumnFlags_WidthFixed, widths[c] + 2.0f);
     }
-    ImGui::TableHeadersRow();
+    // The headers, each with the Nsight Compute counters its figures stand for on hover.
+    const memory::MetricNames global_ld =
+        memory::metric_names(memory::MemorySpace::kGlobal, memory::AccessKind::kLoad);
+    const memory::MetricNames global_st =
+        memory::metric_names(memory::MemorySpace::kGlobal, memory::AccessKind::kStore);
+    const memory::MetricNames shared_ld =
+        memory::metric_names(memory::MemorySpace::kShared, memory::AccessKind::kLoad);
+    const memory::MetricNames shared_st =
+        memory::metric_names(memory::MemorySpace::kShared, memory::AccessKind::kStore);
+    const std::string header_notes[kColumns] = {
+        "The line of the kernel's source; click a row to draw one warp's request of it",
+        "The line's text, in the lesson's .cuh",
+        "What the line's requests cost against the fewest that could serve them",
+        "Global or shared memory, load or store, and the arrays the requests touch",
+        "Warp-level requests in the recorded blocks: " + global_ld.requests + ", " +
+            global_st.requests + ", " + shared_ld.requests + ", " + shared_st.requests,
+        "32-byte sectors the requests touch: " + global_ld.sectors + ", " + global_st.sectors,
+        "Sectors over requests (Nsight Compute's \"sectors per request\")",
+        "The fewest per request that could hold the bytes asked for: sectors for global rows, "
+        "wavefronts for shared ones",
+        "Shared-memory wavefronts: " + shared_ld.wavefronts + ", " + shared_st.wavefronts,
+        "Wavefronts beyond the ideal: " + shared_ld.bank_conflicts + ", " +
+            shared_st.bank_conflicts};
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    for (int c = 0; c < kColumns; ++c) {
+      ImGui::TableSetColumnIndex(c);
+      ImGui::TableHeader(kHeaders[c]);
+      if (ImGui::IsItemHovered()) tooltip(header_notes[c]);
+    }
     for (std::size_t i = 0; i < kernel.rows.size(); ++i) {
       const MemoryTabRow& row = kernel.rows[i];
       const memory::LineTotals& t = row.totals;
@@ -429,7 +463,8 @@ void draw_memory_panel(AppController& controller, const Fonts& fonts) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float table_h = (ImGui::GetTextLineHeight() + style.CellPadding.y * 2.0f) *
                             static_cast<float>(kernel.rows.size() + 1) +
-                        style.ScrollbarSize + style.CellPadding.y * 2.0f;
+                        style.ScrollbarSize + style.CellPadding.y * 2.0f +
+                        ImGui::GetTextLineHeight() * 0.5f;  // the borders and the mono font
   const float picture_h =
       font *
       (s.request && s.request->picture.space == memory::MemorySpace::kShared ? 16.0f : 12.0f);
