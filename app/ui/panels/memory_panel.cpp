@@ -461,10 +461,14 @@ void draw_memory_panel(AppController& controller, const Fonts& fonts) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float font = ImGui::GetFontSize();
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float table_h = (ImGui::GetTextLineHeight() + style.CellPadding.y * 2.0f) *
-                            static_cast<float>(kernel.rows.size() + 1) +
-                        style.ScrollbarSize + style.CellPadding.y * 2.0f +
-                        ImGui::GetTextLineHeight() * 0.5f;  // the borders and the mono font
+  // The header, the rows (their source in the mono font, which may be the taller), the sideways
+  // scroll bar and the borders.
+  const float cell_pad = style.CellPadding.y * 2.0f;
+  const float row_h =
+      std::max(ImGui::GetTextLineHeight(), fonts.mono != nullptr ? fonts.mono->FontSize : 0.0f) +
+      cell_pad;
+  const float table_h = ImGui::GetTextLineHeight() + cell_pad +
+                        row_h * static_cast<float>(kernel.rows.size()) + style.ScrollbarSize + 4.0f;
   const float picture_h =
       font *
       (s.request && s.request->picture.space == memory::MemorySpace::kShared ? 16.0f : 12.0f);
