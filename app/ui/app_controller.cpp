@@ -51,6 +51,7 @@ Status AppController::initialize(const ControllerOptions& options) {
   auto lab = LabController::create(options.lab);
   if (!lab) return lab.error();
   lab_ = std::move(*lab);
+  memory_ = std::make_unique<LessonMemoryController>(options.memory);
   lab_->set_lesson(state_.controls.lesson_id, is_gpu(state_.backend));
   open_lesson_live();
   // No start-up message naming the backend: the status bar shows it, with its reason, for good.
@@ -195,6 +196,12 @@ void AppController::wait_until_idle(std::chrono::milliseconds limit) {
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
       deadline - std::chrono::steady_clock::now());
   if (lab_->checking()) lab_->wait_for_check(std::max(left, std::chrono::milliseconds(0)));
+  // So is the Memory tab's recording (a screenshot of the tab).
+  if (memory_->recording()) {
+    memory_->wait(std::max(std::chrono::duration_cast<std::chrono::milliseconds>(
+                               deadline - std::chrono::steady_clock::now()),
+                           std::chrono::milliseconds(0)));
+  }
   update();
 }
 
@@ -257,6 +264,7 @@ void AppController::update() {
   // A sweep link's sweep, once its picture is drawn and the runner is free.
   if (const auto kind = launches_->take_due_sweep()) start_sweep(*kind);
   lab_->update();
+  memory_->update();
   results_->refresh_roofline();
   advance_demo_when_due();
 }

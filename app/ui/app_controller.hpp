@@ -33,6 +33,7 @@
 #include "interop/launch_session.hpp"
 #include "lab_controller.hpp"
 #include "launch_coordinator.hpp"
+#include "lesson_memory_controller.hpp"
 #include "lesson_view_context.hpp"
 #include "lesson_views.hpp"
 #include "mapping_view_controller.hpp"
@@ -51,6 +52,8 @@ struct ControllerOptions {
   classroom::Settings settings{};
   // The Kernel Lab: where its progress is kept and how it checks (tests give a fake check).
   LabControllerOptions lab{};
+  // The Memory tab's recordings: where they are cached (tests give their own folder).
+  LessonMemoryOptions memory{};
 };
 
 class AppController : public LessonViewContext,
@@ -171,6 +174,13 @@ class AppController : public LessonViewContext,
   // The Kernel Lab of the current lesson (lab_controller.hpp).
   [[nodiscard]] LabController& lab() { return *lab_; }
   [[nodiscard]] const LabController& lab() const { return *lab_; }
+  // The lesson workspace's Memory tab (lesson_memory_controller.hpp): the current lesson's kernels
+  // recorded on the emulator in the background. The tab calls show_lesson_memory every frame it
+  // is open; it records when the lesson or its settings changed.
+  [[nodiscard]] LessonMemoryController& lesson_memory() { return *memory_; }
+  [[nodiscard]] const LessonMemoryController& lesson_memory() const { return *memory_; }
+  void show_lesson_memory() { memory_->shown(lesson()); }
+  void record_lesson_memory() { memory_->record(lesson()); }
   // The whole window's tabs: the lesson, or its Kernel Lab. show_workspace brings one to the
   // front (a link's view=lab); the UI reports the one the user opened.
   void show_workspace(Workspace workspace) override;
@@ -266,6 +276,7 @@ class AppController : public LessonViewContext,
   std::unique_ptr<ResultsModel> results_;  // uses launches_, so it goes first
   ActionRouter router_{*this};
   std::unique_ptr<LabController> lab_;
+  std::unique_ptr<LessonMemoryController> memory_;
   std::unique_ptr<LessonLiveWork> live_;  // the lesson's background work; reset before launches_
   std::optional<CaptureRequest> capture_;
 };

@@ -74,6 +74,9 @@ double mib(double bytes) {
 // starts with on this backend (the emulator's own defaults there), so sizes stay quick to run.
 soak::SoakVocabulary soak_vocabulary(soak::SoakScale scale) {
   soak::SoakVocabulary vocabulary;
+  // Not "memory": the Memory tab records by building each lesson kernel with the system compiler
+  // and loading it (seconds, and a shared object per build), not the window's own work the soak
+  // watches for growth; tests/gui/test_memory_tab.cpp drives that tab.
   vocabulary.views = {"plot", "roofline", "grid", "timeline", "occupancy"};
   for (const compute::LessonModule* module : compute::registered_lessons()) {
     vocabulary.lessons.emplace_back(module->info.id);

@@ -252,6 +252,14 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
       draw_roofline_panel(controller, fonts);
       ImGui::EndTabItem();
     }
+    if (tab("Memory",
+            "How each warp's loads and stores reach memory, per source line of the kernel: "
+            "sectors per request and bank conflicts (the emulator's model, under Nsight "
+            "Compute's names), and one warp's 32 lanes drawn onto the sectors or banks they touch",
+            flags_for(ResultsTab::kMemory))) {
+      draw_memory_panel(controller, fonts);
+      ImGui::EndTabItem();
+    }
     if (tab("Grid of blocks", "The launch's grid: its blocks, their warps and idle threads",
             flags_for(ResultsTab::kGrid))) {
       draw_grid_panel(controller, fonts);

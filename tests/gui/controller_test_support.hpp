@@ -19,6 +19,10 @@ inline ControllerOptions emulator_options(const std::string& gl_renderer,
       std::filesystem::path(::testing::TempDir()) / test_folder / "ceilings.json"};
   // The Lab's progress in the test's folder too, never the user's.
   options.lab.folder = std::filesystem::path(::testing::TempDir()) / test_folder / "lab";
+  // The Memory tab's recording builds in the cache tests/emulator uses (keyed by their inputs'
+  // hash), never the user's.
+  options.memory.cache_dir =
+      (std::filesystem::temp_directory_path() / "threadlab-lesson-memory-tests").string();
   return options;
 }
 

@@ -207,8 +207,10 @@ TEST(ActionRouter, ViewsByNameAreTheWorkspacesTheLessonsTabsAndTheResultsTabs) {
   EXPECT_TRUE(router.show_view("lesson").is_ok());
   EXPECT_TRUE(router.show_view("reads").is_ok());
   EXPECT_TRUE(router.show_view("occupancy").is_ok());
-  EXPECT_THAT(target.calls, ElementsAre("workspace lab", "workspace lesson", "lesson tab reads",
-                                        tab_call(ResultsTab::kOccupancy)));
+  EXPECT_TRUE(router.show_view("memory").is_ok());
+  EXPECT_THAT(target.calls,
+              ElementsAre("workspace lab", "workspace lesson", "lesson tab reads",
+                          tab_call(ResultsTab::kOccupancy), tab_call(ResultsTab::kMemory)));
   const Status unknown = router.show_view("nowhere");
   ASSERT_FALSE(unknown.is_ok());
   EXPECT_THAT(unknown.message(), HasSubstr("unknown view 'nowhere'"));

@@ -280,6 +280,40 @@ TEST_F(LayoutTest, TheRooflineShowsItsPointsInEveryLayout) {
   ui_->draw_frame(*app_);
 }
 
+// The Memory tab fits the results panel in every layout: its table and the drawn request's lanes
+// (in the first sector's colour) show inside it, the mapping view and Launch keep their room.
+TEST_F(LayoutTest, TheMemoryTabShowsItsTableAndLanesInEveryLayout) {
+  ASSERT_TRUE(app_->show_view("memory").is_ok());
+  ui_->draw_frame(*app_);
+  ui_->draw_frame(*app_);  // drawing the tab asks for the recording
+  test_support::wait_until_idle(*app_);
+  const LessonMemoryState& memory = app_->lesson_memory().state();
+  ASSERT_TRUE(memory.error.empty()) << memory.error;
+  ASSERT_FALSE(memory.kernels.empty());
+  ASSERT_TRUE(memory.request.has_value());
+  const auto first_sector = to_rgb8(categorical_color(0));
+  for (const WindowSize& size : kSizes) {
+    for (float scale : kScales) {
+      for (bool presenter : {false, true}) {
+        SCOPED_TRACE(describe(size, scale, presenter));
+        const Image image = draw(size, scale, presenter, "memory");
+        expect_mapping_and_launch(image, size);
+        const Rect window{0, 0, static_cast<float>(size.width), static_cast<float>(size.height)};
+        const auto timing = drawn_child("timing");
+        auto body = drawn_child("memory_body");
+        if (!body) body = drawn_child("memory_request");
+        ASSERT_TRUE(timing && body) << "no Memory tab drawn";
+        EXPECT_TRUE(timing->inside(window)) << *timing;
+        EXPECT_TRUE(body->inside(*timing)) << *body << " in " << *timing;
+        EXPECT_GT(image.count(*body, first_sector, 3), 50u)
+            << "no lane drawn in the first sector's colour in " << *body;
+      }
+    }
+  }
+  ASSERT_TRUE(app_->show_view("plot").is_ok());
+  ui_->draw_frame(*app_);
+}
+
 TEST_F(LayoutTest, TheDemoCaptionHasItsOwnStripUnderThePanels) {
   auto script = classroom::parse_demo_script(R"(
 title = "layout"
