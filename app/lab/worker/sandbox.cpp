@@ -319,7 +319,7 @@ bool apply_landlock(const SandboxPolicy& policy, int abi, bool private_tmp, std:
                          kMakeSym;
   if (abi >= 2) all_fs |= kRefer;
   if (abi >= 3) all_fs |= kTruncate;
-  if (abi >= 5) all_fs |= kIoctlDev;
+  if (abi >= 5 && std::getenv("THREADLAB_LAB_LANDLOCK_NO_IOCTL") == nullptr) all_fs |= kIoctlDev;
   attributes.handled_access_fs = all_fs;
   std::size_t size = sizeof(std::uint64_t);
   if (abi >= 4) {
@@ -363,6 +363,10 @@ bool apply_landlock(const SandboxPolicy& policy, int abi, bool private_tmp, std:
   if (policy.gpu) {
     rules.emplace_back("/sys", read);
     rules.emplace_back("/dev/shm", write);
+    // The CUDA driver writes to its own process's /proc files when it starts (cuInit fails with
+    // CUDA_ERROR_OPERATING_SYSTEM otherwise, seen on an H200 with driver 580): the worker's own
+    // /proc/PID only, which /proc/self names when the rule is made.
+    rules.emplace_back("/proc/self", read | kWriteFile | kTruncate);
     glob_t nodes{};
     if (::glob("/dev/nvidia*", 0, nullptr, &nodes) == 0) {
       for (std::size_t i = 0; i < nodes.gl_pathc; ++i) {
@@ -376,6 +380,22 @@ bool apply_landlock(const SandboxPolicy& policy, int abi, bool private_tmp, std:
   // Inside the namespaces /tmp is the sandbox's own, small one; outside it is the machine's, and
   // stays closed (the scratch folder is where temporary files go).
   if (private_tmp) rules.emplace_back("/tmp", write);
+  // Troubleshooting (SECURITY.md): THREADLAB_LAB_LANDLOCK_EXTRA="/path=r;/other=w" adds rules, to
+  // find what a driver needs beyond these.
+  if (const char* extra = std::getenv("THREADLAB_LAB_LANDLOCK_EXTRA"); extra != nullptr) {
+    std::string list = extra;
+    std::size_t start = 0;
+    while (start < list.size()) {
+      const std::size_t end = std::min(list.find(';', start), list.size());
+      const std::string item = list.substr(start, end - start);
+      const std::size_t equals = item.rfind('=');
+      if (equals != std::string::npos && equals > 0) {
+        rules.emplace_back(item.substr(0, equals),
+                           item.substr(equals + 1) == "w" ? all_fs : read | kIoctlDev);
+      }
+      start = end + 1;
+    }
+  }
   for (const auto& [path, access] : rules) {
     if (!add_path_rule(ruleset, path, access & all_fs)) {
       why = failed("landlock rule for " + path);
@@ -559,7 +579,17 @@ SandboxEntry enter_sandbox(const SandboxPolicy& policy) {
   SandboxEntry entry;
   SandboxLayers& layers = entry.layers;
   std::string why;
-  if (unshare_namespaces(why)) {
+  // THREADLAB_LAB_SANDBOX_OFF=namespaces,view,landlock,seccomp leaves those layers out: for
+  // finding which one a driver or a distribution conflicts with (SECURITY.md, Troubleshooting).
+  // Each one left out is reported as missing, so `lab grade` still sees what holds.
+  const char* off_list = std::getenv("THREADLAB_LAB_SANDBOX_OFF");
+  const std::string off = off_list != nullptr ? std::string(",") + off_list + "," : "";
+  const auto left_out = [&](const char* layer) {
+    if (off.find(std::string(",") + layer + ",") == std::string::npos) return false;
+    layers.missing.push_back(std::string(layer) + ": left out (THREADLAB_LAB_SANDBOX_OFF)");
+    return true;
+  };
+  if (!left_out("namespaces") && unshare_namespaces(why)) {
     // The first child is PID 1 of the new namespace.
     const pid_t worker = ::fork();
     if (worker < 0) {
@@ -573,13 +603,14 @@ SandboxEntry enter_sandbox(const SandboxPolicy& policy) {
       // The worker must not outlive its relay (which the app kills to stop it).
       ::prctl(PR_SET_PDEATHSIG, SIGKILL);
       layers.namespaces = true;
-      if (make_private_view(policy, why)) {
+      if (left_out("view")) {
+      } else if (make_private_view(policy, why)) {
         layers.private_view = true;
       } else {
         layers.missing.push_back("private file system view: " + why);
       }
     }
-  } else {
+  } else if (!why.empty()) {
     layers.missing.push_back("namespaces: " + why);
   }
   // Temporary files of the compiler go where the worker may write.
@@ -592,14 +623,16 @@ SandboxEntry enter_sandbox(const SandboxPolicy& policy) {
 
   layers.no_new_privs = ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0;
   if (!layers.no_new_privs) layers.missing.push_back(failed("no_new_privs"));
-  if (const int abi = landlock_abi(); abi <= 0) {
+  if (left_out("landlock")) {
+  } else if (const int abi = landlock_abi(); abi <= 0) {
     layers.missing.push_back("Landlock: not offered by this kernel");
   } else if (apply_landlock(policy, abi, layers.private_view, why)) {
     layers.landlock_abi = abi;
   } else {
     layers.missing.push_back("Landlock: " + why);
   }
-  if (apply_seccomp(policy, why)) {
+  if (left_out("seccomp")) {
+  } else if (apply_seccomp(policy, why)) {
     layers.seccomp = true;
   } else {
     layers.missing.push_back("seccomp: " + why);
