@@ -628,6 +628,10 @@ SandboxEntry enter_sandbox(const SandboxPolicy& policy) {
     layers.missing.push_back("Landlock: not offered by this kernel");
   } else if (apply_landlock(policy, abi, layers.private_view, why)) {
     layers.landlock_abi = abi;
+    if (const char* extra = std::getenv("THREADLAB_LAB_LANDLOCK_EXTRA"); extra != nullptr) {
+      layers.missing.push_back(std::string("Landlock widened by THREADLAB_LAB_LANDLOCK_EXTRA=") +
+                               extra);
+    }
   } else {
     layers.missing.push_back("Landlock: " + why);
   }
