@@ -115,7 +115,26 @@ bool process_named(const std::string& name) {
   return false;
 }
 
-TEST(LabSandbox, AClassFolderOfHostileSubmissionsIsGradedAndNothingGetsOut) {
+// Sets an environment variable for the threadlab processes a test starts, and takes it back.
+class ScopedEnvironment {
+ public:
+  ScopedEnvironment(const char* name, const char* value) : name_(name) {
+    if (value != nullptr) ::setenv(name, value, 1);
+  }
+  ~ScopedEnvironment() { ::unsetenv(name_); }
+  ScopedEnvironment(const ScopedEnvironment&) = delete;
+  ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
+
+ private:
+  const char* name_;
+};
+
+// The layers left out: none, or the namespaces (as on Ubuntu 24.04, whose AppArmor refuses
+// unprivileged user namespaces: Landlock and seccomp must hold everything in by themselves).
+class LabSandboxLayers : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(LabSandboxLayers, AClassFolderOfHostileSubmissionsIsGradedAndNothingGetsOut) {
+  const ScopedEnvironment layers("THREADLAB_LAB_SANDBOX_OFF", GetParam());
   const ProcessResult info = run_threadlab({"info"});
   if (info.out.find("Lab sandbox") != std::string::npos &&
       info.out.find("not isolating") != std::string::npos) {
@@ -288,6 +307,33 @@ TEST(LabSandbox, AClassFolderOfHostileSubmissionsIsGradedAndNothingGetsOut) {
   EXPECT_FALSE(escapee) << "a process started by a submission outlived its worker";
   if (escapee) std::system("pkill -KILL -x tl-escapee");
   EXPECT_LT(r.out.size(), 4u << 20) << "the flood reached the grader's output unbounded";
+}
+
+INSTANTIATE_TEST_SUITE_P(, LabSandboxLayers, ::testing::Values(nullptr, "namespaces"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           return std::string(info.param == nullptr ? "AllLayers"
+                                                                    : "WithoutNamespaces");
+                         });
+
+// Where no layer isolates (an old kernel, here every layer left out), lab grade refuses others'
+// code and says how to go on; one's own code is still checked.
+TEST(LabSandbox, WithoutIsolationGradingIsRefusedAndOnesOwnCheckStillWorks) {
+  const ScopedEnvironment layers("THREADLAB_LAB_SANDBOX_OFF", "namespaces,landlock,seccomp");
+  TempFolder folder("threadlab-class");
+  write_file(folder.path() / "alice.cu", correct_kernel_with(""));
+  const ProcessResult grade = run_threadlab({"lab", "grade", folder.path().string(), "--exercise",
+                                             "vector-add", "--backend", "emulator"});
+  ASSERT_TRUE(grade.exited) << grade.describe();
+  EXPECT_EQ(grade.exit_code, 1) << grade.describe();
+  EXPECT_THAT(grade.err, HasSubstr("does not isolate"));
+  EXPECT_THAT(grade.err, HasSubstr("--unsafe-no-sandbox"));
+  EXPECT_EQ(grade.out, "");
+  const ProcessResult check =
+      run_threadlab({"lab", "check", (folder.path() / "alice.cu").string(), "--exercise",
+                     "vector-add", "--backend", "emulator", "--no-compare"});
+  EXPECT_EQ(check.exit_code, 0) << check.describe();
+  const ProcessResult info = run_threadlab({"info"});
+  EXPECT_THAT(info.out, HasSubstr("not isolating"));
 }
 
 // Without a sandbox the grader says so and runs nothing of others' unless told to.

@@ -2,11 +2,14 @@
 // hidden checks, and its sources compiled through NVRTC for the GPU (no GPU needed).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
+#include <vector>
 
 #include "lab/exercise_registry.hpp"
 #include "lab/gpu/cuda_libraries.hpp"
 #include "lab/kernel_signature.hpp"
+#include "lab/lab_check.hpp"
 
 namespace tl::lab {
 namespace {
@@ -89,6 +92,43 @@ TEST_P(EveryExercise, HiddenChecksCoverAwkwardSizesDeterministically) {
   const auto other = e.make_cases(2, e.default_block);
   EXPECT_EQ(again.back().arguments[0].array.words, cases.back().arguments[0].array.words);
   EXPECT_NE(other.back().arguments[0].array.words, cases.back().arguments[0].array.words);
+}
+
+// A kernel that writes one value everywhere (all zeros, a constant it guessed) must fail some
+// check: in at least one case, some output holds two values that no single value is within the
+// tolerance of at once. Judged as the checks judge (judge_case), for 0 and for each case's first
+// expected value.
+TEST_P(EveryExercise, NoConstantOutputPassesEveryCheck) {
+  const Exercise& e = *GetParam();
+  const auto cases = e.make_cases(1, e.default_block);
+  std::vector<std::uint32_t> guesses = {0u};
+  for (const CheckCase& check : cases) {
+    for (std::size_t i = 0; i < e.parameters.size(); ++i) {
+      if (e.parameters[i].kind == ParameterKind::kOutputArray && check.expected[i].size() > 0) {
+        guesses.push_back(check.expected[i].words[0]);
+      }
+    }
+  }
+  for (const std::uint32_t guess : guesses) {
+    bool some_case_fails = false;
+    for (const CheckCase& check : cases) {
+      std::vector<ReturnedOutput> outputs;
+      for (std::size_t i = 0; i < e.parameters.size(); ++i) {
+        if (e.parameters[i].kind != ParameterKind::kOutputArray) continue;
+        ReturnedOutput output;
+        output.parameter = i;
+        output.values = check.arguments[i].array;
+        std::fill(output.values.words.begin(), output.values.words.end(), guess);
+        outputs.push_back(std::move(output));
+      }
+      if (!judge_case(e, check, outputs, nullptr).passed) {
+        some_case_fails = true;
+        break;
+      }
+    }
+    EXPECT_TRUE(some_case_fails) << e.id << ": the constant output " << guess
+                                 << " (as bits) passes every hidden check";
+  }
 }
 
 // CI has NVRTC (the toolkit) but no GPU: compiling here means a GPU-only compile error (a typo in
