@@ -334,12 +334,15 @@ TEST(LabWatch, AMissingFileIsBadUsageNamingWait) {
   EXPECT_THAT(lines[0], HasSubstr("--wait"));
   EXPECT_EQ(r.out, "") << "nothing is watched";
 
+  // A FIFO would block the read, a folder is no source: check and run refuse them the same way.
   ASSERT_EQ(::mkfifo((folder.path() / "fifo.cu").c_str(), 0600), 0);
-  for (const fs::path& not_a_file : {folder.path() / "fifo.cu", folder.path()}) {
-    const ProcessResult refused = run_threadlab(lab_args("watch", not_a_file));
-    ASSERT_TRUE(refused.exited) << refused.describe();
-    EXPECT_EQ(refused.exit_code, 2) << refused.describe();
-    EXPECT_THAT(refused.err, HasSubstr("not a regular file")) << refused.describe();
+  for (const std::string command : {"watch", "check", "run"}) {
+    for (const fs::path& not_a_file : {folder.path() / "fifo.cu", folder.path()}) {
+      const ProcessResult refused = run_threadlab(lab_args(command, not_a_file));
+      ASSERT_TRUE(refused.exited) << refused.describe();
+      EXPECT_EQ(refused.exit_code, 2) << refused.describe();
+      EXPECT_THAT(refused.err, HasSubstr("not a regular file")) << refused.describe();
+    }
   }
 }
 
