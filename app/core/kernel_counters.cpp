@@ -11,9 +11,17 @@
 namespace tl {
 namespace {
 
-constexpr std::array<std::string_view, 5> kMetricNames = {
-    kMetricDramBytesRead, kMetricDramBytesWritten, kMetricL2Bytes, kMetricL2HitRate,
-    kMetricAchievedOccupancy};
+constexpr std::array<std::string_view, 11> kMetricNames = {kMetricDramBytesRead,
+                                                           kMetricDramBytesWritten,
+                                                           kMetricL2Bytes,
+                                                           kMetricL2HitRate,
+                                                           kMetricAchievedOccupancy,
+                                                           kMetricGlobalLoadRequests,
+                                                           kMetricGlobalLoadSectors,
+                                                           kMetricGlobalStoreRequests,
+                                                           kMetricGlobalStoreSectors,
+                                                           kMetricSharedLoadBankConflicts,
+                                                           kMetricSharedStoreBankConflicts};
 
 // CUPTI's L2 hit rate can come out above 100 %: an H200 reported 101.4 % and 108.8 % for kernels
 // whose data was all in L2. Such a rate is shown as 100 % with what CUPTI said beside it; only a
@@ -68,6 +76,31 @@ Result<KernelCounters> counters_from_metrics(
     if (!value) return value.error();
     counters.*field.member = *value;
   }
+  // The memory instructions' counters, where all of them came back (a CUPTI or GPU without them
+  // leaves the rest readable).
+  const struct {
+    std::string_view metric;
+    double MemoryInstructionCounters::*member;
+  } memory_fields[] = {
+      {kMetricGlobalLoadRequests, &MemoryInstructionCounters::global_load_requests},
+      {kMetricGlobalLoadSectors, &MemoryInstructionCounters::global_load_sectors},
+      {kMetricGlobalStoreRequests, &MemoryInstructionCounters::global_store_requests},
+      {kMetricGlobalStoreSectors, &MemoryInstructionCounters::global_store_sectors},
+      {kMetricSharedLoadBankConflicts, &MemoryInstructionCounters::shared_load_bank_conflicts},
+      {kMetricSharedStoreBankConflicts, &MemoryInstructionCounters::shared_store_bank_conflicts},
+  };
+  MemoryInstructionCounters memory;
+  memory.measured = true;
+  for (const auto& field : memory_fields) {
+    if (!values.contains(field.metric)) {
+      memory.measured = false;
+      break;
+    }
+    auto value = read(field.metric, false);
+    if (!value) return value.error();
+    memory.*field.member = *value;
+  }
+  if (memory.measured) counters.memory = memory;
   counters.l2_hit_rate_reported = counters.l2_hit_rate;
   counters.l2_hit_rate = std::min(counters.l2_hit_rate, 1.0);
   counters.achieved_occupancy = std::min(counters.achieved_occupancy, 1.0);

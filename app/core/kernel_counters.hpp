@@ -24,7 +24,43 @@ inline constexpr std::string_view kMetricL2Bytes = "lts__t_bytes.sum";
 inline constexpr std::string_view kMetricL2HitRate = "lts__t_sector_hit_rate.pct";
 inline constexpr std::string_view kMetricAchievedOccupancy =
     "sm__warps_active.avg.pct_of_peak_sustained_active";
+// The memory instructions' own traffic through L1, the counters the memory model
+// (core/memory/memory_model.hpp) predicts: warp-level requests and the 32-byte sectors they
+// touched, loads and stores of global memory; bank conflicts of shared memory.
+inline constexpr std::string_view kMetricGlobalLoadRequests =
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
+inline constexpr std::string_view kMetricGlobalLoadSectors =
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+inline constexpr std::string_view kMetricGlobalStoreRequests =
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum";
+inline constexpr std::string_view kMetricGlobalStoreSectors =
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";
+inline constexpr std::string_view kMetricSharedLoadBankConflicts =
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
+inline constexpr std::string_view kMetricSharedStoreBankConflicts =
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
 [[nodiscard]] std::span<const std::string_view> counter_metric_names();
+
+// What the memory instructions asked of L1 (absent where the GPU or CUPTI offers no such
+// counters: `measured` false).
+struct MemoryInstructionCounters {
+  bool measured = false;
+  double global_load_requests = 0;
+  double global_load_sectors = 0;
+  double global_store_requests = 0;
+  double global_store_sectors = 0;
+  double shared_load_bank_conflicts = 0;
+  double shared_store_bank_conflicts = 0;
+  // Sectors per request, as Nsight Compute divides them; 0 without requests.
+  [[nodiscard]] double load_sectors_per_request() const {
+    return global_load_requests > 0 ? global_load_sectors / global_load_requests : 0.0;
+  }
+  [[nodiscard]] double store_sectors_per_request() const {
+    return global_store_requests > 0 ? global_store_sectors / global_store_requests : 0.0;
+  }
+  friend bool operator==(const MemoryInstructionCounters&,
+                         const MemoryInstructionCounters&) = default;
+};
 
 struct KernelCounters {
   double dram_bytes_read = 0;
@@ -34,6 +70,7 @@ struct KernelCounters {
   double l2_hit_rate_reported = 0;  // as CUPTI said it, which can exceed 1 (shown as 1)
   double achieved_occupancy = 0;    // 0..1: active warps per SM over the most it can hold
   int passes = 0;                   // how many times CUPTI replayed the kernel to read them all
+  MemoryInstructionCounters memory;
 
   [[nodiscard]] double dram_bytes() const { return dram_bytes_read + dram_bytes_written; }
   friend bool operator==(const KernelCounters&, const KernelCounters&) = default;

@@ -6,8 +6,12 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <random>
+#include <string>
 #include <system_error>
 
 namespace tl {
@@ -42,7 +46,7 @@ bool write_all(FileWriteCalls& calls, int fd, std::string_view contents) {
 // Unique per process and per call: two instances, or two threads, never share a temporary file.
 std::filesystem::path temporary_beside(const std::filesystem::path& path) {
   static std::atomic<unsigned> counter{0};
-  return path.string() + ".tmp." + std::to_string(::getpid()) + "." +
+  return path.string() + ".tmp." + unique_process_tag() + "." +
          std::to_string(counter.fetch_add(1));
 }
 
@@ -96,6 +100,18 @@ std::optional<std::filesystem::path> user_file(const char* variable, const char*
     return std::filesystem::path(home) / home_folder / "threadlab" / name;
   }
   return std::nullopt;
+}
+
+const std::string& unique_process_tag() {
+  static const std::string tag = [] {
+    std::random_device random;
+    const std::uint64_t drawn = (static_cast<std::uint64_t>(random()) << 32) ^ random();
+    char text[48];
+    std::snprintf(text, sizeof text, "%ld-%016llx", static_cast<long>(::getpid()),
+                  static_cast<unsigned long long>(drawn));
+    return std::string(text);
+  }();
+  return tag;
 }
 
 Status write_file_atomically(const std::filesystem::path& path, std::string_view contents) {

@@ -39,6 +39,11 @@ class FileWriteCalls {
 // flushes it to the disk, renames it over `path` and flushes the folder. On any failure the
 // temporary file is removed, `path` keeps its old contents, and the error names `path` and the
 // reason (e.g. "No space left on device", "Read-only file system").
+// A name part no other process shares, for temporary files beside shared ones: the pid and a
+// random number drawn once per process. The pid alone is not enough: every sandboxed Lab worker
+// is PID 1 of its own namespace, and two of them may write into one cache at once.
+[[nodiscard]] const std::string& unique_process_tag();
+
 Status write_file_atomically(const std::filesystem::path& path, std::string_view contents);
 Status write_file_atomically(const std::filesystem::path& path, std::string_view contents,
                              FileWriteCalls& calls);

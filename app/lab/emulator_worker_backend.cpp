@@ -13,7 +13,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -30,6 +29,7 @@
 
 #include "core/memory/memory_model.hpp"
 #include "core/memory/warp_requests.hpp"
+#include "core/user_files.hpp"
 #include "lab/emulator/learner_compiler.hpp"
 #include "lab/emulator/learner_module.hpp"
 #include "lab/lab_prelude.hpp"
@@ -116,8 +116,8 @@ class EmulatorWorkerBackend final : public WorkerBackend {
     std::filesystem::path cache = request.cache_dir;
     if (cache.empty()) {
       std::error_code error;
-      cache = std::filesystem::temp_directory_path(error) /
-              ("threadlab-lab-" + std::to_string(static_cast<long>(::getpid())));
+      cache =
+          std::filesystem::temp_directory_path(error) / ("threadlab-lab-" + unique_process_tag());
     }
     const auto start = std::chrono::steady_clock::now();
     bool all_cached = true;

@@ -22,10 +22,33 @@ std::map<std::string, double, std::less<>> typical_values() {
 
 TEST(KernelCounters, AsksForEveryMetricItReads) {
   const auto names = counter_metric_names();
-  ASSERT_EQ(names.size(), 5u);
+  ASSERT_EQ(names.size(), 11u);
   for (const auto& [name, value] : typical_values()) {
     EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
   }
+}
+
+// The memory instructions' counters are read where all of them came back, and left unmeasured
+// (not an error) where a GPU or CUPTI gives none of them; a bad one is refused like any other.
+TEST(KernelCounters, TheMemoryInstructionsCountersAreReadWhereTheyCameBack) {
+  auto without = counters_from_metrics(typical_values(), 3);
+  ASSERT_TRUE(without.is_ok()) << without.message();
+  EXPECT_FALSE(without->memory.measured);
+  auto values = typical_values();
+  values[std::string(kMetricGlobalLoadRequests)] = 1000;
+  values[std::string(kMetricGlobalLoadSectors)] = 32000;
+  values[std::string(kMetricGlobalStoreRequests)] = 500;
+  values[std::string(kMetricGlobalStoreSectors)] = 2000;
+  values[std::string(kMetricSharedLoadBankConflicts)] = 7;
+  values[std::string(kMetricSharedStoreBankConflicts)] = 0;
+  auto with = counters_from_metrics(values, 4);
+  ASSERT_TRUE(with.is_ok()) << with.message();
+  EXPECT_TRUE(with->memory.measured);
+  EXPECT_DOUBLE_EQ(with->memory.load_sectors_per_request(), 32.0);
+  EXPECT_DOUBLE_EQ(with->memory.store_sectors_per_request(), 4.0);
+  EXPECT_DOUBLE_EQ(with->memory.shared_load_bank_conflicts, 7.0);
+  values[std::string(kMetricGlobalLoadSectors)] = -1;
+  EXPECT_FALSE(counters_from_metrics(values, 4).is_ok());
 }
 
 TEST(KernelCounters, PercentagesBecomeFractionsAndCountsStayBytes) {

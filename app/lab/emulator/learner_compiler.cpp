@@ -200,7 +200,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const fs::path& 
 // The compiler's first line of --version ("c++ (Debian 12.2.0-14) 12.2.0"): part of the cache key,
 // so an upgraded compiler rebuilds.
 std::string compiler_identity(const fs::path& compiler, const fs::path& scratch_dir) {
-  const fs::path log = scratch_dir / ("version.log.tmp" + std::to_string(::getpid()));
+  const fs::path log = scratch_dir / ("version.log.tmp" + unique_process_tag());
   ProcessResult version = run_process({compiler.string(), "--version"}, scratch_dir, log);
   std::error_code error;
   fs::remove(log, error);
@@ -326,7 +326,8 @@ LearnerCompileResult compile_learner_kernel(std::string_view source, std::string
       return failure(Kind::kCacheUnusable, written.message());
     }
   }
-  const std::string pid = std::to_string(::getpid());
+  // Not the pid alone: sandboxed workers are all PID 1 (core/user_files.hpp).
+  const std::string pid = unique_process_tag();
   const fs::path unit_path = build_dir / ("lab_kernel." + pid + ".cpp");
   const fs::path object_temporary = build_dir / ("kernel.so.tmp" + pid);
   const fs::path log_temporary = build_dir / ("build.log.tmp" + pid);
