@@ -110,7 +110,7 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
     compute::CountingLesson* counting = compute::counting_lesson(lesson);
     if (counting == nullptr) {
       out << "  hardware counters: " << id
-          << " does not count its kernels (lessons 2d-blocks and matmul do)\n";
+          << " does not count its kernels (lessons 2d-blocks, matmul and reductions do)\n";
     } else if (auto read = counting->run_counted(device); !read) {
       // Not a failed run: the device or the user may not allow counters; say why.
       const bool says_what = read.message().starts_with("hardware counters");

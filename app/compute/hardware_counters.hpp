@@ -19,7 +19,7 @@ namespace tl::compute {
 // says why.
 Result<KernelCounters> count_kernel(Device& device, const std::function<Status()>& launch_once);
 
-// A lesson that compares kernels and counts them (2d-blocks and matmul), beside its Lesson
+// A lesson that compares kernels and counts them (2d-blocks, matmul, reductions), beside its Lesson
 // interface: the window and `threadlab run --counters` ask for it with counting_lesson().
 class CountingLesson {
  public:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "compute/hardware_counters.hpp"
 #include "compute/lessons/memory_lesson.hpp"
 #include "compute/lessons/parameterized_lesson.hpp"
 #include "core/format.hpp"
@@ -77,7 +78,9 @@ std::string format_sci(const char* format, double value) {
   return text;
 }
 
-class ReductionsLesson final : public ParameterizedLesson, public MemoryLesson {
+class ReductionsLesson final : public ParameterizedLesson,
+                               public CountingLesson,
+                               public MemoryLesson {
  public:
   ReductionsLesson()
       : ParameterizedLesson({.info = lessons::kReductionsInfo,
@@ -195,6 +198,21 @@ class ReductionsLesson final : public ParameterizedLesson, public MemoryLesson {
   [[nodiscard]] std::optional<std::pair<TimingKey, TimingKey>> crossover() const override {
     return std::make_pair(TimingKey{TimingRole::kCpuOneThread, ""},
                           TimingKey{TimingRole::kKernel, "vectorized"});
+  }
+
+  // Every rung counted once, keyed as its timing row: the trees' shared-memory bank conflicts
+  // and every rung's global sectors, beside the memory model's (tests/gpu compares the two).
+  Result<std::vector<CountedKernel>> run_counted(Device& device) override {
+    auto counted = count_reductions(device, params_, kernels::kSumRungs);
+    if (!counted) return counted.error();
+    std::vector<CountedKernel> rows;
+    for (const ReductionCountedKernel& k : *counted) {
+      const std::string name(lessons::to_string(k.rung));
+      rows.push_back({to_string(TimingKey{TimingRole::kKernel, name}),
+                      row_name(device.is_gpu(), "sum, " + name),
+                      4.0 * static_cast<double>(params_.n), k.counters});
+    }
+    return rows;
   }
 
   // The shared-memory trees and the two rungs after them, each with its own launch (as timed):

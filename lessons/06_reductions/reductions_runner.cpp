@@ -415,6 +415,38 @@ Result<lessons::SumCheck> trace_reduction(Device& device, const lessons::Reducti
                                lessons::abs_sum(data)));
 }
 
+Result<std::vector<ReductionCountedKernel>> count_reductions(Device& device,
+                                                             const lessons::ReductionParams& params,
+                                                             std::span<const SumRung> rungs,
+                                                             std::uint32_t seed) {
+  TL_RETURN_IF_ERROR(lessons::validate_reduction(params));
+  const auto data = lessons::make_sum_data(params.n, params.data, seed);
+  auto in = allocate_filled<float>(device, data);
+  if (!in) return in.error();
+  std::vector<LaunchConfig> configs;
+  std::uint32_t most_blocks = 1;
+  for (const SumRung rung : rungs) {
+    configs.push_back(lessons::sum_config(rung, params.n, params.block,
+                                          rung == SumRung::kVectorized ? params.grid : 0));
+    most_blocks = std::max(most_blocks, configs.back().grid.x);
+  }
+  auto buffers = allocate_sum_buffers(device, most_blocks);
+  if (!buffers) return buffers.error();
+  const auto& kernels = device.kernels().get<kernels::ReductionKernels>();
+  std::vector<ReductionCountedKernel> counted;
+  for (std::size_t i = 0; i < rungs.size(); ++i) {
+    // No zeroing of *out inside the counted launch: CUPTI counts every kernel the callback
+    // launches, and the sum the replays leave is never read.
+    auto counters = count_kernel(device, [&] {
+      return kernels.sum(rungs[i], configs[i], in->data(), static_cast<int>(params.n),
+                         buffers->outputs());
+    });
+    if (!counters) return counters.error();
+    counted.push_back({rungs[i], configs[i], *counters});
+  }
+  return counted;
+}
+
 Result<lessons::ReductionTree> record_tree(Device& device, SumRung rung, std::uint32_t block,
                                            lessons::SumData data, std::uint32_t seed) {
   // One block's worth of elements: the block reads all of them in one go.

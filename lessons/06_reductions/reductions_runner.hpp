@@ -9,10 +9,12 @@
 #include <atomic>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "compute/device.hpp"
+#include "compute/hardware_counters.hpp"
 #include "compute/trace_sink.hpp"
 #include "core/stats.hpp"
 #include "lessons/06_reductions/reductions.hpp"
@@ -90,6 +92,19 @@ struct ReductionsReport {
   [[nodiscard]] bool passed() const;
   [[nodiscard]] std::string describe_check() const;
 };
+
+// The hardware counters over one launch of each rung in `rungs` at params' n and block (each with
+// the launch a timed run gives it), apart from any timing; the data is the lesson's. CUPTI replays
+// each launch once per pass: the rungs that add into *out then add several times, which the
+// counters do not mind and nothing reads.
+struct ReductionCountedKernel {
+  lessons::SumRung rung = lessons::SumRung::kAtomic;
+  LaunchConfig config;
+  KernelCounters counters;
+};
+Result<std::vector<ReductionCountedKernel>> count_reductions(
+    Device& device, const lessons::ReductionParams& params, std::span<const lessons::SumRung> rungs,
+    std::uint32_t seed = 1);
 
 // The block whose tree the traced launches record: small enough to draw.
 inline constexpr std::uint32_t kDrawnTreeBlock = 64;

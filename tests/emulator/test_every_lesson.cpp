@@ -108,8 +108,8 @@ TEST_P(EveryLesson, DefaultsRunTimedAndPassTheCheck) {
   }
 }
 
-// The emulator has no DRAM, L2 or SMs: every lesson that counts its kernels (at least 2d-blocks
-// and matmul) says so rather than inventing counters.
+// The emulator has no DRAM, L2 or SMs: every lesson that counts its kernels (at least 2d-blocks,
+// matmul and reductions) says so rather than inventing counters.
 TEST(LessonRegistry, HardwareCountersOnTheEmulatorSayWhyNot) {
   auto device = make_emulator_device();
   std::set<std::string> counting;
@@ -127,6 +127,7 @@ TEST(LessonRegistry, HardwareCountersOnTheEmulatorSayWhyNot) {
   }
   EXPECT_TRUE(counting.contains("2d-blocks"));
   EXPECT_TRUE(counting.contains("matmul"));
+  EXPECT_TRUE(counting.contains("reductions"));
 }
 
 // A row whose ceiling is another row names a row of the lesson's own report, never one that is

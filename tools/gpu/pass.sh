@@ -64,7 +64,7 @@ log="$out/gpu-pass.log"
     echo "exit: $?"
   fi
   # The sticky-error tests fault on purpose: compute-sanitizer would rightly report them.
-  wants memcheck && sanitize memcheck '*:-*StickyError*:*LabIsolation*'
+  wants memcheck && sanitize memcheck '*:-*StickyError*:*LabIsolation*:*MemoryModelNcu*'
   if wants racecheck; then
     sanitize racecheck "$kSmallTests"
     sanitize synccheck "$kSmallTests"
