@@ -18,6 +18,10 @@
 // wavefronts are the sum over the phases that have an active lane of that phase's busiest bank,
 // the ideal one per such phase, and the bank conflicts
 // (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum) the wavefronts beyond the ideal.
+// Measured on an H200, the requests and wavefronts equal Nsight Compute's instruction-level counts
+// (smsp__sass_inst_executed_op_shared_ld.sum, smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_
+// op_ld.sum) exactly; the hardware's bank-conflict counter reads a little more where global loads
+// run beside the shared accesses (it counts the data banks' cycles lost to their L1 fills too).
 //
 // Where this is a model, not the hardware:
 // - No cache. Sectors are what a request asks L1TEX for; whether they hit in L1 or L2 (and what

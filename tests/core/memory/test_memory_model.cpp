@@ -202,6 +202,11 @@ TEST(MetricNames, AreNsightComputesCounters) {
             "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
   EXPECT_EQ(metric_names(MemorySpace::kShared, AccessKind::kStore).bank_conflicts,
             "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum");
+  // The instruction-level counts the GPU test found equal to the model's (MemoryModelNcu).
+  EXPECT_EQ(metric_names(MemorySpace::kShared, AccessKind::kLoad).requests,
+            "smsp__sass_inst_executed_op_shared_ld.sum");
+  EXPECT_EQ(metric_names(MemorySpace::kShared, AccessKind::kLoad).wavefronts,
+            "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
 }
 
 WarpRequest request(std::uint32_t site, MemorySpace space, AccessKind kind,
