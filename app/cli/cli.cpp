@@ -18,6 +18,7 @@
 #include "command_bench_perf.hpp"
 #include "commands.hpp"
 #include "compute/lessons/lesson_registry.hpp"
+#include "core/backend_name.hpp"
 #include "launch_request.hpp"
 #include "render/png_writer.hpp"
 
@@ -86,7 +87,7 @@ void add_launch_options(CLI::App& command, LaunchOptions& launch,
         ->type_name(flag ? "0|1" : "TEXT");
   }
   command.add_flag("--single-block", launch.single_block, "The article's first launch: <<<1, N>>>");
-  command.add_option("--backend", launch.backend, "auto, cuda, copy or emulator")
+  command.add_option("--backend", launch.backend, std::string(kBackendNames))
       ->capture_default_str();
 }
 
@@ -253,7 +254,7 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui, Mode mode, std::
       ->add_option("--scale", gui_options.scale,
                    "UI scale, e.g. 1.5 for a projector (default: monitor's)")
       ->transform(decimal);
-  gui_command->add_option("--backend", gui_options.backend, "auto, cuda, copy or emulator")
+  gui_command->add_option("--backend", gui_options.backend, std::string(kBackendNames))
       ->capture_default_str();
   gui_command->add_flag("--fullscreen", gui_options.fullscreen,
                         "Full screen on the primary monitor");
@@ -278,7 +279,7 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui, Mode mode, std::
   demo_command
       ->add_option("--scale", demo_options.scale, "UI scale (default: monitor's; 1 headless)")
       ->transform(decimal);
-  demo_command->add_option("--backend", demo_options.backend, "auto, cuda, copy or emulator")
+  demo_command->add_option("--backend", demo_options.backend, std::string(kBackendNames))
       ->capture_default_str();
   demo_command->add_flag("--fullscreen", demo_options.fullscreen,
                          "Full screen on the monitor the window opens on");
@@ -302,13 +303,13 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui, Mode mode, std::
       ->add_option("--sample-every", soak.sample_every_seconds, "Seconds between memory samples")
       ->capture_default_str()
       ->transform(decimal);
-  soak_command->add_option("--backend", soak.backend, "auto, cuda, copy or emulator")
+  soak_command->add_option("--backend", soak.backend, std::string(kBackendNames))
       ->capture_default_str();
 
   InfoOptions info;
   auto* info_command =
       app.add_subcommand("info", "The device table and the backend that would be chosen");
-  info_command->add_option("--backend", info.backend, "auto, cuda, copy or emulator")
+  info_command->add_option("--backend", info.backend, std::string(kBackendNames))
       ->capture_default_str();
 
   auto* lessons_command = app.add_subcommand("lessons", "List the lessons");
@@ -398,7 +399,9 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui, Mode mode, std::
                                                            const char* formats) {
     command.add_option("file", lab_check.file, file_help)->required();
     command.add_option("--exercise", lab_check.exercise, "The exercise id (lab list)")->required();
-    command.add_option("--backend", lab_check.backend, "auto, gpu or emulator")
+    command
+        .add_option("--backend", lab_check.backend,
+                    "auto, gpu or emulator (the Lab draws no traces: no gpu-copy)")
         ->capture_default_str();
     command.add_option("--block", lab_check.block,
                        "Your block size, e.g. 128 or 16,16, where the exercise lets you choose");

@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "core/backend_name.hpp"
 #include "core/format.hpp"
 #include "core/launch_config.hpp"
 #include "core/user_files.hpp"
@@ -69,17 +70,25 @@ Result<std::string> read_source(const std::string& path) {
   return source;
 }
 
-bool known_backend_name(const std::string& name) {
-  return name == "auto" || name == "gpu" || name == "cuda" || name == "emulator";
+// The Lab's backends among every command's (core/backend_name.hpp): it draws no traces through
+// interop, so gpu-copy, which differs from gpu only there, is refused rather than taken as gpu.
+Result<BackendName> lab_backend_name(const std::string& name) {
+  auto parsed = parse_backend_name(name);
+  if (!parsed) return Error{ErrorKind::kInvalidArgument, "--backend must be auto, gpu or emulator"};
+  if (*parsed == BackendName::kGpuCopy) {
+    return Error{ErrorKind::kInvalidArgument,
+                 "--backend must be auto, gpu or emulator: the Lab draws no traces through "
+                 "OpenGL, so it has no gpu-copy"};
+  }
+  return *parsed;
 }
 
 // "auto" is the GPU where the driver finds one, else the emulator.
 Result<lab::LabBackend> backend_named(const std::string& name) {
-  if (!known_backend_name(name)) {
-    return Error{ErrorKind::kInvalidArgument, "--backend must be auto, gpu or emulator"};
-  }
-  if (name == "gpu" || name == "cuda") return lab::LabBackend::kGpu;
-  if (name == "emulator") return lab::LabBackend::kEmulator;
+  auto parsed = lab_backend_name(name);
+  if (!parsed) return parsed.error();
+  if (*parsed == BackendName::kGpu) return lab::LabBackend::kGpu;
+  if (*parsed == BackendName::kEmulator) return lab::LabBackend::kEmulator;
   Result<const lab::CudaDriver*> driver = lab::CudaDriver::load();
   int count = 0;
   if (driver && (*driver)->init(0) == 0 && (*driver)->device_get_count(&count) == 0 && count > 0) {
@@ -92,9 +101,7 @@ Result<lab::LabBackend> backend_named(const std::string& name) {
 // (resolving "auto" loads the CUDA driver, which a check of the command line must not do).
 Result<lab::LabOptions> parse_lab_options(const lab::Exercise& exercise,
                                           const LabCheckOptions& options) {
-  if (!known_backend_name(options.backend)) {
-    return Error{ErrorKind::kInvalidArgument, "--backend must be auto, gpu or emulator"};
-  }
+  if (auto backend = lab_backend_name(options.backend); !backend) return backend.error();
   // CLI11 checks the range as it parses; repeated here so that the options struct alone is enough.
   if (options.timeout_ms < 1 || options.timeout_ms > 600000) {
     return invalid_argument("--timeout-ms must be between 1 and 600000 (10 minutes), not " +

@@ -1,5 +1,7 @@
 #include "backend_selection.hpp"
 
+#include "core/backend_name.hpp"
+
 #if defined(THREADLAB_HAVE_CUDA)
 #include "cuda_interop_trace_sink.hpp"
 #endif
@@ -7,11 +9,19 @@
 namespace tl::interop {
 
 Result<BackendPreference> parse_backend_preference(const std::string& text) {
-  if (text == "auto") return BackendPreference::kAuto;
-  if (text == "cuda") return BackendPreference::kCuda;
-  if (text == "copy") return BackendPreference::kCudaCopy;
-  if (text == "emulator") return BackendPreference::kEmulator;
-  return invalid_argument("unknown backend '" + text + "': expected auto, cuda, copy or emulator");
+  auto name = parse_backend_name(text);
+  if (!name) return name.error();
+  switch (*name) {
+    case BackendName::kAuto:
+      return BackendPreference::kAuto;
+    case BackendName::kGpu:
+      return BackendPreference::kCuda;
+    case BackendName::kGpuCopy:
+      return BackendPreference::kCudaCopy;
+    case BackendName::kEmulator:
+      return BackendPreference::kEmulator;
+  }
+  return BackendPreference::kAuto;
 }
 
 Result<BackendChoice> choose_backend(BackendPreference preference, bool gl_context_current) {

@@ -161,7 +161,7 @@ class ReductionsLesson final : public ParameterizedLesson,
   [[nodiscard]] std::vector<LessonPreset> presets() const override {
     return {{"all 1.0, 2^25",
              "Every element 1.0: the CPU's float loop stops at 2^24 = 16777216, the trees do not",
-             {{"n", "32M"}, {"data", "equal"}}},
+             {{"n", "32Mi"}, {"data", "equal"}}},
             {"the tree, one block",
              "64 elements, one block of 64: the whole tree in one picture",
              {{"n", "64"}, {"block", "64"}, {"kernel", "sequential"}}}};

@@ -15,6 +15,7 @@
 
 #include "compute/device.hpp"
 #include "compute/lessons/lesson_command.hpp"
+#include "core/backend_name.hpp"
 #include "core/format.hpp"
 #include "core/user_files.hpp"
 #include "data_parallel.hpp"
@@ -32,7 +33,7 @@ constexpr const char* kHelp =
     R"(Train a small neural network with ThreadLab's own kernels, headless.
 Usage: threadlab train [options]
 
-  --backend B          auto (a CUDA GPU if there is one, else the emulator), cuda or emulator
+  --backend B          auto (a CUDA GPU if there is one, else the emulator), gpu or emulator
   --data NAME          spirals, circles, blobs (2 inputs, 2 classes) or digits (64 inputs, 10
                        classes); default spirals
   --samples N          examples in the data set (default 2000; emulator 600)
@@ -150,9 +151,15 @@ Result<TrainRequest> parse_train_request(std::span<const std::string> args) {
   }
   auto& given = request.given;
   if (given.count("--backend")) request.backend = given["--backend"];
-  if (request.backend != "auto" && request.backend != "cuda" && request.backend != "emulator") {
-    return invalid_argument("--backend must be auto, cuda or emulator, not '" + request.backend +
-                            "'");
+  // Every command's backend names (core/backend_name.hpp), held as the canonical one. Training
+  // draws no traces, so gpu-copy would be gpu under another name: refused.
+  {
+    auto name = parse_backend_name(request.backend);
+    if (!name || *name == BackendName::kGpuCopy) {
+      return invalid_argument("--backend must be auto, gpu or emulator, not '" + request.backend +
+                              "'");
+    }
+    request.backend = std::string(to_string(*name));
   }
   if (given.count("--gpus") &&
       (!parse_number(given["--gpus"], request.gpus) || request.gpus < 1 || request.gpus > 64)) {
@@ -242,7 +249,7 @@ int check_train(std::span<const std::string> args, std::ostream& err) {
   if (!request) return usage_error(io, request.message());
   if (request->help) return 0;
   // Whether the GPUs are there is the run's question (an exit 1), not the command line's.
-  const bool on_gpu = request->gpus >= 2 || request->backend == "cuda";
+  const bool on_gpu = request->gpus >= 2 || request->backend == "gpu";
   auto plan = training_plan(*request, on_gpu);
   if (!plan) return usage_error(io, plan.message());
   return 0;
@@ -278,7 +285,7 @@ int run_train(std::span<const std::string> args, const compute::LessonCommandCon
     auto cuda = compute::make_cuda_device(0);
     if (cuda) {
       device = std::move(*cuda);
-    } else if (backend == "cuda") {
+    } else if (backend == "gpu") {
       return failed(io, "no CUDA device: " + cuda.message());
     } else {
       why_emulator = cuda.message();
