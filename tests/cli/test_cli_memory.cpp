@@ -94,7 +94,10 @@ TEST(CliMemoryTable, RefusesAnUnknownFormatAndALessonWithoutExperiments) {
 class CliRenderMemory : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::path(::testing::TempDir()) / "threadlab_render_memory";
+    // A folder per test: ctest runs them in parallel, and each removes its own when done.
+    dir_ = std::filesystem::path(::testing::TempDir()) /
+           (std::string("threadlab_render_memory_") +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
   }
