@@ -185,13 +185,15 @@ Status check_soak_options(const SoakOptions& soak) {
 
 enum class Mode { kRun, kCheck };
 
-int run_commands(int argc, char** argv, const GuiLauncher& gui, Mode mode, std::ostream& out,
+int run_commands(int argc, char** argv, const GuiLauncher& gui,
+                 const MemoryRequestRenderer& draw_memory, Mode mode, std::ostream& out,
                  std::ostream& err);
 
 }  // namespace
 
-int run_cli(int argc, char** argv, const GuiLauncher& gui) {
-  const int status = run_commands(argc, argv, gui, Mode::kRun, std::cout, std::cerr);
+int run_cli(int argc, char** argv, const GuiLauncher& gui,
+            const MemoryRequestRenderer& draw_memory) {
+  const int status = run_commands(argc, argv, gui, draw_memory, Mode::kRun, std::cout, std::cerr);
   // What a command printed may still sit in a buffer: flushed and checked here, as coreutils do,
   // so that `threadlab lab grade g > /dev/full` is an exit 1 and not a table silently lost.
   errno = 0;
@@ -213,13 +215,14 @@ int check_command_line(std::span<const std::string> args, std::ostream& out, std
   std::vector<char*> argv;
   for (std::string& arg : copies) argv.push_back(arg.data());
   argv.push_back(nullptr);
-  return run_commands(static_cast<int>(copies.size()), argv.data(), GuiLauncher{}, Mode::kCheck,
+  return run_commands(static_cast<int>(copies.size()), argv.data(), GuiLauncher{}, {}, Mode::kCheck,
                       out, err);
 }
 
 namespace {
 
-int run_commands(int argc, char** argv, const GuiLauncher& gui, Mode mode, std::ostream& out,
+int run_commands(int argc, char** argv, const GuiLauncher& gui,
+                 const MemoryRequestRenderer& draw_memory, Mode mode, std::ostream& out,
                  std::ostream& err) {
   const bool check_only = mode == Mode::kCheck;
   CLI::App app{
@@ -340,7 +343,9 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui, Mode mode, std::
   run_command->add_flag("--memory-table", run.memory,
                         "Instead of timing: record the lesson's kernels' memory accesses on the "
                         "emulator and print, per source line, requests, sectors per request and "
-                        "bank conflicts (lessons 1, 2d-blocks, matmul, reductions)");
+                        "bank conflicts (lessons vector-add, 2d-blocks, matmul, reductions). "
+                        "Not --memory: that is the moving-data lesson's parameter (pageable, "
+                        "pinned or managed host memory)");
   run_command->add_option("--format", run.memory_format, "With --memory-table: table, csv or json")
       ->capture_default_str();
 
@@ -364,9 +369,32 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui, Mode mode, std::
       "rows alone (interop against copy, the whole UI frame)");
 
   RenderOptions render;
-  auto* render_command = app.add_subcommand("render", "Draw the mapping view to a PNG, headless");
+  auto* render_command = app.add_subcommand(
+      "render",
+      "Draw the mapping view to a PNG, headless; with --memory-line, one warp's memory request as "
+      "the Memory tab draws it");
   // --out is the PNG here, so it is added before the lesson parameters (see add_launch_options).
   render_command->add_option("--out", render.out_path, "PNG file to write")->required();
+  // Added before the lesson parameters too, and not called --kernel: that is the matmul and
+  // reductions lessons' parameter (which rung runs), which render keeps.
+  render_command
+      ->add_option("--memory-line", render.memory_line,
+                   "Draw one warp's request of this line of the recorded kernel's .cuh (the line "
+                   "numbers of `threadlab run --lesson L --memory-table`) instead of the mapping "
+                   "view: its 32 lanes onto the 32-byte sectors and 128-byte lines of global "
+                   "memory, or onto the 32 banks of shared memory (lessons vector-add, 2d-blocks, "
+                   "matmul, reductions)")
+      ->transform(whole);
+  render_command
+      ->add_option("--warp", render.warp,
+                   "With --memory-line: which of the line's warp requests, 0 for the first, in "
+                   "the order they were recorded (a line that loads and stores: its loads first)")
+      ->capture_default_str()
+      ->transform(whole);
+  render_command->add_option(
+      "--memory-kernel", render.memory_kernel,
+      "With --memory-line: which of the lesson's recorded kernels, by its label in the memory "
+      "table (e.g. 'float4 per thread', 'tiled') or its index from 0 (default: the first)");
   add_launch_options(*render_command, render.launch, params);
   render_command
       ->add_option("--color-by", render.color_by,
@@ -375,7 +403,9 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui, Mode mode, std::
   render_command->add_option("--width", render.width, "Image width in pixels")
       ->capture_default_str()
       ->transform(whole);
-  render_command->add_option("--height", render.height, "Image height in pixels")
+  render_command
+      ->add_option("--height", render.height,
+                   "Image height in pixels (with --memory-line, default: as tall as the picture)")
       ->capture_default_str()
       ->transform(whole);
 
@@ -573,8 +603,10 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui, Mode mode, std::
     return fail(err, "--suite must be ratios, perf or ui", kExitUsage);
   }
   if (*render_command) {
+    render.height_given = render_command->get_option("--height")->count() > 0;
+    render.warp_given = render_command->get_option("--warp")->count() > 0;
     if (check_only) return usage_status(check_render_options(render), err);
-    return command_render(render, out, err);
+    return command_render(render, draw_memory, out, err);
   }
   if (*soak_command) {
     if (const Status checked = check_soak_options(soak); !checked || check_only) {

@@ -68,9 +68,18 @@ struct RenderOptions {
   std::string out_path;
   int width = 1280;
   int height = 720;
+  bool height_given = false;  // --memory-line: without --height the PNG is as tall as the picture
+  // --memory-line N: instead of the mapping view, one warp's request of line N of the recorded
+  // kernel's .cuh, as the Memory tab draws it (0: not asked). --warp: which of the line's
+  // requests; --memory-kernel: which of the lesson's recorded kernels (label or index).
+  int memory_line = 0;
+  int warp = 0;
+  bool warp_given = false;
+  std::string memory_kernel;
 };
 Status check_render_options(const RenderOptions& options);
-int command_render(const RenderOptions& options, std::ostream& out, std::ostream& err);
+int command_render(const RenderOptions& options, const MemoryRequestRenderer& draw_memory,
+                   std::ostream& out, std::ostream& err);
 
 // The Kernel Lab: `lab list|starter|solution|statement|run|check|watch|grade` and the worker.
 struct LabCheckOptions {

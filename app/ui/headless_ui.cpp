@@ -69,6 +69,18 @@ void HeadlessUi::draw_frame(AppController& controller) {
   }
 }
 
+void HeadlessUi::draw_frame(const std::function<void(const Fonts& fonts)>& body) {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui::NewFrame();
+  body(theme_->fonts());
+  ImGui::Render();
+  target_->bind();
+  glClearColor(0.06f, 0.06f, 0.08f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  glFinish();  // as above: offscreen, nothing else waits for the frame
+}
+
 Status HeadlessUi::resize(int width, int height) {
   const Status resized = target_->resize(width, height);
   if (!resized) return resized;

@@ -5,6 +5,7 @@
 // destroy it after.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +28,9 @@ class HeadlessUi {
   // One frame: the controller's news collected, the fonts following presenter mode, the whole UI
   // drawn into the target, and any capture a panel asked for saved.
   void draw_frame(AppController& controller);
+  // One frame of `body` alone, in the fonts and style the UI has, with no controller behind it:
+  // `threadlab render --memory-line` draws one panel's picture this way.
+  void draw_frame(const std::function<void(const Fonts& fonts)>& body);
   Status save_png(const std::string& path);
   // Another size or UI scale for the next frames: the layout tests draw many in one process.
   Status resize(int width, int height);

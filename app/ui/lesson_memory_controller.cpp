@@ -79,7 +79,9 @@ std::string scope_text(const memory::MemoryTable& t) {
   return text;
 }
 
-MemoryTabKernel tab_kernel(lab::LessonKernelMemory&& k) {
+}  // namespace
+
+MemoryTabKernel memory_tab_kernel(lab::LessonKernelMemory k) {
   MemoryTabKernel kernel;
   kernel.label = k.label;
   kernel.kernel = k.kernel;
@@ -129,6 +131,8 @@ MemoryTabKernel tab_kernel(lab::LessonKernelMemory&& k) {
   return kernel;
 }
 
+namespace {
+
 std::string element_text(const MemoryTabKernel& kernel, memory::MemorySpace space,
                          std::uint64_t address) {
   if (space == memory::MemorySpace::kShared) {
@@ -153,8 +157,10 @@ std::string sector_label(const MemoryTabKernel& kernel, std::uint64_t sector) {
   return a->name + "[" + std::to_string(first) + "…" + std::to_string(last) + "]";
 }
 
-MemoryRequestView request_view(const MemoryTabKernel& kernel, const MemoryTabRow& row,
-                               std::size_t index) {
+}  // namespace
+
+MemoryRequestView memory_request_view(const MemoryTabKernel& kernel, const MemoryTabRow& row,
+                                      std::size_t index) {
   MemoryRequestView view;
   view.index = index;
   view.count = row.requests.size();
@@ -186,11 +192,11 @@ MemoryRequestView request_view(const MemoryTabKernel& kernel, const MemoryTabRow
   const memory::RequestPicture& p = view.picture;
   if (global) {
     const memory::GlobalRequestCost cost = memory::global_request_cost(request.lanes);
-    view.summary = std::to_string(p.actual) + " sectors in " + std::to_string(p.lines) +
-                   (p.lines == 1 ? " line: " : " lines: ") + std::to_string(cost.bytes_moved()) +
-                   " bytes moved for " + std::to_string(cost.distinct_bytes) +
-                   " bytes used; the ideal is " + std::to_string(p.ideal) +
-                   (p.ideal == 1 ? " sector" : " sectors");
+    view.summary = std::to_string(p.actual) + (p.actual == 1 ? " sector in " : " sectors in ") +
+                   std::to_string(p.lines) + (p.lines == 1 ? " line: " : " lines: ") +
+                   std::to_string(cost.bytes_moved()) + " bytes moved for " +
+                   std::to_string(cost.distinct_bytes) + " bytes used; the ideal is " +
+                   std::to_string(p.ideal) + (p.ideal == 1 ? " sector" : " sectors");
     if (p.actual > p.ideal && p.ideal > 0) {
       view.summary += " (" + lab::per_request_text(static_cast<double>(p.actual) / p.ideal) +
                       "× the bytes needed)";
@@ -210,8 +216,6 @@ MemoryRequestView request_view(const MemoryTabKernel& kernel, const MemoryTabRow
   }
   return view;
 }
-
-}  // namespace
 
 struct LessonMemoryController::Job {
   std::string lesson_id;
@@ -382,7 +386,8 @@ void LessonMemoryController::receive(Job& job) {
     return;
   }
   state_.error.clear();
-  for (lab::LessonKernelMemory& k : *recorded) state_.kernels.push_back(tab_kernel(std::move(k)));
+  for (lab::LessonKernelMemory& k : *recorded)
+    state_.kernels.push_back(memory_tab_kernel(std::move(k)));
   // The same kernel stays selected across settings (the one the learner was looking at).
   state_.kernel = 0;
   for (std::size_t i = 0; i < state_.kernels.size(); ++i) {
@@ -431,7 +436,7 @@ void LessonMemoryController::select_request(std::size_t index) {
   if (state_.row >= kernel.rows.size()) return;
   const MemoryTabRow& row = kernel.rows[state_.row];
   if (row.requests.empty()) return;
-  state_.request = request_view(kernel, row, std::min(index, row.requests.size() - 1));
+  state_.request = memory_request_view(kernel, row, std::min(index, row.requests.size() - 1));
 }
 
 }  // namespace tl::ui

@@ -37,6 +37,14 @@ struct LessonMemoryOptions {
       record;
 };
 
+// A recorded kernel as the tab shows it (its rows, their requests, its arrays), and one request
+// of a row laid out for its picture: what the controller puts in the state, and what `threadlab
+// render --memory-line` draws (memory_request_render.hpp), so that both show the same.
+[[nodiscard]] MemoryTabKernel memory_tab_kernel(lab::LessonKernelMemory kernel);
+// `index` among the row's requests (row.requests), which must be in range.
+[[nodiscard]] MemoryRequestView memory_request_view(const MemoryTabKernel& kernel,
+                                                    const MemoryTabRow& row, std::size_t index);
+
 class LessonMemoryController {
  public:
   explicit LessonMemoryController(LessonMemoryOptions options);

@@ -4,6 +4,8 @@
 // run_cli() in-process) so that argument parsing, exit codes and crashes are tested exactly as a
 // shell or a script meets them.
 
+#include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,15 @@ std::string threadlab_binary();
 
 // Runs `threadlab args...` with stdin from /dev/null and waits for it.
 ProcessResult run_threadlab(const std::vector<std::string>& args);
+
+// A PNG's signature and the size its IHDR chunk declares; ok is false when the file is not a PNG.
+struct PngHeader {
+  bool ok = false;
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+  std::uintmax_t bytes = 0;
+};
+PngHeader read_png_header(const std::filesystem::path& path);
 
 // Splits text into lines without their '\n'; a missing final newline still ends a line.
 std::vector<std::string> split_lines(const std::string& text);

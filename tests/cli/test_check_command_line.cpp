@@ -103,6 +103,14 @@ TEST(CheckCommandLine, OutOfRangeNumbersAreRefused) {
   expect_refused({"bench", "--sizes", "-1"});
   expect_refused({"render", "--out", "m.png", "--width", "0"}, "--width and --height");
   expect_refused({"render", "--out", "m.png", "--height", "20000"}, "--width and --height");
+  expect_refused({"render", "--out", "m.png", "--warp", "2"}, "--warp is for --memory-line N");
+  expect_refused({"render", "--out", "m.png", "--memory-kernel", "tiled"},
+                 "--memory-kernel is for --memory-line N");
+  expect_refused({"render", "--out", "m.png", "--memory-line", "-4"}, "--memory-line must be");
+  expect_refused({"render", "--out", "m.png", "--memory-line", "17", "--width", "200"},
+                 "--width must be at least 320");
+  expect_refused({"render", "--out", "m.png", "--memory-line", "17", "--warp", "-1"},
+                 "--warp must be 0 or more");
   expect_refused({"gui", "--frames", "-1"}, "--frames");
   expect_refused({"gui", "--width", "10"}, "--width and --height");
   expect_refused({"gui", "--scale", "inf"}, "--scale");

@@ -209,11 +209,9 @@ void draw_table(LessonMemoryController& memory, const LessonMemoryState& s, cons
   ImGui::PopID();
 }
 
-// One warp's request: lanes on top, their sectors or banks below, a line from each lane to its
-// target in the target's colour.
+// One warp's request: the arrows that step through the line's requests, its title, then the
+// picture (draw_memory_request_picture, which `threadlab render --memory-line` draws too).
 void draw_request(LessonMemoryController& memory, const MemoryRequestView& view) {
-  const memory::RequestPicture& p = view.picture;
-  const bool global = p.space == memory::MemorySpace::kGlobal;
   if (ImGui::ArrowButton("previous_request", ImGuiDir_Left) && view.index > 0) {
     memory.select_request(view.index - 1);
   }
@@ -226,6 +224,14 @@ void draw_request(LessonMemoryController& memory, const MemoryRequestView& view)
   const float left = right - ImGui::GetItemRectMax().x - ImGui::GetStyle().ItemSpacing.x;
   if (left >= ImGui::CalcTextSize(view.title.c_str()).x) ImGui::SameLine();
   wrapped(palette().muted, view.title);
+  draw_memory_request_picture(view);
+}
+
+}  // namespace
+
+void draw_memory_request_picture(const MemoryRequestView& view) {
+  const memory::RequestPicture& p = view.picture;
+  const bool global = p.space == memory::MemorySpace::kGlobal;
   wrapped(p.actual <= p.ideal ? palette().ok : palette().warning, view.summary);
 
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -410,8 +416,6 @@ void draw_request(LessonMemoryController& memory, const MemoryRequestView& view)
   ImGui::Dummy({32.0f * cell, bottom - origin.y});
   if (!hovered.empty()) tooltip(hovered);
 }
-
-}  // namespace
 
 void draw_memory_panel(AppController& controller, const Fonts& fonts) {
   // A command, not a computation: it starts a recording in the background when the lesson or its
