@@ -4,6 +4,7 @@
 // 2 for a bad command line.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -149,6 +150,72 @@ TEST(CliLabMemory, JsonAndTableOfThePaddedTileShowNoConflict) {
   EXPECT_THAT(table.out, HasSubstr("recorded every warp of 4 of 36 blocks"));
   EXPECT_THAT(table.out, HasSubstr("(extrapolated"));
   EXPECT_THAT(table.out, HasSubstr("note: your loads of `in` move"));
+}
+
+// The access budget of the naive matrix product (each block loads each element of A and B it
+// uses about 16 times: tests/lab/test_memory_check.cpp works the 15.7 out) in all three formats:
+// JSON's "budgets" and each load row's figure, CSV's loads_per_element column on the rows that
+// load A or B and nowhere else, the table's section, and the note on stderr.
+TEST(CliLabMemory, TheNaiveProductsAccessBudgetIsInEveryFormat) {
+  const KernelFile file(run_threadlab({"lab", "solution", "matmul"}).out);
+  const auto args = [&](const std::string& format) {
+    return std::vector<std::string>{"lab",      "check",     file.path(),    "--exercise",
+                                    "matmul",   "--backend", "emulator",     "--memory",
+                                    "--format", format,      "--no-compare", "--timeout-ms",
+                                    "60000"};
+  };
+  const ProcessResult json_run = run_threadlab(args("json"));
+  ASSERT_TRUE(json_run.exited) << json_run.describe();
+  ASSERT_EQ(json_run.exit_code, 0) << json_run.describe();
+  const nlohmann::json memory = nlohmann::json::parse(json_run.out).at("memory");
+  const nlohmann::json& budgets = memory.at("budgets");
+  ASSERT_EQ(budgets.size(), 2u) << memory.dump();
+  EXPECT_EQ(budgets[0].at("array"), "A");
+  EXPECT_EQ(budgets[1].at("array"), "B");
+  for (const nlohmann::json& budget : budgets) {
+    EXPECT_NEAR(budget.at("loads_per_element").get<double>(), 15.69, 0.01) << budget.dump();
+    EXPECT_EQ(budget.at("expected_loads_per_element"), 1.0);
+    EXPECT_FALSE(budget.at("within_budget").get<bool>());
+  }
+  int load_rows_with_budget = 0;
+  for (const nlohmann::json& row : memory.at("rows")) {
+    if (row.contains("loads_per_element")) {
+      ++load_rows_with_budget;
+      EXPECT_EQ(row.at("access"), "load") << row.dump();
+    }
+  }
+  EXPECT_EQ(load_rows_with_budget, 2) << "the loads of A and of B";
+
+  const ProcessResult csv = run_threadlab(args("csv"));
+  ASSERT_EQ(csv.exit_code, 0) << csv.describe();
+  const std::vector<std::string> lines = split_lines(csv.out);
+  ASSERT_GE(lines.size(), 4u) << csv.out;
+  const std::vector<std::string> header = csv_fields(lines[0]);
+  const auto at = [&](const std::string& name) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  ASSERT_LT(at("loads_per_element"), header.size()) << lines[0];
+  int csv_budget_rows = 0;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const std::vector<std::string> row = csv_fields(lines[i]);
+    ASSERT_EQ(row.size(), header.size()) << lines[i];
+    const std::string& budget = row[at("loads_per_element")];
+    if (row[at("access")] == "load" && (row[at("array")] == "`A`" || row[at("array")] == "`B`")) {
+      EXPECT_EQ(budget, "15.69") << lines[i];
+      ++csv_budget_rows;
+    } else {
+      EXPECT_EQ(budget, "") << lines[i];
+    }
+  }
+  EXPECT_EQ(csv_budget_rows, 2) << csv.out;
+
+  const ProcessResult table = run_threadlab(args("table"));
+  ASSERT_EQ(table.exit_code, 0) << table.describe();
+  EXPECT_THAT(table.out, HasSubstr("access budget (global loads per element of each input array"));
+  EXPECT_THAT(table.out, HasSubstr("each block reads each element of `A` it uses 15.7 times from "
+                                   "global memory"));
+  EXPECT_THAT(table.out, HasSubstr("through 16 × 16 shared-memory tiles (the next exercise) it "
+                                   "needs about 1"));
 }
 
 TEST(CliLabMemory, AFailingKernelExitsOneAndCsvWithoutMemoryIsABadCommandLine) {
