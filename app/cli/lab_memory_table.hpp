@@ -19,13 +19,14 @@ namespace tl::cli {
 void print_memory_table(const lab::Exercise& exercise, std::string_view source,
                         const lab::MemoryFindings& findings, std::ostream& out);
 // RFC 4180, a header line and one row per source line; the scope in columns of every row, and on
-// a load row the access budget of the input array it loads (loads_per_element).
+// a load row of one input array that array's access budget (loads_per_element; empty on a line
+// that loads several, whose figures are JSON's "budgets" and the table's).
 void print_memory_csv(const lab::Exercise& exercise, std::string_view source,
                       const lab::MemoryFindings& findings, std::ostream& out);
 // {"scope", "budgets": [...], "extrapolated", "recorded_blocks", "grid_blocks", "figures",
 // "rows": [...]}; each row holds its figures under their own names and under the counters'
-// ("metrics"), a load row of an input array its "loads_per_element"; each budget its array, figure,
-// the exercise's expected figure where it states one, and the note.
+// ("metrics"), a load row of one input array its "loads_per_element"; each budget its array,
+// figure, the exercise's expected figure where it states one, and the note.
 [[nodiscard]] nlohmann::json memory_json(const lab::Exercise& exercise, std::string_view source,
                                          const lab::MemoryFindings& findings);
 

@@ -152,19 +152,19 @@ TEST(CliLabMemory, JsonAndTableOfThePaddedTileShowNoConflict) {
   EXPECT_THAT(table.out, HasSubstr("note: your loads of `in` move"));
 }
 
+std::vector<std::string> matmul_args(const std::string& exercise, const std::string& file,
+                                     const std::string& format) {
+  return {"lab",      "check",    file,   "--exercise",   exercise,       "--backend", "emulator",
+          "--memory", "--format", format, "--no-compare", "--timeout-ms", "60000"};
+}
+
 // The access budget of the naive matrix product (each block loads each element of A and B it
-// uses about 16 times: tests/lab/test_memory_check.cpp works the 15.7 out) in all three formats:
-// JSON's "budgets" and each load row's figure, CSV's loads_per_element column on the rows that
-// load A or B and nowhere else, the table's section, and the note on stderr.
-TEST(CliLabMemory, TheNaiveProductsAccessBudgetIsInEveryFormat) {
+// uses about 16 times: tests/lab/test_memory_check.cpp works the 15.7 out): JSON's "budgets",
+// the table's section and the note. Its one load line, `sum += A(row, k) * B(k, col)`, loads both
+// arrays, so that row carries no figure of its own.
+TEST(CliLabMemory, TheNaiveProductsAccessBudgetIsInTheJsonAndTheTable) {
   const KernelFile file(run_threadlab({"lab", "solution", "matmul"}).out);
-  const auto args = [&](const std::string& format) {
-    return std::vector<std::string>{"lab",      "check",     file.path(),    "--exercise",
-                                    "matmul",   "--backend", "emulator",     "--memory",
-                                    "--format", format,      "--no-compare", "--timeout-ms",
-                                    "60000"};
-  };
-  const ProcessResult json_run = run_threadlab(args("json"));
+  const ProcessResult json_run = run_threadlab(matmul_args("matmul", file.path(), "json"));
   ASSERT_TRUE(json_run.exited) << json_run.describe();
   ASSERT_EQ(json_run.exit_code, 0) << json_run.describe();
   const nlohmann::json memory = nlohmann::json::parse(json_run.out).at("memory");
@@ -177,16 +177,26 @@ TEST(CliLabMemory, TheNaiveProductsAccessBudgetIsInEveryFormat) {
     EXPECT_EQ(budget.at("expected_loads_per_element"), 1.0);
     EXPECT_FALSE(budget.at("within_budget").get<bool>());
   }
-  int load_rows_with_budget = 0;
   for (const nlohmann::json& row : memory.at("rows")) {
-    if (row.contains("loads_per_element")) {
-      ++load_rows_with_budget;
-      EXPECT_EQ(row.at("access"), "load") << row.dump();
-    }
+    EXPECT_FALSE(row.contains("loads_per_element")) << row.dump();
   }
-  EXPECT_EQ(load_rows_with_budget, 2) << "the loads of A and of B";
 
-  const ProcessResult csv = run_threadlab(args("csv"));
+  const ProcessResult table = run_threadlab(matmul_args("matmul", file.path(), "table"));
+  ASSERT_EQ(table.exit_code, 0) << table.describe();
+  EXPECT_THAT(table.out, HasSubstr("access budget (global loads per element of each input array"));
+  EXPECT_THAT(table.out, HasSubstr("each block reads each element of `A` it uses 15.7 times from "
+                                   "global memory"));
+  EXPECT_THAT(table.out, HasSubstr("through 16 × 16 shared-memory tiles (the next exercise) it "
+                                   "needs about 1"));
+}
+
+// The tiled product loads A and B on lines of their own: CSV's loads_per_element column holds
+// each one's figure, 1 (once per block), on those two rows and nothing on the others; JSON's rows
+// the same.
+TEST(CliLabMemory, TheTiledProductsTileLoadsCarryTheirBudgetInTheCsvColumn) {
+  const KernelFile file(run_threadlab({"lab", "solution", "matmul-tiled"}).out);
+  const ProcessResult csv = run_threadlab(matmul_args("matmul-tiled", file.path(), "csv"));
+  ASSERT_TRUE(csv.exited) << csv.describe();
   ASSERT_EQ(csv.exit_code, 0) << csv.describe();
   const std::vector<std::string> lines = split_lines(csv.out);
   ASSERT_GE(lines.size(), 4u) << csv.out;
@@ -195,27 +205,32 @@ TEST(CliLabMemory, TheNaiveProductsAccessBudgetIsInEveryFormat) {
     return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
   };
   ASSERT_LT(at("loads_per_element"), header.size()) << lines[0];
-  int csv_budget_rows = 0;
+  int with_budget = 0;
   for (std::size_t i = 1; i < lines.size(); ++i) {
     const std::vector<std::string> row = csv_fields(lines[i]);
     ASSERT_EQ(row.size(), header.size()) << lines[i];
     const std::string& budget = row[at("loads_per_element")];
-    if (row[at("access")] == "load" && (row[at("array")] == "`A`" || row[at("array")] == "`B`")) {
-      EXPECT_EQ(budget, "15.69") << lines[i];
-      ++csv_budget_rows;
-    } else {
-      EXPECT_EQ(budget, "") << lines[i];
-    }
+    const bool input_load = row[at("access")] == "load" && row[at("space")] == "global" &&
+                            (row[at("array")] == "`A`" || row[at("array")] == "`B`");
+    EXPECT_EQ(budget, input_load ? "1.00" : "") << lines[i];
+    with_budget += input_load ? 1 : 0;
   }
-  EXPECT_EQ(csv_budget_rows, 2) << csv.out;
+  EXPECT_EQ(with_budget, 2) << csv.out;
+  EXPECT_THAT(csv.err, HasSubstr("note: each block reads each element of `A` it uses once from "
+                                 "global memory"));
 
-  const ProcessResult table = run_threadlab(args("table"));
-  ASSERT_EQ(table.exit_code, 0) << table.describe();
-  EXPECT_THAT(table.out, HasSubstr("access budget (global loads per element of each input array"));
-  EXPECT_THAT(table.out, HasSubstr("each block reads each element of `A` it uses 15.7 times from "
-                                   "global memory"));
-  EXPECT_THAT(table.out, HasSubstr("through 16 × 16 shared-memory tiles (the next exercise) it "
-                                   "needs about 1"));
+  const ProcessResult json_run = run_threadlab(matmul_args("matmul-tiled", file.path(), "json"));
+  ASSERT_EQ(json_run.exit_code, 0) << json_run.describe();
+  const nlohmann::json memory = nlohmann::json::parse(json_run.out).at("memory");
+  int json_with_budget = 0;
+  for (const nlohmann::json& row : memory.at("rows")) {
+    if (!row.contains("loads_per_element")) continue;
+    ++json_with_budget;
+    EXPECT_EQ(row.at("access"), "load");
+    EXPECT_DOUBLE_EQ(row.at("loads_per_element").get<double>(), 1.0);
+  }
+  EXPECT_EQ(json_with_budget, 2);
+  EXPECT_TRUE(memory.at("budgets").at(0).at("within_budget").get<bool>());
 }
 
 TEST(CliLabMemory, AFailingKernelExitsOneAndCsvWithoutMemoryIsABadCommandLine) {

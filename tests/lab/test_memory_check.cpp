@@ -251,9 +251,11 @@ TEST(LabMemoryCheck, TheNaiveProductLoadsEachElementSixteenTimesPerBlockTheTiled
             "it needs about 1");
 }
 
-// The reply carries the first requests of each line to draw and where the arrays lay: the naive
-// product's load of A in block 0, warp 0 is threads (0..15, 0) and (0..15, 1), reading A(0, 0)
-// and A(1, 0): lanes 0-15 one element, lanes 16-31 the element a row of 300 further.
+// The reply carries the first requests of each line to draw and where the arrays lay. The naive
+// product's one load line, `sum += A(row, k) * B(k, col)`, loads both arrays: in block 0, warp 0
+// is threads (0..15, 0) and (0..15, 1), so its first load of A reads A(0, 0) in lanes 0-15 and
+// A(1, 0), a row of 300 further, in lanes 16-31; its first load of B reads B(0, 0..15) in both
+// halves.
 TEST(LabMemoryCheck, TheRecordedRequestsOfALineComeBackCutToTheFirstSixtyFour) {
   const Exercise& naive = *find_exercise("matmul");
   const CheckVerdict v = check_submission(naive, naive.solution, memory_options());
@@ -262,30 +264,50 @@ TEST(LabMemoryCheck, TheRecordedRequestsOfALineComeBackCutToTheFirstSixtyFour) {
   ASSERT_TRUE(v.memory.has_value());
   const MemoryReply& reply = v.memory->reply;
   ASSERT_EQ(reply.row_requests.size(), reply.table.rows.size());
-  EXPECT_TRUE(reply.requests_cut()) << "4 blocks × 8 warps × 300 loads of A";
-  const auto a = std::find_if(reply.arrays.begin(), reply.arrays.end(),
-                              [](const MemoryReply::RecordedArray& r) { return r.argument == 0; });
+  EXPECT_TRUE(reply.requests_cut()) << "4 blocks × 8 warps × 300 loads of A and of B";
+  const auto array = [&](int argument) {
+    return std::find_if(
+        reply.arrays.begin(), reply.arrays.end(),
+        [&](const MemoryReply::RecordedArray& r) { return r.argument == argument; });
+  };
+  const auto a = array(0);
+  const auto b = array(1);
   ASSERT_NE(a, reply.arrays.end());
+  ASSERT_NE(b, reply.arrays.end());
   EXPECT_EQ(a->rows, 257);
   EXPECT_EQ(a->cols, 300);
   EXPECT_EQ(a->address % 256, 0u) << "aligned as cudaMalloc aligns";
-  std::optional<std::size_t> load_of_a;
+  std::optional<std::size_t> load;
   for (std::size_t i = 0; i < reply.table.rows.size(); ++i) {
     const memory::LineTotals& row = reply.table.rows[i];
-    if (row.kind == AccessKind::kLoad && reply.row_argument[i] == 0) load_of_a = i;
+    if (row.kind == AccessKind::kLoad && row.space == MemorySpace::kGlobal) load = i;
   }
-  ASSERT_TRUE(load_of_a);
-  const std::vector<memory::WarpRequest>& requests = reply.row_requests[*load_of_a];
+  ASSERT_TRUE(load);
+  EXPECT_EQ(reply.row_argument[*load], MemoryReply::kSeveralArrays);
+  const std::vector<memory::WarpRequest>& requests = reply.row_requests[*load];
   ASSERT_EQ(requests.size(), MemoryReply::kRequestsPerRow);
-  EXPECT_GT(reply.table.rows[*load_of_a].requests, requests.size());
-  const memory::WarpRequest& first = requests.front();
-  EXPECT_EQ(first.block, 0u);
-  EXPECT_EQ(first.warp, 0u);
-  EXPECT_EQ(first.occurrence, 0u);
-  ASSERT_EQ(first.lanes.size(), 32u);
-  for (const memory::LaneAccess& lane : first.lanes) {
+  EXPECT_GT(reply.table.rows[*load].requests, requests.size());
+  const auto first_in = [&](const MemoryReply::RecordedArray& in) {
+    return std::find_if(requests.begin(), requests.end(), [&](const memory::WarpRequest& r) {
+      return !r.lanes.empty() && r.lanes.front().address - in.address < in.bytes;
+    });
+  };
+  const auto of_a = first_in(*a);
+  const auto of_b = first_in(*b);
+  ASSERT_NE(of_a, requests.end());
+  ASSERT_NE(of_b, requests.end());
+  for (const auto& r : {of_a, of_b}) {
+    EXPECT_EQ(r->block, 0u);
+    EXPECT_EQ(r->warp, 0u);
+    EXPECT_EQ(r->occurrence, 0u);
+    ASSERT_EQ(r->lanes.size(), 32u);
+  }
+  for (const memory::LaneAccess& lane : of_a->lanes) {
     EXPECT_EQ(lane.address, a->address + (lane.lane < 16 ? 0u : 300u * 4u)) << "lane " << lane.lane;
     EXPECT_EQ(lane.bytes, 4u);
+  }
+  for (const memory::LaneAccess& lane : of_b->lanes) {
+    EXPECT_EQ(lane.address, b->address + 4u * (lane.lane % 16)) << "lane " << lane.lane;
   }
 }
 

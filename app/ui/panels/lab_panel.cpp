@@ -336,13 +336,21 @@ void draw_memory(LabController& lab, const LabMemoryState& memory, const Fonts& 
     }
     ImGui::PopID();
   }
+  // The picture sits under the list, often below the fold of this column: after a click, the
+  // next frame scrolls it into view (ImGui's own storage keeps the wish for one frame).
+  const ImGuiID scroll_to_picture = ImGui::GetID("scroll_to_picture");
   if (clicked_line) {
     lab.select_memory_line(*clicked_line);
+    ImGui::GetStateStorage()->SetBool(scroll_to_picture, true);
     return;  // the new line's picture from the next frame
   }
   if (memory.line < memory.lines.size()) {
     ImGui::Spacing();
     const lab::MemoryLine& selected = memory.lines[memory.line];
+    if (ImGui::GetStateStorage()->GetBool(scroll_to_picture)) {
+      ImGui::SetScrollHereY(0.0f);
+      ImGui::GetStateStorage()->SetBool(scroll_to_picture, false);
+    }
     ImGui::Text("Line %d, %s:", selected.line, selected.access.c_str());
     if (memory.request) {
       const RequestStep pressed = draw_memory_request(*memory.request);

@@ -15,7 +15,7 @@
 
 #include "core/color_scheme.hpp"
 #include "draw_colors.hpp"
-#include "panels.hpp"
+#include "theme.hpp"
 
 namespace tl::ui {
 namespace {
