@@ -136,6 +136,7 @@ RequestStep draw_memory_request(const MemoryRequestView& view) {
   std::vector<float> target_x(p.targets.size(), 0.0f);
   float target_w = box;
   float bottom = targets_y + lane_h;
+  std::string caption;  // what the row of targets is, under it
   if (global) {
     // Sectors by address, a gap between 128-byte lines, so that "4 sectors of one line" and "32
     // sectors of 32 lines" read at a glance.
@@ -188,12 +189,10 @@ RequestStep draw_memory_request(const MemoryRequestView& view) {
                              : p.targets.size() == 1 ? " (" + view.target_labels.front() + ")"
                                                      : " (" + view.target_labels.front() + " to " +
                                                            view.target_labels.back() + ")";
-    draw->AddText({origin.x, bracket_y + 3.0f}, muted,
-                  (std::to_string(p.actual) + (p.actual == 1 ? " sector" : " sectors") +
-                   " of 32 bytes" + span + ", in " + std::to_string(p.lines) +
-                   (p.lines == 1 ? " line" : " lines") + " of 128 bytes (a bar under each)")
-                      .c_str());
-    bottom = bracket_y + 3.0f + label_h;
+    caption = std::to_string(p.actual) + (p.actual == 1 ? " sector" : " sectors") + " of 32 bytes" +
+              span + ", in " + std::to_string(p.lines) + (p.lines == 1 ? " line" : " lines") +
+              " of 128 bytes (a bar under each)";
+    bottom = bracket_y + 3.0f;
   } else {
     // The 32 banks under the lanes, each in the colour of the lanes drawn to it; each distinct
     // word of a bank one box of its stack, so a stack of k is a k-way conflict, served in k
@@ -236,10 +235,10 @@ RequestStep draw_memory_request(const MemoryRequestView& view) {
       }
       bottom = std::max(bottom, stack_bottom);
     }
-    draw->AddText({origin.x, bottom + 3.0f}, muted,
-                  "the 32 banks of shared memory (4-byte words, bank numbers above): a stack of k "
-                  "boxes is k distinct words of one bank, a k-way conflict");
-    bottom += 3.0f + label_h;
+    caption =
+        "the 32 banks of shared memory (4-byte words, bank numbers above): a stack of k boxes is "
+        "k distinct words of one bank, a k-way conflict";
+    bottom += 3.0f;
   }
 
   // A line from each active lane to its target, in the target's colour.
@@ -252,6 +251,9 @@ RequestStep draw_memory_request(const MemoryRequestView& view) {
     draw->AddLine(from, to, target_color(lane.target, 0.9f), 1.5f);
   }
   ImGui::Dummy({32.0f * cell, bottom - origin.y});
+  // Wrapped under the picture: in a narrow column (the Lab's) a caption on one line would run
+  // past its edge.
+  wrapped(palette().muted, caption);
   if (!hovered.empty()) tooltip(hovered);
   return pressed;
 }
