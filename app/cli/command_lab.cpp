@@ -209,6 +209,9 @@ void print_verdict(const lab::Exercise& exercise, const lab::CheckVerdict& verdi
       out << "memory: not recorded: " << verdict.memory->unavailable << "\n";
     }
     for (const lab::MemoryNote& note : verdict.memory->notes) out << "note: " << note.text << "\n";
+    for (const lab::LoadBudgetNote& budget : verdict.memory->budgets) {
+      out << "note: " << budget.text << "\n";
+    }
   }
 }
 

@@ -93,6 +93,13 @@ void print_memory_table(const lab::Exercise& exercise, std::string_view source,
         << conflicts << "\n";
   }
   if (table.rows.empty()) out << "  (no accesses to the kernel's arrays or shared memory)\n";
+  if (!findings.budgets.empty()) {
+    out << "access budget (global loads per element of each input array, per block):\n";
+    for (const lab::LoadBudgetNote& budget : findings.budgets) {
+      out << "  " << std::left << std::setw(10) << budget.array << std::right << std::setw(8)
+          << lab::per_request_text(budget.loads_per_element) << "  " << budget.text << "\n";
+    }
+  }
   if (findings.reply.dropped_accesses > 0) {
     out << "  (" << findings.reply.dropped_accesses
         << " further accesses not counted: the kernel's parameters and other memory outside "
@@ -105,7 +112,7 @@ void print_memory_csv(const lab::Exercise& exercise, std::string_view source,
   out << "line,source,access,space,array,requests,requests_metric,sectors,sectors_metric,"
          "sectors_per_request,ideal_sectors_per_request,wavefronts,wavefronts_metric,"
          "bank_conflicts,bank_conflicts_metric,worst_conflict_degree,recorded_blocks,grid_blocks,"
-         "extrapolated,figures\n";
+         "extrapolated,figures,loads_per_element\n";
   const memory::MemoryTable& table = findings.reply.table;
   for (std::size_t i = 0; i < table.rows.size(); ++i) {
     const LineTotals& row = table.rows[i];
@@ -125,7 +132,12 @@ void print_memory_csv(const lab::Exercise& exercise, std::string_view source,
     }
     out << (global ? "" : std::to_string(row.worst_conflict_degree)) << "," << table.recorded_blocks
         << "," << table.grid_blocks << "," << (table.extrapolated() ? "true" : "false") << ","
-        << csv_field(figures(findings)) << "\n";
+        << csv_field(figures(findings)) << ",";
+    // The access budget of the input array the row loads, on each of its load rows.
+    if (const lab::LoadBudgetNote* budget = lab::row_budget(findings, i)) {
+      out << fixed(budget->loads_per_element);
+    }
+    out << "\n";
   }
 }
 
@@ -162,10 +174,25 @@ json memory_json(const lab::Exercise& exercise, std::string_view source,
       metrics[names.bank_conflicts] = row.bank_conflicts();
     }
     r["metrics"] = metrics;
+    if (const lab::LoadBudgetNote* budget = lab::row_budget(findings, i)) {
+      r["loads_per_element"] = budget->loads_per_element;
+    }
     if (i < findings.notes.size()) r["note"] = findings.notes[i].text;
     rows.push_back(std::move(r));
   }
+  json budgets = json::array();
+  for (const lab::LoadBudgetNote& budget : findings.budgets) {
+    json b{{"array", budget.array},
+           {"argument", budget.argument},
+           {"loads_per_element", budget.loads_per_element},
+           {"blocks", budget.blocks},
+           {"within_budget", budget.within},
+           {"note", budget.text}};
+    if (budget.expected) b["expected_loads_per_element"] = *budget.expected;
+    budgets.push_back(std::move(b));
+  }
   return {{"scope", lab::memory_scope_label(findings)},
+          {"budgets", budgets},
           {"case", findings.case_label},
           {"launch", lab::launch_text(findings.launch)},
           {"recorded_blocks", table.recorded_blocks},

@@ -7,8 +7,9 @@
 //
 // A compile with record_memory makes the memory-recording build alone; a run with it records the
 // kernel's accesses to its arrays and shared memory and answers with the per-line table
-// (lab_protocol.hpp, MemoryReply), counted here by core/memory so that only the table, not every
-// lane's records, crosses the pipe.
+// (lab_protocol.hpp, MemoryReply), counted here by core/memory so that only the table, each
+// line's first requests and each array's loads per element, not every lane's records, cross the
+// pipe.
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -27,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/memory/load_budget.hpp"
 #include "core/memory/memory_model.hpp"
 #include "core/memory/warp_requests.hpp"
 #include "core/user_files.hpp"
@@ -103,6 +105,29 @@ std::vector<int> row_arguments(
     arguments.push_back(it == argument_of.end() ? MemoryReply::kNoArray : it->second);
   }
   return arguments;
+}
+
+// Each row's first requests (MemoryReply::kRequestsPerRow), in recorded order, for the picture.
+std::vector<std::vector<memory::WarpRequest>> row_requests(
+    const std::vector<memory::WarpRequest>& requests, const std::vector<int>& site_lines,
+    const memory::MemoryTable& table) {
+  using Key = std::tuple<int, memory::MemorySpace, memory::AccessKind>;
+  std::map<Key, std::size_t> row_of;
+  for (std::size_t i = 0; i < table.rows.size(); ++i) {
+    const memory::LineTotals& row = table.rows[i];
+    row_of.emplace(Key{row.line, row.space, row.kind}, i);
+  }
+  std::vector<std::vector<memory::WarpRequest>> kept(table.rows.size());
+  for (const memory::WarpRequest& request : requests) {
+    if (request.lanes.empty()) continue;
+    const int line = request.site < site_lines.size() ? site_lines[request.site] : 0;
+    const auto it = row_of.find(Key{line, request.space, request.kind});
+    if (it == row_of.end() || kept[it->second].size() >= MemoryReply::kRequestsPerRow) continue;
+    memory::WarpRequest copy = request;
+    copy.site = 0;  // the worker's numbering; the row says where
+    kept[it->second].push_back(std::move(copy));
+  }
+  return kept;
 }
 
 class EmulatorWorkerBackend final : public WorkerBackend {
@@ -270,6 +295,19 @@ class EmulatorWorkerBackend final : public WorkerBackend {
       memory.table = memory::tabulate_by_line(requests, recorded->site_lines,
                                               recorded->recorded_blocks, recorded->grid_blocks);
       memory.row_argument = row_arguments(*recorded, memory.table, arrays);
+      memory.row_requests = row_requests(requests, recorded->site_lines, memory.table);
+      std::vector<memory::ArrayExtent> extents;
+      for (const auto& [index, range] : arrays) {
+        extents.push_back({range.address, range.bytes,
+                           request.arguments[static_cast<std::size_t>(index)].element_bytes});
+      }
+      const std::vector<memory::LoadBudget> loads =
+          memory::load_budgets(recorded->records, extents);
+      for (std::size_t a = 0; a < arrays.size(); ++a) {
+        const WireArgument& wire = request.arguments[static_cast<std::size_t>(arrays[a].first)];
+        memory.arrays.push_back({arrays[a].first, extents[a].address, extents[a].bytes,
+                                 extents[a].element_bytes, wire.rows, wire.cols, loads[a]});
+      }
       memory.lines_note = recorded->lines_note;
       memory.dropped_accesses = recorded->dropped_accesses;
       reply.memory = std::move(memory);

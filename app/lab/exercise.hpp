@@ -113,6 +113,17 @@ struct Exercise {
   // (the worker's RunRequest::library, e.g. "cublas-sgemm"); empty: none.
   std::string library_reference;
 
+  // What a good solution's blocks load per element of an input array from global memory, and
+  // how it gets there (memory::load_budgets): phrases the access-budget hint beside a passing
+  // kernel's own figure ("through 16 × 16 shared-memory tiles it needs about 1"). A hint, never a
+  // check. Empty: the figure alone.
+  struct AccessBudget {
+    std::string array;  // the input parameter's name
+    double loads_per_element = 1.0;
+    std::string how;  // "through 16 × 16 shared-memory tiles"
+  };
+  std::vector<AccessBudget> access_budgets;
+
   std::string statement;  // markdown
   std::string starter;
   std::string solution;

@@ -429,6 +429,7 @@ MemoryFindings record_memory_findings(const Exercise& exercise, std::string_view
   }
   findings.reply = std::move(*reply->memory);
   findings.notes = memory_notes(exercise, findings.reply);
+  findings.budgets = load_budget_notes(exercise, findings.reply);
   return findings;
 }
 

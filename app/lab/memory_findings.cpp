@@ -1,5 +1,6 @@
 #include "lab/memory_findings.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -85,6 +86,60 @@ std::vector<MemoryNote> memory_notes(const Exercise& exercise, const MemoryReply
     notes.push_back(std::move(note));
   }
   return notes;
+}
+
+std::vector<LoadBudgetNote> load_budget_notes(const Exercise& exercise, const MemoryReply& reply) {
+  std::vector<LoadBudgetNote> notes;
+  for (std::size_t p = 0; p < exercise.parameters.size(); ++p) {
+    const ParameterSpec& parameter = exercise.parameters[p];
+    if (parameter.kind != ParameterKind::kInputArray) continue;
+    const auto recorded = std::find_if(
+        reply.arrays.begin(), reply.arrays.end(),
+        [&](const MemoryReply::RecordedArray& a) { return a.argument == static_cast<int>(p); });
+    if (recorded == reply.arrays.end() || recorded->loads.blocks == 0) continue;
+    LoadBudgetNote note;
+    note.argument = static_cast<int>(p);
+    note.array = parameter.name;
+    note.loads_per_element = recorded->loads.loads_per_element();
+    note.blocks = recorded->loads.blocks;
+    const Exercise::AccessBudget* budget = nullptr;
+    for (const Exercise::AccessBudget& b : exercise.access_budgets) {
+      if (b.array == parameter.name) budget = &b;
+    }
+    if (budget != nullptr) note.expected = budget->loads_per_element;
+    // A tenth over the budget is still within it: blocks at the data's edge load a little
+    // differently, and the figure is printed to a tenth.
+    const double limit = note.expected.value_or(1.0);
+    note.within = note.loads_per_element <= limit * 1.1 + 1e-9;
+    const std::string times = std::round(note.loads_per_element * 10.0) == 10.0
+                                  ? std::string("once")
+                                  : per_request_text(note.loads_per_element) + " times";
+    note.text = "each block reads each element of `" + parameter.name + "` it uses " + times +
+                " from global memory (on average over the " + std::to_string(note.blocks) +
+                (note.blocks == 1 ? " recorded block)" : " recorded blocks)");
+    if (budget != nullptr && note.within) {
+      note.text += ", within the budget: " + budget->how + " it needs about " +
+                   per_request_text(budget->loads_per_element);
+    } else if (budget != nullptr) {
+      note.text +=
+          "; " + budget->how + " it needs about " + per_request_text(budget->loads_per_element);
+    }
+    notes.push_back(std::move(note));
+  }
+  return notes;
+}
+
+const LoadBudgetNote* row_budget(const MemoryFindings& findings, std::size_t row) {
+  const std::vector<LineTotals>& rows = findings.reply.table.rows;
+  if (row >= rows.size() || rows[row].space != MemorySpace::kGlobal ||
+      rows[row].kind != AccessKind::kLoad || row >= findings.reply.row_argument.size()) {
+    return nullptr;
+  }
+  const int argument = findings.reply.row_argument[row];
+  for (const LoadBudgetNote& note : findings.budgets) {
+    if (note.argument == argument) return &note;
+  }
+  return nullptr;
 }
 
 std::string memory_scope_label(const MemoryFindings& findings) {

@@ -5,6 +5,7 @@
 // line 5"). Notes teach; they never fail a check. The same findings serve the Lab tab,
 // `threadlab lab check --memory` and its CSV and JSON.
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,21 @@ struct MemoryNote {
   bool ideal = false;  // the line moves the fewest sectors, or has no bank conflict
 };
 
+// An input array's access budget: how many times, on average over the recorded blocks, a block
+// loaded each element of it that it used (core/memory/load_budget.hpp), in words: "each block
+// reads each element of `A` it uses 15.7 times from global memory (on average over the 4 recorded
+// blocks); through 16 × 16 shared-memory tiles it needs about 1". A note, never a failed check.
+struct LoadBudgetNote {
+  int argument = 0;   // the kernel parameter's index
+  std::string array;  // its name
+  double loads_per_element = 0.0;
+  std::uint64_t blocks = 0;        // recorded blocks that loaded it
+  std::optional<double> expected;  // the exercise's budget (Exercise::access_budgets), if stated
+  // Within the exercise's budget (to a tenth of it); where none is stated, at most once.
+  bool within = false;
+  std::string text;
+};
+
 struct MemoryFindings {
   std::string unavailable;  // why there is no table; empty: there is one
   std::string case_label;   // the case recorded (the example case)
@@ -29,7 +45,8 @@ struct MemoryFindings {
   // GPU's counters.
   bool beside_gpu = false;
   MemoryReply reply;
-  std::vector<MemoryNote> notes;  // one per row of reply.table, in its order
+  std::vector<MemoryNote> notes;        // one per row of reply.table, in its order
+  std::vector<LoadBudgetNote> budgets;  // one per input array the recorded blocks loaded
 };
 
 // What row `row` of the table touches, for people: "`in`", "shared memory", "several arrays".
@@ -39,6 +56,14 @@ struct MemoryFindings {
 // One note per row of the table.
 [[nodiscard]] std::vector<MemoryNote> memory_notes(const Exercise& exercise,
                                                    const MemoryReply& reply);
+
+// One note per input array of the exercise that the recorded blocks loaded, in parameter order.
+[[nodiscard]] std::vector<LoadBudgetNote> load_budget_notes(const Exercise& exercise,
+                                                            const MemoryReply& reply);
+
+// The budget note of the array a row's loads touch; null for stores, shared memory, several arrays
+// or an array that is not an input.
+[[nodiscard]] const LoadBudgetNote* row_budget(const MemoryFindings& findings, std::size_t row);
 
 // What the counts stand for: "every warp of all 64 blocks of n = 4096 <<<64, 256>>>: exact" or
 // "every warp of 4 of 4096 blocks of ...: counts are those blocks'; the grid's are about 1024×

@@ -27,6 +27,58 @@ bool judged(lab::Outcome outcome) {
          outcome == lab::Outcome::kCompileError;
 }
 
+// The exercise's arrays where the recording's worker had them, named as its parameters.
+std::vector<MemoryViewArray> recorded_arrays(const lab::Exercise& exercise,
+                                             const lab::MemoryReply& reply) {
+  std::vector<MemoryViewArray> arrays;
+  for (const lab::MemoryReply::RecordedArray& a : reply.arrays) {
+    if (a.argument < 0 || static_cast<std::size_t>(a.argument) >= exercise.parameters.size()) {
+      continue;
+    }
+    const lab::ParameterSpec& parameter = exercise.parameters[static_cast<std::size_t>(a.argument)];
+    arrays.push_back(
+        {parameter.name, a.address, a.bytes, a.element_bytes, parameter.matrix ? a.cols : 0});
+  }
+  return arrays;
+}
+
+// Request `index` of the selected line, or its first full warp's where `index` is none; or why
+// the line has no picture.
+void select_memory_view(LabMemoryState& memory, const lab::Exercise& exercise,
+                        const lab::MemoryFindings& findings, std::optional<std::size_t> index) {
+  memory.request.reset();
+  memory.no_picture.clear();
+  const lab::MemoryReply& reply = findings.reply;
+  if (memory.line >= reply.table.rows.size()) return;
+  const memory::LineTotals& row = reply.table.rows[memory.line];
+  const std::vector<memory::WarpRequest>* requests =
+      memory.line < reply.row_requests.size() ? &reply.row_requests[memory.line] : nullptr;
+  if (requests == nullptr || requests->empty()) {
+    memory.no_picture = "No request of this line came back to be drawn.";
+    return;
+  }
+  if (!index) {
+    std::vector<std::size_t> lanes;
+    for (const memory::WarpRequest& r : *requests) lanes.push_back(r.lanes.size());
+    index = request_to_draw_first(lanes);
+  }
+  const std::size_t chosen = std::min(*index, requests->size() - 1);
+  const std::vector<MemoryViewArray> arrays = recorded_arrays(exercise, reply);
+  MemoryRequestContext context;
+  context.config = {findings.launch.grid, findings.launch.block};
+  context.arrays = arrays;
+  context.line = row.line;
+  context.access =
+      memory.line < memory.lines.size() ? memory.lines[memory.line].access : std::string("access");
+  memory.request = memory_request_view((*requests)[chosen], context, chosen, requests->size());
+  if (requests->size() < row.requests) {
+    memory.request->cut = "The first " + std::to_string(requests->size()) + " of this line's " +
+                          std::to_string(row.requests) +
+                          " requests in the recorded blocks came back to be drawn; the figures "
+                          "count them all.";
+  }
+}
+
 }  // namespace
 
 struct LabController::Session {
@@ -407,6 +459,8 @@ void LabController::receive(lab::CheckVerdict verdict, const std::string& exerci
   if (verdict.memory && verdict.memory->unavailable.empty()) {
     s.memory.lines = lab::memory_lines(*s.exercise, source, *verdict.memory);
     s.memory.scope = lab::memory_scope_label(*verdict.memory);
+    s.memory.budgets = verdict.memory->budgets;
+    select_memory_view(s.memory, *s.exercise, *verdict.memory, std::nullopt);
   } else if (verdict.memory) {
     s.memory.unavailable = "Not recorded: " + verdict.memory->unavailable;
   } else if (!verdict.run_only && verdict.outcome != lab::Outcome::kPassed) {
@@ -428,6 +482,22 @@ void LabController::receive(lab::CheckVerdict verdict, const std::string& exerci
     refresh_current();
     build_mapping();
   }
+}
+
+void LabController::select_memory_line(std::size_t index) {
+  Session* s = current_session();
+  if (s == nullptr || !s->verdict || !s->verdict->memory) return;
+  if (index >= s->memory.lines.size()) return;
+  s->memory.line = index;
+  select_memory_view(s->memory, *s->exercise, *s->verdict->memory, std::nullopt);
+  state_.memory = s->memory;
+}
+
+void LabController::select_memory_request(std::size_t index) {
+  Session* s = current_session();
+  if (s == nullptr || !s->verdict || !s->verdict->memory || !s->memory.request) return;
+  select_memory_view(s->memory, *s->exercise, *s->verdict->memory, index);
+  state_.memory = s->memory;
 }
 
 void LabController::show_case(std::size_t index) {

@@ -113,6 +113,11 @@ class LabController {
     return mapping_->read_pixels();
   }
 
+  // The Memory panel: the access line whose requests are drawn (its first full warp's first), and
+  // which of the line's requests (clamped to those that came back).
+  void select_memory_line(std::size_t index);
+  void select_memory_request(std::size_t index);
+
   // Once per frame: autosave when due, the check's progress and its verdict.
   void update();
   // Saves the current source now if it changed (leaving an exercise, closing the app).

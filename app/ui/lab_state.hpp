@@ -18,6 +18,7 @@
 #include "core/trace.hpp"
 #include "lab/lab_check.hpp"
 #include "mapping_camera.hpp"
+#include "memory_request_view.hpp"
 
 namespace tl::ui {
 
@@ -63,12 +64,18 @@ struct LabCheckProgress {
   double seconds = 0;  // since it started, refreshed every frame
 };
 
-// The Memory panel: a passing kernel's access lines with their badges, worked out by the
-// controller from the verdict's memory findings (lab/memory_findings.hpp) when it arrives.
+// The Memory panel: a passing kernel's access lines with their badges and its access budgets,
+// worked out by the controller from the verdict's memory findings (lab/memory_findings.hpp) when
+// it arrives, and one warp's request of the selected line laid out for its picture, as the lesson
+// workspace's Memory tab draws it (memory_request_view.hpp).
 struct LabMemoryState {
   std::vector<lab::MemoryLine> lines;
   std::string scope;        // what was recorded, whether extrapolated, whose model
   std::string unavailable;  // why there is no table (also: "recorded once a check passes")
+  std::vector<lab::LoadBudgetNote> budgets;  // per input array: loads per element per block
+  std::size_t line = 0;                      // the selected line (index into lines)
+  std::optional<MemoryRequestView> request;  // one of its requests, drawn
+  std::string no_picture;                    // why the selected line has none, if it has none
 };
 
 struct LabState {

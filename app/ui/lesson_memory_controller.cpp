@@ -27,38 +27,11 @@ std::string fixed(double value) {
   return text;
 }
 
-// A block's or thread's position in as many dimensions as its extent has: "(3, 0)" in a 2D grid.
-std::string dim_text(const Dim3& d, const Dim3& extent) {
-  if (extent.z > 1) {
-    return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) +
-           ")";
-  }
-  if (extent.y > 1) return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ")";
-  return std::to_string(d.x);
-}
-
-std::string ordinal(std::uint32_t n) {
-  const std::uint32_t tens = n % 100;
-  const char* suffix = (tens >= 11 && tens <= 13) ? "th"
-                       : n % 10 == 1              ? "st"
-                       : n % 10 == 2              ? "nd"
-                       : n % 10 == 3              ? "rd"
-                                                  : "th";
-  return std::to_string(n) + suffix;
-}
-
 const char* space_name(memory::MemorySpace space) {
   return space == memory::MemorySpace::kGlobal ? "global" : "shared";
 }
 const char* kind_name(memory::AccessKind kind) {
   return kind == memory::AccessKind::kLoad ? "load" : "store";
-}
-
-const MemoryTabArray* array_at(const MemoryTabKernel& kernel, std::uint64_t address) {
-  for (const MemoryTabArray& a : kernel.arrays) {
-    if (address - a.address < a.bytes) return &a;
-  }
-  return nullptr;
 }
 
 // The source line a request's site is on (0: unknown), as the table counts it.
@@ -95,7 +68,8 @@ MemoryTabKernel memory_tab_kernel(lab::LessonKernelMemory k) {
                               : ", exact");
   kernel.note = k.note;
   for (const lab::LessonKernelMemory::Array& a : k.arrays) {
-    kernel.arrays.push_back({a.name, a.address, a.bytes});
+    // The lessons' recorded arrays are floats (memory::KernelArgument::kFloatArray).
+    kernel.arrays.push_back({a.name, a.address, a.bytes, sizeof(float), 0});
   }
   for (std::size_t i = 0; i < k.table.rows.size(); ++i) {
     const memory::LineTotals& totals = k.table.rows[i];
@@ -116,7 +90,7 @@ MemoryTabKernel memory_tab_kernel(lab::LessonKernelMemory k) {
       }
       row.requests.push_back(r);
       if (request.space == memory::MemorySpace::kShared) continue;
-      const MemoryTabArray* a = array_at(kernel, request.lanes.front().address);
+      const MemoryTabArray* a = array_at(kernel.arrays, request.lanes.front().address);
       const std::string name = a != nullptr ? a->name : "an array outside the kernel's";
       if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
     }
@@ -131,90 +105,15 @@ MemoryTabKernel memory_tab_kernel(lab::LessonKernelMemory k) {
   return kernel;
 }
 
-namespace {
-
-std::string element_text(const MemoryTabKernel& kernel, memory::MemorySpace space,
-                         std::uint64_t address) {
-  if (space == memory::MemorySpace::kShared) {
-    return "shared byte " + std::to_string(address) + " (word " +
-           std::to_string(address / memory::kBankWordBytes) + ", bank " +
-           std::to_string(memory::shared_bank(address)) + ")";
-  }
-  const MemoryTabArray* a = array_at(kernel, address);
-  if (a == nullptr) return "an address outside the kernel's arrays";
-  // The lessons' recorded arrays are floats (memory::KernelArgument::kFloatArray).
-  return a->name + "[" + std::to_string((address - a->address) / sizeof(float)) + "]";
-}
-
-// "a[8…15]": the elements of `array` a 32-byte sector holds.
-std::string sector_label(const MemoryTabKernel& kernel, std::uint64_t sector) {
-  const std::uint64_t begin = sector * memory::kSectorBytes;
-  const MemoryTabArray* a = array_at(kernel, begin);
-  if (a == nullptr) return "sector " + std::to_string(sector);
-  const std::uint64_t first = (begin - a->address) / sizeof(float);
-  const std::uint64_t end = std::min(begin + memory::kSectorBytes, a->address + a->bytes);
-  const std::uint64_t last = (end - a->address) / sizeof(float) - 1;
-  return a->name + "[" + std::to_string(first) + "…" + std::to_string(last) + "]";
-}
-
-}  // namespace
-
 MemoryRequestView memory_request_view(const MemoryTabKernel& kernel, const MemoryTabRow& row,
                                       std::size_t index) {
-  MemoryRequestView view;
-  view.index = index;
-  view.count = row.requests.size();
-  const memory::WarpRequest& request = kernel.requests[row.requests[index]];
-  view.picture = memory::request_picture(request);
-  const Dim3 block = kernel.config.grid.unlinear(request.block);
-  for (const memory::PictureLane& lane : view.picture.lanes) {
-    view.lanes.push_back(
-        {block, kernel.config.block.unlinear(std::uint64_t{request.warp} * 32 + lane.lane),
-         element_text(kernel, request.space, lane.address)});
-  }
-  const bool global = request.space == memory::MemorySpace::kGlobal;
-  for (const memory::PictureTarget& target : view.picture.targets) {
-    view.target_labels.push_back(global ? sector_label(kernel, target.id)
-                                        : "bank " + std::to_string(target.id));
-  }
-  std::string what = row.access;
-  if (global) {
-    const MemoryTabArray* a = array_at(kernel, request.lanes.front().address);
-    if (a != nullptr) {
-      what = std::string(request.kind == memory::AccessKind::kLoad ? "load of " : "store to ") +
-             a->name;
-    }
-  }
-  view.title = "block " + dim_text(block, kernel.config.grid) + ", warp " +
-               std::to_string(request.warp) + ", the " + ordinal(request.occurrence + 1) +
-               " time through line " + std::to_string(row.totals.line) + ": " + what + " (" +
-               std::to_string(request.lanes.size()) + " active lanes)";
-  const memory::RequestPicture& p = view.picture;
-  if (global) {
-    const memory::GlobalRequestCost cost = memory::global_request_cost(request.lanes);
-    view.summary = std::to_string(p.actual) + (p.actual == 1 ? " sector in " : " sectors in ") +
-                   std::to_string(p.lines) + (p.lines == 1 ? " line: " : " lines: ") +
-                   std::to_string(cost.bytes_moved()) + " bytes moved for " +
-                   std::to_string(cost.distinct_bytes) + " bytes used; the ideal is " +
-                   std::to_string(p.ideal) + (p.ideal == 1 ? " sector" : " sectors");
-    if (p.actual > p.ideal && p.ideal > 0) {
-      view.summary += " (" + lab::per_request_text(static_cast<double>(p.actual) / p.ideal) +
-                      "× the bytes needed)";
-    }
-  } else {
-    view.summary = std::to_string(p.actual) + (p.actual == 1 ? " wavefront" : " wavefronts") +
-                   ", the ideal " + std::to_string(p.ideal);
-    if (p.conflict_degree > 1) {
-      view.summary += ": a " + std::to_string(p.conflict_degree) +
-                      "-way bank conflict (distinct words of one bank are served one after "
-                      "another)";
-    } else if (p.broadcast) {
-      view.summary += ": every lane reads one word, a broadcast, no conflict";
-    } else {
-      view.summary += ": no bank conflict";
-    }
-  }
-  return view;
+  MemoryRequestContext context;
+  context.config = kernel.config;
+  context.arrays = kernel.arrays;
+  context.line = row.totals.line;
+  context.access = row.access;
+  return memory_request_view(kernel.requests[row.requests[index]], context, index,
+                             row.requests.size());
 }
 
 struct LessonMemoryController::Job {
@@ -418,16 +317,9 @@ void LessonMemoryController::select_request_of_row() {
   if (state_.row >= kernel.rows.size()) return;
   const MemoryTabRow& row = kernel.rows[state_.row];
   if (row.requests.empty()) return;
-  // A full warp's request first: the 32 lanes are what the picture is about (a partial warp at the
-  // data's edge comes later in the recording, or not at all).
-  std::size_t chosen = 0;
-  for (std::size_t i = 0; i < row.requests.size(); ++i) {
-    if (kernel.requests[row.requests[i]].lanes.size() == 32) {
-      chosen = i;
-      break;
-    }
-  }
-  select_request(chosen);
+  std::vector<std::size_t> lanes;
+  for (const std::size_t r : row.requests) lanes.push_back(kernel.requests[r].lanes.size());
+  select_request(request_to_draw_first(lanes));
 }
 
 void LessonMemoryController::select_request(std::size_t index) {

@@ -1,7 +1,7 @@
 #pragma once
 // What the lesson workspace's Memory tab shows, as plain data: the lesson's kernels recorded on
 // the emulator (lab/lesson_memory.hpp), each one's per-line table, and one warp's request of the
-// selected line laid out for its picture (core/memory/request_picture.hpp). The controller
+// selected line laid out for its picture (memory_request_view.hpp). The controller
 // (lesson_memory_controller.hpp) writes it; the panel (panels/memory_panel.cpp) only draws it.
 
 #include <cstdint>
@@ -15,6 +15,7 @@
 #include "core/memory/memory_model.hpp"
 #include "core/memory/request_picture.hpp"
 #include "core/memory/warp_requests.hpp"
+#include "memory_request_view.hpp"
 
 namespace tl::ui {
 
@@ -30,11 +31,7 @@ struct MemoryTabRow {
 };
 
 // Where a kernel array lay during the recording, to name the element a lane touched.
-struct MemoryTabArray {
-  std::string name;
-  std::uint64_t address = 0;
-  std::uint64_t bytes = 0;
-};
+using MemoryTabArray = MemoryViewArray;
 
 struct MemoryTabKernel {
   std::string label;   // the lesson's name for it: "x → column (coalesced)"
@@ -47,24 +44,6 @@ struct MemoryTabKernel {
   std::vector<MemoryTabRow> rows;
   std::vector<memory::WarpRequest> requests;
   std::vector<MemoryTabArray> arrays;
-};
-
-// A lane of the drawn request, for its hover.
-struct MemoryLaneInfo {
-  Dim3 block;
-  Dim3 thread;
-  std::string element;  // "a[4160]", "shared byte 132"
-};
-
-// The request of the selected line that is drawn: one warp's lanes onto sectors or banks.
-struct MemoryRequestView {
-  std::size_t index = 0;  // among the selected row's requests
-  std::size_t count = 0;  // the row's requests
-  std::string title;      // "block (0, 0), warp 0, 1st time on line 22: loads of a"
-  std::string summary;    // "32 sectors for 128 bytes used (ideal 4): 8× the bytes needed"
-  memory::RequestPicture picture;
-  std::vector<MemoryLaneInfo> lanes;       // parallel to picture.lanes
-  std::vector<std::string> target_labels;  // parallel to picture.targets: "a[8…15]", "bank 5"
 };
 
 struct LessonMemoryState {

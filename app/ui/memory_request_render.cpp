@@ -10,6 +10,7 @@
 
 #include "headless_ui.hpp"
 #include "lesson_memory_controller.hpp"
+#include "panels/memory_request_drawing.hpp"
 #include "panels/panels.hpp"
 
 namespace tl::ui {

@@ -4,6 +4,7 @@
 // 2 for a bad command line.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -149,6 +150,87 @@ TEST(CliLabMemory, JsonAndTableOfThePaddedTileShowNoConflict) {
   EXPECT_THAT(table.out, HasSubstr("recorded every warp of 4 of 36 blocks"));
   EXPECT_THAT(table.out, HasSubstr("(extrapolated"));
   EXPECT_THAT(table.out, HasSubstr("note: your loads of `in` move"));
+}
+
+std::vector<std::string> matmul_args(const std::string& exercise, const std::string& file,
+                                     const std::string& format) {
+  return {"lab",      "check",    file,   "--exercise",   exercise,       "--backend", "emulator",
+          "--memory", "--format", format, "--no-compare", "--timeout-ms", "60000"};
+}
+
+// The access budget of the naive matrix product (each block loads each element of A and B it
+// uses about 16 times: tests/lab/test_memory_check.cpp works the 15.7 out): JSON's "budgets",
+// the table's section and the note. Its one load line, `sum += A(row, k) * B(k, col)`, loads both
+// arrays, so that row carries no figure of its own.
+TEST(CliLabMemory, TheNaiveProductsAccessBudgetIsInTheJsonAndTheTable) {
+  const KernelFile file(run_threadlab({"lab", "solution", "matmul"}).out);
+  const ProcessResult json_run = run_threadlab(matmul_args("matmul", file.path(), "json"));
+  ASSERT_TRUE(json_run.exited) << json_run.describe();
+  ASSERT_EQ(json_run.exit_code, 0) << json_run.describe();
+  const nlohmann::json memory = nlohmann::json::parse(json_run.out).at("memory");
+  const nlohmann::json& budgets = memory.at("budgets");
+  ASSERT_EQ(budgets.size(), 2u) << memory.dump();
+  EXPECT_EQ(budgets[0].at("array"), "A");
+  EXPECT_EQ(budgets[1].at("array"), "B");
+  for (const nlohmann::json& budget : budgets) {
+    EXPECT_NEAR(budget.at("loads_per_element").get<double>(), 15.69, 0.01) << budget.dump();
+    EXPECT_EQ(budget.at("expected_loads_per_element"), 1.0);
+    EXPECT_FALSE(budget.at("within_budget").get<bool>());
+  }
+  for (const nlohmann::json& row : memory.at("rows")) {
+    EXPECT_FALSE(row.contains("loads_per_element")) << row.dump();
+  }
+
+  const ProcessResult table = run_threadlab(matmul_args("matmul", file.path(), "table"));
+  ASSERT_EQ(table.exit_code, 0) << table.describe();
+  EXPECT_THAT(table.out, HasSubstr("access budget (global loads per element of each input array"));
+  EXPECT_THAT(table.out, HasSubstr("each block reads each element of `A` it uses 15.7 times from "
+                                   "global memory"));
+  EXPECT_THAT(table.out, HasSubstr("through 16 × 16 shared-memory tiles (the next exercise) it "
+                                   "needs about 1"));
+}
+
+// The tiled product loads A and B on lines of their own: CSV's loads_per_element column holds
+// each one's figure, 1 (once per block), on those two rows and nothing on the others; JSON's rows
+// the same.
+TEST(CliLabMemory, TheTiledProductsTileLoadsCarryTheirBudgetInTheCsvColumn) {
+  const KernelFile file(run_threadlab({"lab", "solution", "matmul-tiled"}).out);
+  const ProcessResult csv = run_threadlab(matmul_args("matmul-tiled", file.path(), "csv"));
+  ASSERT_TRUE(csv.exited) << csv.describe();
+  ASSERT_EQ(csv.exit_code, 0) << csv.describe();
+  const std::vector<std::string> lines = split_lines(csv.out);
+  ASSERT_GE(lines.size(), 4u) << csv.out;
+  const std::vector<std::string> header = csv_fields(lines[0]);
+  const auto at = [&](const std::string& name) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  ASSERT_LT(at("loads_per_element"), header.size()) << lines[0];
+  int with_budget = 0;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const std::vector<std::string> row = csv_fields(lines[i]);
+    ASSERT_EQ(row.size(), header.size()) << lines[i];
+    const std::string& budget = row[at("loads_per_element")];
+    const bool input_load = row[at("access")] == "load" && row[at("space")] == "global" &&
+                            (row[at("array")] == "`A`" || row[at("array")] == "`B`");
+    EXPECT_EQ(budget, input_load ? "1.00" : "") << lines[i];
+    with_budget += input_load ? 1 : 0;
+  }
+  EXPECT_EQ(with_budget, 2) << csv.out;
+  EXPECT_THAT(csv.err, HasSubstr("note: each block reads each element of `A` it uses once from "
+                                 "global memory"));
+
+  const ProcessResult json_run = run_threadlab(matmul_args("matmul-tiled", file.path(), "json"));
+  ASSERT_EQ(json_run.exit_code, 0) << json_run.describe();
+  const nlohmann::json memory = nlohmann::json::parse(json_run.out).at("memory");
+  int json_with_budget = 0;
+  for (const nlohmann::json& row : memory.at("rows")) {
+    if (!row.contains("loads_per_element")) continue;
+    ++json_with_budget;
+    EXPECT_EQ(row.at("access"), "load");
+    EXPECT_DOUBLE_EQ(row.at("loads_per_element").get<double>(), 1.0);
+  }
+  EXPECT_EQ(json_with_budget, 2);
+  EXPECT_TRUE(memory.at("budgets").at(0).at("within_budget").get<bool>());
 }
 
 TEST(CliLabMemory, AFailingKernelExitsOneAndCsvWithoutMemoryIsABadCommandLine) {

@@ -591,5 +591,143 @@ TEST_F(LabTabTest, APassingCheckShowsTheMemoryPanelWithABadgePerLine) {
   frames();
 }
 
+// The naive matrix product's findings as a recording of its example case would return them: a
+// load of A whose requests came back cut to the first two (a partial warp, then a full one that
+// reads A[4160] to A[4191], row 13 from column 260 on), a shared-memory load whose lanes are 8
+// words apart (banks 0, 8, 16, 24, eight words each: an 8-way conflict), and A's, B's and C's
+// places; A and B loaded 16 times per element, C not at all (an output).
+lab::MemoryFindings matmul_findings(const lab::Exercise& exercise) {
+  constexpr std::uint64_t kA = 0x7f00'0001'0000;
+  constexpr std::uint64_t kB = 0x7f00'0009'0000;
+  constexpr std::uint64_t kC = 0x7f00'0011'0000;
+  lab::MemoryFindings findings;
+  findings.case_label = "A 257 × 300, B 300 × 129";
+  findings.launch = {{9, 17, 1}, {16, 16, 1}, 0};
+  memory::LineTotals load;
+  load.line = 7;
+  load.requests = 100;
+  load.sectors = 400;
+  load.ideal_sectors = 400;
+  memory::LineTotals shared;
+  shared.line = 8;
+  shared.space = memory::MemorySpace::kShared;
+  shared.requests = 1;
+  shared.wavefronts = 8;
+  shared.ideal_wavefronts = 1;
+  shared.worst_conflict_degree = 8;
+  findings.reply.table.rows = {load, shared};
+  findings.reply.table.recorded_blocks = 4;
+  findings.reply.table.grid_blocks = 153;
+  findings.reply.row_argument = {0, lab::MemoryReply::kNoArray};
+  memory::WarpRequest partial;
+  partial.block = 152;
+  for (std::uint32_t l = 0; l < 16; ++l) partial.lanes.push_back({l, kA + 4 * l, 4});
+  memory::WarpRequest full;
+  full.block = 10;  // (1, 1) of the 9 × 17 grid
+  full.warp = 1;    // threads 32..63: (0..15, 2) and (0..15, 3)
+  for (std::uint32_t l = 0; l < 32; ++l) full.lanes.push_back({l, kA + 4 * (4160 + l), 4});
+  memory::WarpRequest banked;
+  banked.space = memory::MemorySpace::kShared;
+  for (std::uint32_t l = 0; l < 32; ++l) banked.lanes.push_back({l, 32u * l, 4});
+  findings.reply.row_requests = {{partial, full}, {banked}};
+  findings.reply.arrays = {{0, kA, 257 * 300 * 4, 4, 257, 300, {230400, 14400, 3}},
+                           {1, kB, 300 * 129 * 4, 4, 300, 129, {230400, 14400, 3}},
+                           {2, kC, 257 * 129 * 4, 4, 257, 129, {0, 0, 0}}};
+  findings.notes = lab::memory_notes(exercise, findings.reply);
+  findings.budgets = lab::load_budget_notes(exercise, findings.reply);
+  return findings;
+}
+
+// A passing check's Memory panel draws one warp's request of the selected line, as the lesson
+// workspace's Memory tab draws it (the one drawing, memory_request_drawing): the controller picks
+// the line's first full warp, names each lane's block, thread and element from the recorded
+// arrays' places, labels the sectors, says the line's requests were cut, steps through them and
+// moves to another line; the access budgets are listed. Then drawn at the usual window sizes,
+// where the 32 lanes fit the verdict column (nothing runs past its right edge).
+TEST_F(LabTabTest, TheMemoryPanelDrawsTheSelectedLinesRequestAndTheAccessBudget) {
+  const lab::Exercise& exercise = *lab::find_exercise("matmul");
+  lab::CheckVerdict passed;
+  passed.outcome = lab::Outcome::kPassed;
+  passed.reason = "passed 5 of 5 hidden checks";
+  passed.device = "fake";
+  passed.memory = matmul_findings(exercise);
+  fake_->answer = passed;
+  open_lab();
+  LabController& lab = app_->lab();
+  lab.select_exercise("matmul");
+  frames();
+  ASSERT_TRUE(lab.check());
+  finish_check();
+  const LabMemoryState& memory = lab.state().memory;
+  ASSERT_EQ(memory.lines.size(), 2u);
+  EXPECT_EQ(memory.line, 0u);
+  ASSERT_TRUE(memory.request.has_value()) << memory.no_picture;
+  const MemoryRequestView& view = *memory.request;
+  EXPECT_EQ(view.index, 1u) << "the first full warp's request, not the partial one before it";
+  EXPECT_EQ(view.count, 2u);
+  EXPECT_EQ(view.title,
+            "block (1, 1), warp 1, the 1st time through line 7: load of A (32 active lanes)");
+  EXPECT_NE(view.cut.find("The first 2 of this line's 100 requests"), std::string::npos)
+      << view.cut;
+  ASSERT_EQ(view.picture.lanes.size(), 32u);
+  ASSERT_EQ(view.picture.targets.size(), 4u) << "32 floats in a row: 4 sectors";
+  ASSERT_EQ(view.lanes.size(), 32u);
+  EXPECT_EQ(view.lanes[0].element, "A[4160] = A(13, 260)");
+  EXPECT_EQ(view.lanes[31].element, "A[4191] = A(13, 291)");
+  EXPECT_EQ(view.lanes[0].block, (Dim3{1, 1, 0}));
+  EXPECT_EQ(view.lanes[0].thread, (Dim3{0, 2, 0}));
+  EXPECT_EQ(view.lanes[17].thread, (Dim3{1, 3, 0}));
+  EXPECT_EQ(view.target_labels[0], "A[4160…4167]");
+  EXPECT_EQ(view.target_labels[3], "A[4184…4191]");
+  ASSERT_EQ(memory.budgets.size(), 2u) << "A and B; C is an output";
+  EXPECT_EQ(memory.budgets[0].text,
+            "each block reads each element of `A` it uses 16 times from global memory (on average "
+            "over the 3 recorded blocks); through 16 × 16 shared-memory tiles (the next exercise) "
+            "it needs about 1");
+  EXPECT_FALSE(memory.budgets[0].within);
+  frames();
+
+  lab.select_memory_request(0);
+  ASSERT_TRUE(memory.request.has_value());
+  EXPECT_EQ(memory.request->index, 0u);
+  EXPECT_EQ(memory.request->lanes.size(), 16u);
+  EXPECT_EQ(memory.request->lanes[3].element, "A[3] = A(0, 3)");
+  EXPECT_EQ(memory.request->lanes[3].block, (Dim3{8, 16, 0}));
+  lab.select_memory_request(5);
+  EXPECT_EQ(memory.request->index, 1u) << "clamped to the requests that came back";
+
+  lab.select_memory_line(1);
+  EXPECT_EQ(memory.line, 1u);
+  ASSERT_TRUE(memory.request.has_value());
+  const memory::RequestPicture& banks = memory.request->picture;
+  EXPECT_EQ(banks.space, memory::MemorySpace::kShared);
+  ASSERT_EQ(banks.targets.size(), 32u);
+  EXPECT_EQ(banks.conflict_degree, 8u);
+  EXPECT_EQ(banks.targets[8].words, 8u);
+  EXPECT_EQ(memory.request->lanes[1].element, "shared byte 32 (word 8, bank 8)");
+  EXPECT_TRUE(memory.request->cut.empty()) << "every request of the line came back";
+  lab.select_memory_line(0);
+
+  struct Size {
+    int width, height;
+  };
+  for (const Size size : {Size{1280, 720}, Size{1600, 1000}, Size{1920, 1080}, Size{2560, 1440}}) {
+    ASSERT_TRUE(ui_->resize(size.width, size.height).is_ok());
+    frames(3);
+    const ImGuiWindow* verdict = drawn_child("lab_verdict");
+    ASSERT_NE(verdict, nullptr) << size.width << "x" << size.height;
+    EXPECT_LE(verdict->ContentSize.x, verdict->InnerRect.GetWidth() + 1.0f)
+        << "the picture runs past the verdict column at " << size.width << "x" << size.height;
+    // The picture is at the column's end: scrolled there for the person looking at the file.
+    ImGui::SetScrollY(const_cast<ImGuiWindow*>(verdict), verdict->ScrollMax.y);
+    frames(1);
+    EXPECT_TRUE(
+        ui_->save_png((std::filesystem::path(::testing::TempDir()) /
+                       ("threadlab-lab-memory-picture-" + std::to_string(size.width) + ".png"))
+                          .string())
+            .is_ok());
+  }
+}
+
 }  // namespace
 }  // namespace tl::ui

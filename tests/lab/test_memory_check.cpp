@@ -5,7 +5,9 @@
 // and the tile's 32-way bank conflict that the 33rd column removes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "lab/exercise_registry.hpp"
@@ -205,6 +207,108 @@ TEST(LabMemoryCheck, AnUnpaddedTileConflictsThirtyTwoWaysAndTheNoteSaysSo) {
   EXPECT_NE(v.memory->notes[index].text.find("32-way bank conflict"), std::string::npos)
       << v.memory->notes[index].text;
   EXPECT_NE(v.memory->notes[index].text.find("line 11"), std::string::npos);
+}
+
+// The access budgets of the matrix product on its example case (A 257×300, B 300×129, 16 × 16
+// blocks: a 9 × 17 grid, of which blocks 0, 50, 101 and 152 are recorded). The first three are
+// full: the naive kernel's 256 threads each load a row of 300 elements of A and a column of B, so
+// each of a block's 16 × 300 elements of A is loaded 16 times (76800 loads of 4800); the last
+// block holds one thread (row 256, column 128): 300 loads of 300. (3 × 76800 + 300) /
+// (3 × 4800 + 300) = 230700 / 14700 ≈ 15.7, the same for B. Through the tiles, every element a
+// block uses is loaded once, the edge block's too.
+TEST(LabMemoryCheck, TheNaiveProductLoadsEachElementSixteenTimesPerBlockTheTiledOneOnce) {
+  const Exercise& naive = *find_exercise("matmul");
+  const Exercise& tiled = *find_exercise("matmul-tiled");
+  const CheckVerdict a = check_submission(naive, naive.solution, memory_options());
+  if (a.outcome == Outcome::kUnavailable) GTEST_SKIP() << a.reason;
+  ASSERT_EQ(a.outcome, Outcome::kPassed) << a.reason;
+  const CheckVerdict b = check_submission(tiled, tiled.solution, memory_options());
+  ASSERT_EQ(b.outcome, Outcome::kPassed) << b.reason;
+  ASSERT_TRUE(a.memory && b.memory);
+  ASSERT_EQ(a.memory->unavailable, "");
+  EXPECT_EQ(a.memory->case_label, "A 257 × 300, B 300 × 129");
+  EXPECT_EQ(a.memory->reply.table.recorded_blocks, 4u);
+  ASSERT_EQ(a.memory->budgets.size(), 2u) << "A and B; C is an output";
+  ASSERT_EQ(b.memory->budgets.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const LoadBudgetNote& slow = a.memory->budgets[i];
+    const LoadBudgetNote& fast = b.memory->budgets[i];
+    EXPECT_EQ(slow.array, i == 0 ? "A" : "B");
+    EXPECT_EQ(slow.blocks, 4u);
+    EXPECT_NEAR(slow.loads_per_element, 230700.0 / 14700.0, 1e-9) << slow.array;
+    EXPECT_FALSE(slow.within);
+    EXPECT_EQ(slow.expected, 1.0);
+    EXPECT_DOUBLE_EQ(fast.loads_per_element, 1.0) << fast.array;
+    EXPECT_TRUE(fast.within);
+  }
+  EXPECT_EQ(a.memory->budgets[0].text,
+            "each block reads each element of `A` it uses 15.7 times from global memory (on "
+            "average over the 4 recorded blocks); through 16 × 16 shared-memory tiles (the next "
+            "exercise) it needs about 1");
+  EXPECT_EQ(b.memory->budgets[1].text,
+            "each block reads each element of `B` it uses once from global memory (on average "
+            "over the 4 recorded blocks), within the budget: through 16 × 16 shared-memory tiles "
+            "it needs about 1");
+}
+
+// The reply carries the first requests of each line to draw and where the arrays lay. The naive
+// product's one load line, `sum += A(row, k) * B(k, col)`, loads both arrays: in block 0, warp 0
+// is threads (0..15, 0) and (0..15, 1), so its first load of A reads A(0, 0) in lanes 0-15 and
+// A(1, 0), a row of 300 further, in lanes 16-31; its first load of B reads B(0, 0..15) in both
+// halves.
+TEST(LabMemoryCheck, TheRecordedRequestsOfALineComeBackCutToTheFirstSixtyFour) {
+  const Exercise& naive = *find_exercise("matmul");
+  const CheckVerdict v = check_submission(naive, naive.solution, memory_options());
+  if (v.outcome == Outcome::kUnavailable) GTEST_SKIP() << v.reason;
+  ASSERT_EQ(v.outcome, Outcome::kPassed) << v.reason;
+  ASSERT_TRUE(v.memory.has_value());
+  const MemoryReply& reply = v.memory->reply;
+  ASSERT_EQ(reply.row_requests.size(), reply.table.rows.size());
+  EXPECT_TRUE(reply.requests_cut()) << "4 blocks × 8 warps × 300 loads of A and of B";
+  const auto array = [&](int argument) {
+    return std::find_if(
+        reply.arrays.begin(), reply.arrays.end(),
+        [&](const MemoryReply::RecordedArray& r) { return r.argument == argument; });
+  };
+  const auto a = array(0);
+  const auto b = array(1);
+  ASSERT_NE(a, reply.arrays.end());
+  ASSERT_NE(b, reply.arrays.end());
+  EXPECT_EQ(a->rows, 257);
+  EXPECT_EQ(a->cols, 300);
+  EXPECT_EQ(a->address % 256, 0u) << "aligned as cudaMalloc aligns";
+  std::optional<std::size_t> load;
+  for (std::size_t i = 0; i < reply.table.rows.size(); ++i) {
+    const memory::LineTotals& row = reply.table.rows[i];
+    if (row.kind == AccessKind::kLoad && row.space == MemorySpace::kGlobal) load = i;
+  }
+  ASSERT_TRUE(load);
+  EXPECT_EQ(reply.row_argument[*load], MemoryReply::kSeveralArrays);
+  const std::vector<memory::WarpRequest>& requests = reply.row_requests[*load];
+  ASSERT_EQ(requests.size(), MemoryReply::kRequestsPerRow);
+  EXPECT_GT(reply.table.rows[*load].requests, requests.size());
+  const auto first_in = [&](const MemoryReply::RecordedArray& in) {
+    return std::find_if(requests.begin(), requests.end(), [&](const memory::WarpRequest& r) {
+      return !r.lanes.empty() && r.lanes.front().address - in.address < in.bytes;
+    });
+  };
+  const auto of_a = first_in(*a);
+  const auto of_b = first_in(*b);
+  ASSERT_NE(of_a, requests.end());
+  ASSERT_NE(of_b, requests.end());
+  for (const auto& r : {of_a, of_b}) {
+    EXPECT_EQ(r->block, 0u);
+    EXPECT_EQ(r->warp, 0u);
+    EXPECT_EQ(r->occurrence, 0u);
+    ASSERT_EQ(r->lanes.size(), 32u);
+  }
+  for (const memory::LaneAccess& lane : of_a->lanes) {
+    EXPECT_EQ(lane.address, a->address + (lane.lane < 16 ? 0u : 300u * 4u)) << "lane " << lane.lane;
+    EXPECT_EQ(lane.bytes, 4u);
+  }
+  for (const memory::LaneAccess& lane : of_b->lanes) {
+    EXPECT_EQ(lane.address, b->address + 4u * (lane.lane % 16)) << "lane " << lane.lane;
+  }
 }
 
 }  // namespace

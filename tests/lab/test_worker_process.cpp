@@ -343,6 +343,85 @@ TEST(LabProtocol, AMemoryRecordingRequestAndItsTableSurviveTheWire) {
   EXPECT_FALSE(decode_run_reply(encode(RunReply{}))->memory.has_value());
 }
 
+// The requests each row keeps for the picture and the arrays' places and loads come back as they
+// went, with full 64-bit addresses; the rows' space and kind become their requests'.
+TEST(LabProtocol, AMemoryReplysRequestsAndArraysSurviveTheWire) {
+  MemoryReply memory;
+  memory::LineTotals load;
+  load.line = 7;
+  load.requests = 3;  // one more than kept: the row was cut
+  memory::LineTotals shared;
+  shared.line = 8;
+  shared.space = memory::MemorySpace::kShared;
+  shared.kind = memory::AccessKind::kStore;
+  shared.requests = 1;
+  memory.table.rows = {load, shared};
+  memory.row_argument = {1, MemoryReply::kNoArray};
+  constexpr std::uint64_t kBase = 0x7f12'3456'7000;
+  memory::WarpRequest first;
+  first.block = 5;
+  first.warp = 2;
+  first.occurrence = 9;
+  for (std::uint32_t l = 0; l < 32; l += 2) first.lanes.push_back({l, kBase + 4 * l, 4});
+  memory::WarpRequest second = first;
+  second.block = 6;
+  second.lanes = {{31, kBase + 4096, 16}};
+  memory::WarpRequest banked;
+  banked.lanes = {{0, 132, 4}, {1, 4, 4}};
+  memory.row_requests = {{first, second}, {banked}};
+  MemoryReply::RecordedArray array;
+  array.argument = 1;
+  array.address = kBase;
+  array.bytes = 1200;
+  array.element_bytes = 4;
+  array.rows = 10;
+  array.cols = 30;
+  array.loads = {4800, 300, 2};
+  memory.arrays = {array};
+  RunReply reply;
+  reply.ok = true;
+  reply.memory = memory;
+  EXPECT_TRUE(memory.requests_cut());
+
+  const auto back = decode_run_reply(encode(reply));
+  ASSERT_TRUE(back) << back.error().message;
+  ASSERT_TRUE(back->memory.has_value());
+  const MemoryReply& m = *back->memory;
+  ASSERT_EQ(m.row_requests.size(), 2u);
+  ASSERT_EQ(m.row_requests[0].size(), 2u);
+  const memory::WarpRequest& r = m.row_requests[0][0];
+  EXPECT_EQ(r.block, 5u);
+  EXPECT_EQ(r.warp, 2u);
+  EXPECT_EQ(r.occurrence, 9u);
+  EXPECT_EQ(r.space, memory::MemorySpace::kGlobal);
+  EXPECT_EQ(r.kind, memory::AccessKind::kLoad);
+  ASSERT_EQ(r.lanes.size(), 16u);
+  EXPECT_EQ(r.lanes[3].lane, 6u);
+  EXPECT_EQ(r.lanes[3].address, kBase + 24);
+  EXPECT_EQ(r.lanes[3].bytes, 4u);
+  EXPECT_EQ(m.row_requests[0][1].lanes.at(0).bytes, 16u);
+  EXPECT_EQ(m.row_requests[0][1].lanes.at(0).address, kBase + 4096);
+  ASSERT_EQ(m.row_requests[1].size(), 1u);
+  EXPECT_EQ(m.row_requests[1][0].space, memory::MemorySpace::kShared);
+  EXPECT_EQ(m.row_requests[1][0].kind, memory::AccessKind::kStore);
+  EXPECT_EQ(m.row_requests[1][0].lanes.at(0).address, 132u);
+  EXPECT_TRUE(m.requests_cut()) << "3 requests counted, 2 kept";
+  ASSERT_EQ(m.arrays.size(), 1u);
+  EXPECT_EQ(m.arrays[0].argument, 1);
+  EXPECT_EQ(m.arrays[0].address, kBase);
+  EXPECT_EQ(m.arrays[0].bytes, 1200u);
+  EXPECT_EQ(m.arrays[0].element_bytes, 4u);
+  EXPECT_EQ(m.arrays[0].rows, 10);
+  EXPECT_EQ(m.arrays[0].cols, 30);
+  EXPECT_EQ(m.arrays[0].loads.element_loads, 4800u);
+  EXPECT_EQ(m.arrays[0].loads.block_elements, 300u);
+  EXPECT_EQ(m.arrays[0].loads.blocks, 2u);
+  EXPECT_DOUBLE_EQ(m.arrays[0].loads.loads_per_element(), 16.0);
+
+  memory.table.rows[0].requests = 2;
+  EXPECT_FALSE(memory.requests_cut()) << "every request kept";
+}
+
 TEST(LabProtocol, ACopyRequestSurvivesTheWireAndNamesItsOp) {
   const CopyRequest request{12582912, 4};
   const std::string line = encode(request);

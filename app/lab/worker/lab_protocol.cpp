@@ -45,6 +45,37 @@ Result<T> decode(const std::string& line, F&& read) {
   }
 }
 
+// A row's requests, each lane as [lane, address, bytes]: a few thousand lanes per reply, so
+// without a key per lane. Space and kind are the row's.
+json requests_json(const std::vector<memory::WarpRequest>& requests) {
+  json out = json::array();
+  for (const memory::WarpRequest& r : requests) {
+    json lanes = json::array();
+    for (const memory::LaneAccess& l : r.lanes) lanes.push_back({l.lane, l.address, l.bytes});
+    out.push_back(
+        {{"block", r.block}, {"warp", r.warp}, {"occurrence", r.occurrence}, {"lanes", lanes}});
+  }
+  return out;
+}
+
+std::vector<memory::WarpRequest> requests_from_json(const json& j, const memory::LineTotals& row) {
+  std::vector<memory::WarpRequest> requests;
+  for (const json& r : j) {
+    memory::WarpRequest request;
+    request.block = r.at("block");
+    request.warp = r.at("warp");
+    request.occurrence = r.at("occurrence");
+    request.space = row.space;
+    request.kind = row.kind;
+    for (const json& l : r.at("lanes")) {
+      request.lanes.push_back({l.at(0).get<std::uint32_t>(), l.at(1).get<std::uint64_t>(),
+                               l.at(2).get<std::uint32_t>()});
+    }
+    requests.push_back(std::move(request));
+  }
+  return requests;
+}
+
 // The table travels as the model's own fields; the app derives ratios and names from them.
 json memory_json(const MemoryReply& m) {
   json rows = json::array();
@@ -62,9 +93,24 @@ json memory_json(const MemoryReply& m) {
                     {"bytes_requested", t.bytes_requested},
                     {"wavefronts", t.wavefronts},
                     {"ideal_wavefronts", t.ideal_wavefronts},
-                    {"worst_conflict_degree", t.worst_conflict_degree}});
+                    {"worst_conflict_degree", t.worst_conflict_degree},
+                    {"requests_kept", i < m.row_requests.size() ? requests_json(m.row_requests[i])
+                                                                : json::array()}});
+  }
+  json arrays = json::array();
+  for (const MemoryReply::RecordedArray& a : m.arrays) {
+    arrays.push_back({{"argument", a.argument},
+                      {"address", a.address},
+                      {"bytes", a.bytes},
+                      {"element_bytes", a.element_bytes},
+                      {"rows", a.rows},
+                      {"cols", a.cols},
+                      {"element_loads", a.loads.element_loads},
+                      {"block_elements", a.loads.block_elements},
+                      {"blocks", a.loads.blocks}});
   }
   return {{"rows", rows},
+          {"arrays", arrays},
           {"recorded_blocks", m.table.recorded_blocks},
           {"grid_blocks", m.table.grid_blocks},
           {"lines_note", m.lines_note},
@@ -90,6 +136,24 @@ MemoryReply memory_from_json(const json& j) {
     t.worst_conflict_degree = row.at("worst_conflict_degree");
     m.table.rows.push_back(t);
     m.row_argument.push_back(row.at("argument"));
+    m.row_requests.push_back(row.contains("requests_kept")
+                                 ? requests_from_json(row.at("requests_kept"), t)
+                                 : std::vector<memory::WarpRequest>{});
+  }
+  if (j.contains("arrays")) {
+    for (const json& a : j.at("arrays")) {
+      MemoryReply::RecordedArray array;
+      array.argument = a.at("argument");
+      array.address = a.at("address");
+      array.bytes = a.at("bytes");
+      array.element_bytes = a.at("element_bytes");
+      array.rows = a.at("rows");
+      array.cols = a.at("cols");
+      array.loads.element_loads = a.at("element_loads");
+      array.loads.block_elements = a.at("block_elements");
+      array.loads.blocks = a.at("blocks");
+      m.arrays.push_back(array);
+    }
   }
   m.table.recorded_blocks = j.at("recorded_blocks");
   m.table.grid_blocks = j.at("grid_blocks");
@@ -99,6 +163,14 @@ MemoryReply memory_from_json(const json& j) {
 }
 
 }  // namespace
+
+bool MemoryReply::requests_cut() const {
+  for (std::size_t i = 0; i < table.rows.size(); ++i) {
+    const std::size_t kept = i < row_requests.size() ? row_requests[i].size() : 0;
+    if (kept < table.rows[i].requests) return true;
+  }
+  return false;
+}
 
 const char* to_string(LabBackend backend) {
   return backend == LabBackend::kGpu ? "gpu" : "emulator";

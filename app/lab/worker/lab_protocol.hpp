@@ -9,7 +9,8 @@
 //
 // Memory recording (the Memory tab's figures, `lab check --memory`) is an emulator build of its
 // own: a compile with record_memory makes only that build, and a run with record_memory returns
-// the kernel's per-line memory table in RunReply::memory. It always runs on the emulator, also
+// the kernel's per-line memory table in RunReply::memory, with the first requests of each line
+// and each array's loads per element. It always runs on the emulator, also
 // for a check on the GPU: the figures are the model's, counted from every lane's accesses.
 //
 // The worker never judges: it runs and hands back buffers. The verdict is computed by the app from
@@ -21,7 +22,9 @@
 #include <vector>
 
 #include "core/dim3.hpp"
+#include "core/memory/load_budget.hpp"
 #include "core/memory/memory_model.hpp"
+#include "core/memory/warp_requests.hpp"
 #include "core/result.hpp"
 #include "lab/kernel_signature.hpp"
 
@@ -93,7 +96,8 @@ struct RunRequest {
 };
 
 // A recorded launch's memory figures per source line (core/memory's table), with, per row, which
-// array its global accesses fall in.
+// array its global accesses fall in, the first of its warp-level requests (for the Memory panel's
+// picture), and per array where it lay and how often the blocks loaded each of its elements.
 struct MemoryReply {
   memory::MemoryTable table;
   // Per row: the kernel parameter whose array the row's accesses touch; kNoArray for shared
@@ -103,6 +107,26 @@ struct MemoryReply {
   std::vector<int> row_argument;
   std::string lines_note;              // why lines are 0 (unknown), if they are
   std::uint64_t dropped_accesses = 0;  // outside the arrays and shared memory: not counted
+  // Per row (parallel to table.rows), its requests in recorded order, at most kRequestsPerRow of
+  // them: enough to step through a few blocks' warps, where all of a big launch's would make the
+  // reply megabytes. A row whose table counts more was cut (requests_cut); its totals count all.
+  // Each request's site is 0 (the worker's own numbering, meaningless here): its row says where.
+  static constexpr std::size_t kRequestsPerRow = 64;
+  std::vector<std::vector<memory::WarpRequest>> row_requests;
+  [[nodiscard]] bool requests_cut() const;
+  // Each array argument as it lay in the worker during the recording (global addresses in
+  // row_requests are the worker's), to name the element a lane touched, and how often the
+  // recorded blocks loaded each of its elements (core/memory/load_budget.hpp).
+  struct RecordedArray {
+    int argument = 0;  // the kernel parameter's index
+    std::uint64_t address = 0;
+    std::uint64_t bytes = 0;
+    std::uint32_t element_bytes = 4;
+    std::int64_t rows = 1;  // its shape, row-major (WireArgument's)
+    std::int64_t cols = 0;
+    memory::LoadBudget loads;
+  };
+  std::vector<RecordedArray> arrays;
 };
 
 struct RunReply {

@@ -1,16 +1,19 @@
 // The Kernel Lab: on the left the lesson's exercises and the statement, in the middle the editor
 // with Check / Reset / Show solution and the compiler's messages, on the right the verdict (each
-// hidden case, the time against the reference) and the mapping view of the learner's kernel with
-// its wrong elements outlined in red.
+// hidden case, the time against the reference, a passing kernel's memory figures and one warp's
+// request drawn) and the mapping view of the learner's kernel with its wrong elements outlined in
+// red.
 
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "core/format.hpp"
 #include "draw_colors.hpp"
 #include "lab/verdict_summary.hpp"
+#include "memory_request_drawing.hpp"
 #include "panels.hpp"
 
 namespace tl::ui {
@@ -276,9 +279,11 @@ ImVec4 outcome_color(lab::Outcome outcome) {
   }
 }
 
-// The Memory panel: each access line of a passing kernel with its badge (the controller worked
-// them out from the verdict's recording); the line's note on hover.
-void draw_memory(const LabMemoryState& memory, const Fonts& fonts) {
+// The Memory panel: the access budget of each input array, then each access line of a passing
+// kernel with its badge (the controller worked them out from the verdict's recording; the line's
+// note on hover); a click on a line draws one warp's request of it, as the lesson workspace's
+// Memory tab does, with the arrows stepping through the line's requests.
+void draw_memory(LabController& lab, const LabMemoryState& memory, const Fonts& fonts) {
   if (memory.lines.empty() && memory.unavailable.empty()) return;
   ImGui::Spacing();
   if (!ImGui::CollapsingHeader("Memory", ImGuiTreeNodeFlags_DefaultOpen)) return;
@@ -287,10 +292,32 @@ void draw_memory(const LabMemoryState& memory, const Fonts& fonts) {
     return;
   }
   wrapped(palette().muted, memory.scope);
+  if (!memory.budgets.empty()) {
+    heading(fonts, "Access budget");
+    for (const lab::LoadBudgetNote& budget : memory.budgets) {
+      wrapped(budget.within ? palette().ok : palette().warning, budget.text);
+    }
+  }
+  // A click selects the line after the list is drawn: selecting rewrites the state it reads.
+  std::optional<std::size_t> clicked_line;
   for (std::size_t i = 0; i < memory.lines.size(); ++i) {
     const lab::MemoryLine& line = memory.lines[i];
     ImGui::PushID(static_cast<int>(i));
-    ImGui::TextColored(line.ideal ? palette().ok : palette().warning, "%s", line.badge.c_str());
+    const std::string label = line.badge + "##line";
+    ImGui::PushStyleColor(ImGuiCol_Text, line.ideal ? palette().ok : palette().warning);
+    const bool clicked =
+        ImGui::Selectable(label.c_str(), memory.line == i, ImGuiSelectableFlags_None,
+                          {ImGui::CalcTextSize(line.badge.c_str()).x, 0});
+    ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35.0f);
+      if (!line.note.empty()) ImGui::TextUnformatted(line.note.c_str());
+      ImGui::TextColored(palette().muted, "Click: one warp's request of this line, drawn below");
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+    if (clicked) clicked_line = i;
     ImGui::SameLine();
     ImGui::TextColored(palette().muted, "%s, line %d", line.access.c_str(), line.line);
     if (!line.source.empty()) {
@@ -308,6 +335,30 @@ void draw_memory(const LabMemoryState& memory, const Fonts& fonts) {
       ImGui::EndTooltip();
     }
     ImGui::PopID();
+  }
+  // The picture sits under the list, often below the fold of this column: after a click, the
+  // next frame scrolls it into view (ImGui's own storage keeps the wish for one frame).
+  const ImGuiID scroll_to_picture = ImGui::GetID("scroll_to_picture");
+  if (clicked_line) {
+    lab.select_memory_line(*clicked_line);
+    ImGui::GetStateStorage()->SetBool(scroll_to_picture, true);
+    return;  // the new line's picture from the next frame
+  }
+  if (memory.line < memory.lines.size()) {
+    ImGui::Spacing();
+    const lab::MemoryLine& selected = memory.lines[memory.line];
+    if (ImGui::GetStateStorage()->GetBool(scroll_to_picture)) {
+      ImGui::SetScrollHereY(0.0f);
+      ImGui::GetStateStorage()->SetBool(scroll_to_picture, false);
+    }
+    ImGui::Text("Line %d, %s:", selected.line, selected.access.c_str());
+    if (memory.request) {
+      const RequestStep pressed = draw_memory_request(*memory.request);
+      if (pressed == RequestStep::kPrevious) lab.select_memory_request(memory.request->index - 1);
+      if (pressed == RequestStep::kNext) lab.select_memory_request(memory.request->index + 1);
+    } else if (!memory.no_picture.empty()) {
+      wrapped(palette().muted, memory.no_picture);
+    }
   }
 }
 
@@ -368,7 +419,7 @@ void draw_verdict(AppController& controller, const Fonts& fonts) {
       ImGui::PopID();
     }
   }
-  draw_memory(state.memory, fonts);
+  draw_memory(lab, state.memory, fonts);
   if (!verdict.printed.empty()) {
     ImGui::Spacing();
     if (ImGui::CollapsingHeader("Printed by the kernel", ImGuiTreeNodeFlags_DefaultOpen)) {

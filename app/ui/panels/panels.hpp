@@ -32,9 +32,6 @@ void draw_sm_timeline_panel(AppController& controller, const Fonts& fonts);
 // The lesson's kernels' memory accesses, per source line, and one warp's request of the selected
 // line drawn onto sectors or banks (memory_panel.cpp).
 void draw_memory_panel(AppController& controller, const Fonts& fonts);
-// One warp's request as the tab draws it under its arrows and title: the summary, the 32 lanes and
-// their sectors or banks. Also drawn alone, headless, by `threadlab render --memory-line`.
-void draw_memory_request_picture(const MemoryRequestView& view);
 void draw_device_panel(AppController& controller, const Fonts& fonts);
 void draw_status_bar(AppController& controller, const Fonts& fonts);
 // A markdown document as the lesson text draws it (the Lab's statements).
