@@ -343,9 +343,10 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
   run_command->add_flag("--memory-table", run.memory,
                         "Instead of timing: record the lesson's kernels' memory accesses on the "
                         "emulator and print, per source line, requests, sectors per request and "
-                        "bank conflicts (lessons vector-add, 2d-blocks, matmul, reductions). "
-                        "Not --memory: that is the moving-data lesson's parameter (pageable, "
-                        "pinned or managed host memory)");
+                        "bank conflicts (lessons vector-add, 2d-blocks, matmul, reductions); "
+                        "with --counters on a GPU, each kernel's counted sectors and bank "
+                        "conflicts beside the model's. Not --memory: that is the moving-data "
+                        "lesson's parameter (pageable, pinned or managed host memory)");
   run_command->add_option("--format", run.memory_format, "With --memory-table: table, csv or json")
       ->capture_default_str();
 

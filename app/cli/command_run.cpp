@@ -23,10 +23,46 @@ std::string backend_label(const compute::Device& device) {
   return device.is_gpu() ? "CUDA on " + device.info().name : "the CPU emulator";
 }
 
+// `run --memory-table --counters` on a GPU: each recorded kernel's figures beside the counters
+// CUPTI reads over the same kernel. On stdout after a table; on stderr beside a CSV or JSON
+// document, which stdout holds alone. Where counters cannot be read, one line says why.
+void print_memory_beside_counters(compute::Lesson& lesson, compute::Device& device,
+                                  const std::vector<lab::LessonKernelMemory>& kernels,
+                                  std::ostream& notes) {
+  compute::CountingLesson* counting = compute::counting_lesson(lesson);
+  if (counting == nullptr) {
+    notes << "hardware counters: " << lesson.info().id
+          << " does not count its kernels (lessons 2d-blocks, matmul and reductions do)\n";
+    return;
+  }
+  auto counted = counting->run_counted(device);
+  if (!counted) {
+    const bool says_what = counted.message().starts_with("hardware counters");
+    notes << (says_what ? "" : "hardware counters not read: ") << counted.message() << '\n';
+    return;
+  }
+  notes << "\nmeasured on the GPU (CUPTI, the whole grid) beside the model:\n";
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const CountedKernel* found = nullptr;
+    for (const CountedKernel& k : *counted) {
+      if (!kernels[i].counted_key.empty() && k.key == kernels[i].counted_key) found = &k;
+    }
+    if (found == nullptr || !found->counters.memory.measured) {
+      notes << "  " << kernels[i].label << ": not counted at these settings\n";
+      continue;
+    }
+    notes << "  "
+          << lab::memory_beside_counters(kernels[i].label,
+                                         lab::model_grid_counters(kernels[i].table),
+                                         found->counters.memory, device.info().name)
+          << '\n';
+  }
+}
+
 // `run --memory-table`: the lesson's kernels at its current settings, recorded on the emulator
 // whatever the backend (the figures are the model's, not a measurement), one table for all of them.
-int print_memory(const compute::Lesson& lesson, const std::string& format_text, std::ostream& out,
-                 std::ostream& err) {
+int print_memory(compute::Lesson& lesson, const std::string& format_text, compute::Device& device,
+                 bool counters, std::ostream& out, std::ostream& err) {
   auto format = lab::parse_memory_report_format(format_text);
   if (!format) return fail(err, format.message(), kExitUsage);
   const compute::MemoryLesson* recording = compute::memory_lesson(lesson);
@@ -44,6 +80,10 @@ int print_memory(const compute::Lesson& lesson, const std::string& format_text, 
     kernels.push_back(std::move(*recorded));
   }
   out << lab::memory_report(kernels, *format);
+  if (counters) {
+    print_memory_beside_counters(lesson, device, kernels,
+                                 *format == lab::MemoryReportFormat::kTable ? out : err);
+  }
   return kExitOk;
 }
 
@@ -70,7 +110,10 @@ int command_run(const RunOptions& options, std::ostream& out, std::ostream& err)
   auto session = open_launch(options.launch, nullptr, options.memory ? err : out);
   if (!session) return fail(err, session.message(), open_launch_exit_status(session.error()));
   compute::Lesson& lesson = *(*session)->lesson();
-  if (options.memory) return print_memory(lesson, options.memory_format, out, err);
+  if (options.memory) {
+    return print_memory(lesson, options.memory_format, (*session)->device(), options.counters, out,
+                        err);
+  }
   const DataShape shape = lesson.data_shape();
   const LaunchConfig config = lesson.launch_config();
   // A trace CSV holds one row per element, as many as the window's picture shows at most (past

@@ -8,9 +8,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/format.hpp"
 #include "lab/emulator/learner_compiler.hpp"
 #include "lab/emulator/learner_module.hpp"
 #include "lab/lab_check.hpp"
+#include "lab/memory_findings.hpp"
 #include "lesson_texts.hpp"
 
 namespace tl::lab {
@@ -291,6 +293,7 @@ Result<LessonKernelMemory> record_lesson_kernel(const memory::MemoryExperiment& 
 
   LessonKernelMemory result;
   result.label = experiment.label;
+  result.counted_key = experiment.counted_key;
   result.kernel = shown;
   result.source = experiment.source;
   result.config = experiment.config;
@@ -323,6 +326,58 @@ Result<MemoryReportFormat> parse_memory_report_format(std::string_view text) {
   if (text == "json") return MemoryReportFormat::kJson;
   return Error{ErrorKind::kInvalidArgument,
                "--format: \"" + std::string(text) + "\" is not table, csv or json"};
+}
+
+MemoryInstructionCounters model_grid_counters(const memory::MemoryTable& table) {
+  const double scale = table.grid_scale();
+  MemoryInstructionCounters model;
+  model.measured = true;
+  for (const memory::LineTotals& row : table.rows) {
+    const bool load = row.kind == memory::AccessKind::kLoad;
+    if (row.space == memory::MemorySpace::kShared) {
+      (load ? model.shared_load_bank_conflicts : model.shared_store_bank_conflicts) +=
+          scale * static_cast<double>(row.bank_conflicts());
+    } else {
+      (load ? model.global_load_requests : model.global_store_requests) +=
+          scale * static_cast<double>(row.requests);
+      (load ? model.global_load_sectors : model.global_store_sectors) +=
+          scale * static_cast<double>(row.sectors);
+    }
+  }
+  return model;
+}
+
+std::string memory_beside_counters(std::string_view label, const MemoryInstructionCounters& model,
+                                   const MemoryInstructionCounters& measured,
+                                   std::string_view device) {
+  auto per = [](double sectors, double requests) {
+    return requests > 0 ? per_request_text(sectors / requests) : std::string("-");
+  };
+  auto count = [](double value) { return format_count(static_cast<std::uint64_t>(value + 0.5)); };
+  std::string text = std::string(label) + " on " + std::string(device) + ": global loads " +
+                     per(measured.global_load_sectors, measured.global_load_requests) +
+                     " sectors per request measured, " +
+                     per(model.global_load_sectors, model.global_load_requests) +
+                     " in the model (" + count(measured.global_load_requests) + " and " +
+                     count(model.global_load_requests) + " requests); stores " +
+                     per(measured.global_store_sectors, measured.global_store_requests) + " and " +
+                     per(model.global_store_sectors, model.global_store_requests) + " (" +
+                     count(measured.global_store_requests) + " and " +
+                     count(model.global_store_requests) + " requests)";
+  const double measured_conflicts =
+      measured.shared_load_bank_conflicts + measured.shared_store_bank_conflicts;
+  const double model_conflicts =
+      model.shared_load_bank_conflicts + model.shared_store_bank_conflicts;
+  if (measured_conflicts > 0 || model_conflicts > 0) {
+    text += "; shared-memory bank conflicts " + count(measured_conflicts) + " counted, " +
+            count(model_conflicts) + " in the model";
+    if (measured_conflicts > model_conflicts) {
+      text +=
+          " (the hardware counter also counts the banks' cycles lost to other warps' global "
+          "loads; Nsight Compute's instruction-level counts equal the model's)";
+    }
+  }
+  return text;
 }
 
 std::string memory_report(std::span<const LessonKernelMemory> kernels, MemoryReportFormat format) {

@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/kernel_counters.hpp"
 #include "core/launch_config.hpp"
 #include "core/memory/memory_experiment.hpp"
 #include "core/memory/memory_model.hpp"
@@ -31,9 +32,10 @@
 namespace tl::lab {
 
 struct LessonKernelMemory {
-  std::string label;   // the experiment's
-  std::string kernel;  // "matmul_tiled<16>"
-  std::string source;  // the .cuh whose lines the table names
+  std::string label;        // the experiment's
+  std::string counted_key;  // the experiment's: its row among the lesson's counted kernels
+  std::string kernel;       // "matmul_tiled<16>"
+  std::string source;       // the .cuh whose lines the table names
   LaunchConfig config;
   memory::MemoryTable table;
   std::vector<std::string> line_texts;  // per table row: its source line, trimmed
@@ -60,6 +62,21 @@ struct LessonKernelMemory {
 // last and two between): their accesses do not depend on the others'.
 [[nodiscard]] Result<LessonKernelMemory> record_lesson_kernel(
     const memory::MemoryExperiment& experiment, const std::string& cache_dir = {});
+
+// The model's figures for the whole grid, in the form a GPU's counters give them (core/
+// kernel_counters.hpp): the recorded blocks' global requests and sectors and shared-memory bank
+// conflicts, scaled by the table's grid_scale() where only some blocks were recorded.
+[[nodiscard]] MemoryInstructionCounters model_grid_counters(const memory::MemoryTable& table);
+
+// The model's figures beside a GPU's counters of the same kernel, in one line for people:
+// "x → row (strided) on NVIDIA H200: global loads 32 sectors per request measured, 32 in the
+// model (65,536 and 65,536 requests); stores ...; shared-memory bank conflicts ...". Global
+// sectors and requests must agree (docs/PERFORMANCE.md); the hardware's bank-conflict counter
+// also counts the banks' cycles lost to other traffic, which the line says where it reads more.
+[[nodiscard]] std::string memory_beside_counters(std::string_view label,
+                                                 const MemoryInstructionCounters& model,
+                                                 const MemoryInstructionCounters& measured,
+                                                 std::string_view device);
 
 enum class MemoryReportFormat { kTable, kCsv, kJson };
 [[nodiscard]] Result<MemoryReportFormat> parse_memory_report_format(std::string_view text);

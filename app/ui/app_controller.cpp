@@ -146,7 +146,10 @@ bool AppController::switch_lesson(const std::string& id) {
   refresh_controls();
   state_.timing = {};
   state_.timed = {};
-  state_.counters = {.enabled = state_.counters.enabled};  // the switch stays, the counts go
+  // The switch stays, the counts go.
+  const bool counters_enabled = state_.counters.enabled;
+  state_.counters = HardwareCounterReading{};
+  state_.counters.enabled = counters_enabled;
   state_.lesson_picture.reset();
   state_.lesson_pick.reset();
   lab_->set_lesson(state_.controls.lesson_id, is_gpu(state_.backend));
@@ -265,6 +268,8 @@ void AppController::update() {
   if (const auto kind = launches_->take_due_sweep()) start_sweep(*kind);
   lab_->update();
   memory_->update();
+  memory_->show_counters(state_.counters, is_gpu(state_.backend),
+                         state_.counters.launched.matches(state_.controls), state_.device.name);
   results_->refresh_roofline();
   advance_demo_when_due();
 }

@@ -67,6 +67,8 @@ MemoryTabKernel memory_tab_kernel(lab::LessonKernelMemory k) {
       (k.table.extrapolated() ? ", the grid's counts ≈ " + fixed(k.table.grid_scale()) + "× these"
                               : ", exact");
   kernel.note = k.note;
+  kernel.counted_key = k.counted_key;
+  kernel.model_counts = lab::model_grid_counters(k.table);
   for (const lab::LessonKernelMemory::Array& a : k.arrays) {
     // The lessons' recorded arrays are floats (memory::KernelArgument::kFloatArray).
     kernel.arrays.push_back({a.name, a.address, a.bytes, sizeof(float), 0});
@@ -293,6 +295,39 @@ void LessonMemoryController::receive(Job& job) {
     if (state_.kernels[i].label == previous) state_.kernel = i;
   }
   select_kernel(state_.kernel);
+}
+
+void LessonMemoryController::show_counters(const HardwareCounterReading& reading, bool gpu,
+                                           bool fresh, std::string_view device) {
+  for (MemoryTabKernel& kernel : state_.kernels) {
+    kernel.measured_read = false;
+    const CountedKernel* counted = nullptr;
+    for (const CountedKernel& k : reading.kernels) {
+      if (!kernel.counted_key.empty() && k.key == kernel.counted_key) counted = &k;
+    }
+    if (!gpu || kernel.counted_key.empty()) {
+      kernel.measured.clear();
+    } else if (!reading.enabled) {
+      kernel.measured =
+          "On this GPU: tick Hardware counters under the timings and launch, and the GPU's own "
+          "sectors per request and bank conflicts appear here beside the model's.";
+    } else if (reading.pending) {
+      kernel.measured = "Reading the GPU's counters after the timings…";
+    } else if (!reading.unavailable.empty()) {
+      kernel.measured = reading.unavailable;
+    } else if (counted == nullptr || !counted->counters.memory.measured) {
+      kernel.measured = "Launch to read the GPU's counters of this kernel beside the model's.";
+    } else if (!fresh) {
+      kernel.measured =
+          "The GPU's counters were read at other settings: launch to read them at "
+          "these.";
+    } else {
+      kernel.measured =
+          "Measured: " + lab::memory_beside_counters(kernel.label, kernel.model_counts,
+                                                     counted->counters.memory, device);
+      kernel.measured_read = true;
+    }
+  }
 }
 
 void LessonMemoryController::select_kernel(std::size_t index) {

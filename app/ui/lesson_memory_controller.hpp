@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "app_state.hpp"
 #include "compute/lessons/lesson.hpp"
 #include "core/memory/memory_experiment.hpp"
 #include "core/result.hpp"
@@ -70,6 +71,12 @@ class LessonMemoryController {
 
   // Once per frame: progress, and the result when it is there.
   void update();
+  // Puts the GPU's counters of the timed run beside each kernel's model (MemoryTabKernel::
+  // measured): `fresh` says they were read at the lesson's current settings; `device` names the
+  // GPU; on the emulator (`gpu` false) there is nothing beside the model. Cheap: the app calls it
+  // every frame.
+  void show_counters(const HardwareCounterReading& reading, bool gpu, bool fresh,
+                     std::string_view device);
   // Blocks until the recording in flight is done (at most `limit`), then collects it: for tests
   // and scripted screenshots, never the UI.
   void wait(std::chrono::milliseconds limit);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/dim3.hpp"
+#include "core/kernel_counters.hpp"
 #include "core/launch_config.hpp"
 #include "core/lessons/lesson_params.hpp"
 #include "core/memory/memory_model.hpp"
@@ -41,6 +42,12 @@ struct MemoryTabKernel {
   std::string scope;        // which blocks were recorded, and whether the counts are extrapolated
   std::string scope_short;  // the same in a few words, for the line beside the kernels' names
   std::string note;         // why some lines are unknown, if any are
+  // The GPU's own figures beside the model's (the timed run's hardware counters of the same
+  // kernel at the same settings), or why there are none; empty on the emulator.
+  std::string counted_key;                 // the kernel's row among the lesson's counted kernels
+  MemoryInstructionCounters model_counts;  // the model's, for the whole grid
+  std::string measured;
+  bool measured_read = false;  // `measured` holds counters, not a reason
   std::vector<MemoryTabRow> rows;
   std::vector<memory::WarpRequest> requests;
   std::vector<MemoryTabArray> arrays;

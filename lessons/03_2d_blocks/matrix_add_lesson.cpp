@@ -203,6 +203,7 @@ class MatrixAddLesson final : public ParameterizedLesson,
       e.label = mapping_label(mapping);
       e.source = "lessons/03_2d_blocks/kernels/matrix_add.cuh";
       e.kernel = mapping == MatrixMapping::kXToCol ? "matrix_add_x_to_col" : "matrix_add_x_to_row";
+      e.counted_key = to_string(TimingKey{TimingRole::kKernel, mapping_key(mapping)});
       e.arguments = {memory::KernelArgument::floats("a", elements),
                      memory::KernelArgument::floats("b", elements),
                      memory::KernelArgument::floats("c", elements),

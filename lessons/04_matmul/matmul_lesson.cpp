@@ -240,6 +240,7 @@ class MatmulLesson final : public ParameterizedLesson,
       e.label = std::string(lessons::to_string(kernel));
       e.source = "lessons/04_matmul/kernels/matmul.cuh";
       e.kernel = "matmul_" + e.label;
+      e.counted_key = to_string(kernel_key(variant));
       if (kernel == MatmulKernel::kTiled) e.template_arguments = std::to_string(variant_.tile);
       e.arguments = {memory::KernelArgument::floats("a", size_.m * size_.k),
                      memory::KernelArgument::floats("b", size_.k * size_.n),

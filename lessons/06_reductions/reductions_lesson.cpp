@@ -226,6 +226,7 @@ class ReductionsLesson final : public ParameterizedLesson,
       e.source = "lessons/06_reductions/kernels/sum_ladder.cuh";
       e.kernel = "sum_" + e.label;
       std::replace(e.kernel.begin(), e.kernel.end(), '-', '_');
+      e.counted_key = to_string(TimingKey{TimingRole::kKernel, e.label});
       e.arguments = {memory::KernelArgument::floats("in", params_.n),
                      memory::KernelArgument::floats("out", 1),
                      memory::KernelArgument::integer("n", static_cast<int>(params_.n))};

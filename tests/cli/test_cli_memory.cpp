@@ -77,6 +77,32 @@ TEST(CliMemoryTable, CsvHasOneRowPerLine) {
       << r.describe();
 }
 
+// --counters beside --memory-table reads the GPU's counters of the same kernels (GPU test:
+// tests/gpu/test_memory_model_counters_gpu.cpp); where it cannot, the table still comes and one
+// line says why: on stdout under a table, on stderr beside JSON, which stdout keeps alone.
+TEST(CliMemoryTable, CountersOnTheEmulatorSayWhyAndKeepTheTable) {
+  const ProcessResult table =
+      run_threadlab({"run", "--lesson", "2d-blocks", "--backend", "emulator", "--rows", "256",
+                     "--cols", "256", "--block", "32,8", "--memory-table", "--counters"});
+  ASSERT_TRUE(table.exited && table.exit_code == 0) << table.describe();
+  EXPECT_THAT(table.out, HasSubstr("matrix_add_x_to_row")) << table.describe();
+  EXPECT_THAT(table.out, HasSubstr("hardware counters need an NVIDIA GPU")) << table.describe();
+
+  const ProcessResult json =
+      run_threadlab({"run", "--lesson", "2d-blocks", "--backend", "emulator", "--rows", "256",
+                     "--cols", "256", "--memory-table", "--counters", "--format", "json"});
+  ASSERT_TRUE(json.exited && json.exit_code == 0) << json.describe();
+  EXPECT_FALSE(nlohmann::json::parse(json.out, nullptr, false).is_discarded()) << json.describe();
+  EXPECT_THAT(json.err, HasSubstr("hardware counters need an NVIDIA GPU")) << json.describe();
+
+  const ProcessResult uncounted =
+      run_threadlab({"run", "--lesson", "vector-add", "--backend", "emulator", "--n", "4096",
+                     "--memory-table", "--counters"});
+  ASSERT_TRUE(uncounted.exited && uncounted.exit_code == 0) << uncounted.describe();
+  EXPECT_THAT(uncounted.out, HasSubstr("vector-add does not count its kernels"))
+      << uncounted.describe();
+}
+
 TEST(CliMemoryTable, RefusesAnUnknownFormatAndALessonWithoutExperiments) {
   const ProcessResult bad_format = run_threadlab({"run", "--lesson", "vector-add", "--backend",
                                                   "emulator", "--memory-table", "--format", "xml"});

@@ -240,6 +240,59 @@ TEST_F(MemoryTabTest, LessonThreeShowsFourSectorsPerRequestForColumnsAndThirtyTw
 
 // Lesson 6's strided tree: at s = 1 thread t works on word 2t, so lanes l and l + 16 of a warp
 // land in one bank on different words: the drawn request stacks two words in every even bank.
+// On a GPU the timed run's hardware counters (the Counters section) stand beside each kernel's
+// model in the tab: the same kernel by its timing key, read at the same settings; otherwise the
+// tab says what to do or why not. Fed here as a GPU run would feed them (no GPU in this test).
+TEST_F(MemoryTabTest, TheGpusCountersStandBesideTheModelOfTheSameKernel) {
+  open();
+  app_->apply_lesson_action(kLessonThree);
+  frames(3);
+  recorded();
+  LessonMemoryController& controller = app_->lesson_memory();
+  const LessonMemoryState& s = memory();
+  ASSERT_EQ(s.kernels.size(), 2u);
+  for (const MemoryTabKernel& k : s.kernels) {
+    EXPECT_FALSE(k.counted_key.empty()) << k.label << ": lesson 3 counts both mappings";
+    EXPECT_TRUE(k.measured.empty()) << "on the emulator nothing stands beside the model";
+  }
+  const MemoryTabKernel* row = kernel_named(s, "matrix_add_x_to_row");
+  ASSERT_NE(row, nullptr);
+  // The whole grid of 256 × 256 in 32 × 8 blocks: 2 loads and a store per warp, 32 sectors each.
+  EXPECT_DOUBLE_EQ(row->model_counts.load_sectors_per_request(), 32.0);
+  EXPECT_DOUBLE_EQ(row->model_counts.global_load_requests, 256.0 * 256 / 32 * 2);
+
+  HardwareCounterReading reading;
+  controller.show_counters(reading, true, true, "NVIDIA H200");
+  EXPECT_NE(row->measured.find("tick Hardware counters"), std::string::npos) << row->measured;
+  EXPECT_FALSE(row->measured_read);
+
+  reading.enabled = true;
+  reading.unavailable = "hardware counters are not permitted for this user (ERR_NVGPUCTRPERM)";
+  controller.show_counters(reading, true, true, "NVIDIA H200");
+  EXPECT_EQ(row->measured, reading.unavailable);
+
+  reading.unavailable.clear();
+  CountedKernel counted;
+  counted.key = row->counted_key;
+  counted.counters.memory = row->model_counts;  // the GPU agreeing with the model, as it does
+  reading.kernels.push_back(counted);
+  controller.show_counters(reading, true, true, "NVIDIA H200");
+  EXPECT_TRUE(row->measured_read);
+  EXPECT_NE(row->measured.find("on NVIDIA H200: global loads 32 sectors per request measured, 32 "
+                               "in the model (4,096 and 4,096 requests)"),
+            std::string::npos)
+      << row->measured;
+  const MemoryTabKernel& other = s.kernels[row == &s.kernels[0] ? 1 : 0];
+  EXPECT_FALSE(other.measured_read) << "x → column was not counted: its line says so";
+  EXPECT_NE(other.measured.find("Launch to read"), std::string::npos) << other.measured;
+
+  controller.show_counters(reading, true, false, "NVIDIA H200");
+  EXPECT_FALSE(row->measured_read) << "counters of other settings are not this table's";
+  EXPECT_NE(row->measured.find("other settings"), std::string::npos) << row->measured;
+  controller.show_counters(reading, false, true, "the CPU emulator");
+  EXPECT_TRUE(row->measured.empty());
+}
+
 TEST_F(MemoryTabTest, LessonSixsStridedTreeStacksTwoWordsInEachEvenBank) {
   open();
   app_->apply_lesson_action("threadlab:set?lesson=reductions&n=4096&block=256&view=memory");

@@ -44,6 +44,10 @@ struct MemoryExperiment {
   std::vector<KernelArgument> arguments;  // every parameter but the trailing trace policy
   LaunchConfig config;
   std::size_t dynamic_shared_bytes = 0;
+  // The key of the same kernel's row among the lesson's counted kernels (CountingLesson, e.g.
+  // "kernel/x-to-col"), so that a GPU's counters can be shown beside the model; empty where the
+  // lesson does not count it.
+  std::string counted_key;
 };
 
 }  // namespace tl::memory

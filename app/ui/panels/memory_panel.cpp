@@ -247,6 +247,9 @@ void draw_memory_panel(AppController& controller, const Fonts& fonts) {
                      kernel.config.to_string().c_str(), kernel.scope_short.c_str());
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) tooltip(kernel.scope);
   if (!kernel.note.empty()) wrapped(palette().warning, kernel.note);
+  if (!kernel.measured.empty()) {
+    wrapped(kernel.measured_read ? palette().ok : palette().muted, kernel.measured);
+  }
 
   // One under the other where the panel is tall enough for the table and the picture, else side
   // by side where it is wide enough (a short panel: the table and the picture of its selected
