@@ -22,3 +22,14 @@ if(NOT THREADLAB_CUDA STREQUAL "OFF")
     message(STATUS "ThreadLab: nvcc not found, building with the CPU emulator only")
   endif()
 endif()
+
+# Where scripts/install-deps.sh puts the toolkit's disassembler (cuobjdump, nvdisasm) when the
+# toolkit came without it: lessons/CMakeLists.txt looks here after the toolkit's own bin/.
+set(THREADLAB_CUDA_TOOLS_HINTS)
+foreach(tools_dir "$ENV{THREADLAB_CUDA_TOOLS_DIR}" /opt/threadlab/cuda-tools
+        "$ENV{HOME}/.local/share/threadlab/cuda-tools")
+  if(tools_dir)
+    file(GLOB tool_bins LIST_DIRECTORIES true "${tools_dir}/nvidia/*/bin")
+    list(APPEND THREADLAB_CUDA_TOOLS_HINTS ${tool_bins})
+  endif()
+endforeach()

@@ -2,8 +2,9 @@
 # Installs, with apt, everything ThreadLab needs to build and test on Debian 12 or Ubuntu 24.04.
 #
 # Safe to run again and again: when every package is already installed it does not touch apt at all,
-# so it is fast and works offline. It never installs CUDA (optional); it only says whether nvcc was
-# found and so whether the GPU kernels will be built.
+# so it is fast and works offline. It never installs CUDA (optional); it says whether nvcc was
+# found and so whether the GPU kernels will be built. Where nvcc came without the toolkit's
+# disassembler (cuobjdump, nvdisasm), it installs NVIDIA's wheels of those two (see below).
 #
 # Environment: THREADLAB_SKIP_DEPS=1 makes it do nothing (for machines whose dependencies come from
 # elsewhere; scripts/build.sh and friends pass through here).
@@ -62,6 +63,45 @@ is_available() {
   [[ -n "${candidate}" && "${candidate}" != "(none)" ]]
 }
 
+# The lessons' Compiled view embeds each kernel's SASS and PTX, made at build time by the toolkit's
+# cuobjdump and nvdisasm. A toolkit installed from NVIDIA's Python wheels (nvidia-cuda-nvcc, ...)
+# comes without them; NVIDIA publishes them as wheels of their own, installed here into
+# THREADLAB_CUDA_TOOLS_DIR (CMake looks there). Best effort: without them the build still
+# succeeds and the view says why it has no listings.
+cuda_tools_dir() {
+  if [[ -n "${THREADLAB_CUDA_TOOLS_DIR:-}" ]]; then
+    printf '%s\n' "${THREADLAB_CUDA_TOOLS_DIR}"
+  elif [[ "$(id -u)" == 0 ]]; then
+    printf '/opt/threadlab/cuda-tools\n'
+  else
+    printf '%s/threadlab/cuda-tools\n' "${XDG_DATA_HOME:-${HOME}/.local/share}"
+  fi
+}
+
+install_cuda_disassembler() {
+  local nvcc="$1" version="$2" bin tools
+  bin="$(dirname "${nvcc}")"
+  tools="$(cuda_tools_dir)"
+  if [[ -x "${bin}/nvdisasm" && -x "${bin}/cuobjdump" ]] ||
+    [[ -n "$(find "${tools}" -name nvdisasm -type f 2>/dev/null | head -n 1)" &&
+      -n "$(find "${tools}" -name cuobjdump -type f 2>/dev/null | head -n 1)" ]]; then
+    return 0
+  fi
+  local major="${version%%.*}"
+  if [[ -z "${major}" ]] || ! command -v python3 >/dev/null 2>&1 ||
+    ! python3 -m pip --version >/dev/null 2>&1; then
+    warn "CUDA's disassembler (nvdisasm, cuobjdump) is missing and pip is not here to install it:" \
+      "the Compiled view will have no kernel listings."
+    return 0
+  fi
+  log "CUDA: ${bin} has no nvdisasm/cuobjdump: installing NVIDIA's wheels of them (${major}.x) into ${tools}"
+  if ! timeout 300 python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-deps \
+    --target "${tools}" "nvidia-cuda-nvdisasm==${major}.*" "nvidia-cuda-cuobjdump==${major}.*"; then
+    warn "could not install nvidia-cuda-nvdisasm/cuobjdump with pip: the Compiled view will have" \
+      "no kernel listings (the build does not need them)."
+  fi
+}
+
 report_cuda() {
   local nvcc=""
   if [[ -x /usr/local/cuda/bin/nvcc ]]; then
@@ -73,6 +113,7 @@ report_cuda() {
     local version
     version="$("${nvcc}" --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p' | head -n 1)"
     log "CUDA: ${nvcc} (release ${version:-unknown}) found: the GPU kernels will be built."
+    [[ "${1:-}" == install ]] && install_cuda_disassembler "${nvcc}" "${version}"
   else
     log "CUDA: nvcc not found: the GPU kernels will not be built; every kernel runs on the CPU" \
       "emulator. Install the CUDA Toolkit to /usr/local/cuda for the GPU path (optional)."
@@ -100,7 +141,7 @@ main() {
   done
   if ((${#missing_required[@]} + ${#missing_optional[@]} == 0)); then
     log "all $((${#REQUIRED_PACKAGES[@]} + ${#OPTIONAL_PACKAGES[@]})) packages are installed."
-    report_cuda
+    report_cuda install
     return 0
   fi
 
@@ -147,7 +188,7 @@ main() {
       "install them another way and run the scripts with THREADLAB_SKIP_DEPS=1.${hint}"
   fi
   log "done."
-  report_cuda
+  report_cuda install
 }
 
 main "$@"

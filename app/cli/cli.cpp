@@ -317,6 +317,31 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
 
   auto* lessons_command = app.add_subcommand("lessons", "List the lessons");
 
+  InspectOptions inspect;
+  auto* inspect_command = app.add_subcommand(
+      "inspect",
+      "What nvcc made of a lesson's kernels, without a GPU: registers, shared and local memory, "
+      "spills and instructions by kind per kernel; or one kernel's SASS or PTX with each source "
+      "line above its instructions (listings made at build time by the CUDA toolkit)");
+  inspect_command->add_option("--lesson", inspect.lesson, "Lesson id (see `threadlab lessons`)")
+      ->required();
+  inspect_command->add_option(
+      "--kernel", inspect.kernel,
+      "Which kernel: its whole name as the table prints it, or text in it (a kernel and its "
+      "traced twin: the timed one)");
+  inspect_command->add_option("--arch", inspect.arch,
+                              "Architecture, e.g. sm_90 (default: the newest built)");
+  inspect_command->add_flag("--sass", inspect.sass,
+                            "The kernel's SASS (nvdisasm), each source line above its "
+                            "instructions, memory instructions marked by space");
+  inspect_command->add_flag("--ptx", inspect.ptx, "The kernel's PTX, with its source lines");
+  inspect_command->add_flag("--resources", inspect.resources,
+                            "The table of kernels and their resources (the default)");
+  inspect_command
+      ->add_option("--format", inspect.format,
+                   "table, csv or json (the table and --sass; --ptx prints text)")
+      ->capture_default_str();
+
   RunOptions run;
   auto* run_command = app.add_subcommand("run", "One launch: timings, --check, --trace");
   // With --lesson, the commands take (and --help lists) that lesson's parameters with their
@@ -583,6 +608,10 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
     return command_info(info, out, err);
   }
   if (*lessons_command) return check_only ? kExitOk : command_lessons(out);
+  if (*inspect_command) {
+    if (check_only) return usage_status(check_inspect_options(inspect), err);
+    return command_inspect(inspect, out, err);
+  }
   if (*run_command) {
     if (check_only) return usage_status(check_run_options(run), err);
     return command_run(run, out, err);

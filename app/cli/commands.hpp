@@ -23,6 +23,19 @@ int command_info(const InfoOptions& options, std::ostream& out, std::ostream& er
 
 int command_lessons(std::ostream& out);
 
+// `threadlab inspect`: what nvcc made of a lesson's kernels (lessons/compiled_kernels.hpp).
+struct InspectOptions {
+  std::string lesson;
+  std::string kernel;  // a whole short name, or text its name contains
+  std::string arch;    // sm_90, ...; empty: the newest the build compiled for
+  bool sass = false;
+  bool ptx = false;
+  bool resources = false;  // the default without --sass or --ptx
+  std::string format = "table";
+};
+Status check_inspect_options(const InspectOptions& options);
+int command_inspect(const InspectOptions& options, std::ostream& out, std::ostream& err);
+
 struct LaunchOptions {
   std::string lesson;  // empty: the first registered lesson (the one the app opens on)
   std::map<std::string, std::string> params;  // --n 1000, --block 16,16, ... as given

@@ -42,8 +42,9 @@ ALLOWED = {
     "exercises": {"core", "lab"},
     "ui": {"core", "kernels", "compute", "render", "platform", "interop", "lab", "lesson-texts",
            "ext:imgui", "ext:gl", "ext:stb"},
-    "cli": {"core", "kernels", "compute", "render", "platform", "interop", "lab", "ext:cli11",
-            "ext:json"},
+    # lesson-texts: `inspect` reads the embedded compiled listings and the kernels' sources.
+    "cli": {"core", "kernels", "compute", "render", "platform", "interop", "lab", "lesson-texts",
+            "ext:cli11", "ext:json"},
     "main": {"ui", "cli"},
     # Tests: each suite includes the layers its executable links, and the shared test helpers
     # (any header under tests/). The CLI's tests drive the built program only.
