@@ -135,7 +135,7 @@ TEST(LessonSnippets, EveryBlockThatSaysItIsTheRunningKernelIsTheEmbeddedFile) {
           << where << ": the embedded " << kernel << " is not the file in the source tree";
     }
   }
-  EXPECT_GE(claims, 2) << "lessons 1 and 3 say their kernel is shown exactly as written";
+  EXPECT_GE(claims, 5) << "lessons 1 to 5 say their kernel is shown exactly as written";
 }
 
 // `name<<<grid, block[, shared[, stream]]>>>(arguments)` as the shim can compile it: the launch
@@ -221,7 +221,8 @@ std::string kernels_and_snippet(const std::vector<std::string>& kernel_files,
     unit += "#line 1 \"" + file + "\"\n" + std::string(*source) + "\n";
   }
   unit += "int snippet() {\n" + std::string(kReaderContext) + "  {\n";
-  if (body_line > 0) unit += "#line " + std::to_string(body_line) + " \"" + body_file + "\"\n";
+  unit += body_line > 0 ? "#line " + std::to_string(body_line) + " \"" + body_file + "\"\n"
+                        : std::string("#line 1 \"snippet\"\n");
   unit += body + "\n  }\n  return 0;\n}\n}  // namespace lesson\n";
   return unit;
 }
@@ -255,10 +256,17 @@ fs::path scratch_folder() {
   return dir;
 }
 
-CompileResult run_compiler(const std::string& command, const fs::path& log) {
+// Runs `command`, its output to `log`; then removes `made` (the source, the log, an object) and the
+// scratch folder once it is empty.
+CompileResult run_compiler(const std::string& command, const fs::path& log,
+                           const std::vector<fs::path>& made) {
   CompileResult result;
   result.status = std::system((command + " > \"" + log.string() + "\" 2>&1").c_str());
   result.output = read_file(log);
+  std::error_code ignored;
+  for (const fs::path& path : made) fs::remove(path, ignored);
+  fs::remove(log, ignored);
+  fs::remove(log.parent_path(), ignored);  // only if empty
   return result;
 }
 
@@ -275,7 +283,7 @@ CompileResult compile(const std::string& unit, const std::string& name) {
   return run_compiler(std::string("\"") + THREADLAB_CXX_COMPILER + "\" -std=c++20 -fsyntax-only" +
                           include_flags() + " -I\"" + (root / "kernels" / "emulator").string() +
                           "\" \"" + source.string() + "\"",
-                      dir / (name + ".log"));
+                      dir / (name + ".log"), {source});
 }
 
 #if defined(THREADLAB_NVCC)
@@ -291,9 +299,10 @@ CompileResult compile_with_nvcc(const std::string& unit, const std::string& name
   if (std::string(THREADLAB_NVCC_ARCH).size() > 0) {
     command += std::string(" -arch=sm_") + THREADLAB_NVCC_ARCH;
   }
-  return run_compiler(command + include_flags() + " -c \"" + source.string() + "\" -o \"" +
-                          (dir / (name + ".o")).string() + "\"",
-                      dir / (name + ".log"));
+  const fs::path object = dir / (name + ".o");
+  return run_compiler(
+      command + include_flags() + " -c \"" + source.string() + "\" -o \"" + object.string() + "\"",
+      dir / (name + ".log"), {source, object});
 }
 #endif
 
@@ -532,7 +541,9 @@ TEST(LessonSnippets, EveryKernelLineTheTextQuotesOrNamesIsThere) {
         const std::string kernel = (*it)[1].str();
         const int n = std::stoi((*it)[2].str());
         std::vector<std::pair<const KernelFile*, std::pair<int, int>>> candidates;
-        if (!kernel.empty() && !std::isdigit(static_cast<unsigned char>(kernel[0]))) {
+        const bool by_name =
+            !kernel.empty() && !std::isdigit(static_cast<unsigned char>(kernel[0]));
+        if (by_name) {
           candidates = kernels_named(files, kernel);
           EXPECT_FALSE(candidates.empty())
               << where << ": --memory-kernel " << kernel << " names no kernel this lesson shows";
@@ -554,11 +565,13 @@ TEST(LessonSnippets, EveryKernelLineTheTextQuotesOrNamesIsThere) {
         EXPECT_TRUE(found) << where << ": --memory-line " << n << " is not "
                            << (block_quotes.empty() ? "a statement"
                                                     : "a statement this text quotes")
-                           << " in " << (kernel.empty() ? "any kernel" : "kernel " + kernel)
+                           << " in " << (by_name ? "kernel " + kernel : std::string("any kernel"))
                            << " this lesson shows";
       }
-      // "line 90", "lines 85 and 86" in the prose: statements of one kernel file the lesson shows,
-      // and where the paragraph quotes statements, one of those lines holds one of them.
+      // "line 90", "lines 85 and 86" in the prose: statements of one kernel file the lesson shows;
+      // where the paragraph quotes statements, one of those lines holds one of them, and a quote
+      // with elisions (`a_tile[…] = …`), which points at a line rather than copying it, is on one
+      // of the lines it names.
       static const std::regex kProseLines(R"((?:^|[\s(])lines? (\d+)(?: and (\d+))?(?![\d.]))");
       std::vector<int> named;
       for (auto it = std::sregex_iterator(text.begin(), text.end(), kProseLines);
@@ -573,6 +586,10 @@ TEST(LessonSnippets, EveryKernelLineTheTextQuotesOrNamesIsThere) {
       for (const KernelFile& file : files) {
         bool statements = true;
         bool quoted = block_quotes.empty();
+        std::vector<bool> elision_placed(block_quotes.size(), true);
+        for (std::size_t q = 0; q < block_quotes.size(); ++q) {
+          elision_placed[q] = block_quotes[q].find("…") == std::string::npos;
+        }
         for (int n : named) {
           if (n < 1 || n > static_cast<int>(file.lines.size())) {
             statements = false;
@@ -580,18 +597,24 @@ TEST(LessonSnippets, EveryKernelLineTheTextQuotesOrNamesIsThere) {
           }
           const std::string& line = file.lines[static_cast<std::size_t>(n - 1)];
           statements = statements && is_statement(line);
-          for (const std::string& quote : block_quotes) {
-            quoted = quoted || line_has_quote(line, quote);
+          for (std::size_t q = 0; q < block_quotes.size(); ++q) {
+            if (!line_has_quote(line, block_quotes[q])) continue;
+            quoted = true;
+            elision_placed[q] = true;
           }
         }
-        found = found || (statements && quoted);
+        const bool all_placed =
+            std::all_of(elision_placed.begin(), elision_placed.end(), [](bool b) { return b; });
+        found = found || (statements && quoted && all_placed);
       }
       std::string lines;
       for (int n : named) lines += (lines.empty() ? "" : ", ") + std::to_string(n);
       EXPECT_TRUE(found) << where << ": no kernel file this lesson shows has statements at lines "
                          << lines
-                         << (block_quotes.empty() ? ""
-                                                  : ", one of them a statement the text quotes");
+                         << (block_quotes.empty()
+                                 ? ""
+                                 : ", one of them a statement the text quotes, each quote with "
+                                   "elisions (…) on one of them");
     }
   }
   // Lesson 1's and lesson 4's Memory paragraphs quote and name lines today.
