@@ -7,6 +7,7 @@
 #include "compute/trace_sink.hpp"
 #include "core/trace.hpp"
 #include "gpu_test_environment.hpp"
+#include "lessons/06_reductions/kernels/reduction_kernels.hpp"
 #include "lessons/06_reductions/reductions.hpp"
 #include "lessons/06_reductions/reductions_runner.hpp"
 
@@ -66,6 +67,39 @@ TEST_F(ReductionsGpu, TwoToThe28Floats) {
     }
   }
   EXPECT_EQ(ones->library_check->value, 268435456.0);
+}
+
+// `in` 1, 2 or 3 floats past a 16-byte boundary (`d_x + 1`): a float4 load through it faults with
+// "misaligned address" on a GPU (claims review item 16: the kernel once did, as
+// docs/data/sum-vectorized-alignment-h200-2026-12-01.log shows), so the vectorized rung must read
+// one float at a time there. The emulator's test of the same cannot fail: a CPU loads a misaligned
+// float4 without complaint.
+TEST_F(ReductionsGpu, TheVectorizedRungSumsAnInputThatIsNotSixteenByteAligned) {
+  const auto& table = device().kernels().get<kernels::ReductionKernels>();
+  for (std::uint64_t n : {std::uint64_t{33}, (std::uint64_t{1} << 20) + 7}) {
+    const auto ones = lessons::make_sum_data(n, SumData::kEqual, 1);
+    const LaunchConfig config = lessons::sum_config(SumRung::kVectorized, n, 256);
+    auto in = compute::allocate_array<float>(device(), n + 3);
+    auto out = compute::allocate_array<float>(device(), 1);
+    auto sums = compute::allocate_array<float>(device(), config.grid.x);
+    auto done = compute::allocate_array<unsigned int>(device(), 1);
+    ASSERT_TRUE(in.is_ok() && out.is_ok() && sums.is_ok() && done.is_ok());
+    ASSERT_TRUE(device().fill_zero(done->data(), 4).is_ok());
+    for (std::uint64_t offset = 1; offset <= 3; ++offset) {
+      ASSERT_TRUE(device().copy_to_device(in->data() + offset, ones.data(), n * 4).is_ok());
+      const Status launched =
+          table.sum(SumRung::kVectorized, config, in->data() + offset, static_cast<int>(n),
+                    {out->data(), sums->data(), done->data()});
+      ASSERT_TRUE(launched.is_ok())
+          << "n=" << n << " offset " << offset << ": " << launched.message();
+      const Status finished = device().synchronize();
+      ASSERT_TRUE(finished.is_ok())
+          << "n=" << n << " offset " << offset << ": " << finished.message();
+      float value = 0;
+      ASSERT_TRUE(device().copy_to_host(&value, out->data(), 4).is_ok());
+      EXPECT_EQ(value, static_cast<float>(n)) << "n=" << n << " offset " << offset;
+    }
+  }
 }
 
 TEST_F(ReductionsGpu, TracedLaunchesRecordEveryElementOnce) {
