@@ -36,37 +36,6 @@ std::string_view lesson_folder_of(std::string_view id) {
   return info ? info->folder : std::string_view();
 }
 
-// The architectures of a lesson's units, best first: sm_90 before sm_89, "sm_90a" after "sm_90".
-int arch_rank(std::string_view arch) {
-  int number = 0;
-  for (const char c : arch) {
-    if (c >= '0' && c <= '9') number = number * 10 + (c - '0');
-  }
-  return number * 2 + (arch.ends_with('a') ? 0 : 1);
-}
-
-// The units of the lesson at `arch` (sm_90 also takes the arch-specific sm_90a), or at the
-// newest architecture built when `arch` is empty.
-std::vector<const compiled_kernels::CompiledUnit*> units_of(std::string_view folder,
-                                                            std::string_view arch) {
-  std::vector<const compiled_kernels::CompiledUnit*> found;
-  std::map<std::string_view, const compiled_kernels::CompiledUnit*> newest;  // per unit
-  for (const compiled_kernels::CompiledUnit& u : compiled_kernels::units()) {
-    if (u.lesson != folder) continue;
-    if (!arch.empty()) {
-      if (u.arch == arch ||
-          (u.arch.size() == arch.size() + 1 && u.arch.starts_with(arch) && u.arch.ends_with('a'))) {
-        found.push_back(&u);
-      }
-      continue;
-    }
-    auto& best = newest[u.unit];
-    if (best == nullptr || arch_rank(u.arch) > arch_rank(best->arch)) best = &u;
-  }
-  for (const auto& [name, unit] : newest) found.push_back(unit);
-  return found;
-}
-
 std::vector<std::string> archs_of(std::string_view folder) {
   std::vector<std::string> archs;
   for (const compiled_kernels::CompiledUnit& u : compiled_kernels::units()) {
@@ -307,7 +276,7 @@ int command_inspect(const InspectOptions& options, std::ostream& out, std::ostre
                 kExitFailure);
   }
   const std::string_view folder = lesson_folder_of(options.lesson);
-  const auto units = units_of(folder, options.arch);
+  const auto units = compiled_kernels::units_of_lesson(folder, options.arch);
   if (units.empty()) {
     const auto archs = archs_of(folder);
     if (archs.empty()) {

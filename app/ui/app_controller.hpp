@@ -21,6 +21,7 @@
 
 #include "action_router.hpp"
 #include "app_state.hpp"
+#include "compiled_view_controller.hpp"
 #include "compute/device.hpp"
 #include "compute/float_sink.hpp"
 #include "compute/lessons/lesson.hpp"
@@ -180,6 +181,13 @@ class AppController : public LessonViewContext,
   [[nodiscard]] LessonMemoryController& lesson_memory() { return *memory_; }
   [[nodiscard]] const LessonMemoryController& lesson_memory() const { return *memory_; }
   void show_lesson_memory() { memory_->shown(lesson()); }
+  // The lesson workspace's Compiled tab (compiled_view_controller.hpp): the lesson's kernels as
+  // nvcc compiled them, from the listings the build embedded.
+  [[nodiscard]] CompiledViewController& compiled_view() { return compiled_; }
+  [[nodiscard]] const CompiledViewController& compiled_view() const { return compiled_; }
+  void show_compiled_view() {
+    compiled_.shown(lesson().info().id, lesson().info().folder, state_.controls.occupancy.kernel);
+  }
   void record_lesson_memory() { memory_->record(lesson()); }
   // The whole window's tabs: the lesson, or its Kernel Lab. show_workspace brings one to the
   // front (a link's view=lab); the UI reports the one the user opened.
@@ -277,6 +285,7 @@ class AppController : public LessonViewContext,
   ActionRouter router_{*this};
   std::unique_ptr<LabController> lab_;
   std::unique_ptr<LessonMemoryController> memory_;
+  CompiledViewController compiled_;
   std::unique_ptr<LessonLiveWork> live_;  // the lesson's background work; reset before launches_
   std::optional<CaptureRequest> capture_;
 };

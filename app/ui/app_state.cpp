@@ -20,9 +20,11 @@ Result<ResultsTab> parse_results_tab(const std::string& name) {
   if (name == "occupancy") return ResultsTab::kOccupancy;
   if (name == "roofline") return ResultsTab::kRoofline;
   if (name == "memory") return ResultsTab::kMemory;
-  return invalid_argument("unknown view '" + name +
-                          "': expected plot, roofline, grid, timeline, occupancy, memory, lab, "
-                          "lesson or one of the lesson's own");
+  if (name == "compiled") return ResultsTab::kCompiled;
+  return invalid_argument(
+      "unknown view '" + name +
+      "': expected plot, roofline, grid, timeline, occupancy, memory, compiled, lab, "
+      "lesson or one of the lesson's own");
 }
 
 }  // namespace tl::ui

@@ -140,9 +140,18 @@ struct HoverInfo {
 
 // The tabs under the mapping view: the window's own, and the current lesson's (by id, in
 // ViewSettings::lesson_tab).
-enum class ResultsTab { kTiming, kGrid, kTimeline, kOccupancy, kLesson, kRoofline, kMemory };
-// "plot", "roofline", "grid", "timeline", "occupancy", "memory"; other names may be the lesson's
-// tabs.
+enum class ResultsTab {
+  kTiming,
+  kGrid,
+  kTimeline,
+  kOccupancy,
+  kLesson,
+  kRoofline,
+  kMemory,
+  kCompiled
+};
+// "plot", "roofline", "grid", "timeline", "occupancy", "memory", "compiled"; other names may be
+// the lesson's tabs.
 Result<ResultsTab> parse_results_tab(const std::string& name);
 // The views a link names that are not results tabs: the window's two workspaces.
 inline constexpr std::string_view kLabView = "lab";

@@ -260,6 +260,13 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
       draw_memory_panel(controller, fonts);
       ImGui::EndTabItem();
     }
+    if (tab("Compiled",
+            "What nvcc made of the lesson's kernels: registers, shared and local memory, spills, "
+            "and each source line beside the SASS instructions made from it (no GPU needed)",
+            flags_for(ResultsTab::kCompiled))) {
+      draw_compiled_panel(controller, fonts);
+      ImGui::EndTabItem();
+    }
     if (tab("Grid of blocks", "The launch's grid: its blocks, their warps and idle threads",
             flags_for(ResultsTab::kGrid))) {
       draw_grid_panel(controller, fonts);

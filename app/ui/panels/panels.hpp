@@ -32,6 +32,7 @@ void draw_sm_timeline_panel(AppController& controller, const Fonts& fonts);
 // The lesson's kernels' memory accesses, per source line, and one warp's request of the selected
 // line drawn onto sectors or banks (memory_panel.cpp).
 void draw_memory_panel(AppController& controller, const Fonts& fonts);
+void draw_compiled_panel(AppController& controller, const Fonts& fonts);
 void draw_device_panel(AppController& controller, const Fonts& fonts);
 void draw_status_bar(AppController& controller, const Fonts& fonts);
 // A markdown document as the lesson text draws it (the Lab's statements).

@@ -1,0 +1,230 @@
+#include "compiled_view_controller.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "compiled_kernels.hpp"
+#include "core/format.hpp"
+#include "lesson_texts.hpp"
+
+namespace tl::ui {
+namespace {
+
+using compiled::InstructionKind;
+
+bool is_traced(std::string_view name) {
+  return name.find("Traced") != std::string_view::npos &&
+         name.find("Untraced") == std::string_view::npos;
+}
+
+std::string file_name(std::string_view path) {
+  const std::size_t slash = path.rfind('/');
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+std::string plural(std::size_t n, std::string_view one) {
+  return format_count(n) + " " + std::string(one) + (n == 1 ? "" : "s");
+}
+
+std::string summary_text(const CompiledKernelEntry& k) {
+  const compiled::SassSummary& s = k.summary;
+  std::string text = plural(static_cast<std::size_t>(k.resources.registers), "register") +
+                     " a thread · " + format_count(k.resources.shared_bytes) +
+                     " B static shared memory a block · ";
+  if (k.resources.local_bytes == 0 && s.spill_stores() == 0 && s.spill_loads() == 0) {
+    text += "no local memory, no spills";
+  } else {
+    text += format_count(k.resources.local_bytes) + " B local memory a thread, " +
+            plural(s.spill_stores(), "spill store") + " and " +
+            plural(s.spill_loads(), "spill load");
+  }
+  text += " · " + plural(s.instructions, "instruction") + " (" + k.arch + ")";
+  std::string kinds;
+  for (const InstructionKind kind :
+       {InstructionKind::kGlobalLoad, InstructionKind::kGlobalStore, InstructionKind::kSharedLoad,
+        InstructionKind::kSharedStore, InstructionKind::kAsyncCopy, InstructionKind::kBarrier,
+        InstructionKind::kShuffle, InstructionKind::kAtomic, InstructionKind::kTensorCore,
+        InstructionKind::kSpecialFunction}) {
+    if (s.count(kind) == 0) continue;
+    kinds += (kinds.empty() ? "" : ", ") + format_count(s.count(kind)) + " " +
+             std::string(compiled::kind_name(kind));
+  }
+  if (!kinds.empty()) text += ": " + kinds;
+  return text;
+}
+
+// "tl::gpu::matmul_tiled<16, tl::Untraced>" → "matmul_tiled<16>", the name the occupancy view and
+// the GPU inspector give the timed kernel.
+std::string timed_name(std::string name) {
+  if (name.starts_with("tl::gpu::")) name.erase(0, 9);
+  for (const std::string_view untraced : {", tl::Untraced>", "<tl::Untraced>"}) {
+    const std::size_t at = name.find(untraced);
+    if (at != std::string::npos)
+      name.replace(at, untraced.size(), untraced.front() == ',' ? ">" : "");
+  }
+  return name;
+}
+
+}  // namespace
+
+void CompiledViewController::shown(std::string_view lesson_id, std::string_view lesson_folder,
+                                   std::string_view current_kernel) {
+  if (state_.lesson_id == lesson_id) {
+    if (current_kernel != current_kernel_) {
+      current_kernel_ = std::string(current_kernel);
+      for (std::size_t i = 0; i < state_.kernels.size(); ++i) {
+        if (state_.kernels[i].timed_name == current_kernel_) select_kernel(i);
+      }
+    }
+    return;
+  }
+  current_kernel_ = std::string(current_kernel);
+  state_ = CompiledViewState{};
+  state_.lesson_id = std::string(lesson_id);
+  units_.clear();
+  if (compiled_kernels::units().empty()) {
+    state_.unavailable = "No compiled listings: " + std::string(compiled_kernels::unavailable());
+    return;
+  }
+  for (const compiled_kernels::CompiledUnit* unit :
+       compiled_kernels::units_of_lesson(lesson_folder)) {
+    const std::size_t index = units_.size();
+    units_.push_back({std::string(unit->arch), compiled::parse_sass(unit->sass)});
+    for (const compiled::ResourceUsage& r : compiled::parse_resource_usage(unit->resources)) {
+      CompiledKernelEntry entry;
+      entry.symbol = r.symbol;
+      entry.name = compiled::short_name(r.symbol);
+      entry.arch = std::string(unit->arch);
+      entry.traced = is_traced(entry.name);
+      if (!entry.traced) entry.timed_name = timed_name(entry.name);
+      entry.resources = r;
+      entry.unit = index;
+      if (const compiled::SassFunction* f = units_.back().sass.find(r.symbol)) {
+        entry.summary = compiled::summarize(*f);
+      }
+      state_.kernels.push_back(std::move(entry));
+    }
+  }
+  if (state_.kernels.empty()) {
+    state_.unavailable = "This lesson has no GPU kernels of its own.";
+    return;
+  }
+  // The timed kernels first (what the lesson measures), their traced twins after.
+  std::stable_sort(state_.kernels.begin(), state_.kernels.end(),
+                   [](const CompiledKernelEntry& a, const CompiledKernelEntry& b) {
+                     if (a.traced != b.traced) return !a.traced;
+                     return a.name < b.name;
+                   });
+  std::size_t first = 0;
+  for (std::size_t i = 0; i < state_.kernels.size(); ++i) {
+    if (!current_kernel_.empty() && state_.kernels[i].timed_name == current_kernel_) first = i;
+  }
+  select_kernel(first);
+}
+
+void CompiledViewController::select_kernel(std::size_t index) {
+  if (index >= state_.kernels.size()) return;
+  state_.kernel = index;
+  lay_out_kernel();
+}
+
+void CompiledViewController::lay_out_kernel() {
+  const CompiledKernelEntry& k = state_.kernels[state_.kernel];
+  state_.summary = summary_text(k);
+  state_.spills = k.summary.spill_stores() + k.summary.spill_loads() > 0;
+  state_.source.clear();
+  state_.sass.clear();
+  state_.source_path.clear();
+  state_.selected_line = 0;
+  state_.selected_instruction.reset();
+  const compiled::SassListing& listing = units_[k.unit].sass;
+  const compiled::SassFunction* f = listing.find(k.symbol);
+  if (f == nullptr) return;
+  // The source shown: the file most instructions come from, the trace helper's only if alone.
+  std::map<int, std::size_t> per_file;
+  for (const compiled::SassInstruction& i : f->instructions) {
+    if (i.file >= 0) ++per_file[i.file];
+  }
+  int shown_file = -1;
+  std::size_t most = 0;
+  for (const auto& [file, count] : per_file) {
+    const bool helper = listing.files[static_cast<std::size_t>(file)].ends_with("trace.cuh");
+    const std::size_t weight = helper ? 0 : count;
+    if (shown_file < 0 || weight > most) {
+      shown_file = file;
+      most = weight;
+    }
+  }
+  if (shown_file >= 0) state_.source_path = listing.files[static_cast<std::size_t>(shown_file)];
+  std::map<int, std::size_t> per_line;
+  for (std::size_t n = 0; n < f->instructions.size(); ++n) {
+    const compiled::SassInstruction& i = f->instructions[n];
+    CompiledSassRow row;
+    row.index = n;
+    char offset[16];
+    std::snprintf(offset, sizeof offset, "%04x", i.offset);
+    row.offset = offset;
+    row.text = i.text;
+    row.kind = i.kind;
+    row.gloss = compiled::gloss(i.opcode);
+    if (i.file >= 0) {
+      row.where =
+          file_name(listing.files[static_cast<std::size_t>(i.file)]) + ":" + std::to_string(i.line);
+    }
+    if (i.file == shown_file && shown_file >= 0) {
+      row.line = i.line;
+      ++per_line[i.line];
+    }
+    state_.sass.push_back(std::move(row));
+  }
+  if (const auto text = lesson_texts::find_text(state_.source_path)) {
+    std::string_view rest = *text;
+    int line = 1;
+    while (!rest.empty()) {
+      const std::size_t end = rest.find('\n');
+      const std::string_view l = rest.substr(0, end);
+      const auto count = per_line.find(line);
+      state_.source.push_back({line, std::string(l), count == per_line.end() ? 0 : count->second});
+      if (end == std::string_view::npos) break;
+      rest.remove_prefix(end + 1);
+      ++line;
+    }
+  }
+  // The kernel's first line that made instructions, so that both panes open on it.
+  for (const CompiledSassRow& row : state_.sass) {
+    if (row.line > 0) {
+      select_line(row.line);
+      break;
+    }
+  }
+}
+
+void CompiledViewController::light_rows() {
+  for (CompiledSassRow& row : state_.sass) {
+    row.lit = state_.selected_line > 0 && row.line == state_.selected_line;
+  }
+}
+
+void CompiledViewController::select_line(int line) {
+  state_.selected_line = line;
+  state_.selected_instruction.reset();
+  for (std::size_t i = 0; i < state_.sass.size(); ++i) {
+    if (line > 0 && state_.sass[i].line == line) {
+      state_.selected_instruction = i;
+      break;
+    }
+  }
+  ++state_.selections;
+  light_rows();
+}
+
+void CompiledViewController::select_instruction(std::size_t row) {
+  if (row >= state_.sass.size()) return;
+  state_.selected_line = state_.sass[row].line;
+  state_.selected_instruction = row;
+  ++state_.selections;
+  light_rows();
+}
+
+}  // namespace tl::ui

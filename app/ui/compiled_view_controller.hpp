@@ -1,0 +1,94 @@
+#pragma once
+// The lesson workspace's Compiled tab: what nvcc made of the current lesson's kernels, from the
+// listings the build embedded (lessons/compiled_kernels.hpp, parsed by core/compiled/). Per
+// kernel its resources and instructions by kind; its source file beside its SASS, a source line
+// lighting up the instructions made from it and an instruction picking its line. All here is
+// plain data the panel (panels/compiled_panel.cpp) draws; no ImGui.
+//
+// A lesson's listings are parsed when the tab is first shown for it (the matrix product's SASS is
+// about 45,000 lines: a few tens of milliseconds), then kept until another lesson is shown.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/compiled/compiled_listing.hpp"
+
+namespace tl::ui {
+
+struct CompiledKernelEntry {
+  std::string name;        // "tl::gpu::matmul_tiled<16, tl::Untraced>"
+  std::string timed_name;  // "matmul_tiled<16>", as the occupancy view names it; empty if traced
+  std::string symbol;      // mangled
+  std::string arch;        // "sm_90"
+  bool traced = false;     // the mapping view's twin of a timed kernel
+  compiled::ResourceUsage resources;
+  compiled::SassSummary summary;
+  std::size_t unit = 0;  // index into CompiledViewController's parsed units
+};
+
+struct CompiledSourceRow {
+  int line = 0;
+  std::string text;
+  std::size_t instructions = 0;  // of the selected kernel made from this line
+};
+
+struct CompiledSassRow {
+  std::size_t index = 0;  // into the kernel's instructions
+  std::string offset;     // "01e0"
+  std::string text;       // "@P0 LDG.E R7, desc[UR6][R6.64]"
+  compiled::InstructionKind kind = compiled::InstructionKind::kOther;
+  std::string where;  // "matrix_add.cuh:40", or "trace.cuh:20" for another file's line
+  int line = 0;       // in the source shown, 0 when from another file or without line information
+  bool lit = false;   // made from the selected source line
+  std::string_view gloss;
+};
+
+struct CompiledViewState {
+  std::string lesson_id;
+  std::string unavailable;  // why there is nothing to show (no listings, no GPU kernels)
+  std::vector<CompiledKernelEntry> kernels;
+  std::size_t kernel = 0;
+  // The selected kernel's figures in words: "32 registers a thread · 3,072 B shared a block ·
+  // no local memory, no spills · 120 instructions: 2 global loads, ...".
+  std::string summary;
+  bool spills = false;
+  std::string source_path;  // the file most of its instructions come from
+  std::vector<CompiledSourceRow> source;
+  std::vector<CompiledSassRow> sass;
+  int selected_line = 0;                            // 0: none
+  std::optional<std::size_t> selected_instruction;  // index into `sass`
+  std::uint64_t selections = 0;  // counts selections, so the panel scrolls once to a new one
+};
+
+class CompiledViewController {
+ public:
+  [[nodiscard]] const CompiledViewState& state() const { return state_; }
+  // The tab is on show with this lesson (its id and folder): parses its listings if they are not
+  // this lesson's. `current_kernel` is the kernel the lesson's settings time, as the occupancy
+  // view names it ("matmul_tiled<16>"): selected when it changes. Cheap otherwise: the panel calls
+  // it every frame it draws.
+  void shown(std::string_view lesson_id, std::string_view lesson_folder,
+             std::string_view current_kernel = {});
+  void select_kernel(std::size_t index);
+  // A line of the source shown: its instructions light up (0 clears).
+  void select_line(int line);
+  // An instruction (index into state().sass): it and its source line are selected.
+  void select_instruction(std::size_t row);
+
+ private:
+  struct Unit {
+    std::string arch;
+    compiled::SassListing sass;
+  };
+  void lay_out_kernel();
+  void light_rows();
+
+  CompiledViewState state_;
+  std::vector<Unit> units_;
+  std::string current_kernel_;
+};
+
+}  // namespace tl::ui
