@@ -70,7 +70,12 @@ class AppController : public LessonViewContext,
   // Lessons and their controls. Invalid values are kept out with a message and the previous value
   // stays; invalid *configurations* are allowed, explained, and launched if the user insists, so
   // CUDA's own error can be seen.
+  // While measurements run, another lesson (here or by a lesson link) is not refused: the state's
+  // switch_offer asks whether to cancel them; accepted, the run is cancelled without waiting for
+  // it (the window draws on) and the lesson opens once it stopped; declined, nothing changes.
   void select_lesson(const std::string& id);
+  void accept_switch_offer();
+  void decline_switch_offer() { state_.switch_offer.reset(); }
   void set_param(const std::string& name, const std::string& value) { set_params({{name, value}}); }
   // Several values at once, validated together (a lesson link, a preset).
   bool set_params(const lessons::ParamValues& values) override;
@@ -245,6 +250,14 @@ class AppController : public LessonViewContext,
   void go_to_lesson_step(const std::string& lesson_id, bool at_last_step);
   void stop_background_work();
   void advance_demo_when_due();
+  // The runner's work in words, for the switch offer: "the timed run of ...", "a sweep".
+  [[nodiscard]] std::string running_work() const;
+  // Offers to cancel the running measurements for lesson `id` (and the link being followed).
+  void offer_switch(const std::string& id);
+  // An accepted offer whose run has stopped: the lesson opens (or the link is followed).
+  void switch_when_stopped();
+  // The background runner's news: the launches' or the sweep's (`running`: as the frame began).
+  void collect_runner(bool running);
 
   // What links and demo steps reach through the router (ActionTarget), beyond the public commands.
   [[nodiscard]] const DeviceInfo& action_device() const override { return state_.device; }
@@ -279,6 +292,8 @@ class AppController : public LessonViewContext,
   std::unique_ptr<LessonMemoryController> memory_;
   std::unique_ptr<LessonLiveWork> live_;  // the lesson's background work; reset before launches_
   std::optional<CaptureRequest> capture_;
+  // The lesson link being followed (apply_lesson_action), for a switch offer to follow it again.
+  std::string following_link_;
 };
 
 }  // namespace tl::ui

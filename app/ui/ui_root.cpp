@@ -145,6 +145,7 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
     draw_status_bar(controller, fonts);
     ImGui::End();
     draw_shortcuts_overlay(controller, fonts);
+    draw_switch_offer(controller, fonts);
     return;
   }
   const float lesson_width = layout.lesson_width;
@@ -299,6 +300,7 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
   draw_status_bar(controller, fonts);
   ImGui::End();
   draw_shortcuts_overlay(controller, fonts);
+  draw_switch_offer(controller, fonts);
 }
 
 }  // namespace tl::ui

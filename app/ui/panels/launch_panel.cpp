@@ -183,15 +183,34 @@ float longest_word_width(const std::vector<std::string>& labels) {
 
 // The timed run's table: titled with the launch it measured, the backend named once in its header,
 // greyed out once the launch fields no longer match that launch.
-void draw_report(const AppState& state, const compute::Lesson& lesson) {
+void draw_report(AppController& controller) {
+  const AppState& state = controller.state();
+  const compute::Lesson& lesson = controller.current_lesson();
   const TimedRun& timed = state.timed;
   const std::optional<DeviceCeilings>& ceilings = state.ceilings;
   if (timed.pending) {
-    ImGui::TextColored(palette().muted, "timing %s ...", timed.config.to_string().c_str());
+    // However long it takes (a size of minutes on the emulator), it shows how far it got and can
+    // be stopped; the window draws on meanwhile.
+    ImGui::TextColored(palette().muted, "timing %s", timed.config.to_string().c_str());
+    if (ImGui::Button("Cancel##timed")) controller.cancel_launch();
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("Stops the timed run: the table stays empty until the next Launch");
+    }
+    ImGui::SameLine();
+    const std::string caption = progress_caption(timed.progress);
+    ImGui::ProgressBar(progress_fraction(timed.progress), {ImGui::GetContentRegionAvail().x, 0},
+                       caption.c_str());
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(
+          "%s", is_gpu(state.backend)
+                    ? "The kernels are timed untraced, several runs each"
+                    : "The CPU emulator runs each kernel several times to time it: the bar is "
+                      "the grid running now, its blocks done so far");
+    }
     return;
   }
   if (!timed.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
+    ImGui::PushStyleColor(ImGuiCol_Text, timed.cancelled ? palette().muted : palette().error);
     ImGui::TextWrapped("%s", timed.error.c_str());
     ImGui::PopStyleColor();
     return;
@@ -356,7 +375,7 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
     ImGui::PopStyleColor();
   }
   ImGui::Spacing();
-  draw_report(state, controller.current_lesson());
+  draw_report(controller);
   draw_counters_section(controller);
 }
 

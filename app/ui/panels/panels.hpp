@@ -48,5 +48,7 @@ void draw_step_text(AppController& controller, const Fonts& fonts);
 // The demo step's caption in a strip of `size` at the cursor.
 void draw_caption_strip(AppController& controller, const Fonts& fonts, ImVec2 size);
 void draw_shortcuts_overlay(AppController& controller, const Fonts& fonts);
+// Another lesson asked for while measurements run: cancel them and open it, or keep them.
+void draw_switch_offer(AppController& controller, const Fonts& fonts);
 
 }  // namespace tl::ui

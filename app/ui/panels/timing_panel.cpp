@@ -114,10 +114,12 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
         timing.progress.total == 0
             ? 0.0f
             : static_cast<float>(timing.progress.done) / static_cast<float>(timing.progress.total);
+    // The point running now, and how far its emulated grid got: a large size can take minutes.
     const std::string overlay = timing.progress.current_label + "  (" +
                                 std::to_string(timing.progress.done) + "/" +
-                                std::to_string(timing.progress.total) + ")";
-    ImGui::ProgressBar(fraction, {ImGui::GetFontSize() * 16.0f, 0}, overlay.c_str());
+                                std::to_string(timing.progress.total) + "), " +
+                                progress_caption(timing.progress);
+    ImGui::ProgressBar(fraction, {ImGui::GetContentRegionAvail().x, 0}, overlay.c_str());
   } else {
     ImGui::BeginDisabled(!controller.can_launch());
     if (ImGui::Button("Sweep sizes")) controller.start_sweep(SweepKind::kSize);

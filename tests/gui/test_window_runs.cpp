@@ -1,0 +1,184 @@
+// Long runs in a real window (under Xvfb): the case, the reductions lesson's sum at 32Mi
+// elements timed on the CPU emulator (minutes), shows its progress while the window keeps
+// drawing, and stops within half a second of Cancel; another lesson asked for meanwhile is
+// offered, not refused. Frames are counted while the work runs; the only time asserted is the
+// cancellation's latency, the 0.5-second bound.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include "app_controller.hpp"
+#include "controller_test_support.hpp"
+#include "window_ui.hpp"
+
+namespace tl::ui {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The bound on Cancel's latency. The grid answers at its next block (a few milliseconds
+// of emulated work); what the bound leaves is for the frame in flight and the runner's thread to
+// return on a loaded machine.
+constexpr auto kCancelBound = std::chrono::milliseconds(500);
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+class WindowRunsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* display = std::getenv("DISPLAY");
+    if (display == nullptr || *display == '\0') GTEST_SKIP() << "no X display: run under xvfb-run";
+    WindowUiOptions options;
+    options.window.width = 1280;
+    options.window.height = 720;
+    options.scale = 1.0f;
+    auto ui = WindowUi::create(options);
+    ASSERT_TRUE(ui.is_ok()) << ui.message();
+    ui_ = std::move(*ui);
+    auto controller = AppController::create(
+        test_support::emulator_options(ui_->renderer(), "threadlab_window_runs_test"));
+    ASSERT_TRUE(controller.is_ok()) << controller.message();
+    app_ = std::move(*controller);
+    app_->select_lesson("reductions");
+    test_support::wait_until_idle(*app_);
+    frame();
+  }
+  void TearDown() override {
+    if (app_) app_->cancel_launch();
+    if (app_) test_support::wait_until_idle(*app_);
+    app_.reset();  // its GL objects go before the window's context
+    ui_.reset();
+  }
+
+  void frame() {
+    ui_->poll_events();
+    ui_->draw_frame(*app_);
+    ui_->show_frame();
+  }
+  // Frames drawn until `done` or `limit`; how many.
+  int frames_until(const std::function<bool()>& done, std::chrono::milliseconds limit) {
+    const auto deadline = Clock::now() + limit;
+    int frames = 0;
+    while (!done() && Clock::now() < deadline) {
+      frame();
+      ++frames;
+    }
+    return frames;
+  }
+  // The whole window as PNG, kept as the layouts' shots are.
+  void keep_shot(const std::string& name) {
+    const char* keep = std::getenv("THREADLAB_LAYOUT_SHOTS");
+    const std::filesystem::path folder =
+        keep != nullptr && *keep != '\0' ? std::filesystem::path(keep)
+                                         : std::filesystem::path(::testing::TempDir()) /
+                                               "threadlab-layouts";
+    std::filesystem::create_directories(folder);
+    const Status saved = ui_->save_png((folder / name).string());
+    EXPECT_TRUE(saved.is_ok()) << saved.message();
+  }
+  // The 32Mi sum, timed only (too large to draw): the run of minutes on the emulator.
+  void launch_the_long_sum() {
+    ASSERT_TRUE(app_->set_params({{"n", "32Mi"}}));
+    app_->launch();
+    ASSERT_TRUE(app_->state().timed.pending) << "the timed run did not start";
+    ASSERT_TRUE(app_->busy());
+  }
+
+  std::unique_ptr<WindowUi> ui_;
+  std::unique_ptr<AppController> app_;
+};
+
+TEST_F(WindowRunsTest, ALongTimedRunShowsItsProgressAndCancelsWithinHalfASecond) {
+  launch_the_long_sum();
+  const AppState& s = app_->state();
+  // The run goes on for seconds while the window draws: frames keep coming and the progress bar
+  // moves (the emulated grid's blocks).
+  const auto started = Clock::now();
+  std::uint64_t grids_seen = 0;
+  float fraction_seen = 0;
+  int frames_while_running = frames_until(
+      [&] {
+        grids_seen = std::max(grids_seen, s.timed.progress.job_grids);
+        fraction_seen = std::max(fraction_seen, progress_fraction(s.timed.progress));
+        return seconds_since(started) > 2.0;
+      },
+      std::chrono::seconds(30));
+  ASSERT_TRUE(s.timed.pending) << "the run finished by itself: no longer the long run it was";
+  keep_shot("timed-run-progress-1280x720.png");
+  const std::string caption = progress_caption(s.timed.progress);
+  std::printf("frames drawn in %.2f s of the run: %d; progress: %s\n", seconds_since(started),
+              frames_while_running, caption.c_str());
+  EXPECT_GE(frames_while_running, 4) << "the window stopped drawing while the run went on";
+  EXPECT_GE(grids_seen, 1u) << "no emulated grid counted: no progress to show";
+  EXPECT_GT(fraction_seen, 0.0f);
+  EXPECT_NE(caption.find("grid "), std::string::npos) << caption;
+
+  // Cancel, as its button does: the run stops within the bound, the window drawing meanwhile.
+  const auto cancelled = Clock::now();
+  app_->cancel_launch();
+  const int frames_while_cancelling =
+      frames_until([&] { return !app_->busy(); }, std::chrono::seconds(60));
+  const double latency = seconds_since(cancelled);
+  std::printf("cancelled in %.3f s, %d frames drawn meanwhile\n", latency,
+              frames_while_cancelling);
+  EXPECT_FALSE(app_->busy());
+  EXPECT_LT(latency, std::chrono::duration<double>(kCancelBound).count());
+  frame();
+  EXPECT_FALSE(s.timed.pending);
+  EXPECT_TRUE(s.timed.cancelled);
+  EXPECT_FALSE(s.timed.report.has_value());
+  for (const Message& m : s.messages) EXPECT_NE(m.severity, Severity::kError) << m.text;
+  ASSERT_FALSE(s.messages.empty());
+  EXPECT_NE(s.messages.back().text.find("Cancelled"), std::string::npos) << s.messages.back().text;
+}
+
+TEST_F(WindowRunsTest, AnotherLessonDuringTheRunIsOfferedWithCancelNotRefused) {
+  launch_the_long_sum();
+  const AppState& s = app_->state();
+  frames_until([] { return false; }, std::chrono::milliseconds(500));
+  ASSERT_TRUE(app_->busy());
+  // The lesson menu's choice: the lesson stays, and the window asks.
+  app_->select_lesson("vector-add");
+  frame();
+  EXPECT_EQ(s.controls.lesson_id, "reductions");
+  ASSERT_TRUE(s.switch_offer.has_value());
+  EXPECT_EQ(s.switch_offer->lesson_id, "vector-add");
+  EXPECT_NE(s.switch_offer->running.find("timed run"), std::string::npos) << s.switch_offer->running;
+  keep_shot("switch-offer-1280x720.png");
+  // "Keep it running": nothing changes.
+  app_->decline_switch_offer();
+  frame();
+  EXPECT_FALSE(s.switch_offer.has_value());
+  EXPECT_TRUE(app_->busy());
+  EXPECT_EQ(s.controls.lesson_id, "reductions");
+  // Asked again and accepted: the run stops and the lesson opens, within the bound, with frames
+  // drawn meanwhile.
+  app_->select_lesson("vector-add");
+  ASSERT_TRUE(s.switch_offer.has_value());
+  const auto accepted = Clock::now();
+  app_->accept_switch_offer();
+  const int frames = frames_until([&] { return s.controls.lesson_id == "vector-add"; },
+                                  std::chrono::seconds(60));
+  const double latency = seconds_since(accepted);
+  std::printf("switched in %.3f s, %d frames drawn meanwhile\n", latency, frames);
+  EXPECT_EQ(s.controls.lesson_id, "vector-add");
+  EXPECT_LT(latency, std::chrono::duration<double>(kCancelBound).count());
+  EXPECT_FALSE(s.switch_offer.has_value());
+  // The new lesson launched: its picture is there.
+  test_support::wait_until_idle(*app_);
+  frame();
+  EXPECT_TRUE(s.trace.valid) << s.trace.error;
+  EXPECT_EQ(s.trace.launched.lesson_id, "vector-add");
+}
+
+}  // namespace
+}  // namespace tl::ui
