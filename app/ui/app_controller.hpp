@@ -143,6 +143,10 @@ class AppController : public LessonViewContext,
   void go_to_step(std::size_t index);
   void set_presenter(bool on);
   void set_presenter_scale(float scale);
+  // What the window drew this frame: the scale asked (monitor × presenter factor) and drawn, and
+  // its size in UI units. Where it draws less than asked, the state's scale_note says why, and in
+  // presenter mode the status bar too, once per change.
+  void scale_drawn(float asked, float drawn, float width, float height);
   void set_theme(classroom::Theme theme);
   void set_fullscreen(bool on) { state_.classroom.fullscreen = on; }
   void set_show_shortcuts(bool on) { state_.classroom.show_shortcuts = on; }

@@ -123,6 +123,7 @@ void WindowUi::draw_frame(AppController& app) {
   // The window's size from the last frame bounds the scale (none before the first frame).
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   theme_->follow(app.state().classroom, display.x, display.y);
+  app.scale_drawn(theme_->asked_scale(), theme_->drawn_scale(), display.x, display.y);
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
