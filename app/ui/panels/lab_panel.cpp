@@ -83,7 +83,7 @@ void draw_exercise_picker(AppController& controller, const Fonts& fonts) {
     }
     ImGui::EndCombo();
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The exercises of the other lessons");
+  if (ImGui::IsItemHovered()) wrapped_tooltip("The exercises of the other lessons");
 }
 
 void draw_statement(AppController& controller, const Fonts& fonts) {
@@ -113,7 +113,7 @@ void draw_toolbar(AppController& controller) {
   if (ImGui::Button("Run")) lab.run();
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-    ImGui::SetTooltip(
+    wrapped_tooltip(
         "Compile your kernel and run it once on the example case with your grid and block, on "
         "the %s: its mapping and its time, no hidden checks (Ctrl+Shift+Enter)",
         state.backend.c_str());
@@ -123,7 +123,7 @@ void draw_toolbar(AppController& controller) {
   if (ImGui::Button("Check")) lab.check();
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-    ImGui::SetTooltip("Compile your kernel and run the hidden checks on the %s (Ctrl+Enter)",
+    wrapped_tooltip("Compile your kernel and run the hidden checks on the %s (Ctrl+Enter)",
                       state.backend.c_str());
   }
   ImGui::SameLine();
@@ -131,7 +131,7 @@ void draw_toolbar(AppController& controller) {
   if (ImGui::Button("Reset")) lab.reset_to_starter();
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-    ImGui::SetTooltip("Back to the starter code (Ctrl+Z brings your code back)");
+    wrapped_tooltip("Back to the starter code (Ctrl+Z brings your code back)");
   }
   ImGui::SameLine();
   if (state.showing_solution) {
@@ -141,7 +141,7 @@ void draw_toolbar(AppController& controller) {
     if (ImGui::Button("Show solution")) lab.show_solution(true);
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-      ImGui::SetTooltip(state.can_show_solution ? "The reference solution, read-only"
+      wrapped_tooltip(state.can_show_solution ? "The reference solution, read-only"
                                                 : "Available after a check that fails: try first");
     }
   }
@@ -156,7 +156,7 @@ void draw_toolbar(AppController& controller) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
     if (ImGui::InputText("block", buffer, sizeof buffer)) lab.set_block(buffer);
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip(
+      wrapped_tooltip(
           "Threads per block for the checks, e.g. 256 or 16x16 (this exercise "
           "lets you choose; the grid follows from it)");
     }
@@ -172,7 +172,7 @@ void draw_toolbar(AppController& controller) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
     if (ImGui::InputTextWithHint("grid", "auto", buffer, sizeof buffer)) lab.set_grid(buffer);
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip(
+      wrapped_tooltip(
           "Blocks in the grid, e.g. 4 or 8x8, for every case of a Run or a Check. Empty: enough "
           "blocks to cover each case's size. Too few shows as elements nobody wrote, unless "
           "your kernel strides over the grid.");
@@ -218,7 +218,7 @@ void draw_diagnostics(AppController& controller, const Fonts& fonts) {
       editor_state.focused = true;
     }
     ImGui::PopStyleColor();
-    if (!d.detail.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", d.detail.c_str());
+    if (!d.detail.empty() && ImGui::IsItemHovered()) wrapped_tooltip("%s", d.detail.c_str());
     ImGui::PopID();
   }
 }
@@ -482,7 +482,7 @@ void draw_lab_mapping(AppController& controller, const Fonts& fonts) {
       if (ImGui::Selectable(std::string(to_string(mode)).c_str(), mode == m.color_by)) {
         lab.set_color_by(mode);
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(describe(mode)).c_str());
+      if (ImGui::IsItemHovered()) wrapped_tooltip("%s", std::string(describe(mode)).c_str());
     }
     ImGui::EndCombo();
   }

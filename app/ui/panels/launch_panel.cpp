@@ -55,7 +55,7 @@ void draw_text_field(AppController& controller, const lessons::ParamSpec& spec,
     controller.set_param(spec.name, buffer.text.data());
   }
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("%s\n%s%s(Enter applies; e.g. 1000, 2^20, 16,16)", spec.help.c_str(),
+    wrapped_tooltip("%s\n%s%s(Enter applies; e.g. 1000, 2^20, 16,16)", spec.help.c_str(),
                       limit ? limit->sentence.c_str() : "", limit ? "\n" : "");
   }
 }
@@ -68,7 +68,7 @@ void draw_field_limit(const FieldLimit& limit) {
     ImGui::NewLine();
   }
   ImGui::TextColored(palette().muted, "%s", limit.brief.c_str());
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", limit.sentence.c_str());
+  if (ImGui::IsItemHovered()) wrapped_tooltip("%s", limit.sentence.c_str());
 }
 
 void draw_param_field(AppController& controller, const lessons::ParamSpec& spec,
@@ -106,17 +106,17 @@ void draw_param_field(AppController& controller, const lessons::ParamSpec& spec,
           if (ImGui::Selectable(choice.c_str(), choice == value))
             controller.set_param(spec.name, choice);
           // The parameter's help names what each choice does; the list hides the combo's tooltip.
-          if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spec.help.c_str());
+          if (ImGui::IsItemHovered()) wrapped_tooltip("%s", spec.help.c_str());
         }
         ImGui::EndCombo();
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spec.help.c_str());
+      if (ImGui::IsItemHovered()) wrapped_tooltip("%s", spec.help.c_str());
       break;
     }
     case lessons::ParamKind::kFlag: {
       bool on = value == "1" || value == "true" || value == "on";
       if (ImGui::Checkbox(spec.label.c_str(), &on)) controller.set_param(spec.name, on ? "1" : "0");
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spec.help.c_str());
+      if (ImGui::IsItemHovered()) wrapped_tooltip("%s", spec.help.c_str());
       break;
     }
   }
@@ -136,7 +136,7 @@ void draw_param(AppController& controller, const lessons::ParamSpec& spec,
   ImGui::EndDisabled();
   const std::string& why = unavailable->second;
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-    ImGui::SetTooltip("%s", why.c_str());
+    wrapped_tooltip("%s", why.c_str());
   }
   ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
   ImGui::TextWrapped("%s", why.c_str());
@@ -157,12 +157,12 @@ void draw_lesson_selector(AppController& controller, const LaunchControls& contr
         controller.select_lesson(std::string(lesson.id));
       }
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("%s", std::string(lesson.summary).c_str());
+        wrapped_tooltip("%s", std::string(lesson.summary).c_str());
       }
     }
     ImGui::EndCombo();
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The lesson: its text, kernels and controls");
+  if (ImGui::IsItemHovered()) wrapped_tooltip("The lesson: its text, kernels and controls");
 }
 
 // The width of the longest word among the labels: the label column is never narrower, so a label
@@ -194,14 +194,14 @@ void draw_report(AppController& controller) {
     ImGui::TextColored(palette().muted, "timing %s", timed.config.to_string().c_str());
     if (ImGui::Button("Cancel##timed")) controller.cancel_launch();
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("Stops the timed run: the table stays empty until the next Launch");
+      wrapped_tooltip("Stops the timed run: the table stays empty until the next Launch");
     }
     ImGui::SameLine();
     const std::string caption = progress_caption(timed.progress);
     ImGui::ProgressBar(progress_fraction(timed.progress), {ImGui::GetContentRegionAvail().x, 0},
                        caption.c_str());
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip(
+      wrapped_tooltip(
           "%s", is_gpu(state.backend)
                     ? "The kernels are timed untraced, several runs each"
                     : "The CPU emulator runs each kernel several times to time it: the bar is "
@@ -272,7 +272,7 @@ void draw_report(AppController& controller) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextWrapped("%s", labels[i].c_str());
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", row.name.c_str());
+      if (ImGui::IsItemHovered()) wrapped_tooltip("%s", row.name.c_str());
       const RatesAgainstCeilings rates =
           rates_against_ceilings(row.bytes, row.flops, row.stats.median_ms,
                                  row.on_device && ceilings ? &*ceilings : nullptr);
@@ -280,7 +280,7 @@ void draw_report(AppController& controller) {
       ImGui::Text("%s", format_milliseconds(row.stats.median_ms).c_str());
       if (ImGui::IsItemHovered()) {
         const std::string both = show_rate ? std::string() : "\n" + describe_rates(rates);
-        ImGui::SetTooltip("median of %d runs; min %s, max %s%s", row.stats.repeats,
+        wrapped_tooltip("median of %d runs; min %s, max %s%s", row.stats.repeats,
                           format_milliseconds(row.stats.min_ms).c_str(),
                           format_milliseconds(row.stats.max_ms).c_str(), both.c_str());
       }
@@ -304,7 +304,7 @@ void draw_report(AppController& controller) {
       // is memory bound, one the other way round is compute bound.
       if (show_rate && ImGui::IsItemHovered()) {
         const std::string both = describe_rates(rates);
-        if (!both.empty()) ImGui::SetTooltip("%s", both.c_str());
+        if (!both.empty()) wrapped_tooltip("%s", both.c_str());
       }
       // The kernel's share of its own ceiling: what this device does at best (its copy, cuBLAS
       // SGEMM), or for a tensor rung cuBLAS at the rung's precision in this run.
@@ -314,7 +314,7 @@ void draw_report(AppController& controller) {
         if (share) {
           ImGui::TextUnformatted(format_share(share->share).c_str());
           if (ImGui::IsItemHovered()) {
-            ImGui::SetTooltip(
+            wrapped_tooltip(
                 share->same_run ? "of %s, timed in this run" : "of this device's %s, measured here",
                 share->ceiling.c_str());
           }
@@ -351,14 +351,14 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
     ImGui::TextColored(palette().muted, "%zu advanced control%s hidden while presenting", hidden,
                        hidden == 1 ? "" : "s");
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip(
+      wrapped_tooltip(
           "They keep their values; the lesson's steps still set them. F5 shows them.");
     }
   }
   for (std::size_t i = 0; i < c.presets.size(); ++i) {
     if (i > 0) ImGui::SameLine();
     if (ImGui::Button(c.presets[i].label.c_str())) controller.apply_preset(i);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.presets[i].help.c_str());
+    if (ImGui::IsItemHovered()) wrapped_tooltip("%s", c.presets[i].help.c_str());
   }
 
   const std::uint64_t launched = c.config().total_threads();
@@ -374,7 +374,9 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
     ImGui::TextWrapped("%s", problem.message.c_str());
     ImGui::PopStyleColor();
   }
-  ImGui::Spacing();
+}
+
+void draw_launch_report(AppController& controller) {
   draw_report(controller);
   draw_counters_section(controller);
 }
@@ -400,16 +402,16 @@ void draw_launch_footer(AppController& controller, const Fonts& fonts) {
   // Every state says what a click does; a refused or disabled one also says why.
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
     if (busy && state.tracing.running) {
-      ImGui::SetTooltip(
+      wrapped_tooltip(
           "The traced launch is running in the background (Cancel above the picture): Launch "
           "is back when it and its timing finish");
     } else if (busy) {
-      ImGui::SetTooltip(
+      wrapped_tooltip(
           "Measurements are running in the background: Launch is back when they finish");
     } else if (!state.launch_problems.empty()) {
-      ImGui::SetTooltip("CUDA will refuse this configuration: launch it to see CUDA's own error");
+      wrapped_tooltip("CUDA will refuse this configuration: launch it to see CUDA's own error");
     } else {
-      ImGui::SetTooltip(
+      wrapped_tooltip(
           "Runs the kernel once traced, to draw who computed what, then times it untraced in "
           "the background for the table above");
     }

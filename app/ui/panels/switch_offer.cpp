@@ -35,11 +35,11 @@ void draw_switch_offer(AppController& controller, const Fonts& fonts) {
       const std::string accept = "Cancel it and open " + offer->lesson_title;
       if (ImGui::Button(accept.c_str())) controller.accept_switch_offer();
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("What it measured so far is dropped; the new lesson launches at once");
+        wrapped_tooltip("What it measured so far is dropped; the new lesson launches at once");
       }
       ImGui::SameLine();
       if (ImGui::Button("Keep it running")) controller.decline_switch_offer();
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Stays on this lesson; nothing is cancelled");
+      if (ImGui::IsItemHovered()) wrapped_tooltip("Stays on this lesson; nothing is cancelled");
     }
     ImGui::PopTextWrapPos();
   }

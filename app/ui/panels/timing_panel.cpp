@@ -58,12 +58,12 @@ void draw_export_buttons(AppController& controller, const TimingPlot& timing, Im
                          ImVec2 plot_max) {
   same_line_if_fits("Clear");
   if (ImGui::Button("Clear")) controller.clear_plot();
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Removes every sweep from the plot");
+  if (ImGui::IsItemHovered()) wrapped_tooltip("Removes every sweep from the plot");
   // The three exports behind one button: one toolbar row less at large scales.
   same_line_if_fits("Export...");
   if (ImGui::Button("Export...")) ImGui::OpenPopup("export");
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("Save the sweep as CSV or JSON, or the plot as PNG, in the current folder");
+    wrapped_tooltip("Save the sweep as CSV or JSON, or the plot as PNG, in the current folder");
   }
   if (ImGui::BeginPopup("export")) {
     if (ImGui::MenuItem("CSV: threadlab-sweep.csv")) {
@@ -72,7 +72,7 @@ void draw_export_buttons(AppController& controller, const TimingPlot& timing, Im
                       saved ? "Saved threadlab-sweep.csv" : saved.message());
     }
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip(
+      wrapped_tooltip(
           "Every point of the current sweep (median, min, max, bytes, flops) as "
           "threadlab-sweep.csv in the current folder");
     }
@@ -82,14 +82,14 @@ void draw_export_buttons(AppController& controller, const TimingPlot& timing, Im
                       saved ? "Saved threadlab-sweep.json" : saved.message());
     }
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("The sweep and its crossover marker as threadlab-sweep.json");
+      wrapped_tooltip("The sweep and its crossover marker as threadlab-sweep.json");
     }
     if (ImGui::MenuItem("PNG: threadlab-plot.png", nullptr, false, plot_max.x > plot_min.x)) {
       controller.request_capture({"threadlab-plot.png", plot_min.x, plot_min.y,
                                   plot_max.x - plot_min.x, plot_max.y - plot_min.y});
     }
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-      ImGui::SetTooltip("The plot as drawn, at screen resolution, as threadlab-plot.png");
+      wrapped_tooltip("The plot as drawn, at screen resolution, as threadlab-plot.png");
     }
     ImGui::EndPopup();
   }
@@ -108,7 +108,7 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
   (void)fonts;
   if (timing.sweeping) {
     if (ImGui::Button("Cancel")) controller.cancel_sweep();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Stops the sweep; the points so far stay");
+    if (ImGui::IsItemHovered()) wrapped_tooltip("Stops the sweep; the points so far stay");
     ImGui::SameLine();
     const float fraction =
         timing.progress.total == 0
@@ -124,14 +124,14 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
     ImGui::BeginDisabled(!controller.can_launch());
     if (ImGui::Button("Sweep sizes")) controller.start_sweep(SweepKind::kSize);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-      ImGui::SetTooltip(
+      wrapped_tooltip(
           "Times the lesson over growing sizes with the current settings; earlier sweeps stay, "
           "faded");
     }
     same_line_if_fits("Sweep block sizes");
     if (ImGui::Button("Sweep block sizes")) controller.start_sweep(SweepKind::kBlock);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-      ImGui::SetTooltip(
+      wrapped_tooltip(
           "Times the kernels at the current size with 1 to 1024 threads per block: partial "
           "warps, then whole ones, up to the limit");
     }
@@ -178,7 +178,7 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
         controller.set_plot_quantity(quantity);
       }
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("What the y axis shows: time per run, or the rate it amounts to");
+        wrapped_tooltip("What the y axis shows: time per run, or the rate it amounts to");
       }
     }
     if (timing.shown_quantity == plot::PlotQuantity::kFlopRate) {
@@ -196,7 +196,7 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
   ImGui::SameLine(0, ImGui::GetFontSize());
   if (ImGui::Checkbox("log scale", &log_y)) controller.set_plot_log_y(log_y);
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
+    wrapped_tooltip(
         "Log: decades of sizes and times at once. Linear: small differences at "
         "their true proportion");
   }
