@@ -254,6 +254,14 @@ bool AppController::live_work_holds_device() {
   return true;
 }
 
+bool AppController::wants_frames() const {
+  if (busy() || lab_->checking() || memory_->recording() || (live_ && live_->busy())) return true;
+  if (state_.switch_offer && state_.switch_offer->cancelling) return true;
+  const ClassroomState& c = state_.classroom;
+  return c.demo && c.demo->index && !c.demo->paused && c.demo->timed_advance &&
+         c.demo->script.steps[*c.demo->index].wait_seconds.has_value();
+}
+
 bool AppController::can_launch() const {
   return !busy() && !(live_ && live_->busy());
 }

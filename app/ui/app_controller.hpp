@@ -93,6 +93,11 @@ class AppController : public LessonViewContext,
   void cancel_launch() { launches_->cancel(); }
   // Background measurements are running (a traced launch, a timed launch or a sweep).
   [[nodiscard]] bool busy() const override { return launches_->busy(); }
+  // Something the window shows moves without input: background work of any kind (measurements, a
+  // Lab check, the Memory tab's recording, training), a switch waiting for its run to stop, a
+  // demo counting down its wait. The window draws every frame while it does, else waits for
+  // input (redraw_policy.hpp).
+  [[nodiscard]] bool wants_frames() const;
   // Blocks until the background measurements end (at most `limit`), then collects them; for the
   // scripted runs (screenshots, demos, benchmarks) that want finished results, never the UI.
   void wait_until_idle(std::chrono::milliseconds limit);

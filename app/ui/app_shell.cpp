@@ -110,7 +110,10 @@ int run_window(const GuiOptions& options, interop::BackendPreference backend,
       std::deque<std::string> startup_actions(options.actions.begin(), options.actions.end());
       for (int frame = 0; !window.should_close(); ++frame) {
         const bool last = options.frames > 0 && frame == options.frames - 1;
-        (*ui)->poll_events();
+        // Idle, the window waits for input instead of redrawing (redraw_policy.hpp); a scripted
+        // run (a number of frames, start-up links, a demo to start) draws every frame.
+        const bool scripted = options.frames > 0 || !startup_actions.empty() || demo.has_value();
+        (*ui)->wait_for_next_frame(app, scripted);
         while (!startup_actions.empty() && (last || !app.busy())) {
           if (last) app.wait_until_idle(kMaxWaitForDemoStep);
           app.apply_lesson_action(startup_actions.front());

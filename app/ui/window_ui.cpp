@@ -10,6 +10,7 @@
 // clang-format on
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "frame_capture.hpp"
@@ -20,6 +21,32 @@
 
 namespace tl::ui {
 namespace {
+
+// Input and window changes GLFW reported, counted by the callbacks below: the window waits for
+// them when idle (redraw_policy.hpp). The callbacks run on the UI thread, in glfw*Events.
+std::uint64_t g_window_events = 0;
+
+void count_cursor(GLFWwindow* /*window*/, double /*x*/, double /*y*/) {
+  ++g_window_events;
+}
+void count_button(GLFWwindow* /*window*/, int /*button*/, int /*action*/, int /*mods*/) {
+  ++g_window_events;
+}
+void count_scroll(GLFWwindow* /*window*/, double /*x*/, double /*y*/) {
+  ++g_window_events;
+}
+void count_flag(GLFWwindow* /*window*/, int /*flag*/) {
+  ++g_window_events;
+}
+void count_size(GLFWwindow* /*window*/, int /*width*/, int /*height*/) {
+  ++g_window_events;
+}
+void count_refresh(GLFWwindow* /*window*/) {
+  ++g_window_events;
+}
+void count_content_scale(GLFWwindow* /*window*/, float /*x*/, float /*y*/) {
+  ++g_window_events;
+}
 
 // Every key press, repeat and typed character, queued as GLFW reports it (widgets/typed_input.hpp):
 // ImGui 1.86 sees keys only as a state per frame, so at a few frames a second presses shorter than
@@ -32,6 +59,7 @@ TypedEvent with_modifiers(TypedEvent event, int mods) {
   return event;
 }
 void queue_key(GLFWwindow* /*window*/, int key, int /*scancode*/, int action, int mods) {
+  ++g_window_events;
   if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
   TypedEvent press;
   press.key = key;
@@ -39,6 +67,7 @@ void queue_key(GLFWwindow* /*window*/, int key, int /*scancode*/, int action, in
   typed_input().push(with_modifiers(press, mods));
 }
 void queue_character(GLFWwindow* window, unsigned int code_point) {
+  ++g_window_events;
   TypedEvent typed;
   typed.kind = TypedEvent::Kind::kCharacter;
   typed.character = code_point;
@@ -93,8 +122,21 @@ Result<std::unique_ptr<WindowUi>> WindowUi::create(const WindowUiOptions& option
   const float scale =
       options.scale > 0 ? options.scale : std::max(1.0f, ui->window_->content_scale().x);
   ui->theme_ = std::make_unique<ThemeKeeper>(scale, options.theme);
-  glfwSetKeyCallback(ui->window_->native(), &queue_key);
-  glfwSetCharCallback(ui->window_->native(), &queue_character);
+  GLFWwindow* native = ui->window_->native();
+  glfwSetKeyCallback(native, &queue_key);
+  glfwSetCharCallback(native, &queue_character);
+  // Counted only (ImGui's backend, installed next, calls these first where it has its own).
+  glfwSetCursorPosCallback(native, &count_cursor);
+  glfwSetMouseButtonCallback(native, &count_button);
+  glfwSetScrollCallback(native, &count_scroll);
+  glfwSetWindowFocusCallback(native, &count_flag);
+  glfwSetCursorEnterCallback(native, &count_flag);
+  glfwSetWindowIconifyCallback(native, &count_flag);
+  glfwSetWindowMaximizeCallback(native, &count_flag);
+  glfwSetWindowSizeCallback(native, &count_size);
+  glfwSetFramebufferSizeCallback(native, &count_size);
+  glfwSetWindowRefreshCallback(native, &count_refresh);
+  glfwSetWindowContentScaleCallback(native, &count_content_scale);
   typed_input().set_connected(true);
   ImGui_ImplGlfw_InitForOpenGL(ui->window_->native(), true);
   ImGui_ImplOpenGL3_Init(kGlslVersion);
@@ -113,7 +155,24 @@ WindowUi::~WindowUi() {
 }
 
 void WindowUi::poll_events() {
+  const std::uint64_t before = g_window_events;
   window_->poll_events();
+  events_ = g_window_events != before;
+  typed_input().begin_frame();
+}
+
+void WindowUi::wait_for_next_frame(const AppController& app, bool now) {
+  const double wait = redraw_.next_wait(
+      {.events = events_ || now,
+       .work_running = app.wants_frames(),
+       .text_cursor = ImGui::GetIO().WantTextInput});
+  const std::uint64_t before = g_window_events;
+  if (wait > 0 && !now) {
+    glfwWaitEventsTimeout(wait);
+  } else {
+    window_->poll_events();
+  }
+  events_ = g_window_events != before;
   typed_input().begin_frame();
 }
 

@@ -11,6 +11,7 @@
 #include "app_controller.hpp"
 #include "core/result.hpp"
 #include "platform/glfw_window.hpp"
+#include "redraw_policy.hpp"
 #include "theme_keeper.hpp"
 
 namespace tl::ui {
@@ -32,6 +33,11 @@ class WindowUi {
   [[nodiscard]] const std::string& renderer() const { return window_->renderer(); }
   // The events since the last frame, without waiting for one.
   void poll_events();
+  // Waits for what the next frame should show (redraw_policy.hpp): not at all while the app has
+  // work to draw (AppController::wants_frames), input just came or `now` (scripted runs); a text
+  // field's blink; else until input arrives, at most RedrawPolicy::kIdleSeconds. Then takes the
+  // events as poll_events does.
+  void wait_for_next_frame(const AppController& app, bool now = false);
   // One frame drawn into the back buffer, not yet shown: the controller's news collected, full
   // screen and the fonts following classroom mode, the keys applied, the whole UI, and any part
   // of it a panel asked to save saved.
@@ -50,6 +56,8 @@ class WindowUi {
   bool imgui_context_ = false;
   std::unique_ptr<ThemeKeeper> theme_;
   bool backends_ = false;
+  RedrawPolicy redraw_;
+  bool events_ = true;  // input came before the last frame (the first frame settles)
 };
 
 }  // namespace tl::ui
