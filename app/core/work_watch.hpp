@@ -32,8 +32,7 @@ struct WorkWatch {
     const std::uint64_t finished = done.load(std::memory_order_relaxed);
     const std::uint64_t before = all >= blocks ? all - blocks : 0;
     const std::uint64_t in_grid = finished > before ? finished - before : 0;
-    return in_grid >= blocks ? 1.0f
-                             : static_cast<float>(in_grid) / static_cast<float>(blocks);
+    return in_grid >= blocks ? 1.0f : static_cast<float>(in_grid) / static_cast<float>(blocks);
   }
   // Back to nothing launched, for the next piece of work on the same watch.
   void reset() {

@@ -133,7 +133,8 @@ void AppController::select_lesson(const std::string& id) {
 
 std::string AppController::running_work() const {
   if (launches_->runner_work() == RunnerWork::kSweep) return "a sweep";
-  if (state_.tracing.running) return "the traced launch of " + describe_launch(state_.tracing.launched);
+  if (state_.tracing.running)
+    return "the traced launch of " + describe_launch(state_.tracing.launched);
   if (state_.timed.pending) return "the timed run of " + describe_launch(state_.timed.launched);
   return "measurements";
 }
@@ -285,7 +286,8 @@ void AppController::launch(bool timed) {
   if (live_work_holds_device()) return;
   if (!can_launch()) {
     post(Severity::kWarning,
-         "Measurements are running in the background; wait or cancel them first.");
+         "Measurements are running in the background; wait, or Cancel them beside their "
+         "progress bar.");
     return;
   }
   launches_->launch(timed);

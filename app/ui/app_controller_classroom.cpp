@@ -138,8 +138,7 @@ void AppController::scale_drawn(float asked, float drawn, float width, float hei
   c.drawn_scale = drawn;
   std::string note;
   if (drawn > 0 && drawn + 0.01f < asked) {
-    const float least_height =
-        c.presenter ? kPresenterLeastHeightAtScale1 : kLeastHeightAtScale1;
+    const float least_height = c.presenter ? kPresenterLeastHeightAtScale1 : kLeastHeightAtScale1;
     char text[256];
     std::snprintf(text, sizeof text,
                   "%s at %.2f×, not the %.2f× asked: a %d × %d window holds no more (its panels "

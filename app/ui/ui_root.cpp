@@ -190,9 +190,9 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
   const float room = ImGui::GetContentRegionAvail().y - footer_height;
   const float fields_least = ImGui::GetFrameHeightWithSpacing() * 4;
   // At least a pixel: drawn even when empty, to measure what it needs for the next frame.
-  const float report_height = std::max(
-      1.0f, std::floor(std::min({ui_memory->GetFloat(report_height_id, 0.0f), room * kReportShare,
-                                 room - fields_least})));
+  const float report_height =
+      std::max(1.0f, std::floor(std::min({ui_memory->GetFloat(report_height_id, 0.0f),
+                                          room * kReportShare, room - fields_least})));
   ImGui::BeginChild("launch_fields", {0, -(footer_height + report_height + style.ItemSpacing.y)},
                     false);
   draw_launch_panel(controller, fonts);
@@ -205,8 +205,8 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
   ImGui::EndChild();
   ImGui::BeginChild("launch_report", {0, report_height}, false);
   draw_launch_report(controller);
-  ui_memory->SetFloat(report_height_id, ImGui::GetCursorPosY() - style.ItemSpacing.y +
-                                            style.WindowPadding.y);
+  ui_memory->SetFloat(report_height_id,
+                      ImGui::GetCursorPosY() - style.ItemSpacing.y + style.WindowPadding.y);
   ImGui::EndChild();
   ImGui::BeginChild("launch_footer", {0, 0}, false,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);

@@ -162,10 +162,9 @@ void WindowUi::poll_events() {
 }
 
 void WindowUi::wait_for_next_frame(const AppController& app, bool now) {
-  const double wait = redraw_.next_wait(
-      {.events = events_ || now,
-       .work_running = app.wants_frames(),
-       .text_cursor = ImGui::GetIO().WantTextInput});
+  const double wait = redraw_.next_wait({.events = events_ || now,
+                                         .work_running = app.wants_frames(),
+                                         .text_cursor = ImGui::GetIO().WantTextInput});
   const std::uint64_t before = g_window_events;
   if (wait > 0 && !now) {
     glfwWaitEventsTimeout(wait);
@@ -198,11 +197,10 @@ void WindowUi::draw_frame(AppController& app) {
   if (auto capture = app.take_capture()) {
     glReadBuffer(GL_BACK);
     const ImVec2 framebuffer_scale = ImGui::GetIO().DisplayFramebufferScale;
-    app.capture_done(capture->path,
-                     save_frame_part(*capture,
-                                     {size.width, size.height,
-                                      read_framebuffer(size.width, size.height)},
-                                     framebuffer_scale.x, framebuffer_scale.y));
+    app.capture_done(capture->path, save_frame_part(*capture,
+                                                    {size.width, size.height,
+                                                     read_framebuffer(size.width, size.height)},
+                                                    framebuffer_scale.x, framebuffer_scale.y));
   }
 }
 

@@ -122,9 +122,9 @@ class WindowRunsTest : public ::testing::Test {
   void keep_shot(const std::string& name) {
     const char* keep = std::getenv("THREADLAB_LAYOUT_SHOTS");
     const std::filesystem::path folder =
-        keep != nullptr && *keep != '\0' ? std::filesystem::path(keep)
-                                         : std::filesystem::path(::testing::TempDir()) /
-                                               "threadlab-layouts";
+        keep != nullptr && *keep != '\0'
+            ? std::filesystem::path(keep)
+            : std::filesystem::path(::testing::TempDir()) / "threadlab-layouts";
     std::filesystem::create_directories(folder);
     const Status saved = ui_->save_png((folder / name).string());
     EXPECT_TRUE(saved.is_ok()) << saved.message();
@@ -172,8 +172,7 @@ TEST_F(WindowRunsTest, ALongTimedRunShowsItsProgressAndCancelsWithinHalfASecond)
   const int frames_while_cancelling =
       frames_until([&] { return !app_->busy(); }, std::chrono::seconds(60));
   const double latency = seconds_since(cancelled);
-  std::printf("cancelled in %.3f s, %d frames drawn meanwhile\n", latency,
-              frames_while_cancelling);
+  std::printf("cancelled in %.3f s, %d frames drawn meanwhile\n", latency, frames_while_cancelling);
   EXPECT_FALSE(app_->busy());
   EXPECT_LT(latency, std::chrono::duration<double>(kCancelBound).count());
   frame();
@@ -196,7 +195,8 @@ TEST_F(WindowRunsTest, AnotherLessonDuringTheRunIsOfferedWithCancelNotRefused) {
   EXPECT_EQ(s.controls.lesson_id, "reductions");
   ASSERT_TRUE(s.switch_offer.has_value());
   EXPECT_EQ(s.switch_offer->lesson_id, "vector-add");
-  EXPECT_NE(s.switch_offer->running.find("timed run"), std::string::npos) << s.switch_offer->running;
+  EXPECT_NE(s.switch_offer->running.find("timed run"), std::string::npos)
+      << s.switch_offer->running;
   keep_shot("switch-offer-1280x720.png");
   // "Keep it running": nothing changes.
   app_->decline_switch_offer();
@@ -210,8 +210,8 @@ TEST_F(WindowRunsTest, AnotherLessonDuringTheRunIsOfferedWithCancelNotRefused) {
   ASSERT_TRUE(s.switch_offer.has_value());
   const auto accepted = Clock::now();
   app_->accept_switch_offer();
-  const int frames = frames_until([&] { return s.controls.lesson_id == "vector-add"; },
-                                  std::chrono::seconds(60));
+  const int frames =
+      frames_until([&] { return s.controls.lesson_id == "vector-add"; }, std::chrono::seconds(60));
   const double latency = seconds_since(accepted);
   std::printf("switched in %.3f s, %d frames drawn meanwhile\n", latency, frames);
   EXPECT_EQ(s.controls.lesson_id, "vector-add");
@@ -275,8 +275,7 @@ TEST_F(WindowRunsTest, PresenterModeAt720pIsLargerThanTheDeskAndSaysWhereItStops
   for (int i = 0; i < 3; ++i) frame();
   EXPECT_EQ(ui_->drawn_scale(), 1.5f);
   EXPECT_EQ(ui_->asked_scale(), 3.0f);
-  EXPECT_NE(s.classroom.scale_note.find("1280 × 720"), std::string::npos)
-      << s.classroom.scale_note;
+  EXPECT_NE(s.classroom.scale_note.find("1280 × 720"), std::string::npos) << s.classroom.scale_note;
   EXPECT_NE(s.classroom.scale_note.find("3.00×"), std::string::npos) << s.classroom.scale_note;
   ASSERT_FALSE(s.messages.empty());
   EXPECT_EQ(s.messages.back().text, s.classroom.scale_note);
@@ -304,9 +303,9 @@ TEST_F(WindowRunsTest, PresenterModeAt1080pKeepsTheTimingTableAndThePlot) {
   const auto report = drawn_child("launch_report");
   const auto table = drawn_table("launch_report");
   ASSERT_TRUE(report && table) << "no timing table drawn";
-  EXPECT_TRUE(table->inside(*report)) << "the timing table's rows are cut: table " << table->y0
-                                      << "-" << table->y1 << " in " << report->y0 << "-"
-                                      << report->y1;
+  EXPECT_TRUE(table->inside(*report))
+      << "the timing table's rows are cut: table " << table->y0 << "-" << table->y1 << " in "
+      << report->y0 << "-" << report->y1;
   const auto plot = drawn_child("plot");
   ASSERT_TRUE(plot) << "no plot drawn";
   std::printf("1080p presenter at 2x: plot %.0f px tall (%.1f lines), table %.0f px\n",

@@ -413,8 +413,7 @@ void TextModel::type_text(std::string_view text) {
     return;
   }
   const std::string& here = lines_[cursor_.line];
-  const char next =
-      cursor_.column < static_cast<int>(here.size()) ? here[cursor_.column] : '\0';
+  const char next = cursor_.column < static_cast<int>(here.size()) ? here[cursor_.column] : '\0';
   const bool one_char = text.size() == 1 && !has_selection();
   // A closer typed just before the same closer steps over it (the pair's own, usually), staying
   // in the typed run.
@@ -435,7 +434,7 @@ void TextModel::type_text(std::string_view text) {
   }
   const char closer = auto_close_ && one_char ? closer_for(text[0]) : '\0';
   const bool pair = closer != '\0' && (next == '\0' || is_blank(next) || is_closer(next) ||
-                                        next == ';' || next == ',');
+                                       next == ';' || next == ',');
   // A word ends where a blank follows a non-blank: the next letter starts a new undo step.
   const bool starts_blank = is_blank(text.front());
   const bool after_blank =

@@ -92,7 +92,7 @@ void draw_counters_section(AppController& controller) {
       ImGui::Text("%.0f%%", kernel.counters.l2_hit_rate * 100.0);
       if (ImGui::IsItemHovered()) {
         wrapped_tooltip("of the L2 cache's sector lookups; the L2 served %s",
-                          format_bytes(kernel.counters.l2_bytes).c_str());
+                        format_bytes(kernel.counters.l2_bytes).c_str());
       }
       ImGui::TableNextColumn();
       ImGui::Text("%.0f%%", kernel.counters.achieved_occupancy * 100.0);

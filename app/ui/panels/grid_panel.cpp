@@ -143,10 +143,10 @@ void draw_grid_panel(AppController& controller, const Fonts& fonts, bool titled)
       if (mouse.x >= cx && mouse.x < cx + cell && mouse.y >= cy && mouse.y < cy + cell) {
         const Dim3 thread = diagram.config.block.unlinear(t);
         wrapped_tooltip("blockIdx %s, threadIdx %s\nwarp %llu, lane %llu%s",
-                          dims(block.index).c_str(), dims(thread).c_str(),
-                          static_cast<unsigned long long>(t / diagram.warp_size),
-                          static_cast<unsigned long long>(t % diagram.warp_size),
-                          block.idle[t] ? "\nidle: no element" : "");
+                        dims(block.index).c_str(), dims(thread).c_str(),
+                        static_cast<unsigned long long>(t / diagram.warp_size),
+                        static_cast<unsigned long long>(t % diagram.warp_size),
+                        block.idle[t] ? "\nidle: no element" : "");
       }
     }
     // The block's outline; its rows are its warps.

@@ -12,8 +12,8 @@
 
 #include "core/format.hpp"
 #include "draw_colors.hpp"
-#include "lab_layout.hpp"
 #include "lab/verdict_summary.hpp"
+#include "lab_layout.hpp"
 #include "memory_request_drawing.hpp"
 #include "panels.hpp"
 
@@ -141,7 +141,7 @@ void draw_toolbar(AppController& controller) {
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
     wrapped_tooltip("Compile your kernel and run the hidden checks on the %s (Ctrl+Enter)",
-                      state.backend.c_str());
+                    state.backend.c_str());
   }
   next_on_line(button_width("Reset"));
   ImGui::BeginDisabled(checking);
@@ -159,7 +159,7 @@ void draw_toolbar(AppController& controller) {
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
       wrapped_tooltip(state.can_show_solution ? "The reference solution, read-only"
-                                                : "Available after a check that fails: try first");
+                                              : "Available after a check that fails: try first");
     }
   }
   const float field = ImGui::GetFontSize() * 5.0f;
@@ -602,12 +602,12 @@ void draw_lab_workspace(AppController& controller, const Fonts& fonts, ImVec2 si
     const ImVec2 a = ImGui::GetItemRectMin();
     const ImVec2 b = ImGui::GetItemRectMax();
     const float x = std::floor((a.x + b.x) * 0.5f);
-    ImGui::GetWindowDrawList()->AddLine({x, a.y}, {x, b.y},
-                                        ImGui::GetColorU32(active ? ImGuiCol_SeparatorActive
-                                                                  : ImGuiCol_SeparatorHovered),
-                                        2.0f);
+    ImGui::GetWindowDrawList()->AddLine(
+        {x, a.y}, {x, b.y},
+        ImGui::GetColorU32(active ? ImGuiCol_SeparatorActive : ImGuiCol_SeparatorHovered), 2.0f);
   }
-  if (ImGui::IsItemHovered()) wrapped_tooltip("Drag to share the room between the editor and the verdict");
+  if (ImGui::IsItemHovered())
+    wrapped_tooltip("Drag to share the room between the editor and the verdict");
   if (active && ImGui::GetIO().MouseDelta.x != 0.0f) {
     controller.lab().set_code_share(code_share_after_drag(in, layout, ImGui::GetIO().MouseDelta.x));
   }

@@ -56,7 +56,7 @@ void draw_text_field(AppController& controller, const lessons::ParamSpec& spec,
   }
   if (ImGui::IsItemHovered()) {
     wrapped_tooltip("%s\n%s%s(Enter applies; e.g. 1000, 2^20, 16,16)", spec.help.c_str(),
-                      limit ? limit->sentence.c_str() : "", limit ? "\n" : "");
+                    limit ? limit->sentence.c_str() : "", limit ? "\n" : "");
   }
 }
 
@@ -281,8 +281,8 @@ void draw_report(AppController& controller) {
       if (ImGui::IsItemHovered()) {
         const std::string both = show_rate ? std::string() : "\n" + describe_rates(rates);
         wrapped_tooltip("median of %d runs; min %s, max %s%s", row.stats.repeats,
-                          format_milliseconds(row.stats.min_ms).c_str(),
-                          format_milliseconds(row.stats.max_ms).c_str(), both.c_str());
+                        format_milliseconds(row.stats.min_ms).c_str(),
+                        format_milliseconds(row.stats.max_ms).c_str(), both.c_str());
       }
       if (show_rate) ImGui::TableNextColumn();
       // The rate the row is limited by: GFLOP/s where it computes more than it moves.
@@ -351,8 +351,7 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
     ImGui::TextColored(palette().muted, "%zu advanced control%s hidden while presenting", hidden,
                        hidden == 1 ? "" : "s");
     if (ImGui::IsItemHovered()) {
-      wrapped_tooltip(
-          "They keep their values; the lesson's steps still set them. F5 shows them.");
+      wrapped_tooltip("They keep their values; the lesson's steps still set them. F5 shows them.");
     }
   }
   for (std::size_t i = 0; i < c.presets.size(); ++i) {

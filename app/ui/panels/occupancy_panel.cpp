@@ -73,8 +73,8 @@ void draw_chart(const OccupancyView& view, std::uint32_t current_threads) {
                          mouse.y >= plot_min.y && mouse.y <= plot_max.y;
     if (hovered) {
       wrapped_tooltip("%u threads per block: %u blocks, %u of %u warps (%.0f%%), limited by %s",
-                        o.block_threads, o.active_blocks, o.active_warps, o.max_warps,
-                        o.fraction() * 100.0, std::string(to_string(o.limit)).c_str());
+                      o.block_threads, o.active_blocks, o.active_warps, o.max_warps,
+                      o.fraction() * 100.0, std::string(to_string(o.limit)).c_str());
     }
     // Label every 256 threads, the sizes people try.
     if (o.block_threads % 256 == 0 || i == 0) {

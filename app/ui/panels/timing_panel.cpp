@@ -115,10 +115,9 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
             ? 0.0f
             : static_cast<float>(timing.progress.done) / static_cast<float>(timing.progress.total);
     // The point running now, and how far its emulated grid got: a large size can take minutes.
-    const std::string overlay = timing.progress.current_label + "  (" +
-                                std::to_string(timing.progress.done) + "/" +
-                                std::to_string(timing.progress.total) + "), " +
-                                progress_caption(timing.progress);
+    const std::string overlay =
+        timing.progress.current_label + "  (" + std::to_string(timing.progress.done) + "/" +
+        std::to_string(timing.progress.total) + "), " + progress_caption(timing.progress);
     ImGui::ProgressBar(fraction, {ImGui::GetContentRegionAvail().x, 0}, overlay.c_str());
   } else {
     ImGui::BeginDisabled(!controller.can_launch());

@@ -76,9 +76,9 @@ void draw_bits_panel(LessonViewContext& context, const Fonts& fonts) {
   if (ImGui::IsItemHovered()) {
     wrapped_tooltip("e.g. 0.1, 1/3 as 0.333333333, 65504, 70000, 1e-5, 1e-8");
   }
-  for (const auto& [label, color] : {std::pair{"sign", kSignColor},
-                                     std::pair{"exponent", kExponentColor},
-                                     std::pair{"mantissa", kMantissaColor}}) {
+  for (const auto& [label, color] :
+       {std::pair{"sign", kSignColor}, std::pair{"exponent", kExponentColor},
+        std::pair{"mantissa", kMantissaColor}}) {
     same_line_if_fits(ImGui::CalcTextSize(label).x);
     ImGui::TextColored(color, "%s", label);
   }
@@ -115,8 +115,8 @@ void draw_bits_panel(LessonViewContext& context, const Fonts& fonts) {
       ImGui::TableNextColumn();
       ImGui::Text("%.9g", rounded->decoded.value);
       if (ImGui::IsItemHovered()) {
-        wrapped_tooltip("%s; the next value up is %.3g away",
-                          rounded->decoded.formula().c_str(), rounded->decoded.step);
+        wrapped_tooltip("%s; the next value up is %.3g away", rounded->decoded.formula().c_str(),
+                        rounded->decoded.step);
       }
       ImGui::TableNextColumn();
       ImGui::Text("%.3g (relative %.2g)", rounded->absolute_error, rounded->relative_error);

@@ -313,7 +313,7 @@ void draw_weights_panel(LessonViewContext& context, const Fonts& fonts) {
                               : layer.biases[n];
       const std::string what = r < layer.inputs ? "weight of input " + std::to_string(r) : "bias";
       wrapped_tooltip("neuron %d, %s: %s", n, what.c_str(),
-                        plot::format_value(value, plot::TickFormat::kNumber, 4).c_str());
+                      plot::format_value(value, plot::TickFormat::kNumber, 4).c_str());
     }
   }
   ImGui::EndChild();
