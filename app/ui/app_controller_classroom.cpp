@@ -150,7 +150,10 @@ void AppController::scale_drawn(float asked, float drawn, float width, float hei
   }
   if (note == c.scale_note) return;
   c.scale_note = std::move(note);
-  if (c.presenter && !c.scale_note.empty()) post(Severity::kInfo, c.scale_note);
+  // In presenter mode the status bar says it, with the way out its first message gave.
+  if (c.presenter && !c.scale_note.empty()) {
+    post(Severity::kInfo, c.scale_note + ". F5 or Esc leaves presenter mode.");
+  }
 }
 
 void AppController::set_theme(classroom::Theme theme) {

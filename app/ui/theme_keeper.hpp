@@ -10,13 +10,14 @@ namespace tl::ui {
 
 // The largest UI scale a window of this size can lay out: the lesson workspace needs about 600
 // scale-1 pixels of height (the mapping view's least height, a plot, the bars) and 800 of width.
-// Presenter mode needs less height, 480: the lesson column shows the current step alone, the
-// device's table and the advanced controls are hidden, and the timing table comes first in its
-// panel; so a 720p projector draws 1.5×, not the desk's 1.125×. Past the limit a larger scale
-// would only push panels off the window. Rounded down to an eighth so that resizing the window
+// Presenter mode needs less height, 560: the lesson column shows the current step alone, the
+// device's table and the advanced controls are hidden, and the mapping view gives the plot the
+// room beyond its least height (lesson_layout.cpp); so a 720p projector draws 1.25×, not the
+// desk's 1.125×, and 1080p 1.875×, each with a plot of six lines or more. Past the limit a larger
+// scale would only push panels off the window or shrink the plot below reading. Rounded down to an eighth so that resizing the window
 // rebuilds the fonts only now and then. 0 for an unknown size (no limit).
 inline constexpr float kLeastHeightAtScale1 = 600.0f;
-inline constexpr float kPresenterLeastHeightAtScale1 = 480.0f;
+inline constexpr float kPresenterLeastHeightAtScale1 = 560.0f;
 inline constexpr float kLeastWidthAtScale1 = 800.0f;
 [[nodiscard]] float max_scale_for_window(float width, float height, bool presenting = false);
 
