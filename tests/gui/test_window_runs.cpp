@@ -9,8 +9,10 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <imgui_internal.h>
+#include <stb_image.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +20,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app_controller.hpp"
 #include "controller_test_support.hpp"
@@ -271,8 +274,7 @@ TEST_F(WindowRunsTest, PresenterModeAt720pIsLargerThanTheDeskAndSaysWhereItStops
       << "presenter mode at 720p is no larger than the desk could be";
   EXPECT_GE(presenter_font, desk_font * 1.2f) << "presenter mode at 720p is no larger";
   // 1.5× asked (the default), 1.25× drawn: the View menu and the status bar say why.
-  EXPECT_NE(s.classroom.scale_note.find("1280 × 720"), std::string::npos)
-      << s.classroom.scale_note;
+  EXPECT_NE(s.classroom.scale_note.find("1280 × 720"), std::string::npos) << s.classroom.scale_note;
   keep_shot("presenter-1280x720-1.5.png");
   // 3× asked: the same 1.25×, and the note names what was asked.
   app_->set_presenter_scale(3.0f);
@@ -317,6 +319,71 @@ TEST_F(WindowRunsTest, PresenterModeAt1080pKeepsTheTimingTableAndThePlot) {
               plot->height(), plot->height() / line, table->height());
   // The review measured about 100 px (three lines) here; the layouts' rule is six.
   EXPECT_GE(plot->height(), line * 6) << "the plot is too low to read from the back of the room";
+}
+
+// The Bits tab at 1280 x 720 shows FP32, TF32, FP16 and BF16 (the review saw FP16 cut and BF16
+// never, even at 1920 x 1080): its table of one row per format fits the results panel, and each
+// format's sign bit is drawn, one red cell per row in the window's pixels.
+TEST_F(WindowRunsTest, TheBitsTabShowsAllFourFormatsAt720p) {
+  app_->select_lesson("precision");
+  test_support::wait_until_idle(*app_);
+  ASSERT_EQ(app_->state().view.lesson_tab, "bits") << "the lesson opens on its Bits tab";
+  for (int i = 0; i < 4; ++i) frame();
+  const auto bits = drawn_child("bits");
+  const auto table = drawn_table("bits");
+  ASSERT_TRUE(bits && table) << "the Bits tab's table is not drawn";
+  EXPECT_TRUE(table->inside(*bits)) << "rows cut: table " << table->y0 << "-" << table->y1 << " in "
+                                    << bits->y0 << "-" << bits->y1;
+  const std::filesystem::path shot =
+      std::filesystem::path(::testing::TempDir()) / "threadlab-window-bits-1280x720.png";
+  ASSERT_TRUE(ui_->save_png(shot.string()));
+  keep_shot("bits-1280x720.png");
+  int width = 0, height = 0, channels = 0;
+  unsigned char* rgb = stbi_load(shot.c_str(), &width, &height, &channels, 3);
+  ASSERT_NE(rgb, nullptr);
+  // Rows of the table holding the sign colour (0.85, 0.35, 0.35): bands of consecutive rows.
+  constexpr std::array<int, 3> kSign = {217, 89, 89};
+  int bands = 0;
+  bool in_band = false;
+  for (int y = static_cast<int>(table->y0); y < std::min(height, static_cast<int>(table->y1));
+       ++y) {
+    bool has = false;
+    for (int x = static_cast<int>(table->x0); x < std::min(width, static_cast<int>(table->x1));
+         ++x) {
+      const unsigned char* p = rgb + (static_cast<std::size_t>(y) * width + x) * 3;
+      if (std::abs(p[0] - kSign[0]) <= 3 && std::abs(p[1] - kSign[1]) <= 3 &&
+          std::abs(p[2] - kSign[2]) <= 3) {
+        has = true;
+        break;
+      }
+    }
+    if (has && !in_band) ++bands;
+    in_band = has;
+  }
+  stbi_image_free(rgb);
+  EXPECT_EQ(bands, 4) << "sign bits drawn for " << bands << " of the four formats";
+}
+
+// The reductions' launch panel has seven fields; its timed table keeps a region of its own under
+// them, so its rows show (the review saw one row at 1600 x 1000).
+TEST_F(WindowRunsTest, TheReductionsTimingTableShowsItsRows) {
+  const AppState& s = app_->state();
+  ASSERT_TRUE(s.timed.report.has_value()) << s.timed.error;
+  glfwSetWindowSize(ui_->window().native(), 1600, 1000);
+  for (int i = 0; i < 4; ++i) frame();
+  ASSERT_EQ(ui_->window().framebuffer_size().height, 1000) << "the window was not resized";
+  keep_shot("reductions-table-1600x1000.png");
+  const auto report = drawn_child("launch_report");
+  const auto table = drawn_table("launch_report");
+  ASSERT_TRUE(report && table) << "no timing table drawn";
+  EXPECT_TRUE(table->inside(*report)) << "the table's rows are cut: table " << table->y0 << "-"
+                                      << table->y1 << " in " << report->y0 << "-" << report->y1;
+  std::size_t rows = 0;
+  for (const auto& row : s.timed.report->rows) rows += row.stats.empty() ? 0 : 1;
+  EXPECT_GE(rows, 4u);
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  EXPECT_GE(table->height(), line * static_cast<float>(rows) * 0.9f)
+      << "the table is shorter than its " << rows << " rows";
 }
 
 }  // namespace
