@@ -236,6 +236,16 @@ struct TimingPlot {
   bool log_y = true;
 };
 
+// The timings tab has a plot to draw (points, earlier sweeps or a sweep under way), not just its
+// hint.
+[[nodiscard]] inline bool has_plot(const TimingPlot& timing) {
+  if (timing.sweeping || !timing.earlier.empty()) return true;
+  for (const auto& series : timing.series) {
+    if (!series.points.empty()) return true;
+  }
+  return false;
+}
+
 // The roofline of the last timed run (core/plot/roofline.hpp), rebuilt by the controller when the
 // run or the device's ceilings change; the Roofline tab draws it.
 struct RooflineView {

@@ -315,6 +315,9 @@ std::optional<SweepJob> LaunchCoordinator::make_timed_job(TimedRun& timed) {
                       slot->ceilings_warning = std::move(warning);
                     }
                     auto report = job_lesson->run_timed(*device, &cancel);
+                    // Cancelled on the way: what was timed is dropped (a CPU reference cut short
+                    // would read as a fact).
+                    if (cancel && report) report = Error{ErrorKind::kCancelled, "cancelled"};
                     std::optional<Result<std::vector<CountedKernel>>> counters;
                     if (read_counters && report && !cancel) {
                       counters = compute::counting_lesson(*job_lesson)->run_counted(*device);

@@ -52,6 +52,11 @@ struct Rect {
   }
 };
 
+// How much of `inner` shows inside `outer` (pixels of height).
+float visible_height(const Rect& inner, const Rect& outer) {
+  return std::max(0.0f, std::min(inner.y1, outer.y1) - std::max(inner.y0, outer.y0));
+}
+
 // A child window drawn in the last frame whose name ends in "/<name>_<id>" (ImGui's naming).
 std::optional<Rect> drawn_child(const std::string& name) {
   for (const ImGuiWindow* window : ImGui::GetCurrentContext()->Windows) {
@@ -148,17 +153,17 @@ TEST_F(WindowRunsTest, ALongTimedRunShowsItsProgressAndCancelsWithinHalfASecond)
   launch_the_long_sum();
   const AppState& s = app_->state();
   // The run goes on for seconds while the window draws: frames keep coming and the progress bar
-  // moves (the emulated grid's blocks).
+  // moves (the emulated grid's blocks, once the CPU's references are timed and the kernels run).
   const auto started = Clock::now();
   std::uint64_t grids_seen = 0;
   float fraction_seen = 0;
-  int frames_while_running = frames_until(
+  const int frames_while_running = frames_until(
       [&] {
         grids_seen = std::max(grids_seen, s.timed.progress.job_grids);
         fraction_seen = std::max(fraction_seen, progress_fraction(s.timed.progress));
-        return seconds_since(started) > 2.0;
+        return seconds_since(started) > 1.0 && fraction_seen > 0.0f;
       },
-      std::chrono::seconds(30));
+      std::chrono::seconds(120));
   ASSERT_TRUE(s.timed.pending) << "the run finished by itself: no longer the long run it was";
   keep_shot("timed-run-progress-1280x720.png");
   const std::string caption = progress_caption(s.timed.progress);
@@ -310,9 +315,14 @@ TEST_F(WindowRunsTest, PresenterModeAt1080pKeepsTheTimingTableAndThePlot) {
   const auto report = drawn_child("launch_report");
   const auto table = drawn_table("launch_report");
   ASSERT_TRUE(report && table) << "no timing table drawn";
-  EXPECT_TRUE(table->inside(*report))
-      << "the timing table's rows are cut: table " << table->y0 << "-" << table->y1 << " in "
-      << report->y0 << "-" << report->y1;
+  // Beside the plot, in the results panel: at 1.875x a projector's 1080 lines hold about seven of
+  // its lines there (the rest scrolls); the review found none at all.
+  const float visible = visible_height(*table, *report);
+  std::printf("1080p presenter: table %.0f px, %.0f px of it visible (%.1f lines)\n",
+              table->height(), visible, visible / line);
+  EXPECT_TRUE(report->inside(Rect{0, 0, 1920, 1080}));
+  EXPECT_GE(visible, line * 5) << "the timing table shows too little: table " << table->y0 << "-"
+                               << table->y1 << " in " << report->y0 << "-" << report->y1;
   const auto plot = drawn_child("plot");
   ASSERT_TRUE(plot) << "no plot drawn";
   std::printf("1080p presenter at 2x: plot %.0f px tall (%.1f lines), table %.0f px\n",
@@ -365,7 +375,7 @@ TEST_F(WindowRunsTest, TheBitsTabShowsAllFourFormatsAt720p) {
 }
 
 // The reductions' launch panel has seven fields; its timed table keeps a region of its own under
-// them, so its rows show (the review saw one row at 1600 x 1000).
+// them, so its rows show (the review saw one row at 1600 x 1000) and the rest scroll there.
 TEST_F(WindowRunsTest, TheReductionsTimingTableShowsItsRows) {
   const AppState& s = app_->state();
   ASSERT_TRUE(s.timed.report.has_value()) << s.timed.error;
@@ -376,14 +386,17 @@ TEST_F(WindowRunsTest, TheReductionsTimingTableShowsItsRows) {
   const auto report = drawn_child("launch_report");
   const auto table = drawn_table("launch_report");
   ASSERT_TRUE(report && table) << "no timing table drawn";
-  EXPECT_TRUE(table->inside(*report)) << "the table's rows are cut: table " << table->y0 << "-"
-                                      << table->y1 << " in " << report->y0 << "-" << report->y1;
   std::size_t rows = 0;
   for (const auto& row : s.timed.report->rows) rows += row.stats.empty() ? 0 : 1;
-  EXPECT_GE(rows, 4u);
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  EXPECT_GE(table->height(), line * static_cast<float>(rows) * 0.9f)
-      << "the table is shorter than its " << rows << " rows";
+  const float visible = visible_height(*table, *report);
+  std::printf("reductions at 1600x1000: %zu rows, table %.0f px, %.0f px visible (%.1f lines)\n",
+              rows, table->height(), visible, visible / line);
+  // Its region is as tall as its content up to 66 % of the panel: with 18 rows here, ten or more
+  // show and the rest scroll in the region (the review saw one).
+  EXPECT_GE(visible, line * std::min<float>(10.0f, static_cast<float>(rows)))
+      << "the table shows too few rows: table " << table->y0 << "-" << table->y1 << " in "
+      << report->y0 << "-" << report->y1;
 }
 
 }  // namespace

@@ -217,7 +217,25 @@ void draw_report(AppController& controller) {
   }
   if (!timed.report) return;
   const compute::LessonReport& r = *timed.report;
+  std::vector<std::string> labels;
+  bool backend_named = false;
+  for (const compute::TimingRow& row : r.rows) {
+    labels.push_back(row_label_without_backend(row.name));
+    backend_named = backend_named || names_backend(row.name);
+  }
   ImGui::TextUnformatted(describe_launch(timed.launched).c_str());
+  // The backend of the device rows, once: beside the title where it fits (the rows keep the
+  // height), else under it; the whole sentence on hover.
+  if (backend_named) {
+    const char* shortly = is_gpu(state.backend) ? "device rows: GPU" : "device rows: CPU emulator";
+    const char* sentence = is_gpu(state.backend)
+                               ? "device rows on the GPU"
+                               : "device rows on the CPU emulator: their times are CPU times";
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    if (ImGui::CalcTextSize(shortly).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+    ImGui::TextColored(palette().muted, "%s", shortly);
+    if (ImGui::IsItemHovered()) wrapped_tooltip("%s", sentence);
+  }
   const bool stale = !timed.launched.matches(state.controls);
   if (stale) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette().warning);
@@ -226,19 +244,6 @@ void draw_report(AppController& controller) {
   }
   // Greyed out while stale: still there to compare against, but not read as the fields' numbers.
   ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * (stale ? 0.45f : 1.0f));
-  std::vector<std::string> labels;
-  bool backend_named = false;
-  for (const compute::TimingRow& row : r.rows) {
-    labels.push_back(row_label_without_backend(row.name));
-    backend_named = backend_named || names_backend(row.name);
-  }
-  if (backend_named) {
-    ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
-    ImGui::TextWrapped("%s", is_gpu(state.backend)
-                                 ? "device rows on the GPU"
-                                 : "device rows on the CPU emulator: their times are CPU times");
-    ImGui::PopStyleColor();
-  }
   // The numbers keep their width and the labels at least their longest word; where the panel is
   // too narrow for all of it, the rate goes first (it stays in the time's tooltip), then the share.
   const ImGuiStyle& style = ImGui::GetStyle();

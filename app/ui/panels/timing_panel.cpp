@@ -1,5 +1,6 @@
 // CPU against GPU over N: the sweep, its progress, the plot and its export.
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ void same_line_if_fits(const char* label, float spacing = -1.0f) {
   ImGui::SameLine(0, spacing);
   if (width > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
 }
+
+// Presenter mode: the timed run's table's share of the plot's row.
+constexpr float kPresenterTableShare = 0.27f;
 
 // The suffix that says the headline has a reason under the mouse.
 constexpr const char* kWhySuffix = " (?)";
@@ -156,9 +160,7 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
   };
   emulator_note_if_fits();
 
-  bool has_points = false;
-  for (const auto& s : timing.series) has_points = has_points || !s.points.empty();
-  if (!has_points && timing.earlier.empty() && !timing.sweeping) {
+  if (!has_plot(timing)) {
     if (emulator_note_due) draw_emulator_note(note);
     ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
@@ -219,6 +221,15 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
     options.y_axis.include_zero = true;  // bars of time or rate read from zero
   }
   options.guides = timing.guides;
+  // In presenter mode the timed run's table stands beside the plot (ui_root.cpp leaves it out of
+  // the launch panel then): at a projector's scale the launch panel has no room for its rows.
+  if (state.classroom.presenter) {
+    const ImVec2 room = ImGui::GetContentRegionAvail();
+    ImGui::BeginChild("launch_report", {std::floor(room.x * kPresenterTableShare), room.y}, false);
+    draw_launch_report(controller);
+    ImGui::EndChild();
+    ImGui::SameLine();
+  }
   // The plot in a child of its own ("plot"): the layout tests find its rectangle there.
   ImGui::BeginChild("plot", ImGui::GetContentRegionAvail(), false,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
