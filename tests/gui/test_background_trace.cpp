@@ -154,16 +154,16 @@ TEST_F(BackgroundTraceTest, AnotherLessonWhileItRunsIsOfferedAndOpensOnceCancell
   EXPECT_FALSE(s.switch_offer.has_value());
   EXPECT_TRUE(s.tracing.running);
   // A lesson link to another lesson is offered the same way, and followed once accepted.
-  controller_->apply_lesson_action("threadlab:set?lesson=matmul&n=4096&launch");
+  controller_->apply_lesson_action("threadlab:set?lesson=matmul&n=96&launch");
   ASSERT_TRUE(s.switch_offer.has_value());
-  EXPECT_EQ(s.switch_offer->link, "threadlab:set?lesson=matmul&n=4096&launch");
+  EXPECT_EQ(s.switch_offer->link, "threadlab:set?lesson=matmul&n=96&launch");
   controller_->accept_switch_offer();
   EXPECT_TRUE(s.switch_offer->cancelling);
   ui_->draw_frame(*controller_);  // "Cancelling ..."
   test_support::wait_until_idle(*controller_);
   EXPECT_FALSE(s.switch_offer.has_value());
   EXPECT_EQ(s.controls.lesson_id, "matmul");
-  EXPECT_EQ(s.controls.values.at("n"), "4096");
+  EXPECT_EQ(s.controls.values.at("n"), "96") << "the link was followed";
 }
 
 // Small launches stay on the UI thread: their picture is there when launch() returns.
