@@ -250,8 +250,10 @@ TEST_F(WindowRunsTest, AnIdleWindowDrawsFewFramesAndARunningOneMany) {
   ASSERT_FALSE(app_->wants_frames());
   const int idle = frames_in(std::chrono::seconds(4));
   std::printf("idle: %d frames in 4 s\n", idle);
-  // The settling frames, and one per idle wait (4 s / 2 s), with one of slack.
-  EXPECT_LE(idle, RedrawPolicy::kSettleFrames + 3) << "an idle window kept redrawing";
+  // The settling frames and one per idle wait (4 s / 2 s): five alone. The slack is for another
+  // window on the same X display (focus and expose events each settle a few frames); an idle
+  // window that redraws draws ten frames a second or more here.
+  EXPECT_LE(idle, RedrawPolicy::kSettleFrames + 6) << "an idle window kept redrawing";
   launch_the_long_sum();
   const int running = frames_in(std::chrono::seconds(2));
   std::printf("running: %d frames in 2 s\n", running);
