@@ -88,7 +88,7 @@ void draw_bits_panel(LessonViewContext& context, const Fonts& fonts) {
     ImGui::TableSetupColumn("format");
     ImGui::TableSetupColumn("bits");
     ImGui::TableSetupColumn("value held");
-    ImGui::TableSetupColumn("error", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("relative error", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableHeadersRow();
     for (FloatFormat format : numeric::kFloatFormats) {
       auto rounded = numeric::round_typed_value(format, typed);
@@ -119,7 +119,10 @@ void draw_bits_panel(LessonViewContext& context, const Fonts& fonts) {
                         rounded->decoded.step);
       }
       ImGui::TableNextColumn();
-      ImGui::Text("%.3g (relative %.2g)", rounded->absolute_error, rounded->relative_error);
+      ImGui::Text("%.2g", rounded->relative_error);
+      if (ImGui::IsItemHovered()) {
+        wrapped_tooltip("%.3g off the value typed", rounded->absolute_error);
+      }
       if (rounded->overflowed) ImGui::TextColored(palette().error, "overflow: infinity");
       if (rounded->underflowed) ImGui::TextColored(palette().error, "underflow: zero");
       if (rounded->went_subnormal) {
