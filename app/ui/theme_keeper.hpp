@@ -14,8 +14,9 @@ namespace tl::ui {
 // device's table and the advanced controls are hidden, and the mapping view gives the plot the
 // room beyond its least height (lesson_layout.cpp); so a 720p projector draws 1.25×, not the
 // desk's 1.125×, and 1080p 1.875×, each with a plot of six lines or more. Past the limit a larger
-// scale would only push panels off the window or shrink the plot below reading. Rounded down to an eighth so that resizing the window
-// rebuilds the fonts only now and then. 0 for an unknown size (no limit).
+// scale would only push panels off the window or shrink the plot below reading. Rounded down to an
+// eighth so that resizing the window rebuilds the fonts only now and then. 0 for an unknown size
+// (no limit).
 inline constexpr float kLeastHeightAtScale1 = 600.0f;
 inline constexpr float kPresenterLeastHeightAtScale1 = 560.0f;
 inline constexpr float kLeastWidthAtScale1 = 800.0f;
