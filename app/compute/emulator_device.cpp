@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "core/work_watch.hpp"
 #include "device.hpp"
 #include "kernels/emulator/grid_executor.hpp"
 
@@ -82,10 +83,18 @@ class EmulatorDevice final : public Device {
 
   Result<std::vector<double>> time_repeated(const std::function<Status()>& work, int warmup,
                                             int repeats) override {
-    for (int i = 0; i < warmup; ++i) TL_RETURN_IF_ERROR(work());
+    // Work that is not a grid (a copy of 2^25 floats is a memcpy here) answers the window's
+    // Cancel between two runs, as a grid does between two blocks (core/work_watch.hpp).
+    const WorkWatch* const watch = current_work_watch();
+    auto cancelled = [watch] { return watch != nullptr && watch->cancelled(); };
+    for (int i = 0; i < warmup; ++i) {
+      if (cancelled()) return Error{ErrorKind::kCancelled, "cancelled"};
+      TL_RETURN_IF_ERROR(work());
+    }
     std::vector<double> times;
     times.reserve(static_cast<std::size_t>(repeats));
     for (int i = 0; i < repeats; ++i) {
+      if (cancelled()) return Error{ErrorKind::kCancelled, "cancelled"};
       const auto start = std::chrono::steady_clock::now();
       TL_RETURN_IF_ERROR(work());
       const auto end = std::chrono::steady_clock::now();

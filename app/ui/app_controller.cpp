@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "compute/lessons/lesson_registry.hpp"
 #include "core/lessons/device_placeholders.hpp"
 #include "interop/class_map_sink.hpp"
 #include "lab/exercise_registry.hpp"
@@ -126,16 +127,59 @@ const lessons::EmulatorNote* AppController::step_emulator_note() const {
 }
 
 void AppController::select_lesson(const std::string& id) {
+  following_link_.clear();
   if (switch_lesson(id)) launch();
+}
+
+std::string AppController::running_work() const {
+  if (launches_->runner_work() == RunnerWork::kSweep) return "a sweep";
+  if (state_.tracing.running)
+    return "the traced launch of " + describe_launch(state_.tracing.launched);
+  if (state_.timed.pending) return "the timed run of " + describe_launch(state_.timed.launched);
+  return "measurements";
+}
+
+void AppController::offer_switch(const std::string& id) {
+  const compute::LessonModule* module = compute::find_lesson_module(id);
+  if (module == nullptr) {
+    post(Severity::kError, "unknown lesson '" + id + "'");
+    return;
+  }
+  // A second request while one is offered replaces it; one being accepted keeps its run stopping.
+  const bool cancelling = state_.switch_offer && state_.switch_offer->cancelling;
+  state_.switch_offer = LessonSwitchOffer{id, std::string(module->info.title), following_link_,
+                                          running_work(), cancelling};
+}
+
+void AppController::accept_switch_offer() {
+  if (!state_.switch_offer) return;
+  state_.switch_offer->cancelling = true;
+  // Not stop_and_wait: the window keeps drawing while the run stops (update() switches then).
+  launches_->cancel();
+  switch_when_stopped();
+}
+
+void AppController::switch_when_stopped() {
+  if (!state_.switch_offer || !state_.switch_offer->cancelling || launches_->runner_running())
+    return;
+  const LessonSwitchOffer offer = std::move(*state_.switch_offer);
+  state_.switch_offer.reset();
+  // The cancelled run's results first (its "Cancelled" line), then the new lesson.
+  collect_runner(false);
+  if (offer.link.empty()) {
+    select_lesson(offer.lesson_id);
+  } else {
+    apply_lesson_action(offer.link);
+  }
 }
 
 bool AppController::switch_lesson(const std::string& id) {
   if (id == state_.controls.lesson_id) return false;
   if (launches_->runner_running()) {
-    post(Severity::kWarning,
-         "Measurements are running in the background; wait or cancel them first.");
+    offer_switch(id);
     return false;
   }
+  state_.switch_offer.reset();
   live_.reset();  // the old lesson's background work ends with it
   if (const Status opened = launches_->open_lesson(id); !opened) {
     post(Severity::kError, opened.message());
@@ -214,6 +258,14 @@ bool AppController::live_work_holds_device() {
   return true;
 }
 
+bool AppController::wants_frames() const {
+  if (busy() || lab_->checking() || memory_->recording() || (live_ && live_->busy())) return true;
+  if (state_.switch_offer && state_.switch_offer->cancelling) return true;
+  const ClassroomState& c = state_.classroom;
+  return c.demo && c.demo->index && !c.demo->paused && c.demo->timed_advance &&
+         c.demo->script.steps[*c.demo->index].wait_seconds.has_value();
+}
+
 bool AppController::can_launch() const {
   return !busy() && !(live_ && live_->busy());
 }
@@ -237,7 +289,8 @@ void AppController::launch(bool timed) {
   if (live_work_holds_device()) return;
   if (!can_launch()) {
     post(Severity::kWarning,
-         "Measurements are running in the background; wait or cancel them first.");
+         "Measurements are running in the background; wait, or Cancel them beside their "
+         "progress bar.");
     return;
   }
   launches_->launch(timed);
@@ -258,10 +311,12 @@ void AppController::sweep_after_picture(SweepKind kind) {
 
 void AppController::update() {
   const bool running = launches_->runner_running();
-  if (launches_->runner_work() == RunnerWork::kLaunch) {
-    launches_->collect(running);
-  } else {
-    results_->collect_sweep(running);
+  collect_runner(running);
+  // An offer to switch lesson that was accepted: once the run has stopped. One whose run ended by
+  // itself meanwhile needs no question any more.
+  if (state_.switch_offer && !running) {
+    if (!state_.switch_offer->cancelling) state_.switch_offer->cancelling = true;
+    switch_when_stopped();
   }
   if (live_) live_->update(*this);
   // A sweep link's sweep, once its picture is drawn and the runner is free.
@@ -274,8 +329,19 @@ void AppController::update() {
   advance_demo_when_due();
 }
 
+void AppController::collect_runner(bool running) {
+  if (launches_->runner_work() == RunnerWork::kLaunch) {
+    launches_->collect(running);
+  } else {
+    results_->collect_sweep(running);
+  }
+}
+
 void AppController::apply_lesson_action(const std::string& link) {
-  if (!router_.follow_link(link)) return;
+  following_link_ = link;
+  const bool followed = router_.follow_link(link);
+  following_link_.clear();
+  if (!followed) return;
   // A click on a step's link is a move to that step: the clicker goes on from there.
   const auto& steps = state_.classroom.steps;
   for (std::size_t i = 0; i < steps.size(); ++i) {

@@ -71,7 +71,12 @@ class AppController : public LessonViewContext,
   // Lessons and their controls. Invalid values are kept out with a message and the previous value
   // stays; invalid *configurations* are allowed, explained, and launched if the user insists, so
   // CUDA's own error can be seen.
+  // While measurements run, another lesson (here or by a lesson link) is not refused: the state's
+  // switch_offer asks whether to cancel them; accepted, the run is cancelled without waiting for
+  // it (the window draws on) and the lesson opens once it stopped; declined, nothing changes.
   void select_lesson(const std::string& id);
+  void accept_switch_offer();
+  void decline_switch_offer() { state_.switch_offer.reset(); }
   void set_param(const std::string& name, const std::string& value) { set_params({{name, value}}); }
   // Several values at once, validated together (a lesson link, a preset).
   bool set_params(const lessons::ParamValues& values) override;
@@ -89,6 +94,11 @@ class AppController : public LessonViewContext,
   void cancel_launch() { launches_->cancel(); }
   // Background measurements are running (a traced launch, a timed launch or a sweep).
   [[nodiscard]] bool busy() const override { return launches_->busy(); }
+  // Something the window shows moves without input: background work of any kind (measurements, a
+  // Lab check, the Memory tab's recording, training), a switch waiting for its run to stop, a
+  // demo counting down its wait. The window draws every frame while it does, else waits for
+  // input (redraw_policy.hpp).
+  [[nodiscard]] bool wants_frames() const;
   // Blocks until the background measurements end (at most `limit`), then collects them; for the
   // scripted runs (screenshots, demos, benchmarks) that want finished results, never the UI.
   void wait_until_idle(std::chrono::milliseconds limit);
@@ -139,6 +149,10 @@ class AppController : public LessonViewContext,
   void go_to_step(std::size_t index);
   void set_presenter(bool on);
   void set_presenter_scale(float scale);
+  // What the window drew this frame: the scale asked (monitor × presenter factor) and drawn, and
+  // its size in UI units. Where it draws less than asked, the state's scale_note says why, and in
+  // presenter mode the status bar too, once per change.
+  void scale_drawn(float asked, float drawn, float width, float height);
   void set_theme(classroom::Theme theme);
   void set_fullscreen(bool on) { state_.classroom.fullscreen = on; }
   void set_show_shortcuts(bool on) { state_.classroom.show_shortcuts = on; }
@@ -253,6 +267,14 @@ class AppController : public LessonViewContext,
   void go_to_lesson_step(const std::string& lesson_id, bool at_last_step);
   void stop_background_work();
   void advance_demo_when_due();
+  // The runner's work in words, for the switch offer: "the timed run of ...", "a sweep".
+  [[nodiscard]] std::string running_work() const;
+  // Offers to cancel the running measurements for lesson `id` (and the link being followed).
+  void offer_switch(const std::string& id);
+  // An accepted offer whose run has stopped: the lesson opens (or the link is followed).
+  void switch_when_stopped();
+  // The background runner's news: the launches' or the sweep's (`running`: as the frame began).
+  void collect_runner(bool running);
 
   // What links and demo steps reach through the router (ActionTarget), beyond the public commands.
   [[nodiscard]] const DeviceInfo& action_device() const override { return state_.device; }
@@ -288,6 +310,8 @@ class AppController : public LessonViewContext,
   CompiledViewController compiled_;
   std::unique_ptr<LessonLiveWork> live_;  // the lesson's background work; reset before launches_
   std::optional<CaptureRequest> capture_;
+  // The lesson link being followed (apply_lesson_action), for a switch offer to follow it again.
+  std::string following_link_;
 };
 
 }  // namespace tl::ui

@@ -2,10 +2,12 @@
 // Kept apart from the launch and sweep machinery they drive.
 
 #include <algorithm>
+#include <cstdio>
 
 #include "app_controller.hpp"
 #include "compute/lessons/lesson_registry.hpp"
 #include "core/classroom/screenshot_path.hpp"
+#include "theme_keeper.hpp"
 
 namespace tl::ui {
 namespace {
@@ -129,6 +131,29 @@ void AppController::set_presenter(bool on) {
 void AppController::set_presenter_scale(float scale) {
   state_.classroom.presenter_scale =
       std::clamp(scale, classroom::kMinPresenterScale, classroom::kMaxPresenterScale);
+}
+
+void AppController::scale_drawn(float asked, float drawn, float width, float height) {
+  ClassroomState& c = state_.classroom;
+  c.drawn_scale = drawn;
+  std::string note;
+  if (drawn > 0 && drawn + 0.01f < asked) {
+    const float least_height = c.presenter ? kPresenterLeastHeightAtScale1 : kLeastHeightAtScale1;
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "%s at %.2f×, not the %.2f× asked: a %d × %d window holds no more (its panels "
+                  "need %d × %d pixels at 1×)",
+                  c.presenter ? "Presenter mode draws" : "Drawn", static_cast<double>(drawn),
+                  static_cast<double>(asked), static_cast<int>(width), static_cast<int>(height),
+                  static_cast<int>(kLeastWidthAtScale1), static_cast<int>(least_height));
+    note = text;
+  }
+  if (note == c.scale_note) return;
+  c.scale_note = std::move(note);
+  // In presenter mode the status bar says it, with the way out its first message gave.
+  if (c.presenter && !c.scale_note.empty()) {
+    post(Severity::kInfo, c.scale_note + ". F5 or Esc leaves presenter mode.");
+  }
 }
 
 void AppController::set_theme(classroom::Theme theme) {

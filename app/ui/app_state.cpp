@@ -1,5 +1,8 @@
 #include "app_state.hpp"
 
+#include <cmath>
+#include <cstdio>
+
 namespace tl::ui {
 namespace {
 
@@ -11,6 +14,19 @@ constexpr std::size_t kMaxMessages = 50;
 void post_message(AppState& state, Severity severity, std::string text) {
   state.messages.push_back({severity, std::move(text)});
   while (state.messages.size() > kMaxMessages) state.messages.pop_front();
+}
+
+float progress_fraction(const SweepProgress& progress) {
+  return progress.job_grids > 0 ? progress.job_grid_fraction : 0.0f;
+}
+
+std::string progress_caption(const SweepProgress& progress) {
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.1f s", progress.job_seconds);
+  if (progress.job_grids == 0) return seconds;
+  const int percent = static_cast<int>(std::floor(progress.job_grid_fraction * 100.0f));
+  return "grid " + std::to_string(progress.job_grids) + ": " + std::to_string(percent) + " %, " +
+         seconds;
 }
 
 Result<ResultsTab> parse_results_tab(const std::string& name) {

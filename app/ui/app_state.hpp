@@ -178,12 +178,21 @@ struct ViewSettings {
 // The last timed launch.
 struct TimedRun {
   bool pending = false;  // measuring in the background
+  // While pending: how long it has run and, on the emulator, how far its current grid got.
+  SweepProgress progress;
   LaunchedWith launched;
   std::uint64_t n = 0;
   LaunchConfig config;
   std::optional<compute::LessonReport> report;
   std::string error;
+  bool cancelled = false;  // the error is the user's Cancel
 };
+
+// A running measurement's progress bar: its share (of the emulated grid running now, which a
+// timed run launches many times; 0 where nothing counts grids, on a GPU) and its caption, e.g.
+// "grid 3: 62 %, 4.2 s" or "4.2 s".
+[[nodiscard]] float progress_fraction(const SweepProgress& progress);
+[[nodiscard]] std::string progress_caption(const SweepProgress& progress);
 
 // Hardware counters (core/kernel_counters.hpp) of the compared kernels, read after a timed run
 // when the learner asks for them, on launches of their own.
@@ -236,6 +245,16 @@ struct TimingPlot {
   bool log_y = true;
 };
 
+// The timings tab has a plot to draw (points, earlier sweeps or a sweep under way), not just its
+// hint.
+[[nodiscard]] inline bool has_plot(const TimingPlot& timing) {
+  if (timing.sweeping || !timing.earlier.empty()) return true;
+  for (const auto& series : timing.series) {
+    if (!series.points.empty()) return true;
+  }
+  return false;
+}
+
 // The roofline of the last timed run (core/plot/roofline.hpp), rebuilt by the controller when the
 // run or the device's ceilings change; the Roofline tab draws it.
 struct RooflineView {
@@ -249,6 +268,16 @@ struct LessonText {
   std::string title;
   markdown::Document document;
   std::string error;
+};
+
+// Another lesson asked for while measurements run in the background: rather than refusing, the
+// window offers to cancel them and open it (panels/switch_offer.cpp asks).
+struct LessonSwitchOffer {
+  std::string lesson_id;
+  std::string lesson_title;
+  std::string link;     // a lesson link to follow once the run stopped; empty: open the lesson
+  std::string running;  // what runs now: "the timed run of <<<4096, 256>>>, N = 2^20", "a sweep"
+  bool cancelling = false;  // accepted: the run is stopping, the switch follows when it has
 };
 
 struct AppState {
@@ -276,6 +305,7 @@ struct AppState {
   TimingPlot timing;
   LessonText lesson;
   ClassroomState classroom;
+  std::optional<LessonSwitchOffer> switch_offer;
   bool quit_requested = false;
   std::deque<Message> messages;  // newest last; the status bar shows the newest
 };

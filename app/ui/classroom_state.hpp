@@ -33,6 +33,11 @@ struct ClassroomState {
   bool presenter = false;  // large fonts, high contrast, full screen, advanced controls hidden
   float presenter_scale = 1.5f;
   classroom::Theme theme = classroom::Theme::kDark;  // outside presenter mode
+  // The UI scale the window draws at (the monitor's × the presenter factor, at most what the
+  // window holds: theme_keeper.hpp) and, where it holds less than asked, why: the View menu shows
+  // it, and presenter mode says it in the status bar. 0 and empty before the first frame.
+  float drawn_scale = 0;
+  std::string scale_note;
   bool fullscreen = false;      // asked for (F11, or presenter mode in a window)
   bool show_shortcuts = false;  // the keyboard overlay
 

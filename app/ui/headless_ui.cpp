@@ -45,6 +45,8 @@ void HeadlessUi::draw_frame(AppController& controller) {
   controller.update();
   theme_->follow(controller.state().classroom, static_cast<float>(width_),
                  static_cast<float>(height_));
+  controller.scale_drawn(theme_->asked_scale(), theme_->drawn_scale(), static_cast<float>(width_),
+                         static_cast<float>(height_));
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
   draw_ui(controller, theme_->fonts());

@@ -186,6 +186,11 @@ LabController::Session& LabController::session(const std::string& id) {
   }
   s.solution.set_text(s.exercise->solution);
   s.solution.set_read_only(true);
+  // Tab, Enter and '}' indent by the starter's own step (2 spaces), not the editor's default 4;
+  // brackets come in pairs.
+  const int indent = editor::indent_width(s.exercise->starter);
+  for (editor::TextModel* model : {&s.source, &s.solution}) model->set_tab_size(indent);
+  s.source.set_auto_close(true);
   s.block = s.exercise->default_block;
   s.block_text = to_string(s.exercise->default_block);
   return *sessions_.emplace(id, std::move(created)).first->second;

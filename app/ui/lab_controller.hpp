@@ -88,6 +88,8 @@ class LabController {
 
   // The learner's grid, e.g. "4" or "8x8", for every case; empty: each case's own.
   void set_grid(const std::string& text);
+  // The splitter between the editor and the verdict: the editor's share (lab_layout.hpp).
+  void set_code_share(float share) { state_.code_share = share; }
 
   // Starts the check of the current source in the background. False (and nothing started) while
   // one runs, or with nothing to check: one check at a time.

@@ -107,6 +107,10 @@ struct LabState {
   LabMappingState mapping;
   LabMemoryState memory;  // the current exercise's
 
+  // The editor's share of the editor and verdict columns, as the learner set the splitter (0:
+  // lab_layout.hpp's default). The verdict column is closed until a check runs or has a verdict.
+  float code_share = 0;
+
   std::string storage_problem;        // the last failure to read or write the progress files
   std::uint64_t checks_finished = 0;  // counts verdicts received, so views and tests see a new one
 };

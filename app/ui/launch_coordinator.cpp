@@ -9,6 +9,14 @@
 #include "core/format.hpp"
 
 namespace tl::ui {
+namespace {
+
+// The runner's jobs are measurements: one failed size does not stop a sweep, and Cancel stops an
+// emulated grid at its next block (what a cancelled job ran is thrown away), so a run of minutes
+// answers at once and shows how far its grid got.
+constexpr SweepOptions kMeasurements{.on_error = OnJobError::kContinue, .watch_grids = true};
+
+}  // namespace
 
 struct LaunchCoordinator::PendingRun {
   std::mutex mutex;
@@ -182,7 +190,7 @@ void LaunchCoordinator::start_background_trace(std::unique_ptr<interop::Backgrou
     pending->timed = std::move(next);
   }
   runner_work_ = RunnerWork::kLaunch;
-  const Status started = runner_.start(std::move(jobs));
+  const Status started = runner_.start(std::move(jobs), kMeasurements);
   if (!started) {
     post(Severity::kError, started.message());
     return;
@@ -219,7 +227,7 @@ std::optional<SweepKind> LaunchCoordinator::take_due_sweep() {
 
 Status LaunchCoordinator::start_sweep(std::vector<SweepJob> jobs) {
   runner_work_ = RunnerWork::kSweep;
-  return runner_.start(std::move(jobs), {OnJobError::kContinue});
+  return runner_.start(std::move(jobs), kMeasurements);
 }
 
 void LaunchCoordinator::collect_background_trace(bool running) {
@@ -259,7 +267,7 @@ void LaunchCoordinator::start_timed_run() {
   state_.timed = std::move(next);
   if (!job) return;
   runner_work_ = RunnerWork::kLaunch;
-  const Status started = runner_.start({std::move(*job)});
+  const Status started = runner_.start({std::move(*job)}, kMeasurements);
   if (!started) {
     state_.timed.pending = false;
     state_.timed.error = started.message();
@@ -307,6 +315,9 @@ std::optional<SweepJob> LaunchCoordinator::make_timed_job(TimedRun& timed) {
                       slot->ceilings_warning = std::move(warning);
                     }
                     auto report = job_lesson->run_timed(*device, &cancel);
+                    // Cancelled on the way: what was timed is dropped (a CPU reference cut short
+                    // would read as a fact).
+                    if (cancel && report) report = Error{ErrorKind::kCancelled, "cancelled"};
                     std::optional<Result<std::vector<CountedKernel>>> counters;
                     if (read_counters && report && !cancel) {
                       counters = compute::counting_lesson(*job_lesson)->run_counted(*device);
@@ -320,6 +331,8 @@ std::optional<SweepJob> LaunchCoordinator::make_timed_job(TimedRun& timed) {
 
 void LaunchCoordinator::collect(bool running) {
   (void)runner_.take_new_points();
+  // How far the timed run got, for its progress bar (the trace before it has its own).
+  state_.timed.progress = running && !pending_trace_ ? runner_.progress() : SweepProgress{};
   // The picture first: the timed run's table, which may have finished in the same frame, belongs
   // to it.
   collect_background_trace(running);
@@ -353,9 +366,13 @@ void LaunchCoordinator::collect(bool running) {
     if (*result) {
       state_.timed.report = std::move(result->value());
       if (state_.timed.report->attachment) state_.lesson_picture = state_.timed.report->attachment;
+    } else if (result->error().kind == ErrorKind::kCancelled) {
+      state_.timed.error = "Cancelled: Launch times it again";
+      state_.timed.cancelled = true;
+      post(Severity::kInfo, "Cancelled the timed run of " + describe_launch(state_.timed.launched));
     } else {
       state_.timed.error = result->message();
-      if (result->error().kind != ErrorKind::kCancelled) post(Severity::kError, result->message());
+      post(Severity::kError, result->message());
       recover(result->error());
     }
   }

@@ -11,7 +11,7 @@ namespace {
 constexpr float kLessonShare = 0.32f;
 constexpr float kPresenterLessonShare = 0.26f;
 constexpr float kTopShare = 0.58f;
-constexpr float kPresenterTopShare = 0.5f;
+constexpr float kPresenterTopShare = 0.42f;
 constexpr float kControlsShare = 0.36f;
 // The caption is read from the back of the room, but never takes over the panels.
 constexpr float kMaxCaptionShare = 0.25f;

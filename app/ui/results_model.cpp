@@ -85,6 +85,8 @@ void ResultsModel::start_sweep(SweepKind kind) {
                       }
                       auto report = job_lesson->run_timed(*device, &cancel);
                       if (!report) return report.error();
+                      // Cancelled on the way (a CPU reference cut short): not a point.
+                      if (cancel) return Error{ErrorKind::kCancelled, "cancelled"};
                       if (report->check && !report->check->passed) {
                         return Error{ErrorKind::kCudaError, report->check->description};
                       }

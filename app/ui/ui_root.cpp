@@ -1,18 +1,23 @@
 #include "ui_root.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "lesson_layout.hpp"
 #include "panels/panels.hpp"
+#include "widgets/tooltip.hpp"
 
 namespace tl::ui {
 namespace {
 
+// The most of the launch panel (under its fields, over its footer) the timed run's table takes.
+constexpr float kReportShare = 0.66f;
+
 // A results tab with its tooltip (hovering the tab, open or not); true when it is open.
 bool tab(const char* label, const char* tooltip, ImGuiTabItemFlags flags) {
   const bool open = ImGui::BeginTabItem(label, nullptr, flags);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
+  if (ImGui::IsItemHovered()) wrapped_tooltip("%s", tooltip);
   return open;
 }
 
@@ -78,12 +83,7 @@ float caption_text_height(const AppController& controller, const Fonts& fonts, f
 // The results panel has something tall to show: a plot (or a sweep under way), or any tab but the
 // timings' (the grid, occupancy, the lesson's own); only the empty timings tab is a few lines.
 bool results_need_room(const AppState& state, bool timing_tab_open) {
-  if (!timing_tab_open) return true;
-  if (state.timing.sweeping || !state.timing.earlier.empty()) return true;
-  for (const auto& series : state.timing.series) {
-    if (!series.points.empty()) return true;
-  }
-  return false;
+  return !timing_tab_open || has_plot(state.timing);
 }
 
 void draw_ui(AppController& controller, const Fonts& fonts) {
@@ -145,6 +145,7 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
     draw_status_bar(controller, fonts);
     ImGui::End();
     draw_shortcuts_overlay(controller, fonts);
+    draw_switch_offer(controller, fonts);
     return;
   }
   const float lesson_width = layout.lesson_width;
@@ -176,7 +177,23 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
   // The fields, notes and results scroll; Launch stays put in the footer under them, so it is
   // never pushed out of sight and does not move as notes come and go.
   const float footer_height = launch_footer_height(fonts);
-  ImGui::BeginChild("launch_fields", {0, -footer_height}, false);
+  // The timed run's table under the fields, in a region of its own: as tall as it was last frame
+  // (its rows, notes and the counters), up to a share of the panel that leaves the fields a few
+  // lines; the rest scrolls there. A lesson with many fields (the reductions' seven) no longer
+  // pushes the table's rows out of sight. In presenter mode with a plot, the table stands beside
+  // the plot instead (timing_panel.cpp), where there is room for its rows at a projector's scale,
+  // and the fields have this panel.
+  const bool report_beside_plot =
+      presenting && timing_tab_open && has_plot(controller.state().timing);
+  const ImGuiID report_height_id = ImGui::GetID("launch_report_height");
+  const float room = ImGui::GetContentRegionAvail().y - footer_height;
+  const float fields_least = ImGui::GetFrameHeightWithSpacing() * 4;
+  // At least a pixel: drawn even when empty, to measure what it needs for the next frame.
+  const float report_height =
+      std::max(1.0f, std::floor(std::min({ui_memory->GetFloat(report_height_id, 0.0f),
+                                          room * kReportShare, room - fields_least})));
+  const float under_fields = report_beside_plot ? 0.0f : report_height + style.ItemSpacing.y;
+  ImGui::BeginChild("launch_fields", {0, -(footer_height + under_fields)}, false);
   draw_launch_panel(controller, fonts);
   // The device's table is for the desk; on the projector the status bar names the device.
   if (!presenting) {
@@ -185,6 +202,13 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
     draw_device_panel(controller, fonts);
   }
   ImGui::EndChild();
+  if (!report_beside_plot) {
+    ImGui::BeginChild("launch_report", {0, report_height}, false);
+    draw_launch_report(controller);
+    ui_memory->SetFloat(report_height_id,
+                        ImGui::GetCursorPosY() - style.ItemSpacing.y + style.WindowPadding.y);
+    ImGui::EndChild();
+  }
   ImGui::BeginChild("launch_footer", {0, 0}, false,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   draw_launch_footer(controller, fonts);
@@ -210,7 +234,10 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
     ImGui::BeginChild(lesson_tab ? "lesson_beside" : "grid_beside", {beside_width, top_height},
                       true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     if (lesson_tab) {
+      // The lessons' own views: their sentences wrap at the panel's edge, at words.
+      ImGui::PushTextWrapPos(0.0f);
       beside.tab->draw(controller, fonts);
+      ImGui::PopTextWrapPos();
     } else {
       draw_grid_panel(controller, fonts, /*titled=*/true);
     }
@@ -279,7 +306,9 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
       const bool forward = bring_forward == ResultsTab::kLesson && view.lesson_tab == lesson_tab.id;
       if (tab(label.c_str(), tooltip.c_str(),
               forward ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None)) {
+        ImGui::PushTextWrapPos(0.0f);  // as beside the mapping view
         lesson_tab.draw(controller, fonts);
+        ImGui::PopTextWrapPos();
         ImGui::EndTabItem();
       }
     }
@@ -306,6 +335,7 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
   draw_status_bar(controller, fonts);
   ImGui::End();
   draw_shortcuts_overlay(controller, fonts);
+  draw_switch_offer(controller, fonts);
 }
 
 }  // namespace tl::ui

@@ -571,7 +571,9 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
   WorkWatch* const watch = current_work_watch();
   if (watch != nullptr) {
     if (watch->cancelled()) return Error{ErrorKind::kCancelled, "cancelled"};
+    watch->grid_blocks.store(blocks, std::memory_order_relaxed);
     watch->total.fetch_add(blocks, std::memory_order_relaxed);
+    watch->grids.fetch_add(1, std::memory_order_relaxed);
   }
   std::atomic<bool> cancelled{false};
 

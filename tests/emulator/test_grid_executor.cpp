@@ -48,6 +48,9 @@ TEST(GridExecutor, AWatchedGridCountsItsBlocksAndStopsWhenCancelled) {
   EXPECT_EQ(watch.total.load(), 64u);
   EXPECT_EQ(watch.done.load(), 64u);
   EXPECT_FLOAT_EQ(watch.fraction(), 1.0f);
+  EXPECT_EQ(watch.grids.load(), 1u);
+  EXPECT_EQ(watch.grid_blocks.load(), 64u);
+  EXPECT_FLOAT_EQ(watch.grid_fraction(), 1.0f);
 
   // Cancelled from inside block 3 (one worker, blocks in order): no block after it starts.
   std::atomic<std::uint64_t> blocks_started{0};
@@ -62,6 +65,9 @@ TEST(GridExecutor, AWatchedGridCountsItsBlocksAndStopsWhenCancelled) {
   EXPECT_EQ(blocks_started.load(), 4u);
   EXPECT_EQ(watch.total.load(), 128u);
   EXPECT_EQ(watch.done.load(), 68u);
+  // The second grid's own share: 4 of its 64 blocks.
+  EXPECT_EQ(watch.grids.load(), 2u);
+  EXPECT_FLOAT_EQ(watch.grid_fraction(), 4.0f / 64.0f);
   // A grid launched after the cancel does not start at all.
   EXPECT_EQ(run_grid(config, {}, [] {}).error().kind, ErrorKind::kCancelled);
   EXPECT_EQ(watch.total.load(), 128u);

@@ -134,6 +134,38 @@ TEST_F(BackgroundTraceTest, ASweepLinkSweepsAfterItsBackgroundPicture) {
   }
 }
 
+// Another lesson while the trace runs: not refused, offered; the offer declined changes nothing,
+// accepted it cancels without waiting (update() opens the lesson once the runner stopped). The
+// window test (test_window_runs.cpp) times it.
+TEST_F(BackgroundTraceTest, AnotherLessonWhileItRunsIsOfferedAndOpensOnceCancelled) {
+  const AppState& s = controller_->state();
+  controller_->apply_lesson_action(kLargeLaunch);
+  ASSERT_TRUE(s.tracing.running);
+  controller_->select_lesson("matmul");
+  EXPECT_EQ(s.controls.lesson_id, "vector-add");
+  ASSERT_TRUE(s.switch_offer.has_value());
+  EXPECT_EQ(s.switch_offer->lesson_id, "matmul");
+  EXPECT_FALSE(s.switch_offer->cancelling);
+  EXPECT_NE(s.switch_offer->running.find("traced launch"), std::string::npos)
+      << s.switch_offer->running;
+  for (const Message& m : s.messages) EXPECT_EQ(m.text.find("wait or cancel"), std::string::npos);
+  ui_->draw_frame(*controller_);  // the offer drawn
+  controller_->decline_switch_offer();
+  EXPECT_FALSE(s.switch_offer.has_value());
+  EXPECT_TRUE(s.tracing.running);
+  // A lesson link to another lesson is offered the same way, and followed once accepted.
+  controller_->apply_lesson_action("threadlab:set?lesson=matmul&n=96&launch");
+  ASSERT_TRUE(s.switch_offer.has_value());
+  EXPECT_EQ(s.switch_offer->link, "threadlab:set?lesson=matmul&n=96&launch");
+  controller_->accept_switch_offer();
+  EXPECT_TRUE(s.switch_offer->cancelling);
+  ui_->draw_frame(*controller_);  // "Cancelling ..."
+  test_support::wait_until_idle(*controller_);
+  EXPECT_FALSE(s.switch_offer.has_value());
+  EXPECT_EQ(s.controls.lesson_id, "matmul");
+  EXPECT_EQ(s.controls.values.at("n"), "96") << "the link was followed";
+}
+
 // Small launches stay on the UI thread: their picture is there when launch() returns.
 TEST_F(BackgroundTraceTest, SmallLaunchesAreDrawnAtOnce) {
   controller_->apply_lesson_action("threadlab:set?n=5000&launch");

@@ -233,8 +233,12 @@ TEST_F(LabTabTest, OpensOnTheLessonsExercisesWithTheStarter) {
   EXPECT_EQ(drawn_child("lab_editor"), nullptr) << "the lesson shows until the Lab is opened";
   open_lab();
   EXPECT_EQ(selected_workspace_tab(), "Kernel Lab (2)###lab");
-  for (const char* child : {"lab_exercises", "lab_code", "lab_verdict", "lab_mapping"}) {
+  for (const char* child : {"lab_exercises", "lab_code"}) {
     EXPECT_NE(drawn_child(child), nullptr) << child;
+  }
+  // Nothing checked yet: the verdict column stays closed and the editor has its room.
+  for (const char* child : {"lab_verdict", "lab_mapping"}) {
+    EXPECT_EQ(drawn_child(child), nullptr) << child;
   }
   EXPECT_EQ(drawn_child("mapping"), nullptr) << "the lesson's panels make room";
 
@@ -344,6 +348,61 @@ TEST_F(LabTabTest, OneCheckAtATimeAndProgressWhileItRuns) {
   EXPECT_EQ(fake_->calls, 1);
   EXPECT_FALSE(app_->lab().state().check.running);
   EXPECT_EQ(app_->lab().state().checks_finished, 1u);
+}
+
+// The editor gets the width: the verdict column is closed until a check runs, then a splitter
+// shares the room, and dragging it moves it. The editor indents by the starter's 2 spaces and
+// pairs brackets.
+TEST_F(LabTabTest, TheEditorHasTheRoomUntilAVerdictThenASplitterSharesIt) {
+  fake_->answer = failed_verdict();
+  fake_->hold = true;
+  open_lab();
+  const ImGuiWindow* code = drawn_child("lab_code");
+  const ImGuiWindow* exercises = drawn_child("lab_exercises");
+  ASSERT_TRUE(code && exercises);
+  const float workspace = ImGui::GetMainViewport()->WorkSize.x;
+  const float alone = code->Size.x;
+  EXPECT_GT(alone, workspace * 0.65f) << "the editor without a verdict column";
+  EXPECT_EQ(drawn_child("lab_verdict"), nullptr);
+  // About 100 monospace columns at 1600 wide (the review counted 70).
+  const float columns = alone / ImGui::CalcTextSize("x").x;
+  EXPECT_GE(columns, 90.0f);
+
+  ASSERT_TRUE(app_->lab().check());
+  frames();
+  ASSERT_NE(drawn_child("lab_verdict"), nullptr) << "a running check opens the verdict column";
+  fake_->release();
+  finish_check();
+  code = drawn_child("lab_code");
+  const ImGuiWindow* verdict = drawn_child("lab_verdict");
+  ASSERT_TRUE(code && verdict);
+  const float shared = code->Size.x;
+  EXPECT_LT(shared, alone);
+  EXPECT_GT(shared, verdict->Size.x) << "the editor keeps the larger share";
+
+  // Dragging the splitter (between the two columns) 120 pixels to the right.
+  ImGuiIO& io = ImGui::GetIO();
+  const float x = (code->Pos.x + code->Size.x + verdict->Pos.x) * 0.5f;
+  const float y = code->Pos.y + code->Size.y * 0.5f;
+  io.MousePos = {x, y};
+  frames(1);
+  io.MouseDown[0] = true;
+  frames(1);
+  io.MousePos = {x + 60, y};
+  frames(1);
+  io.MousePos = {x + 120, y};
+  frames(1);
+  io.MouseDown[0] = false;
+  frames(2);
+  code = drawn_child("lab_code");
+  ASSERT_TRUE(code);
+  EXPECT_NEAR(code->Size.x, shared + 120, 2.0f) << "the splitter did not follow the mouse";
+  EXPECT_GT(app_->lab().state().code_share, 0.0f);
+
+  // The starter indents by 2: so do Tab, Enter after '{' and '}'; brackets come in pairs.
+  const editor::TextModel& model = app_->lab().editor_model();
+  EXPECT_EQ(model.tab_size(), 2);
+  EXPECT_TRUE(model.auto_close());
 }
 
 TEST_F(LabTabTest, ResetIsUndoableAndTheSolutionComesAfterAFailure) {

@@ -431,6 +431,11 @@ TEST(LayoutScale, TheScaleIsLimitedByWhatTheWindowCanHold) {
   EXPECT_EQ(max_scale_for_window(1920, 1080), 1.75f);
   EXPECT_EQ(max_scale_for_window(2560, 1440), 2.375f);
   EXPECT_EQ(max_scale_for_window(640, 400), 1.0f) << "never below 1";
+  // Presenter mode needs less height (the step alone, no device table, no advanced controls): a
+  // 720p projector draws larger than the desk.
+  EXPECT_EQ(max_scale_for_window(1280, 720, /*presenting=*/true), 1.25f);
+  EXPECT_EQ(max_scale_for_window(1920, 1080, /*presenting=*/true), 1.875f);
+  EXPECT_GT(max_scale_for_window(1280, 720, true), max_scale_for_window(1280, 720));
 }
 
 // The layout's arithmetic on its own: the mapping view keeps its least height, the results are

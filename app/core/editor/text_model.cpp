@@ -41,6 +41,24 @@ bool is_word(char c) {
          c == '_';
 }
 
+// The closer of an opening bracket, or 0.
+char closer_for(char c) {
+  switch (c) {
+    case '(':
+      return ')';
+    case '[':
+      return ']';
+    case '{':
+      return '}';
+    default:
+      return 0;
+  }
+}
+
+bool is_closer(char c) {
+  return c == ')' || c == ']' || c == '}';
+}
+
 char ascii_lower(char c) {
   return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
 }
@@ -67,6 +85,31 @@ std::vector<int> find_in_line(std::string_view line, std::string_view needle, Fi
     found.push_back(static_cast<int>(at));
   }
   return found;
+}
+
+int indent_width(std::string_view text, int fallback) {
+  // Steps up in leading spaces between consecutive non-blank lines, counted by size.
+  std::vector<int> counts(17, 0);
+  int previous = 0;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(start, end - start);
+    const std::size_t first = line.find_first_not_of(' ');
+    if (first != std::string_view::npos && line[first] != '\t' && line[first] != '\r') {
+      const int spaces = static_cast<int>(first);
+      const int step = spaces - previous;
+      if (step > 0 && step < static_cast<int>(counts.size())) ++counts[step];
+      previous = spaces;
+    }
+    start = end + 1;
+  }
+  int best = 0;
+  for (int step = 1; step < static_cast<int>(counts.size()); ++step) {
+    if (counts[step] > counts[best]) best = step;
+  }
+  return best == 0 ? fallback : best;
 }
 
 TextModel::TextModel(std::string_view text) {
@@ -369,6 +412,29 @@ void TextModel::type_text(std::string_view text) {
     new_line();
     return;
   }
+  const std::string& here = lines_[cursor_.line];
+  const char next = cursor_.column < static_cast<int>(here.size()) ? here[cursor_.column] : '\0';
+  const bool one_char = text.size() == 1 && !has_selection();
+  // A closer typed just before the same closer steps over it (the pair's own, usually), staying
+  // in the typed run.
+  if (auto_close_ && one_char && is_closer(text[0]) && next == text[0]) {
+    UndoGroup* run = nullptr;
+    if (!undo_stack_.empty()) {
+      UndoGroup& top = undo_stack_.back();
+      if (top.kind == GroupKind::kTyping && !top.closed && top.cursor_after == cursor_ &&
+          top.anchor_after == anchor_) {
+        run = &top;
+      }
+    }
+    preferred_visual_column_.reset();
+    ++cursor_.column;
+    anchor_ = cursor_;
+    if (run != nullptr) run->cursor_after = run->anchor_after = cursor_;
+    return;
+  }
+  const char closer = auto_close_ && one_char ? closer_for(text[0]) : '\0';
+  const bool pair = closer != '\0' && (next == '\0' || is_blank(next) || is_closer(next) ||
+                                       next == ';' || next == ',');
   // A word ends where a blank follows a non-blank: the next letter starts a new undo step.
   const bool starts_blank = is_blank(text.front());
   const bool after_blank =
@@ -386,6 +452,7 @@ void TextModel::type_text(std::string_view text) {
     anchor_ = cursor_;
   }
   cursor_ = anchor_ = replace(selection(), text);
+  if (pair) replace({cursor_, cursor_}, std::string(1, closer));  // the cursor stays before it
   end_group();
 }
 
@@ -489,6 +556,15 @@ void TextModel::backspace() {
   if (cursor_ == TextPosition{}) return;
   begin_group(GroupKind::kBackspace);
   TextPosition from;
+  const std::string& here = lines_[cursor_.line];
+  if (auto_close_ && cursor_.column > 0 && cursor_.column < static_cast<int>(here.size()) &&
+      closer_for(here[cursor_.column - 1]) == here[cursor_.column]) {
+    // Between an empty pair: both go.
+    cursor_ = anchor_ =
+        replace({{cursor_.line, cursor_.column - 1}, {cursor_.line, cursor_.column + 1}}, "");
+    end_group();
+    return;
+  }
   if (cursor_.column == 0) {
     from = {cursor_.line - 1, static_cast<int>(lines_[cursor_.line - 1].size())};
   } else if (first_non_blank(cursor_.line) >= cursor_.column &&

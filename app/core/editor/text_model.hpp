@@ -38,6 +38,10 @@ struct FindOptions {
 [[nodiscard]] std::vector<int> find_in_line(std::string_view line, std::string_view needle,
                                             FindOptions options = {});
 
+// How far the text indents one level: the most common step between the leading spaces of
+// consecutive lines (the Lab's starters use 2), or `fallback` where no line is indented.
+[[nodiscard]] int indent_width(std::string_view text, int fallback = 2);
+
 class TextModel {
  public:
   static constexpr int kDefaultTabSize = 4;
@@ -55,6 +59,13 @@ class TextModel {
 
   [[nodiscard]] int tab_size() const { return tab_size_; }
   void set_tab_size(int spaces) { tab_size_ = spaces < 1 ? 1 : spaces; }
+
+  // Brackets in pairs (off unless asked): '(' '[' '{' typed before a blank, a closer, ';' ',' or
+  // the line's end also put their closer after the cursor; a closer typed just before the same
+  // closer steps over it; Backspace between an empty pair removes both. One undo step with the
+  // typing around it.
+  [[nodiscard]] bool auto_close() const { return auto_close_; }
+  void set_auto_close(bool on) { auto_close_ = on; }
 
   // Read-only text (a shown solution) still moves, selects, copies and finds; edits do nothing.
   [[nodiscard]] bool read_only() const { return read_only_; }
@@ -171,6 +182,7 @@ class TextModel {
   std::optional<int> preferred_visual_column_;  // kept across up/down moves
   int tab_size_ = kDefaultTabSize;
   bool read_only_ = false;
+  bool auto_close_ = false;
 
   std::vector<UndoGroup> undo_stack_;
   std::vector<UndoGroup> redo_stack_;

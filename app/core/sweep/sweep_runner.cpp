@@ -34,6 +34,9 @@ Status SweepRunner::start(std::vector<SweepJob> jobs, SweepOptions options) {
   if (worker_.joinable()) worker_.join();  // the previous sweep's thread, already finished
 
   cancel_requested_.store(false);
+  watch_.reset();
+  watch_.cancel = &cancel_requested_;
+  watching_ = options.watch_grids;
   {
     std::lock_guard lock(mutex_);
     progress_ = SweepProgress{};
@@ -60,7 +63,16 @@ void SweepRunner::wait() {
 
 SweepProgress SweepRunner::progress() const {
   std::lock_guard lock(mutex_);
-  return progress_;
+  SweepProgress progress = progress_;
+  if (!progress.current_label.empty()) {
+    progress.job_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - job_started_).count();
+    if (watching_) {
+      progress.job_grids = watch_.grids.load(std::memory_order_relaxed);
+      progress.job_grid_fraction = watch_.grid_fraction();
+    }
+  }
+  return progress;
 }
 
 std::vector<SweepPoint> SweepRunner::take_new_points() {
@@ -83,8 +95,14 @@ void SweepRunner::run_jobs(std::vector<SweepJob> jobs, SweepOptions options) {
     {
       std::lock_guard lock(mutex_);
       progress_.current_label = jobs[i].label;
+      job_started_ = std::chrono::steady_clock::now();
+      watch_.reset();
     }
-    Result<SweepPoint> result = run_job_safely(jobs[i], cancel_requested_);
+    Result<SweepPoint> result = [&] {
+      if (!options.watch_grids) return run_job_safely(jobs[i], cancel_requested_);
+      const ScopedWorkWatch watching(watch_);
+      return run_job_safely(jobs[i], cancel_requested_);
+    }();
 
     std::lock_guard lock(mutex_);
     if (result.is_ok()) {

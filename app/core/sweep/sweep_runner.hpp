@@ -6,7 +6,9 @@
 // CPU reference competes for cores and memory bandwidth, two GPU jobs share the device).
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -15,6 +17,7 @@
 
 #include "core/result.hpp"
 #include "core/sweep/sweep_point.hpp"
+#include "core/work_watch.hpp"
 
 namespace tl {
 
@@ -32,6 +35,12 @@ enum class OnJobError {
 
 struct SweepOptions {
   OnJobError on_error = OnJobError::kContinue;
+  // Each job runs under a WorkWatch (core/work_watch.hpp) holding the cancel flag: the emulator's
+  // grids it launches count their blocks (SweepProgress::job_*) and stop at the next block on
+  // cancel(), so Cancel answers within a block, not at the end of a grid of minutes. Only for jobs
+  // whose half-run grid is thrown away (measurements); a job that keeps state between grids (a
+  // training step) polls its flag itself.
+  bool watch_grids = false;
 };
 
 enum class SweepState {
@@ -48,6 +57,11 @@ struct SweepProgress {
   std::size_t total = 0;
   std::string current_label;  // the running job's label, empty when none is running
   SweepState state = SweepState::kIdle;
+  // The running job, with SweepOptions::watch_grids: the emulated grids it launched so far, the
+  // share of the last one done, and how long it has run (seconds; 0 when none is running).
+  std::uint64_t job_grids = 0;
+  float job_grid_fraction = 0;
+  double job_seconds = 0;
 };
 
 struct SweepFailure {
@@ -89,8 +103,13 @@ class SweepRunner {
   std::atomic<bool> cancel_requested_{false};
   std::atomic<bool> running_{false};
 
+  // The running job's grids (SweepOptions::watch_grids), read by progress() without the lock.
+  WorkWatch watch_;
+  bool watching_ = false;
+
   mutable std::mutex mutex_;  // guards everything below it except worker_
   SweepProgress progress_;
+  std::chrono::steady_clock::time_point job_started_{};
   std::vector<SweepPoint> new_points_;
   std::vector<SweepFailure> new_failures_;
 

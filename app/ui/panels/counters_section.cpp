@@ -21,7 +21,7 @@ void draw_counters_section(AppController& controller) {
   bool enabled = state.counters.enabled;
   if (ImGui::Checkbox("Hardware counters", &enabled)) controller.set_read_counters(enabled);
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
+    wrapped_tooltip(
         "After each timed launch, read what each compared kernel did in the memory system: "
         "bytes from and to DRAM, the L2 cache's hit rate, and the warps its SMs kept busy "
         "(CUPTI). %s.",
@@ -73,7 +73,7 @@ void draw_counters_section(AppController& controller) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextWrapped("%s", kernel.name.c_str());
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", describe_counters(kernel).c_str());
+      if (ImGui::IsItemHovered()) wrapped_tooltip("%s", describe_counters(kernel).c_str());
       ImGui::TableNextColumn();
       if (const auto over = dram_traffic_over_ideal(kernel)) {
         ImGui::Text("%.2fx", *over);
@@ -81,7 +81,7 @@ void draw_counters_section(AppController& controller) {
         ImGui::TextUnformatted(format_bytes(kernel.counters.dram_bytes()).c_str());
       }
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip(
+        wrapped_tooltip(
             "DRAM bytes read and written over the least the work needs (each input read once, "
             "each output written once): %s read, %s written, %s needed",
             format_bytes(kernel.counters.dram_bytes_read).c_str(),
@@ -91,13 +91,13 @@ void draw_counters_section(AppController& controller) {
       ImGui::TableNextColumn();
       ImGui::Text("%.0f%%", kernel.counters.l2_hit_rate * 100.0);
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("of the L2 cache's sector lookups; the L2 served %s",
-                          format_bytes(kernel.counters.l2_bytes).c_str());
+        wrapped_tooltip("of the L2 cache's sector lookups; the L2 served %s",
+                        format_bytes(kernel.counters.l2_bytes).c_str());
       }
       ImGui::TableNextColumn();
       ImGui::Text("%.0f%%", kernel.counters.achieved_occupancy * 100.0);
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("achieved occupancy: warps active per SM over the most it can hold");
+        wrapped_tooltip("achieved occupancy: warps active per SM over the most it can hold");
       }
     }
     ImGui::EndTable();

@@ -142,11 +142,11 @@ void draw_grid_panel(AppController& controller, const Fonts& fonts, bool titled)
                           block.idle[t] ? idle : busy);
       if (mouse.x >= cx && mouse.x < cx + cell && mouse.y >= cy && mouse.y < cy + cell) {
         const Dim3 thread = diagram.config.block.unlinear(t);
-        ImGui::SetTooltip("blockIdx %s, threadIdx %s\nwarp %llu, lane %llu%s",
-                          dims(block.index).c_str(), dims(thread).c_str(),
-                          static_cast<unsigned long long>(t / diagram.warp_size),
-                          static_cast<unsigned long long>(t % diagram.warp_size),
-                          block.idle[t] ? "\nidle: no element" : "");
+        wrapped_tooltip("blockIdx %s, threadIdx %s\nwarp %llu, lane %llu%s",
+                        dims(block.index).c_str(), dims(thread).c_str(),
+                        static_cast<unsigned long long>(t / diagram.warp_size),
+                        static_cast<unsigned long long>(t % diagram.warp_size),
+                        block.idle[t] ? "\nidle: no element" : "");
       }
     }
     // The block's outline; its rows are its warps.

@@ -13,11 +13,14 @@
 #include "core/format.hpp"
 #include "draw_colors.hpp"
 #include "lab/verdict_summary.hpp"
+#include "lab_layout.hpp"
 #include "memory_request_drawing.hpp"
 #include "panels.hpp"
 
 namespace tl::ui {
 namespace {
+
+void lab_shortcuts(AppController& controller);
 
 // The picker's label of an exercise: its title, and how far the learner got.
 std::string entry_label(const LabExerciseEntry& entry) {
@@ -83,7 +86,7 @@ void draw_exercise_picker(AppController& controller, const Fonts& fonts) {
     }
     ImGui::EndCombo();
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The exercises of the other lessons");
+  if (ImGui::IsItemHovered()) wrapped_tooltip("The exercises of the other lessons");
 }
 
 void draw_statement(AppController& controller, const Fonts& fonts) {
@@ -105,6 +108,20 @@ const char* spinner() {
   return kFrames[static_cast<int>(ImGui::GetTime() * 8.0) % 4];
 }
 
+// The toolbar's next item on this line where it fits, else at the start of the next one: in a
+// narrow editor column or at a large scale the toolbar wraps instead of being cut ("on the emula").
+float button_width(const char* label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
+}
+void next_on_line(float width, float spacing = -1.0f) {
+  ImGui::SameLine(0, spacing);
+  if (width > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+}
+// A labelled field: its frame and its label.
+float field_width(float frame, const char* label) {
+  return frame + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+}
+
 void draw_toolbar(AppController& controller) {
   LabController& lab = controller.lab();
   const LabState& state = lab.state();
@@ -113,27 +130,27 @@ void draw_toolbar(AppController& controller) {
   if (ImGui::Button("Run")) lab.run();
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-    ImGui::SetTooltip(
+    wrapped_tooltip(
         "Compile your kernel and run it once on the example case with your grid and block, on "
         "the %s: its mapping and its time, no hidden checks (Ctrl+Shift+Enter)",
         state.backend.c_str());
   }
-  ImGui::SameLine();
+  next_on_line(button_width("Check"));
   ImGui::BeginDisabled(checking || state.showing_solution);
   if (ImGui::Button("Check")) lab.check();
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-    ImGui::SetTooltip("Compile your kernel and run the hidden checks on the %s (Ctrl+Enter)",
-                      state.backend.c_str());
+    wrapped_tooltip("Compile your kernel and run the hidden checks on the %s (Ctrl+Enter)",
+                    state.backend.c_str());
   }
-  ImGui::SameLine();
+  next_on_line(button_width("Reset"));
   ImGui::BeginDisabled(checking);
   if (ImGui::Button("Reset")) lab.reset_to_starter();
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-    ImGui::SetTooltip("Back to the starter code (Ctrl+Z brings your code back)");
+    wrapped_tooltip("Back to the starter code (Ctrl+Z brings your code back)");
   }
-  ImGui::SameLine();
+  next_on_line(button_width(state.showing_solution ? "Back to my code" : "Show solution"));
   if (state.showing_solution) {
     if (ImGui::Button("Back to my code")) lab.show_solution(false);
   } else {
@@ -141,50 +158,53 @@ void draw_toolbar(AppController& controller) {
     if (ImGui::Button("Show solution")) lab.show_solution(true);
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-      ImGui::SetTooltip(state.can_show_solution ? "The reference solution, read-only"
-                                                : "Available after a check that fails: try first");
+      wrapped_tooltip(state.can_show_solution ? "The reference solution, read-only"
+                                              : "Available after a check that fails: try first");
     }
   }
+  const float field = ImGui::GetFontSize() * 5.0f;
   if (!state.block_is_fixed) {
-    ImGui::SameLine(0, ImGui::GetFontSize());
+    next_on_line(field_width(field, "block"), ImGui::GetFontSize());
     static std::string editing_for;
     static char buffer[32] = {};
     if (editing_for != state.current) {
       editing_for = state.current;
       std::snprintf(buffer, sizeof buffer, "%s", state.block_text.c_str());
     }
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
+    ImGui::SetNextItemWidth(field);
     if (ImGui::InputText("block", buffer, sizeof buffer)) lab.set_block(buffer);
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip(
+      wrapped_tooltip(
           "Threads per block for the checks, e.g. 256 or 16x16 (this exercise "
           "lets you choose; the grid follows from it)");
     }
   }
   {
-    ImGui::SameLine(0, ImGui::GetFontSize());
+    next_on_line(field_width(field, "grid"), ImGui::GetFontSize());
     static std::string editing_for;
     static char buffer[32] = {};
     if (editing_for != state.current) {
       editing_for = state.current;
       std::snprintf(buffer, sizeof buffer, "%s", state.grid_text.c_str());
     }
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
+    ImGui::SetNextItemWidth(field);
     if (ImGui::InputTextWithHint("grid", "auto", buffer, sizeof buffer)) lab.set_grid(buffer);
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip(
+      wrapped_tooltip(
           "Blocks in the grid, e.g. 4 or 8x8, for every case of a Run or a Check. Empty: enough "
           "blocks to cover each case's size. Too few shows as elements nobody wrote, unless "
           "your kernel strides over the grid.");
     }
   }
-  ImGui::SameLine(0, ImGui::GetFontSize());
+  char status[96];
   if (checking) {
-    ImGui::TextColored(palette().warning, "%s %s… %.1f s", spinner(),
-                       state.check.run_only ? "running" : "checking", state.check.seconds);
+    std::snprintf(status, sizeof status, "%s %s… %.1f s", spinner(),
+                  state.check.run_only ? "running" : "checking", state.check.seconds);
   } else {
-    ImGui::TextColored(palette().muted, "on the %s", state.backend.c_str());
+    std::snprintf(status, sizeof status, "on the %s", state.backend.c_str());
   }
+  next_on_line(ImGui::CalcTextSize(status).x, ImGui::GetFontSize());
+  ImGui::TextColored(checking ? palette().warning : palette().muted, "%s", status);
   if (!state.block_problem.empty()) wrapped(palette().error, state.block_problem);
   if (!state.grid_problem.empty()) wrapped(palette().error, state.grid_problem);
 }
@@ -218,7 +238,7 @@ void draw_diagnostics(AppController& controller, const Fonts& fonts) {
       editor_state.focused = true;
     }
     ImGui::PopStyleColor();
-    if (!d.detail.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", d.detail.c_str());
+    if (!d.detail.empty() && ImGui::IsItemHovered()) wrapped_tooltip("%s", d.detail.c_str());
     ImGui::PopID();
   }
 }
@@ -482,7 +502,7 @@ void draw_lab_mapping(AppController& controller, const Fonts& fonts) {
       if (ImGui::Selectable(std::string(to_string(mode)).c_str(), mode == m.color_by)) {
         lab.set_color_by(mode);
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(describe(mode)).c_str());
+      if (ImGui::IsItemHovered()) wrapped_tooltip("%s", std::string(describe(mode)).c_str());
     }
     ImGui::EndCombo();
   }
@@ -548,22 +568,51 @@ void draw_lab_mapping(AppController& controller, const Fonts& fonts) {
 
 void draw_lab_workspace(AppController& controller, const Fonts& fonts, ImVec2 size) {
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float left = std::floor(size.x * 0.27f);
-  const float middle = std::floor(size.x * 0.42f);
-  const float right = size.x - left - middle - 2 * style.ItemSpacing.x;
+  const LabState& lab_state = controller.lab().state();
+  LabLayoutInputs in;
+  in.width = size.x;
+  in.spacing = style.ItemSpacing.x;
+  in.splitter = std::floor(ImGui::GetFontSize() * 0.5f);
+  in.font_size = ImGui::GetFontSize();
+  in.verdict = lab_state.check.running || lab_state.verdict != nullptr;
+  in.code_share = lab_state.code_share;
+  const LabLayout layout = compute_lab_layout(in);
 
-  ImGui::BeginChild("lab_exercises", {left, size.y}, true);
+  ImGui::BeginChild("lab_exercises", {layout.exercises, size.y}, true);
   draw_exercise_picker(controller, fonts);
   ImGui::Separator();
   draw_statement(controller, fonts);
   ImGui::EndChild();
   ImGui::SameLine();
 
-  ImGui::BeginChild("lab_code", {middle, size.y}, true,
+  ImGui::BeginChild("lab_code", {layout.code, size.y}, true,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   draw_code_column(controller, fonts);
   ImGui::EndChild();
-  ImGui::SameLine();
+  if (!layout.verdict_open()) {
+    lab_shortcuts(controller);
+    return;
+  }
+  ImGui::SameLine(0, 0);
+  // The splitter: drag it to give the editor or the verdict more room.
+  ImGui::InvisibleButton("lab_splitter", {in.splitter + style.ItemSpacing.x, size.y});
+  const bool active = ImGui::IsItemActive();
+  if (active || ImGui::IsItemHovered()) {
+    ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+    const ImVec2 a = ImGui::GetItemRectMin();
+    const ImVec2 b = ImGui::GetItemRectMax();
+    const float x = std::floor((a.x + b.x) * 0.5f);
+    ImGui::GetWindowDrawList()->AddLine(
+        {x, a.y}, {x, b.y},
+        ImGui::GetColorU32(active ? ImGuiCol_SeparatorActive : ImGuiCol_SeparatorHovered), 2.0f);
+  }
+  if (ImGui::IsItemHovered())
+    wrapped_tooltip("Drag to share the room between the editor and the verdict");
+  if (active && ImGui::GetIO().MouseDelta.x != 0.0f) {
+    controller.lab().set_code_share(code_share_after_drag(in, layout, ImGui::GetIO().MouseDelta.x));
+  }
+  ImGui::SameLine(0, 0);
+  const float right = layout.verdict;
 
   ImGui::BeginGroup();
   const float verdict_height = std::floor(size.y * 0.42f);
@@ -575,9 +624,14 @@ void draw_lab_workspace(AppController& controller, const Fonts& fonts, ImVec2 si
   draw_lab_mapping(controller, fonts);
   ImGui::EndChild();
   ImGui::EndGroup();
+  lab_shortcuts(controller);
+}
 
-  // Ctrl+Enter checks and Ctrl+Shift+Enter runs, wherever the keyboard is in the Lab (the editor
-  // leaves Ctrl+Enter to us).
+namespace {
+
+// Ctrl+Enter checks and Ctrl+Shift+Enter runs, wherever the keyboard is in the Lab (the editor
+// leaves Ctrl+Enter to us).
+void lab_shortcuts(AppController& controller) {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.KeyCtrl && (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false) ||
                      ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter), false))) {
@@ -590,5 +644,7 @@ void draw_lab_workspace(AppController& controller, const Fonts& fonts, ImVec2 si
     }
   }
 }
+
+}  // namespace
 
 }  // namespace tl::ui

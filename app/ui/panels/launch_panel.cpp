@@ -55,8 +55,8 @@ void draw_text_field(AppController& controller, const lessons::ParamSpec& spec,
     controller.set_param(spec.name, buffer.text.data());
   }
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("%s\n%s%s(Enter applies; e.g. 1000, 2^20, 16,16)", spec.help.c_str(),
-                      limit ? limit->sentence.c_str() : "", limit ? "\n" : "");
+    wrapped_tooltip("%s\n%s%s(Enter applies; e.g. 1000, 2^20, 16,16)", spec.help.c_str(),
+                    limit ? limit->sentence.c_str() : "", limit ? "\n" : "");
   }
 }
 
@@ -68,7 +68,7 @@ void draw_field_limit(const FieldLimit& limit) {
     ImGui::NewLine();
   }
   ImGui::TextColored(palette().muted, "%s", limit.brief.c_str());
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", limit.sentence.c_str());
+  if (ImGui::IsItemHovered()) wrapped_tooltip("%s", limit.sentence.c_str());
 }
 
 void draw_param_field(AppController& controller, const lessons::ParamSpec& spec,
@@ -106,17 +106,17 @@ void draw_param_field(AppController& controller, const lessons::ParamSpec& spec,
           if (ImGui::Selectable(choice.c_str(), choice == value))
             controller.set_param(spec.name, choice);
           // The parameter's help names what each choice does; the list hides the combo's tooltip.
-          if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spec.help.c_str());
+          if (ImGui::IsItemHovered()) wrapped_tooltip("%s", spec.help.c_str());
         }
         ImGui::EndCombo();
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spec.help.c_str());
+      if (ImGui::IsItemHovered()) wrapped_tooltip("%s", spec.help.c_str());
       break;
     }
     case lessons::ParamKind::kFlag: {
       bool on = value == "1" || value == "true" || value == "on";
       if (ImGui::Checkbox(spec.label.c_str(), &on)) controller.set_param(spec.name, on ? "1" : "0");
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spec.help.c_str());
+      if (ImGui::IsItemHovered()) wrapped_tooltip("%s", spec.help.c_str());
       break;
     }
   }
@@ -136,7 +136,7 @@ void draw_param(AppController& controller, const lessons::ParamSpec& spec,
   ImGui::EndDisabled();
   const std::string& why = unavailable->second;
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-    ImGui::SetTooltip("%s", why.c_str());
+    wrapped_tooltip("%s", why.c_str());
   }
   ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
   ImGui::TextWrapped("%s", why.c_str());
@@ -157,12 +157,12 @@ void draw_lesson_selector(AppController& controller, const LaunchControls& contr
         controller.select_lesson(std::string(lesson.id));
       }
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("%s", std::string(lesson.summary).c_str());
+        wrapped_tooltip("%s", std::string(lesson.summary).c_str());
       }
     }
     ImGui::EndCombo();
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The lesson: its text, kernels and controls");
+  if (ImGui::IsItemHovered()) wrapped_tooltip("The lesson: its text, kernels and controls");
 }
 
 // The width of the longest word among the labels: the label column is never narrower, so a label
@@ -183,22 +183,59 @@ float longest_word_width(const std::vector<std::string>& labels) {
 
 // The timed run's table: titled with the launch it measured, the backend named once in its header,
 // greyed out once the launch fields no longer match that launch.
-void draw_report(const AppState& state, const compute::Lesson& lesson) {
+void draw_report(AppController& controller) {
+  const AppState& state = controller.state();
+  const compute::Lesson& lesson = controller.current_lesson();
   const TimedRun& timed = state.timed;
   const std::optional<DeviceCeilings>& ceilings = state.ceilings;
   if (timed.pending) {
-    ImGui::TextColored(palette().muted, "timing %s ...", timed.config.to_string().c_str());
+    // However long it takes (a size of minutes on the emulator), it shows how far it got and can
+    // be stopped; the window draws on meanwhile.
+    ImGui::TextColored(palette().muted, "timing %s", timed.config.to_string().c_str());
+    if (ImGui::Button("Cancel##timed")) controller.cancel_launch();
+    if (ImGui::IsItemHovered()) {
+      wrapped_tooltip("Stops the timed run: the table stays empty until the next Launch");
+    }
+    ImGui::SameLine();
+    const std::string caption = progress_caption(timed.progress);
+    ImGui::ProgressBar(progress_fraction(timed.progress), {ImGui::GetContentRegionAvail().x, 0},
+                       caption.c_str());
+    if (ImGui::IsItemHovered()) {
+      wrapped_tooltip(
+          "%s", is_gpu(state.backend)
+                    ? "The kernels are timed untraced, several runs each"
+                    : "The CPU emulator runs each kernel several times to time it: the bar is "
+                      "the grid running now, its blocks done so far");
+    }
     return;
   }
   if (!timed.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, palette().error);
+    ImGui::PushStyleColor(ImGuiCol_Text, timed.cancelled ? palette().muted : palette().error);
     ImGui::TextWrapped("%s", timed.error.c_str());
     ImGui::PopStyleColor();
     return;
   }
   if (!timed.report) return;
   const compute::LessonReport& r = *timed.report;
+  std::vector<std::string> labels;
+  bool backend_named = false;
+  for (const compute::TimingRow& row : r.rows) {
+    labels.push_back(row_label_without_backend(row.name));
+    backend_named = backend_named || names_backend(row.name);
+  }
   ImGui::TextUnformatted(describe_launch(timed.launched).c_str());
+  // The backend of the device rows, once: beside the title where it fits (the rows keep the
+  // height), else under it; the whole sentence on hover.
+  if (backend_named) {
+    const char* shortly = is_gpu(state.backend) ? "device rows: GPU" : "device rows: CPU emulator";
+    const char* sentence = is_gpu(state.backend)
+                               ? "device rows on the GPU"
+                               : "device rows on the CPU emulator: their times are CPU times";
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    if (ImGui::CalcTextSize(shortly).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+    ImGui::TextColored(palette().muted, "%s", shortly);
+    if (ImGui::IsItemHovered()) wrapped_tooltip("%s", sentence);
+  }
   const bool stale = !timed.launched.matches(state.controls);
   if (stale) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette().warning);
@@ -207,19 +244,6 @@ void draw_report(const AppState& state, const compute::Lesson& lesson) {
   }
   // Greyed out while stale: still there to compare against, but not read as the fields' numbers.
   ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * (stale ? 0.45f : 1.0f));
-  std::vector<std::string> labels;
-  bool backend_named = false;
-  for (const compute::TimingRow& row : r.rows) {
-    labels.push_back(row_label_without_backend(row.name));
-    backend_named = backend_named || names_backend(row.name);
-  }
-  if (backend_named) {
-    ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
-    ImGui::TextWrapped("%s", is_gpu(state.backend)
-                                 ? "device rows on the GPU"
-                                 : "device rows on the CPU emulator: their times are CPU times");
-    ImGui::PopStyleColor();
-  }
   // The numbers keep their width and the labels at least their longest word; where the panel is
   // too narrow for all of it, the rate goes first (it stays in the time's tooltip), then the share.
   const ImGuiStyle& style = ImGui::GetStyle();
@@ -253,7 +277,7 @@ void draw_report(const AppState& state, const compute::Lesson& lesson) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextWrapped("%s", labels[i].c_str());
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", row.name.c_str());
+      if (ImGui::IsItemHovered()) wrapped_tooltip("%s", row.name.c_str());
       const RatesAgainstCeilings rates =
           rates_against_ceilings(row.bytes, row.flops, row.stats.median_ms,
                                  row.on_device && ceilings ? &*ceilings : nullptr);
@@ -261,9 +285,9 @@ void draw_report(const AppState& state, const compute::Lesson& lesson) {
       ImGui::Text("%s", format_milliseconds(row.stats.median_ms).c_str());
       if (ImGui::IsItemHovered()) {
         const std::string both = show_rate ? std::string() : "\n" + describe_rates(rates);
-        ImGui::SetTooltip("median of %d runs; min %s, max %s%s", row.stats.repeats,
-                          format_milliseconds(row.stats.min_ms).c_str(),
-                          format_milliseconds(row.stats.max_ms).c_str(), both.c_str());
+        wrapped_tooltip("median of %d runs; min %s, max %s%s", row.stats.repeats,
+                        format_milliseconds(row.stats.min_ms).c_str(),
+                        format_milliseconds(row.stats.max_ms).c_str(), both.c_str());
       }
       if (show_rate) ImGui::TableNextColumn();
       // The rate the row is limited by: GFLOP/s where it computes more than it moves.
@@ -285,7 +309,7 @@ void draw_report(const AppState& state, const compute::Lesson& lesson) {
       // is memory bound, one the other way round is compute bound.
       if (show_rate && ImGui::IsItemHovered()) {
         const std::string both = describe_rates(rates);
-        if (!both.empty()) ImGui::SetTooltip("%s", both.c_str());
+        if (!both.empty()) wrapped_tooltip("%s", both.c_str());
       }
       // The kernel's share of its own ceiling: what this device does at best (its copy, cuBLAS
       // SGEMM), or for a tensor rung cuBLAS at the rung's precision in this run.
@@ -295,7 +319,7 @@ void draw_report(const AppState& state, const compute::Lesson& lesson) {
         if (share) {
           ImGui::TextUnformatted(format_share(share->share).c_str());
           if (ImGui::IsItemHovered()) {
-            ImGui::SetTooltip(
+            wrapped_tooltip(
                 share->same_run ? "of %s, timed in this run" : "of this device's %s, measured here",
                 share->ceiling.c_str());
           }
@@ -332,14 +356,13 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
     ImGui::TextColored(palette().muted, "%zu advanced control%s hidden while presenting", hidden,
                        hidden == 1 ? "" : "s");
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip(
-          "They keep their values; the lesson's steps still set them. F5 shows them.");
+      wrapped_tooltip("They keep their values; the lesson's steps still set them. F5 shows them.");
     }
   }
   for (std::size_t i = 0; i < c.presets.size(); ++i) {
     if (i > 0) ImGui::SameLine();
     if (ImGui::Button(c.presets[i].label.c_str())) controller.apply_preset(i);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.presets[i].help.c_str());
+    if (ImGui::IsItemHovered()) wrapped_tooltip("%s", c.presets[i].help.c_str());
   }
 
   const std::uint64_t launched = c.config().total_threads();
@@ -355,8 +378,10 @@ void draw_launch_panel(AppController& controller, const Fonts& fonts) {
     ImGui::TextWrapped("%s", problem.message.c_str());
     ImGui::PopStyleColor();
   }
-  ImGui::Spacing();
-  draw_report(state, controller.current_lesson());
+}
+
+void draw_launch_report(AppController& controller) {
+  draw_report(controller);
   draw_counters_section(controller);
 }
 
@@ -381,16 +406,16 @@ void draw_launch_footer(AppController& controller, const Fonts& fonts) {
   // Every state says what a click does; a refused or disabled one also says why.
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
     if (busy && state.tracing.running) {
-      ImGui::SetTooltip(
+      wrapped_tooltip(
           "The traced launch is running in the background (Cancel above the picture): Launch "
           "is back when it and its timing finish");
     } else if (busy) {
-      ImGui::SetTooltip(
+      wrapped_tooltip(
           "Measurements are running in the background: Launch is back when they finish");
     } else if (!state.launch_problems.empty()) {
-      ImGui::SetTooltip("CUDA will refuse this configuration: launch it to see CUDA's own error");
+      wrapped_tooltip("CUDA will refuse this configuration: launch it to see CUDA's own error");
     } else {
-      ImGui::SetTooltip(
+      wrapped_tooltip(
           "Runs the kernel once traced, to draw who computed what, then times it untraced in "
           "the background for the table above");
     }

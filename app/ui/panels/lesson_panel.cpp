@@ -64,7 +64,7 @@ void flow_spans(AppController& controller, const std::vector<markdown::Span>& sp
           const ImVec2 max = ImGui::GetItemRectMax();
           ImGui::GetWindowDrawList()->AddLine({min.x, max.y}, {max.x, max.y},
                                               ImGui::GetColorU32(palette().link));
-          ImGui::SetTooltip("Sets the controls for this experiment");
+          wrapped_tooltip("Sets the controls for this experiment");
         }
         if (ImGui::IsItemClicked()) controller.apply_lesson_action(span.link);
       }

@@ -166,7 +166,7 @@ void draw_picture(AppController& controller, std::uint32_t texture_id, ImVec2 av
 void draw_tracing_progress(AppController& controller, const TracingRun& tracing) {
   if (ImGui::Button("Cancel##trace")) controller.cancel_launch();
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
+    wrapped_tooltip(
         "Stops the traced launch: the picture and the table stay the earlier "
         "launch's");
   }
@@ -175,7 +175,7 @@ void draw_tracing_progress(AppController& controller, const TracingRun& tracing)
                               std::to_string(static_cast<int>(tracing.fraction * 100.0f)) + " %";
   ImGui::ProgressBar(tracing.fraction, {ImGui::GetContentRegionAvail().x, 0}, overlay.c_str());
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
+    wrapped_tooltip(
         "The CPU emulator runs every thread of the grid, recording who computed each element; "
         "the window keeps drawing meanwhile. Then the kernels are timed untraced.");
   }
@@ -216,19 +216,19 @@ void draw_mapping_panel(AppController& controller, const Fonts& fonts) {
         controller.set_color_by(mode);
       }
       // Each choice says what its colours mean before it is picked.
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(describe(mode)).c_str());
+      if (ImGui::IsItemHovered()) wrapped_tooltip("%s", std::string(describe(mode)).c_str());
     }
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
+    wrapped_tooltip(
         "Colour by: what the colour of each element tells (its block, thread, warp, SM, how "
         "often it was written, or the grid-stride pass).\nNow: %s",
         std::string(describe(state.view.color_by)).c_str());
   }
   same_line_if_fits(ImGui::CalcTextSize("Fit").x + ImGui::GetStyle().FramePadding.x * 2, -1);
   if (ImGui::Button("Fit")) controller.fit_view();
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show every element (wheel zooms, drag pans)");
+  if (ImGui::IsItemHovered()) wrapped_tooltip("Show every element (wheel zooms, drag pans)");
 
   if (trace.valid) {
     stat_after(ImGui::GetStyleColorVec4(ImGuiCol_Text),
@@ -244,7 +244,7 @@ void draw_mapping_panel(AppController& controller, const Fonts& fonts) {
     if (!state.classroom.presenter) {
       stat_after(palette().muted, "traced in " + format_milliseconds(trace.traced_milliseconds));
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip(
+        wrapped_tooltip(
             "The traced launch, recording who computed each element and handing the "
             "records to OpenGL (wall time). Timings in the table and the plot come "
             "from the same kernels run without tracing.");

@@ -8,7 +8,7 @@ namespace tl::ui {
 namespace {
 
 void tooltip(const char* text) {
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+  if (ImGui::IsItemHovered()) wrapped_tooltip("%s", text);
 }
 
 void draw_file_menu(AppController& controller) {
@@ -56,6 +56,12 @@ void draw_view_menu(AppController& controller) {
   tooltip(
       "How much larger presenter mode draws (Ctrl + and Ctrl -); fonts are re-rasterised at "
       "each size");
+  // Where the window holds less than asked, the menu says so beside the number it shows.
+  if (!c.scale_note.empty()) {
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24.0f);
+    ImGui::TextColored(palette().warning, "%s", c.scale_note.c_str());
+    ImGui::PopTextWrapPos();
+  }
   ImGui::Separator();
   if (ImGui::MenuItem("Dark theme", nullptr, c.theme == classroom::Theme::kDark)) {
     controller.set_theme(classroom::Theme::kDark);

@@ -72,9 +72,9 @@ void draw_chart(const OccupancyView& view, std::uint32_t current_threads) {
     const bool hovered = ImGui::IsWindowHovered() && mouse.x >= x0 && mouse.x < x1 &&
                          mouse.y >= plot_min.y && mouse.y <= plot_max.y;
     if (hovered) {
-      ImGui::SetTooltip("%u threads per block: %u blocks, %u of %u warps (%.0f%%), limited by %s",
-                        o.block_threads, o.active_blocks, o.active_warps, o.max_warps,
-                        o.fraction() * 100.0, std::string(to_string(o.limit)).c_str());
+      wrapped_tooltip("%u threads per block: %u blocks, %u of %u warps (%.0f%%), limited by %s",
+                      o.block_threads, o.active_blocks, o.active_warps, o.max_warps,
+                      o.fraction() * 100.0, std::string(to_string(o.limit)).c_str());
     }
     // Label every 256 threads, the sizes people try.
     if (o.block_threads % 256 == 0 || i == 0) {
@@ -106,7 +106,7 @@ void draw_model_controls(AppController& controller) {
         controller.set_occupancy_model(choice);
       }
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip(
+        wrapped_tooltip(
             "Compute capability %d.%d: %u warps and %u blocks per SM, %s registers "
             "and %s of shared memory per SM",
             gpu.compute_major, gpu.compute_minor, gpu.max_warps_per_multiprocessor,
@@ -127,7 +127,7 @@ void draw_model_controls(AppController& controller) {
     controller.set_occupancy_model(choice);
   }
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
+    wrapped_tooltip(
         "Assumed: nvcc decides each kernel's registers for the GPU; a GPU build run "
         "on a GPU reads them (up to %u)",
         kMaxRegistersPerThread);
@@ -142,7 +142,7 @@ void draw_model_controls(AppController& controller) {
     controller.set_occupancy_model(choice);
   }
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
+    wrapped_tooltip(
         "Assumed: the shared memory one block of the kernel declares, static and "
         "dynamic together");
   }
@@ -169,7 +169,7 @@ void draw_occupancy_panel(AppController& controller, const Fonts& fonts) {
     ImGui::SameLine(0, ImGui::GetFontSize());
     ImGui::TextColored(palette().warning, "%s", view.model_label.c_str());
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip(
+      wrapped_tooltip(
           "No GPU here, and the emulator has no SMs: these figures apply the chosen "
           "GPU's published limits to the current launch");
     }

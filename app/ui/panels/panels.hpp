@@ -4,13 +4,17 @@
 
 #include "app_controller.hpp"
 #include "theme.hpp"
+#include "widgets/tooltip.hpp"
 
 namespace tl::ui {
 
 void draw_lesson_panel(AppController& controller, const Fonts& fonts);
-// The launch panel's fields, notes and results (they scroll), and its footer with the
+// The launch panel's fields and notes (they scroll), the timed run's table under them (it
+// scrolls on its own, so its rows are not pushed out of sight by a lesson's many fields: ui_root
+// gives it the height it took last frame, up to a share of the panel), and its footer with the
 // configuration and the Launch button (it stays put): ui_root gives the footer this height.
 void draw_launch_panel(AppController& controller, const Fonts& fonts);
+void draw_launch_report(AppController& controller);
 void draw_launch_footer(AppController& controller, const Fonts& fonts);
 float launch_footer_height(const Fonts& fonts);
 // Under the timed run's table: the switch that reads hardware counters with each launch, and the
@@ -49,5 +53,7 @@ void draw_step_text(AppController& controller, const Fonts& fonts);
 // The demo step's caption in a strip of `size` at the cursor.
 void draw_caption_strip(AppController& controller, const Fonts& fonts, ImVec2 size);
 void draw_shortcuts_overlay(AppController& controller, const Fonts& fonts);
+// Another lesson asked for while measurements run: cancel them and open it, or keep them.
+void draw_switch_offer(AppController& controller, const Fonts& fonts);
 
 }  // namespace tl::ui

@@ -172,7 +172,7 @@ void draw_roofline_panel(AppController& controller, const Fonts& fonts) {
   if (under_mouse) {
     paint_point_highlight(draw, im(pixels.points[*under_mouse]),
                           plot_color(device_series_color(*under_mouse)));
-    ImGui::SetTooltip("%s", roofline.points[*under_mouse].detail.c_str());
+    wrapped_tooltip("%s", roofline.points[*under_mouse].detail.c_str());
   }
   ImGui::EndChild();
 }

@@ -26,7 +26,7 @@ void draw_status_bar(AppController& controller, const Fonts& /*fonts*/) {
     sentence += " on " + state.device.name;
   }
   ImGui::TextColored(backend_color, "%s", sentence.c_str());
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", state.backend_reason.c_str());
+  if (ImGui::IsItemHovered()) wrapped_tooltip("%s", state.backend_reason.c_str());
   if (!state.messages.empty()) {
     const Message& last = state.messages.back();
     const ImVec4 color = last.severity == Severity::kError     ? palette().error

@@ -44,7 +44,7 @@ void draw_dots(const Progress& progress) {
     ImGui::PushID(static_cast<int>(i));
     if (ImGui::InvisibleButton("##dot", {pitch, ImGui::GetTextLineHeight()})) progress.go_to(i);
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("Step %zu: %s", i + 1, progress.title_of(i).c_str());
+      wrapped_tooltip("Step %zu: %s", i + 1, progress.title_of(i).c_str());
     }
     ImGui::PopID();
     ImGui::SameLine(0, 0);
@@ -55,11 +55,11 @@ void draw_dots(const Progress& progress) {
 void draw_progress(AppController& controller, const Fonts& fonts, const Progress& progress,
                    const std::string& subtitle) {
   if (ImGui::ArrowButton("##previous_step", ImGuiDir_Left)) controller.previous_step();
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Previous step (Left, PageUp)");
+  if (ImGui::IsItemHovered()) wrapped_tooltip("Previous step (Left, PageUp)");
   ImGui::SameLine();
   if (ImGui::ArrowButton("##next_step", ImGuiDir_Right)) controller.next_step();
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("Next step (Right, PageDown): sets its controls and launches");
+    wrapped_tooltip("Next step (Right, PageDown): sets its controls and launches");
   }
   ImGui::SameLine();
   ImGui::PushFont(fonts.bold);

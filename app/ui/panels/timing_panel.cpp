@@ -1,5 +1,6 @@
 // CPU against GPU over N: the sweep, its progress, the plot and its export.
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ void same_line_if_fits(const char* label, float spacing = -1.0f) {
   ImGui::SameLine(0, spacing);
   if (width > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
 }
+
+// Presenter mode: the timed run's table's share of the plot's row.
+constexpr float kPresenterTableShare = 0.27f;
 
 // The suffix that says the headline has a reason under the mouse.
 constexpr const char* kWhySuffix = " (?)";
@@ -58,12 +62,12 @@ void draw_export_buttons(AppController& controller, const TimingPlot& timing, Im
                          ImVec2 plot_max) {
   same_line_if_fits("Clear");
   if (ImGui::Button("Clear")) controller.clear_plot();
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Removes every sweep from the plot");
+  if (ImGui::IsItemHovered()) wrapped_tooltip("Removes every sweep from the plot");
   // The three exports behind one button: one toolbar row less at large scales.
   same_line_if_fits("Export...");
   if (ImGui::Button("Export...")) ImGui::OpenPopup("export");
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("Save the sweep as CSV or JSON, or the plot as PNG, in the current folder");
+    wrapped_tooltip("Save the sweep as CSV or JSON, or the plot as PNG, in the current folder");
   }
   if (ImGui::BeginPopup("export")) {
     if (ImGui::MenuItem("CSV: threadlab-sweep.csv")) {
@@ -72,7 +76,7 @@ void draw_export_buttons(AppController& controller, const TimingPlot& timing, Im
                       saved ? "Saved threadlab-sweep.csv" : saved.message());
     }
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip(
+      wrapped_tooltip(
           "Every point of the current sweep (median, min, max, bytes, flops) as "
           "threadlab-sweep.csv in the current folder");
     }
@@ -82,14 +86,14 @@ void draw_export_buttons(AppController& controller, const TimingPlot& timing, Im
                       saved ? "Saved threadlab-sweep.json" : saved.message());
     }
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("The sweep and its crossover marker as threadlab-sweep.json");
+      wrapped_tooltip("The sweep and its crossover marker as threadlab-sweep.json");
     }
     if (ImGui::MenuItem("PNG: threadlab-plot.png", nullptr, false, plot_max.x > plot_min.x)) {
       controller.request_capture({"threadlab-plot.png", plot_min.x, plot_min.y,
                                   plot_max.x - plot_min.x, plot_max.y - plot_min.y});
     }
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-      ImGui::SetTooltip("The plot as drawn, at screen resolution, as threadlab-plot.png");
+      wrapped_tooltip("The plot as drawn, at screen resolution, as threadlab-plot.png");
     }
     ImGui::EndPopup();
   }
@@ -108,28 +112,29 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
   (void)fonts;
   if (timing.sweeping) {
     if (ImGui::Button("Cancel")) controller.cancel_sweep();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Stops the sweep; the points so far stay");
+    if (ImGui::IsItemHovered()) wrapped_tooltip("Stops the sweep; the points so far stay");
     ImGui::SameLine();
     const float fraction =
         timing.progress.total == 0
             ? 0.0f
             : static_cast<float>(timing.progress.done) / static_cast<float>(timing.progress.total);
-    const std::string overlay = timing.progress.current_label + "  (" +
-                                std::to_string(timing.progress.done) + "/" +
-                                std::to_string(timing.progress.total) + ")";
-    ImGui::ProgressBar(fraction, {ImGui::GetFontSize() * 16.0f, 0}, overlay.c_str());
+    // The point running now, and how far its emulated grid got: a large size can take minutes.
+    const std::string overlay =
+        timing.progress.current_label + "  (" + std::to_string(timing.progress.done) + "/" +
+        std::to_string(timing.progress.total) + "), " + progress_caption(timing.progress);
+    ImGui::ProgressBar(fraction, {ImGui::GetContentRegionAvail().x, 0}, overlay.c_str());
   } else {
     ImGui::BeginDisabled(!controller.can_launch());
     if (ImGui::Button("Sweep sizes")) controller.start_sweep(SweepKind::kSize);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-      ImGui::SetTooltip(
+      wrapped_tooltip(
           "Times the lesson over growing sizes with the current settings; earlier sweeps stay, "
           "faded");
     }
     same_line_if_fits("Sweep block sizes");
     if (ImGui::Button("Sweep block sizes")) controller.start_sweep(SweepKind::kBlock);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-      ImGui::SetTooltip(
+      wrapped_tooltip(
           "Times the kernels at the current size with 1 to 1024 threads per block: partial "
           "warps, then whole ones, up to the limit");
     }
@@ -155,9 +160,7 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
   };
   emulator_note_if_fits();
 
-  bool has_points = false;
-  for (const auto& s : timing.series) has_points = has_points || !s.points.empty();
-  if (!has_points && timing.earlier.empty() && !timing.sweeping) {
+  if (!has_plot(timing)) {
     if (emulator_note_due) draw_emulator_note(note);
     ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
@@ -176,7 +179,7 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
         controller.set_plot_quantity(quantity);
       }
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("What the y axis shows: time per run, or the rate it amounts to");
+        wrapped_tooltip("What the y axis shows: time per run, or the rate it amounts to");
       }
     }
     if (timing.shown_quantity == plot::PlotQuantity::kFlopRate) {
@@ -194,7 +197,7 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
   ImGui::SameLine(0, ImGui::GetFontSize());
   if (ImGui::Checkbox("log scale", &log_y)) controller.set_plot_log_y(log_y);
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
+    wrapped_tooltip(
         "Log: decades of sizes and times at once. Linear: small differences at "
         "their true proportion");
   }
@@ -218,6 +221,15 @@ void draw_timing_panel(AppController& controller, const Fonts& fonts) {
     options.y_axis.include_zero = true;  // bars of time or rate read from zero
   }
   options.guides = timing.guides;
+  // In presenter mode the timed run's table stands beside the plot (ui_root.cpp leaves it out of
+  // the launch panel then): at a projector's scale the launch panel has no room for its rows.
+  if (state.classroom.presenter) {
+    const ImVec2 room = ImGui::GetContentRegionAvail();
+    ImGui::BeginChild("launch_report", {std::floor(room.x * kPresenterTableShare), room.y}, false);
+    draw_launch_report(controller);
+    ImGui::EndChild();
+    ImGui::SameLine();
+  }
   // The plot in a child of its own ("plot"): the layout tests find its rectangle there.
   ImGui::BeginChild("plot", ImGui::GetContentRegionAvail(), false,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);

@@ -6,6 +6,7 @@
 
 #include "ui/widgets/plot_colors.hpp"
 #include "ui/widgets/plot_painter.hpp"
+#include "ui/widgets/tooltip.hpp"
 
 namespace tl::ui {
 namespace {
@@ -71,7 +72,7 @@ bool draw_plot_legend(std::span<const plot::PlotSeries> series, plot::SeriesVisi
       visibility.toggle(s);
       changed = true;
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip(visible ? "Click to hide" : "Click to show");
+    if (ImGui::IsItemHovered()) wrapped_tooltip(visible ? "Click to hide" : "Click to show");
     ImGui::PopID();
 
     ImDrawList& draw = *ImGui::GetWindowDrawList();

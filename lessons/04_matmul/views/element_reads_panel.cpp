@@ -8,6 +8,7 @@
 #include "element_reads.hpp"
 #include "panels/draw_colors.hpp"
 #include "theme.hpp"
+#include "widgets/tooltip.hpp"
 
 namespace tl::ui::matmul_views {
 namespace {
@@ -94,7 +95,7 @@ void draw_element_reads_panel(LessonViewContext& context, const Fonts& fonts) {
       show_phase(context, static_cast<std::uint32_t>(shown));
     }
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("Which step along K to show: the tiles of A and B loaded in that phase");
+      wrapped_tooltip("Which step along K to show: the tiles of A and B loaded in that phase");
     }
     phase = &reads.phases[pick.phase];
     if (!text_beside) ImGui::SameLine();

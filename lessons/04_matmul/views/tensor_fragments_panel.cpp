@@ -10,6 +10,7 @@
 #include "panels/draw_colors.hpp"
 #include "tensor_fragments.hpp"
 #include "theme.hpp"
+#include "widgets/tooltip.hpp"
 
 namespace tl::ui::matmul_views {
 namespace {
@@ -119,7 +120,7 @@ void draw_tensor_fragments_panel(LessonViewContext& /*context*/, const Fonts& fo
   if (hovered_cell != nullptr) {
     const char letter = kernels::mma_operand_letter(hovered_operand->operand);
     const bool is_b = hovered_operand->operand == lessons::MmaOperand::kB;
-    ImGui::SetTooltip(
+    wrapped_tooltip(
         "%c(%s %d, %s %d): lane %d (groupID %d, threadID_in_group %d)\n%s",
         static_cast<char>(letter - 'a' + 'A'), is_b ? "k" : "row", hovered_cell->row,
         is_b ? "n" : "col", hovered_cell->col, hovered_cell->lane, hovered_cell->group(),

@@ -12,6 +12,7 @@
 #include "layer_panel.hpp"
 #include "panels/draw_colors.hpp"
 #include "theme.hpp"
+#include "widgets/tooltip.hpp"
 
 namespace tl::ui::dense_layer_views {
 namespace {
@@ -149,13 +150,12 @@ void draw_layer_panel(LessonViewContext& context, const Fonts& fonts) {
   if (mouse_in(inputs.origin, heatmap_w, cell)) {
     const auto c = static_cast<std::uint32_t>((ImGui::GetIO().MousePos.x - inputs.origin.x) / cell);
     const auto range = lessons::cell_range(c, picture.input_cells, in);
-    ImGui::SetTooltip("x[%s] = %s", covered(range).c_str(),
-                      value_text(picture.inputs[c], 4).c_str());
+    wrapped_tooltip("x[%s] = %s", covered(range).c_str(), value_text(picture.inputs[c], 4).c_str());
   } else if (mouse_in(heatmap, heatmap_w, heatmap_h)) {
     const ImVec2 m = ImGui::GetIO().MousePos;
     const auto c = static_cast<std::uint32_t>((m.x - heatmap.x) / cell);
     const auto k = static_cast<std::uint32_t>((m.y - heatmap.y) / cell);
-    ImGui::SetTooltip(
+    wrapped_tooltip(
         "W[%s][%s] = %s\nneuron %s reads input %s through this weight",
         covered(lessons::cell_range(k, picture.neuron_cells, out)).c_str(),
         covered(lessons::cell_range(c, picture.input_cells, in)).c_str(),
@@ -166,10 +166,10 @@ void draw_layer_panel(LessonViewContext& context, const Fonts& fonts) {
              mouse_in(outputs.origin, cell, cell * static_cast<float>(picture.outputs.size()))) {
     const auto k =
         static_cast<std::uint32_t>((ImGui::GetIO().MousePos.y - outputs.origin.y) / cell);
-    ImGui::SetTooltip("y[%s] = σ(W[%s]·x + b) = %s",
-                      covered(lessons::cell_range(k, picture.neuron_cells, out)).c_str(),
-                      covered(lessons::cell_range(k, picture.neuron_cells, out)).c_str(),
-                      value_text(picture.outputs[k], 4).c_str());
+    wrapped_tooltip("y[%s] = σ(W[%s]·x + b) = %s",
+                    covered(lessons::cell_range(k, picture.neuron_cells, out)).c_str(),
+                    covered(lessons::cell_range(k, picture.neuron_cells, out)).c_str(),
+                    value_text(picture.outputs[k], 4).c_str());
   }
   ImGui::Dummy({avail.x, heatmap.y + heatmap_h + label - top_left.y});
 }

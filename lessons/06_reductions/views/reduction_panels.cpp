@@ -13,6 +13,7 @@
 #include "panels/draw_colors.hpp"
 #include "reduction_panels.hpp"
 #include "theme.hpp"
+#include "widgets/tooltip.hpp"
 
 namespace tl::ui::reductions_views {
 namespace {
@@ -104,7 +105,7 @@ void draw_tree_panel(LessonViewContext& context, const Fonts& fonts) {
     }
   }
   ImGui::Dummy({width, static_cast<float>(tree->levels.size()) * (cell + row_gap) + row_gap});
-  if (!hovered.empty()) ImGui::SetTooltip("%s", hovered.c_str());
+  if (!hovered.empty()) wrapped_tooltip("%s", hovered.c_str());
 }
 
 void draw_banks_panel(LessonViewContext& context, const Fonts& fonts) {
@@ -148,7 +149,7 @@ void draw_banks_panel(LessonViewContext& context, const Fonts& fonts) {
                        std::to_string(access.src_words[k]) + " (bank " +
                        std::to_string(access.src_words[k] % 32) + ")\n";
             }
-            ImGui::SetTooltip("%s", words.c_str());
+            wrapped_tooltip("%s", words.c_str());
           }
         }
       }

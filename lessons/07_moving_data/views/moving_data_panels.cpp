@@ -17,6 +17,7 @@
 #include "series_style.hpp"
 #include "theme.hpp"
 #include "widgets/plot_widget.hpp"
+#include "widgets/tooltip.hpp"
 
 namespace tl::ui::moving_data_views {
 namespace {
@@ -64,38 +65,56 @@ void save(LessonViewContext& context, const char* name, const std::string& conte
                saved ? std::string("Saved ") + name : saved.message());
 }
 
+// Whether an item `label` wide (a radio button or button with its frame) still fits the line; if
+// not, the next one starts a new line rather than being cut at the panel's edge ("4 st").
+bool fits_on_line(const std::string& label) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float width = ImGui::CalcTextSize(label.c_str()).x + ImGui::GetFrameHeight() +
+                      style.ItemInnerSpacing.x + style.FramePadding.x * 2;
+  return width <= ImGui::GetContentRegionAvail().x;
+}
+
+void same_line_if_fits(const std::string& next) {
+  ImGui::SameLine();
+  if (!fits_on_line(next)) ImGui::NewLine();
+}
+
 void draw_run_chooser(LessonViewContext& context, const compute::MovingDataReport& report,
                       const compute::PipelineRun& run) {
   TimelineChoice& choice = timeline_choice();
+  bool first = true;
   for (const auto& r : report.pipelines) {
     const std::string label = std::to_string(r.streams) + " stream" + (r.streams == 1 ? "" : "s");
+    if (!first) same_line_if_fits(label);
+    first = false;
     const bool active = !choice.pageable && run.streams == r.streams;
     if (ImGui::RadioButton(label.c_str(), active)) {
       choice.streams = static_cast<int>(r.streams);
       choice.pageable = false;
     }
-    ImGui::SameLine();
   }
   if (report.pageable_pipeline) {
     const std::string label =
         "pageable, " + std::to_string(report.pageable_pipeline->streams) + " streams";
+    if (!first) same_line_if_fits(label);
+    first = false;
     if (ImGui::RadioButton(label.c_str(), choice.pageable)) choice.pageable = true;
-    ImGui::SameLine();
   }
+  if (!first) same_line_if_fits("Export CSV");
   if (ImGui::Button("Export CSV")) {
     save(context, "threadlab-timeline.csv", lessons::timeline_csv(run.ops));
   }
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("The timeline shown, one row per operation, as threadlab-timeline.csv");
+    wrapped_tooltip("The timeline shown, one row per operation, as threadlab-timeline.csv");
   }
-  ImGui::SameLine();
+  same_line_if_fits("Export JSON");
   if (ImGui::Button("Export JSON")) {
     save(
         context, "threadlab-timeline.json",
         lessons::timeline_json(run.ops, run.streams, lessons::to_string(run.memory), run.modelled));
   }
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("The timeline shown and its summary as threadlab-timeline.json");
+    wrapped_tooltip("The timeline shown and its summary as threadlab-timeline.json");
   }
 }
 

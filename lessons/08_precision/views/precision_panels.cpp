@@ -7,8 +7,10 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "core/format.hpp"
+#include "widgets/tooltip.hpp"
 
 namespace tl::ui::precision_views {
 namespace {
@@ -26,10 +28,11 @@ bool heading(const Fonts& fonts, const char* text) {
   return true;
 }
 
-// One cell per bit, coloured by field, the bit's value written in it.
+// One cell per bit, coloured by field, the bit's value written in it; cells a little smaller than
+// a line, so FP32's 32 bits and the value beside them fit a laptop's results panel.
 void draw_bit_cells(const numeric::DecodedValue& d) {
   const numeric::FormatLayout l = numeric::layout(d.format);
-  const float cell = ImGui::GetTextLineHeight() * 1.1f;
+  const float cell = std::floor(ImGui::GetTextLineHeight() * 0.95f);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   for (int i = 0; i < l.bits(); ++i) {
@@ -41,57 +44,102 @@ void draw_bit_cells(const numeric::DecodedValue& d) {
     const ImVec2 b{a.x + cell - 1.0f, a.y + cell};
     draw->AddRectFilled(a, b, ImGui::ColorConvertFloat4ToU32(color));
     const char text[2] = {((d.bits >> bit) & 1u) != 0 ? '1' : '0', 0};
-    draw->AddText(ImVec2{a.x + cell * 0.3f, a.y + cell * 0.05f}, IM_COL32(255, 255, 255, 255),
-                  text);
+    const ImVec2 size = ImGui::CalcTextSize(text);
+    draw->AddText(ImVec2{a.x + (cell - size.x) * 0.5f, a.y + (cell - size.y) * 0.5f},
+                  IM_COL32(255, 255, 255, 255), text);
   }
   ImGui::Dummy(ImVec2{static_cast<float>(l.bits()) * cell + 8.0f, cell});
+}
+
+// The next item on this line where it fits, else on the next one.
+void same_line_if_fits(float width) {
+  ImGui::SameLine();
+  if (width > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
 }
 
 }  // namespace
 
 void draw_bits_panel(LessonViewContext& context, const Fonts& fonts) {
   (void)context;
-  heading(fonts, "One value in four formats");
+  // A scrolling region of its own: the results panel around it does not scroll (its plot must
+  // not), and at a large scale the four formats need more than it holds. At 1280 x 720 and scale
+  // 1 all four show without scrolling: one row each.
+  ImGui::BeginChild("bits", ImGui::GetContentRegionAvail(), false);
   // What the learner typed is this panel's own input, kept across frames.
   static char typed[64] = "0.1";
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
+  ImGui::PushFont(fonts.bold);
+  ImGui::TextUnformatted("One value in four formats");
+  ImGui::PopFont();
+  same_line_if_fits(ImGui::GetFontSize() * 12.0f);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
   ImGui::InputText("value", typed, sizeof(typed));
-  ImGui::SameLine();
-  ImGui::TextColored(palette().muted, "e.g. 0.1, 1/3 as 0.333333333, 65504, 70000, 1e-5, 1e-8");
-  ImGui::TextColored(kSignColor, "sign");
-  ImGui::SameLine();
-  ImGui::TextColored(kExponentColor, "exponent");
-  ImGui::SameLine();
-  ImGui::TextColored(kMantissaColor, "mantissa");
-  for (FloatFormat format : numeric::kFloatFormats) {
-    auto rounded = numeric::round_typed_value(format, typed);
-    ImGui::Separator();
-    const numeric::FormatLayout l = numeric::layout(format);
-    ImGui::PushFont(fonts.bold);
-    ImGui::Text("%s  (1 + %d + %d bits)", std::string(numeric::display_name(format)).c_str(),
-                l.exponent_bits, l.mantissa_bits);
-    ImGui::PopFont();
-    if (!rounded) {
-      ImGui::TextColored(palette().error, "%s", rounded.message().c_str());
-      continue;
-    }
-    draw_bit_cells(rounded->decoded);
-    ImGui::Text("%s = %.9g", rounded->decoded.formula().c_str(), rounded->decoded.value);
-    ImGui::Text("error %.3g (relative %.3g); the next value up is %.3g away",
-                rounded->absolute_error, rounded->relative_error, rounded->decoded.step);
-    if (rounded->overflowed) ImGui::TextColored(palette().error, "overflow: too large, infinity");
-    if (rounded->underflowed) ImGui::TextColored(palette().error, "underflow: too small, zero");
-    if (rounded->went_subnormal) {
-      ImGui::TextColored(palette().warning,
-                         "subnormal: below the smallest normal value, fewer "
-                         "significant bits");
-    }
-    const numeric::FormatRange r = numeric::range(format);
-    ImGui::TextColored(palette().muted,
-                       "largest %.4g, smallest normal %.3g, smallest subnormal %.3g, step near 1 "
-                       "%.3g",
-                       r.max_finite, r.min_normal, r.min_subnormal, r.step_at_one);
+  if (ImGui::IsItemHovered()) {
+    wrapped_tooltip("e.g. 0.1, 1/3 as 0.333333333, 65504, 70000, 1e-5, 1e-8");
   }
+  for (const auto& [label, color] :
+       {std::pair{"sign", kSignColor}, std::pair{"exponent", kExponentColor},
+        std::pair{"mantissa", kMantissaColor}}) {
+    same_line_if_fits(ImGui::CalcTextSize(label).x);
+    ImGui::TextColored(color, "%s", label);
+  }
+  constexpr ImGuiTableFlags kFlags =
+      ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH;
+  if (ImGui::BeginTable("formats", 4, kFlags)) {
+    ImGui::TableSetupColumn("format");
+    ImGui::TableSetupColumn("bits");
+    ImGui::TableSetupColumn("value held");
+    ImGui::TableSetupColumn("relative error", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableHeadersRow();
+    for (FloatFormat format : numeric::kFloatFormats) {
+      auto rounded = numeric::round_typed_value(format, typed);
+      const numeric::FormatLayout l = numeric::layout(format);
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::PushFont(fonts.bold);
+      ImGui::TextUnformatted(std::string(numeric::display_name(format)).c_str());
+      ImGui::PopFont();
+      if (ImGui::IsItemHovered()) {
+        const numeric::FormatRange r = numeric::range(format);
+        wrapped_tooltip(
+            "1 + %d + %d bits: sign, exponent, mantissa\nlargest %.4g, smallest normal %.3g, "
+            "smallest subnormal %.3g, step near 1 %.3g",
+            l.exponent_bits, l.mantissa_bits, r.max_finite, r.min_normal, r.min_subnormal,
+            r.step_at_one);
+      }
+      ImGui::TableNextColumn();
+      if (!rounded) {
+        ImGui::TextColored(palette().error, "%s", rounded.message().c_str());
+        continue;
+      }
+      draw_bit_cells(rounded->decoded);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.9g", rounded->decoded.value);
+      if (ImGui::IsItemHovered()) {
+        wrapped_tooltip("%s; the next value up is %.3g away", rounded->decoded.formula().c_str(),
+                        rounded->decoded.step);
+      }
+      ImGui::TableNextColumn();
+      ImGui::Text("%.2g", rounded->relative_error);
+      if (ImGui::IsItemHovered()) {
+        wrapped_tooltip("%.3g off the value typed", rounded->absolute_error);
+      }
+      if (rounded->overflowed) ImGui::TextColored(palette().error, "overflow: infinity");
+      if (rounded->underflowed) ImGui::TextColored(palette().error, "underflow: zero");
+      if (rounded->went_subnormal) {
+        ImGui::TextColored(palette().warning, "subnormal: fewer significant bits");
+        if (ImGui::IsItemHovered()) {
+          wrapped_tooltip("Below the smallest normal value: the leading bits are zeros");
+        }
+      }
+    }
+    ImGui::EndTable();
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
+  ImGui::TextWrapped(
+      "Hover a format for its range, a value for its exponent and mantissa and the gap to the "
+      "next one.");
+  ImGui::PopStyleColor();
+  ImGui::EndChild();
 }
 
 void draw_errors_panel(LessonViewContext& context, const Fonts& fonts) {

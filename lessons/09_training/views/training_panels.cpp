@@ -16,6 +16,7 @@
 #include "panels/draw_colors.hpp"
 #include "training_live.hpp"
 #include "widgets/plot_widget.hpp"
+#include "widgets/tooltip.hpp"
 
 namespace tl::ui::training_views {
 namespace {
@@ -91,7 +92,7 @@ void draw_controls(TrainingLive& live) {
   ImGui::SameLine();
   if (ImGui::Button("Reset")) live.reset();
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("A new network from the fields below and their seed");
+    wrapped_tooltip("A new network from the fields below and their seed");
   }
   ImGui::SameLine();
   ImGui::TextUnformatted(status_line(s).c_str());
@@ -116,7 +117,7 @@ void draw_controls(TrainingLive& live) {
         }
       }
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("%s", std::string(lessons::training_data_description(names[i])).c_str());
+        wrapped_tooltip("%s", std::string(lessons::training_data_description(names[i])).c_str());
       }
     }
     ImGui::EndCombo();
@@ -127,7 +128,7 @@ void draw_controls(TrainingLive& live) {
   ImGui::SetNextItemWidth(field * 1.4f);
   if (ImGui::InputText("layers", layers, sizeof layers)) form.layers = layers;
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("Widths from the inputs to the classes, e.g. 2,256,256,2");
+    wrapped_tooltip("Widths from the inputs to the classes, e.g. 2,256,256,2");
   }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(field);
@@ -311,8 +312,8 @@ void draw_weights_panel(LessonViewContext& context, const Fonts& fonts) {
                               ? layer.weights[static_cast<std::size_t>(n) * layer.inputs + r]
                               : layer.biases[n];
       const std::string what = r < layer.inputs ? "weight of input " + std::to_string(r) : "bias";
-      ImGui::SetTooltip("neuron %d, %s: %s", n, what.c_str(),
-                        plot::format_value(value, plot::TickFormat::kNumber, 4).c_str());
+      wrapped_tooltip("neuron %d, %s: %s", n, what.c_str(),
+                      plot::format_value(value, plot::TickFormat::kNumber, 4).c_str());
     }
   }
   ImGui::EndChild();

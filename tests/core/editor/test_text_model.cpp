@@ -276,3 +276,73 @@ TEST(TextModel, UndoAfterSetTextIsEmpty) {
 
 }  // namespace
 }  // namespace tl::editor
+
+namespace tl::editor {
+namespace {
+
+TEST(IndentWidth, IsTheCommonStepOfTheLeadingSpaces) {
+  EXPECT_EQ(indent_width("__global__ void f() {\n  if (x) {\n    y();\n  }\n}\n"), 2);
+  EXPECT_EQ(indent_width("void f() {\n    a();\n    b();\n}\n"), 4);
+  // A continuation lined up under a parenthesis is one step, the body's are many.
+  EXPECT_EQ(indent_width("void f(int a,\n       int b) {\n  a();\n  if (a) {\n    b();\n  "
+                         "}\n}\n"),
+            2);
+  EXPECT_EQ(indent_width("no indent\n"), 2) << "the fallback";
+  EXPECT_EQ(indent_width("", 3), 3);
+}
+
+TEST(TextModel, TabAndTheClosingBraceFollowATwoSpaceIndent) {
+  TextModel model("{\n");
+  model.set_tab_size(2);
+  model.set_cursor({1, 0});
+  model.indent();
+  EXPECT_EQ(model.line(1), "  ");
+  model.indent();
+  EXPECT_EQ(model.line(1), "    ");
+  type(model, "}");
+  EXPECT_EQ(model.line(1), "  }") << "one level (2 spaces) out";
+}
+
+TEST(TextModel, BracketsComeInPairsWhenAsked) {
+  TextModel model;
+  model.set_auto_close(true);
+  type(model, "f(x");
+  EXPECT_EQ(model.text(), "f(x)");
+  EXPECT_EQ(model.cursor(), (TextPosition{0, 3}));
+  type(model, ")");  // steps over the closer it put there
+  EXPECT_EQ(model.text(), "f(x)");
+  EXPECT_EQ(model.cursor(), (TextPosition{0, 4}));
+  type(model, ";");
+  EXPECT_EQ(model.text(), "f(x);");
+  // One undo step for the whole typed run, the closer included.
+  model.undo();
+  EXPECT_EQ(model.text(), "");
+
+  // Before a word nothing is added; inside an empty pair Backspace takes both.
+  model.set_text("a");
+  model.set_cursor({0, 0});
+  type(model, "[");
+  EXPECT_EQ(model.text(), "[a");
+  model.set_text("");
+  type(model, "a[");
+  EXPECT_EQ(model.text(), "a[]");
+  model.backspace();
+  EXPECT_EQ(model.text(), "a");
+
+  // '{' then Enter: the closer on its own line, the cursor indented between.
+  model.set_text("");
+  model.set_tab_size(2);
+  type(model, "if (c) {");
+  model.new_line();
+  EXPECT_EQ(model.text(), "if (c) {\n  \n}");
+  EXPECT_EQ(model.cursor(), (TextPosition{1, 2}));
+}
+
+TEST(TextModel, BracketsAreNotPairedUnlessAsked) {
+  TextModel model;
+  type(model, "f(x");
+  EXPECT_EQ(model.text(), "f(x");
+}
+
+}  // namespace
+}  // namespace tl::editor

@@ -120,6 +120,52 @@ TEST(SweepRunner, CancelStopsMidWay) {
   EXPECT_TRUE(runner.take_new_failures().empty());
 }
 
+// With watch_grids each job runs under a WorkWatch holding the runner's cancel flag: the grids the
+// emulator launches on the job's thread count into the progress, and Cancel reaches them. Without
+// it (training steps keep state between grids) no watch is installed.
+TEST(SweepRunner, AWatchedJobsGridsShowInItsProgressAndSeeCancel) {
+  SweepRunner runner;
+  std::latch counted(1);
+  std::atomic<bool> saw_cancel{false};
+  std::vector<SweepJob> jobs;
+  jobs.push_back({"watched", [&](const std::atomic<bool>& cancel) -> Result<SweepPoint> {
+                    WorkWatch* watch = current_work_watch();
+                    if (watch == nullptr) return invalid_argument("no watch");
+                    // What the emulator's grid executor does: two grids, the second a quarter done.
+                    watch->grids = 2;
+                    watch->grid_blocks = 8;
+                    watch->total = 16;
+                    watch->done = 10;
+                    counted.count_down();
+                    cancel.wait(false);
+                    saw_cancel = watch->cancelled();
+                    return Error{ErrorKind::kCancelled, "cancelled"};
+                  }});
+  ASSERT_TRUE(runner.start(std::move(jobs), {.watch_grids = true}).is_ok());
+  counted.wait();
+  const SweepProgress progress = runner.progress();
+  EXPECT_EQ(progress.current_label, "watched");
+  EXPECT_EQ(progress.job_grids, 2u);
+  EXPECT_FLOAT_EQ(progress.job_grid_fraction, 0.25f);
+  EXPECT_GE(progress.job_seconds, 0.0);
+  runner.cancel();
+  runner.wait();
+  EXPECT_TRUE(saw_cancel.load());
+  EXPECT_EQ(runner.progress().state, SweepState::kCancelled);
+  EXPECT_EQ(runner.progress().job_grids, 0u);  // nothing runs
+
+  std::atomic<bool> watched{true};
+  ASSERT_TRUE(runner
+                  .start({{"unwatched",
+                           [&](const std::atomic<bool>&) -> Result<SweepPoint> {
+                             watched = current_work_watch() != nullptr;
+                             return point_at(1);
+                           }}})
+                  .is_ok());
+  runner.wait();
+  EXPECT_FALSE(watched.load());
+}
+
 TEST(SweepRunner, ErrorsAreRecordedAndTheSweepContinues) {
   SweepRunner runner;
   ASSERT_TRUE(
