@@ -133,11 +133,13 @@ ran="$(comm -13 <(sort "${logs}/ninja-log-before") <(grep -v '^#' "${trial}/buil
   cut -f4 | sort -u)"
 objects="$(printf '%s\n' "${ran}" | grep -E '\.o(bj)?$' || true)"
 # Allowed: the lesson's own sources, its generated executor files, the generated registries (kernel
-# sets, mapping probes, lessons, views), the embedded lesson texts and kernel sources, CUDA's device
+# sets, mapping probes, lessons, views), the embedded lesson texts and kernel sources, the embedded
+# compiled listings (the GPU kernels' SASS and PTX, which now hold the lesson's too), CUDA's device
 # link of the libraries that gained code.
 allowed="/${lesson}/|/kernel_sets/${kernel_set}_(emulated\.cpp|gpu\.cu)\.o$"
 allowed+="|/kernel_sets/(emulator|gpu|mapping_probe)_registry\.cpp\.o$"
 allowed+="|/lesson_(registry|views)_generated\.cpp\.o$|/lesson_texts\.cpp\.o$|cmake_device_link\.o$"
+allowed+="|/compiled_kernels\.cpp\.o$"
 app_objects="$(printf '%s\n' "${objects}" | grep -v -E "${allowed}" | grep -v '^$' || true)"
 say "recompiled ($(printf '%s\n' "${objects}" | grep -c . || true) object files):"
 printf '%s\n' "${objects}" | { grep . || true; } | sed 's/^/trial:   /'
