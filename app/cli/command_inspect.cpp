@@ -312,9 +312,7 @@ int command_inspect(const InspectOptions& options, std::ostream& out, std::ostre
     // A name that matches a kernel and its traced twin (the mapping view's) picks the timed one.
     std::vector<InspectedKernel> timed;
     for (const InspectedKernel& k : kernels) {
-      const bool traced = k.name.find("Traced") != std::string::npos &&
-                          k.name.find("Untraced") == std::string::npos;
-      if (!traced) timed.push_back(k);
+      if (!compiled::is_traced_instance(k.name)) timed.push_back(k);
     }
     if (timed.size() == 1) kernels = timed;
   }

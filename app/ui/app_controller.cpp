@@ -323,8 +323,6 @@ void AppController::update() {
   if (const auto kind = launches_->take_due_sweep()) start_sweep(*kind);
   lab_->update();
   memory_->update();
-  memory_->show_counters(state_.counters, is_gpu(state_.backend),
-                         state_.counters.launched.matches(state_.controls), state_.device.name);
   results_->refresh_roofline();
   advance_demo_when_due();
 }

@@ -194,7 +194,13 @@ class AppController : public LessonViewContext,
   // is open; it records when the lesson or its settings changed.
   [[nodiscard]] LessonMemoryController& lesson_memory() { return *memory_; }
   [[nodiscard]] const LessonMemoryController& lesson_memory() const { return *memory_; }
-  void show_lesson_memory() { memory_->shown(lesson()); }
+  // Also puts the timed run's hardware counters beside each kernel's model: only while the tab is
+  // drawn, where they are read.
+  void show_lesson_memory() {
+    memory_->shown(lesson());
+    memory_->show_counters(state_.counters, is_gpu(state_.backend),
+                           state_.counters.launched.matches(state_.controls), state_.device.name);
+  }
   // The lesson workspace's Compiled tab (compiled_view_controller.hpp): the lesson's kernels as
   // nvcc compiled them, from the listings the build embedded.
   [[nodiscard]] CompiledViewController& compiled_view() { return compiled_; }

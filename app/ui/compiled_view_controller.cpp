@@ -13,11 +13,6 @@ namespace {
 
 using compiled::InstructionKind;
 
-bool is_traced(std::string_view name) {
-  return name.find("Traced") != std::string_view::npos &&
-         name.find("Untraced") == std::string_view::npos;
-}
-
 std::string file_name(std::string_view path) {
   const std::size_t slash = path.rfind('/');
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
@@ -54,18 +49,6 @@ std::string summary_text(const CompiledKernelEntry& k) {
   return text;
 }
 
-// "tl::gpu::matmul_tiled<16, tl::Untraced>" → "matmul_tiled<16>", the name the occupancy view and
-// the GPU inspector give the timed kernel.
-std::string timed_name(std::string name) {
-  if (name.starts_with("tl::gpu::")) name.erase(0, 9);
-  for (const std::string_view untraced : {", tl::Untraced>", "<tl::Untraced>"}) {
-    const std::size_t at = name.find(untraced);
-    if (at != std::string::npos)
-      name.replace(at, untraced.size(), untraced.front() == ',' ? ">" : "");
-  }
-  return name;
-}
-
 }  // namespace
 
 void CompiledViewController::shown(std::string_view lesson_id, std::string_view lesson_folder,
@@ -96,8 +79,8 @@ void CompiledViewController::shown(std::string_view lesson_id, std::string_view 
       entry.symbol = r.symbol;
       entry.name = compiled::short_name(r.symbol);
       entry.arch = std::string(unit->arch);
-      entry.traced = is_traced(entry.name);
-      if (!entry.traced) entry.timed_name = timed_name(entry.name);
+      entry.traced = compiled::is_traced_instance(entry.name);
+      if (!entry.traced) entry.timed_name = compiled::timed_kernel_name(entry.name);
       entry.resources = r;
       entry.unit = index;
       if (const compiled::SassFunction* f = units_.back().sass.find(r.symbol)) {

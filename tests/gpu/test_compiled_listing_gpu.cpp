@@ -18,17 +18,6 @@ namespace {
 
 class CompiledListingGpu : public testing::GpuTest {};
 
-// "tl::gpu::matmul_tiled<16, tl::Untraced>" → "matmul_tiled<16>", the inspector's name.
-std::string inspector_name(std::string name) {
-  if (name.starts_with("tl::gpu::")) name.erase(0, 9);
-  for (const std::string_view untraced : {", tl::Untraced>", "<tl::Untraced>"}) {
-    const std::size_t at = name.find(untraced);
-    if (at == std::string::npos) continue;
-    name.replace(at, untraced.size(), untraced.front() == ',' ? ">" : "");
-  }
-  return name;
-}
-
 std::string device_arch(const DeviceInfo& info) {
   return "sm_" + std::to_string(info.compute_major) + std::to_string(info.compute_minor);
 }
@@ -43,7 +32,7 @@ TEST_F(CompiledListingGpu, RegistersAndSharedMemoryEqualCudasForEveryTimedKernel
     // sm_90a's units too: the GPU runs them where it is a 9.0.
     if (unit.arch != arch && unit.arch != arch + "a") continue;
     for (const compiled::ResourceUsage& usage : compiled::parse_resource_usage(unit.resources)) {
-      const std::string name = inspector_name(compiled::short_name(usage.symbol));
+      const std::string name = compiled::timed_kernel_name(compiled::short_name(usage.symbol));
       auto cuda = kernels::gpu_kernel_resources(name);
       if (!cuda) continue;  // a traced twin or a kernel the lessons do not time
       EXPECT_EQ(static_cast<std::uint32_t>(usage.registers), cuda->registers_per_thread) << name;

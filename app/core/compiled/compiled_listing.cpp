@@ -484,4 +484,23 @@ std::string short_name(std::string_view symbol) {
   return name.substr(start);
 }
 
+bool is_traced_instance(std::string_view short_name) {
+  return short_name.find("Traced") != std::string_view::npos &&
+         short_name.find("Untraced") == std::string_view::npos;
+}
+
+std::string timed_kernel_name(std::string_view short_name) {
+  std::string_view name = short_name;
+  if (name.starts_with("tl::gpu::")) name.remove_prefix(9);
+  // The trace policy is the last template argument: ", tl::Untraced>" leaves the ">", a sole
+  // "<tl::Untraced>" goes whole.
+  for (const std::string_view untraced : {", tl::Untraced>", "<tl::Untraced>"}) {
+    const std::size_t at = name.find(untraced);
+    if (at == std::string_view::npos) continue;
+    return std::string(name.substr(0, at)) + (untraced.front() == ',' ? ">" : "") +
+           std::string(name.substr(at + untraced.size()));
+  }
+  return std::string(name);
+}
+
 }  // namespace tl::compiled

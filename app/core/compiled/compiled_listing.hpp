@@ -126,4 +126,11 @@ struct SassSummary {
 // The demangled name without its parameter list: "tl::gpu::matrix_add_x_to_row<tl::Untraced>".
 [[nodiscard]] std::string short_name(std::string_view symbol);
 
+// Whether a lesson kernel's short name is the traced twin of a timed kernel (its trace policy is
+// Traced or ReductionTraced): the mapping view runs it, the timings do not.
+[[nodiscard]] bool is_traced_instance(std::string_view short_name);
+// The timed kernel's name as the GPU inspector and the occupancy view give it:
+// "tl::gpu::matmul_tiled<16, tl::Untraced>" → "matmul_tiled<16>".
+[[nodiscard]] std::string timed_kernel_name(std::string_view short_name);
+
 }  // namespace tl::compiled

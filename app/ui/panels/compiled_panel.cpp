@@ -44,14 +44,6 @@ ImVec4 kind_color(InstructionKind kind) {
   }
 }
 
-void tooltip(const std::string& text) {
-  ImGui::BeginTooltip();
-  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
-  ImGui::TextUnformatted(text.c_str());
-  ImGui::PopTextWrapPos();
-  ImGui::EndTooltip();
-}
-
 void draw_source(CompiledViewController& view, const CompiledViewState& s, bool scroll) {
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(s.source.size()));
@@ -106,7 +98,7 @@ void draw_sass(CompiledViewController& view, const CompiledViewState& s, bool sc
           text += "\n" + std::string(compiled::kind_name(row.kind));
         }
         if (!row.gloss.empty()) text += "\n\n" + std::string(row.gloss);
-        tooltip(text);
+        wrapped_tooltip("%s", text.c_str());
       }
       if (scroll && selected) ImGui::SetScrollHereY(0.3f);
       ImGui::SameLine();
@@ -141,14 +133,16 @@ void draw_compiled_panel(AppController& controller, const Fonts& fonts) {
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered()) {
-    tooltip("The lesson's kernels as nvcc compiled them for " + kernel.arch +
-            " (listings made at build time by the CUDA toolkit: no GPU needed). Traced twins "
-            "record who computed what for the mapping view; the timings use the others.");
+    wrapped_tooltip(
+        "The lesson's kernels as nvcc compiled them for %s (listings made at build time by the "
+        "CUDA toolkit: no GPU needed). Traced twins record who computed what for the mapping "
+        "view; the timings use the others.",
+        kernel.arch.c_str());
   }
   ImGui::SameLine();
   if (ImGui::SmallButton("Occupancy →")) controller.show_results(ResultsTab::kOccupancy);
   if (ImGui::IsItemHovered()) {
-    tooltip(
+    wrapped_tooltip(
         "How many blocks of the timed kernel fit on one SM with these registers and this "
         "shared memory, and which of them sets the limit");
   }

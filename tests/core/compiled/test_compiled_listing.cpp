@@ -213,5 +213,15 @@ TEST(Demangle, NamesTheKernelAsWritten) {
   EXPECT_EQ(short_name("vprintf"), "vprintf");
 }
 
+TEST(KernelNames, TracedTwinsAndTheTimedKernelsName) {
+  EXPECT_TRUE(is_traced_instance("tl::gpu::matmul_tiled<16, tl::Traced>"));
+  EXPECT_TRUE(is_traced_instance("tl::gpu::sum_strided<tl::ReductionTraced>"));
+  EXPECT_FALSE(is_traced_instance("tl::gpu::matmul_tiled<16, tl::Untraced>"));
+  EXPECT_FALSE(is_traced_instance("tl::gpu::matmul_mma_layout_probe"));
+  EXPECT_EQ(timed_kernel_name("tl::gpu::matmul_tiled<16, tl::Untraced>"), "matmul_tiled<16>");
+  EXPECT_EQ(timed_kernel_name("tl::gpu::matrix_add_x_to_row<tl::Untraced>"), "matrix_add_x_to_row");
+  EXPECT_EQ(timed_kernel_name("tl::gpu::matmul_mma_layout_probe"), "matmul_mma_layout_probe");
+}
+
 }  // namespace
 }  // namespace tl::compiled
