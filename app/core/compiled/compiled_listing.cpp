@@ -142,7 +142,7 @@ constexpr Gloss kGlosses[] = {
     {"MUFU",
      "The special-function unit: approximate sin, cos, 2^x (EX2), log2, 1/x (RCP), "
      "1/√x (RSQ). 16 results a clock per SM from Volta to Hopper, against 64 FP32 "
-     "operations (V100, A100) or 128 (consumer Ampere, Ada, H100): a quarter to an "
+     "operations (Volta, Turing, A100) or 128 (consumer Ampere, Ada, Hopper): a quarter to an "
      "eighth of the FP32 rate. __expf becomes EX2."},
     {"IMAD", "Integer multiply-add: the index arithmetic, blockIdx.x * blockDim.x + threadIdx.x."},
     {"S2R", "Reads a special register: threadIdx (SR_TID), blockIdx (SR_CTAID), the SM's id."},
