@@ -38,14 +38,30 @@ foreach(entry IN LISTS unit_list)
   list(APPEND units_known "${unit}")
 endforeach()
 
-# What nvdisasm and ptxas wrote as paths: the build directory's "../x" and absolute paths.
+# The paths nvdisasm and ptxas wrote are the compile's absolute ones, and a compiler cache may
+# serve objects compiled in another checkout ("/elsewhere/build/../lessons/..."): each quoted
+# absolute path becomes its longest ending that names a file of this project (without ".."),
+# whatever directory it was compiled in. Paths outside the project (the toolkit's headers) stay.
 get_filename_component(source_root "${SOURCE_ROOT}" ABSOLUTE)
-get_filename_component(build_dir "${BUILD_DIR}" ABSOLUTE)
 
 function(relative_paths file)
   file(READ "${file}" text)
-  string(REPLACE "${build_dir}/../" "" text "${text}")
-  string(REPLACE "${source_root}/" "" text "${text}")
+  string(REGEX MATCHALL "\"/[^\"\n]+\"" quoted "${text}")
+  if(quoted)
+    list(REMOVE_DUPLICATES quoted)
+  endif()
+  foreach(q IN LISTS quoted)
+    string(REGEX REPLACE "^\"(.*)\"$" "\\1" path "${q}")
+    set(rest "${path}")
+    while(rest MATCHES "^/*[^/]+/(.+)$")
+      set(rest "${CMAKE_MATCH_1}")
+      if(NOT rest MATCHES "(^|/)\\.\\.(/|$)" AND EXISTS "${source_root}/${rest}" AND
+         NOT IS_DIRECTORY "${source_root}/${rest}")
+        string(REPLACE "${q}" "\"${rest}\"" text "${text}")
+        break()
+      endif()
+    endwhile()
+  endforeach()
   file(WRITE "${file}" "${text}")
 endfunction()
 
