@@ -510,6 +510,7 @@ using tl::emu::warpSize;
 #define __constant__
 // Occupancy hints for nvcc's register allocation: nothing to do on the CPU.
 #define __launch_bounds__(...)
+#define __maxnreg__(...)
 #define __align__(bytes) __attribute__((aligned(bytes)))
 // __restrict__ is a keyword of GCC and Clang already.
 // One instance per worker OS thread: a block's threads all run on one worker, so they share it, and
