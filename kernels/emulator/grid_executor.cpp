@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <boost/context/detail/fcontext.hpp>
 #include <cstdio>
 #include <mutex>
@@ -363,21 +364,28 @@ std::string stuck_group_message(const WarpRequest& request, unsigned group, std:
   }
   std::string text = warp_name + ": " + lane_list(here, warp_base, fibers) + " called " + name +
                      " with mask " + hex(request.mask) + ", but the mask also names ";
+  // "which wait" for several lanes, "which waits" for one.
+  auto wait_verb = [](unsigned named) { return std::popcount(named) == 1 ? "waits" : "wait"; };
   std::vector<std::string> parts;
   if (exited != 0) parts.push_back(lane_list(exited, warp_base, fibers) + ", which exited");
   if (at_barrier != 0) {
-    parts.push_back(lane_list(at_barrier, warp_base, fibers) + ", which wait at __syncthreads()");
+    parts.push_back(lane_list(at_barrier, warp_base, fibers) + ", which " + wait_verb(at_barrier) +
+                    " at __syncthreads()");
   }
   for (const auto& [waiting, where] : elsewhere) {
-    parts.push_back(lane_list(waiting, warp_base, fibers) + ", which wait at " + where);
+    parts.push_back(lane_list(waiting, warp_base, fibers) + ", which " + wait_verb(waiting) +
+                    " at " + where);
   }
   for (std::size_t i = 0; i < parts.size(); ++i) {
-    if (i != 0) text += i + 1 == parts.size() ? " and " : ", ";
+    if (i != 0) text += i + 1 == parts.size() ? "; and " : "; ";
     text += parts[i];
   }
   text += ". A mask must name exactly the lanes that make the call, each with the same mask";
+  const bool shuffle = request.op == WarpOp::kShuffleIndex || request.op == WarpOp::kShuffleUp ||
+                       request.op == WarpOp::kShuffleDown || request.op == WarpOp::kShuffleXor;
   if (exited != 0 && at_barrier == 0 && elsewhere.empty()) {
-    text += " (a shuffle from an exited lane reads an undefined value on a GPU)";
+    text += shuffle ? " (a shuffle from an exited lane reads an undefined value on a GPU)"
+                    : " (a mask naming lanes that take no part is undefined on a GPU)";
   } else {
     text += " (on a GPU the lanes never meet: undefined, often a hang)";
   }
