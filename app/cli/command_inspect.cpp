@@ -55,7 +55,8 @@ std::vector<InspectedKernel> kernels_of(
   std::vector<InspectedKernel> kernels;
   for (const compiled_kernels::CompiledUnit* unit : units) {
     const compiled::SassListing sass = compiled::parse_sass(unit->sass);
-    for (const compiled::ResourceUsage& r : compiled::parse_resource_usage(unit->resources)) {
+    for (const compiled::ResourceUsage& r :
+         compiled::parse_resource_usage(unit->resources, unit->arch)) {
       InspectedKernel k;
       k.unit = unit;
       k.symbol = r.symbol;

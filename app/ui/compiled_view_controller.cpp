@@ -74,7 +74,8 @@ void CompiledViewController::shown(std::string_view lesson_id, std::string_view 
        compiled_kernels::units_of_lesson(lesson_folder)) {
     const std::size_t index = units_.size();
     units_.push_back({std::string(unit->arch), compiled::parse_sass(unit->sass)});
-    for (const compiled::ResourceUsage& r : compiled::parse_resource_usage(unit->resources)) {
+    for (const compiled::ResourceUsage& r :
+         compiled::parse_resource_usage(unit->resources, unit->arch)) {
       CompiledKernelEntry entry;
       entry.symbol = r.symbol;
       entry.name = compiled::short_name(r.symbol);

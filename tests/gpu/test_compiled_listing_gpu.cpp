@@ -31,7 +31,8 @@ TEST_F(CompiledListingGpu, RegistersAndSharedMemoryEqualCudasForEveryTimedKernel
   for (const compiled_kernels::CompiledUnit& unit : compiled_kernels::units()) {
     // sm_90a's units too: the GPU runs them where it is a 9.0.
     if (unit.arch != arch && unit.arch != arch + "a") continue;
-    for (const compiled::ResourceUsage& usage : compiled::parse_resource_usage(unit.resources)) {
+    for (const compiled::ResourceUsage& usage :
+         compiled::parse_resource_usage(unit.resources, unit.arch)) {
       const std::string name = compiled::timed_kernel_name(compiled::short_name(usage.symbol));
       auto cuda = kernels::gpu_kernel_resources(name);
       if (!cuda) continue;  // a traced twin or a kernel the lessons do not time

@@ -3,6 +3,7 @@
 #include <cxxabi.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
 #include <memory>
@@ -398,7 +399,17 @@ PtxListing parse_ptx(std::string_view text) {
   return listing;
 }
 
-std::vector<ResourceUsage> parse_resource_usage(std::string_view text) {
+std::vector<ResourceUsage> parse_resource_usage(std::string_view text, std::string_view arch) {
+  constexpr int kReservedSharedBytes = 1024;
+  int compute_capability = 0;
+  if (arch.starts_with("sm_")) {
+    std::string_view digits = arch.substr(3);
+    while (!digits.empty() && !std::isdigit(static_cast<unsigned char>(digits.back()))) {
+      digits.remove_suffix(1);  // sm_90a, sm_100f
+    }
+    compute_capability = number(digits).value_or(0);
+  }
+  const bool counts_reserve = compute_capability >= 90;
   std::vector<ResourceUsage> usages;
   ResourceUsage* current = nullptr;
   for_each_line(text, [&](std::string_view raw) {
@@ -424,6 +435,10 @@ std::vector<ResourceUsage> parse_resource_usage(std::string_view text) {
       if (key == "SHARED") current->shared_bytes = value;
       if (key == "LOCAL") current->local_bytes = value;
       if (key == "CONSTANT[0]") current->constant_bytes = value;
+    }
+    if (counts_reserve && current->shared_bytes >= kReservedSharedBytes) {
+      current->shared_bytes -= kReservedSharedBytes;
+      current->reserved_shared_bytes = kReservedSharedBytes;
     }
     current = nullptr;
   });

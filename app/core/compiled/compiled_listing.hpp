@@ -93,12 +93,22 @@ struct ResourceUsage {
   std::string symbol;
   int registers = 0;
   int stack_bytes = 0;
-  int shared_bytes = 0;    // static shared memory per block (dynamic comes at launch)
+  int shared_bytes = 0;  // static shared memory per block (dynamic comes at launch)
+  // The 1 KB a block's shared memory reserves for the system, where cuobjdump counted it in
+  // SHARED (sm_90 and newer; see parse_resource_usage); not part of shared_bytes.
+  int reserved_shared_bytes = 0;
   int local_bytes = 0;     // local memory per thread: spilled registers and local arrays
   int constant_bytes = 0;  // CONSTANT[0]: the kernel's parameters and what the compiler puts there
 };
 
-[[nodiscard]] std::vector<ResourceUsage> parse_resource_usage(std::string_view text);
+// `cuobjdump -res-usage` of one cubin for `arch` ("sm_90", "sm_90a", ...). From sm_90 on, the
+// cubin's shared-memory section of a kernel that uses shared memory begins with the 1 KB the
+// driver reserves per block (.nv.reservedSmem), and cuobjdump's SHARED counts it: a kernel with
+// `__shared__ float s[32]` reads SHARED:1152 there and SHARED:128 for sm_80 and sm_89, while
+// ptxas -v and cudaFuncGetAttributes say 128 bytes on every architecture. shared_bytes is the
+// kernel's own figure; the reserve goes to reserved_shared_bytes.
+[[nodiscard]] std::vector<ResourceUsage> parse_resource_usage(std::string_view text,
+                                                              std::string_view arch);
 
 // What ptxas says of one kernel when asked to be verbose (`-Xptxas -v`, NVRTC's
 // `--ptxas-options=-v`): the figures cuobjdump gives, plus the spills themselves. NVRTC puts

@@ -192,7 +192,8 @@ Resource usage:
   REG:40 STACK:8 SHARED:2048 LOCAL:16 CONSTANT[0]:576 TEXTURE:0 SURFACE:0 SAMPLER:0
  Function _ZN2tl3gpu19matrix_add_x_to_rowINS_8UntracedEEEvPKfS4_PfiiT_:
   REG:12 STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:561 TEXTURE:0 SURFACE:0 SAMPLER:0
-)");
+)",
+                                           "sm_86");
   ASSERT_EQ(usages.size(), 2u);
   EXPECT_EQ(usages[0].symbol, "_ZN2tl3gpu12matmul_tiledILi16ENS_8UntracedEEEvPKfS4_Pfiiii");
   EXPECT_EQ(usages[0].registers, 40);
@@ -202,6 +203,34 @@ Resource usage:
   EXPECT_EQ(usages[0].constant_bytes, 576);
   EXPECT_EQ(usages[1].registers, 12);
   EXPECT_EQ(usages[1].shared_bytes, 0);
+  EXPECT_EQ(usages[0].reserved_shared_bytes, 0) << "sm_86's SHARED is the kernel's own";
+}
+
+// cuobjdump 13.0 on one kernel with `__shared__ float s[32]` and one with only `extern __shared__`,
+// built for sm_90: their shared sections begin with the driver's 1 KB reserve, which ptxas -v
+// and cudaFuncGetAttributes do not count (128 and 0 bytes).
+constexpr std::string_view kSm90Usage = R"(
+ Function _Z1kPf:
+  REG:12 STACK:0 SHARED:1152 LOCAL:0 CONSTANT[0]:536 TEXTURE:0 SURFACE:0 SAMPLER:0
+ Function _Z1dPf:
+  REG:12 STACK:0 SHARED:1024 LOCAL:0 CONSTANT[0]:536 TEXTURE:0 SURFACE:0 SAMPLER:0
+ Function _Z2k2Pf:
+  REG:8 STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:536 TEXTURE:0 SURFACE:0 SAMPLER:0
+)";
+
+TEST(ResourceUsage, FromSm90OnTheReservedKilobyteIsNotTheKernelsSharedMemory) {
+  for (const std::string_view arch : {"sm_90", "sm_90a", "sm_100", "sm_120"}) {
+    const auto usages = parse_resource_usage(kSm90Usage, arch);
+    ASSERT_EQ(usages.size(), 3u) << arch;
+    EXPECT_EQ(usages[0].shared_bytes, 128) << arch;
+    EXPECT_EQ(usages[0].reserved_shared_bytes, 1024) << arch;
+    EXPECT_EQ(usages[1].shared_bytes, 0) << arch << ": dynamic shared memory only";
+    EXPECT_EQ(usages[1].reserved_shared_bytes, 1024) << arch;
+    EXPECT_EQ(usages[2].shared_bytes, 0) << arch;
+    EXPECT_EQ(usages[2].reserved_shared_bytes, 0) << arch << ": no shared memory, no reserve";
+  }
+  EXPECT_EQ(parse_resource_usage(kSm90Usage, "sm_89")[0].shared_bytes, 1152)
+      << "before sm_90 SHARED is taken as it is";
 }
 
 // ptxas -v as NVRTC's program log gives it (CUDA 13.0, a kernel capped at 32 registers by

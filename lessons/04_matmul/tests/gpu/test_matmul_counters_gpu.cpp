@@ -10,6 +10,7 @@
 #include "counters_test_support.hpp"
 #include "gpu_test_environment.hpp"
 #include "lessons/04_matmul/kernels/matmul_kernels.hpp"
+#include "lessons/04_matmul/matmul_runner.hpp"
 
 namespace tl::testing {
 namespace {
@@ -39,6 +40,30 @@ TEST_F(MatmulCountersGpu, AKernelRereadingASmallBufferHitsInL2) {
   EXPECT_GT(counted->l2_hit_rate, 0.8);
   // L2 serves the re-reads: far more bytes than DRAM delivers.
   EXPECT_GT(counted->l2_bytes, 10.0 * counted->dram_bytes_read);
+}
+
+// What `run --lesson matmul --counters` counts: every FP32 rung, one counted kernel each. The
+// pipelined rung tunes its tile shape on its first launch; counted as it was, that first launch was
+// a dozen kernels in one range and the whole lesson's counters were refused.
+TEST_F(MatmulCountersGpu, EveryFp32RungIsCountedAsOneKernel) {
+  std::vector<lessons::MatmulVariant> variants;
+  for (const lessons::MatmulKernel kernel :
+       {lessons::MatmulKernel::kNaive, lessons::MatmulKernel::kTiled,
+        lessons::MatmulKernel::kRegtile2d, lessons::MatmulKernel::kWarptile,
+        lessons::MatmulKernel::kPipelined}) {
+    lessons::MatmulVariant variant;
+    variant.kernel = kernel;
+    variants.push_back(variant);
+  }
+  auto counted = compute::count_matmul(device(), {512, 512, 512}, variants, std::nullopt);
+  SKIP_OR_FAIL_WITHOUT_COUNTERS(counted);
+  ASSERT_EQ(counted->size(), variants.size());
+  for (const compute::MatmulCountedKernel& k : *counted) {
+    std::cout << device().info().name << ": " << k.variant.to_string() << ": DRAM read "
+              << k.counters.dram_bytes_read << " B, L2 hit rate " << k.counters.l2_hit_rate << "\n";
+    // A, B and C are 1 MiB each: every rung reads at least A and B once from L2.
+    EXPECT_GE(k.counters.l2_bytes, 2.0 * 512 * 512 * 4) << k.variant.to_string();
+  }
 }
 
 }  // namespace
