@@ -28,6 +28,7 @@
 #include "lab/exercise_registry.hpp"
 #include "lab/gpu/cuda_libraries.hpp"
 #include "lab/lab_check.hpp"
+#include "lab/lab_inspect.hpp"
 #include "lab/verdict_summary.hpp"
 #include "lab/worker/lab_worker.hpp"
 #include "lab_memory_table.hpp"
@@ -232,8 +233,7 @@ void print_verdict(const lab::Exercise& exercise, const lab::CheckVerdict& verdi
     if (!c.unavailable.empty()) {
       out << "compiled: no word on spills or occupancy: " << c.unavailable << "\n";
     } else if (c.warnings.empty()) {
-      out << "compiled: " << c.registers << " registers a thread, no spills (" << c.arch
-          << ", NVRTC; `threadlab lab inspect` shows more)\n";
+      out << "compiled: " << lab::compiled_summary(c) << " (`threadlab lab inspect` shows more)\n";
     }
     for (const std::string& warning : c.warnings) out << "warning: " << warning << "\n";
   }

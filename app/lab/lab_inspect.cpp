@@ -264,4 +264,23 @@ CompiledFeedback compiled_feedback(const LearnerListing& listing, const LaunchSh
   return feedback;
 }
 
+std::string compiled_summary(const CompiledFeedback& feedback) {
+  if (!feedback.unavailable.empty()) return {};
+  std::string text = std::to_string(feedback.registers) + " registers a thread, ";
+  if (feedback.spill_store_bytes > 0 || feedback.spill_load_bytes > 0) {
+    text += std::to_string(feedback.spill_store_bytes) + " B spilled and " +
+            std::to_string(feedback.spill_load_bytes) + " B reloaded a thread";
+  } else {
+    text += "no spills";
+  }
+  if (feedback.occupancy) {
+    text += " · occupancy " +
+            std::to_string(static_cast<int>(feedback.occupancy->fraction() * 100.0 + 0.5)) +
+            " % at " + std::to_string(feedback.occupancy->block_threads) +
+            " threads a block, set by " + std::string(to_string(feedback.occupancy->limit)) +
+            " (modelled on an " + feedback.occupancy_gpu + ")";
+  }
+  return text + " · " + feedback.arch + ", NVRTC";
+}
+
 }  // namespace tl::lab

@@ -53,13 +53,18 @@ struct LearnerListing {
                                                         std::string_view source,
                                                         const LabOptions& options, int arch);
 
-// What the compiled form says to a learner whose kernel passed (compiled_feedback.hpp), for the
-// kernel launched as `launch`.
 // The launch of the exercise's largest case at its default block: the one a check times, and the
 // one `lab inspect` models occupancy for.
 [[nodiscard]] LaunchShape largest_case_launch(const Exercise& exercise);
 
+// What the compiled form says to a learner whose kernel passed (compiled_feedback.hpp), for the
+// kernel launched as `launch`.
 [[nodiscard]] CompiledFeedback compiled_feedback(const LearnerListing& listing,
                                                  const LaunchShape& launch);
+
+// The feedback's figures in one line, for the CLI's verdict and the Lab's Compiled panel:
+// "32 registers a thread, no spills · occupancy 100 % at 256 threads a block, set by warp slots
+// (modelled on an H100 SXM) · sm_90, NVRTC"; empty where the feedback is unavailable.
+[[nodiscard]] std::string compiled_summary(const CompiledFeedback& feedback);
 
 }  // namespace tl::lab

@@ -6,6 +6,7 @@
 #include "compute/lessons/lesson_registry.hpp"
 #include "core/format.hpp"
 #include "lab/exercise_registry.hpp"
+#include "lab/lab_inspect.hpp"
 
 namespace tl::ui {
 namespace {
@@ -99,6 +100,7 @@ struct LabController::Session {
   std::vector<editor::Diagnostic> diagnostics;
   std::optional<std::size_t> drawn_case;
   LabMemoryState memory;
+  LabCompiledState compiled;
   markdown::Document statement;
   std::string statement_error;
 };
@@ -241,6 +243,7 @@ void LabController::refresh_current() {
   state_.verdict = s->verdict;
   state_.diagnostics = s->diagnostics;
   state_.memory = s->memory;
+  state_.compiled = s->compiled;
   state_.backend = gpu_backend_ ? "GPU" : "emulator";
 }
 
@@ -405,6 +408,9 @@ bool LabController::start(bool run_only) {
   // A passing Check's memory figures for the Memory panel (an emulator recording, on either
   // backend); a Run stays quick.
   options.record_memory = !run_only;
+  // And what NVRTC made of it (registers, spills, occupancy) for the Compiled panel: one more
+  // compile in a worker of its own, after the checks passed.
+  options.inspect_compiled = !run_only;
   auto pending = std::make_shared<PendingCheck>();
   pending->exercise_id = state_.current;
   pending->source = s->source.text();
@@ -470,6 +476,16 @@ void LabController::receive(lab::CheckVerdict verdict, const std::string& exerci
     s.memory.unavailable = "Not recorded: " + verdict.memory->unavailable;
   } else if (!verdict.run_only && verdict.outcome != lab::Outcome::kPassed) {
     s.memory.unavailable = "Recorded once the kernel passes its checks";
+  }
+  s.compiled = {};
+  if (verdict.compiled && verdict.compiled->unavailable.empty()) {
+    s.compiled.summary = lab::compiled_summary(*verdict.compiled);
+    s.compiled.warnings = verdict.compiled->warnings;
+    s.compiled.spill_lines = verdict.compiled->spill_lines;
+  } else if (verdict.compiled) {
+    s.compiled.unavailable = "No word from the compiler: " + verdict.compiled->unavailable;
+  } else if (!verdict.run_only && verdict.outcome != lab::Outcome::kPassed) {
+    s.compiled.unavailable = "Shown once the kernel passes its checks";
   }
   // A Run is not a try at the hidden checks: it neither passes the exercise nor unlocks the
   // solution.

@@ -78,6 +78,16 @@ struct LabMemoryState {
   std::string no_picture;                    // why the selected line has none, if it has none
 };
 
+// The Compiled panel: what NVRTC made of a passing kernel (lab/compiled_feedback.hpp), in words
+// the controller wrote when the verdict arrived: its registers, spills and occupancy, and the
+// warnings (spills with their lines, occupancy held low by registers or shared memory).
+struct LabCompiledState {
+  std::string summary;  // lab::compiled_summary; empty when there is nothing to show
+  std::vector<std::string> warnings;
+  std::string unavailable;  // why there is no word (no NVRTC, not passed yet)
+  std::vector<int> spill_lines;
+};
+
 struct LabState {
   std::vector<LabExerciseEntry> exercises;  // every registered exercise, in lesson order
   std::string lesson_id;                    // the lesson the window shows
@@ -106,6 +116,7 @@ struct LabState {
   std::vector<editor::Diagnostic> diagnostics;  // the verdict's compiler messages about kernel.cu
   LabMappingState mapping;
   LabMemoryState memory;  // the current exercise's
+  LabCompiledState compiled;
 
   // The editor's share of the editor and verdict columns, as the learner set the splitter (0:
   // lab_layout.hpp's default). The verdict column is closed until a check runs or has a verdict.

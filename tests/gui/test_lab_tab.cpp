@@ -22,6 +22,7 @@
 #include "core/color_scheme.hpp"
 #include "headless_ui.hpp"
 #include "lab/exercise_registry.hpp"
+#include "lab/lab_inspect.hpp"
 
 namespace tl::ui {
 namespace {
@@ -574,6 +575,59 @@ TEST_F(LabTabTest, ProgressAndSourcesSurviveARestart) {
   app_->lab().select_exercise("grid-stride");
   EXPECT_EQ(app_->lab().source(), lab::find_exercise("grid-stride")->starter)
       << "an exercise never edited starts from its starter";
+}
+
+// A passing Check asks for what the compiler made of the kernel too; the Compiled panel gives its
+// registers, spills and occupancy in one line and the warnings as the verdict had them. A Run does
+// not compile it again, and a failed check says when it will.
+TEST_F(LabTabTest, APassingCheckShowsWhatTheCompilerMadeWithItsWarnings) {
+  lab::CheckVerdict passed;
+  passed.outcome = lab::Outcome::kPassed;
+  passed.reason = "passed 5 of 5 hidden checks";
+  passed.device = "fake";
+  lab::CompiledFeedback compiled;
+  compiled.arch = "sm_90";
+  compiled.registers = 32;
+  compiled.spill_store_bytes = 440;
+  compiled.spill_load_bytes = 536;
+  compiled.spill_lines = {10, 13};
+  compiled.warnings = {
+      "Registers spill to local memory: ... Lines 10 and 13 of kernel.cu hold "
+      "the spill instructions."};
+  passed.compiled = compiled;
+  fake_->answer = passed;
+  open_lab();
+  LabController& lab = app_->lab();
+  press_ctrl_enter();
+  finish_check();
+  EXPECT_TRUE(fake_->options.inspect_compiled) << "a Check asks what the compiler made";
+  const LabCompiledState& shown = lab.state().compiled;
+  EXPECT_TRUE(shown.unavailable.empty()) << shown.unavailable;
+  EXPECT_EQ(shown.summary, lab::compiled_summary(compiled));
+  EXPECT_NE(shown.summary.find("440 B spilled"), std::string::npos) << shown.summary;
+  EXPECT_EQ(shown.warnings, compiled.warnings);
+  EXPECT_EQ(shown.spill_lines, (std::vector<int>{10, 13}));
+  frames();  // the panel draws them (ImGui stops on an unbalanced push or pop)
+
+  ASSERT_TRUE(lab.run());
+  finish_check();
+  EXPECT_FALSE(fake_->options.inspect_compiled) << "a Run stays quick";
+
+  fake_->answer = failed_verdict();
+  ASSERT_TRUE(lab.check());
+  finish_check();
+  EXPECT_TRUE(lab.state().compiled.summary.empty());
+  EXPECT_EQ(lab.state().compiled.unavailable, "Shown once the kernel passes its checks");
+
+  lab::CheckVerdict no_nvrtc = passed;
+  no_nvrtc.compiled = lab::CompiledFeedback{};
+  no_nvrtc.compiled->unavailable = "NVRTC (libnvrtc.so) is not installed";
+  fake_->answer = no_nvrtc;
+  ASSERT_TRUE(lab.check());
+  finish_check();
+  EXPECT_EQ(lab.state().compiled.unavailable,
+            "No word from the compiler: NVRTC (libnvrtc.so) is not installed");
+  frames();
 }
 
 // A passing Check asks for the memory recording; the Memory panel lists each access line with

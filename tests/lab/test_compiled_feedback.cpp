@@ -109,6 +109,24 @@ ptxas info    : Used 128 registers, used 0 barriers
   EXPECT_FALSE(compiled_feedback(listing_of(log, "", "k\n"), block_of(64)).warnings.empty());
 }
 
+TEST(CompiledFeedback, TheSummaryGivesRegistersSpillsAndOccupancyInOneLine) {
+  const std::string quiet_log = R"(ptxas info    : Compiling entry function '_Z1kPf' for 'sm_90'
+ptxas info    : Function properties for _Z1kPf
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 12 registers, used 0 barriers
+)";
+  EXPECT_EQ(compiled_summary(compiled_feedback(listing_of(quiet_log, "", "k\n"), block_of(256))),
+            "12 registers a thread, no spills · occupancy 100 % at 256 threads a block, set by "
+            "warp slots (modelled on an H100 SXM) · sm_90, NVRTC");
+  const std::string spilling = compiled_summary(
+      compiled_feedback(listing_of(kSpillingLog, kSpillingSass, "k\n"), block_of(256)));
+  EXPECT_EQ(spilling.substr(0, spilling.find(" · ")),
+            "32 registers a thread, 440 B spilled and 536 B reloaded a thread");
+  CompiledFeedback unavailable;
+  unavailable.unavailable = "NVRTC is not installed";
+  EXPECT_EQ(compiled_summary(unavailable), "") << "nothing to sum up";
+}
+
 TEST(CompiledFeedback, ArchitecturesAreReadAsTheCliWritesThem) {
   EXPECT_EQ(*parse_arch("sm_90"), 90);
   EXPECT_EQ(*parse_arch("80"), 80);

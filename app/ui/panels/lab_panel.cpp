@@ -299,6 +299,27 @@ ImVec4 outcome_color(lab::Outcome outcome) {
   }
 }
 
+// The Compiled panel: what NVRTC made of a passing kernel, worded by the controller: registers,
+// spills and occupancy in one line, then the warnings (spills and the lines holding them, a
+// __launch_bounds__ that capped the registers, occupancy held low by registers or shared memory).
+void draw_compiled_feedback(const LabCompiledState& compiled) {
+  if (compiled.summary.empty() && compiled.unavailable.empty()) return;
+  ImGui::Spacing();
+  if (!ImGui::CollapsingHeader("Compiled", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!compiled.unavailable.empty()) {
+    wrapped(palette().muted, compiled.unavailable);
+    return;
+  }
+  wrapped(compiled.warnings.empty() ? palette().muted : palette().warning, compiled.summary);
+  if (ImGui::IsItemHovered()) {
+    wrapped_tooltip(
+        "Your kernel compiled once more by NVRTC, in the Lab's sandboxed worker (no GPU needed): "
+        "ptxas's registers and spills, and the occupancy they allow at this exercise's block. "
+        "`threadlab lab inspect FILE --exercise ID --sass` prints the SASS under each line.");
+  }
+  for (const std::string& warning : compiled.warnings) wrapped(palette().warning, warning);
+}
+
 // The Memory panel: the access budget of each input array, then each access line of a passing
 // kernel with its badge (the controller worked them out from the verdict's recording; the line's
 // note on hover); a click on a line draws one warp's request of it, as the lesson workspace's
@@ -440,6 +461,7 @@ void draw_verdict(AppController& controller, const Fonts& fonts) {
     }
   }
   draw_memory(lab, state.memory, fonts);
+  draw_compiled_feedback(state.compiled);
   if (!verdict.printed.empty()) {
     ImGui::Spacing();
     if (ImGui::CollapsingHeader("Printed by the kernel", ImGuiTreeNodeFlags_DefaultOpen)) {
