@@ -4,10 +4,15 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "cli_process.hpp"
+#include "core/occupancy.hpp"
+#include "core/reference_gpus.hpp"
 
 namespace tl::cli_test {
 namespace {
@@ -113,6 +118,103 @@ TEST(CliInspect, RefusalsSayWhatToGive) {
   const ProcessResult arch = run_threadlab({"inspect", "--lesson", "2d-blocks", "--arch", "sm_10"});
   EXPECT_TRUE(arch.exited && arch.exit_code == 2) << arch.describe();
   EXPECT_THAT(arch.err, HasSubstr("was built for")) << arch.describe();
+}
+
+// Lesson 4's table of what the compiler made of the ladder (the rows under its `compiled-ladder`
+// marker) is this build's listings: each rung's registers, static shared memory, FFMA and LDS
+// counts, and the occupancy the Occupancy tab's model gives them on an H100 SXM. A compiler that
+// moves them fails here, and the lesson's text is brought up to date with the new figures.
+int figure(std::string text) {
+  std::erase_if(text, [](char c) { return c == ',' || c == ' ' || c == 'B' || c == '%'; });
+  return std::stoi(text);
+}
+
+std::vector<std::string> cells(const std::string& row) {
+  std::vector<std::string> out;
+  std::stringstream in(row.substr(1));
+  std::string cell;
+  while (std::getline(in, cell, '|')) {
+    const auto first = cell.find_first_not_of(' ');
+    const auto last = cell.find_last_not_of(' ');
+    out.push_back(first == std::string::npos ? "" : cell.substr(first, last - first + 1));
+  }
+  return out;
+}
+
+TEST(CliInspect, TheMatmulLessonsCompiledLadderTableIsThisBuildsListings) {
+  std::ifstream lesson(std::string(THREADLAB_SOURCE_DIR) + "/lessons/04_matmul/lesson.md");
+  std::stringstream text;
+  text << lesson.rdbuf();
+  std::vector<std::string> rows;
+  bool in_table = false;
+  for (const std::string& line : split_lines(text.str())) {
+    if (line.find("<!-- compiled-ladder") != std::string::npos) {
+      in_table = true;
+      continue;
+    }
+    if (!in_table) continue;
+    if (line.empty()) break;
+    if (line.starts_with("| rung") || line.starts_with("| ---")) continue;
+    rows.push_back(line);
+  }
+  ASSERT_EQ(rows.size(), 5u) << "the table under the compiled-ladder marker";
+
+  const ProcessResult table = run_threadlab(
+      {"inspect", "--lesson", "matmul", "--arch", "sm_90", "--resources", "--format", "json"});
+  REQUIRE_LISTINGS(table);
+  if (table.exited && table.exit_code == 2 &&
+      table.err.find("was built for") != std::string::npos) {
+    GTEST_SKIP() << "this build has no sm_90 listings: " << table.err;
+  }
+  ASSERT_TRUE(table.exited && table.exit_code == 0) << table.describe();
+  const auto kernels = nlohmann::json::parse(table.out, nullptr, false);
+  ASSERT_TRUE(kernels.is_array()) << table.describe();
+  const ReferenceGpu h100 = *find_reference_gpu("H100 SXM");
+
+  const std::map<std::string, std::string> kernel_of_rung = {
+      {"tiled, TILE = 16", "tl::gpu::matmul_tiled<16, tl::Untraced>"},
+      {"regtile-1d", "tl::gpu::matmul_regtile_1d<tl::Untraced>"},
+      {"regtile-2d", "tl::gpu::matmul_regtile_2d<tl::Untraced>"},
+      {"vectorized", "tl::gpu::matmul_vectorized<tl::Untraced>"},
+      {"warptile", "tl::gpu::matmul_warptile<"}};
+  for (const std::string& row : rows) {
+    const std::vector<std::string> c = cells(row);
+    ASSERT_GE(c.size(), 7u) << row;
+    ASSERT_TRUE(kernel_of_rung.contains(c[0])) << row;
+    const std::string& wanted = kernel_of_rung.at(c[0]);
+    const nlohmann::json* kernel = nullptr;
+    for (const auto& k : kernels) {
+      const std::string name = k["kernel"].get<std::string>();
+      if (name.starts_with(wanted) && name.find("Untraced") != std::string::npos) kernel = &k;
+    }
+    ASSERT_NE(kernel, nullptr) << "no kernel " << wanted << " in the listings";
+    const int registers = (*kernel)["registers"].get<int>();
+    const int shared = (*kernel)["shared_bytes"].get<int>();
+    EXPECT_EQ(figure(c[1]), registers) << row;
+    EXPECT_EQ(figure(c[2]), shared) << row;
+
+    KernelResources resources;
+    resources.registers_per_thread = static_cast<std::uint32_t>(registers);
+    resources.static_shared_bytes = static_cast<std::uint64_t>(shared);
+    const Occupancy occupancy = compute_occupancy(reference_device_info(h100), resources,
+                                                  static_cast<std::uint32_t>(figure(c[3])));
+    EXPECT_EQ(figure(c[4].substr(0, c[4].find('('))),
+              static_cast<int>(occupancy.fraction() * 100.0 + 0.5))
+        << row;
+
+    const std::size_t slash = c[5].find('/');
+    ASSERT_NE(slash, std::string::npos) << row;
+    EXPECT_EQ(figure(c[5].substr(slash + 1)), (*kernel)["shared_load"].get<int>()) << row;
+    const ProcessResult sass =
+        run_threadlab({"inspect", "--lesson", "matmul", "--arch", "sm_90", "--kernel",
+                       (*kernel)["kernel"].get<std::string>(), "--sass"});
+    ASSERT_TRUE(sass.exited && sass.exit_code == 0) << sass.describe();
+    int ffma = 0;
+    for (const std::string& line : split_lines(sass.out)) {
+      if (line.find(" FFMA ") != std::string::npos) ++ffma;
+    }
+    EXPECT_EQ(figure(c[5].substr(0, slash)), ffma) << row;
+  }
 }
 
 }  // namespace
