@@ -73,7 +73,8 @@ void CompiledViewController::shown(std::string_view lesson_id, std::string_view 
   for (const compiled_kernels::CompiledUnit* unit :
        compiled_kernels::units_of_lesson(lesson_folder)) {
     const std::size_t index = units_.size();
-    units_.push_back({std::string(unit->arch), compiled::parse_sass(unit->sass)});
+    units_.push_back({std::string(unit->arch), compiled::parse_sass(unit->sass),
+                      compiled::parse_ptx(unit->ptx)});
     for (const compiled::ResourceUsage& r :
          compiled::parse_resource_usage(unit->resources, unit->arch)) {
       CompiledKernelEntry entry;
@@ -119,6 +120,8 @@ void CompiledViewController::lay_out_kernel() {
   state_.spills = k.summary.spill_stores() + k.summary.spill_loads() > 0;
   state_.source.clear();
   state_.sass.clear();
+  state_.ptx.clear();
+  state_.ptx_unavailable.clear();
   state_.source_path.clear();
   state_.selected_line = 0;
   state_.selected_instruction.reset();
@@ -162,6 +165,23 @@ void CompiledViewController::lay_out_kernel() {
     }
     state_.sass.push_back(std::move(row));
   }
+  if (const compiled::PtxFunction* p = units_[k.unit].ptx.find(k.symbol)) {
+    const compiled::PtxListing& ptx = units_[k.unit].ptx;
+    for (const compiled::PtxLine& l : p->lines) {
+      CompiledPtxRow row;
+      row.text = l.text;
+      // The PTX numbers its files apart from the SASS: the shown file is matched by its path.
+      if (l.file >= 0 && !state_.source_path.empty() &&
+          ptx.files[static_cast<std::size_t>(l.file)].ends_with(state_.source_path)) {
+        row.line = l.line;
+      }
+      state_.ptx.push_back(std::move(row));
+    }
+  } else {
+    state_.ptx_unavailable = "No PTX of " + k.arch +
+                             " in this build: it keeps the PTX of the last architecture it "
+                             "compiles for only (the SASS of every one).";
+  }
   if (const auto text = lesson_texts::find_text(state_.source_path)) {
     std::string_view rest = *text;
     int line = 1;
@@ -188,6 +208,23 @@ void CompiledViewController::light_rows() {
   for (CompiledSassRow& row : state_.sass) {
     row.lit = state_.selected_line > 0 && row.line == state_.selected_line;
   }
+  state_.first_lit_ptx.reset();
+  for (std::size_t i = 0; i < state_.ptx.size(); ++i) {
+    CompiledPtxRow& row = state_.ptx[i];
+    row.lit = state_.selected_line > 0 && row.line == state_.selected_line;
+    if (row.lit && !state_.first_lit_ptx) state_.first_lit_ptx = i;
+  }
+}
+
+void CompiledViewController::show_listing(CompiledListingShown listing) {
+  if (state_.listing == listing) return;
+  state_.listing = listing;
+  ++state_.selections;  // scroll the new pane to the selected line
+}
+
+void CompiledViewController::select_ptx_row(std::size_t row) {
+  if (row >= state_.ptx.size() || state_.ptx[row].line <= 0) return;
+  select_line(state_.ptx[row].line);
 }
 
 void CompiledViewController::select_line(int line) {

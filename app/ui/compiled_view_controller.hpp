@@ -46,6 +46,17 @@ struct CompiledSassRow {
   std::string_view gloss;
 };
 
+// A line of the kernel's PTX (the virtual ISA nvcc hands to ptxas), with the source line of the
+// last `.loc` above it.
+struct CompiledPtxRow {
+  std::string text;
+  int line = 0;      // in the source shown, 0 when from another file or before any .loc
+  bool lit = false;  // made from the selected source line
+};
+
+// Which listing sits beside the source.
+enum class CompiledListingShown { kSass, kPtx };
+
 struct CompiledViewState {
   std::string lesson_id;
   std::string unavailable;  // why there is nothing to show (no listings, no GPU kernels)
@@ -58,7 +69,11 @@ struct CompiledViewState {
   std::string source_path;  // the file most of its instructions come from
   std::vector<CompiledSourceRow> source;
   std::vector<CompiledSassRow> sass;
-  int selected_line = 0;                            // 0: none
+  CompiledListingShown listing = CompiledListingShown::kSass;
+  std::vector<CompiledPtxRow> ptx;
+  std::string ptx_unavailable;  // why the kernel has no PTX here (the build keeps one arch's)
+  std::optional<std::size_t> first_lit_ptx;  // the selected line's first PTX row, to scroll to
+  int selected_line = 0;                     // 0: none
   std::optional<std::size_t> selected_instruction;  // index into `sass`
   std::uint64_t selections = 0;  // counts selections, so the panel scrolls once to a new one
 };
@@ -77,11 +92,16 @@ class CompiledViewController {
   void select_line(int line);
   // An instruction (index into state().sass): it and its source line are selected.
   void select_instruction(std::size_t row);
+  // SASS or PTX beside the source; the selected line stays lit in either.
+  void show_listing(CompiledListingShown listing);
+  // A PTX line (index into state().ptx): its source line is selected.
+  void select_ptx_row(std::size_t row);
 
  private:
   struct Unit {
     std::string arch;
     compiled::SassListing sass;
+    compiled::PtxListing ptx;  // empty where the build kept no PTX of this architecture
   };
   void lay_out_kernel();
   void light_rows();

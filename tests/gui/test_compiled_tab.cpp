@@ -98,6 +98,37 @@ TEST_P(CompiledTabTest, ASourceLineLightsItsInstructionsAndBack) {
   EXPECT_FALSE(view().sass[*a_load].lit);
   frames();
 
+  // The PTX beside the source instead: the add's line lights its PTX too (two ld.global, one
+  // st.global), and a PTX line picks its source line.
+  app_->compiled_view().show_listing(CompiledListingShown::kPtx);
+  app_->compiled_view().select_line(add_line);
+  if (view().ptx.empty()) {
+    ADD_FAILURE() << "lesson 3's unit has PTX for " << view().kernels[view().kernel].arch << ": "
+                  << view().ptx_unavailable;
+  } else {
+    int ptx_loads = 0;
+    int ptx_stores = 0;
+    for (const CompiledPtxRow& row : view().ptx) {
+      if (!row.lit) continue;
+      ptx_loads += row.text.find("ld.global") != std::string::npos;
+      ptx_stores += row.text.find("st.global") != std::string::npos;
+    }
+    EXPECT_EQ(ptx_loads, 2);
+    EXPECT_EQ(ptx_stores, 1);
+    ASSERT_TRUE(view().first_lit_ptx.has_value());
+    frames();
+    std::optional<std::size_t> other_ptx;
+    for (std::size_t i = 0; i < view().ptx.size(); ++i) {
+      if (view().ptx[i].line > 0 && view().ptx[i].line != add_line) other_ptx = i;
+    }
+    ASSERT_TRUE(other_ptx.has_value());
+    app_->compiled_view().select_ptx_row(*other_ptx);
+    EXPECT_EQ(view().selected_line, view().ptx[*other_ptx].line);
+    EXPECT_TRUE(view().ptx[*other_ptx].lit);
+  }
+  app_->compiled_view().show_listing(CompiledListingShown::kSass);
+  frames();
+
   // Another lesson: its own kernels.
   app_->apply_lesson_action("threadlab:set?lesson=matmul&view=compiled");
   frames();

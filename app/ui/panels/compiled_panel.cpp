@@ -1,9 +1,10 @@
 // The lesson workspace's Compiled tab: what nvcc made of the lesson's kernels (the controller,
 // compiled_view_controller.hpp, holds it all): a kernel picker, its resources and instructions by
-// kind with a step to the Occupancy tab, and its source beside its SASS. A click on a source line
-// lights the instructions made from it; a click on an instruction picks its line; hovering an
-// instruction gives its gloss. Memory instructions are coloured by space, local ones (spills) as
-// warnings. Long listings are drawn through ImGui's clipper: only the visible rows cost a frame.
+// kind with a step to the Occupancy tab, and its source beside its SASS or its PTX. A click on a
+// source line lights the instructions made from it; a click on an instruction picks its line;
+// hovering an instruction gives its gloss. Memory instructions are coloured by space, local ones
+// (spills) as warnings. Long listings are drawn through ImGui's clipper: only the visible rows cost
+// a frame.
 
 #include <imgui.h>
 
@@ -108,6 +109,34 @@ void draw_sass(CompiledViewController& view, const CompiledViewState& s, bool sc
   }
 }
 
+void draw_ptx(CompiledViewController& view, const CompiledViewState& s, bool scroll) {
+  if (s.ptx.empty()) {
+    ImGui::TextDisabled("%s", s.ptx_unavailable.c_str());
+    return;
+  }
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(s.ptx.size()));
+  if (scroll && s.first_lit_ptx) {
+    const int at = static_cast<int>(*s.first_lit_ptx);
+    clipper.ForceDisplayRangeByIndices(at, at + 1);
+  }
+  while (clipper.Step()) {
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const CompiledPtxRow& row = s.ptx[static_cast<std::size_t>(i)];
+      ImGui::PushID(i);
+      if (ImGui::Selectable(
+              "##ptx", row.lit,
+              ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap)) {
+        view.select_ptx_row(static_cast<std::size_t>(i));
+      }
+      if (scroll && s.first_lit_ptx == static_cast<std::size_t>(i)) ImGui::SetScrollHereY(0.3f);
+      ImGui::SameLine();
+      ImGui::TextUnformatted(row.text.c_str());
+      ImGui::PopID();
+    }
+  }
+}
+
 }  // namespace
 
 void draw_compiled_panel(AppController& controller, const Fonts& fonts) {
@@ -146,6 +175,23 @@ void draw_compiled_panel(AppController& controller, const Fonts& fonts) {
         "How many blocks of the timed kernel fit on one SM with these registers and this "
         "shared memory, and which of them sets the limit");
   }
+  ImGui::SameLine();
+  if (ImGui::RadioButton("SASS", s.listing == CompiledListingShown::kSass)) {
+    view.show_listing(CompiledListingShown::kSass);
+  }
+  if (ImGui::IsItemHovered()) {
+    wrapped_tooltip("The machine code the GPU runs, as the toolkit's disassembler reads it");
+  }
+  ImGui::SameLine();
+  if (ImGui::RadioButton("PTX", s.listing == CompiledListingShown::kPtx)) {
+    view.show_listing(CompiledListingShown::kPtx);
+  }
+  if (ImGui::IsItemHovered()) {
+    wrapped_tooltip(
+        "The virtual instruction set nvcc hands to ptxas, which allocates registers and "
+        "schedules it into SASS: PTX has unlimited virtual registers, so spills and the real "
+        "register count appear only in the SASS");
+  }
   ImGui::PushStyleColor(ImGuiCol_Text, s.spills ? palette().warning : palette().muted);
   ImGui::TextWrapped("%s", s.summary.c_str());
   ImGui::PopStyleColor();
@@ -167,7 +213,11 @@ void draw_compiled_panel(AppController& controller, const Fonts& fonts) {
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("compiled_sass", {0, 0}, true, ImGuiWindowFlags_HorizontalScrollbar);
-  draw_sass(view, s, scroll);
+  if (s.listing == CompiledListingShown::kPtx) {
+    draw_ptx(view, s, scroll);
+  } else {
+    draw_sass(view, s, scroll);
+  }
   ImGui::EndChild();
   ImGui::PopFont();
 }
