@@ -101,6 +101,25 @@ void CompiledViewController::shown(std::string_view lesson_id, std::string_view 
                      if (a.traced != b.traced) return !a.traced;
                      return a.name < b.name;
                    });
+  for (std::size_t i = 0; i < state_.kernels.size(); ++i) {
+    const CompiledKernelEntry& k = state_.kernels[i];
+    if (k.traced) continue;
+    CompiledComparisonRow row;
+    row.kernel = i;
+    row.name = k.timed_name.empty() ? k.name : k.timed_name;
+    row.registers = k.resources.registers;
+    row.shared_bytes = k.resources.shared_bytes;
+    row.spills = k.summary.spill_stores() + k.summary.spill_loads();
+    row.instructions = k.summary.instructions;
+    row.global_loads = k.summary.count(InstructionKind::kGlobalLoad);
+    row.shared_loads = k.summary.count(InstructionKind::kSharedLoad);
+    row.multiply_adds = k.summary.multiply_adds;
+    if (row.shared_loads > 0) {
+      row.multiply_adds_per_shared_load =
+          static_cast<double>(row.multiply_adds) / static_cast<double>(row.shared_loads);
+    }
+    state_.side_by_side.push_back(std::move(row));
+  }
   std::size_t first = 0;
   for (std::size_t i = 0; i < state_.kernels.size(); ++i) {
     if (!current_kernel_.empty() && state_.kernels[i].timed_name == current_kernel_) first = i;

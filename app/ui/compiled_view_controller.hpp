@@ -54,8 +54,25 @@ struct CompiledPtxRow {
   bool lit = false;  // made from the selected source line
 };
 
-// Which listing sits beside the source.
-enum class CompiledListingShown { kSass, kPtx };
+// Which listing sits beside the source; or, instead of both, the lesson's timed kernels side by
+// side.
+enum class CompiledListingShown { kSass, kPtx, kSideBySide };
+
+// One timed kernel of the lesson in the side-by-side table: the figures that set a matrix product
+// rung's pace (registers against the work each shared-memory load feeds).
+struct CompiledComparisonRow {
+  std::size_t kernel = 0;  // index into CompiledViewState::kernels
+  std::string name;        // as the occupancy view names it: "matmul_tiled<16>"
+  int registers = 0;
+  int shared_bytes = 0;
+  std::size_t spills = 0;  // local stores and loads
+  std::size_t instructions = 0;
+  std::size_t global_loads = 0;
+  std::size_t shared_loads = 0;
+  std::size_t multiply_adds = 0;
+  // multiply_adds / shared_loads; 0 when the kernel reads no shared memory
+  double multiply_adds_per_shared_load = 0;
+};
 
 struct CompiledViewState {
   std::string lesson_id;
@@ -73,7 +90,8 @@ struct CompiledViewState {
   std::vector<CompiledPtxRow> ptx;
   std::string ptx_unavailable;  // why the kernel has no PTX here (the build keeps one arch's)
   std::optional<std::size_t> first_lit_ptx;  // the selected line's first PTX row, to scroll to
-  int selected_line = 0;                     // 0: none
+  std::vector<CompiledComparisonRow> side_by_side;  // every timed kernel, in the kernels' order
+  int selected_line = 0;                            // 0: none
   std::optional<std::size_t> selected_instruction;  // index into `sass`
   std::uint64_t selections = 0;  // counts selections, so the panel scrolls once to a new one
 };

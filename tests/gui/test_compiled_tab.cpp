@@ -141,6 +141,32 @@ TEST_P(CompiledTabTest, ASourceLineLightsItsInstructionsAndBack) {
   EXPECT_TRUE(tiled);
   EXPECT_EQ(view().kernels[view().kernel].name, "tl::gpu::matmul_tiled<16, tl::Untraced>")
       << "the kernel the lesson's settings time (tiled, TILE 16) is the one shown";
+
+  // The ladder side by side: every timed kernel, none of the traced twins; the tiled kernel's
+  // multiply-adds and shared loads as its SASS has them, and the 2D register tile feeding more
+  // multiply-adds from each shared load with more registers.
+  app_->compiled_view().show_listing(CompiledListingShown::kSideBySide);
+  frames();
+  const CompiledComparisonRow* tiled16 = nullptr;
+  const CompiledComparisonRow* regtile2d = nullptr;
+  for (const CompiledComparisonRow& row : view().side_by_side) {
+    EXPECT_FALSE(view().kernels[row.kernel].traced) << row.name;
+    if (row.name == "matmul_tiled<16>") tiled16 = &row;
+    if (row.name == "matmul_regtile_2d") regtile2d = &row;
+  }
+  ASSERT_NE(tiled16, nullptr);
+  ASSERT_NE(regtile2d, nullptr);
+  const CompiledKernelEntry& tiled_entry = view().kernels[tiled16->kernel];
+  EXPECT_EQ(tiled16->multiply_adds, tiled_entry.summary.multiply_adds);
+  EXPECT_EQ(tiled16->shared_loads,
+            tiled_entry.summary.count(compiled::InstructionKind::kSharedLoad));
+  EXPECT_GT(tiled16->multiply_adds, 0u);
+  EXPECT_GT(regtile2d->registers, tiled16->registers);
+  EXPECT_GT(regtile2d->multiply_adds_per_shared_load, 2 * tiled16->multiply_adds_per_shared_load);
+  app_->compiled_view().select_kernel(regtile2d->kernel);
+  app_->compiled_view().show_listing(CompiledListingShown::kSass);
+  EXPECT_EQ(view().kernels[view().kernel].timed_name, "matmul_regtile_2d");
+  frames();
 }
 
 INSTANTIATE_TEST_SUITE_P(UsualSizes, CompiledTabTest,

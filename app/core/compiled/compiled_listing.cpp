@@ -505,6 +505,10 @@ SassSummary summarize(const SassFunction& function) {
     if (i.predicate == "@!PT") continue;
     ++summary.instructions;
     ++summary.counts[static_cast<int>(i.kind)];
+    const std::string_view op = i.opcode;
+    if (op.starts_with("FFMA") || op.starts_with("DFMA") || op.starts_with("HFMA2")) {
+      ++summary.multiply_adds;
+    }
   }
   return summary;
 }

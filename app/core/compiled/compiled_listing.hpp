@@ -133,6 +133,9 @@ struct PtxasReport {
 struct SassSummary {
   std::size_t instructions = 0;
   std::size_t counts[static_cast<int>(InstructionKind::kBranch) + 1] = {};
+  // Fused multiply-adds on the FMA units (FFMA, DFMA, HFMA2 and their forms): the arithmetic a
+  // matrix product's inner loop is made of, counted apart from the kinds above.
+  std::size_t multiply_adds = 0;
   [[nodiscard]] std::size_t count(InstructionKind kind) const {
     return counts[static_cast<int>(kind)];
   }

@@ -137,6 +137,58 @@ void draw_ptx(CompiledViewController& view, const CompiledViewState& s, bool scr
   }
 }
 
+// The lesson's timed kernels side by side: what each rung of a ladder spends (registers, shared
+// memory) against the work each shared-memory load feeds. A click opens that kernel's SASS.
+void draw_side_by_side(CompiledViewController& view, const CompiledViewState& s) {
+  constexpr ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                    ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
+                                    ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("compiled_side_by_side", 9, flags)) return;
+  ImGui::TableSetupScrollFreeze(1, 1);
+  for (const char* heading : {"kernel", "registers", "shared B", "spills", "instructions", "LDG",
+                              "LDS", "FMA", "FMA / LDS"}) {
+    ImGui::TableSetupColumn(heading);
+  }
+  ImGui::TableHeadersRow();
+  for (std::size_t i = 0; i < s.side_by_side.size(); ++i) {
+    const CompiledComparisonRow& row = s.side_by_side[i];
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::PushID(static_cast<int>(i));
+    if (ImGui::Selectable(row.name.c_str(), row.kernel == s.kernel,
+                          ImGuiSelectableFlags_SpanAllColumns)) {
+      view.select_kernel(row.kernel);
+      view.show_listing(CompiledListingShown::kSass);
+    }
+    ImGui::PopID();
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", row.registers);
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", row.shared_bytes);
+    ImGui::TableNextColumn();
+    if (row.spills > 0) {
+      ImGui::TextColored(palette().error, "%zu", row.spills);
+    } else {
+      ImGui::TextUnformatted("0");
+    }
+    ImGui::TableNextColumn();
+    ImGui::Text("%zu", row.instructions);
+    ImGui::TableNextColumn();
+    ImGui::Text("%zu", row.global_loads);
+    ImGui::TableNextColumn();
+    ImGui::Text("%zu", row.shared_loads);
+    ImGui::TableNextColumn();
+    ImGui::Text("%zu", row.multiply_adds);
+    ImGui::TableNextColumn();
+    if (row.shared_loads > 0) {
+      ImGui::Text("%.1f", row.multiply_adds_per_shared_load);
+    } else {
+      ImGui::TextDisabled("-");
+    }
+  }
+  ImGui::EndTable();
+}
+
 }  // namespace
 
 void draw_compiled_panel(AppController& controller, const Fonts& fonts) {
@@ -192,6 +244,17 @@ void draw_compiled_panel(AppController& controller, const Fonts& fonts) {
         "schedules it into SASS: PTX has unlimited virtual registers, so spills and the real "
         "register count appear only in the SASS");
   }
+  ImGui::SameLine();
+  if (ImGui::RadioButton("Side by side", s.listing == CompiledListingShown::kSideBySide)) {
+    view.show_listing(CompiledListingShown::kSideBySide);
+  }
+  if (ImGui::IsItemHovered()) {
+    wrapped_tooltip(
+        "Every timed kernel of the lesson in one table: registers and shared memory a block "
+        "against the instructions in the SASS. FMA / LDS is how many multiply-adds each "
+        "shared-memory load instruction feeds: the register-tiled rungs raise it at the cost of "
+        "registers, and so of occupancy. Click a kernel for its SASS.");
+  }
   ImGui::PushStyleColor(ImGuiCol_Text, s.spills ? palette().warning : palette().muted);
   ImGui::TextWrapped("%s", s.summary.c_str());
   ImGui::PopStyleColor();
@@ -200,6 +263,10 @@ void draw_compiled_panel(AppController& controller, const Fonts& fonts) {
                       static_cast<int>(s.selections);
   ImGui::GetStateStorage()->SetInt(ImGui::GetID("compiled_selections"),
                                    static_cast<int>(s.selections));
+  if (s.listing == CompiledListingShown::kSideBySide) {
+    draw_side_by_side(view, s);
+    return;
+  }
   const float width = ImGui::GetContentRegionAvail().x;
   const float source_width = std::floor(width * 0.45f);
   ImGui::PushFont(fonts.mono);

@@ -95,6 +95,25 @@ TEST(SassListing, SummaryCountsKindsSpillsAndSkipsPadding) {
   EXPECT_EQ(summary.spill_loads(), 1u);
 }
 
+TEST(SassListing, SummaryCountsTheFusedMultiplyAddsApart) {
+  const SassSummary summary = summarize(parse_sass(R"(
+	.section	.text._Z1kPf,"ax",@progbits
+_Z1kPf:
+.text._Z1kPf:
+        /*0000*/                   FFMA R8, R22, R8, R23 ;
+        /*0010*/                   FFMA.FTZ R9, R2, R3, R9 ;
+        /*0020*/                   HFMA2.MMA R4, -RZ, RZ, 0, 0 ;
+        /*0030*/                   DFMA R10, R2, R4, R10 ;
+        /*0040*/                   FADD R9, R8, R7 ;
+        /*0050*/                   FMUL R9, R8, R7 ;
+        /*0060*/              @!PT FFMA RZ, RZ, RZ, RZ ;
+        /*0070*/                   EXIT ;
+)")
+                                            .functions[0]);
+  EXPECT_EQ(summary.multiply_adds, 4u) << "FFMA, FFMA.FTZ, HFMA2, DFMA; not FADD, FMUL or padding";
+  EXPECT_EQ(summary.instructions, 7u);
+}
+
 TEST(SassListing, OpcodesAreSortedByWhatTheyDo) {
   EXPECT_EQ(classify_sass("LDG.E.128.CONSTANT"), InstructionKind::kGlobalLoad);
   EXPECT_EQ(classify_sass("LDS.U.128"), InstructionKind::kSharedLoad);
