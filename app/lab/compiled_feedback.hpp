@@ -2,6 +2,7 @@
 // What a passing kernel's compiled form says to the learner (lab_inspect.hpp makes it): a word on
 // spilled registers and on occupancy held low by the kernel's own resources.
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,6 +10,8 @@
 #include "core/occupancy.hpp"
 
 namespace tl::lab {
+
+struct LearnerListing;  // lab_inspect.hpp
 
 // What the compiled form says to a learner whose kernel passed: spills (with the lines they come
 // from, where the SASS has line information, and the __launch_bounds__ that caps the registers,
@@ -26,6 +29,9 @@ struct CompiledFeedback {
   // Sentences for the learner, most important first; empty: nothing to warn about.
   std::vector<std::string> warnings;
   std::string unavailable;  // why there is no feedback at all (no NVRTC); then the rest is empty
+  // What the feedback was read from (source, PTX, SASS), for the Lab's listing beside the source;
+  // null where compiled_feedback() was given no listing to keep.
+  std::shared_ptr<const LearnerListing> listing;
 };
 
 // Occupancy below this share of an SM's warp slots, set by registers or shared memory, is worth a

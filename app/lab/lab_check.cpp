@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <sstream>
 #include <thread>
 
@@ -244,7 +245,9 @@ CompiledFeedback compiled_feedback_of(const Exercise& exercise, std::string_view
     feedback.unavailable = listing.error().message;
     return feedback;
   }
-  return compiled_feedback(*listing, launch);
+  CompiledFeedback feedback = compiled_feedback(*listing, launch);
+  feedback.listing = std::make_shared<const LearnerListing>(std::move(*listing));
+  return feedback;
 }
 
 // Records a passing kernel's accesses on `check` in an emulator worker of its own (the check's

@@ -6,6 +6,7 @@
 
 #include "compiled_kernels.hpp"
 #include "core/format.hpp"
+#include "lab/lab_inspect.hpp"
 #include "lesson_texts.hpp"
 
 namespace tl::ui {
@@ -63,6 +64,7 @@ void CompiledViewController::shown(std::string_view lesson_id, std::string_view 
     return;
   }
   current_kernel_ = std::string(current_kernel);
+  learner_.reset();
   state_ = CompiledViewState{};
   state_.lesson_id = std::string(lesson_id);
   units_.clear();
@@ -141,30 +143,44 @@ void CompiledViewController::lay_out_kernel() {
   state_.sass.clear();
   state_.ptx.clear();
   state_.ptx_unavailable.clear();
+  state_.sass_unavailable.clear();
   state_.source_path.clear();
   state_.selected_line = 0;
   state_.selected_instruction.reset();
+  // A file of the listings is the source shown: the learner's own (NVRTC names it kernel.cu, and
+  // `lab inspect` may have renamed it), or, for a lesson, the one chosen below.
+  const auto is_learners = [&](std::string_view path) {
+    return learner_ != nullptr && (path == "kernel.cu" || path == learner_->source_name);
+  };
   const compiled::SassListing& listing = units_[k.unit].sass;
   const compiled::SassFunction* f = listing.find(k.symbol);
-  if (f == nullptr) return;
-  // The source shown: the file most instructions come from, the trace helper's only if alone.
-  std::map<int, std::size_t> per_file;
-  for (const compiled::SassInstruction& i : f->instructions) {
-    if (i.file >= 0) ++per_file[i.file];
-  }
+  if (f == nullptr && learner_ == nullptr) return;
   int shown_file = -1;
-  std::size_t most = 0;
-  for (const auto& [file, count] : per_file) {
-    const bool helper = listing.files[static_cast<std::size_t>(file)].ends_with("trace.cuh");
-    const std::size_t weight = helper ? 0 : count;
-    if (shown_file < 0 || weight > most) {
-      shown_file = file;
-      most = weight;
+  if (learner_ != nullptr) {
+    state_.source_path = learner_->source_name;
+    for (std::size_t i = 0; i < listing.files.size(); ++i) {
+      if (is_learners(listing.files[i])) shown_file = static_cast<int>(i);
     }
+    if (f == nullptr) state_.sass_unavailable = learner_->sass_unavailable;
+  } else {
+    // The file most instructions come from, the trace helper's only if alone.
+    std::map<int, std::size_t> per_file;
+    for (const compiled::SassInstruction& i : f->instructions) {
+      if (i.file >= 0) ++per_file[i.file];
+    }
+    std::size_t most = 0;
+    for (const auto& [file, count] : per_file) {
+      const bool helper = listing.files[static_cast<std::size_t>(file)].ends_with("trace.cuh");
+      const std::size_t weight = helper ? 0 : count;
+      if (shown_file < 0 || weight > most) {
+        shown_file = file;
+        most = weight;
+      }
+    }
+    if (shown_file >= 0) state_.source_path = listing.files[static_cast<std::size_t>(shown_file)];
   }
-  if (shown_file >= 0) state_.source_path = listing.files[static_cast<std::size_t>(shown_file)];
   std::map<int, std::size_t> per_line;
-  for (std::size_t n = 0; n < f->instructions.size(); ++n) {
+  for (std::size_t n = 0; f != nullptr && n < f->instructions.size(); ++n) {
     const compiled::SassInstruction& i = f->instructions[n];
     CompiledSassRow row;
     row.index = n;
@@ -190,9 +206,13 @@ void CompiledViewController::lay_out_kernel() {
       CompiledPtxRow row;
       row.text = l.text;
       // The PTX numbers its files apart from the SASS: the shown file is matched by its path.
-      if (l.file >= 0 && !state_.source_path.empty() &&
-          ptx.files[static_cast<std::size_t>(l.file)].ends_with(state_.source_path)) {
-        row.line = l.line;
+      if (l.file >= 0) {
+        const std::string& path = ptx.files[static_cast<std::size_t>(l.file)];
+        if (learner_ != nullptr
+                ? is_learners(path)
+                : !state_.source_path.empty() && path.ends_with(state_.source_path)) {
+          row.line = l.line;
+        }
       }
       state_.ptx.push_back(std::move(row));
     }
@@ -201,7 +221,13 @@ void CompiledViewController::lay_out_kernel() {
                              " in this build: it keeps the PTX of the last architecture it "
                              "compiles for only (the SASS of every one).";
   }
-  if (const auto text = lesson_texts::find_text(state_.source_path)) {
+  std::optional<std::string_view> text;
+  if (learner_ != nullptr) {
+    text = learner_->source;
+  } else {
+    text = lesson_texts::find_text(state_.source_path);
+  }
+  if (text) {
     std::string_view rest = *text;
     int line = 1;
     while (!rest.empty()) {
@@ -218,9 +244,39 @@ void CompiledViewController::lay_out_kernel() {
   for (const CompiledSassRow& row : state_.sass) {
     if (row.line > 0) {
       select_line(row.line);
-      break;
+      return;
     }
   }
+  for (const CompiledPtxRow& row : state_.ptx) {
+    if (row.line > 0) {
+      select_line(row.line);
+      return;
+    }
+  }
+}
+
+void CompiledViewController::show_learner(std::shared_ptr<const lab::LearnerListing> listing) {
+  learner_ = std::move(listing);
+  current_kernel_.clear();
+  state_ = CompiledViewState{};
+  units_.clear();
+  if (learner_ == nullptr) return;
+  units_.push_back({learner_->arch_name(), learner_->sass, learner_->ptx});
+  CompiledKernelEntry entry;
+  entry.symbol = learner_->symbol;
+  entry.name = compiled::short_name(learner_->symbol);
+  entry.timed_name = entry.name;
+  entry.arch = learner_->arch_name();
+  if (learner_->report) {
+    entry.resources.registers = learner_->report->registers;
+    entry.resources.stack_bytes = learner_->report->stack_bytes;
+    entry.resources.shared_bytes = learner_->report->shared_bytes;
+  }
+  if (const compiled::SassFunction* f = learner_->sass_function()) {
+    entry.summary = compiled::summarize(*f);
+  }
+  state_.kernels.push_back(std::move(entry));
+  select_kernel(0);
 }
 
 void CompiledViewController::light_rows() {

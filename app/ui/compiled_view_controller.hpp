@@ -9,6 +9,8 @@
 // about 45,000 lines: a few tens of milliseconds), then kept until another lesson is shown.
 
 #include <cstddef>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -88,7 +90,8 @@ struct CompiledViewState {
   std::vector<CompiledSassRow> sass;
   CompiledListingShown listing = CompiledListingShown::kSass;
   std::vector<CompiledPtxRow> ptx;
-  std::string ptx_unavailable;  // why the kernel has no PTX here (the build keeps one arch's)
+  std::string ptx_unavailable;   // why the kernel has no PTX here (the build keeps one arch's)
+  std::string sass_unavailable;  // the learner's kernel without a disassembler: why no SASS
   std::optional<std::size_t> first_lit_ptx;  // the selected line's first PTX row, to scroll to
   std::vector<CompiledComparisonRow> side_by_side;  // every timed kernel, in the kernels' order
   int selected_line = 0;                            // 0: none
@@ -96,8 +99,21 @@ struct CompiledViewState {
   std::uint64_t selections = 0;  // counts selections, so the panel scrolls once to a new one
 };
 
+}  // namespace tl::ui
+
+namespace tl::lab {
+struct LearnerListing;
+}
+
+namespace tl::ui {
+
 class CompiledViewController {
  public:
+  // The Lab's use: one kernel, the learner's, from what NVRTC and the disassembler made of it in
+  // the worker (lab/lab_inspect.hpp); its source is the listing's own. Replaces any lesson's.
+  void show_learner(std::shared_ptr<const lab::LearnerListing> listing);
+  [[nodiscard]] bool showing_learner() const { return learner_ != nullptr; }
+
   [[nodiscard]] const CompiledViewState& state() const { return state_; }
   // The tab is on show with this lesson (its id and folder): parses its listings if they are not
   // this lesson's. `current_kernel` is the kernel the lesson's settings time, as the occupancy
@@ -126,6 +142,7 @@ class CompiledViewController {
 
   CompiledViewState state_;
   std::vector<Unit> units_;
+  std::shared_ptr<const lab::LearnerListing> learner_;
   std::string current_kernel_;
 };
 

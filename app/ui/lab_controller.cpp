@@ -244,6 +244,17 @@ void LabController::refresh_current() {
   state_.diagnostics = s->diagnostics;
   state_.memory = s->memory;
   state_.compiled = s->compiled;
+  // The Compiled section's listing follows the exercise on show and its last verdict.
+  std::shared_ptr<const lab::LearnerListing> listing;
+  if (s->verdict && s->verdict->compiled) listing = s->verdict->compiled->listing;
+  if (listing.get() != compiled_listing_shown_) {
+    compiled_listing_shown_ = listing.get();
+    compiled_view_.show_learner(std::move(listing));
+    // Open on the first line that spills, where one does: the instructions the warning means.
+    if (!s->compiled.spill_lines.empty()) {
+      compiled_view_.select_line(s->compiled.spill_lines.front());
+    }
+  }
   state_.backend = gpu_backend_ ? "GPU" : "emulator";
 }
 
@@ -482,6 +493,7 @@ void LabController::receive(lab::CheckVerdict verdict, const std::string& exerci
     s.compiled.summary = lab::compiled_summary(*verdict.compiled);
     s.compiled.warnings = verdict.compiled->warnings;
     s.compiled.spill_lines = verdict.compiled->spill_lines;
+    s.compiled.has_listing = verdict.compiled->listing != nullptr;
   } else if (verdict.compiled) {
     s.compiled.unavailable = "No word from the compiler: " + verdict.compiled->unavailable;
   } else if (!verdict.run_only && verdict.outcome != lab::Outcome::kPassed) {

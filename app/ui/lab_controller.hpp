@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 
+#include "compiled_view_controller.hpp"
 #include "core/editor/autosave.hpp"
 #include "core/editor/text_model.hpp"
 #include "core/lab_progress.hpp"
@@ -58,6 +59,9 @@ class LabController {
   LabController& operator=(const LabController&) = delete;
 
   [[nodiscard]] const LabState& state() const { return state_; }
+  // What NVRTC made of the current exercise's last passing kernel: its source beside its SASS or
+  // PTX (the verdict column's Compiled section draws it; empty until a Check passes).
+  [[nodiscard]] CompiledViewController& compiled_view() { return compiled_view_; }
 
   // The window's lesson changed: the Lab lists its exercises and opens the first of them (the
   // exercise open now stays where the lesson has none).
@@ -146,6 +150,8 @@ class LabController {
   std::map<std::string, std::unique_ptr<Session>, std::less<>> sessions_;
   std::shared_ptr<PendingCheck> pending_;
   bool gpu_backend_ = false;
+  CompiledViewController compiled_view_;
+  const void* compiled_listing_shown_ = nullptr;  // the listing compiled_view_ was given
   LabState state_;
   render::TraceBuffer trace_buffer_;
   render::CellMarks marks_;

@@ -86,6 +86,7 @@ struct LabCompiledState {
   std::vector<std::string> warnings;
   std::string unavailable;  // why there is no word (no NVRTC, not passed yet)
   std::vector<int> spill_lines;
+  bool has_listing = false;  // LabController::compiled_view() holds the kernel's listings
 };
 
 struct LabState {

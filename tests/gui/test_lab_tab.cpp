@@ -20,6 +20,7 @@
 #include "app_controller.hpp"
 #include "controller_test_support.hpp"
 #include "core/color_scheme.hpp"
+#include "core/compiled/compiled_listing.hpp"
 #include "headless_ui.hpp"
 #include "lab/exercise_registry.hpp"
 #include "lab/lab_inspect.hpp"
@@ -608,6 +609,75 @@ TEST_F(LabTabTest, APassingCheckShowsWhatTheCompilerMadeWithItsWarnings) {
   EXPECT_EQ(shown.warnings, compiled.warnings);
   EXPECT_EQ(shown.spill_lines, (std::vector<int>{10, 13}));
   frames();  // the panel draws them (ImGui stops on an unbalanced push or pop)
+  EXPECT_FALSE(shown.has_listing) << "this verdict came without the listing";
+
+  // With the listing NVRTC and the disassembler made (here by hand, as the worker sends them):
+  // the learner's source beside its SASS, opened on the first spilling line, and its PTX.
+  auto listing = std::make_shared<lab::LearnerListing>();
+  listing->symbol = "_Z10vector_addPKfS0_Pfi";
+  listing->source =
+      "__global__ void vector_add(const float* a, const float* b, float* c, int n) {\n"
+      "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n) c[i] = a[i] + b[i];\n"
+      "}\n";
+  listing->sass_text = R"(	.section	.text._Z10vector_addPKfS0_Pfi,"ax",@progbits
+_Z10vector_addPKfS0_Pfi:
+.text._Z10vector_addPKfS0_Pfi:
+	//## File "kernel.cu", line 2
+        /*0000*/                   S2R R0, SR_CTAID.X ;
+	//## File "threadlab_lab.cuh", line 40
+        /*0010*/                   LDC R1, c[0x0][0x28] ;
+	//## File "kernel.cu", line 3
+        /*0020*/                   LDG.E R2, desc[UR4][R2.64] ;
+        /*0030*/                   STL [R1], R2 ;
+        /*0040*/                   LDG.E R4, desc[UR4][R4.64] ;
+        /*0050*/                   STG.E desc[UR4][R6.64], R9 ;
+        /*0060*/                   EXIT ;
+)";
+  listing->sass = compiled::parse_sass(listing->sass_text);
+  listing->ptx_text = R"(.version 9.0
+.target sm_90
+.address_size 64
+.file	1 "kernel.cu"
+.visible .entry _Z10vector_addPKfS0_Pfi(
+	.param .u64 _Z10vector_addPKfS0_Pfi_param_0
+)
+{
+	.loc	1 3 0
+	ld.global.f32 	%f1, [%rd1];
+	ret;
+}
+)";
+  listing->ptx = compiled::parse_ptx(listing->ptx_text);
+  lab::CheckVerdict with_listing = passed;
+  with_listing.compiled->spill_lines = {3};
+  with_listing.compiled->listing = listing;
+  fake_->answer = with_listing;
+  ASSERT_TRUE(lab.check());
+  finish_check();
+  EXPECT_TRUE(lab.state().compiled.has_listing);
+  const CompiledViewState& view = lab.compiled_view().state();
+  ASSERT_EQ(view.source.size(), 4u) << "the learner's own lines";
+  EXPECT_EQ(view.source[2].text, "  if (i < n) c[i] = a[i] + b[i];");
+  // Two loads, the spill, the store and the EXIT after them; the prelude's LDC is not line 3's.
+  EXPECT_EQ(view.source[2].instructions, 5u);
+  EXPECT_EQ(view.selected_line, 3) << "opened on the spilling line";
+  std::size_t lit = 0;
+  for (const CompiledSassRow& row : view.sass) lit += row.lit;
+  EXPECT_EQ(lit, 5u);
+  EXPECT_EQ(view.sass[3].kind, compiled::InstructionKind::kLocalStore);
+  frames();
+  lab.compiled_view().show_listing(CompiledListingShown::kPtx);
+  ASSERT_FALSE(view.ptx.empty()) << view.ptx_unavailable;
+  bool ptx_lit = false;
+  for (const CompiledPtxRow& row : view.ptx) {
+    ptx_lit = ptx_lit || (row.lit && row.text.find("ld.global") != std::string::npos);
+  }
+  EXPECT_TRUE(ptx_lit) << "line 3's PTX lights too";
+  frames();
+  lab.compiled_view().select_line(2);
+  EXPECT_EQ(view.selected_line, 2);
+  frames();
 
   ASSERT_TRUE(lab.run());
   finish_check();

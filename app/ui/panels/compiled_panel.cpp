@@ -76,6 +76,10 @@ void draw_source(CompiledViewController& view, const CompiledViewState& s, bool 
 }
 
 void draw_sass(CompiledViewController& view, const CompiledViewState& s, bool scroll) {
+  if (s.sass.empty() && !s.sass_unavailable.empty()) {
+    ImGui::TextDisabled("%s", s.sass_unavailable.c_str());
+    return;
+  }
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(s.sass.size()));
   if (scroll && s.selected_instruction) {
@@ -228,6 +232,12 @@ void draw_compiled_panel(AppController& controller, const Fonts& fonts) {
         "shared memory, and which of them sets the limit");
   }
   ImGui::SameLine();
+  draw_compiled_listing(view, fonts, 0.0f, /*side_by_side=*/true);
+}
+
+void draw_compiled_listing(CompiledViewController& view, const Fonts& fonts, float height,
+                           bool side_by_side) {
+  const CompiledViewState& s = view.state();
   if (ImGui::RadioButton("SASS", s.listing == CompiledListingShown::kSass)) {
     view.show_listing(CompiledListingShown::kSass);
   }
@@ -244,20 +254,24 @@ void draw_compiled_panel(AppController& controller, const Fonts& fonts) {
         "schedules it into SASS: PTX has unlimited virtual registers, so spills and the real "
         "register count appear only in the SASS");
   }
-  ImGui::SameLine();
-  if (ImGui::RadioButton("Side by side", s.listing == CompiledListingShown::kSideBySide)) {
-    view.show_listing(CompiledListingShown::kSideBySide);
+  if (side_by_side) {
+    ImGui::SameLine();
+    if (ImGui::RadioButton("Side by side", s.listing == CompiledListingShown::kSideBySide)) {
+      view.show_listing(CompiledListingShown::kSideBySide);
+    }
+    if (ImGui::IsItemHovered()) {
+      wrapped_tooltip(
+          "Every timed kernel of the lesson in one table: registers and shared memory a block "
+          "against the instructions in the SASS. FMA / LDS is how many multiply-adds each "
+          "shared-memory load instruction feeds: the register-tiled rungs raise it at the cost "
+          "of registers, and so of occupancy. Click a kernel for its SASS.");
+    }
   }
-  if (ImGui::IsItemHovered()) {
-    wrapped_tooltip(
-        "Every timed kernel of the lesson in one table: registers and shared memory a block "
-        "against the instructions in the SASS. FMA / LDS is how many multiply-adds each "
-        "shared-memory load instruction feeds: the register-tiled rungs raise it at the cost of "
-        "registers, and so of occupancy. Click a kernel for its SASS.");
+  if (side_by_side) {
+    ImGui::PushStyleColor(ImGuiCol_Text, s.spills ? palette().warning : palette().muted);
+    ImGui::TextWrapped("%s", s.summary.c_str());
+    ImGui::PopStyleColor();
   }
-  ImGui::PushStyleColor(ImGuiCol_Text, s.spills ? palette().warning : palette().muted);
-  ImGui::TextWrapped("%s", s.summary.c_str());
-  ImGui::PopStyleColor();
 
   const bool scroll = ImGui::GetStateStorage()->GetInt(ImGui::GetID("compiled_selections"), -1) !=
                       static_cast<int>(s.selections);
@@ -270,7 +284,7 @@ void draw_compiled_panel(AppController& controller, const Fonts& fonts) {
   const float width = ImGui::GetContentRegionAvail().x;
   const float source_width = std::floor(width * 0.45f);
   ImGui::PushFont(fonts.mono);
-  ImGui::BeginChild("compiled_source", {source_width, 0}, true,
+  ImGui::BeginChild("compiled_source", {source_width, height}, true,
                     ImGuiWindowFlags_HorizontalScrollbar);
   if (s.source.empty()) {
     ImGui::TextDisabled("The source of %s is not embedded.", s.source_path.c_str());
@@ -279,7 +293,7 @@ void draw_compiled_panel(AppController& controller, const Fonts& fonts) {
   }
   ImGui::EndChild();
   ImGui::SameLine();
-  ImGui::BeginChild("compiled_sass", {0, 0}, true, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::BeginChild("compiled_sass", {0, height}, true, ImGuiWindowFlags_HorizontalScrollbar);
   if (s.listing == CompiledListingShown::kPtx) {
     draw_ptx(view, s, scroll);
   } else {

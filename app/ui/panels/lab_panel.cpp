@@ -302,7 +302,8 @@ ImVec4 outcome_color(lab::Outcome outcome) {
 // The Compiled panel: what NVRTC made of a passing kernel, worded by the controller: registers,
 // spills and occupancy in one line, then the warnings (spills and the lines holding them, a
 // __launch_bounds__ that capped the registers, occupancy held low by registers or shared memory).
-void draw_compiled_feedback(const LabCompiledState& compiled) {
+void draw_compiled_feedback(LabController& lab, const LabCompiledState& compiled,
+                            const Fonts& fonts) {
   if (compiled.summary.empty() && compiled.unavailable.empty()) return;
   ImGui::Spacing();
   if (!ImGui::CollapsingHeader("Compiled", ImGuiTreeNodeFlags_DefaultOpen)) return;
@@ -318,6 +319,11 @@ void draw_compiled_feedback(const LabCompiledState& compiled) {
         "`threadlab lab inspect FILE --exercise ID --sass` prints the SASS under each line.");
   }
   for (const std::string& warning : compiled.warnings) wrapped(palette().warning, warning);
+  if (compiled.has_listing) {
+    // The learner's source beside its SASS or PTX, 16 lines tall: the spill lines light up.
+    draw_compiled_listing(lab.compiled_view(), fonts, ImGui::GetTextLineHeightWithSpacing() * 16,
+                          /*side_by_side=*/false);
+  }
 }
 
 // The Memory panel: the access budget of each input array, then each access line of a passing
@@ -461,7 +467,7 @@ void draw_verdict(AppController& controller, const Fonts& fonts) {
     }
   }
   draw_memory(lab, state.memory, fonts);
-  draw_compiled_feedback(state.compiled);
+  draw_compiled_feedback(lab, state.compiled, fonts);
   if (!verdict.printed.empty()) {
     ImGui::Spacing();
     if (ImGui::CollapsingHeader("Printed by the kernel", ImGuiTreeNodeFlags_DefaultOpen)) {

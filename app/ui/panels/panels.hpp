@@ -37,6 +37,11 @@ void draw_sm_timeline_panel(AppController& controller, const Fonts& fonts);
 // line drawn onto sectors or banks (memory_panel.cpp).
 void draw_memory_panel(AppController& controller, const Fonts& fonts);
 void draw_compiled_panel(AppController& controller, const Fonts& fonts);
+// The Compiled tab's listing (compiled_panel.cpp), also the Lab's: a SASS / PTX switch (and Side by
+// side, for a lesson's kernels), then the source beside the chosen listing, `height` tall (0: to
+// the bottom of the window), a source line lighting its instructions and back.
+void draw_compiled_listing(CompiledViewController& view, const Fonts& fonts, float height,
+                           bool side_by_side);
 void draw_device_panel(AppController& controller, const Fonts& fonts);
 void draw_status_bar(AppController& controller, const Fonts& fonts);
 // A markdown document as the lesson text draws it (the Lab's statements).
