@@ -96,7 +96,13 @@ struct LabController::Session {
   std::optional<Dim3> grid;
   std::string grid_problem;
   std::shared_ptr<const lab::CheckVerdict> verdict;
+  // The verdict's compiler messages on the source as checked, and where they are on the source
+  // now (editor::follow_edits, redone when the text's version moves): a mark follows its line and
+  // goes once that line is edited.
+  std::vector<editor::Diagnostic> checked_diagnostics;
+  std::vector<std::string> checked_lines;
   std::vector<editor::Diagnostic> diagnostics;
+  std::uint64_t diagnostics_version = 0;
   std::optional<std::size_t> drawn_case;
   LabMemoryState memory;
   markdown::Document statement;
@@ -240,6 +246,7 @@ void LabController::refresh_current() {
   state_.can_show_solution = progress != nullptr && progress->failed_checks > 0;
   state_.verdict = s->verdict;
   state_.diagnostics = s->diagnostics;
+  state_.diagnostics_gone = s->checked_diagnostics.size() - s->diagnostics.size();
   state_.memory = s->memory;
   state_.backend = gpu_backend_ ? "GPU" : "emulator";
 }
@@ -445,6 +452,13 @@ void LabController::update() {
     const double now = now_seconds();
     s->autosave.observe(s->source.version(), s->source.changed(), now);
     if (s->autosave.due(now)) save_now();
+    if (s->diagnostics_version != s->source.version()) {
+      s->diagnostics_version = s->source.version();
+      s->diagnostics = editor::follow_edits(s->checked_diagnostics, s->checked_lines,
+                                            s->source.lines());
+      state_.diagnostics = s->diagnostics;
+      state_.diagnostics_gone = s->checked_diagnostics.size() - s->diagnostics.size();
+    }
   }
   if (pending_) {
     state_.check.seconds =
@@ -477,8 +491,12 @@ void LabController::receive(lab::CheckVerdict verdict, const std::string& exerci
     note_storage(store_->record_check(exercise_id, verdict.outcome == lab::Outcome::kPassed,
                                       verdict.kernel_ms, verdict.solution_ms));
   }
-  s.diagnostics =
+  s.checked_diagnostics =
       editor::diagnostics_for_file(editor::parse_diagnostics(verdict.compiler_log), kSourceFile);
+  s.checked_lines = editor::TextModel(source).lines();
+  s.diagnostics =
+      editor::follow_edits(s.checked_diagnostics, s.checked_lines, s.source.lines());
+  s.diagnostics_version = s.source.version();
   s.drawn_case = case_to_draw(verdict);
   s.verdict = std::make_shared<const lab::CheckVerdict>(std::move(verdict));
   ++state_.checks_finished;
@@ -548,11 +566,20 @@ void LabController::build_mapping() {
     m.error = uploaded.message();
     return;
   }
-  if (const Status marked = marks_.upload(c.wrong_elements, m.layout.elements); !marked) {
-    m.error = marked.message();
+  // The marks: the wrong elements, and the threads past the data that accessed outside an array
+  // (the shader draws those as out of range instead of idle).
+  std::vector<std::int64_t> marked = c.wrong_elements;
+  for (const std::uint64_t thread : c.threads_outside) {
+    if (thread >= m.layout.elements && thread < m.layout.cells()) {
+      marked.push_back(static_cast<std::int64_t>(thread));
+    }
+  }
+  if (const Status uploaded_marks = marks_.upload(marked, m.layout.cells()); !uploaded_marks) {
+    m.error = uploaded_marks.message();
     return;
   }
-  m.wrong = marks_.marked();
+  m.wrong = c.wrong_elements.size();
+  m.threads_outside = c.threads_outside.size();
   for (std::uint64_t i = 0; i < elements; ++i) {
     const std::uint32_t writes = c.trace[i].writes;
     if (writes == 0) ++m.unwritten;
@@ -585,6 +612,9 @@ void LabController::hover(std::optional<PixelPoint> pixel, Viewport viewport) {
     info.record = decode(c.trace[hit.cell], hit.cell, m.shape, m.config);
     info.wrong = std::find(c.wrong_elements.begin(), c.wrong_elements.end(),
                            static_cast<std::int64_t>(hit.cell)) != c.wrong_elements.end();
+  } else if (hit.kind == CellKind::kIdleThread) {
+    info.outside =
+        std::binary_search(c.threads_outside.begin(), c.threads_outside.end(), hit.cell);
   }
   m.hover = info;
 }

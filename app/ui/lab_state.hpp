@@ -45,13 +45,17 @@ struct LabMappingState {
   std::uint64_t wrong = 0;         // elements marked wrong (outlined in red)
   std::uint64_t unwritten = 0;     // never written
   std::uint64_t written_more = 0;  // written twice or more
+  // Threads that accessed outside an array; those past the data are drawn hatched orange.
+  std::uint64_t threads_outside = 0;
   ColorBy color_by = ColorBy::kBlock;
   MappingCamera camera;  // zoom and pan, or fitted to the panel
-  // Under the mouse: the cell, its decoded record, and whether it is a wrong element.
+  // Under the mouse: the cell, its decoded record, whether it is a wrong element, and for a
+  // thread past the data whether it accessed outside an array.
   struct Hover {
     CellHit hit;
     std::optional<DecodedTrace> record;
     bool wrong = false;
+    bool outside = false;
   };
   std::optional<Hover> hover;
 };
@@ -104,6 +108,8 @@ struct LabState {
   // The current exercise's last verdict (shared: its traces can be megabytes).
   std::shared_ptr<const lab::CheckVerdict> verdict;
   std::vector<editor::Diagnostic> diagnostics;  // the verdict's compiler messages about kernel.cu
+  // Of the verdict's messages, those whose line was edited since the check (no longer marked).
+  std::size_t diagnostics_gone = 0;
   LabMappingState mapping;
   LabMemoryState memory;  // the current exercise's
 

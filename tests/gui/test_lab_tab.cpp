@@ -308,6 +308,64 @@ TEST_F(LabTabTest, TypingAndCtrlEnterCheckTheSourceAndShowTheWrongElements) {
   EXPECT_EQ(read(folder_ / "vector-add.cu"), "// mine\n" + starter);
 }
 
+// Pixels of the picture in `color` (RGBA, as read back).
+std::size_t pixels_of(const std::vector<std::uint8_t>& pixels, const Rgb& color) {
+  const auto rgb = to_rgb8(color);
+  std::size_t count = 0;
+  for (std::size_t i = 0; i + 3 < pixels.size(); i += 4) {
+    if (pixels[i] == rgb[0] && pixels[i + 1] == rgb[1] && pixels[i + 2] == rgb[2]) ++count;
+  }
+  return count;
+}
+
+// A kernel without its guard over n = 40 in 2 blocks of 32: threads 40 to 63 read past the ends
+// of a and b. The picture draws them hatched orange as out of range (it drew them as idle, which
+// said "all fine" beside a verdict of "read a[40], past its end"); a spare thread that stayed
+// inside is still idle grey.
+TEST_F(LabTabTest, ThreadsThatWentPastTheEndAreDrawnOutOfRangeNotIdle) {
+  lab::CheckVerdict v = failed_verdict();
+  lab::CaseResult& strayed = v.cases[1];
+  strayed.message = "block (1,0,0) thread (8,0,0) read a[40], past its end, size 40";
+  strayed.wrong_elements.clear();
+  for (std::uint64_t t = 40; t < 64; ++t) strayed.threads_outside.push_back(t);
+  fake_->answer = v;
+  open_lab();
+  ASSERT_TRUE(app_->lab().check());
+  finish_check();
+  const LabMappingState& mapping = app_->lab().state().mapping;
+  ASSERT_TRUE(mapping.valid) << mapping.error;
+  EXPECT_EQ(mapping.case_index, 1u);
+  EXPECT_EQ(mapping.threads_outside, 24u);
+  EXPECT_EQ(mapping.layout.idle_threads, 24u);
+  auto pixels = app_->lab().read_mapping_pixels();
+  ASSERT_TRUE(pixels.is_ok()) << pixels.message();
+  EXPECT_GT(pixels_of(*pixels, kOutOfRangeThreadColor) +
+                pixels_of(*pixels, kOutOfRangeThreadStripeColor),
+            100u)
+      << "the 24 threads past the data are drawn out of range";
+  EXPECT_EQ(pixels_of(*pixels, kIdleThreadColor) + pixels_of(*pixels, kIdleThreadStripeColor), 0u)
+      << "none of them is drawn idle";
+  frames();
+  EXPECT_TRUE(ui_->save_png((std::filesystem::path(::testing::TempDir()) /
+                             "threadlab-lab-out-of-range.png")
+                                .string())
+                  .is_ok());
+
+  // Half of them strayed: the other half stay idle grey.
+  strayed.threads_outside.resize(12);
+  fake_->answer = v;
+  ASSERT_TRUE(app_->lab().check());
+  finish_check();
+  ASSERT_TRUE(mapping.valid) << mapping.error;
+  EXPECT_EQ(mapping.threads_outside, 12u);
+  pixels = app_->lab().read_mapping_pixels();
+  ASSERT_TRUE(pixels.is_ok()) << pixels.message();
+  EXPECT_GT(pixels_of(*pixels, kOutOfRangeThreadColor) +
+                pixels_of(*pixels, kOutOfRangeThreadStripeColor),
+            50u);
+  EXPECT_GT(pixels_of(*pixels, kIdleThreadColor) + pixels_of(*pixels, kIdleThreadStripeColor), 50u);
+}
+
 TEST_F(LabTabTest, CompileErrorsAreMarkedOnTheirLinesAndListed) {
   fake_->answer.outcome = lab::Outcome::kCompileError;
   fake_->answer.reason = "does not compile";
@@ -331,6 +389,33 @@ TEST_F(LabTabTest, CompileErrorsAreMarkedOnTheirLinesAndListed) {
   ImGui::GetIO().MousePos = {at.x + 1.0f, at.y + editor.line_height * 0.5f};
   frames(3);
   EXPECT_EQ(editor.hovered_diagnostic_line, 3);
+}
+
+// A compile error's mark follows its line as the learner types, and goes once that line is
+// edited: it stayed on the line after the text changed (issue 36 item 10).
+TEST_F(LabTabTest, CompileMarksFollowTheirLineAndGoWhenItIsEdited) {
+  fake_->answer.outcome = lab::Outcome::kCompileError;
+  fake_->answer.reason = "does not compile";
+  fake_->answer.compiler_log = "kernel.cu(3): error: identifier \"idx\" is undefined\n";
+  open_lab();
+  ASSERT_TRUE(app_->lab().check());
+  finish_check();
+  const LabState& lab = app_->lab().state();
+  ASSERT_EQ(lab.diagnostics.size(), 1u);
+  EXPECT_EQ(lab.diagnostics[0].line, 3);
+  // A line added at the top: the mark moves down with its line.
+  click_editor(0, 0);
+  type("// mine");
+  press_enter();
+  frames(2);
+  ASSERT_EQ(lab.diagnostics.size(), 1u);
+  EXPECT_EQ(lab.diagnostics[0].line, 4);
+  // Its own line edited: the message spoke of text that is gone, and the mark goes.
+  click_editor(3, 0);
+  type("x");
+  frames(2);
+  EXPECT_TRUE(lab.diagnostics.empty());
+  EXPECT_EQ(lab.diagnostics_gone, 1u) << "the list says its message's line changed";
 }
 
 TEST_F(LabTabTest, OneCheckAtATimeAndProgressWhileItRuns) {

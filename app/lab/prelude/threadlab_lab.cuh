@@ -11,8 +11,9 @@
 // Untraced (timed), an access is a plain load or store. Traced (checked and drawn, with
 // TL_LAB_TRACED defined), every write records which block and thread wrote the element, and an
 // access outside the array is caught and named instead of faulting: it goes to a spare slot past
-// the array's end, and the first one is reported with its thread. Plain pointers work too; only the
-// tracing and the named out-of-range report need the views.
+// the array's end, the first one is reported with its thread, and every thread that made one is
+// flagged (the Lab draws those threads as out of range, not idle). Plain pointers work too; only
+// the tracing and the named out-of-range report need the views.
 //
 // No standard headers: NVRTC compiles this without a C++ library.
 #ifndef THREADLAB_LAB_PRELUDE
@@ -28,14 +29,16 @@ struct LabTraceRecord {
   unsigned int writes;
 };
 
-// The first out-of-range access of a traced run; `hit` is 0 while there is none.
+// The first out-of-range access of a traced run; `hit` is 0 while there is none. Where
+// `thread_flags` is not 0, one byte per launched thread follows the record (in the order of
+// lab_global_thread) and each thread that accessed outside an array sets its own to 1.
 struct LabFault {
   unsigned int hit;
   unsigned int parameter;  // which kernel parameter's array
   unsigned int is_write;
   unsigned int block[3];
   unsigned int thread[3];
-  unsigned int reserved;
+  unsigned int thread_flags;
   long long row;  // the index for an Array, the row for a Matrix
   long long col;  // -1 for an Array
   long long rows;  // the size for an Array
@@ -49,10 +52,23 @@ __device__ __forceinline__ unsigned int lab_linear_thread() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
 
+// The thread's place among all the launch's threads: block after block, each block's threads in
+// order (x fastest), as the Lab's picture lays out a 1-D launch's threads.
+__device__ __forceinline__ unsigned long long lab_global_thread() {
+  return static_cast<unsigned long long>(lab_linear_block()) *
+             (blockDim.x * blockDim.y * blockDim.z) +
+         lab_linear_thread();
+}
+
 __device__ __forceinline__ void lab_report_fault(LabFault* fault, unsigned int parameter,
                                                  bool is_write, long long row, long long col,
                                                  long long rows, long long cols) {
-  if (fault == 0 || atomicCAS(&fault->hit, 0u, 1u) != 0u) return;
+  if (fault == 0) return;
+  // Every thread that strays is flagged (a plain store: all write the same 1), the first named.
+  if (fault->thread_flags != 0u) {
+    reinterpret_cast<unsigned char*>(fault + 1)[lab_global_thread()] = 1;
+  }
+  if (atomicCAS(&fault->hit, 0u, 1u) != 0u) return;
   fault->parameter = parameter;
   fault->is_write = is_write ? 1u : 0u;
   fault->block[0] = blockIdx.x;

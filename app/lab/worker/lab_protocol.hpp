@@ -81,6 +81,8 @@ struct RunRequest {
   // The region itself is no field: its descriptor travels with the request (SharedRegion).
   std::uint64_t region_bytes = 0;
   std::uint64_t fault_offset = 0;  // a LabFault record (traced runs)
+  // The record and what follows it: with WireFault::thread_flags, one byte per launched thread.
+  std::uint64_t fault_bytes = 72;
   std::vector<WireArgument> arguments;
   Dim3 grid;
   Dim3 block;
@@ -155,7 +157,7 @@ struct WireFault {
   std::uint32_t is_write;
   std::uint32_t block[3];
   std::uint32_t thread[3];
-  std::uint32_t reserved;
+  std::uint32_t thread_flags;  // not 0: one byte per launched thread follows (set: went outside)
   std::int64_t row;
   std::int64_t col;
   std::int64_t rows;

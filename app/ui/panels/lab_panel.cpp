@@ -16,6 +16,7 @@
 #include "lab_layout.hpp"
 #include "memory_request_drawing.hpp"
 #include "panels.hpp"
+#include "ui/widgets/wrapped_text.hpp"
 
 namespace tl::ui {
 namespace {
@@ -39,9 +40,10 @@ void heading(const Fonts& fonts, const char* text) {
   ImGui::PopFont();
 }
 
+// Wrapped at spaces only: a verdict's numbers ("-0.479008496", "1,048,576") stay whole.
 void wrapped(const ImVec4& color, const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, color);
-  ImGui::TextWrapped("%s", text.c_str());
+  text_wrapped_at_spaces(text);
   ImGui::PopStyleColor();
 }
 
@@ -117,9 +119,15 @@ void next_on_line(float width, float spacing = -1.0f) {
   ImGui::SameLine(0, spacing);
   if (width > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
 }
-// A labelled field: its frame and its label.
+// A labelled field: its label, then its frame ("block [256]": ImGui's own label after the field
+// read as "256 block auto grid").
 float field_width(float frame, const char* label) {
-  return frame + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+  return frame + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(label).x;
+}
+void label_before(const char* label) {
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label);
+  ImGui::SameLine();
 }
 
 void draw_toolbar(AppController& controller) {
@@ -171,8 +179,9 @@ void draw_toolbar(AppController& controller) {
       editing_for = state.current;
       std::snprintf(buffer, sizeof buffer, "%s", state.block_text.c_str());
     }
+    label_before("block");
     ImGui::SetNextItemWidth(field);
-    if (ImGui::InputText("block", buffer, sizeof buffer)) lab.set_block(buffer);
+    if (ImGui::InputText("##block", buffer, sizeof buffer)) lab.set_block(buffer);
     if (ImGui::IsItemHovered()) {
       wrapped_tooltip(
           "Threads per block for the checks, e.g. 256 or 16x16 (this exercise "
@@ -187,8 +196,9 @@ void draw_toolbar(AppController& controller) {
       editing_for = state.current;
       std::snprintf(buffer, sizeof buffer, "%s", state.grid_text.c_str());
     }
+    label_before("grid");
     ImGui::SetNextItemWidth(field);
-    if (ImGui::InputTextWithHint("grid", "auto", buffer, sizeof buffer)) lab.set_grid(buffer);
+    if (ImGui::InputTextWithHint("##grid", "auto", buffer, sizeof buffer)) lab.set_grid(buffer);
     if (ImGui::IsItemHovered()) {
       wrapped_tooltip(
           "Blocks in the grid, e.g. 4 or 8x8, for every case of a Run or a Check. Empty: enough "
@@ -213,10 +223,18 @@ void draw_diagnostics(AppController& controller, const Fonts& fonts) {
   LabController& lab = controller.lab();
   const LabState& state = lab.state();
   heading(fonts, "Compiler messages");
+  if (state.diagnostics_gone > 0) {
+    wrapped(palette().muted,
+            std::to_string(state.diagnostics_gone) +
+                (state.diagnostics_gone == 1 ? " message was" : " messages were") +
+                " about a line you have edited since: Check again (Ctrl+Enter) to see what the "
+                "compiler says now.");
+  }
+  if (state.diagnostics.empty() && state.diagnostics_gone > 0) return;
   if (state.diagnostics.empty() && state.verdict) {
     // Messages the parser does not place on a line (a linker, a missing compiler): as they came.
     ImGui::PushFont(fonts.mono);
-    ImGui::TextWrapped("%s", state.verdict->compiler_log.c_str());
+    text_wrapped_at_spaces(state.verdict->compiler_log);
     ImGui::PopFont();
     return;
   }
@@ -428,12 +446,10 @@ void draw_verdict(AppController& controller, const Fonts& fonts) {
       if (ImGui::IsItemHovered()) {
         // The whole message: the line is cut at the panel's edge.
         ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35.0f);
-        if (!c.message.empty()) ImGui::TextUnformatted(c.message.c_str());
+        if (!c.message.empty()) text_wrapped_at_spaces(c.message, ImGui::GetFontSize() * 35.0f);
         ImGui::TextColored(palette().muted, "%s",
                            c.trace.empty() ? "No trace came back for this case"
                                            : "Click: this case in the mapping view below");
-        ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
       }
       ImGui::PopID();
@@ -470,7 +486,10 @@ void swatch(const Rgb& color, const char* label, bool outline = false) {
 void draw_mapping_tooltip(const LabMappingState& m) {
   if (!m.hover) return;
   ImGui::BeginTooltip();
-  if (m.hover->hit.kind == CellKind::kIdleThread) {
+  if (m.hover->hit.kind == CellKind::kIdleThread && m.hover->outside) {
+    ImGui::Text("thread %s of the launch", format_count(m.hover->hit.cell).c_str());
+    ImGui::TextColored(palette().error, "accessed outside an array (the verdict names the first)");
+  } else if (m.hover->hit.kind == CellKind::kIdleThread) {
     ImGui::Text("idle thread %s", format_count(m.hover->hit.cell).c_str());
   } else if (m.hover->record) {
     const DecodedTrace& d = *m.hover->record;
@@ -530,9 +549,16 @@ void draw_lab_mapping(AppController& controller, const Fonts& fonts) {
     ImGui::TextColored(palette().error, "%s written twice", format_count(m.written_more).c_str());
     ImGui::SameLine(0, ImGui::GetFontSize());
   }
+  if (m.threads_outside > 0) {
+    ImGui::TextColored(palette().error, "%s %s outside an array",
+                       format_count(m.threads_outside).c_str(),
+                       m.threads_outside == 1 ? "thread went" : "threads went");
+    ImGui::SameLine(0, ImGui::GetFontSize());
+  }
   ImGui::NewLine();
   swatch(kWrongElementColor, "wrong", /*outline=*/true);
   swatch(kUnwrittenColor, "never written");
+  if (m.threads_outside > 0) swatch(kOutOfRangeThreadColor, "went outside an array");
   swatch(kIdleThreadColor, "idle thread");
   ImGui::NewLine();
 
