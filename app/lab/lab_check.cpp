@@ -390,6 +390,7 @@ std::string fault_message(const Exercise& exercise, const WireFault& fault,
              "), outside its " + std::to_string(fault.rows) + " × " + std::to_string(fault.cols) +
              " elements";
   }
+  if (fault.line > 0) where += " (line " + std::to_string(fault.line) + ")";
   return where;
 }
 
@@ -637,6 +638,7 @@ CaseResult judge_case(const Exercise& exercise, const CheckCase& check,
   // An access outside an array comes first: it explains the wrong values it may have caused.
   if (fault != nullptr && fault->hit != 0 && fault->parameter < exercise.parameters.size()) {
     result.message = fault_message(exercise, *fault, check.launch);
+    result.line = static_cast<int>(fault->line);
   }
   result.passed = result.message.empty();
   return result;

@@ -90,6 +90,9 @@ struct CaseResult {
   std::string label;
   bool passed = false;
   std::string message;  // the first thing wrong, or empty
+  // The line of kernel.cu the first thing wrong is on, where the run knows it (an access outside
+  // an array through the views); 0: not known. The Lab marks it in the editor.
+  int line = 0;
   // The drawn output (the exercise's first output) of the traced run: one record per element,
   // and the elements that are wrong, for the mapping view.
   std::int64_t rows = 0;

@@ -64,7 +64,8 @@ class LabController {
   void set_lesson(const std::string& lesson_id, bool gpu_backend);
   // The app's backend changed (the emulator took over after a fault): checks follow it.
   void set_gpu_backend(bool gpu_backend);
-  void select_exercise(const std::string& id);
+  // Opens an exercise; `remember`: the learner chose it, and the next session opens it again.
+  void select_exercise(const std::string& id, bool remember = true);
 
   // The editor's text (the learner's source, or the read-only solution while it is shown). The
   // editor widget edits it; autosave and checks read it.
@@ -83,6 +84,18 @@ class LabController {
   Status load_known_wrong(const std::string& name);
   // The reference solution, read-only in place of the learner's source; only after a failed check.
   void show_solution(bool show);
+  // The learner's source written to a file of their choosing, atomically. A file already there is
+  // replaced only with `replace` (the window asks first): false, and nothing written, otherwise.
+  Result<bool> save_source_as(const std::filesystem::path& path, bool replace);
+  // A kernel file loaded into the editor (a regular UTF-8 file of at most 1 MiB), as one edit that
+  // Ctrl+Z undoes: the code it replaces stays one undo away, and is autosaved no sooner than the
+  // next edit would be.
+  Status open_source(const std::filesystem::path& path);
+  // The next hint of the ladder, after a failed check (remembered between sessions).
+  void show_next_hint();
+  // The learner's code against the solution, line by line, while the solution may be shown; it
+  // follows the learner's edits and changes nothing.
+  void show_diff(bool show);
   // The learner's block, e.g. "256" or "16x16" (ignored where the exercise fixes it).
   void set_block(const std::string& text);
 

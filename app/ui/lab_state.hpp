@@ -12,6 +12,8 @@
 
 #include "core/color_scheme.hpp"
 #include "core/editor/diagnostics.hpp"
+#include "core/editor/line_diff.hpp"
+#include "core/lab_progress.hpp"
 #include "core/launch_config.hpp"
 #include "core/mapping_layout.hpp"
 #include "core/markdown/lesson_document.hpp"
@@ -100,8 +102,25 @@ struct LabState {
   std::string grid_text;
   std::string grid_problem;  // why grid_text is not a usable grid
 
+  // Overall progress: exercises passed of all registered ("3 of 15 passed"), and of this lesson's.
+  std::size_t passed_total = 0;
+  std::size_t passed_in_lesson = 0;
+
+  // The ladder of hints: after a failed check one more at a time, then the solution.
+  std::size_t hints_total = 0;                   // the exercise's hints
+  std::vector<markdown::Document> hints_shown;   // those the learner revealed, in order
+  bool can_show_hint = false;                    // a failed check, and a hint not yet shown
+  // The current exercise's last verdict from an earlier session, in words, until this session
+  // has one of its own.
+  std::optional<LastVerdict> earlier_verdict;
+
   bool showing_solution = false;
-  bool can_show_solution = false;  // after a failed check of this exercise
+  // After a failed check of this exercise, and once every hint was shown.
+  bool can_show_solution = false;
+  // The learner's code beside the solution, line by line (core/editor/line_diff.hpp), while asked
+  // for; their code is never changed by it.
+  bool showing_diff = false;
+  std::vector<editor::DiffLine> diff;
   std::string backend;             // where a check runs: "GPU" or "emulator"
 
   LabCheckProgress check;
@@ -118,6 +137,7 @@ struct LabState {
   float code_share = 0;
 
   std::string storage_problem;        // the last failure to read or write the progress files
+  std::string file_message;           // the last Open… or Save as…, done
   std::uint64_t checks_finished = 0;  // counts verdicts received, so views and tests see a new one
 };
 

@@ -328,6 +328,7 @@ TEST_F(LabTabTest, ThreadsThatWentPastTheEndAreDrawnOutOfRangeNotIdle) {
   strayed.message = "block (1,0,0) thread (8,0,0) read a[40], past its end, size 40";
   strayed.wrong_elements.clear();
   for (std::uint64_t t = 40; t < 64; ++t) strayed.threads_outside.push_back(t);
+  strayed.line = 3;  // the access's line in kernel.cu, as the prelude's views record it
   fake_->answer = v;
   open_lab();
   ASSERT_TRUE(app_->lab().check());
@@ -337,6 +338,11 @@ TEST_F(LabTabTest, ThreadsThatWentPastTheEndAreDrawnOutOfRangeNotIdle) {
   EXPECT_EQ(mapping.case_index, 1u);
   EXPECT_EQ(mapping.threads_outside, 24u);
   EXPECT_EQ(mapping.layout.idle_threads, 24u);
+  // The runtime error is marked on its line in the editor, as a compile error is.
+  const LabState& lab = app_->lab().state();
+  ASSERT_EQ(lab.diagnostics.size(), 1u);
+  EXPECT_EQ(lab.diagnostics[0].line, 3);
+  EXPECT_NE(lab.diagnostics[0].message.find("past its end"), std::string::npos);
   auto pixels = app_->lab().read_mapping_pixels();
   ASSERT_TRUE(pixels.is_ok()) << pixels.message();
   EXPECT_GT(pixels_of(*pixels, kOutOfRangeThreadColor) +
@@ -504,16 +510,44 @@ TEST_F(LabTabTest, ResetIsUndoableAndTheSolutionComesAfterAFailure) {
 
   lab.show_solution(true);
   EXPECT_FALSE(lab.state().showing_solution) << "no solution before a failed check";
+  lab.show_next_hint();
+  EXPECT_TRUE(lab.state().hints_shown.empty()) << "no hint before a failed check either";
   fake_->answer = failed_verdict();
   ASSERT_TRUE(lab.check());
   finish_check();
+  // The ladder: every hint, one at a time, before the solution.
+  ASSERT_GE(exercise.hints.size(), 2u) << "vector add has its hints.md";
+  for (std::size_t i = 0; i < exercise.hints.size(); ++i) {
+    lab.show_solution(true);
+    EXPECT_FALSE(lab.state().showing_solution) << "hint " << i + 1 << " comes first";
+    ASSERT_TRUE(lab.state().can_show_hint);
+    lab.show_next_hint();
+    EXPECT_EQ(lab.state().hints_shown.size(), i + 1);
+    frames();  // drawn under the statement
+  }
+  EXPECT_FALSE(lab.state().can_show_hint);
+  EXPECT_TRUE(lab.state().can_show_solution);
   lab.show_solution(true);
   ASSERT_TRUE(lab.state().showing_solution);
   EXPECT_TRUE(lab.editor_model().read_only());
   EXPECT_EQ(lab.editor_model().text(), exercise.solution);
   frames();
   EXPECT_FALSE(lab.check()) << "the solution is not the learner's to submit";
+  // Compared with the learner's code, line by line, when asked; their code is left as it is.
+  lab.show_diff(true);
+  ASSERT_TRUE(lab.state().showing_diff);
+  frames();
+  EXPECT_NE(drawn_child("lab_diff"), nullptr);
+  bool mine = false;
+  bool theirs = false;
+  for (const editor::DiffLine& line : lab.state().diff) {
+    mine = mine || line.kind == editor::DiffKind::kOnlyMine;
+    theirs = theirs || line.kind == editor::DiffKind::kOnlySolution;
+  }
+  EXPECT_TRUE(mine && theirs) << "the starter and the solution differ on both sides";
+  EXPECT_EQ(lab.source(), "int x;" + exercise.starter);
   lab.show_solution(false);
+  EXPECT_FALSE(lab.state().showing_diff);
   EXPECT_EQ(lab.editor_model().text(), "int x;" + exercise.starter);
 }
 
@@ -659,6 +693,87 @@ TEST_F(LabTabTest, ProgressAndSourcesSurviveARestart) {
   app_->lab().select_exercise("grid-stride");
   EXPECT_EQ(app_->lab().source(), lab::find_exercise("grid-stride")->starter)
       << "an exercise never edited starts from its starter";
+}
+
+// Where a course page would: "3 of 15 passed" over every exercise, and the next session opens the
+// exercise the learner was on, with its last verdict in words and the hints they had seen.
+TEST_F(LabTabTest, TheNextSessionReopensTheExerciseWithItsLastVerdictAndCountsThePassed) {
+  const LabState* lab = &app_->lab().state();
+  EXPECT_EQ(lab->passed_total, 0u);
+  lab::CheckVerdict passed;
+  passed.outcome = lab::Outcome::kPassed;
+  passed.reason = "passed 5 of 5 hidden checks";
+  fake_->answer = passed;
+  open_lab();
+  ASSERT_TRUE(app_->lab().check());
+  finish_check();
+  EXPECT_EQ(lab->passed_total, 1u);
+  EXPECT_EQ(lab->passed_in_lesson, 1u);
+
+  // Another lesson's exercise, picked by the learner, fails; one hint is shown.
+  app_->lab().select_exercise("transpose");
+  fake_->answer = failed_verdict();
+  ASSERT_TRUE(app_->lab().check());
+  finish_check();
+  app_->lab().show_next_hint();
+  ASSERT_EQ(lab->hints_shown.size(), 1u);
+  frames();
+
+  app_.reset();
+  open_controller();
+  lab = &app_->lab().state();
+  EXPECT_EQ(lab->current, "transpose") << "the exercise the learner was on";
+  EXPECT_EQ(lab->passed_total, 1u);
+  EXPECT_EQ(lab->exercises.size(), lab::registered_exercises().size());
+  EXPECT_FALSE(lab->verdict) << "no check in this session yet";
+  ASSERT_TRUE(lab->earlier_verdict.has_value());
+  EXPECT_EQ(lab->earlier_verdict->outcome, "failed");
+  EXPECT_EQ(lab->earlier_verdict->reason, failed_verdict().reason);
+  EXPECT_EQ(lab->hints_shown.size(), 1u) << "the hints seen stay seen";
+  open_lab();
+  EXPECT_NE(drawn_child("lab_verdict"), nullptr) << "the verdict column opens with it";
+}
+
+// Save as… writes the learner's kernel where they say, atomically, and never replaces a file
+// without a second yes; Open… loads one as a single edit that Ctrl+Z undoes.
+TEST_F(LabTabTest, SaveAsNeverReplacesWithoutAskingAndOpenIsUndoable) {
+  open_lab();
+  LabController& lab = app_->lab();
+  const std::filesystem::path dir = folder_.parent_path() / "elsewhere";
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path file = dir / "mine.cu";
+  // A saved file ends with a newline, as a text file does.
+  const auto as_saved = [](std::string text) {
+    if (text.empty() || text.back() != '\n') text.push_back('\n');
+    return text;
+  };
+  click_editor(0, 0);
+  type("// first");
+  const std::string first = as_saved(lab.source());
+  auto saved = lab.save_source_as(file, /*replace=*/false);
+  ASSERT_TRUE(saved.is_ok()) << saved.message();
+  EXPECT_TRUE(*saved);
+  EXPECT_EQ(read(file), first);
+
+  type(" and more");
+  saved = lab.save_source_as(file, /*replace=*/false);
+  ASSERT_TRUE(saved.is_ok()) << saved.message();
+  EXPECT_FALSE(*saved) << "a file there already is not replaced without asking";
+  EXPECT_EQ(read(file), first);
+  saved = lab.save_source_as(file, /*replace=*/true);
+  ASSERT_TRUE(saved.is_ok()) << saved.message();
+  EXPECT_EQ(read(file), as_saved(lab.source()));
+  EXPECT_FALSE(lab.save_source_as(dir, true).is_ok()) << "a folder is not a file to replace";
+
+  const std::filesystem::path other = dir / "other.cu";
+  { std::ofstream(other) << "__global__ void other() {}\r\n"; }
+  const std::string before = lab.source();
+  ASSERT_TRUE(lab.open_source(other).is_ok());
+  EXPECT_EQ(lab.source(), "__global__ void other() {}\n") << "CRLF read as LF";
+  ASSERT_TRUE(lab.editor_model().undo());
+  EXPECT_EQ(lab.source(), before) << "one Ctrl+Z brings the code Open replaced back";
+  EXPECT_FALSE(lab.open_source(dir / "missing.cu").is_ok());
+  frames();
 }
 
 // A passing Check asks for the memory recording; the Memory panel lists each access line with

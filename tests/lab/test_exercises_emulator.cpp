@@ -126,6 +126,13 @@ TEST(LabOnEmulator, EveryThreadThatWentPastTheEndIsFlaggedAndNoOther) {
     }
   }
   EXPECT_GT(failed_cases, 0u) << "some hidden case has spare threads";
+  // The access is named with its line in the learner's file, for the editor's mark: the
+  // submission's `c[i] = a[i] + b[i];` is its line 4 (the file starts with its `// expect:` line).
+  const auto failed = std::find_if(verdict.cases.begin(), verdict.cases.end(),
+                                   [](const CaseResult& c) { return !c.passed; });
+  ASSERT_NE(failed, verdict.cases.end());
+  EXPECT_EQ(failed->line, 4) << failed->message;
+  EXPECT_NE(verdict.reason.find("(line 4)"), std::string::npos) << verdict.reason;
   // The right kernel strays nowhere.
   const CheckVerdict right = check_submission(e, e.solution, emulator_options());
   for (const CaseResult& c : right.cases) EXPECT_TRUE(c.threads_outside.empty()) << c.label;

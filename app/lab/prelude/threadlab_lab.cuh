@@ -39,6 +39,8 @@ struct LabFault {
   unsigned int block[3];
   unsigned int thread[3];
   unsigned int thread_flags;
+  unsigned int line;  // the line of kernel.cu the access is written on; 0: not known
+  unsigned int reserved;
   long long row;  // the index for an Array, the row for a Matrix
   long long col;  // -1 for an Array
   long long rows;  // the size for an Array
@@ -62,7 +64,8 @@ __device__ __forceinline__ unsigned long long lab_global_thread() {
 
 __device__ __forceinline__ void lab_report_fault(LabFault* fault, unsigned int parameter,
                                                  bool is_write, long long row, long long col,
-                                                 long long rows, long long cols) {
+                                                 long long rows, long long cols,
+                                                 unsigned int line) {
   if (fault == 0) return;
   // Every thread that strays is flagged (a plain store: all write the same 1), the first named.
   if (fault->thread_flags != 0u) {
@@ -81,6 +84,7 @@ __device__ __forceinline__ void lab_report_fault(LabFault* fault, unsigned int p
   fault->col = col;
   fault->rows = rows;
   fault->cols = cols;
+  fault->line = line;
 }
 
 // Who wrote an element. A thread writing its own element again (an accumulation loop) counts once;
@@ -99,6 +103,17 @@ __device__ __forceinline__ void lab_record_write(LabTraceRecord* record) {
 }
 
 #if defined(TL_LAB_TRACED)
+// An index that keeps the line of kernel.cu it is written on, so that an access outside an array
+// is marked on its line in the editor: __builtin_LINE() as a default argument is evaluated where
+// the conversion happens, in the learner's `a[i]` (kernel.cu's lines: the source follows
+// `#line 1 "kernel.cu"`).
+struct LabIndex {
+  long long value;
+  unsigned int line;
+  __device__ __forceinline__ LabIndex(long long at, unsigned int where = __builtin_LINE())
+      : value(at), line(where) {}
+};
+
 // A traced element: reads convert to T, writes record the writer.
 template <class T>
 struct LabElement {
@@ -150,17 +165,18 @@ struct Array {
   LabTraceRecord* trace;
   LabFault* fault;
 
-  __device__ __forceinline__ TL_LAB_ELEMENT(T) operator[](long long i) const {
 #if defined(TL_LAB_TRACED)
+  __device__ __forceinline__ TL_LAB_ELEMENT(T) operator[](LabIndex index) const {
+    const long long i = index.value;
     if (i < 0 || i >= size) {
-      lab_report_fault(fault, parameter, !LabIsConst<T>::value, i, -1, size, -1);
+      lab_report_fault(fault, parameter, !LabIsConst<T>::value, i, -1, size, -1, index.line);
       return LabElement<T>{data + size, 0};  // the spare slot past the end
     }
     return LabElement<T>{data + i, trace ? trace + i : 0};
-#else
-    return data[i];
-#endif
   }
+#else
+  __device__ __forceinline__ TL_LAB_ELEMENT(T) operator[](long long i) const { return data[i]; }
+#endif
 };
 
 template <class T>
@@ -174,18 +190,22 @@ struct Matrix {
 
   // Row-major: element (row, col) is data[row * cols + col]. A column past the end is caught even
   // where row * cols + col would still land inside the array (on the next row).
-  __device__ __forceinline__ TL_LAB_ELEMENT(T) operator()(long long row, long long col) const {
 #if defined(TL_LAB_TRACED)
+  __device__ __forceinline__ TL_LAB_ELEMENT(T) operator()(long long row, long long col,
+                                                          unsigned int line = __builtin_LINE())
+      const {
     if (row < 0 || row >= rows || col < 0 || col >= cols) {
-      lab_report_fault(fault, parameter, !LabIsConst<T>::value, row, col, rows, cols);
+      lab_report_fault(fault, parameter, !LabIsConst<T>::value, row, col, rows, cols, line);
       return LabElement<T>{data + static_cast<long long>(rows) * cols, 0};
     }
     const long long at = row * cols + col;
     return LabElement<T>{data + at, trace ? trace + at : 0};
-#else
-    return data[row * cols + col];
-#endif
   }
+#else
+  __device__ __forceinline__ TL_LAB_ELEMENT(T) operator()(long long row, long long col) const {
+    return data[row * cols + col];
+  }
+#endif
 };
 
 }  // namespace tl

@@ -7,8 +7,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/format.hpp"
 #include "draw_colors.hpp"
@@ -50,6 +53,13 @@ void wrapped(const ImVec4& color, const std::string& text) {
 void draw_exercise_picker(AppController& controller, const Fonts& fonts) {
   LabController& lab = controller.lab();
   const LabState& state = lab.state();
+  // Overall progress, the way a course page shows it: "3 of 15 passed".
+  ImGui::TextColored(state.passed_total > 0 ? palette().ok : palette().muted,
+                     "%zu of %zu exercises passed", state.passed_total, state.exercises.size());
+  if (ImGui::IsItemHovered()) {
+    wrapped_tooltip("This lesson: %zu of %zu. Kept between sessions with your code.",
+                    state.passed_in_lesson, state.lesson_exercises);
+  }
   heading(fonts, "This lesson's exercises");
   if (state.lesson_exercises == 0) {
     wrapped(palette().muted, "This lesson has no exercises yet: pick one below.");
@@ -91,6 +101,32 @@ void draw_exercise_picker(AppController& controller, const Fonts& fonts) {
   if (ImGui::IsItemHovered()) wrapped_tooltip("The exercises of the other lessons");
 }
 
+// The ladder of hints under the statement: those shown so far, and a button for the next one
+// once a check has failed; the solution comes after the last.
+void draw_hints(AppController& controller, const Fonts& fonts) {
+  LabController& lab = controller.lab();
+  const LabState& state = lab.state();
+  if (state.hints_total == 0) return;
+  ImGui::Spacing();
+  ImGui::Separator();
+  heading(fonts, "Hints");
+  for (std::size_t i = 0; i < state.hints_shown.size(); ++i) {
+    ImGui::TextColored(palette().muted, "Hint %zu of %zu", i + 1, state.hints_total);
+    draw_markdown(controller, state.hints_shown[i], fonts);
+  }
+  if (state.can_show_hint) {
+    const std::string label = "Show hint " + std::to_string(state.hints_shown.size() + 1) +
+                              " of " + std::to_string(state.hints_total);
+    if (ImGui::Button(label.c_str())) lab.show_next_hint();
+  } else if (state.hints_shown.size() < state.hints_total) {
+    wrapped(palette().muted,
+            std::to_string(state.hints_total) +
+                " hints, one at a time, after a check that fails: try first.");
+  } else {
+    wrapped(palette().muted, "That was the last hint: Show solution is above the editor.");
+  }
+}
+
 void draw_statement(AppController& controller, const Fonts& fonts) {
   const LabState& state = controller.lab().state();
   if (state.current.empty()) return;
@@ -103,6 +139,7 @@ void draw_statement(AppController& controller, const Fonts& fonts) {
   }
   if (!state.statement_error.empty()) wrapped(palette().error, state.statement_error);
   draw_markdown(controller, state.statement, fonts);
+  draw_hints(controller, fonts);
 }
 
 const char* spinner() {
@@ -128,6 +165,75 @@ void label_before(const char* label) {
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(label);
   ImGui::SameLine();
+}
+
+// Open… and Save as…: a path typed into a field (ImGui 1.86 has no file dialog). A file already
+// there is replaced only after a second, explicit "Replace"; the code Open replaces stays one
+// Ctrl+Z away.
+struct FileDialog {
+  bool saving = false;
+  bool confirm_replace = false;
+  char path[1024] = {};
+  std::string problem;
+};
+FileDialog& file_dialog() {
+  static FileDialog dialog;
+  return dialog;
+}
+
+void open_file_dialog(const LabState& state, bool saving) {
+  FileDialog& d = file_dialog();
+  d.saving = saving;
+  d.confirm_replace = false;
+  d.problem.clear();
+  if (d.path[0] == '\0') {
+    const char* home = std::getenv("HOME");
+    const std::string suggested = std::string(home != nullptr ? home : ".") + "/threadlab-" +
+                                  state.current + ".cu";
+    std::snprintf(d.path, sizeof d.path, "%s", suggested.c_str());
+  }
+  ImGui::OpenPopup("lab_file");
+}
+
+void draw_file_dialog(LabController& lab) {
+  FileDialog& d = file_dialog();
+  if (!ImGui::BeginPopup("lab_file")) return;
+  ImGui::TextUnformatted(d.saving ? "Save your kernel as" : "Open a kernel file");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 28.0f);
+  if (ImGui::InputText("##lab_file_path", d.path, sizeof d.path)) {
+    d.confirm_replace = false;
+    d.problem.clear();
+  }
+  const std::filesystem::path path(d.path);
+  if (d.confirm_replace) {
+    ImGui::TextColored(palette().warning, "%s is there already. Replace it?", d.path);
+    if (ImGui::Button("Replace")) {
+      const Result<bool> saved = lab.save_source_as(path, /*replace=*/true);
+      if (saved) ImGui::CloseCurrentPopup();
+      d.problem = saved ? std::string() : saved.message();
+      d.confirm_replace = false;
+    }
+    ImGui::SameLine();
+  } else if (ImGui::Button(d.saving ? "Save" : "Open")) {
+    if (d.saving) {
+      const Result<bool> saved = lab.save_source_as(path, /*replace=*/false);
+      if (!saved) {
+        d.problem = saved.message();
+      } else if (!*saved) {
+        d.confirm_replace = true;  // asked on the next frame, never replaced silently
+      } else {
+        ImGui::CloseCurrentPopup();
+      }
+    } else if (const Status opened = lab.open_source(path); !opened) {
+      d.problem = opened.message();
+    } else {
+      ImGui::CloseCurrentPopup();
+    }
+  }
+  if (!d.confirm_replace) ImGui::SameLine();
+  if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+  if (!d.problem.empty()) wrapped(palette().error, d.problem);
+  ImGui::EndPopup();
 }
 
 void draw_toolbar(AppController& controller) {
@@ -161,13 +267,26 @@ void draw_toolbar(AppController& controller) {
   next_on_line(button_width(state.showing_solution ? "Back to my code" : "Show solution"));
   if (state.showing_solution) {
     if (ImGui::Button("Back to my code")) lab.show_solution(false);
+    const char* compare = state.showing_diff ? "The solution alone" : "Compare with my code";
+    next_on_line(button_width(compare));
+    if (ImGui::Button(compare)) lab.show_diff(!state.showing_diff);
+    if (ImGui::IsItemHovered()) {
+      wrapped_tooltip("Your code and the solution line by line: yours in red (-), the solution's "
+                      "in green (+). Your code stays as it is.");
+    }
   } else {
     ImGui::BeginDisabled(!state.can_show_solution);
     if (ImGui::Button("Show solution")) lab.show_solution(true);
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-      wrapped_tooltip(state.can_show_solution ? "The reference solution, read-only"
-                                              : "Available after a check that fails: try first");
+      if (state.can_show_solution) {
+        wrapped_tooltip("The reference solution, read-only; then compare it with your code");
+      } else if (state.can_show_hint) {
+        wrapped_tooltip("After the hints under the statement: %zu left",
+                        state.hints_total - state.hints_shown.size());
+      } else {
+        wrapped_tooltip("Available after a check that fails: try first");
+      }
     }
   }
   const float field = ImGui::GetFontSize() * 5.0f;
@@ -205,6 +324,21 @@ void draw_toolbar(AppController& controller) {
           "blocks to cover each case's size. Too few shows as elements nobody wrote, unless "
           "your kernel strides over the grid.");
     }
+  }
+  next_on_line(button_width("Open…"), ImGui::GetFontSize());
+  if (ImGui::Button("Open…")) open_file_dialog(state, /*saving=*/false);
+  if (ImGui::IsItemHovered()) {
+    wrapped_tooltip("Load a .cu file into the editor (Ctrl+Z brings your code back)");
+  }
+  next_on_line(button_width("Save as…"));
+  if (ImGui::Button("Save as…")) open_file_dialog(state, /*saving=*/true);
+  if (ImGui::IsItemHovered()) {
+    wrapped_tooltip("Write your kernel to a file of your choosing; it is also kept for you in %s",
+                    "the Lab's own folder");
+  }
+  draw_file_dialog(lab);
+  if (!state.file_message.empty()) {
+    ImGui::TextColored(palette().muted, "%s", state.file_message.c_str());
   }
   char status[96];
   if (checking) {
@@ -261,6 +395,35 @@ void draw_diagnostics(AppController& controller, const Fonts& fonts) {
   }
 }
 
+// The learner's code against the solution, a unified diff to read: shared lines plain, the
+// learner's own lines red with "-", the solution's green with "+", each with its line number.
+void draw_diff(const std::vector<editor::DiffLine>& diff, const Fonts& fonts, float height) {
+  ImGui::BeginChild("lab_diff", {0, height}, true, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::PushFont(fonts.mono);
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(diff.size()));
+  while (clipper.Step()) {
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const editor::DiffLine& line = diff[static_cast<std::size_t>(i)];
+      char numbers[32];
+      const auto number = [](int n) { return n > 0 ? std::to_string(n) : std::string(); };
+      std::snprintf(numbers, sizeof numbers, "%4s %4s ", number(line.mine_line).c_str(),
+                    number(line.solution_line).c_str());
+      ImGui::TextColored(palette().muted, "%s", numbers);
+      ImGui::SameLine(0, 0);
+      const char* mark = line.kind == editor::DiffKind::kOnlyMine       ? "- "
+                         : line.kind == editor::DiffKind::kOnlySolution ? "+ "
+                                                                        : "  ";
+      const ImVec4 color = line.kind == editor::DiffKind::kOnlyMine       ? palette().error
+                           : line.kind == editor::DiffKind::kOnlySolution ? palette().ok
+                                                                          : ImGui::GetStyle().Colors[ImGuiCol_Text];
+      ImGui::TextColored(color, "%s%s", mark, line.text.c_str());
+    }
+  }
+  ImGui::PopFont();
+  ImGui::EndChild();
+}
+
 void draw_code_column(AppController& controller, const Fonts& fonts) {
   LabController& lab = controller.lab();
   const LabState& state = lab.state();
@@ -283,8 +446,12 @@ void draw_code_column(AppController& controller, const Fonts& fonts) {
   if (!state.showing_solution) options.diagnostics = state.diagnostics;
   const float editor_height = ImGui::GetContentRegionAvail().y - list_height -
                               (compile_messages ? ImGui::GetStyle().ItemSpacing.y : 0.0f);
-  CodeEditor("lab_editor", lab.editor_model(), lab.editor_state(), options,
-             ImVec2(0, editor_height));
+  if (state.showing_solution && state.showing_diff) {
+    draw_diff(state.diff, fonts, editor_height);
+  } else {
+    CodeEditor("lab_editor", lab.editor_model(), lab.editor_state(), options,
+               ImVec2(0, editor_height));
+  }
   if (compile_messages) {
     ImGui::BeginChild("lab_diagnostics", {0, 0}, true);
     draw_diagnostics(controller, fonts);
@@ -409,6 +576,21 @@ void draw_verdict(AppController& controller, const Fonts& fonts) {
   }
   if (!state.storage_problem.empty()) {
     wrapped(palette().warning, "Progress: " + state.storage_problem);
+  }
+  if (!state.verdict && state.earlier_verdict && !state.check.running) {
+    // The verdict of the last session's check, in words: the learner comes back to where they
+    // were. Its traces and times were not kept.
+    heading(fonts, "Your last check, in an earlier session");
+    const std::string& outcome = state.earlier_verdict->outcome;
+    const bool passed = outcome == "passed";
+    ImGui::TextColored(passed ? palette().ok : palette().error, "%s",
+                       passed                       ? "Passed"
+                       : outcome == "failed"        ? "Failed"
+                       : outcome == "compile-error" ? "Does not compile"
+                                                    : outcome.c_str());
+    wrapped(ImGui::GetStyle().Colors[ImGuiCol_Text], state.earlier_verdict->reason);
+    wrapped(palette().muted, "Check again (Ctrl+Enter) for its cases and the mapping view.");
+    return;
   }
   if (!state.verdict) {
     if (!state.check.running) {
@@ -600,7 +782,8 @@ void draw_lab_workspace(AppController& controller, const Fonts& fonts, ImVec2 si
   in.spacing = style.ItemSpacing.x;
   in.splitter = std::floor(ImGui::GetFontSize() * 0.5f);
   in.font_size = ImGui::GetFontSize();
-  in.verdict = lab_state.check.running || lab_state.verdict != nullptr;
+  in.verdict = lab_state.check.running || lab_state.verdict != nullptr ||
+               lab_state.earlier_verdict.has_value();
   in.code_share = lab_state.code_share;
   const LabLayout layout = compute_lab_layout(in);
 
