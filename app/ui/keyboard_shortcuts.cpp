@@ -23,6 +23,7 @@ constexpr Shortcut kLabShortcuts[] = {
     {"Ctrl+Enter", "check your kernel: the hidden checks"},
     {"Ctrl+Shift+Enter", "run it once on the example case, with your grid"},
     {"Ctrl+F", "find in the code (Enter: the next match, Esc closes)"},
+    {"Ctrl+H", "find and replace (Replace: the selected match, All: every one, one undo)"},
     {"Ctrl+Z, Ctrl+Y", "undo, redo (also Ctrl+Shift+Z)"},
     {"Ctrl+A, C, X, V", "select all, copy, cut, paste"},
     {"Tab", "indent by the starter's step (2 spaces)"},

@@ -238,6 +238,35 @@ TEST_F(CodeEditorHeadless, FindBarFindsTheNextMatch) {
   EXPECT_EQ(model_.text(), "sum = 0;\nSum += x;\nreturn sum;");
 }
 
+// Ctrl+H opens the find bar with its replace row; the model replaces a selected match and steps
+// to the next, or every match as one undoable edit.
+TEST_F(CodeEditorHeadless, CtrlHReplacesOneMatchAtATimeOrAllAsOneEdit) {
+  model_.set_text("sum = 0;\nSum += x;\nreturn sum;");
+  click({0, 0});
+  press('H', /*ctrl=*/true);
+  EXPECT_TRUE(state_.find_open);
+  EXPECT_TRUE(state_.replace_open);
+  EXPECT_EQ(model_.text(), "sum = 0;\nSum += x;\nreturn sum;") << "H reached the find bar, not the text";
+  frame();
+
+  const editor::FindOptions exact{.match_case = true};
+  EXPECT_TRUE(model_.replace_next("sum", "total", exact)) << "the first press selects the match";
+  EXPECT_EQ(model_.text(), "sum = 0;\nSum += x;\nreturn sum;");
+  EXPECT_EQ(model_.selection(), (editor::TextRange{{0, 0}, {0, 3}}));
+  EXPECT_TRUE(model_.replace_next("sum", "total", exact));
+  EXPECT_EQ(model_.text(), "total = 0;\nSum += x;\nreturn sum;");
+  EXPECT_EQ(model_.selection(), (editor::TextRange{{2, 7}, {2, 10}})) << "the next one selected";
+  ASSERT_TRUE(model_.undo());
+  EXPECT_EQ(model_.text(), "sum = 0;\nSum += x;\nreturn sum;");
+
+  EXPECT_EQ(model_.replace_all("sum", "acc"), 3) << "without match case, Sum too";
+  EXPECT_EQ(model_.text(), "acc = 0;\nacc += x;\nreturn acc;");
+  ASSERT_TRUE(model_.undo());
+  EXPECT_EQ(model_.text(), "sum = 0;\nSum += x;\nreturn sum;") << "one Ctrl+Z undoes them all";
+  model_.set_read_only(true);
+  EXPECT_EQ(model_.replace_all("sum", "acc"), 0);
+}
+
 TEST_F(CodeEditorHeadless, DiagnosticsMarkTheirLineAndShowOnHover) {
   model_.set_text("int a;\n    x = 1;\nint b;");
   const int plain = frame();

@@ -152,11 +152,33 @@ bool draw_find_bar(editor::TextModel& model, CodeEditorState& state) {
     }
     ImGui::SameLine();
   }
+  bool replace_active = false;
+  if (state.replace_open && !model.read_only()) {
+    // Ctrl+H's second row: Replace changes the selected match and selects the next, so each
+    // press shows what the next one changes; All is one edit that Ctrl+Z undoes.
+    ImGui::NewLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
+    ImGui::InputTextWithHint("##replace", "replace with", state.replace_text.data(),
+                             state.replace_text.size());
+    replace_active = ImGui::IsItemActive();
+    const std::string_view replacement(state.replace_text.data());
+    ImGui::SameLine();
+    ImGui::BeginDisabled(needle.empty());
+    if (ImGui::SmallButton("Replace")) {
+      model.replace_next(needle, replacement, options);
+      state.scroll_to_cursor = true;
+    }
+    ImGui::SameLine();
+    if (ImGui::SmallButton("All")) model.replace_all(needle, replacement, options);
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+  }
   if (ImGui::SmallButton("x") || field_escaped || (field_active && pressed(ImGuiKey_Escape))) {
     state.find_open = false;
+    state.replace_open = false;
     state.focused = true;  // back to the text
   }
-  return field_active;
+  return field_active || replace_active;
 }
 
 // One key press (or repeat) applied to the model, with the modifiers held when it was pressed.
@@ -184,8 +206,10 @@ void apply_key(editor::TextModel& model, CodeEditorState& state, const CodeEdito
       }
     } else if (is(ImGuiKey_V)) {
       if (const char* text = ImGui::GetClipboardText(); text != nullptr) model.insert_text(text);
-    } else if (press.key == options.find_key && !press.repeat) {
+    } else if ((press.key == options.find_key || press.key == options.replace_key) &&
+               !press.repeat) {
       state.find_open = true;
+      state.replace_open = press.key == options.replace_key;
       state.focus_find_field = true;
       state.focused = false;  // the keys go to the find field until it closes
       // A one-line selection is what the learner wants to find.
@@ -295,8 +319,9 @@ bool handle_keyboard(editor::TextModel& model, CodeEditorState& state,
       press.key = ImGui::GetKeyIndex(key);
       apply_key(model, state, options, page_lines, press);
     }
-    if (pressed_index(options.find_key)) {
-      press.key = options.find_key;
+    for (const int letter : {options.find_key, options.replace_key}) {
+      if (!pressed_index(letter)) continue;
+      press.key = letter;
       apply_key(model, state, options, page_lines, press);
     }
     for (ImWchar c : io.InputQueueCharacters) {
