@@ -103,6 +103,8 @@ class LabController {
   void set_grid(const std::string& text);
   // The splitter between the editor and the verdict: the editor's share (lab_layout.hpp).
   void set_code_share(float share) { state_.code_share = share; }
+  // Soft wrap in the editor, on or off.
+  void set_soft_wrap(bool wrap) { state_.soft_wrap = wrap; }
 
   // Starts the check of the current source in the background. False (and nothing started) while
   // one runs, or with nothing to check: one check at a time.

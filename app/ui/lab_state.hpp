@@ -135,6 +135,9 @@ struct LabState {
   // The editor's share of the editor and verdict columns, as the learner set the splitter (0:
   // lab_layout.hpp's default). The verdict column is closed until a check runs or has a verdict.
   float code_share = 0;
+  // Long lines wrap to the editor's width (a kernel's signature is wider than a laptop's column);
+  // the toolbar's "wrap" turns it off for a horizontal scroll instead.
+  bool soft_wrap = true;
 
   std::string storage_problem;        // the last failure to read or write the progress files
   std::string file_message;           // the last Open… or Save as…, done

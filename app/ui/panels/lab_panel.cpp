@@ -325,6 +325,16 @@ void draw_toolbar(AppController& controller) {
           "your kernel strides over the grid.");
     }
   }
+  {
+    const float box = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                      ImGui::CalcTextSize("wrap").x;
+    next_on_line(box, ImGui::GetFontSize());
+    bool wrap = state.soft_wrap;
+    if (ImGui::Checkbox("wrap", &wrap)) lab.set_soft_wrap(wrap);
+    if (ImGui::IsItemHovered()) {
+      wrapped_tooltip("Long lines continue on the next row instead of scrolling sideways");
+    }
+  }
   next_on_line(button_width("Open…"), ImGui::GetFontSize());
   if (ImGui::Button("Open…")) open_file_dialog(state, /*saving=*/false);
   if (ImGui::IsItemHovered()) {
@@ -444,6 +454,7 @@ void draw_code_column(AppController& controller, const Fonts& fonts) {
                        ? &high_contrast_code_editor_colors()
                        : &dark_code_editor_colors();
   if (!state.showing_solution) options.diagnostics = state.diagnostics;
+  options.soft_wrap = state.soft_wrap;
   const float editor_height = ImGui::GetContentRegionAvail().y - list_height -
                               (compile_messages ? ImGui::GetStyle().ItemSpacing.y : 0.0f);
   if (state.showing_solution && state.showing_diff) {

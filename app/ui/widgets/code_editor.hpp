@@ -22,6 +22,7 @@
 
 #include "core/editor/cuda_highlight.hpp"
 #include "core/editor/diagnostics.hpp"
+#include "core/editor/soft_wrap.hpp"
 #include "core/editor/text_model.hpp"
 
 namespace tl::ui {
@@ -55,6 +56,9 @@ struct CodeEditorOptions {
   // upper-case ASCII code, which the headless UI and the tests use too.
   int find_key = 'F';
   int replace_key = 'H';  // Ctrl+H: the find bar with its replace row
+  // Long lines drawn on several rows as wide as the editor (core/editor/soft_wrap.hpp) instead of
+  // a horizontal scroll; Up and Down still move by lines of the text.
+  bool soft_wrap = false;
 };
 
 // What the widget keeps between frames. Owned by the caller, one per editor.
@@ -76,6 +80,9 @@ struct CodeEditorState {
   // Internal.
   std::uint64_t highlighted_version = ~std::uint64_t{0};
   std::vector<std::vector<editor::Token>> tokens;
+  editor::WrapMap wrap;  // the rows of the last frame (one per line without soft wrap)
+  std::uint64_t wrapped_version = ~std::uint64_t{0};
+  int wrapped_width = -1;
   int widest_line_cells = 0;
   bool focus_find_field = false;
   bool scroll_to_cursor = false;
