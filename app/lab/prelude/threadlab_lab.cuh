@@ -107,11 +107,14 @@ __device__ __forceinline__ void lab_record_write(LabTraceRecord* record) {
 // is marked on its line in the editor: __builtin_LINE() as a default argument is evaluated where
 // the conversion happens, in the learner's `a[i]` (kernel.cu's lines: the source follows
 // `#line 1 "kernel.cu"`).
+// A template, so that an index that is itself a traced element (`counts[values[i]]`) still
+// converts: LabElement → int → LabIndex would be two user-defined conversions.
 struct LabIndex {
   long long value;
   unsigned int line;
-  __device__ __forceinline__ LabIndex(long long at, unsigned int where = __builtin_LINE())
-      : value(at), line(where) {}
+  template <class Index>
+  __device__ __forceinline__ LabIndex(Index at, unsigned int where = __builtin_LINE())
+      : value(static_cast<long long>(at)), line(where) {}
 };
 
 // A traced element: reads convert to T, writes record the writer.
