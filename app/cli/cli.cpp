@@ -518,6 +518,11 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
   add_lab_options(*lab_check_command, "Your kernel's .cu file",
                   "text or json (default text); with --memory table, csv or json");
   lab_check_command->add_flag("--memory", lab_check.memory, memory_help);
+  const char* compiler_feedback_help =
+      "After a pass, compile once more (NVRTC, no GPU needed) and warn where registers spill or "
+      "registers or shared memory hold occupancy low (--no-compiler-feedback: skip it)";
+  lab_check_command->add_flag("--compiler-feedback,!--no-compiler-feedback",
+                              lab_check.compiler_feedback, compiler_feedback_help);
   lab_check_command->add_flag("--compare,!--no-compare", lab_check.compare,
                               "Time the reference solution in the same run");
   auto* lab_watch_command = lab_command->add_subcommand(
@@ -525,6 +530,8 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
       "Check your kernel again every time you save the file (a file that does not exist is an "
       "error, exit 2, unless --wait)");
   add_lab_options(*lab_watch_command, "Your kernel's .cu file", "text");
+  lab_watch_command->add_flag("--compiler-feedback,!--no-compiler-feedback",
+                              lab_check.compiler_feedback, compiler_feedback_help);
   lab_watch_command->add_flag("--compare,!--no-compare", lab_check.compare,
                               "Time the reference solution in the same run");
   lab_watch_command
@@ -541,8 +548,33 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
   lab_grade_command->add_option(
       "--output", lab_check.output,
       "Write the report to FILE, whole after every row (files not graded yet: pending)");
+  lab_grade_command->add_flag("--compiler-feedback,!--no-compiler-feedback",
+                              lab_check.compiler_feedback, compiler_feedback_help);
   lab_grade_command->add_flag("--resume", lab_check.resume,
                               "With --output: keep the rows it holds, grade only the rest");
+  LabInspectOptions lab_inspect;
+  auto* lab_inspect_command = lab_command->add_subcommand(
+      "inspect",
+      "What the compiler made of your kernel, without a GPU (NVRTC): registers, spills, shared "
+      "memory and occupancy; or its SASS (where the toolkit's nvdisasm is installed) or PTX with "
+      "each line of your file above its instructions");
+  lab_inspect_command->add_option("file", lab_inspect.file, "Your kernel's .cu file")->required();
+  lab_inspect_command->add_option("--exercise", lab_inspect.exercise, "The exercise id (lab list)")
+      ->required();
+  lab_inspect_command->add_option("--arch", lab_inspect.arch,
+                                  "Architecture to compile for, e.g. sm_80 (default: sm_90)");
+  lab_inspect_command->add_flag("--sass", lab_inspect.sass,
+                                "The SASS (nvdisasm), each line of your file above its "
+                                "instructions, memory instructions marked by space");
+  lab_inspect_command->add_flag("--ptx", lab_inspect.ptx, "The PTX, with your file's lines");
+  lab_inspect_command->add_flag("--resources", lab_inspect.resources,
+                                "Registers, spills, shared memory, occupancy (the default)");
+  lab_inspect_command
+      ->add_option("--format", lab_inspect.format, "table or json (--sass: text or json)")
+      ->capture_default_str();
+  lab_inspect_command->add_flag("!--unsafe-no-sandbox", lab_inspect.sandbox,
+                                "Compile without the Lab's sandbox (SECURITY.md): only for code "
+                                "you trust");
 
   // The lessons' own commands (`threadlab train`): everything after the name, --help included,
   // goes to the lesson, which parses it and says what it takes.
@@ -604,6 +636,10 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
     if (!lab_print_what.empty()) {
       if (check_only) return usage_status(check_lab_print_options(lab_exercise_id), err);
       return command_lab_print(lab_exercise_id, lab_print_what, out, err);
+    }
+    if (*lab_inspect_command) {
+      if (check_only) return usage_status(check_lab_inspect_options(lab_inspect), err);
+      return command_lab_inspect(lab_inspect, out, err);
     }
     if (*lab_run_command || *lab_check_command) {
       if (lab_check.format.empty()) lab_check.format = "text";

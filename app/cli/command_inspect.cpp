@@ -5,6 +5,7 @@
 // made from it.
 
 #include <algorithm>
+#include <functional>
 #include <iomanip>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -15,6 +16,9 @@
 #include "compute/lessons/lesson_registry.hpp"
 #include "core/compiled/compiled_listing.hpp"
 #include "core/format.hpp"
+#include "lab/exercise_registry.hpp"
+#include "lab/lab_inspect.hpp"
+#include "lab/lab_prelude.hpp"
 #include "lesson_texts.hpp"
 
 namespace tl::cli {
@@ -68,12 +72,10 @@ std::vector<InspectedKernel> kernels_of(
   return kernels;
 }
 
-// The source line `line` of `file` (a path relative to the project root), trimmed, where the
-// program embeds that file.
-std::string source_text(std::string_view file, int line) {
-  const auto text = lesson_texts::find_text(file);
-  if (!text || line <= 0) return {};
-  std::string_view rest = *text;
+// Line `line` (from 1) of `text`, without its indentation.
+std::string line_of(std::string_view text, int line) {
+  if (line <= 0) return {};
+  std::string_view rest = text;
   for (int i = 1; i < line && !rest.empty(); ++i) {
     const std::size_t end = rest.find('\n');
     rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
@@ -81,6 +83,13 @@ std::string source_text(std::string_view file, int line) {
   std::string_view l = rest.substr(0, rest.find('\n'));
   while (!l.empty() && (l.front() == ' ' || l.front() == '\t')) l.remove_prefix(1);
   return std::string(l);
+}
+
+// The source line `line` of `file` (a path relative to the project root), where the program
+// embeds that file.
+std::string source_text(std::string_view file, int line) {
+  const auto text = lesson_texts::find_text(file);
+  return text ? line_of(*text, line) : std::string();
 }
 
 std::string file_name(std::string_view path) {
@@ -160,10 +169,27 @@ int print_resources(const std::vector<InspectedKernel>& kernels, std::string_vie
   return kExitOk;
 }
 
-int print_sass(const InspectedKernel& k, std::string_view format, std::ostream& out) {
-  const compiled::SassListing listing = compiled::parse_sass(k.unit->sass);
-  const compiled::SassFunction* f = listing.find(k.symbol);
+// A source line's text, for the listings' line headers.
+using SourceLines = std::function<std::string(std::string_view file, int line)>;
+
+// One kernel's listing as the printers need it, from the lessons' embedded units or the learner's
+// own compile.
+struct ListingToPrint {
+  std::string name;
+  std::string arch;
+  int registers = 0;
+  const compiled::SassListing* sass = nullptr;
+  const compiled::SassFunction* sass_function = nullptr;
+  const compiled::PtxListing* ptx = nullptr;
+  const compiled::PtxFunction* ptx_function = nullptr;
+  SourceLines source;
+};
+
+int print_sass(const ListingToPrint& k, std::string_view format, std::ostream& out) {
+  const compiled::SassListing& listing = *k.sass;
+  const compiled::SassFunction* f = k.sass_function;
   if (f == nullptr) return kExitFailure;
+  const compiled::SassSummary summary = compiled::summarize(*f);
   if (format == "json") {
     nlohmann::json rows = nlohmann::json::array();
     for (const compiled::SassInstruction& i : f->instructions) {
@@ -176,15 +202,12 @@ int print_sass(const InspectedKernel& k, std::string_view format, std::ostream& 
            {"line", i.line},
            {"kind", std::string(compiled::kind_name(i.kind))}});
     }
-    out << nlohmann::json{{"kernel", k.name},
-                          {"arch", std::string(k.unit->arch)},
-                          {"instructions", rows}}
-               .dump(2)
+    out << nlohmann::json{{"kernel", k.name}, {"arch", k.arch}, {"instructions", rows}}.dump(2)
         << '\n';
     return kExitOk;
   }
-  out << "// " << k.name << " (" << k.unit->arch << "): " << k.resources.registers << " registers, "
-      << k.summary.instructions << " instructions\n";
+  out << "// " << k.name << " (" << k.arch << "): " << k.registers << " registers, "
+      << summary.instructions << " instructions\n";
   int file = -2;
   int line = -1;
   for (const compiled::SassInstruction& i : f->instructions) {
@@ -193,8 +216,7 @@ int print_sass(const InspectedKernel& k, std::string_view format, std::ostream& 
       line = i.line;
       if (file >= 0) {
         const std::string& path = listing.files[static_cast<std::size_t>(file)];
-        out << "\n  // " << file_name(path) << ':' << line << "  " << source_text(path, line)
-            << '\n';
+        out << "\n  // " << file_name(path) << ':' << line << "  " << k.source(path, line) << '\n';
       }
     }
     char offset[16];
@@ -211,28 +233,47 @@ int print_sass(const InspectedKernel& k, std::string_view format, std::ostream& 
   return kExitOk;
 }
 
-int print_ptx(const InspectedKernel& k, std::ostream& out, std::ostream& err) {
+int print_ptx(const ListingToPrint& k, std::ostream& out) {
+  const compiled::PtxListing& listing = *k.ptx;
+  int file = -2;
+  int line = -1;
+  for (const compiled::PtxLine& l : k.ptx_function->lines) {
+    if (l.file >= 0 && (l.file != file || l.line != line)) {
+      file = l.file;
+      line = l.line;
+      const std::string& path = listing.files[static_cast<std::size_t>(file)];
+      out << "\t// " << file_name(path) << ':' << line << "  " << k.source(path, line) << '\n';
+    }
+    out << l.text << '\n';
+  }
+  return kExitOk;
+}
+
+// The lesson kernel `k`'s SASS or PTX, from the embedded listings.
+int print_lesson_listing(const InspectedKernel& k, bool sass, std::string_view format,
+                         std::ostream& out, std::ostream& err) {
+  const compiled::SassListing sass_listing = compiled::parse_sass(k.unit->sass);
+  ListingToPrint print;
+  print.name = k.name;
+  print.arch = std::string(k.unit->arch);
+  print.registers = k.resources.registers;
+  print.source = [](std::string_view path, int line) { return source_text(path, line); };
+  if (sass) {
+    print.sass = &sass_listing;
+    print.sass_function = sass_listing.find(k.symbol);
+    return print_sass(print, format, out);
+  }
   if (k.unit->ptx.empty()) {
     return fail(err,
                 "inspect: the build kept no PTX for " + std::string(k.unit->arch) +
                     " (only for the last architecture it compiled for); try --arch",
                 kExitFailure);
   }
-  const compiled::PtxListing listing = compiled::parse_ptx(k.unit->ptx);
-  const compiled::PtxFunction* f = listing.find(k.symbol);
-  if (f == nullptr) return fail(err, "inspect: no PTX of " + k.name, kExitFailure);
-  int file = -2;
-  int line = -1;
-  for (const compiled::PtxLine& l : f->lines) {
-    if (l.file >= 0 && (l.file != file || l.line != line)) {
-      file = l.file;
-      line = l.line;
-      const std::string& path = listing.files[static_cast<std::size_t>(file)];
-      out << "\t// " << file_name(path) << ':' << line << "  " << source_text(path, line) << '\n';
-    }
-    out << l.text << '\n';
-  }
-  return kExitOk;
+  const compiled::PtxListing ptx_listing = compiled::parse_ptx(k.unit->ptx);
+  print.ptx = &ptx_listing;
+  print.ptx_function = ptx_listing.find(k.symbol);
+  if (print.ptx_function == nullptr) return fail(err, "inspect: no PTX of " + k.name, kExitFailure);
+  return print_ptx(print, out);
 }
 
 }  // namespace
@@ -324,8 +365,165 @@ int command_inspect(const InspectOptions& options, std::ostream& out, std::ostre
                     " kernels; give one whole name: " + list,
                 kExitUsage);
   }
-  return options.sass ? print_sass(kernels.front(), options.format, out)
-                      : print_ptx(kernels.front(), out, err);
+  return print_lesson_listing(kernels.front(), options.sass, options.format, out, err);
+}
+
+namespace {
+
+nlohmann::json learner_resources_json(const lab::Exercise& exercise, const lab::LearnerListing& l,
+                                      const lab::CompiledFeedback& feedback) {
+  nlohmann::json row = {{"exercise", exercise.id},
+                        {"kernel", exercise.kernel_name},
+                        {"symbol", l.symbol},
+                        {"arch", l.arch_name()}};
+  if (l.report) {
+    row["registers"] = l.report->registers;
+    row["barriers"] = l.report->barriers;
+    row["shared_bytes"] = l.report->shared_bytes;
+    row["stack_bytes"] = l.report->stack_bytes;
+    row["spill_store_bytes"] = l.report->spill_store_bytes;
+    row["spill_load_bytes"] = l.report->spill_load_bytes;
+  }
+  row["spill_lines"] = feedback.spill_lines;
+  if (feedback.occupancy) {
+    row["occupancy"] = {{"gpu", feedback.occupancy_gpu},
+                        {"block_threads", feedback.occupancy->block_threads},
+                        {"fraction", feedback.occupancy->fraction()},
+                        {"limit", std::string(to_string(feedback.occupancy->limit))}};
+  }
+  row["warnings"] = feedback.warnings;
+  if (const compiled::SassFunction* f = l.sass_function()) {
+    const compiled::SassSummary summary = compiled::summarize(*f);
+    row["instructions"] = summary.instructions;
+    for (const InstructionKind kind : kCountedKinds) row[column_name(kind)] = summary.count(kind);
+  } else {
+    row["sass_unavailable"] = l.sass_unavailable;
+  }
+  return row;
+}
+
+void print_learner_resources(const lab::Exercise& exercise, const lab::LearnerListing& l,
+                             const lab::CompiledFeedback& feedback, std::ostream& out) {
+  out << exercise.kernel_name << " (" << l.arch_name() << ", NVRTC)\n";
+  if (l.report) {
+    out << "  registers a thread   " << l.report->registers << "\n"
+        << "  static shared memory " << l.report->shared_bytes << " bytes a block\n"
+        << "  stack frame          " << l.report->stack_bytes << " bytes a thread\n"
+        << "  spills               " << l.report->spill_store_bytes << " bytes stored, "
+        << l.report->spill_load_bytes << " bytes loaded a thread\n"
+        << "  barriers             " << l.report->barriers << "\n";
+  }
+  if (feedback.occupancy) {
+    out << "  occupancy            "
+        << static_cast<int>(feedback.occupancy->fraction() * 100.0 + 0.5) << " % at "
+        << feedback.occupancy->block_threads << " threads a block, set by "
+        << to_string(feedback.occupancy->limit) << " (modelled on an " << feedback.occupancy_gpu
+        << ")\n";
+  }
+  if (const compiled::SassFunction* f = l.sass_function()) {
+    const compiled::SassSummary summary = compiled::summarize(*f);
+    out << "  instructions         " << summary.instructions << " (";
+    bool first = true;
+    for (const InstructionKind kind : kCountedKinds) {
+      if (summary.count(kind) == 0) continue;
+      out << (first ? "" : ", ") << summary.count(kind) << ' ' << compiled::kind_name(kind);
+      first = false;
+    }
+    out << ")\n";
+  } else {
+    out << "  SASS: " << l.sass_unavailable << "\n";
+  }
+  for (const std::string& warning : feedback.warnings) out << "warning: " << warning << "\n";
+}
+
+}  // namespace
+
+Status check_lab_inspect_options(const LabInspectOptions& options) {
+  if (lab::find_exercise(options.exercise) == nullptr) {
+    return Error{ErrorKind::kInvalidArgument, "--exercise: no exercise '" + options.exercise +
+                                                  "' (threadlab lab list shows them)"};
+  }
+  if (options.format != "table" && options.format != "json") {
+    return Error{ErrorKind::kInvalidArgument,
+                 "--format: \"" + options.format + "\" is not table or json"};
+  }
+  if (static_cast<int>(options.sass) + static_cast<int>(options.ptx) +
+          static_cast<int>(options.resources) >
+      1) {
+    return Error{ErrorKind::kInvalidArgument, "--sass, --ptx and --resources: pick one"};
+  }
+  if (options.ptx && options.format == "json") {
+    return Error{ErrorKind::kInvalidArgument, "--ptx prints text: no --format json"};
+  }
+  if (!options.arch.empty()) {
+    if (Result<int> arch = lab::parse_arch(options.arch); !arch) return arch.error();
+  }
+  return Status::ok();
+}
+
+int command_lab_inspect(const LabInspectOptions& options, std::ostream& out, std::ostream& err) {
+  if (const Status checked = check_lab_inspect_options(options); !checked) {
+    return fail(err, checked.message(), kExitUsage);
+  }
+  const lab::Exercise& exercise = *lab::find_exercise(options.exercise);
+  const int arch = options.arch.empty() ? lab::kDefaultInspectArch : *lab::parse_arch(options.arch);
+  Result<std::string> source = read_submission(options.file);
+  if (!source) return fail(err, source.error().message, kExitUsage);
+  lab::LabOptions lab;
+  lab.sandbox = options.sandbox;
+  lab.source_name = std::filesystem::path(options.file).filename().string();
+  Result<lab::LearnerListing> listing = lab::inspect_submission(exercise, *source, lab, arch);
+  if (!listing) {
+    if (listing.error().kind == ErrorKind::kParseError) {
+      // The compiler's log, then the one-line reason; its lines name the learner's file.
+      const std::string& message = listing.error().message;
+      const std::size_t newline = message.find('\n');
+      if (newline != std::string::npos) err << message.substr(newline + 1) << '\n';
+      return fail(err, options.file + " does not compile", kExitUsage);
+    }
+    return fail(err, "lab inspect: " + listing.error().message, kExitFailure);
+  }
+  // The listings name the learner's file as NVRTC saw it, kernel.cu: the learner's own name
+  // instead, with the Lab's prelude (threadlab_lab.cuh) as it is.
+  for (std::vector<std::string>* files : {&listing->sass.files, &listing->ptx.files}) {
+    for (std::string& file : *files) {
+      if (file == "kernel.cu") file = lab.source_name;
+    }
+  }
+  const auto learner_line = [&](std::string_view file, int line) {
+    if (file == lab.source_name) return line_of(listing->source, line);
+    if (file == "threadlab_lab.cuh") return line_of(lab::lab_prelude_source(), line);
+    return std::string();
+  };
+  ListingToPrint print;
+  print.name = exercise.kernel_name;
+  print.arch = listing->arch_name();
+  print.registers = listing->report ? listing->report->registers : 0;
+  print.source = learner_line;
+  if (options.sass) {
+    print.sass = &listing->sass;
+    print.sass_function = listing->sass_function();
+    if (print.sass_function == nullptr) {
+      return fail(err, "lab inspect: no SASS: " + listing->sass_unavailable, kExitFailure);
+    }
+    return print_sass(print, options.format, out);
+  }
+  if (options.ptx) {
+    print.ptx = &listing->ptx;
+    print.ptx_function = listing->ptx_function();
+    if (print.ptx_function == nullptr) {
+      return fail(err, "lab inspect: NVRTC gave no PTX of " + exercise.kernel_name, kExitFailure);
+    }
+    return print_ptx(print, out);
+  }
+  const lab::CompiledFeedback feedback =
+      lab::compiled_feedback(*listing, lab::largest_case_launch(exercise));
+  if (options.format == "json") {
+    out << learner_resources_json(exercise, *listing, feedback).dump(2) << '\n';
+  } else {
+    print_learner_resources(exercise, *listing, feedback, out);
+  }
+  return kExitOk;
 }
 
 }  // namespace tl::cli

@@ -33,13 +33,10 @@
 #include "lab_memory_table.hpp"
 
 namespace tl::cli {
-namespace {
-
-using nlohmann::json;
 
 // The submission's bytes. A missing file and one the user may not read are told apart (EACCES is
 // not "no such file"), and only a regular file of at most 1 MiB is read (a FIFO would block).
-Result<std::string> read_source(const std::string& path) {
+Result<std::string> read_submission(const std::string& path) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0) {
     return Error{ErrorKind::kIoError,
@@ -69,6 +66,10 @@ Result<std::string> read_source(const std::string& path) {
   ::close(fd);
   return source;
 }
+
+namespace {
+
+using nlohmann::json;
 
 // The Lab's backends among every command's (core/backend_name.hpp): it draws no traces through
 // interop, so gpu-copy, which differs from gpu only there, is refused rather than taken as gpu.
@@ -130,6 +131,7 @@ Result<lab::LabOptions> parse_lab_options(const lab::Exercise& exercise,
     lab.grid = *grid;
   }
   lab.run_only = options.run_only;
+  lab.inspect_compiled = options.compiler_feedback && !options.run_only;
   lab.record_memory = options.memory;
   lab.sandbox = options.sandbox;
   return lab;
@@ -142,6 +144,26 @@ Result<lab::LabOptions> lab_options(const lab::Exercise& exercise, const LabChec
   if (!backend) return backend.error();
   lab->backend = *backend;
   return lab;
+}
+
+// The compiler's word on a passing kernel: null where it was not asked for.
+json compiled_json(const lab::CheckVerdict& verdict) {
+  if (!verdict.compiled) return nullptr;
+  const lab::CompiledFeedback& c = *verdict.compiled;
+  if (!c.unavailable.empty()) return {{"arch", c.arch}, {"unavailable", c.unavailable}};
+  json out = {{"arch", c.arch},
+              {"registers", c.registers},
+              {"spill_store_bytes", c.spill_store_bytes},
+              {"spill_load_bytes", c.spill_load_bytes},
+              {"spill_lines", c.spill_lines},
+              {"warnings", c.warnings}};
+  if (c.occupancy) {
+    out["occupancy"] = {{"gpu", c.occupancy_gpu},
+                        {"block_threads", c.occupancy->block_threads},
+                        {"fraction", c.occupancy->fraction()},
+                        {"limit", std::string(to_string(c.occupancy->limit))}};
+  }
+  return out;
 }
 
 json verdict_json(const lab::Exercise& exercise, const std::string& file,
@@ -171,6 +193,7 @@ json verdict_json(const lab::Exercise& exercise, const std::string& file,
           {"timed_case", verdict.timed_case},
           {"compiler_log", verdict.compiler_log},
           {"printed", verdict.printed},
+          {"compiled", compiled_json(verdict)},
           {"seconds", verdict.seconds}};
 }
 
@@ -204,6 +227,16 @@ void print_verdict(const lab::Exercise& exercise, const lab::CheckVerdict& verdi
   if (!verdict.device.empty()) out << " (" << verdict.device << ")";
   out << "\n";
   for (const lab::TimingLine& line : lab::timing_summary(verdict)) out << line.text << "\n";
+  if (verdict.compiled) {
+    const lab::CompiledFeedback& c = *verdict.compiled;
+    if (!c.unavailable.empty()) {
+      out << "compiled: no word on spills or occupancy: " << c.unavailable << "\n";
+    } else if (c.warnings.empty()) {
+      out << "compiled: " << c.registers << " registers a thread, no spills (" << c.arch
+          << ", NVRTC; `threadlab lab inspect` shows more)\n";
+    }
+    for (const std::string& warning : c.warnings) out << "warning: " << warning << "\n";
+  }
   if (verdict.memory) {
     if (!verdict.memory->unavailable.empty()) {
       out << "memory: not recorded: " << verdict.memory->unavailable << "\n";
@@ -323,7 +356,7 @@ int command_lab_check(const LabCheckOptions& options, std::ostream& out, std::os
   Result<lab::LabOptions> lab = lab_options(*exercise, options);
   if (!lab) return fail(err, lab.error().message, kExitUsage);
   lab->source_name = std::filesystem::path(options.file).filename().string();
-  Result<std::string> source = read_source(options.file);
+  Result<std::string> source = read_submission(options.file);
   if (!source) return fail(err, source.error().message, kExitUsage);
   const lab::CheckVerdict verdict = lab::check_submission(*exercise, *source, *lab);
   if (options.format == "json") {
@@ -393,7 +426,7 @@ int command_lab_watch(const LabCheckOptions& options, std::ostream& out, std::os
     if (!error && written != seen) {
       seen = written;
       ++checks;
-      if (Result<std::string> source = read_source(options.file); source) {
+      if (Result<std::string> source = read_submission(options.file); source) {
         print_verdict(*exercise, lab::check_submission(*exercise, *source, *lab), out);
       } else {
         out << one_line(source.error().message) << "\n";
@@ -557,7 +590,7 @@ int command_lab_grade(const LabCheckOptions& options, std::ostream& out, std::os
   }
   std::size_t resumed = 0;
   if (options.resume && std::filesystem::exists(options.output, error)) {
-    Result<std::string> previous = read_source(options.output);
+    Result<std::string> previous = read_submission(options.output);
     if (!previous) return fail(err, previous.error().message, kExitFailure);
     Result<std::vector<GradeRow>> earlier = read_grade_report(*format, *previous);
     if (!earlier) {
@@ -645,7 +678,7 @@ int command_lab_grade(const LabCheckOptions& options, std::ostream& out, std::os
         << std::string(30 - done, '.') << "] " << graded + 1 << "/" << to_grade << " "
         << one_line(entry.name) << (terminal ? "\033[K" : "\n") << std::flush;
     ++graded;
-    Result<std::string> source = read_source(entry.path.string());
+    Result<std::string> source = read_submission(entry.path.string());
     if (!source) {
       std::string reason = source.error().message;
       if (reason.starts_with(entry.path.string())) {

@@ -114,6 +114,9 @@ struct LabCheckOptions {
   bool memory = false;
   // The Lab's sandbox around the worker (--unsafe-no-sandbox turns it off; SECURITY.md).
   bool sandbox = true;
+  // check, watch, grade: after a pass, what the compiler made says a word on spills and low
+  // occupancy (lab::LabOptions::inspect_compiled); --no-compiler-feedback skips that compile.
+  bool compiler_feedback = true;
   // grade: the report file, rewritten whole after every row; --resume grades only the rows it
   // does not hold yet.
   std::string output;
@@ -132,6 +135,22 @@ int command_lab_check(const LabCheckOptions& options, std::ostream& out, std::os
 int command_lab_watch(const LabCheckOptions& options, std::ostream& out, std::ostream& err);
 int command_lab_grade(const LabCheckOptions& options, std::ostream& out, std::ostream& err);
 int command_worker(const std::vector<std::string>& args);
+
+// A learner's .cu file: a regular file of at most 1 MiB, with an error naming the path otherwise.
+Result<std::string> read_submission(const std::string& path);
+
+struct LabInspectOptions {
+  std::string file;
+  std::string exercise;
+  std::string arch;  // sm_90, ...; empty: sm_90
+  bool sass = false;
+  bool ptx = false;
+  bool resources = false;  // the default without --sass or --ptx
+  std::string format = "table";
+  bool sandbox = true;
+};
+Status check_lab_inspect_options(const LabInspectOptions& options);
+int command_lab_inspect(const LabInspectOptions& options, std::ostream& out, std::ostream& err);
 
 // Prints "threadlab: <message>" on one line and returns `status`.
 int fail(std::ostream& err, const std::string& message, int status);

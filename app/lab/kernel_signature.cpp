@@ -134,15 +134,31 @@ Result<KernelSignature> find_kernel(std::string_view source, std::string_view ke
   std::vector<std::string> other_kernels;
   for (std::size_t at = code.find("__global__"); at != std::string::npos;
        at = code.find("__global__", at + 1)) {
-    const std::size_t open = code.find('(', at);
-    if (open == std::string::npos) break;
-    std::size_t name_end = open;
-    while (name_end > at && std::isspace(static_cast<unsigned char>(code[name_end - 1])) != 0) {
-      --name_end;
+    // The name is the identifier before the first parenthesis that is not an attribute's:
+    // `__global__ void __launch_bounds__(256, 8) kernel(...)`.
+    std::size_t search_from = at;
+    std::size_t open = std::string::npos;
+    std::string name;
+    for (;;) {
+      open = code.find('(', search_from);
+      if (open == std::string::npos) break;
+      std::size_t name_end = open;
+      while (name_end > at && std::isspace(static_cast<unsigned char>(code[name_end - 1])) != 0) {
+        --name_end;
+      }
+      std::size_t name_begin = name_end;
+      while (name_begin > at && is_identifier_char(code[name_begin - 1])) --name_begin;
+      name = code.substr(name_begin, name_end - name_begin);
+      if (name != "__launch_bounds__" && name != "__maxnreg__" && name != "__cluster_dims__") break;
+      int depth = 0;
+      std::size_t close = open;
+      for (; close < code.size(); ++close) {
+        if (code[close] == '(') ++depth;
+        if (code[close] == ')' && --depth == 0) break;
+      }
+      search_from = close + 1;
     }
-    std::size_t name_begin = name_end;
-    while (name_begin > at && is_identifier_char(code[name_begin - 1])) --name_begin;
-    const std::string name = code.substr(name_begin, name_end - name_begin);
+    if (open == std::string::npos) break;
     if (name != kernel_name) {
       if (!name.empty()) other_kernels.push_back(name);
       continue;

@@ -14,8 +14,10 @@
 
 #include "core/user_files.hpp"
 #include "lab/kernel_signature.hpp"
+#include "lab/lab_inspect.hpp"
 #include "lab/source_policy.hpp"
 #include "lab/worker/sandbox.hpp"
+#include "lab/worker_session.hpp"
 
 namespace tl::lab {
 namespace {
@@ -235,144 +237,6 @@ std::vector<ReturnedOutput> returned(const Exercise& exercise, const std::byte* 
   return outputs;
 }
 
-// One worker for one check: started on first use, replaced after it dies. It owns the scratch
-// folder its workers write in (temporary files, and the compiled kernels of a private cache),
-// removed with it.
-class WorkerSession {
- public:
-  explicit WorkerSession(const LabOptions& options) : options_(options) {}
-  ~WorkerSession() {
-    worker_.reset();
-    if (!scratch_.empty()) {
-      std::error_code ignored;
-      std::filesystem::remove_all(scratch_, ignored);  // never follows a link out of it
-    }
-  }
-  WorkerSession(const WorkerSession&) = delete;
-  WorkerSession& operator=(const WorkerSession&) = delete;
-
-  // Where compiled kernels are kept for this check.
-  Result<std::string> cache_dir() {
-    if (options_.private_cache) {
-      Result<std::string> scratch = scratch_dir();
-      if (!scratch) return scratch.error();
-      return *scratch + "/cache";
-    }
-    return options_.cache_dir.empty() ? default_lab_cache_dir() : options_.cache_dir;
-  }
-
-  Status start() {
-    if (worker_ && worker_->alive()) return Status::ok();
-    std::string executable = options_.worker_executable;
-    if (executable.empty()) {
-      Result<std::string> self = this_executable();
-      if (!self) return self.error();
-      executable = *self;
-    }
-    if (::access(executable.c_str(), X_OK) != 0) {
-      return Error{ErrorKind::kIoError,
-                   "cannot start the Lab's worker: " + executable + " is not an executable file"};
-    }
-    WorkerLimits limits;
-    limits.file_size_bytes = 256ull << 20;  // cubins and shared objects, never gigabytes
-    // A backstop for a worker that spins without end between requests (each run has its own
-    // wall-clock timeout): a whole check of the largest exercise takes a few CPU seconds.
-    limits.cpu_seconds = 600;
-    // A fork bomb stops within a thousand tasks; the CUDA driver's and the emulator's own
-    // threads (one per core) fit in the headroom. Root is exempt (the kernel ignores the limit).
-    if (const std::uint64_t tasks = user_task_count(); tasks > 0) {
-      limits.processes = tasks + 1024 + std::thread::hardware_concurrency();
-    }
-    if (options_.backend == LabBackend::kEmulator) {
-      // The emulator's kernels are native code in this process: cap what a runaway can take.
-      limits.address_space_bytes = 8ull << 30;
-      limits.open_files = 1024;
-    }
-    std::vector<std::string> argv = {executable, "worker"};
-    if (options_.sandbox) {
-      Result<std::vector<std::string>> arguments = sandbox_arguments_for_worker();
-      if (!arguments) return arguments.error();
-      argv.insert(argv.end(), arguments->begin(), arguments->end());
-    }
-    Result<std::unique_ptr<WorkerProcess>> worker = WorkerProcess::start(argv, limits);
-    if (!worker) return worker.error();
-    worker_ = std::move(*worker);
-    return Status::ok();
-  }
-
-  Result<std::string> exchange(const std::string& line, std::chrono::milliseconds timeout,
-                               WorkerProcess::TimeBasis basis = WorkerProcess::TimeBasis::kWall,
-                               int passed_fd = -1) {
-    if (Status started = start(); !started) return started.error();
-    Result<std::string> reply = worker_->exchange(line, timeout, basis, passed_fd);
-    printed_ += worker_->take_output();
-    return reply;
-  }
-
-  // After a timeout killed the worker: a fresh one, given the same compile request again (a
-  // cache hit), so that the run can be tried once more.
-  Status restart_compiled(const std::string& compile_line, std::chrono::milliseconds timeout) {
-    Result<std::string> line = exchange(compile_line, timeout);
-    if (!line) return line.error();
-    Result<CompileReply> reply = decode_compile_reply(*line);
-    if (!reply) return reply.error();
-    if (!reply->ok) return Error{ErrorKind::kIoError, reply->error};
-    return Status::ok();
-  }
-
-  std::string take_printed() { return std::exchange(printed_, {}); }
-
- private:
-  Result<std::string> scratch_dir() {
-    if (!scratch_.empty()) return scratch_;
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern =
-        std::string(tmp != nullptr && *tmp == '/' ? tmp : "/tmp") + "/threadlab-lab-XXXXXX";
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      return Error{ErrorKind::kIoError,
-                   "cannot make the Lab's scratch folder " + pattern + ": " + std::strerror(errno)};
-    }
-    scratch_ = pattern;
-    return scratch_;
-  }
-
-  // What the worker may touch: its scratch folder and the kernel cache, read-write; the folders
-  // the dynamic loader and the CUDA libraries are found in, read-only.
-  Result<std::vector<std::string>> sandbox_arguments_for_worker() {
-    SandboxPolicy policy;
-    policy.gpu = options_.backend == LabBackend::kGpu;
-    Result<std::string> scratch = scratch_dir();
-    if (!scratch) return scratch.error();
-    policy.writable.push_back(*scratch);
-    Result<std::string> cache = cache_dir();
-    if (!cache) return cache.error();
-    if (!cache->empty()) {
-      std::error_code error;
-      std::filesystem::create_directories(*cache, error);
-      if (error) {
-        return Error{ErrorKind::kIoError,
-                     "cannot make the Lab's cache folder " + *cache + ": " + error.message()};
-      }
-      if (!options_.private_cache) policy.writable.push_back(*cache);
-    }
-    for (const char* variable : {"LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH"}) {
-      const char* value = std::getenv(variable);
-      if (value == nullptr) continue;
-      std::stringstream dirs(value);
-      std::string dir;
-      while (std::getline(dirs, dir, ':')) {
-        if (!dir.empty() && dir.front() == '/') policy.readable.push_back(dir);
-      }
-    }
-    return sandbox_arguments(policy);
-  }
-
-  const LabOptions& options_;
-  std::unique_ptr<WorkerProcess> worker_;
-  std::string printed_;
-  std::string scratch_;
-};
-
 std::string fault_message(const Exercise& exercise, const WireFault& fault,
                           const LaunchShape& launch) {
   const ParameterSpec& p = exercise.parameters[fault.parameter];
@@ -392,6 +256,27 @@ std::string fault_message(const Exercise& exercise, const WireFault& fault,
   }
   if (fault.line > 0) where += " (line " + std::to_string(fault.line) + ")";
   return where;
+}
+
+// What the compiled form of a passing kernel says, compiled for the GPU it ran on (its device
+// line ends "(sm_90)") or, on the emulator, for the architecture every build targets.
+CompiledFeedback compiled_feedback_of(const Exercise& exercise, std::string_view source,
+                                      const LabOptions& options, const std::string& device,
+                                      const LaunchShape& launch) {
+  int arch = kDefaultInspectArch;
+  if (const std::size_t at = device.rfind("(sm_"); at != std::string::npos) {
+    if (Result<int> parsed = parse_arch(device.substr(at + 1, device.size() - at - 2)); parsed) {
+      arch = *parsed;
+    }
+  }
+  Result<LearnerListing> listing = inspect_submission(exercise, source, options, arch);
+  if (!listing) {
+    CompiledFeedback feedback;
+    feedback.arch = "sm_" + std::to_string(arch);
+    feedback.unavailable = listing.error().message;
+    return feedback;
+  }
+  return compiled_feedback(*listing, launch);
 }
 
 // Records a passing kernel's accesses on `check` in an emulator worker of its own (the check's
@@ -920,6 +805,10 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view given_s
         }
       }
     }
+  }
+  if (options.inspect_compiled && !options.run_only && !cases.empty()) {
+    verdict.compiled =
+        compiled_feedback_of(exercise, source, options, verdict.device, cases.back().launch);
   }
   if (options.record_memory && !cases.empty()) {
     const CheckCase& recorded =

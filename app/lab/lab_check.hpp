@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/trace_record.hpp"
+#include "lab/compiled_feedback.hpp"
 #include "lab/exercise.hpp"
 #include "lab/memory_findings.hpp"
 #include "lab/worker/lab_protocol.hpp"
@@ -45,6 +46,12 @@ struct LabOptions {
   // table and a note per access line (CheckVerdict::memory). The recording is a build of its own
   // on the emulator, in a worker of its own, on the GPU backend too: its figures are the model's.
   bool record_memory = false;
+  // Once every case passed, compile the kernel once more through NVRTC with ptxas's report (and
+  // disassemble it where the toolkit allows), in a worker of its own, and warn about spills and
+  // occupancy held low by registers or shared memory (CheckVerdict::compiled). Needs NVRTC, never
+  // a GPU; a machine without NVRTC gets a note, never a failed check. The Lab's Check and the
+  // CLI's `lab check`/`lab grade` turn it on; off by default, as it costs a compile.
+  bool inspect_compiled = false;
   // Blocks recorded (every warp of each); 0: the model's default (memory::blocks_to_record).
   std::uint32_t record_blocks = 0;
   // The worker enters the Lab's sandbox (lab/worker/sandbox.hpp) before it reads the source. Off
@@ -142,6 +149,9 @@ struct CheckVerdict {
   // With LabOptions::record_memory: the memory table and notes, or why there are none. Notes,
   // never a failed check: a recording that cannot be made leaves the outcome as it was.
   std::optional<MemoryFindings> memory;
+  // With LabOptions::inspect_compiled: what the compiled form says (spills, occupancy), or why
+  // nothing (CompiledFeedback::unavailable).
+  std::optional<CompiledFeedback> compiled;
 };
 
 // Runs the whole check. Never throws; an unusable machine is Outcome::kUnavailable with the reason.

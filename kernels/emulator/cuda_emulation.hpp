@@ -100,11 +100,13 @@ void syncthreads();
 // Warp-level operations. The lanes of a warp are the block's threads 32·w … 32·w + 31 in linear
 // order (x fastest), as on a GPU. Every lane a mask names must reach the same operation with the
 // same mask before any of them goes on: the executor suspends each lane (a fiber) until its group
-// is complete, then computes every lane's result at once. A lane the mask names that has exited, is
-// waiting at __syncthreads() or at another warp operation, a shuffle from a lane that is not taking
-// part, or a width that is not a power of two up to 32 is undefined on a GPU: the executor stops
-// the grid with an error naming the block, the warp and the lanes. Launches that use these need
-// fibers (Barriers::kUsed), as for __syncthreads().
+// is complete, then computes every lane's result at once. Lanes that diverged meet at the next
+// operation of the same kind and mask, wherever it is in the code (independent thread scheduling,
+// since Volta). When nothing in the block can move any more, a group whose mask names a lane that
+// has exited, waits at __syncthreads() or at another warp operation is an error naming the warp,
+// the mask and those lanes; so is, at once, a shuffle from a lane that is not taking part, a
+// calling lane missing from its own mask, or a width that is not a power of two up to 32. Launches
+// that use these need fibers (Barriers::kUsed), as for __syncthreads().
 enum class WarpOp : std::uint8_t {
   kShuffleIndex,  // __shfl_sync: lane_arg is the source lane
   kShuffleUp,     // __shfl_up_sync: lane_arg is delta
@@ -113,7 +115,7 @@ enum class WarpOp : std::uint8_t {
   kAll,           // __all_sync: value is the predicate
   kAny,           // __any_sync
   kBallot,        // __ballot_sync
-  kActiveMask,    // __activemask: the group is every lane of the warp that has not exited
+  kActiveMask,    // __activemask: the lanes waiting there once no other group can complete
   kSyncWarp,      // __syncwarp
 };
 // Waits for the group, then returns this lane's result (the raw bits of a shuffled value, a vote,
@@ -162,8 +164,9 @@ inline int __any_sync(unsigned mask, int predicate) {
 inline unsigned __ballot_sync(unsigned mask, int predicate) {
   return static_cast<unsigned>(warp_operation(WarpOp::kBallot, mask, predicate != 0, 0, warpSize));
 }
-// The lanes that reach this call together: those of the warp that have not exited and are not
-// waiting elsewhere (they meet here, as converged lanes do on a GPU).
+// The lanes that reach this call together: released only when no other warp group of the block can
+// complete, with the lanes then waiting here as the mask (those converged at the call). It
+// synchronizes nothing: on a GPU, too, the lanes it names need not still be together afterwards.
 inline unsigned __activemask() {
   return static_cast<unsigned>(warp_operation(WarpOp::kActiveMask, 0, 0, 0, warpSize));
 }
@@ -510,6 +513,7 @@ using tl::emu::warpSize;
 #define __constant__
 // Occupancy hints for nvcc's register allocation: nothing to do on the CPU.
 #define __launch_bounds__(...)
+#define __maxnreg__(...)
 #define __align__(bytes) __attribute__((aligned(bytes)))
 // __restrict__ is a keyword of GCC and Clang already.
 // One instance per worker OS thread: a block's threads all run on one worker, so they share it, and

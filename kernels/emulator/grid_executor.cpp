@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <boost/context/detail/fcontext.hpp>
 #include <cstdio>
 #include <mutex>
@@ -287,12 +288,126 @@ int shuffle_source(const WarpRequest& request, int lane) {
   return source == lane ? -1 : source;
 }
 
+// "lane 5 (thread (5, 0, 0))", "lanes 16–31 (threads 48 to 63 of the block)", "lanes 3, 7 and
+// 9–12 (...)": the lanes set in `lanes` of the warp whose first thread is `warp_base`.
+std::string lane_list(unsigned lanes, std::size_t warp_base, const std::vector<Fiber>& fibers) {
+  std::vector<std::pair<int, int>> runs;  // [first, last] of each run of consecutive lanes
+  for (int l = 0; l < 32; ++l) {
+    if ((lanes & (1u << l)) == 0) continue;
+    if (!runs.empty() && runs.back().second == l - 1) {
+      runs.back().second = l;
+    } else {
+      runs.emplace_back(l, l);
+    }
+  }
+  if (runs.size() == 1 && runs[0].first == runs[0].second) {
+    const int lane = runs[0].first;
+    return "lane " + std::to_string(lane) + " (" + thread_name(fibers[warp_base + lane]) + ")";
+  }
+  std::string text = "lanes ";
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    if (r != 0) text += r + 1 == runs.size() ? " and " : ", ";
+    text += std::to_string(runs[r].first);
+    if (runs[r].second != runs[r].first) text += "–" + std::to_string(runs[r].second);
+  }
+  if (runs.size() == 1) {
+    text += " (threads " + std::to_string(warp_base + runs[0].first) + " to " +
+            std::to_string(warp_base + runs[0].second) + " of the block)";
+  }
+  return text;
+}
+
+// The lanes of a warp that wait at the same warp operation with the same mask as `request`.
+unsigned lanes_waiting_like(const WarpRequest& request, std::size_t warp_base, int lanes,
+                            const std::vector<Fiber>& fibers) {
+  unsigned waiting = 0;
+  for (int l = 0; l < lanes; ++l) {
+    const Fiber& f = fibers[warp_base + l];
+    if (f.state == FiberState::kAtWarpOp && f.warp.op == request.op &&
+        f.warp.mask == request.mask) {
+      waiting |= 1u << l;
+    }
+  }
+  return waiting;
+}
+
+// Why the group of `request` can never meet: the lanes its mask names that are not waiting at the
+// same operation with the same mask, each kind named with its lanes. Called only once nothing in
+// the block can move any more.
+std::string stuck_group_message(const WarpRequest& request, unsigned group, std::size_t warp_base,
+                                int lanes, const std::vector<Fiber>& fibers,
+                                const std::string& warp_name) {
+  const char* name = warp_op_name(request.op);
+  const unsigned here = lanes_waiting_like(request, warp_base, lanes, fibers) & group;
+  unsigned exited = 0, at_barrier = 0;
+  std::vector<std::pair<unsigned, std::string>> elsewhere;  // lanes, where they wait
+  for (int l = 0; l < lanes; ++l) {
+    if ((group & (1u << l)) == 0 || (here & (1u << l)) != 0) continue;
+    const Fiber& other = fibers[warp_base + l];
+    if (other.state == FiberState::kFinished) {
+      exited |= 1u << l;
+    } else if (other.state == FiberState::kAtBarrier) {
+      at_barrier |= 1u << l;
+    } else {
+      const std::string where =
+          std::string(warp_op_name(other.warp.op)) + (other.warp.op == WarpOp::kActiveMask
+                                                          ? std::string()
+                                                          : " with mask " + hex(other.warp.mask));
+      auto it = std::find_if(elsewhere.begin(), elsewhere.end(),
+                             [&](const auto& e) { return e.second == where; });
+      if (it == elsewhere.end()) {
+        elsewhere.emplace_back(1u << l, where);
+      } else {
+        it->first |= 1u << l;
+      }
+    }
+  }
+  std::string text = warp_name + ": " + lane_list(here, warp_base, fibers) + " called " + name +
+                     " with mask " + hex(request.mask) + ", but the mask also names ";
+  // "which wait" for several lanes, "which waits" for one.
+  auto wait_verb = [](unsigned named) { return std::popcount(named) == 1 ? "waits" : "wait"; };
+  std::vector<std::string> parts;
+  if (exited != 0) parts.push_back(lane_list(exited, warp_base, fibers) + ", which exited");
+  if (at_barrier != 0) {
+    parts.push_back(lane_list(at_barrier, warp_base, fibers) + ", which " + wait_verb(at_barrier) +
+                    " at __syncthreads()");
+  }
+  for (const auto& [waiting, where] : elsewhere) {
+    parts.push_back(lane_list(waiting, warp_base, fibers) + ", which " + wait_verb(waiting) +
+                    " at " + where);
+  }
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i != 0) text += i + 1 == parts.size() ? "; and " : "; ";
+    text += parts[i];
+  }
+  text += ". A mask must name exactly the lanes that make the call, each with the same mask";
+  const bool shuffle = request.op == WarpOp::kShuffleIndex || request.op == WarpOp::kShuffleUp ||
+                       request.op == WarpOp::kShuffleDown || request.op == WarpOp::kShuffleXor;
+  if (exited != 0 && at_barrier == 0 && elsewhere.empty()) {
+    text += shuffle ? " (a shuffle from an exited lane reads an undefined value on a GPU)"
+                    : " (a mask naming lanes that take no part is undefined on a GPU)";
+  } else {
+    text += " (on a GPU the lanes never meet: undefined, often a hang)";
+  }
+  text +=
+      "; compute it from the lanes that take part, e.g. __ballot_sync(0xffffffff, condition) "
+      "before the branch.";
+  return text;
+}
+
 // After a round, completes every warp group whose lanes have all arrived: computes each lane's
-// result and makes it runnable. Returns how many lanes it released, or an error message for a
-// group that can never complete (or an operation that is undefined on a GPU).
+// result and makes it runnable. A group some of whose lanes are elsewhere waits: they may still
+// arrive (lanes that diverged meet again at the next operation of the same kind and mask, as they
+// do on a GPU since Volta). Only when no group can complete are the lanes at __activemask()
+// released, with the lanes waiting there as the mask (the lanes converged at that call); and only
+// when nothing at all can move is a group that never met an error. Returns how many lanes it
+// released, or an error message for a group that can never complete or an operation that is
+// undefined on a GPU.
 std::variant<std::size_t, std::string> release_warp_groups(std::vector<Fiber>& fibers) {
   const std::size_t count = fibers.size();
   std::size_t released = 0;
+  std::optional<std::string> first_stuck;
+  bool active_mask_waiting = false;
   for (std::size_t warp_base = 0; warp_base < count; warp_base += 32) {
     const int lanes = static_cast<int>(std::min<std::size_t>(32, count - warp_base));
     const unsigned existing = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
@@ -307,13 +422,11 @@ std::variant<std::size_t, std::string> release_warp_groups(std::vector<Fiber>& f
       if (first.state != FiberState::kAtWarpOp) continue;
       const WarpRequest request = first.warp;
       const char* name = warp_op_name(request.op);
-      unsigned group = request.mask & existing;
       if (request.op == WarpOp::kActiveMask) {
-        group = 0;
-        for (int l = 0; l < lanes; ++l) {
-          if (lane_fiber(l).state != FiberState::kFinished) group |= 1u << l;
-        }
-      } else if ((request.mask & (1u << lane)) == 0) {
+        active_mask_waiting = true;
+        continue;
+      }
+      if ((request.mask & (1u << lane)) == 0) {
         return warp_name() + ": lane " + std::to_string(lane) + " (" + thread_name(first) +
                ") called " + name + " with mask " + hex(request.mask) +
                ", which leaves itself out; the calling lane must be in the mask.";
@@ -322,28 +435,14 @@ std::variant<std::size_t, std::string> release_warp_groups(std::vector<Fiber>& f
         return warp_name() + ": lane " + std::to_string(lane) + " called " + name + " with width " +
                std::to_string(request.width) + "; the width must be a power of two up to 32.";
       }
-      for (int l = 0; l < lanes; ++l) {
-        if ((group & (1u << l)) == 0) continue;
-        const Fiber& other = lane_fiber(l);
-        auto who = [&] { return "lane " + std::to_string(l) + " (" + thread_name(other) + ")"; };
-        auto asked = [&] {
-          return "lane " + std::to_string(lane) + " (" + thread_name(first) + ") waits at " + name +
-                 " with mask " + hex(request.mask);
-        };
-        if (other.state == FiberState::kFinished) {
-          return warp_name() + ": " + asked() + ", but " + who() +
-                 " has already exited; every lane a mask names must reach the same warp "
-                 "operation (on a GPU this is undefined).";
+      // Lanes of a partial last warp that do not exist are not waited for, as exited lanes are
+      // not on a GPU; a shuffle that reads one is an error below.
+      const unsigned group = request.mask & existing;
+      if ((lanes_waiting_like(request, warp_base, lanes, fibers) & group) != group) {
+        if (!first_stuck) {
+          first_stuck = stuck_group_message(request, group, warp_base, lanes, fibers, warp_name());
         }
-        if (other.state == FiberState::kAtBarrier) {
-          return warp_name() + ": " + asked() + ", but " + who() +
-                 " waits at __syncthreads(): the two can never meet (a deadlock on a GPU).";
-        }
-        if (other.warp.op != request.op || other.warp.mask != request.mask) {
-          return warp_name() + ": " + asked() + ", but " + who() + " waits at " +
-                 warp_op_name(other.warp.op) + " with mask " + hex(other.warp.mask) +
-                 "; the lanes of a mask must reach the same operation with the same mask.";
-        }
+        continue;
       }
       // Every lane of the group is here: compute all the results, then release them.
       std::uint64_t vote_all = 1, vote_any = 0, ballot = 0;
@@ -387,8 +486,6 @@ std::variant<std::size_t, std::string> release_warp_groups(std::vector<Fiber>& f
             mine.result = ballot;
             break;
           case WarpOp::kActiveMask:
-            mine.result = group;
-            break;
           case WarpOp::kSyncWarp:
             mine.result = 0;
             break;
@@ -401,6 +498,27 @@ std::variant<std::size_t, std::string> release_warp_groups(std::vector<Fiber>& f
       }
     }
   }
+  if (released != 0) return released;
+  if (active_mask_waiting) {
+    // Nothing else can move: the lanes at __activemask() are the ones converged there.
+    for (std::size_t warp_base = 0; warp_base < count; warp_base += 32) {
+      const int lanes = static_cast<int>(std::min<std::size_t>(32, count - warp_base));
+      unsigned here = 0;
+      for (int l = 0; l < lanes; ++l) {
+        const Fiber& f = fibers[warp_base + l];
+        if (f.state == FiberState::kAtWarpOp && f.warp.op == WarpOp::kActiveMask) here |= 1u << l;
+      }
+      for (int l = 0; l < lanes; ++l) {
+        if ((here & (1u << l)) == 0) continue;
+        Fiber& f = fibers[warp_base + l];
+        f.warp.result = here;
+        f.state = FiberState::kRunnable;
+        ++released;
+      }
+    }
+    return released;
+  }
+  if (first_stuck) return *std::move(first_stuck);
   return released;
 }
 

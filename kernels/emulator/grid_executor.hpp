@@ -42,8 +42,8 @@ struct GridOptions {
 // `thread_body` for every thread of the grid. Returns an error if a thread called __syncthreads()
 // or a warp operation without Barriers::kUsed, if the threads of a block did not all reach the
 // same barriers, or if a warp operation is undefined on a GPU (a lane its mask names has exited
-// or waits elsewhere, a shuffle reads a lane that takes no part): the first block with an error
-// stops the grid.
+// or waits elsewhere when nothing else can move, a shuffle reads a lane that takes no part; the
+// message names the warp, the mask and the lanes): the first block with an error stops the grid.
 Status run_grid(const LaunchConfig& config, const GridOptions& options,
                 const std::function<void()>& thread_body);
 

@@ -16,6 +16,14 @@ constexpr lessons::EmulatorNote kEmulatorNotes[] = {
      "not contend as thousands of GPU threads do, and shared-memory trees and warp "
      "shuffles cost thread switches instead of saving memory traffic. GB/s here are "
      "this CPU's; CUB needs a GPU."},
+    {"8. Warp-level programming", "Emulator: lanes meet as fibers",
+     "A warp's 32 lanes run one after another and wait for each other at every shuffle and vote, "
+     "so a wrong mask stops the launch with the warp, the mask and the missing lanes named. On a "
+     "GPU the same mistake is undefined behaviour and may look right. Cooperative groups here are "
+     "the emulator's own small version, built on the same warp operations."},
+    {"9. Scan: every prefix at once", "Emulator: the CPU's times, same prefixes",
+     "The scan's three steps run as on a GPU and are checked the same way, but a warp's shuffles "
+     "cost fiber switches here, and CUB's single-pass scan, the GPU's reference, needs a GPU."},
 };
 
 }  // namespace

@@ -25,6 +25,8 @@ constexpr RungName kRungNames[] = {
     {SumRung::kSequential, "sequential", "shared-memory tree, sequential addressing"},
     {SumRung::kFirstAdd, "first-add", "first add during load"},
     {SumRung::kWarpShuffle, "warp-shuffle", "warp-shuffle tail"},
+    {SumRung::kCooperativeGroups, "cooperative-groups",
+     "cooperative groups: every warp sums in a tile, no shared-memory tree"},
     {SumRung::kVectorized, "vectorized", "one pass: float4 grid-stride loop, shuffles"},
 };
 
@@ -71,7 +73,7 @@ Result<SumRung> parse_sum_rung(std::string_view text) {
   }
   return invalid_argument("unknown kernel '" + std::string(text) +
                           "': choose atomic, interleaved, strided, sequential, first-add, "
-                          "warp-shuffle or vectorized.");
+                          "warp-shuffle, cooperative-groups or vectorized.");
 }
 
 std::string_view to_string(SumData data) {
@@ -130,6 +132,7 @@ LaunchConfig sum_config(SumRung rung, std::uint64_t n, std::uint32_t block, std:
       break;
     case SumRung::kFirstAdd:
     case SumRung::kWarpShuffle:
+    case SumRung::kCooperativeGroups:
       blocks = ceil_div(n, 2ull * block);
       break;
     case SumRung::kVectorized:
@@ -229,6 +232,10 @@ std::uint64_t sum_depth(SumRung rung, std::uint64_t n, const LaunchConfig& confi
     case SumRung::kFirstAdd:
     case SumRung::kWarpShuffle:
       return 1 + levels + grid;
+    case SumRung::kCooperativeGroups:
+      // The first add, 5 shuffles in each warp, 5 across the warp sums (the ones past the last
+      // warp add 0.0f, which is exact), then one atomic per block.
+      return 1 + 10 + grid;
     case SumRung::kVectorized: {
       // Per thread: its trips (each adding a float4's pairwise sum, 2 deep), the four
       // accumulators combined (2) and the tail (1); the block's two shuffle trees (10); the last
@@ -243,6 +250,63 @@ std::uint64_t sum_depth(SumRung rung, std::uint64_t n, const LaunchConfig& confi
 
 double sum_error_bound(std::uint64_t depth, double sum_of_magnitudes) {
   return 1.01 * static_cast<double>(depth) * kFloatUnitRoundoff * sum_of_magnitudes;
+}
+
+std::uint64_t scan_depth(std::uint64_t n, std::uint32_t block) {
+  // Per level: the warp's scan (5 adds), the scan of the warp totals (5) and the add of the warps
+  // before (1), then the add of the blocks before (1), at every level of block totals.
+  return 12 * static_cast<std::uint64_t>(kernels::scan_levels(n, block));
+}
+
+std::string ScanCheck::describe() const {
+  char text[256];
+  if (passed) {
+    std::snprintf(text, sizeof(text),
+                  "inclusive scan of %llu: every prefix within its bound (largest error %.3g, "
+                  "%.2g of its bound)",
+                  static_cast<unsigned long long>(elements), max_error, max_error_share);
+  } else {
+    std::snprintf(text, sizeof(text),
+                  "inclusive scan of %llu: WRONG, %llu prefixes outside their bound; the first, "
+                  "out[%llu] = %.9g, should be %.9g",
+                  static_cast<unsigned long long>(elements), static_cast<unsigned long long>(wrong),
+                  static_cast<unsigned long long>(first_wrong), first_wrong_value,
+                  first_wrong_expected);
+  }
+  return text;
+}
+
+ScanCheck check_scan(std::span<const float> got, std::span<const float> input,
+                     std::uint64_t depth) {
+  ScanCheck check;
+  check.elements = input.size();
+  // The reference prefix is Neumaier's compensated running sum in float64, as exact_sum: each
+  // prefix to within a few units of double rounding, far below any float scan's error. Computed
+  // as it goes: a 2^28-element check needs no second copy of the array.
+  double sum = 0, compensation = 0, magnitude = 0;
+  for (std::size_t i = 0; i < input.size(); ++i) {
+    const double x = input[i];
+    const double t = sum + x;
+    compensation += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
+    sum = t;
+    const double exact = sum + compensation;
+    magnitude += std::fabs(x);
+    const double bound = sum_error_bound(depth, magnitude);
+    const double value = i < got.size() ? got[i] : std::nan("");
+    const double error = std::fabs(value - exact);
+    if (std::isfinite(value) && error <= bound) {
+      check.max_error = std::max(check.max_error, error);
+      if (bound > 0) check.max_error_share = std::max(check.max_error_share, error / bound);
+      continue;
+    }
+    if (check.wrong++ == 0) {
+      check.first_wrong = i;
+      check.first_wrong_value = value;
+      check.first_wrong_expected = exact;
+    }
+  }
+  check.passed = check.wrong == 0 && got.size() == input.size();
+  return check;
 }
 
 double SumCheck::relative_error() const {
@@ -387,6 +451,7 @@ bool adds_in_shared_memory(SumRung rung, std::uint32_t threads, int level) {
       // also reads shared memory (partial[tid + 32]); the shuffles after it do not.
       return threads >= 64 && level <= static_cast<int>(std::bit_width(threads)) - 1 - 6;
     case SumRung::kAtomic:
+    case SumRung::kCooperativeGroups:  // its adds are shuffles; shared memory only passes 32 sums
     case SumRung::kVectorized:
       return false;
   }

@@ -25,7 +25,8 @@ inline constexpr std::string_view kReductionsId = kReductionsInfo.id;
 
 using kernels::SumRung;
 
-// "atomic", "interleaved", "strided", "sequential", "first-add", "warp-shuffle", "vectorized".
+// "atomic", "interleaved", "strided", "sequential", "first-add", "warp-shuffle",
+// "cooperative-groups", "vectorized".
 [[nodiscard]] std::string_view to_string(SumRung rung);
 Result<SumRung> parse_sum_rung(std::string_view text);
 // What the rung changes, in one line, for tables and the views.
@@ -44,6 +45,7 @@ Result<SumData> parse_sum_data(std::string_view text);
 struct ReductionParams {
   std::uint64_t n = std::uint64_t{1} << 24;
   SumRung rung = SumRung::kWarpShuffle;  // the one traced and drawn; a timed run times them all
+  bool scan = false;  // kernel=scan: the traced launch draws the inclusive scan instead of a rung
   std::uint32_t block = 256;
   std::uint32_t grid = 0;  // 0: auto (sum_config)
   SumData data = SumData::kUniform;
@@ -110,6 +112,28 @@ struct SumCheck {
 };
 // `value` against `exact` within `tolerance`; NaN or infinity always fails.
 [[nodiscard]] SumCheck check_sum(std::string what, double value, double exact, double tolerance);
+
+// ---- Scan (inclusive prefix sum) ----
+// The threshold the warp-vote count compares against
+// (lessons/06_reductions/kernels/warp_level.cuh).
+inline constexpr float kCountThreshold = 0.5f;
+// The longest chain of float additions any prefix of the lesson's scan passes through
+// (lessons/06_reductions/kernels/scan.cuh): 12 per level of block totals (kernels::scan_levels).
+[[nodiscard]] std::uint64_t scan_depth(std::uint64_t n, std::uint32_t block);
+struct ScanCheck {
+  bool passed = true;
+  std::uint64_t elements = 0;
+  std::uint64_t wrong = 0;  // prefixes outside their bound (or not finite)
+  std::uint64_t first_wrong = 0;
+  double first_wrong_value = 0, first_wrong_expected = 0;
+  double max_error = 0;        // largest |out[i] - exact prefix| among those within their bound
+  double max_error_share = 0;  // the largest error / bound among them
+  [[nodiscard]] std::string describe() const;
+};
+// Each out[i] within sum_error_bound(depth, |in[0]| + ... + |in[i]|) of the exact prefix
+// in[0] + ... + in[i] (a compensated float64 running sum).
+[[nodiscard]] ScanCheck check_scan(std::span<const float> got, std::span<const float> input,
+                                   std::uint64_t depth);
 
 // ---- Histogram ----
 // Bin numbers in [0, bins): uniform, or skewed (bin b with probability 2^-(b+1): half the

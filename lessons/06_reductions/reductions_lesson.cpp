@@ -25,8 +25,9 @@ const std::vector<lessons::ParamSpec>& specs() {
        lessons::ParamKind::kChoice,
        "warp-shuffle",
        {"atomic", "interleaved", "strided", "sequential", "first-add", "warp-shuffle",
-        "vectorized"},
-       "The rung traced and drawn (a timed run times every rung)"},
+        "cooperative-groups", "vectorized", "scan"},
+       "The rung traced and drawn (a timed run times every rung); scan: the inclusive prefix sum, "
+       "drawn by who scanned each element"},
       {"block",
        "threads / block",
        lessons::ParamKind::kDim3,
@@ -99,9 +100,12 @@ class ReductionsLesson final : public ParameterizedLesson,
     p.n = *n;
     auto kernel = reader.choice("kernel");
     if (!kernel) return kernel.error();
-    auto rung = lessons::parse_sum_rung(*kernel);
-    if (!rung) return rung.error();
-    p.rung = *rung;
+    p.scan = *kernel == "scan";
+    if (!p.scan) {
+      auto rung = lessons::parse_sum_rung(*kernel);
+      if (!rung) return rung.error();
+      p.rung = *rung;
+    }
     auto block = reader.dim3("block");
     if (!block) return block.error();
     if (block->y != 1 || block->z != 1) {
@@ -134,7 +138,11 @@ class ReductionsLesson final : public ParameterizedLesson,
     return Status::ok();
   }
 
-  [[nodiscard]] LaunchConfig launch_config() const override { return config_for(params_.rung); }
+  [[nodiscard]] LaunchConfig launch_config() const override {
+    // The scan's first pass: one thread per element (its later levels run on the block totals).
+    if (params_.scan) return lessons::sum_config(SumRung::kAtomic, params_.n, params_.block);
+    return config_for(params_.rung);
+  }
   [[nodiscard]] DataShape data_shape() const override { return {1, params_.n}; }
   [[nodiscard]] lessons::ParamValues emulator_defaults() const override {
     // Every rung, the histograms and the softmax in one timed run: sizes the emulator finishes
@@ -142,9 +150,11 @@ class ReductionsLesson final : public ParameterizedLesson,
     return {{"n", "64K"}, {"rows", "64"}, {"cols", "1024"}};
   }
   [[nodiscard]] std::uint32_t elements_per_thread() const override {
+    if (params_.scan) return 1;
     switch (params_.rung) {
       case SumRung::kFirstAdd:
       case SumRung::kWarpShuffle:
+      case SumRung::kCooperativeGroups:
         return 2;
       case SumRung::kVectorized:
         return kAnyElementsPerThread;
@@ -153,6 +163,7 @@ class ReductionsLesson final : public ParameterizedLesson,
     }
   }
   [[nodiscard]] std::optional<std::string> occupancy_kernel() const override {
+    if (params_.scan) return std::string("scan_blocks");
     std::string name = "sum_" + std::string(lessons::to_string(params_.rung));
     std::replace(name.begin(), name.end(), '-', '_');
     return name;
@@ -182,6 +193,12 @@ class ReductionsLesson final : public ParameterizedLesson,
     TracedLaunch traced;
     traced.shape = data_shape();
     traced.config = launch_config();
+    if (params_.scan) {
+      auto scanned = trace_scan(device, params_, sink);
+      if (!scanned) return scanned.error();
+      traced.check = LessonCheck{scanned->passed, scanned->describe()};
+      return traced;
+    }
     auto check = trace_reduction(device, params_, traced.config, sink);
     if (!check) return check.error();
     traced.check = LessonCheck{check->passed, check->describe()};
@@ -267,6 +284,38 @@ class ReductionsLesson final : public ParameterizedLesson,
                              true});
     } else {
       report.notes.push_back(r.library_absent);
+    }
+    report.rows.push_back({{TimingRole::kKernel, "count-above-atomic"},
+                           row_name(r.on_gpu, "count above 0.5, one atomic per element above"),
+                           r.count.atomic,
+                           read,
+                           0,
+                           true,
+                           r.on_gpu});
+    report.rows.push_back({{TimingRole::kKernel, "count-above-ballot"},
+                           row_name(r.on_gpu, "count above 0.5, __ballot_sync per warp"),
+                           r.count.ballot,
+                           read,
+                           0,
+                           true,
+                           r.on_gpu});
+    // A scan reads n floats and writes n at the least: its GB/s compare with the copy's.
+    report.rows.push_back({{TimingRole::kKernel, "scan"},
+                           row_name(r.on_gpu, "inclusive scan, " + std::to_string(r.scan.levels) +
+                                                  " level(s) of block scans + second passes"),
+                           r.scan.time,
+                           2.0 * read,
+                           n,
+                           true,
+                           r.on_gpu});
+    if (!r.scan.library.empty()) {
+      report.rows.push_back({{TimingRole::kLibrary, "cub-device-scan"},
+                             "CUB DeviceScan::InclusiveSum",
+                             r.scan.library,
+                             2.0 * read,
+                             n,
+                             true,
+                             true});
     }
     report.rows.push_back({{TimingRole::kCopy, "device-to-device"},
                            r.on_gpu ? "copy the data device → device" : "copy the data (emulated)",

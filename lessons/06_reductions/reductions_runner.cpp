@@ -162,6 +162,85 @@ Result<SoftmaxResult> run_softmax(Device& device, const ReductionsRequest& reque
   return result;
 }
 
+Result<CountResult> run_count(Device& device, const ReductionsRequest& request, const float* in,
+                              std::span<const float> data) {
+  const auto& p = request.params;
+  const auto& k = device.kernels().get<kernels::ReductionKernels>();
+  CountResult result;
+  result.expected = static_cast<std::uint64_t>(std::count_if(
+      data.begin(), data.end(), [](float x) { return x > lessons::kCountThreshold; }));
+  auto count = allocate_array<unsigned int>(device, 1);
+  if (!count) return count.error();
+  const LaunchConfig config = lessons::sum_config(SumRung::kAtomic, p.n, p.block);
+  TL_RETURN_IF_ERROR(check_emulator_budget(device, config, false));
+  for (bool ballot : {false, true}) {
+    auto launch = [&]() -> Status {
+      TL_RETURN_IF_ERROR(device.fill_zero(count->data(), sizeof(unsigned int)));
+      return (ballot ? k.count_above_ballot : k.count_above_atomic)(
+          config, in, static_cast<int>(p.n), lessons::kCountThreshold, count->data());
+    };
+    auto times = device.time_repeated(launch, request.warmup, request.repeats);
+    if (!times) return times.error();
+    TL_RETURN_IF_ERROR(device.synchronize());
+    unsigned int got = 0;
+    TL_RETURN_IF_ERROR(device.copy_to_host(&got, count->data(), sizeof(unsigned int)));
+    (ballot ? result.ballot : result.atomic) = summarize_timings(*times);
+    (ballot ? result.ballot_count : result.atomic_count) = got;
+  }
+  return result;
+}
+
+Result<ScanResult> run_scan(Device& device, const ReductionsRequest& request, const float* in,
+                            std::span<const float> data) {
+  const auto& p = request.params;
+  const auto& k = device.kernels().get<kernels::ReductionKernels>();
+  TL_RETURN_IF_ERROR(
+      check_emulator_budget(device, lessons::sum_config(SumRung::kAtomic, p.n, p.block), false));
+  ScanResult result;
+  result.levels = kernels::scan_levels(p.n, p.block);
+  auto out = allocate_array<float>(device, p.n);
+  if (!out) return out.error();
+  auto scratch = allocate_array<float>(
+      device, std::max<std::uint64_t>(1, kernels::scan_scratch_floats(p.n, p.block)));
+  if (!scratch) return scratch.error();
+  const int n = static_cast<int>(p.n);
+  std::vector<float> got(p.n);
+  auto read_and_check = [&](std::uint64_t depth) -> Result<lessons::ScanCheck> {
+    TL_RETURN_IF_ERROR(device.synchronize());
+    TL_RETURN_IF_ERROR(device.copy_to_host(got.data(), out->data(), p.n * sizeof(float)));
+    return lessons::check_scan(got, data, depth);
+  };
+  auto times =
+      device.time_repeated([&] { return k.scan(p.block, in, out->data(), n, scratch->data()); },
+                           request.warmup, request.repeats);
+  if (!times) return times.error();
+  result.time = summarize_timings(*times);
+  auto check = read_and_check(lessons::scan_depth(p.n, p.block));
+  if (!check) return check.error();
+  result.check = *check;
+  if (k.library_scan == nullptr) return result;
+  std::size_t temp_bytes = 0;
+  TL_RETURN_IF_ERROR(k.library_scan(nullptr, &temp_bytes, in, out->data(), n));
+  auto temp = allocate_array<unsigned char>(device, std::max<std::size_t>(1, temp_bytes));
+  if (!temp) return temp.error();
+  auto library_times = device.time_repeated(
+      [&] {
+        std::size_t size = temp_bytes;
+        return k.library_scan(temp->data(), &size, in, out->data(), n);
+      },
+      request.warmup, request.repeats);
+  if (!library_times) return library_times.error();
+  result.library = summarize_timings(*library_times);
+  // CUB's order is its own: a decoupled look-back over tiles of many elements per thread. Each
+  // prefix passes through a tile's scan (a few tens of adds at most) and one add per tile before
+  // it in the worst case of a serial look-back, which the bound below allows for.
+  const std::uint64_t tiles = (p.n + 255) / 256;
+  auto library_check = read_and_check(64 + tiles);
+  if (!library_check) return library_check.error();
+  result.library_check = *library_check;
+  return result;
+}
+
 Status time_cpu_sums(const std::vector<float>& data, const ReductionsRequest& request,
                      ReductionsReport& report) {
   float sink = 0;
@@ -205,6 +284,8 @@ bool ReductionsReport::passed() const {
     if (!r.check.passed) return false;
   }
   if (library_check && !library_check->passed) return false;
+  if (!count.passed() || !scan.check.passed) return false;
+  if (scan.library_check && !scan.library_check->passed) return false;
   for (const HistogramResult& h : histograms) {
     if (!h.global_correct || !h.shared_correct) return false;
   }
@@ -215,6 +296,11 @@ std::string ReductionsReport::describe_check() const {
   std::string text;
   for (const RungResult& r : rungs) text += r.check.describe() + "; ";
   if (library_check) text += library_check->describe() + "; ";
+  text += "count above " + std::to_string(lessons::kCountThreshold).substr(0, 3) + ": " +
+          std::to_string(count.expected) + " on the CPU, atomics " +
+          std::to_string(count.atomic_count) + ", ballots " + std::to_string(count.ballot_count) +
+          (count.passed() ? "" : ": WRONG") + "; " + scan.check.describe() + "; ";
+  if (scan.library_check) text += "CUB " + scan.library_check->describe() + "; ";
   for (const HistogramResult& h : histograms) {
     text += std::string("histogram (") + (h.skewed ? "skewed" : "uniform") + "): global " +
             (h.global_correct ? "exact" : "WRONG") + ", shared " +
@@ -318,6 +404,15 @@ Result<ReductionsReport> run_reductions(Device& device, const ReductionsRequest&
   }
 
   if (cancel_requested(request.cancel)) return cancelled_error();
+  auto count = run_count(device, request, in->data(), data);
+  if (!count) return count.error();
+  report.count = *count;
+  if (cancel_requested(request.cancel)) return cancelled_error();
+  auto scan = run_scan(device, request, in->data(), data);
+  if (!scan) return scan.error();
+  report.scan = std::move(*scan);
+
+  if (cancel_requested(request.cancel)) return cancelled_error();
   report.cpu_sums = {
       lessons::check_sum("CPU sequential float", lessons::sequential_float_sum(data), report.exact,
                          0),
@@ -415,6 +510,33 @@ Result<lessons::SumCheck> trace_reduction(Device& device, const lessons::Reducti
                                lessons::abs_sum(data)));
 }
 
+Result<lessons::ScanCheck> trace_scan(Device& device, const lessons::ReductionParams& params,
+                                      TraceSink& sink, std::uint32_t seed) {
+  TL_RETURN_IF_ERROR(lessons::validate_reduction(params));
+  const LaunchConfig config = lessons::sum_config(SumRung::kAtomic, params.n, params.block);
+  TL_RETURN_IF_ERROR(check_emulator_budget(device, config, true));
+  const auto data = lessons::make_sum_data(params.n, params.data, seed);
+  auto in = allocate_filled<float>(device, data);
+  if (!in) return in.error();
+  auto out = allocate_array<float>(device, params.n);
+  if (!out) return out.error();
+  auto scratch = allocate_array<float>(
+      device, std::max<std::uint64_t>(1, kernels::scan_scratch_floats(params.n, params.block)));
+  if (!scratch) return scratch.error();
+  auto records = sink.acquire(device, params.n);
+  if (!records) return records.error();
+  const Status launched = device.kernels().get<kernels::ReductionKernels>().scan_traced(
+      params.block, in->data(), out->data(), static_cast<int>(params.n), scratch->data(), *records);
+  const Status synchronized = launched.is_ok() ? device.synchronize() : launched;
+  // Publish even after a failed launch: the sink must give its buffer back.
+  const Status published = sink.publish(device);
+  TL_RETURN_IF_ERROR(synchronized);
+  TL_RETURN_IF_ERROR(published);
+  std::vector<float> got(params.n);
+  TL_RETURN_IF_ERROR(device.copy_to_host(got.data(), out->data(), params.n * sizeof(float)));
+  return lessons::check_scan(got, data, lessons::scan_depth(params.n, params.block));
+}
+
 Result<std::vector<ReductionCountedKernel>> count_reductions(Device& device,
                                                              const lessons::ReductionParams& params,
                                                              std::span<const SumRung> rungs,
@@ -451,7 +573,10 @@ Result<lessons::ReductionTree> record_tree(Device& device, SumRung rung, std::ui
                                            lessons::SumData data, std::uint32_t seed) {
   // One block's worth of elements: the block reads all of them in one go.
   std::uint64_t n = block;
-  if (rung == SumRung::kFirstAdd || rung == SumRung::kWarpShuffle) n = 2ull * block;
+  if (rung == SumRung::kFirstAdd || rung == SumRung::kWarpShuffle ||
+      rung == SumRung::kCooperativeGroups) {
+    n = 2ull * block;
+  }
   if (rung == SumRung::kVectorized) n = 4ull * block;
   const LaunchConfig config{{1, 1, 1}, {block, 1, 1}};
   const auto values = lessons::make_sum_data(n, data, seed);

@@ -4,7 +4,8 @@
 // against the float64 sum within its own error bound; the CPU's sequential, Kahan and pairwise
 // float sums beside them; atomic contention over the number of distinct addresses; the two
 // histograms on uniform and skewed data; the naive and the stable softmax on ordinary and on large
-// logits; and block 0's tree of every tree rung, recorded by a traced launch of a small block.
+// logits; the warp-vote count and the inclusive scan (against CUB's on a GPU); and block 0's tree
+// of every tree rung, recorded by a traced launch of a small block.
 
 #include <atomic>
 #include <cstdint>
@@ -51,6 +52,25 @@ struct HistogramResult {
   bool shared_correct = false;
 };
 
+// The warp-vote count of elements above lessons::kCountThreshold, against one atomic per element.
+struct CountResult {
+  std::uint64_t expected = 0;  // counted on the CPU
+  TimingStats atomic;          // count_above_atomic, the zeroing of the count included
+  TimingStats ballot;          // count_above_ballot
+  std::uint64_t atomic_count = 0;
+  std::uint64_t ballot_count = 0;
+  [[nodiscard]] bool passed() const { return atomic_count == expected && ballot_count == expected; }
+};
+
+// The inclusive scan of the lesson's data: the lesson's three-step scan and, on a GPU, CUB's.
+struct ScanResult {
+  int levels = 0;  // passes of block scans (kernels::scan_levels)
+  TimingStats time;
+  lessons::ScanCheck check;
+  TimingStats library;  // CUB's DeviceScan::InclusiveSum, temp storage allocated outside
+  std::optional<lessons::ScanCheck> library_check;
+};
+
 struct SoftmaxResult {
   std::uint32_t rows = 0, cols = 0;
   TimingStats naive;
@@ -80,6 +100,8 @@ struct ReductionsReport {
   unsigned cpu_threads = 0;
   std::vector<lessons::SumCheck> cpu_sums;  // sequential, Kahan, pairwise: shown, not checked
 
+  CountResult count;
+  ScanResult scan;
   std::vector<ContentionPoint> contention;
   std::vector<HistogramResult> histograms;  // uniform, then skewed
   SoftmaxResult softmax;
@@ -118,6 +140,11 @@ Result<ReductionsReport> run_reductions(Device& device, const ReductionsRequest&
 Result<lessons::SumCheck> trace_reduction(Device& device, const lessons::ReductionParams& params,
                                           const LaunchConfig& config, TraceSink& sink,
                                           std::uint32_t seed = 1);
+
+// One traced launch of the inclusive scan over params' n elements with params' block: records[i]
+// says which thread of the first pass scanned element i. Returns the check of every prefix.
+Result<lessons::ScanCheck> trace_scan(Device& device, const lessons::ReductionParams& params,
+                                      TraceSink& sink, std::uint32_t seed = 1);
 
 // Block 0's tree of `rung` on a block of `block` threads, from a traced launch over the data's
 // first elements.

@@ -120,6 +120,41 @@ TEST(ReductionsModel, SumCheckFailsOutsideTheBoundAndOnNaN) {
   EXPECT_FALSE(check_sum("x", std::numeric_limits<double>::infinity(), 10.0, 1e30).passed);
 }
 
+TEST(ReductionsModel, ScanLevelsAndScratchFollowTheBlockTotals) {
+  EXPECT_EQ(kernels::scan_levels(1, 256), 1);
+  EXPECT_EQ(kernels::scan_levels(256, 256), 1);
+  EXPECT_EQ(kernels::scan_levels(257, 256), 2);
+  EXPECT_EQ(kernels::scan_levels(65536, 256), 2);
+  EXPECT_EQ(kernels::scan_levels(65537, 256), 3);
+  EXPECT_EQ(kernels::scan_scratch_floats(256, 256), 0u);
+  EXPECT_EQ(kernels::scan_scratch_floats(257, 256), 2u);
+  // 2^20 + 3 elements: 4097 block totals, then 17, then one block.
+  EXPECT_EQ(kernels::scan_scratch_floats((1u << 20) + 3, 256), 4097u + 17u);
+  EXPECT_EQ(scan_depth((1u << 20) + 3, 256), 36u);
+  EXPECT_EQ(sum_config(SumRung::kCooperativeGroups, (1u << 20) + 7, 256).grid.x,
+            ((1u << 20) + 7 + 511) / 512);
+}
+
+TEST(ReductionsModel, ScanCheckPassesAFloatPrefixSumAndNamesTheFirstWrongPrefix) {
+  const auto data = make_sum_data(5000, SumData::kUniform, 3);
+  std::vector<float> prefix(data.size());
+  float running = 0;
+  for (std::size_t i = 0; i < data.size(); ++i) prefix[i] = running += data[i];
+  // A sequential float loop is a chain up to i + 1 adds deep: within the bound of that depth.
+  EXPECT_TRUE(check_scan(prefix, data, data.size()).passed);
+  auto wrong = prefix;
+  wrong[4321] += std::fabs(wrong[4321]) + 1.0f;
+  const ScanCheck check = check_scan(wrong, data, data.size());
+  EXPECT_FALSE(check.passed);
+  EXPECT_EQ(check.wrong, 1u);
+  EXPECT_EQ(check.first_wrong, 4321u);
+  EXPECT_NE(check.describe().find("out[4321]"), std::string::npos) << check.describe();
+  wrong = prefix;
+  wrong[7] = std::nanf("");
+  EXPECT_FALSE(check_scan(wrong, data, data.size()).passed);
+  EXPECT_FALSE(check_scan(std::span(prefix).first(4999), data, data.size()).passed);
+}
+
 TEST(ReductionsModel, HistogramDataAndReference) {
   const auto uniform = make_histogram_values(100000, 256, false, 2);
   const auto skewed = make_histogram_values(100000, 256, true, 2);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/emulator/cooperative_groups_emulation.hpp"
 #include "kernels/emulator/cuda_emulation.hpp"
 #include "kernels/emulator/grid_executor.hpp"
 
@@ -153,9 +154,9 @@ TEST(WarpOperations, AMaskNamingAnExitedLaneIsAnErrorNamingIt) {
   const Status status = run_grid({{1, 1, 1}, {32, 1, 1}}, fibers(),
                                  [&] { test_kernels::shuffle_with_exited_lane(out.data()); });
   ASSERT_FALSE(status.is_ok());
-  EXPECT_NE(status.message().find("lane 5 (thread (5, 0, 0)) has already exited"),
-            std::string::npos)
+  EXPECT_NE(status.message().find("lane 5 (thread (5, 0, 0)), which exited"), std::string::npos)
       << status.message();
+  EXPECT_NE(status.message().find("mask 0xffffffff"), std::string::npos) << status.message();
   EXPECT_NE(status.message().find("__shfl_down_sync"), std::string::npos) << status.message();
 }
 
@@ -164,7 +165,123 @@ TEST(WarpOperations, LanesDisagreeingOnTheMaskIsAnError) {
   const Status status = run_grid({{1, 1, 1}, {32, 1, 1}}, fibers(),
                                  [&] { test_kernels::mismatched_masks(out.data()); });
   ASSERT_FALSE(status.is_ok());
+  // Lanes 0–15 meet among themselves (their mask names only them) and finish; lanes 16–31 then
+  // wait for them in vain.
+  EXPECT_NE(status.message().find("lanes 16–31 (threads 16 to 31 of the block) called "
+                                  "__shfl_xor_sync with mask 0xffffffff"),
+            std::string::npos)
+      << status.message();
+  EXPECT_NE(status.message().find("lanes 0–15 (threads 0 to 15 of the block), which exited"),
+            std::string::npos)
+      << status.message();
   EXPECT_NE(status.message().find("same mask"), std::string::npos) << status.message();
+}
+
+TEST(WarpOperations, AFullMaskInAHalfWarpBranchNamesTheWarpTheMaskAndTheMissingLanes) {
+  // Two warps: the error is the first warp's, and names the lanes that never came.
+  std::vector<int> out(64, -1);
+  const Status status = run_grid({{1, 1, 1}, {64, 1, 1}}, fibers(),
+                                 [&] { test_kernels::full_mask_in_half_warp_branch(out.data()); });
+  ASSERT_FALSE(status.is_ok());
+  const std::string& message = status.message();
+  EXPECT_NE(message.find("block (0, 0, 0), warp 0 (threads 0 to 31)"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("lanes 0–15 (threads 0 to 15 of the block) called __shfl_xor_sync with "
+                         "mask 0xffffffff, but the mask also names lanes 16–31 (threads 16 to 31 "
+                         "of the block), which exited"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("__ballot_sync"), std::string::npos) << message;
+}
+
+TEST(WarpOperations, AFullMaskAgainstLanesAtABarrierNamesTheBarrier) {
+  std::vector<int> out(32, -1);
+  const Status status = run_grid({{1, 1, 1}, {32, 1, 1}}, fibers(),
+                                 [&] { test_kernels::full_mask_against_a_barrier(out.data()); });
+  ASSERT_FALSE(status.is_ok());
+  EXPECT_NE(status.message().find("lanes 16–31 (threads 16 to 31 of the block), which wait at "
+                                  "__syncthreads()"),
+            std::string::npos)
+      << status.message();
+}
+
+TEST(WarpOperations, DivergedLanesMeetAtTheNextShuffleOfTheSameKindAndMask) {
+  std::vector<int> out(32, -1);
+  ASSERT_TRUE(run_grid({{1, 1, 1}, {32, 1, 1}}, fibers(), [&] {
+                test_kernels::diverged_halves_meet(out.data());
+              }).is_ok());
+  for (int lane = 0; lane < 16; ++lane) EXPECT_EQ(out[lane], 100 + lane + 16) << lane;
+  for (int lane = 16; lane < 32; ++lane) EXPECT_EQ(out[lane], lane - 16) << lane;
+}
+
+TEST(WarpOperations, AHalfWarpGroupCompletesBeforeTheFullWarpGroupThatWaitsForIt) {
+  std::vector<int> out(32, -1);
+  ASSERT_TRUE(run_grid({{1, 1, 1}, {32, 1, 1}}, fibers(), [&] {
+                test_kernels::half_group_then_full_group(out.data());
+              }).is_ok());
+  for (int lane = 0; lane < 32; ++lane) {
+    auto before = [](int l) { return l >= 16 ? l + (l ^ 1) : l; };
+    EXPECT_EQ(out[lane], before(lane) + before(lane ^ 16)) << lane;
+  }
+}
+
+TEST(WarpOperations, ActiveMaskNamesTheLanesAtTheCallWhileOthersWaitAtABarrier) {
+  std::vector<unsigned> masks(64, 0);
+  ASSERT_TRUE(run_grid({{1, 1, 1}, {64, 1, 1}}, fibers(), [&] {
+                test_kernels::active_mask_beside_a_barrier(masks.data(), 12);
+              }).is_ok());
+  for (int t = 0; t < 64; ++t) EXPECT_EQ(masks[t], t % 32 < 12 ? 0xfffu : 0u) << t;
+}
+
+TEST(WarpOperations, ABallotBeforeTheBranchGivesTheMaskOfTheLanesInIt) {
+  // 70 values over 96 threads: warp 2 holds 6 of them, and its lanes 6–31 skip the branch.
+  const int n = 70;
+  std::vector<float> in(n);
+  for (int i = 0; i < n; ++i) in[i] = static_cast<float>((i * 37) % 11);
+  std::vector<int> counts(3, -1);
+  ASSERT_TRUE(run_grid({{1, 1, 1}, {96, 1, 1}}, fibers(), [&] {
+                test_kernels::count_above_per_warp(in.data(), n, 5.0f, counts.data());
+              }).is_ok());
+  for (int w = 0; w < 3; ++w) {
+    int expected = 0;
+    for (int i = 32 * w; i < std::min(n, 32 * w + 32); ++i) expected += in[i] > 5.0f ? 1 : 0;
+    EXPECT_EQ(counts[w], expected) << "warp " << w;
+  }
+}
+
+TEST(CooperativeGroups, TilesShuffleReduceScanAndVoteAsTheirWarpOperations) {
+  const int threads = 64;
+  std::vector<int> in(threads);
+  for (int i = 0; i < threads; ++i) in[i] = (i * 7) % 13 - 4;
+  std::vector<int> shuffled(2, 0), reduced(threads), scanned(threads), eights(threads),
+      ranks(threads);
+  std::vector<unsigned> ballots(threads);
+  ASSERT_TRUE(run_grid({{1, 1, 1}, {threads, 1, 1}}, fibers(), [&] {
+                test_kernels::cooperative_group_tiles(in.data(), shuffled.data(), reduced.data(),
+                                                      scanned.data(), eights.data(), ballots.data(),
+                                                      ranks.data());
+              }).is_ok());
+  for (int i = 0; i < threads; ++i) {
+    const int warp = i / 32, eight = i / 8;
+    int warp_sum = 0, prefix = 0, eight_sum = 0;
+    unsigned even = 0;
+    for (int j = 32 * warp; j < 32 * warp + 32; ++j) {
+      warp_sum += in[j];
+      if (j <= i) prefix += in[j];
+    }
+    for (int j = 8 * eight; j < 8 * eight + 8; ++j) {
+      eight_sum += in[j];
+      if (in[j] % 2 == 0) even |= 1u << (j - 8 * eight);
+    }
+    if (i % 32 == 0) {
+      EXPECT_EQ(shuffled[warp], warp_sum) << "warp " << warp;
+    }
+    EXPECT_EQ(reduced[i], warp_sum) << i;
+    EXPECT_EQ(scanned[i], prefix) << i;
+    EXPECT_EQ(eights[i], eight_sum) << i;
+    EXPECT_EQ(ballots[i], even) << i;
+    EXPECT_EQ(ranks[i], i % 8 + 100 * eight) << i;
+  }
 }
 
 TEST(WarpOperations, ReadingALaneOutsideAPartialWarpIsAnError) {

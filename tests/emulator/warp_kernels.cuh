@@ -152,3 +152,83 @@ __global__ void device_math(const float* x, float* out, int* ints) {
   ints[i * 3 + 1] = max(i, 3);
   ints[i * 3 + 2] = __popc(static_cast<unsigned>(i)) + __ffs(static_cast<unsigned>(i));
 }
+
+// The guide's bug: only lanes 0–15 shuffle, but with the full mask; lanes 16–31 return.
+__global__ void full_mask_in_half_warp_branch(int* out) {
+  const int lane = threadIdx.x % 32;
+  if (lane < 16) out[threadIdx.x] = __shfl_xor_sync(0xffffffffu, lane, 1);
+}
+
+// The same branch, but lanes 16–31 go on to __syncthreads() instead of returning.
+__global__ void full_mask_against_a_barrier(int* out) {
+  const int lane = threadIdx.x % 32;
+  if (lane < 16) out[threadIdx.x] = __shfl_xor_sync(0xffffffffu, lane, 1);
+  __syncthreads();
+}
+
+// The two halves of the warp take different branches and meet at a shuffle of the same kind with
+// the same mask in each: since Volta the lanes wait for each other there (independent thread
+// scheduling), wherever the call is in the code.
+__global__ void diverged_halves_meet(int* out) {
+  const int lane = threadIdx.x % 32;
+  int value;
+  if (lane < 16) {
+    value = __shfl_xor_sync(0xffffffffu, lane, 16);
+  } else {
+    value = __shfl_xor_sync(0xffffffffu, 100 + lane, 16);
+  }
+  out[threadIdx.x] = value;
+}
+
+// Lanes 16–31 first shuffle among themselves, then the whole warp shuffles: the half-warp group
+// completes first and its lanes then join the full one.
+__global__ void half_group_then_full_group(int* out) {
+  const int lane = threadIdx.x % 32;
+  int value = lane;
+  if (lane >= 16) value += __shfl_xor_sync(0xffff0000u, value, 1);
+  value += __shfl_xor_sync(0xffffffffu, value, 16);
+  out[threadIdx.x] = value;
+}
+
+// Lanes below `active` ask who is active while the others wait at __syncthreads().
+__global__ void active_mask_beside_a_barrier(unsigned* masks, int active) {
+  const int lane = threadIdx.x % 32;
+  if (lane < active) masks[threadIdx.x] = __activemask();
+  __syncthreads();
+}
+
+// The count of values above `threshold` per warp, with the mask of the lanes that hold a value
+// taken by a ballot before the branch (the lesson's count_above_ballot, per warp).
+__global__ void count_above_per_warp(const float* in, int n, float threshold, int* counts) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned has_element = __ballot_sync(0xffffffffu, i < n);
+  if (i < n) {
+    const unsigned above = __ballot_sync(has_element, in[i] > threshold);
+    if (threadIdx.x % 32 == static_cast<unsigned>(__ffs(has_element) - 1)) {
+      counts[i / 32] = __popc(above);
+    }
+  }
+}
+
+namespace cg = cooperative_groups;
+
+// Every warp's sum with a tile's shuffles, then with cg::reduce; each warp's inclusive scan with
+// cg::inclusive_scan; and tiles of 8 summing among themselves.
+__global__ void cooperative_group_tiles(const int* in, int* shuffled, int* reduced, int* scanned,
+                                        int* eights, unsigned* ballots, int* ranks) {
+  const cg::thread_block block = cg::this_thread_block();
+  const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+  const int i = static_cast<int>(block.thread_rank());
+  int sum = in[i];
+  for (unsigned offset = warp.size() / 2; offset > 0; offset /= 2) {
+    sum += warp.shfl_down(sum, offset);
+  }
+  if (warp.thread_rank() == 0) shuffled[warp.meta_group_rank()] = sum;
+  reduced[i] = cg::reduce(warp, in[i], cg::plus<int>());
+  scanned[i] = cg::inclusive_scan(warp, in[i]);
+  const cg::thread_block_tile<8> eight = cg::tiled_partition<8>(block);
+  eights[i] = cg::reduce(eight, in[i], cg::plus<int>());
+  ballots[i] = eight.ballot(in[i] % 2 == 0);
+  ranks[i] = static_cast<int>(eight.thread_rank() + 100 * eight.meta_group_rank());
+  block.sync();
+}

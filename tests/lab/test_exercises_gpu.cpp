@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 #include "lab/exercise_registry.hpp"
 #include "lab/gpu/cuda_libraries.hpp"
@@ -138,6 +140,38 @@ __global__ void matmul_tiled(const float* A, const float* B, float* C, int M, in
   EXPECT_GT(verdict.library_ms, 0.0);
   std::cout << "learner " << verdict.kernel_ms << " ms, ours " << verdict.solution_ms
             << " ms, cuBLAS " << verdict.library_ms << " ms on " << verdict.timed_case << "\n";
+}
+
+// The compiler's word after a pass (LabOptions::inspect_compiled, NVRTC in a worker of its own):
+// a kernel capped by its __launch_bounds__ spills and is told so, the solution is not warned.
+TEST(LabTiming, APassingKernelThatSpillsIsWarnedAndTheSolutionIsNot) {
+  std::string why;
+  if (!gpu_present(why)) GTEST_SKIP() << why;
+  LabOptions options = gpu_options();
+  options.inspect_compiled = true;
+  const Exercise& exercise = *find_exercise("vector-add");
+  // Where it was built, or, on the GPU machine, the copy of the tree it runs in.
+  std::ifstream in(THREADLAB_TEST_DATA "/vector_add_spills.cu");
+  if (!in) in.open("tests/lab/data/vector_add_spills.cu");
+  std::stringstream spilling;
+  spilling << in.rdbuf();
+  ASSERT_FALSE(spilling.str().empty());
+  const CheckVerdict warned = check_submission(exercise, spilling.str(), options);
+  ASSERT_EQ(warned.outcome, Outcome::kPassed) << warned.reason;
+  ASSERT_TRUE(warned.compiled.has_value());
+  if (!warned.compiled->unavailable.empty()) GTEST_SKIP() << warned.compiled->unavailable;
+  EXPECT_GT(warned.compiled->spill_store_bytes, 0);
+  ASSERT_FALSE(warned.compiled->warnings.empty());
+  EXPECT_NE(warned.compiled->warnings.front().find("spill"), std::string::npos);
+  const CheckVerdict quiet = check_submission(exercise, exercise.solution, options);
+  ASSERT_EQ(quiet.outcome, Outcome::kPassed) << quiet.reason;
+  ASSERT_TRUE(quiet.compiled.has_value());
+  EXPECT_TRUE(quiet.compiled->unavailable.empty()) << quiet.compiled->unavailable;
+  EXPECT_EQ(quiet.compiled->spill_store_bytes, 0);
+  EXPECT_TRUE(quiet.compiled->warnings.empty());
+  // Compiled for the device it ran on.
+  EXPECT_NE(quiet.device.find("(" + quiet.compiled->arch + ")"), std::string::npos)
+      << quiet.device << " / " << quiet.compiled->arch;
 }
 
 }  // namespace

@@ -34,6 +34,18 @@ TEST(KernelSignature, ReadsViewsPointersAndScalarsInOrder) {
   EXPECT_EQ(signature->parameters[3].type, "int");
 }
 
+TEST(KernelSignature, LaunchBoundsAndRegisterCapsAreNotTheKernelsName) {
+  const auto bounded = find_kernel(
+      "__global__ void __launch_bounds__(256, (8)) vector_add(Array<float> c, int n) {}",
+      "vector_add");
+  ASSERT_TRUE(bounded) << bounded.error().message;
+  ASSERT_EQ(bounded->parameters.size(), 2u);
+  EXPECT_EQ(bounded->parameters[1].name, "n");
+  const auto capped = find_kernel("__global__ void __maxnreg__(32)\nadd(float* c) {}", "add");
+  ASSERT_TRUE(capped) << capped.error().message;
+  EXPECT_EQ(capped->parameters.size(), 1u);
+}
+
 TEST(KernelSignature, NamesTheKernelsItFoundWhenTheExpectedOneIsMissing) {
   const auto signature = find_kernel("__global__ void vecAdd(float* a) {}", "vector_add");
   ASSERT_FALSE(signature);

@@ -430,6 +430,59 @@ std::vector<ResourceUsage> parse_resource_usage(std::string_view text) {
   return usages;
 }
 
+std::vector<PtxasReport> parse_ptxas_report(std::string_view log) {
+  std::vector<PtxasReport> reports;
+  // The figure in front of `unit` in `s` ("444 bytes spill stores" → 444), if the unit is there.
+  const auto figure_before = [](std::string_view s, std::string_view unit) -> std::optional<int> {
+    const std::size_t at = s.find(unit);
+    if (at == std::string_view::npos) return std::nullopt;
+    std::size_t start = at;
+    while (start > 0 && s[start - 1] == ' ') --start;
+    std::size_t digits = start;
+    while (digits > 0 && s[digits - 1] >= '0' && s[digits - 1] <= '9') --digits;
+    if (digits == start) return std::nullopt;
+    return number(s.substr(digits, start - digits));
+  };
+  PtxasReport* current = nullptr;
+  for_each_line(log, [&](std::string_view raw) {
+    const std::string_view s = trim(raw);
+    if (!s.starts_with("ptxas")) {
+      // nvcc indents the properties line without the `ptxas` prefix that NVRTC gives it.
+      if (current == nullptr || s.find("bytes stack frame") == std::string_view::npos) return;
+    }
+    constexpr std::string_view kCompiling = "Compiling entry function '";
+    if (const std::size_t at = s.find(kCompiling); at != std::string_view::npos) {
+      const std::string_view rest = s.substr(at + kCompiling.size());
+      const std::size_t quote = rest.find('\'');
+      if (quote == std::string_view::npos) return;
+      reports.push_back({});
+      current = &reports.back();
+      current->symbol = std::string(rest.substr(0, quote));
+      constexpr std::string_view kFor = "for '";
+      if (const std::size_t f = rest.find(kFor, quote); f != std::string_view::npos) {
+        const std::string_view arch = rest.substr(f + kFor.size());
+        current->arch = std::string(arch.substr(0, arch.find('\'')));
+      }
+      return;
+    }
+    if (current == nullptr) return;
+    if (s.find("bytes stack frame") != std::string_view::npos) {
+      current->stack_bytes = figure_before(s, "bytes stack frame").value_or(0);
+      current->spill_store_bytes = figure_before(s, "bytes spill stores").value_or(0);
+      current->spill_load_bytes = figure_before(s, "bytes spill loads").value_or(0);
+      return;
+    }
+    if (s.find("Used ") != std::string_view::npos &&
+        s.find(" registers") != std::string_view::npos) {
+      current->registers = figure_before(s, "registers").value_or(0);
+      current->barriers = figure_before(s, "barriers").value_or(0);
+      current->shared_bytes = figure_before(s, "bytes smem").value_or(0);
+      current->constant_bytes = figure_before(s, "bytes cmem[0]").value_or(0);
+    }
+  });
+  return reports;
+}
+
 SassSummary summarize(const SassFunction& function) {
   SassSummary summary;
   for (const SassInstruction& i : function.instructions) {

@@ -100,6 +100,25 @@ struct ResourceUsage {
 
 [[nodiscard]] std::vector<ResourceUsage> parse_resource_usage(std::string_view text);
 
+// What ptxas says of one kernel when asked to be verbose (`-Xptxas -v`, NVRTC's
+// `--ptxas-options=-v`): the figures cuobjdump gives, plus the spills themselves. NVRTC puts
+// these lines in its program log, so a learner's kernel gets them with no other tool installed.
+struct PtxasReport {
+  std::string symbol;  // as mangled
+  std::string arch;    // "sm_90"
+  int registers = 0;
+  int barriers = 0;
+  int stack_bytes = 0;        // the stack frame per thread (spills and local arrays live there)
+  int spill_store_bytes = 0;  // bytes of registers stored to local memory per thread
+  int spill_load_bytes = 0;   // and loaded back
+  int shared_bytes = 0;       // static shared memory per block
+  int constant_bytes = 0;     // cmem[0], where ptxas names it
+  [[nodiscard]] bool spills() const { return spill_store_bytes > 0 || spill_load_bytes > 0; }
+};
+
+// Every entry function ptxas reported in `log` (other lines, the compiler's warnings, are skipped).
+[[nodiscard]] std::vector<PtxasReport> parse_ptxas_report(std::string_view log);
+
 // One kernel's instructions counted by kind, and its spills.
 struct SassSummary {
   std::size_t instructions = 0;

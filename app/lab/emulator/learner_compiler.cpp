@@ -1,11 +1,7 @@
 #include "lab/emulator/learner_compiler.hpp"
 
 #include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,12 +15,10 @@
 #include <optional>
 #include <regex>
 #include <sstream>
-#include <thread>
 
+#include "core/limited_process.hpp"
 #include "core/user_files.hpp"
 #include "lab/emulator/dynamic_shared_rewrite.hpp"
-
-extern char** environ;
 
 namespace tl::lab_emulator_texts {
 std::optional<std::string_view> find_text(std::string_view path);
@@ -126,75 +120,18 @@ std::optional<fs::path> find_compiler(const std::string& name) {
   return std::nullopt;
 }
 
-struct ProcessResult {
-  bool started = false;
-  int exit_code = -1;
-  std::string output;      // stdout and stderr together
-  bool over_time = false;  // the compiler ran past kCompilerCpuSeconds (or the wall-clock backstop)
-};
-
 // What one compile may take: a template or constexpr bomb ends here as "does not compile", not as a
 // worker that never answers. Generous for any real kernel (the largest exercise builds in about a
 // second; the memory-recording build in a few).
 constexpr int kCompilerCpuSeconds = 20;
 constexpr std::uint64_t kCompilerMemoryBytes = 2ull << 30;
-constexpr auto kCompilerWallLimit = std::chrono::seconds(60);
-
-double children_cpu_seconds() {
-  rusage usage{};
-  ::getrusage(RUSAGE_CHILDREN, &usage);
-  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
 
 // Runs `argv` in `working_dir` with its output in `log`, under the compile limits, and waits.
 ProcessResult run_process(const std::vector<std::string>& argv, const fs::path& working_dir,
                           const fs::path& log) {
-  ProcessResult result;
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  const double cpu_before = children_cpu_seconds();
-  // fork and exec rather than posix_spawn, to set the limits in between; the child makes only
-  // system calls there (the worker may have threads).
-  const pid_t pid = ::fork();
-  if (pid < 0) return result;
-  if (pid == 0) {
-    if (::chdir(working_dir.c_str()) != 0) ::_exit(126);
-    const int out = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    const int in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (out < 0 || in < 0) ::_exit(126);
-    ::dup2(out, STDOUT_FILENO);
-    ::dup2(out, STDERR_FILENO);
-    ::dup2(in, STDIN_FILENO);
-    const rlimit cpu{kCompilerCpuSeconds, kCompilerCpuSeconds + 1};
-    const rlimit memory{kCompilerMemoryBytes, kCompilerMemoryBytes};
-    ::setrlimit(RLIMIT_CPU, &cpu);
-    ::setrlimit(RLIMIT_AS, &memory);
-    ::execve(args[0], args.data(), environ);
-    ::_exit(127);
-  }
-  result.started = true;
-  int status = 0;
-  const auto deadline = std::chrono::steady_clock::now() + kCompilerWallLimit;
-  for (;;) {
-    const pid_t got = ::waitpid(pid, &status, WNOHANG);
-    if (got == pid) break;
-    if (got < 0 && errno != EINTR) break;
-    if (std::chrono::steady_clock::now() > deadline) {
-      // A compiler that waits instead of computing: its CPU limit never comes.
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &status, 0);
-      result.over_time = true;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  if (children_cpu_seconds() - cpu_before >= kCompilerCpuSeconds - 0.5) result.over_time = true;
-  result.output = read_file(log);
-  if (result.exit_code == 127 && result.output.empty()) result.started = false;
-  return result;
+  return run_limited_process(
+      argv, working_dir, log,
+      ProcessLimits{kCompilerCpuSeconds, kCompilerMemoryBytes, std::chrono::seconds(60)});
 }
 
 // The compiler's first line of --version ("c++ (Debian 12.2.0-14) 12.2.0"): part of the cache key,

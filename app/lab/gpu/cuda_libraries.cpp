@@ -71,6 +71,8 @@ Result<const Nvrtc*> Nvrtc::load() {
                         library.bind(nvrtc.get_program_log, "nvrtcGetProgramLog") &&
                         library.bind(nvrtc.get_cubin_size, "nvrtcGetCUBINSize") &&
                         library.bind(nvrtc.get_cubin, "nvrtcGetCUBIN") &&
+                        library.bind(nvrtc.get_ptx_size, "nvrtcGetPTXSize") &&
+                        library.bind(nvrtc.get_ptx, "nvrtcGetPTX") &&
                         library.bind(nvrtc.add_name_expression, "nvrtcAddNameExpression") &&
                         library.bind(nvrtc.get_lowered_name, "nvrtcGetLoweredName");
   if (!complete) {
@@ -83,7 +85,8 @@ Result<const Nvrtc*> Nvrtc::load() {
 }
 
 Result<CompiledKernel> compile_with_nvrtc(const Nvrtc& nvrtc, const std::string& source,
-                                          const std::string& kernel_name, int arch, bool traced) {
+                                          const std::string& kernel_name, int arch, bool traced,
+                                          NvrtcPurpose purpose) {
   // The prelude is a header; `#line` makes NVRTC count the learner's lines from 1 in kernel.cu.
   const std::string text = "#include \"threadlab_lab.cuh\"\n#line 1 \"kernel.cu\"\n" + source;
   const std::string prelude(lab_prelude_source());
@@ -105,6 +108,8 @@ Result<CompiledKernel> compile_with_nvrtc(const Nvrtc& nvrtc, const std::string&
   const std::string architecture = "--gpu-architecture=sm_" + std::to_string(arch);
   std::vector<const char*> options{architecture.c_str(), "--std=c++17", "-lineinfo"};
   if (traced) options.push_back("-DTL_LAB_TRACED");
+  // ptxas's report (registers, spills, stack, shared memory) goes into the program log.
+  if (purpose == NvrtcPurpose::kInspect) options.push_back("--ptxas-options=-v");
   const int compiled =
       nvrtc.compile_program(program, static_cast<int>(options.size()), options.data());
   CompiledKernel kernel;
@@ -127,6 +132,14 @@ Result<CompiledKernel> compile_with_nvrtc(const Nvrtc& nvrtc, const std::string&
   if (int r = nvrtc.get_cubin(program, kernel.cubin.data()); r != 0) {
     return Error{ErrorKind::kCudaError,
                  std::string("NVRTC could not hand over the cubin: ") + nvrtc.error_string(r)};
+  }
+  if (purpose == NvrtcPurpose::kInspect) {
+    std::size_t ptx_size = 0;
+    if (nvrtc.get_ptx_size(program, &ptx_size) == 0 && ptx_size > 1) {
+      kernel.ptx.resize(ptx_size);
+      if (nvrtc.get_ptx(program, kernel.ptx.data()) != 0) kernel.ptx.clear();
+      if (!kernel.ptx.empty()) kernel.ptx.resize(ptx_size - 1);  // its terminating zero
+    }
   }
   return kernel;
 }

@@ -29,6 +29,8 @@ struct Nvrtc {
   int (*get_program_log)(NvrtcProgram, char*) = nullptr;
   int (*get_cubin_size)(NvrtcProgram, std::size_t*) = nullptr;
   int (*get_cubin)(NvrtcProgram, char*) = nullptr;
+  int (*get_ptx_size)(NvrtcProgram, std::size_t*) = nullptr;
+  int (*get_ptx)(NvrtcProgram, char*) = nullptr;
   int (*add_name_expression)(NvrtcProgram, const char*) = nullptr;
   int (*get_lowered_name)(NvrtcProgram, const char*, const char**) = nullptr;
   std::string path;  // where it was found
@@ -42,7 +44,12 @@ struct CompiledKernel {
   std::vector<char> cubin;
   std::string lowered_name;  // the kernel's mangled name, for cuModuleGetFunction
   std::string log;           // warnings, even on success
+  std::string ptx;           // with NvrtcPurpose::kInspect only
 };
+
+// What a compile is for: running (traced or timed), or showing what the compiler made, which
+// adds ptxas's verbose report to the log and keeps the PTX.
+enum class NvrtcPurpose { kRun, kInspect };
 
 // Compiles `source` (the learner's file, shown to NVRTC as kernel.cu, with the Lab's prelude as
 // a header) for `sm_<arch>` and finds `kernel_name` in it. A compile error is kParseError with
@@ -50,7 +57,8 @@ struct CompiledKernel {
 [[nodiscard]] Result<CompiledKernel> compile_with_nvrtc(const Nvrtc& nvrtc,
                                                         const std::string& source,
                                                         const std::string& kernel_name, int arch,
-                                                        bool traced);
+                                                        bool traced,
+                                                        NvrtcPurpose purpose = NvrtcPurpose::kRun);
 
 // ---- the CUDA driver ----
 using CuDevice = int;

@@ -252,6 +252,53 @@ Result<std::string> request_op(const std::string& line) {
   return decode<std::string>(line, [](const json& j) { return j.at("op").get<std::string>(); });
 }
 
+std::string encode(const InspectRequest& r) {
+  return json{{"op", "inspect"},
+              {"source", r.source},
+              {"kernel", r.kernel_name},
+              {"arch", r.arch},
+              {"disassembler", r.disassembler},
+              {"scratch_dir", r.scratch_dir}}
+      .dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string encode(const InspectReply& r) {
+  return json{{"ok", r.ok},
+              {"error", r.error},
+              {"log", r.log},
+              {"symbol", r.symbol},
+              {"ptx", r.ptx},
+              {"sass", r.sass},
+              {"sass_unavailable", r.sass_unavailable}}
+      .dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+Result<InspectRequest> decode_inspect_request(const std::string& line) {
+  return decode<InspectRequest>(line, [](const json& j) {
+    InspectRequest r;
+    r.source = j.at("source");
+    r.kernel_name = j.at("kernel");
+    r.arch = j.at("arch");
+    r.disassembler = j.at("disassembler");
+    r.scratch_dir = j.at("scratch_dir");
+    return r;
+  });
+}
+
+Result<InspectReply> decode_inspect_reply(const std::string& line) {
+  return decode<InspectReply>(line, [](const json& j) {
+    InspectReply r;
+    r.ok = j.at("ok");
+    r.error = j.at("error");
+    r.log = j.at("log");
+    r.symbol = j.at("symbol");
+    r.ptx = j.at("ptx");
+    r.sass = j.at("sass");
+    r.sass_unavailable = j.at("sass_unavailable");
+    return r;
+  });
+}
+
 Result<CompileRequest> decode_compile_request(const std::string& line) {
   return decode<CompileRequest>(line, [](const json& j) {
     CompileRequest r;

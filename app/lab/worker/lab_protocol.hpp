@@ -6,6 +6,8 @@
 //   app → worker  {"op":"run", ...RunRequest}           reply RunReply
 //   app → worker  {"op":"copy", ...CopyRequest}         reply RunReply (the copy's times)
 //   app → worker  {"op":"sandbox"}                      reply SandboxReply (which layers hold)
+//   app → worker  {"op":"inspect", ...InspectRequest}   reply InspectReply (PTX, SASS, ptxas's
+//                                                        figures; needs NVRTC, no GPU)
 //
 // Memory recording (the Memory tab's figures, `lab check --memory`) is an emulator build of its
 // own: a compile with record_memory makes only that build, and a run with record_memory returns
@@ -52,6 +54,28 @@ struct CompileReply {
   int registers = 0;   // per thread (GPU)
   bool from_cache = false;
   double compile_ms = 0.0;
+};
+
+// What the compiler made of the learner's kernel, for the Compiled view, `lab inspect` and the
+// spill warning: NVRTC compiles it for `arch` with line information and ptxas's report (no GPU
+// needed), and, where the app found the toolkit's disassembler, the worker runs it on the cubin.
+// Both run here, in the sandbox, as everything else the learner's source reaches.
+struct InspectRequest {
+  std::string source;
+  std::string kernel_name;
+  int arch = 90;             // sm_<arch>
+  std::string disassembler;  // nvdisasm's full path; empty: SASS is not asked for
+  std::string scratch_dir;   // where the cubin is written for the disassembler (writable)
+};
+
+struct InspectReply {
+  bool ok = false;
+  std::string error;   // one line: why nothing was compiled
+  std::string log;     // NVRTC's log: warnings and ptxas's report (compiled_listing.hpp)
+  std::string symbol;  // the kernel's name in the PTX and the cubin (mangled)
+  std::string ptx;     // with `.loc` lines
+  std::string sass;    // `nvdisasm -g -c` of the cubin, lines naming kernel.cu; may be empty:
+  std::string sass_unavailable;  // then why
 };
 
 // One argument in the region: where its elements (and, traced, its trace records) are.
@@ -172,6 +196,10 @@ static_assert(sizeof(WireFault) == 80);
 [[nodiscard]] std::string encode(const RunRequest& request);
 [[nodiscard]] std::string encode(const RunReply& reply);
 [[nodiscard]] std::string encode(const CopyRequest& request);
+[[nodiscard]] std::string encode(const InspectRequest& request);
+[[nodiscard]] std::string encode(const InspectReply& reply);
+[[nodiscard]] Result<InspectRequest> decode_inspect_request(const std::string& line);
+[[nodiscard]] Result<InspectReply> decode_inspect_reply(const std::string& line);
 
 // Which layers of the Lab's sandbox hold in this worker (sandbox.hpp's SandboxLayers, described).
 struct SandboxReply {

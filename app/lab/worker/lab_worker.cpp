@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "lab/gpu/kernel_inspection.hpp"
 #include "lab/source_policy.hpp"
 #include "lab/worker/worker_process.hpp"
 
@@ -50,6 +51,21 @@ int run_lab_worker(int request_fd, int reply_fd, const SandboxLayers& sandbox) {
       if (!write_line(reply_fd, encode(SandboxReply{sandbox.describe(), sandbox.isolates()}))) {
         return 1;
       }
+      continue;
+    }
+    if (*op == "inspect") {
+      Result<InspectRequest> request = decode_inspect_request(*line);
+      InspectReply reply;
+      if (!request) {
+        reply.error = request.error().message;
+      } else if (std::optional<std::string> refused =
+                     source_policy_violation(request->source, "kernel.cu")) {
+        reply.error = *refused;
+        reply.log = *refused;
+      } else {
+        reply = inspect_learner_kernel(*request);
+      }
+      if (!write_line(reply_fd, encode(reply))) return 1;
       continue;
     }
     if (*op == "compile") {

@@ -1,7 +1,7 @@
 #pragma once
 // The reductions lesson's launch functions (lessons/06_reductions/kernels/sum_ladder.cuh,
-// sum_vectorized.cuh, histogram.cuh, softmax.cuh), one set per executor, plus CUB's device-wide sum
-// on the GPU.
+// sum_vectorized.cuh, warp_level.cuh, scan.cuh, histogram.cuh, softmax.cuh), one set per executor,
+// plus CUB's device-wide sum and scan on the GPU.
 
 #include <cstddef>
 #include <cstdint>
@@ -16,17 +16,38 @@ namespace tl::kernels {
 // The sum ladder, in teaching order. Every rung but the last adds into *out, which the caller
 // zeroes before each launch; kVectorized writes *out itself (sum_vectorized.cuh).
 enum class SumRung : std::uint8_t {
-  kAtomic,       // one atomicAdd per element
-  kInterleaved,  // shared-memory tree, interleaved addressing (divergent warps)
-  kStrided,      // shared-memory tree, strided index (no divergence, bank conflicts)
-  kSequential,   // shared-memory tree, sequential addressing
-  kFirstAdd,     // sequential tree, first add during load (two elements per thread)
-  kWarpShuffle,  // first add, sequential tree down to 64, then warp shuffles
-  kVectorized,   // one pass: grid-stride float4 loads, shuffles, last block finishes
+  kAtomic,             // one atomicAdd per element
+  kInterleaved,        // shared-memory tree, interleaved addressing (divergent warps)
+  kStrided,            // shared-memory tree, strided index (no divergence, bank conflicts)
+  kSequential,         // shared-memory tree, sequential addressing
+  kFirstAdd,           // sequential tree, first add during load (two elements per thread)
+  kWarpShuffle,        // first add, sequential tree down to 64, then warp shuffles
+  kCooperativeGroups,  // first add, every warp sums with a cooperative-groups tile, no tree
+  kVectorized,         // one pass: grid-stride float4 loads, shuffles, last block finishes
 };
 inline constexpr SumRung kSumRungs[] = {
-    SumRung::kAtomic,   SumRung::kInterleaved, SumRung::kStrided,   SumRung::kSequential,
-    SumRung::kFirstAdd, SumRung::kWarpShuffle, SumRung::kVectorized};
+    SumRung::kAtomic,   SumRung::kInterleaved, SumRung::kStrided,           SumRung::kSequential,
+    SumRung::kFirstAdd, SumRung::kWarpShuffle, SumRung::kCooperativeGroups, SumRung::kVectorized};
+
+// The scan's passes over an array of n with blocks of `block` threads: one per level of block
+// totals (n <= block: 1; n <= block²: 2; ...).
+inline constexpr int scan_levels(std::uint64_t n, std::uint32_t block) {
+  int levels = 1;
+  for (std::uint64_t blocks = (n + block - 1) / block; blocks > 1;
+       blocks = (blocks + block - 1) / block) {
+    ++levels;
+  }
+  return levels;
+}
+// The floats of scratch memory the scan needs for its block totals at every level.
+inline constexpr std::uint64_t scan_scratch_floats(std::uint64_t n, std::uint32_t block) {
+  std::uint64_t floats = 0;
+  for (std::uint64_t blocks = (n + block - 1) / block; blocks > 1;
+       blocks = (blocks + block - 1) / block) {
+    floats += blocks;
+  }
+  return floats;
+}
 
 // Levels a block's tree can have (lessons/06_reductions/kernels/reduction_trace.cuh records them):
 // log2(1024) for a shared-memory tree, and a shuffle tree has 5 levels inside each warp plus 5
@@ -64,10 +85,25 @@ struct ReductionKernels {
   Status (*softmax_stable_traced)(const LaunchConfig& config, const float* x, float* y, int rows,
                                   int cols, TraceRecord* records);
 
+  // *count = how many in[i] > threshold (count zeroed by the caller): one atomic per element
+  // above, or one __ballot_sync per warp and one atomic per warp (warp_level.cuh).
+  Status (*count_above_atomic)(const LaunchConfig& config, const float* in, int n, float threshold,
+                               unsigned int* count);
+  Status (*count_above_ballot)(const LaunchConfig& config, const float* in, int n, float threshold,
+                               unsigned int* count);
+  // out[i] = in[0] + ... + in[i] with blocks of `block` threads (scan.cuh): every level's block
+  // scan, then the second passes; `scratch` holds scan_scratch_floats(n, block) floats. The traced
+  // one records, for every element, the thread of the first pass that scanned it.
+  Status (*scan)(std::uint32_t block, const float* in, float* out, int n, float* scratch);
+  Status (*scan_traced)(std::uint32_t block, const float* in, float* out, int n, float* scratch,
+                        TraceRecord* records);
+
   // CUB's cub::DeviceReduce::Sum: *out = sum of in[0 .. n). Called with temp == null it only sets
   // *temp_bytes to the scratch memory it needs, as CUB does. Null on the emulator: CUB is
   // NVIDIA's GPU library.
   Status (*library_sum)(void* temp, std::size_t* temp_bytes, const float* in, float* out, int n);
+  // CUB's cub::DeviceScan::InclusiveSum, called the same way. Null on the emulator.
+  Status (*library_scan)(void* temp, std::size_t* temp_bytes, const float* in, float* out, int n);
 };
 
 // The launch shapes the kernels accept: 1D blocks of 32 to 1024 threads, a power of two (the

@@ -204,6 +204,55 @@ Resource usage:
   EXPECT_EQ(usages[1].shared_bytes, 0);
 }
 
+// ptxas -v as NVRTC's program log gives it (CUDA 13.0, a kernel capped at 32 registers by
+// __launch_bounds__(1024, 2)) and as nvcc prints it (properties indented, smem named).
+constexpr std::string_view kNvrtcLog = R"(ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function 'k' for 'sm_90'
+ptxas info    : Function properties for k
+ptxas         .     360 bytes stack frame, 444 bytes spill stores, 540 bytes spill loads
+ptxas info    : Used 32 registers, used 0 barriers, 360 bytes cumulative stack size
+ptxas info    : Compile time = 282.577 ms
+)";
+constexpr std::string_view kNvccLog =
+    R"(kernel.cu(3): warning #177-D: variable "unused" was declared but never referenced
+ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function '_Z5plainPf' for 'sm_90'
+ptxas info    : Function properties for _Z5plainPf
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 10 registers, used 0 barriers
+ptxas info    : Compile time = 3.273 ms
+ptxas info    : Compiling entry function '_Z5tiledILi16EEvPKfPfi' for 'sm_89'
+ptxas info    : Function properties for _Z5tiledILi16EEvPKfPfi
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 12 registers, used 1 barriers, 1088 bytes smem, 380 bytes cmem[0]
+)";
+
+TEST(PtxasReport, ReadsSpillsFromNvrtcsLog) {
+  const std::vector<PtxasReport> reports = parse_ptxas_report(kNvrtcLog);
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0].symbol, "k");
+  EXPECT_EQ(reports[0].arch, "sm_90");
+  EXPECT_EQ(reports[0].registers, 32);
+  EXPECT_EQ(reports[0].stack_bytes, 360);
+  EXPECT_EQ(reports[0].spill_store_bytes, 444);
+  EXPECT_EQ(reports[0].spill_load_bytes, 540);
+  EXPECT_TRUE(reports[0].spills());
+}
+
+TEST(PtxasReport, ReadsEachKernelOfNvccsLogAndSkipsWarnings) {
+  const std::vector<PtxasReport> reports = parse_ptxas_report(kNvccLog);
+  ASSERT_EQ(reports.size(), 2u);
+  EXPECT_EQ(reports[0].symbol, "_Z5plainPf");
+  EXPECT_EQ(reports[0].registers, 10);
+  EXPECT_FALSE(reports[0].spills());
+  EXPECT_EQ(reports[1].arch, "sm_89");
+  EXPECT_EQ(reports[1].registers, 12);
+  EXPECT_EQ(reports[1].barriers, 1);
+  EXPECT_EQ(reports[1].shared_bytes, 1088);
+  EXPECT_EQ(reports[1].constant_bytes, 380);
+  EXPECT_TRUE(parse_ptxas_report("kernel.cu(1): error: expected a ;").empty());
+}
+
 TEST(Demangle, NamesTheKernelAsWritten) {
   EXPECT_EQ(short_name(kSymbol), "tl::gpu::matrix_add_x_to_row<tl::Untraced>");
   EXPECT_EQ(demangle(kSymbol),

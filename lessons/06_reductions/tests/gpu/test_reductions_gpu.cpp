@@ -1,6 +1,7 @@
 // Lesson 6's kernels on a real GPU: every sum rung on awkward sizes, all-equal data and 2^28
-// floats within its bound (lessons::sum_depth), CUB's sum, the histograms, the softmax and the
-// traced launches. No timing assertions: `threadlab bench --suite perf` reports the targets.
+// floats within its bound (lessons::sum_depth), CUB's sum, the scan and CUB's scan, the ballot
+// count, the histograms, the softmax and the traced launches. No timing assertions: `threadlab
+// bench --suite perf` reports the targets.
 
 #include <gtest/gtest.h>
 
@@ -43,12 +44,28 @@ TEST_F(ReductionsGpu, EveryRungPassesOnAwkwardSizesAndData) {
       EXPECT_TRUE(report->passed())
           << n << " " << lessons::to_string(data) << ": " << report->describe_check();
       ASSERT_TRUE(report->library_check.has_value()) << report->library_absent;
+      ASSERT_TRUE(report->scan.library_check.has_value()) << "no CUB scan on the GPU";
       if (data == SumData::kEqual) {
         for (const auto& rung : report->rungs) {
           EXPECT_EQ(rung.check.value, static_cast<double>(n)) << lessons::to_string(rung.rung);
         }
       }
     }
+  }
+}
+
+// The scan and CUB's DeviceScan::InclusiveSum on the sizes of the lesson's scan tests, every
+// prefix within its bound, and the ballot count exact (its check is part of passed()).
+TEST_F(ReductionsGpu, TheScanAndCubsScanOnAwkwardSizes) {
+  for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{31}, std::uint64_t{33},
+                          std::uint64_t{1000}, (std::uint64_t{1} << 20) + 3}) {
+    auto report = compute::run_reductions(device(), quick(n, SumData::kUniform));
+    ASSERT_TRUE(report.is_ok()) << report.message();
+    EXPECT_TRUE(report->scan.check.passed) << n << ": " << report->scan.check.describe();
+    ASSERT_TRUE(report->scan.library_check.has_value());
+    EXPECT_TRUE(report->scan.library_check->passed)
+        << n << ": " << report->scan.library_check->describe();
+    EXPECT_TRUE(report->count.passed()) << n << ": " << report->describe_check();
   }
 }
 
