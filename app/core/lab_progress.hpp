@@ -19,7 +19,7 @@ namespace tl {
 // The last check of an exercise, in words: what the Lab shows when the learner comes back to it
 // in a later session (the traces and timings of that check are not kept).
 struct LastVerdict {
-  std::string outcome;  // "passed", "failed", "does not compile"
+  std::string outcome;  // lab::to_string(Outcome): "passed", "failed", "compile-error"
   std::string reason;   // the verdict's one line
   friend bool operator==(const LastVerdict&, const LastVerdict&) = default;
 };

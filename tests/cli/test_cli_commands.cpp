@@ -52,12 +52,13 @@ TEST(CliRun, HelpDescribesASharedParameterForEachLessonThatTakesIt) {
       << r.describe();
 }
 
-// The subcommands a help text lists under SUBCOMMANDS, by name.
+// The subcommands a help text lists under its "Subcommands:" heading (CLI11 spells it
+// "SUBCOMMANDS:" in some versions), by name.
 std::vector<std::string> listed_subcommands(const std::string& help) {
   std::vector<std::string> names;
   bool listing = false;
   for (const std::string& line : split_lines(help)) {
-    if (line.rfind("SUBCOMMANDS:", 0) == 0) {
+    if (line.rfind("SUBCOMMANDS:", 0) == 0 || line.rfind("Subcommands:", 0) == 0) {
       listing = true;
       continue;
     }

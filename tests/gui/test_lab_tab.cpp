@@ -270,7 +270,9 @@ TEST_F(LabTabTest, TypingAndCtrlEnterCheckTheSourceAndShowTheWrongElements) {
   const LabState& lab = app_->lab().state();
   ASSERT_TRUE(lab.verdict);
   EXPECT_EQ(lab.verdict->outcome, lab::Outcome::kFailed);
-  EXPECT_TRUE(lab.can_show_solution) << "a failed check unlocks the solution";
+  // A failed check unlocks the hints first; the solution comes after the last of them.
+  EXPECT_TRUE(lab.can_show_hint) << "a failed check unlocks the first hint";
+  EXPECT_FALSE(lab.can_show_solution) << "the hints come before the solution";
   // The mapping view draws the first failing case, its two wrong elements marked.
   const LabMappingState& mapping = lab.mapping;
   ASSERT_TRUE(mapping.valid) << mapping.error;
@@ -345,17 +347,17 @@ TEST_F(LabTabTest, ThreadsThatWentPastTheEndAreDrawnOutOfRangeNotIdle) {
   EXPECT_NE(lab.diagnostics[0].message.find("past its end"), std::string::npos);
   auto pixels = app_->lab().read_mapping_pixels();
   ASSERT_TRUE(pixels.is_ok()) << pixels.message();
-  EXPECT_GT(pixels_of(*pixels, kOutOfRangeThreadColor) +
-                pixels_of(*pixels, kOutOfRangeThreadStripeColor),
-            100u)
+  EXPECT_GT(
+      pixels_of(*pixels, kOutOfRangeThreadColor) + pixels_of(*pixels, kOutOfRangeThreadStripeColor),
+      100u)
       << "the 24 threads past the data are drawn out of range";
   EXPECT_EQ(pixels_of(*pixels, kIdleThreadColor) + pixels_of(*pixels, kIdleThreadStripeColor), 0u)
       << "none of them is drawn idle";
   frames();
-  EXPECT_TRUE(ui_->save_png((std::filesystem::path(::testing::TempDir()) /
-                             "threadlab-lab-out-of-range.png")
-                                .string())
-                  .is_ok());
+  EXPECT_TRUE(
+      ui_->save_png((std::filesystem::path(::testing::TempDir()) / "threadlab-lab-out-of-range.png")
+                        .string())
+          .is_ok());
 
   // Half of them strayed: the other half stay idle grey.
   strayed.threads_outside.resize(12);
@@ -366,9 +368,9 @@ TEST_F(LabTabTest, ThreadsThatWentPastTheEndAreDrawnOutOfRangeNotIdle) {
   EXPECT_EQ(mapping.threads_outside, 12u);
   pixels = app_->lab().read_mapping_pixels();
   ASSERT_TRUE(pixels.is_ok()) << pixels.message();
-  EXPECT_GT(pixels_of(*pixels, kOutOfRangeThreadColor) +
-                pixels_of(*pixels, kOutOfRangeThreadStripeColor),
-            50u);
+  EXPECT_GT(
+      pixels_of(*pixels, kOutOfRangeThreadColor) + pixels_of(*pixels, kOutOfRangeThreadStripeColor),
+      50u);
   EXPECT_GT(pixels_of(*pixels, kIdleThreadColor) + pixels_of(*pixels, kIdleThreadStripeColor), 50u);
 }
 
