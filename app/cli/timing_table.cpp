@@ -104,10 +104,9 @@ void print_run_report(std::ostream& out, const std::string& lesson,
   int repeats = 0;
   for (const auto& row : report.rows) repeats = std::max(repeats, row.stats.repeats);
   out << "  median of " << repeats << " runs after warm-up, (min – max)\n";
-  const bool noisy = std::any_of(report.rows.begin(), report.rows.end(),
-                                 [](const compute::TimingRow& row) {
-                                   return spread_too_wide(row.stats);
-                                 });
+  const bool noisy =
+      std::any_of(report.rows.begin(), report.rows.end(),
+                  [](const compute::TimingRow& row) { return spread_too_wide(row.stats); });
   if (noisy) {
     out << "  noisy: the slowest run took over 1.5× as long as the fastest, too wide a spread to "
            "read a difference from; run again on a quieter machine\n";

@@ -43,9 +43,9 @@ inline constexpr Rgb kIdleThreadStripeColor{0.28f, 0.28f, 0.30f};  // hatched di
 // so that it reads as a fault, not as a thread with nothing to do.
 inline constexpr Rgb kOutOfRangeThreadColor{1.00f, 0.55f, 0.10f};
 inline constexpr Rgb kOutOfRangeThreadStripeColor{0.62f, 0.30f, 0.05f};
-inline constexpr Rgb kBackgroundColor{0.07f, 0.07f, 0.09f};        // outside every cell
-inline constexpr Rgb kBlockLineColor{0.0f, 0.0f, 0.0f};            // boundary between two blocks
-inline constexpr Rgb kHighlightColor{1.0f, 0.92f, 0.16f};          // outline of the hovered element
+inline constexpr Rgb kBackgroundColor{0.07f, 0.07f, 0.09f};   // outside every cell
+inline constexpr Rgb kBlockLineColor{0.0f, 0.0f, 0.0f};       // boundary between two blocks
+inline constexpr Rgb kHighlightColor{1.0f, 0.92f, 0.16f};     // outline of the hovered element
 inline constexpr Rgb kWrongElementColor{1.0f, 0.10f, 0.06f};  // outline of a wrong element (Lab)
 // How far a wrong element's inside is tinted towards kWrongElementColor.
 inline constexpr float kWrongElementTint = 0.3f;

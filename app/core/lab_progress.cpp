@@ -76,7 +76,8 @@ std::string read_facts(const std::filesystem::path& path, const std::string& tex
     }
   }
   const auto open = document.find("last_exercise");
-  if (open != document.end() && open->is_string() && is_safe_exercise_id(open->get<std::string>())) {
+  if (open != document.end() && open->is_string() &&
+      is_safe_exercise_id(open->get<std::string>())) {
     last_open = open->get<std::string>();
   }
   return {};
@@ -282,7 +283,8 @@ Status LabProgressStore::write_progress() const {
   }
   json document = {{"version", 1}, {"exercises", std::move(exercises)}};
   if (last_open_) document["last_exercise"] = *last_open_;
-  return write_file_atomically(*folder_ / kProgressFile, document.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+  return write_file_atomically(*folder_ / kProgressFile,
+                               document.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }
 
 }  // namespace tl

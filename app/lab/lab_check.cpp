@@ -698,8 +698,8 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view given_s
     // A race is wrong even where this run's values came out right: the next run may differ.
     // Where they came out wrong, the race comes first: it names the two threads and says why.
     if (!reply->finding.empty()) {
-      judged.message = judged.passed ? reply->finding
-                                     : reply->finding + ". In this run: " + judged.message;
+      judged.message =
+          judged.passed ? reply->finding : reply->finding + ". In this run: " + judged.message;
       judged.passed = false;
     }
     return judged;

@@ -3,8 +3,8 @@
 #include <cstdio>
 
 #include "core/format.hpp"
-#include "core/stats.hpp"
 #include "core/plot/tick_format.hpp"
+#include "core/stats.hpp"
 
 namespace tl::lab {
 namespace {
@@ -45,10 +45,11 @@ std::vector<TimingLine> timing_summary(const CheckVerdict& verdict) {
   if (yours.repeats >= 2) headline += " (median of " + runs_text(yours) + ")";
   lines.push_back({headline, true});
   if (spread_too_wide(yours)) {
-    lines.push_back({"Your runs spread too widely to read a difference from them (the slowest "
-                     "took more than 1.5× as long as the fastest): the machine was busy. Check "
-                     "again for steadier figures.",
-                     false});
+    lines.push_back(
+        {"Your runs spread too widely to read a difference from them (the slowest "
+         "took more than 1.5× as long as the fastest): the machine was busy. Check "
+         "again for steadier figures.",
+         false});
   }
   if (verdict.solution_ms > 0) {
     // Runs on both sides and overlapping ranges: the difference is the runs' own noise, and a

@@ -423,8 +423,8 @@ void LabController::show_next_hint() {
   if (s == nullptr) return;
   refresh_current();
   if (!state_.can_show_hint) return;
-  note_storage(store_->record_hints_shown(state_.current,
-                                          static_cast<int>(state_.hints_shown.size()) + 1));
+  note_storage(
+      store_->record_hints_shown(state_.current, static_cast<int>(state_.hints_shown.size()) + 1));
   refresh_current();
 }
 
@@ -546,8 +546,8 @@ void LabController::update() {
     if (s->showing_diff && s->diff_version != s->source.version()) show_diff(true);
     if (s->diagnostics_version != s->source.version()) {
       s->diagnostics_version = s->source.version();
-      s->diagnostics = editor::follow_edits(s->checked_diagnostics, s->checked_lines,
-                                            s->source.lines());
+      s->diagnostics =
+          editor::follow_edits(s->checked_diagnostics, s->checked_lines, s->source.lines());
       state_.diagnostics = s->diagnostics;
       state_.diagnostics_gone = s->checked_diagnostics.size() - s->diagnostics.size();
     }
@@ -598,8 +598,7 @@ void LabController::receive(lab::CheckVerdict verdict, const std::string& exerci
     break;
   }
   s.checked_lines = editor::TextModel(source).lines();
-  s.diagnostics =
-      editor::follow_edits(s.checked_diagnostics, s.checked_lines, s.source.lines());
+  s.diagnostics = editor::follow_edits(s.checked_diagnostics, s.checked_lines, s.source.lines());
   s.diagnostics_version = s.source.version();
   s.drawn_case = case_to_draw(verdict);
   s.verdict = std::make_shared<const lab::CheckVerdict>(std::move(verdict));
@@ -717,8 +716,7 @@ void LabController::hover(std::optional<PixelPoint> pixel, Viewport viewport) {
     info.wrong = std::find(c.wrong_elements.begin(), c.wrong_elements.end(),
                            static_cast<std::int64_t>(hit.cell)) != c.wrong_elements.end();
   } else if (hit.kind == CellKind::kIdleThread) {
-    info.outside =
-        std::binary_search(c.threads_outside.begin(), c.threads_outside.end(), hit.cell);
+    info.outside = std::binary_search(c.threads_outside.begin(), c.threads_outside.end(), hit.cell);
   }
   m.hover = info;
 }

@@ -107,9 +107,9 @@ struct LabState {
   std::size_t passed_in_lesson = 0;
 
   // The ladder of hints: after a failed check one more at a time, then the solution.
-  std::size_t hints_total = 0;                   // the exercise's hints
-  std::vector<markdown::Document> hints_shown;   // those the learner revealed, in order
-  bool can_show_hint = false;                    // a failed check, and a hint not yet shown
+  std::size_t hints_total = 0;                  // the exercise's hints
+  std::vector<markdown::Document> hints_shown;  // those the learner revealed, in order
+  bool can_show_hint = false;                   // a failed check, and a hint not yet shown
   // The current exercise's last verdict from an earlier session, in words, until this session
   // has one of its own.
   std::optional<LastVerdict> earlier_verdict;
@@ -121,7 +121,7 @@ struct LabState {
   // for; their code is never changed by it.
   bool showing_diff = false;
   std::vector<editor::DiffLine> diff;
-  std::string backend;             // where a check runs: "GPU" or "emulator"
+  std::string backend;  // where a check runs: "GPU" or "emulator"
 
   LabCheckProgress check;
   // The current exercise's last verdict (shared: its traces can be megabytes).

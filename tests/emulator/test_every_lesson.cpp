@@ -221,10 +221,10 @@ TEST(LessonRegistry, TheTrainingStepsGemmsArePointsOnTheRoofline) {
   const plot::RooflineInputs inputs = roofline_inputs(**lesson, *report, &ceilings);
   const plot::Roofline roofline = plot::build_roofline(inputs);
   for (const char* pass : {"forward", "backward"}) {
-    const bool point = std::any_of(
-        roofline.points.begin(), roofline.points.end(), [&](const plot::RooflinePoint& p) {
-          return inputs.kernels[p.kernel].name.rfind(pass, 0) == 0;
-        });
+    const bool point = std::any_of(roofline.points.begin(), roofline.points.end(),
+                                   [&](const plot::RooflinePoint& p) {
+                                     return inputs.kernels[p.kernel].name.rfind(pass, 0) == 0;
+                                   });
     EXPECT_TRUE(point) << pass << " is a point";
   }
   for (const std::string& line : roofline.left_out) {

@@ -248,7 +248,8 @@ TEST_F(CodeEditorHeadless, CtrlHReplacesOneMatchAtATimeOrAllAsOneEdit) {
   press('H', /*ctrl=*/true);
   EXPECT_TRUE(state_.find_open);
   EXPECT_TRUE(state_.replace_open);
-  EXPECT_EQ(model_.text(), "sum = 0;\nSum += x;\nreturn sum;") << "H reached the find bar, not the text";
+  EXPECT_EQ(model_.text(), "sum = 0;\nSum += x;\nreturn sum;")
+      << "H reached the find bar, not the text";
   frame();
 
   const editor::FindOptions exact{.match_case = true};

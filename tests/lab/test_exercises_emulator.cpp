@@ -160,7 +160,8 @@ TEST(LabOnEmulator, AMissingSecondBarrierIsCalledARaceNamingBothThreads) {
   ASSERT_NE(first, std::string::npos) << verdict.reason;
   EXPECT_NE(verdict.reason.find("thread (", first + 1), std::string::npos)
       << "both threads named: " << verdict.reason;
-  EXPECT_NE(verdict.reason.find("_tile"), std::string::npos) << "the tile named: " << verdict.reason;
+  EXPECT_NE(verdict.reason.find("_tile"), std::string::npos)
+      << "the tile named: " << verdict.reason;
   EXPECT_LT(verdict.reason.find("race"), verdict.reason.find("expected"))
       << "the race comes before the wrong values it explains: " << verdict.reason;
 }

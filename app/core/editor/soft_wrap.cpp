@@ -18,8 +18,7 @@ std::vector<int> wrap_row_starts(std::string_view line, int width, int tab_size)
     int at = start;
     int after_blank = -1;
     while (at < size) {
-      const int next_cells =
-          line[at] == '\t' ? (cells / tab_size + 1) * tab_size : cells + 1;
+      const int next_cells = line[at] == '\t' ? (cells / tab_size + 1) * tab_size : cells + 1;
       if (next_cells > width && at > start) break;
       cells = next_cells;
       const bool blank = line[at] == ' ' || line[at] == '\t';

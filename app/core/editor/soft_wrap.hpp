@@ -1,8 +1,8 @@
 #pragma once
 // Soft wrap: long lines drawn on several screen rows instead of scrolling sideways (a CUDA kernel's
-// signature is wider than a laptop's editor column). Only the drawing wraps: the text, its lines and
-// the compiler's line numbers stay as they are. With no width every line is one row, so the editor
-// lays out wrapped and unwrapped text the same way.
+// signature is wider than a laptop's editor column). Only the drawing wraps: the text, its lines
+// and the compiler's line numbers stay as they are. With no width every line is one row, so the
+// editor lays out wrapped and unwrapped text the same way.
 
 #include <string>
 #include <vector>

@@ -698,12 +698,12 @@ bool TextModel::replace_next(std::string_view needle, std::string_view replaceme
   const TextRange selected = selection();
   if (!read_only_ && selected.begin.line == selected.end.line && !selected.empty()) {
     const std::vector<int> here =
-        find_in_line(lines_[selected.begin.line].substr(selected.begin.column,
-                                                        selected.end.column - selected.begin.column),
+        find_in_line(lines_[selected.begin.line].substr(
+                         selected.begin.column, selected.end.column - selected.begin.column),
                      needle, options);
-    const bool is_match = !here.empty() && here.front() == 0 &&
-                          selected.end.column - selected.begin.column ==
-                              static_cast<int>(needle.size());
+    const bool is_match =
+        !here.empty() && here.front() == 0 &&
+        selected.end.column - selected.begin.column == static_cast<int>(needle.size());
     if (is_match) {
       begin_group(GroupKind::kOther);
       cursor_ = anchor_ = replace(selected, replacement);

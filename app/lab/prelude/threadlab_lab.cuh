@@ -41,8 +41,8 @@ struct LabFault {
   unsigned int thread_flags;
   unsigned int line;  // the line of kernel.cu the access is written on; 0: not known
   unsigned int reserved;
-  long long row;  // the index for an Array, the row for a Matrix
-  long long col;  // -1 for an Array
+  long long row;   // the index for an Array, the row for a Matrix
+  long long col;   // -1 for an Array
   long long rows;  // the size for an Array
   long long cols;  // -1 for an Array
 };
@@ -178,7 +178,9 @@ struct Array {
     return LabElement<T>{data + i, trace ? trace + i : 0};
   }
 #else
-  __device__ __forceinline__ TL_LAB_ELEMENT(T) operator[](long long i) const { return data[i]; }
+  __device__ __forceinline__ TL_LAB_ELEMENT(T) operator[](long long i) const {
+    return data[i];
+  }
 #endif
 };
 
@@ -194,9 +196,8 @@ struct Matrix {
   // Row-major: element (row, col) is data[row * cols + col]. A column past the end is caught even
   // where row * cols + col would still land inside the array (on the next row).
 #if defined(TL_LAB_TRACED)
-  __device__ __forceinline__ TL_LAB_ELEMENT(T) operator()(long long row, long long col,
-                                                          unsigned int line = __builtin_LINE())
-      const {
+  __device__ __forceinline__ TL_LAB_ELEMENT(T) operator()(
+      long long row, long long col, unsigned int line = __builtin_LINE()) const {
     if (row < 0 || row >= rows || col < 0 || col >= cols) {
       lab_report_fault(fault, parameter, !LabIsConst<T>::value, row, col, rows, cols, line);
       return LabElement<T>{data + static_cast<long long>(rows) * cols, 0};

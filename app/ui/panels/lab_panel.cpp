@@ -115,13 +115,12 @@ void draw_hints(AppController& controller, const Fonts& fonts) {
     draw_markdown(controller, state.hints_shown[i], fonts);
   }
   if (state.can_show_hint) {
-    const std::string label = "Show hint " + std::to_string(state.hints_shown.size() + 1) +
-                              " of " + std::to_string(state.hints_total);
+    const std::string label = "Show hint " + std::to_string(state.hints_shown.size() + 1) + " of " +
+                              std::to_string(state.hints_total);
     if (ImGui::Button(label.c_str())) lab.show_next_hint();
   } else if (state.hints_shown.size() < state.hints_total) {
-    wrapped(palette().muted,
-            std::to_string(state.hints_total) +
-                " hints, one at a time, after a check that fails: try first.");
+    wrapped(palette().muted, std::to_string(state.hints_total) +
+                                 " hints, one at a time, after a check that fails: try first.");
   } else {
     wrapped(palette().muted, "That was the last hint: Show solution is above the editor.");
   }
@@ -188,8 +187,8 @@ void open_file_dialog(const LabState& state, bool saving) {
   d.problem.clear();
   if (d.path[0] == '\0') {
     const char* home = std::getenv("HOME");
-    const std::string suggested = std::string(home != nullptr ? home : ".") + "/threadlab-" +
-                                  state.current + ".cu";
+    const std::string suggested =
+        std::string(home != nullptr ? home : ".") + "/threadlab-" + state.current + ".cu";
     std::snprintf(d.path, sizeof d.path, "%s", suggested.c_str());
   }
   ImGui::OpenPopup("lab_file");
@@ -271,8 +270,9 @@ void draw_toolbar(AppController& controller) {
     next_on_line(button_width(compare));
     if (ImGui::Button(compare)) lab.show_diff(!state.showing_diff);
     if (ImGui::IsItemHovered()) {
-      wrapped_tooltip("Your code and the solution line by line: yours in red (-), the solution's "
-                      "in green (+). Your code stays as it is.");
+      wrapped_tooltip(
+          "Your code and the solution line by line: yours in red (-), the solution's "
+          "in green (+). Your code stays as it is.");
     }
   } else {
     ImGui::BeginDisabled(!state.can_show_solution);
@@ -424,9 +424,10 @@ void draw_diff(const std::vector<editor::DiffLine>& diff, const Fonts& fonts, fl
       const char* mark = line.kind == editor::DiffKind::kOnlyMine       ? "- "
                          : line.kind == editor::DiffKind::kOnlySolution ? "+ "
                                                                         : "  ";
-      const ImVec4 color = line.kind == editor::DiffKind::kOnlyMine       ? palette().error
-                           : line.kind == editor::DiffKind::kOnlySolution ? palette().ok
-                                                                          : ImGui::GetStyle().Colors[ImGuiCol_Text];
+      const ImVec4 color = line.kind == editor::DiffKind::kOnlyMine ? palette().error
+                           : line.kind == editor::DiffKind::kOnlySolution
+                               ? palette().ok
+                               : ImGui::GetStyle().Colors[ImGuiCol_Text];
       ImGui::TextColored(color, "%s%s", mark, line.text.c_str());
     }
   }

@@ -344,8 +344,9 @@ void draw_report(AppController& controller) {
   }
   if (any_noisy) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette().warning);
-    ImGui::TextWrapped("~: the runs spread too widely to read a difference (the slowest took over "
-                       "1.5× as long as the fastest); launch again for steadier figures");
+    ImGui::TextWrapped(
+        "~: the runs spread too widely to read a difference (the slowest took over "
+        "1.5× as long as the fastest); launch again for steadier figures");
     ImGui::PopStyleColor();
   }
   ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);

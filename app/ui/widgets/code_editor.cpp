@@ -108,8 +108,8 @@ struct Geometry {
 // it) and its cell in that row.
 ImVec2 screen_of(const editor::TextModel& model, const editor::WrapMap& wrap, const Geometry& g,
                  TextPosition position) {
-  const editor::RowPlace place = wrap.place(model.line(position.line), position.line,
-                                            position.column);
+  const editor::RowPlace place =
+      wrap.place(model.line(position.line), position.line, position.column);
   return {g.text_origin.x + static_cast<float>(place.cell) * g.cell,
           g.text_origin.y + static_cast<float>(place.row) * g.line_height};
 }
@@ -502,14 +502,13 @@ CodeEditorResult CodeEditor(const char* id, editor::TextModel& model, CodeEditor
   if (state.scroll_to_cursor) {
     state.scroll_to_cursor = false;
     const TextPosition cursor = model.cursor();
-    const editor::RowPlace place = state.wrap.place(model.line(cursor.line), cursor.line,
-                                                    cursor.column);
+    const editor::RowPlace place =
+        state.wrap.place(model.line(cursor.line), cursor.line, cursor.column);
     const float cy = static_cast<float>(place.row) * g.line_height;
     if (cy < g.scroll_y) ImGui::SetScrollY(cy);
     if (cy + g.line_height > g.scroll_y + g.visible.y)
       ImGui::SetScrollY(cy + g.line_height - g.visible.y);
-    const float cx =
-        (g.text_origin.x - content_origin.x) + static_cast<float>(place.cell) * g.cell;
+    const float cx = (g.text_origin.x - content_origin.x) + static_cast<float>(place.cell) * g.cell;
     if (cx < g.scroll_x + g.gutter) ImGui::SetScrollX(std::max(0.0f, cx - g.gutter - 4 * g.cell));
     if (cx + g.cell > g.scroll_x + g.visible.x) ImGui::SetScrollX(cx + 4 * g.cell - g.visible.x);
   }
@@ -607,13 +606,13 @@ CodeEditorResult CodeEditor(const char* id, editor::TextModel& model, CodeEditor
     const int stop = std::min(to, wrap.row_end(row, model.line(line)));
     const float y = start.y;
     const float x1 = start.x;
-    const float x2 = stop > from ? start.x + static_cast<float>(
-                                                 editor::visual_column(model.line(line), stop,
-                                                                       model.tab_size()) -
-                                                 editor::visual_column(model.line(line), from,
-                                                                       model.tab_size())) *
-                                                 g.cell
-                                 : x1 + g.cell;
+    const float x2 =
+        stop > from
+            ? start.x + static_cast<float>(
+                            editor::visual_column(model.line(line), stop, model.tab_size()) -
+                            editor::visual_column(model.line(line), from, model.tab_size())) *
+                            g.cell
+            : x1 + g.cell;
     draw_wavy_line(draw, x1, x2, y + g.line_height - 2.0f, std::max(1.0f, g.cell * 0.15f),
                    severity_color(colors, diagnostic.severity));
     if (mouse_in_window && mouse.x >= x1 && mouse.x <= x2 && mouse.y >= y &&

@@ -10,8 +10,8 @@
 // by word, Enter (auto-indent; Ctrl+Enter is left to the caller: the Lab's Check), Tab/Shift+Tab,
 // Backspace, Delete, Ctrl+Z, Ctrl+Y and Ctrl+Shift+Z, Ctrl+A/C/X/V (ImGui's clipboard), Ctrl+F
 // (find bar: Enter next, Shift+Enter previous, Esc closes), Ctrl+H (the find bar with a replace
-// row: Replace the selected match and select the next, or All as one undoable edit). Mouse: click, Shift+click, drag, double
-// click selects a word, the wheel scrolls.
+// row: Replace the selected match and select the next, or All as one undoable edit). Mouse: click,
+// Shift+click, drag, double click selects a word, the wheel scrolls.
 
 #include <imgui.h>
 

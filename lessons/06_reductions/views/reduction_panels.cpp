@@ -185,9 +185,9 @@ void draw_contention_panel(LessonViewContext& context, const Fonts& fonts) {
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float start = ImGui::GetCursorPosX();
   const float bar_left = start + label_width + spacing;
-  const float bar_width = std::max(ImGui::GetFontSize() * 4.0f,
-                                   ImGui::GetContentRegionAvail().x - label_width - value_width -
-                                       2.0f * spacing);
+  const float bar_width =
+      std::max(ImGui::GetFontSize() * 4.0f,
+               ImGui::GetContentRegionAvail().x - label_width - value_width - 2.0f * spacing);
   for (std::size_t i = 0; i < report->contention.size(); ++i) {
     const auto& point = report->contention[i];
     ImGui::SetCursorPosX(start + label_width - ImGui::CalcTextSize(labels[i].c_str()).x);

@@ -80,8 +80,7 @@ void label_before(const char* label) {
 // next line.
 void next_field(const char* label, float width) {
   ImGui::SameLine(0, ImGui::GetFontSize());
-  const float needed =
-      ImGui::CalcTextSize(label).x + ImGui::GetStyle().ItemSpacing.x + width;
+  const float needed = ImGui::CalcTextSize(label).x + ImGui::GetStyle().ItemSpacing.x + width;
   if (needed > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
   label_before(label);
 }
@@ -122,8 +121,9 @@ void draw_controls(TrainingLive& live) {
   const auto names = lessons::training_data_names();
   // Which settings Start uses: the Launch panel beside this one has its own fields (optimizer,
   // batch), which only describe the step that Launch times.
-  muted("Start, Step and Reset train with these fields, the Training tab's own. The Launch "
-        "panel's fields set the one step that Launch times.");
+  muted(
+      "Start, Step and Reset train with these fields, the Training tab's own. The Launch "
+      "panel's fields set the one step that Launch times.");
   label_before("data");
   ImGui::SetNextItemWidth(field);
   if (ImGui::BeginCombo("##data", std::string(names[form.data]).c_str())) {

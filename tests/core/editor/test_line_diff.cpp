@@ -11,11 +11,11 @@ namespace {
 // The learner's kernel against the solution: the shared lines once, the learner's own lines
 // before the solution's where they differ, every line of both sides exactly once, in order.
 TEST(LineDiff, SharedLinesOnceAndEachSidesOwnLinesInOrder) {
-  const std::vector<std::string> mine = {"__global__ void k(int n) {",
-                                         "  int i = threadIdx.x;", "  c[i] = a[i];", "}"};
-  const std::vector<std::string> solution = {
-      "__global__ void k(int n) {", "  int i = blockIdx.x * blockDim.x + threadIdx.x;",
-      "  if (i < n) c[i] = a[i];", "}  "};
+  const std::vector<std::string> mine = {"__global__ void k(int n) {", "  int i = threadIdx.x;",
+                                         "  c[i] = a[i];", "}"};
+  const std::vector<std::string> solution = {"__global__ void k(int n) {",
+                                             "  int i = blockIdx.x * blockDim.x + threadIdx.x;",
+                                             "  if (i < n) c[i] = a[i];", "}  "};
   const std::vector<DiffLine> diff = line_diff(mine, solution);
   ASSERT_EQ(diff.size(), 6u);
   EXPECT_EQ(diff[0], (DiffLine{DiffKind::kSame, mine[0], 1, 1}));

@@ -149,9 +149,9 @@ TEST(LogTicks, BytesTickAtPowersOfTwoWithWholeBinaryLabels) {
   }
   EXPECT_GE(labelled, 4u);
   EXPECT_LE(labelled, 8u);
-  EXPECT_EQ(labels(log_ticks({1000, 70000}, TickFormat::kBytes)),
-            (std::vector<std::string>{"1 KiB", "2 KiB", "4 KiB", "8 KiB", "16 KiB", "32 KiB",
-                                      "64 KiB"}));
+  EXPECT_EQ(
+      labels(log_ticks({1000, 70000}, TickFormat::kBytes)),
+      (std::vector<std::string>{"1 KiB", "2 KiB", "4 KiB", "8 KiB", "16 KiB", "32 KiB", "64 KiB"}));
 }
 
 TEST(LayoutAxis, EmptyDataGivesDefaultFrame) {
