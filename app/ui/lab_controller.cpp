@@ -1,6 +1,7 @@
 #include "lab_controller.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <exception>
 
 #include "compute/lessons/lesson_registry.hpp"
@@ -416,6 +417,59 @@ Status LabController::open_source(const std::filesystem::path& path) {
   state_.file_message = "Opened " + path.string() + " (Ctrl+Z brings back the code it replaced)";
   refresh_current();
   return Status::ok();
+}
+
+void LabController::begin_file_dialog(bool saving) {
+  LabState::FileDialog& d = state_.file_dialog;
+  d.open = true;
+  d.saving = saving;
+  d.confirm_replace = false;
+  d.problem.clear();
+  if (d.path.empty()) {
+    // A file in the home folder named after the exercise; the learner types another.
+    const char* home = std::getenv("HOME");
+    d.path = std::string(home != nullptr && *home != '\0' ? home : ".") + "/threadlab-" +
+             state_.current + ".cu";
+  }
+}
+
+void LabController::set_file_dialog_path(std::string path) {
+  LabState::FileDialog& d = state_.file_dialog;
+  if (path == d.path) return;
+  d.path = std::move(path);
+  // A yes to replacing was for the file named before.
+  d.confirm_replace = false;
+  d.problem.clear();
+}
+
+void LabController::submit_file_dialog() {
+  LabState::FileDialog& d = state_.file_dialog;
+  if (!d.open) return;
+  const std::filesystem::path path(d.path);
+  if (d.saving) {
+    const Result<bool> saved = save_source_as(path, /*replace=*/d.confirm_replace);
+    if (!saved) {
+      d.problem = saved.message();
+      d.confirm_replace = false;
+    } else if (!*saved) {
+      d.confirm_replace = true;  // asked first, never replaced silently
+    } else {
+      close_file_dialog();
+    }
+    return;
+  }
+  if (const Status opened = open_source(path); !opened) {
+    d.problem = opened.message();
+  } else {
+    close_file_dialog();
+  }
+}
+
+void LabController::close_file_dialog() {
+  LabState::FileDialog& d = state_.file_dialog;
+  d.open = false;
+  d.confirm_replace = false;
+  d.problem.clear();
 }
 
 void LabController::show_next_hint() {

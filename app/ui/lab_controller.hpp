@@ -91,6 +91,13 @@ class LabController {
   // Ctrl+Z undoes: the code it replaces stays one undo away, and is autosaved no sooner than the
   // next edit would be.
   Status open_source(const std::filesystem::path& path);
+  // The Open… / Save as… dialog (LabState::file_dialog): opened with a suggested path, the path as
+  // typed, and submitted: Save as asks before it replaces a file (a first submit only sets
+  // confirm_replace), Open loads the file; either closes the dialog once done, or says why not.
+  void begin_file_dialog(bool saving);
+  void set_file_dialog_path(std::string path);
+  void submit_file_dialog();
+  void close_file_dialog();
   // The next hint of the ladder, after a failed check (remembered between sessions).
   void show_next_hint();
   // The learner's code against the solution, line by line, while the solution may be shown; it

@@ -139,8 +139,18 @@ struct LabState {
   // the toolbar's "wrap" turns it off for a horizontal scroll instead.
   bool soft_wrap = true;
 
-  std::string storage_problem;        // the last failure to read or write the progress files
-  std::string file_message;           // the last Open… or Save as…, done
+  std::string storage_problem;  // the last failure to read or write the progress files
+  std::string file_message;     // the last Open… or Save as…, done
+  // The Open… / Save as… dialog: a path typed into a field (ImGui 1.86 has no file dialog). A file
+  // already there is replaced only after a second, explicit yes (`confirm_replace`).
+  struct FileDialog {
+    bool open = false;
+    bool saving = false;  // Save as…; else Open…
+    std::string path;
+    bool confirm_replace = false;  // the file is there: the next submit replaces it
+    std::string problem;           // why the last submit did nothing
+  };
+  FileDialog file_dialog;
   std::uint64_t checks_finished = 0;  // counts verdicts received, so views and tests see a new one
 };
 

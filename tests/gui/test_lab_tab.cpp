@@ -778,6 +778,73 @@ TEST_F(LabTabTest, SaveAsNeverReplacesWithoutAskingAndOpenIsUndoable) {
   frames();
 }
 
+// The Open… / Save as… dialog as the window shows it: a popup with the suggested path; a save
+// over a file that is there asks "Replace it?" first and writes nothing until the second yes; Open
+// loads the file and closes the popup; Cancel closes it with nothing written.
+TEST_F(LabTabTest, TheFileDialogAsksBeforeReplacingAndClosesWhenDone) {
+  open_lab();
+  LabController& lab = app_->lab();
+  const auto popup_drawn = [] {
+    for (const ImGuiWindow* window : ImGui::GetCurrentContext()->Windows) {
+      if (window->Active && std::string(window->Name).rfind("##Popup_", 0) == 0) return true;
+    }
+    return false;
+  };
+  frames();
+  EXPECT_FALSE(popup_drawn());
+  lab.begin_file_dialog(/*saving=*/true);
+  frames();
+  EXPECT_TRUE(popup_drawn()) << "Save as… opens its popup";
+  EXPECT_NE(lab.state().file_dialog.path.find("threadlab-vector-add.cu"), std::string::npos)
+      << lab.state().file_dialog.path;
+
+  const std::filesystem::path dir = folder_.parent_path() / "dialog";
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path file = dir / "kept.cu";
+  { std::ofstream(file) << "// someone's work\n"; }
+  lab.set_file_dialog_path(file.string());
+  lab.submit_file_dialog();
+  frames();
+  EXPECT_TRUE(lab.state().file_dialog.confirm_replace) << "asks first";
+  EXPECT_TRUE(popup_drawn()) << "the question is in the popup";
+  EXPECT_EQ(read(file), "// someone's work\n") << "nothing written before the second yes";
+  // Another name withdraws the yes to replacing the first.
+  lab.set_file_dialog_path((dir / "other.cu").string());
+  EXPECT_FALSE(lab.state().file_dialog.confirm_replace);
+  lab.set_file_dialog_path(file.string());
+  lab.submit_file_dialog();
+  ASSERT_TRUE(lab.state().file_dialog.confirm_replace);
+  lab.submit_file_dialog();
+  frames();
+  EXPECT_FALSE(lab.state().file_dialog.open);
+  EXPECT_FALSE(popup_drawn()) << "closed once saved";
+  EXPECT_EQ(read(file), lab.source().back() == '\n' ? lab.source() : lab.source() + "\n");
+
+  // Open: a missing file is said in the popup, which stays; a file there is loaded and closes it.
+  lab.begin_file_dialog(/*saving=*/false);
+  lab.set_file_dialog_path((dir / "missing.cu").string());
+  lab.submit_file_dialog();
+  frames();
+  EXPECT_TRUE(popup_drawn());
+  EXPECT_FALSE(lab.state().file_dialog.problem.empty());
+  { std::ofstream(dir / "theirs.cu") << "__global__ void theirs() {}\n"; }
+  lab.set_file_dialog_path((dir / "theirs.cu").string());
+  EXPECT_TRUE(lab.state().file_dialog.problem.empty()) << "a new path clears the old problem";
+  lab.submit_file_dialog();
+  frames();
+  EXPECT_FALSE(popup_drawn());
+  EXPECT_EQ(lab.source(), "__global__ void theirs() {}\n");
+
+  // Cancel: nothing written.
+  lab.begin_file_dialog(/*saving=*/true);
+  lab.set_file_dialog_path((dir / "never.cu").string());
+  frames();
+  lab.close_file_dialog();
+  frames();
+  EXPECT_FALSE(popup_drawn());
+  EXPECT_FALSE(std::filesystem::exists(dir / "never.cu"));
+}
+
 // A passing Check asks for the memory recording; the Memory panel lists each access line with
 // its badge, worked out by the controller from the verdict (the panel only draws), quoting the
 // line of the source that was checked. A Run does not record, and a failed check says when it will.

@@ -7,10 +7,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/format.hpp"
@@ -166,72 +165,32 @@ void label_before(const char* label) {
   ImGui::SameLine();
 }
 
-// Open… and Save as…: a path typed into a field (ImGui 1.86 has no file dialog). A file already
-// there is replaced only after a second, explicit "Replace"; the code Open replaces stays one
-// Ctrl+Z away.
-struct FileDialog {
-  bool saving = false;
-  bool confirm_replace = false;
-  char path[1024] = {};
-  std::string problem;
-};
-FileDialog& file_dialog() {
-  static FileDialog dialog;
-  return dialog;
-}
-
-void open_file_dialog(const LabState& state, bool saving) {
-  FileDialog& d = file_dialog();
-  d.saving = saving;
-  d.confirm_replace = false;
-  d.problem.clear();
-  if (d.path[0] == '\0') {
-    const char* home = std::getenv("HOME");
-    const std::string suggested =
-        std::string(home != nullptr ? home : ".") + "/threadlab-" + state.current + ".cu";
-    std::snprintf(d.path, sizeof d.path, "%s", suggested.c_str());
-  }
-  ImGui::OpenPopup("lab_file");
-}
-
+// Open… and Save as…, as LabState::file_dialog says (the controller decides, this draws): a path
+// typed into a field, since ImGui 1.86 has no file dialog. A file already there is replaced only
+// after a second, explicit "Replace"; the code Open replaces stays one Ctrl+Z away.
 void draw_file_dialog(LabController& lab) {
-  FileDialog& d = file_dialog();
-  if (!ImGui::BeginPopup("lab_file")) return;
+  const LabState::FileDialog& d = lab.state().file_dialog;
+  if (!d.open) return;
+  if (!ImGui::IsPopupOpen("lab_file")) ImGui::OpenPopup("lab_file");
+  if (!ImGui::BeginPopup("lab_file")) {
+    lab.close_file_dialog();  // closed by Esc or a click outside it
+    return;
+  }
   ImGui::TextUnformatted(d.saving ? "Save your kernel as" : "Open a kernel file");
+  static char buffer[1024];
+  if (std::string_view(buffer) != d.path)
+    std::snprintf(buffer, sizeof buffer, "%s", d.path.c_str());
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 28.0f);
-  if (ImGui::InputText("##lab_file_path", d.path, sizeof d.path)) {
-    d.confirm_replace = false;
-    d.problem.clear();
-  }
-  const std::filesystem::path path(d.path);
+  if (ImGui::InputText("##lab_file_path", buffer, sizeof buffer)) lab.set_file_dialog_path(buffer);
   if (d.confirm_replace) {
-    ImGui::TextColored(palette().warning, "%s is there already. Replace it?", d.path);
-    if (ImGui::Button("Replace")) {
-      const Result<bool> saved = lab.save_source_as(path, /*replace=*/true);
-      if (saved) ImGui::CloseCurrentPopup();
-      d.problem = saved ? std::string() : saved.message();
-      d.confirm_replace = false;
-    }
-    ImGui::SameLine();
-  } else if (ImGui::Button(d.saving ? "Save" : "Open")) {
-    if (d.saving) {
-      const Result<bool> saved = lab.save_source_as(path, /*replace=*/false);
-      if (!saved) {
-        d.problem = saved.message();
-      } else if (!*saved) {
-        d.confirm_replace = true;  // asked on the next frame, never replaced silently
-      } else {
-        ImGui::CloseCurrentPopup();
-      }
-    } else if (const Status opened = lab.open_source(path); !opened) {
-      d.problem = opened.message();
-    } else {
-      ImGui::CloseCurrentPopup();
-    }
+    ImGui::TextColored(palette().warning, "%s is there already. Replace it?", d.path.c_str());
   }
-  if (!d.confirm_replace) ImGui::SameLine();
-  if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+  const char* action = d.confirm_replace ? "Replace" : d.saving ? "Save" : "Open";
+  if (ImGui::Button(action)) lab.submit_file_dialog();
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel")) lab.close_file_dialog();
   if (!d.problem.empty()) wrapped(palette().error, d.problem);
+  if (!lab.state().file_dialog.open) ImGui::CloseCurrentPopup();
   ImGui::EndPopup();
 }
 
@@ -336,12 +295,12 @@ void draw_toolbar(AppController& controller) {
     }
   }
   next_on_line(button_width("Open…"), ImGui::GetFontSize());
-  if (ImGui::Button("Open…")) open_file_dialog(state, /*saving=*/false);
+  if (ImGui::Button("Open…")) lab.begin_file_dialog(/*saving=*/false);
   if (ImGui::IsItemHovered()) {
     wrapped_tooltip("Load a .cu file into the editor (Ctrl+Z brings your code back)");
   }
   next_on_line(button_width("Save as…"));
-  if (ImGui::Button("Save as…")) open_file_dialog(state, /*saving=*/true);
+  if (ImGui::Button("Save as…")) lab.begin_file_dialog(/*saving=*/true);
   if (ImGui::IsItemHovered()) {
     wrapped_tooltip("Write your kernel to a file of your choosing; it is also kept for you in %s",
                     "the Lab's own folder");
