@@ -343,7 +343,7 @@ __global__ void k(int* data) {
   EXPECT_TRUE(race.starts_with("shared-memory race in block (0, 0, 0): ") ||
               race.starts_with("shared-memory race in block (1, 0, 0): "))
       << race;
-  EXPECT_NE(race.find(": thread (32, 0, 0) writes __shared__ k(int*)::tile, byte 128 (word 32), "
+  EXPECT_NE(race.find(": thread (32, 0, 0) writes __shared__ tile (in k), byte 128 (word 32), "
                       "which thread (31, 0, 0) read since the last __syncthreads()"),
             std::string::npos)
       << race;
@@ -372,7 +372,7 @@ __global__ void k(int* data) {
   EXPECT_NE(race.find("shared-memory race in block"), std::string::npos) << race;
   // Thread 0 runs first after the barrier: it reads tile[1] and writes tile[0] again; thread 1
   // then reads tile[2] and writes tile[1], which thread 0 read since the last barrier.
-  EXPECT_NE(race.find(": thread (1, 0, 0) writes __shared__ k(int*)::tile, byte 4 (word 1), "
+  EXPECT_NE(race.find(": thread (1, 0, 0) writes __shared__ tile (in k), byte 4 (word 1), "
                       "which thread (0, 0, 0) read since the last __syncthreads()"),
             std::string::npos)
       << race;
