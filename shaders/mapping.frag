@@ -6,7 +6,8 @@
 // [u_record_begin, u_record_end); other pixels are discarded and drawn by another pass.
 
 layout(std430, binding = 0) readonly buffer TraceRecords { uvec4 records[]; };
-// One bit per marked cell (render/cell_marks.hpp): the Lab's wrong elements.
+// One bit per marked cell (render/cell_marks.hpp): the Lab's wrong elements and, past the data,
+// its threads that accessed outside an array.
 layout(std430, binding = 1) readonly buffer CellMarks { uint mark_words[]; };
 
 uniform vec2 u_origin;
@@ -88,7 +89,9 @@ void main() {
     record_of(cell, record);  // always visible: this pass owns the cell
     color = color_for(u_color_by, record, u_threads_per_block, u_warp_size);
   } else {
-    color = idle_thread_color(idle_thread_stripe(int(pixel.x), int(pixel.y)));
+    // A marked thread past the data went outside an array: hatched orange, not idle grey.
+    bool stripe = idle_thread_stripe(int(pixel.x), int(pixel.y));
+    color = is_marked(cell) ? out_of_range_thread_color(stripe) : idle_thread_color(stripe);
   }
 
   // Position inside the cell in pixels from its top-left corner.
@@ -106,7 +109,7 @@ void main() {
       if (left || top) color = kBlockLineColor;
     }
   }
-  if (is_marked(cell)) {
+  if (cell < u_elements && is_marked(cell)) {
     // A wrong element: a red outline around its own (tinted) colour, which still tells who wrote
     // it; tiny cells are filled, or the mark would vanish.
     float width = clamp(floor(u_cell_pixels / 5.0), 1.0, 4.0);

@@ -7,6 +7,8 @@ const vec3 kWrittenTwiceColor = vec3(1.00, 0.20, 0.78);
 const vec3 kUnknownSmColor = vec3(0.55, 0.55, 0.58);
 const vec3 kIdleThreadColor = vec3(0.20, 0.20, 0.22);
 const vec3 kIdleThreadStripeColor = vec3(0.28, 0.28, 0.30);
+const vec3 kOutOfRangeThreadColor = vec3(1.00, 0.55, 0.10);
+const vec3 kOutOfRangeThreadStripeColor = vec3(0.62, 0.30, 0.05);
 const vec3 kBlockLineColor = vec3(0.0, 0.0, 0.0);
 const vec3 kHighlightColor = vec3(1.0, 0.92, 0.16);
 const vec3 kWrongElementColor = vec3(1.0, 0.10, 0.06);
@@ -63,6 +65,9 @@ vec3 sequential_color(float t) {
 }
 
 vec3 idle_thread_color(bool stripe) { return stripe ? kIdleThreadStripeColor : kIdleThreadColor; }
+vec3 out_of_range_thread_color(bool stripe) {
+  return stripe ? kOutOfRangeThreadStripeColor : kOutOfRangeThreadColor;
+}
 
 bool idle_thread_stripe(int pixel_x, int pixel_y) { return ((pixel_x + pixel_y) / 4) % 2 == 1; }
 

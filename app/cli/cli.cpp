@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -221,6 +222,24 @@ int check_command_line(std::span<const std::string> args, std::ostream& out, std
 
 namespace {
 
+// Option names in --help without CLI11's default flag values: a flag with a negated form
+// ("--counters,!--no-counters") was listed as "--counters,--no-counters{false}", which reads as
+// syntax to type.
+class PlainNamesFormatter : public CLI::Formatter {
+ public:
+  std::string make_option_name(const CLI::Option* option, bool is_positional) const override {
+    if (is_positional) return CLI::Formatter::make_option_name(option, is_positional);
+    std::string names;
+    for (const std::string& name : option->get_snames()) {
+      names += (names.empty() ? "-" : ", -") + name;
+    }
+    for (const std::string& name : option->get_lnames()) {
+      names += (names.empty() ? "--" : ", --") + name;
+    }
+    return names.empty() ? CLI::Formatter::make_option_name(option, is_positional) : names;
+  }
+};
+
 int run_commands(int argc, char** argv, const GuiLauncher& gui,
                  const MemoryRequestRenderer& draw_memory, Mode mode, std::ostream& out,
                  std::ostream& err) {
@@ -229,6 +248,8 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
       "ThreadLab: learn CUDA by running real kernels and seeing which thread computed what.\n"
       "Without a subcommand, the window opens.",
       "threadlab"};
+  // Set before any subcommand is added: each takes its parent's formatter when it is made.
+  app.formatter(std::make_shared<PlainNamesFormatter>());
   app.set_version_flag("--version", "threadlab 0.1.0");
   app.require_subcommand(0, 1);
   const CLI::Validator whole = decimal_number<int>();

@@ -19,9 +19,11 @@ std::string ms(const TimingStats& t) {
   return buffer;
 }
 
+// The runs' range, and "noisy" where it is too wide to read a difference (core/stats.hpp).
 std::string range(const TimingStats& t) {
   if (t.empty()) return "";
-  return "(" + format_milliseconds(t.min_ms) + " – " + format_milliseconds(t.max_ms) + ")";
+  return "(" + format_milliseconds(t.min_ms) + " – " + format_milliseconds(t.max_ms) + ")" +
+         (spread_too_wide(t) ? " noisy" : "");
 }
 
 // FLOP/s for arithmetic-heavy rows, bytes/s for memory-bound ones: whichever the lesson says
@@ -102,6 +104,13 @@ void print_run_report(std::ostream& out, const std::string& lesson,
   int repeats = 0;
   for (const auto& row : report.rows) repeats = std::max(repeats, row.stats.repeats);
   out << "  median of " << repeats << " runs after warm-up, (min – max)\n";
+  const bool noisy =
+      std::any_of(report.rows.begin(), report.rows.end(),
+                  [](const compute::TimingRow& row) { return spread_too_wide(row.stats); });
+  if (noisy) {
+    out << "  noisy: the slowest run took over 1.5× as long as the fastest, too wide a spread to "
+           "read a difference from; run again on a quieter machine\n";
+  }
   if (ceilings != nullptr) {
     out << "  ceilings measured on this device at " << ceilings->measured_at << ": device copy "
         << plot::format_value(ceilings->copy_bytes_per_second, plot::TickFormat::kByteRate, 3);

@@ -49,7 +49,8 @@ class Device {
   virtual Status reset() = 0;
 
   // Runs `work` `warmup` times untimed, then `repeats` times, each timed on the device's own clock
-  // (CUDA events on a GPU, a steady clock on the emulator). Returns milliseconds per run.
+  // (CUDA events on a GPU, a steady clock on the emulator). Returns milliseconds per run. The
+  // emulator keeps warming up for at least 10 ms (at most 50 more runs) where `warmup` > 0.
   virtual Result<std::vector<double>> time_repeated(const std::function<Status()>& work, int warmup,
                                                     int repeats) = 0;
 

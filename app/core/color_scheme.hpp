@@ -39,9 +39,13 @@ inline constexpr Rgb kWrittenTwiceColor{1.00f, 0.20f, 0.78f};      // writes >= 
 inline constexpr Rgb kUnknownSmColor{0.55f, 0.55f, 0.58f};         // SM not recorded (emulator)
 inline constexpr Rgb kIdleThreadColor{0.20f, 0.20f, 0.22f};        // idle thread cells: two greys,
 inline constexpr Rgb kIdleThreadStripeColor{0.28f, 0.28f, 0.30f};  // hatched diagonally
-inline constexpr Rgb kBackgroundColor{0.07f, 0.07f, 0.09f};        // outside every cell
-inline constexpr Rgb kBlockLineColor{0.0f, 0.0f, 0.0f};            // boundary between two blocks
-inline constexpr Rgb kHighlightColor{1.0f, 0.92f, 0.16f};          // outline of the hovered element
+// A thread past the data that accessed outside an array (the Lab marks it): hatched in orange,
+// so that it reads as a fault, not as a thread with nothing to do.
+inline constexpr Rgb kOutOfRangeThreadColor{1.00f, 0.55f, 0.10f};
+inline constexpr Rgb kOutOfRangeThreadStripeColor{0.62f, 0.30f, 0.05f};
+inline constexpr Rgb kBackgroundColor{0.07f, 0.07f, 0.09f};   // outside every cell
+inline constexpr Rgb kBlockLineColor{0.0f, 0.0f, 0.0f};       // boundary between two blocks
+inline constexpr Rgb kHighlightColor{1.0f, 0.92f, 0.16f};     // outline of the hovered element
 inline constexpr Rgb kWrongElementColor{1.0f, 0.10f, 0.06f};  // outline of a wrong element (Lab)
 // How far a wrong element's inside is tinted towards kWrongElementColor.
 inline constexpr float kWrongElementTint = 0.3f;

@@ -45,9 +45,10 @@ int read_count(const json& entry, const char* name) {
 
 using ProgressMap = std::map<std::string, ExerciseProgress, std::less<>>;
 
-// The facts of a parsed progress.json into `progress` (sources untouched); a problem: why not.
+// The facts of a parsed progress.json into `progress` (sources untouched) and the exercise last
+// open into `last_open`; a problem: why not.
 std::string read_facts(const std::filesystem::path& path, const std::string& text,
-                       ProgressMap& progress) {
+                       ProgressMap& progress, std::optional<std::string>& last_open) {
   json document = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (document.is_discarded() || !document.is_object()) return path.string() + " is not valid JSON";
   const auto exercises = document.find("exercises");
@@ -63,6 +64,21 @@ std::string read_facts(const std::filesystem::path& path, const std::string& tex
     p.solution_ms = read_time(entry, "solution_ms");
     p.checks = read_count(entry, "checks");
     p.failed_checks = read_count(entry, "failed_checks");
+    p.hints_shown = read_count(entry, "hints_shown");
+    const auto last = entry.find("last_verdict");
+    if (last != entry.end() && last->is_object()) {
+      const auto outcome = last->find("outcome");
+      const auto reason = last->find("reason");
+      if (outcome != last->end() && outcome->is_string() && reason != last->end() &&
+          reason->is_string()) {
+        p.last = LastVerdict{outcome->get<std::string>(), reason->get<std::string>()};
+      }
+    }
+  }
+  const auto open = document.find("last_exercise");
+  if (open != document.end() && open->is_string() &&
+      is_safe_exercise_id(open->get<std::string>())) {
+    last_open = open->get<std::string>();
   }
   return {};
 }
@@ -126,9 +142,10 @@ Status LabProgressStore::load() {
     if (!text) {
       // Not moved aside: a transient EIO or EACCES is no reason to start a new file.
       status = text.error();
-    } else if (const std::string problem = read_facts(progress_path, *text, progress_);
+    } else if (const std::string problem = read_facts(progress_path, *text, progress_, last_open_);
                !problem.empty()) {
       progress_.clear();
+      last_open_.reset();
       // Keep what cannot be read for a person to look at, under a name no earlier copy has, so
       // that a second bad file never destroys the first (F13).
       const Result<std::filesystem::path> aside = move_aside(progress_path, ".unreadable");
@@ -165,39 +182,76 @@ Status LabProgressStore::save_source(std::string_view exercise_id, std::string_v
   return write_file_atomically(*source_path(exercise_id), source);
 }
 
-Status LabProgressStore::record_check(std::string_view exercise_id, bool passed, double kernel_ms,
-                                      double solution_ms) {
+void LabProgressStore::merge_from_disk() {
+  // Read and merge under the caller's lock: what another instance saved since this one loaded is
+  // taken in before this change is added, so neither loses the other's exercises.
+  const std::filesystem::path progress_path = *folder_ / kProgressFile;
+  std::error_code error;
+  if (!std::filesystem::exists(progress_path, error)) return;
+  Result<std::string> text = read_text(progress_path);
+  if (!text) return;
+  ProgressMap on_disk;
+  std::optional<std::string> their_open;
+  if (!read_facts(progress_path, *text, on_disk, their_open).empty()) return;
+  // Every fact only grows (checks counted, a pass, a faster time, hints shown), so the larger of
+  // the two is right for each: it also keeps what this instance failed to save before. A last
+  // verdict this instance has is the newer one for it.
+  for (const auto& [id, theirs] : on_disk) {
+    ExerciseProgress& mine = progress_[id];
+    mine.passed = mine.passed || theirs.passed;
+    mine.checks = std::max(mine.checks, theirs.checks);
+    mine.failed_checks = std::max(mine.failed_checks, theirs.failed_checks);
+    mine.hints_shown = std::max(mine.hints_shown, theirs.hints_shown);
+    if (theirs.best_ms && (!mine.best_ms || *theirs.best_ms < *mine.best_ms)) {
+      mine.best_ms = theirs.best_ms;
+      mine.solution_ms = theirs.solution_ms;
+    }
+    if (!mine.last && theirs.last) mine.last = theirs.last;
+  }
+  if (!last_open_) last_open_ = their_open;
+}
+
+Status LabProgressStore::remember_open(std::string_view exercise_id) {
+  if (!is_safe_exercise_id(exercise_id)) {
+    return invalid_argument("'" + std::string(exercise_id) + "' cannot name a file");
+  }
+  if (last_open_ == exercise_id) return Status::ok();
+  std::optional<ProgressLock> lock;
+  if (folder_) {
+    lock.emplace(*folder_);
+    merge_from_disk();
+  }
+  last_open_ = std::string(exercise_id);
+  return write_progress();
+}
+
+Status LabProgressStore::record_hints_shown(std::string_view exercise_id, int count) {
   if (!is_safe_exercise_id(exercise_id)) {
     return invalid_argument("'" + std::string(exercise_id) + "' cannot name a file");
   }
   std::optional<ProgressLock> lock;
   if (folder_) {
     lock.emplace(*folder_);
-    // Read, merge, write under the lock: what another instance saved since this one loaded is
-    // taken in before this check is added, so neither loses the other's exercises.
-    const std::filesystem::path progress_path = *folder_ / kProgressFile;
-    std::error_code error;
-    if (std::filesystem::exists(progress_path, error)) {
-      if (Result<std::string> text = read_text(progress_path)) {
-        ProgressMap on_disk;
-        if (read_facts(progress_path, *text, on_disk).empty()) {
-          // Every fact only grows (checks counted, a pass, a faster time), so the larger of the
-          // two is right for each: it also keeps what this instance failed to save before.
-          for (const auto& [id, theirs] : on_disk) {
-            ExerciseProgress& mine = progress_[id];
-            mine.passed = mine.passed || theirs.passed;
-            mine.checks = std::max(mine.checks, theirs.checks);
-            mine.failed_checks = std::max(mine.failed_checks, theirs.failed_checks);
-            if (theirs.best_ms && (!mine.best_ms || *theirs.best_ms < *mine.best_ms)) {
-              mine.best_ms = theirs.best_ms;
-              mine.solution_ms = theirs.solution_ms;
-            }
-          }
-        }
-      }
-    }
+    merge_from_disk();
   }
   ExerciseProgress& progress = progress_[std::string(exercise_id)];
+  if (count <= progress.hints_shown) return Status::ok();
+  progress.hints_shown = count;
+  return write_progress();
+}
+
+Status LabProgressStore::record_check(std::string_view exercise_id, bool passed, double kernel_ms,
+                                      double solution_ms, std::optional<LastVerdict> last) {
+  if (!is_safe_exercise_id(exercise_id)) {
+    return invalid_argument("'" + std::string(exercise_id) + "' cannot name a file");
+  }
+  std::optional<ProgressLock> lock;
+  if (folder_) {
+    lock.emplace(*folder_);
+    merge_from_disk();
+  }
+  ExerciseProgress& progress = progress_[std::string(exercise_id)];
+  if (last) progress.last = std::move(last);
   ++progress.checks;
   if (!passed) {
     ++progress.failed_checks;
@@ -220,10 +274,17 @@ Status LabProgressStore::write_progress() const {
                   {"failed_checks", progress.failed_checks}};
     if (progress.best_ms) entry["best_ms"] = *progress.best_ms;
     if (progress.solution_ms) entry["solution_ms"] = *progress.solution_ms;
+    if (progress.hints_shown > 0) entry["hints_shown"] = progress.hints_shown;
+    if (progress.last) {
+      entry["last_verdict"] = {{"outcome", progress.last->outcome},
+                               {"reason", progress.last->reason}};
+    }
     exercises[id] = std::move(entry);
   }
-  const json document = {{"version", 1}, {"exercises", std::move(exercises)}};
-  return write_file_atomically(*folder_ / kProgressFile, document.dump(2) + "\n");
+  json document = {{"version", 1}, {"exercises", std::move(exercises)}};
+  if (last_open_) document["last_exercise"] = *last_open_;
+  return write_file_atomically(*folder_ / kProgressFile,
+                               document.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }
 
 }  // namespace tl

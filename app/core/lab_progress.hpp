@@ -16,6 +16,14 @@
 
 namespace tl {
 
+// The last check of an exercise, in words: what the Lab shows when the learner comes back to it
+// in a later session (the traces and timings of that check are not kept).
+struct LastVerdict {
+  std::string outcome;  // lab::to_string(Outcome): "passed", "failed", "compile-error"
+  std::string reason;   // the verdict's one line
+  friend bool operator==(const LastVerdict&, const LastVerdict&) = default;
+};
+
 struct ExerciseProgress {
   bool passed = false;
   std::optional<double> best_ms;      // the fastest passing kernel's time
@@ -23,6 +31,8 @@ struct ExerciseProgress {
   int checks = 0;                     // checks run (compile errors included)
   int failed_checks = 0;              // of which did not pass: the solution may be shown
   std::optional<std::string> source;  // the last source saved; none: never edited
+  std::optional<LastVerdict> last;    // the last check's verdict, in words
+  int hints_shown = 0;                // how far down the exercise's hints the learner went
 };
 
 class LabProgressStore {
@@ -46,7 +56,13 @@ class LabProgressStore {
   Status save_source(std::string_view exercise_id, std::string_view source);
   // A check's outcome: passed with its time (and the solution's, 0 or less: not measured), or not.
   Status record_check(std::string_view exercise_id, bool passed, double kernel_ms,
-                      double solution_ms);
+                      double solution_ms, std::optional<LastVerdict> last = std::nullopt);
+  // The exercise open in the Lab, so that the next session opens it again.
+  Status remember_open(std::string_view exercise_id);
+  // The exercise open when the Lab was last used; none before the first.
+  [[nodiscard]] const std::optional<std::string>& last_open() const { return last_open_; }
+  // The learner revealed `count` of the exercise's hints (counts only grow).
+  Status record_hints_shown(std::string_view exercise_id, int count);
 
   [[nodiscard]] const std::optional<std::filesystem::path>& folder() const { return folder_; }
   // Where an exercise's source is kept (none in memory).
@@ -55,7 +71,10 @@ class LabProgressStore {
 
  private:
   Status write_progress() const;
+  // Under the lock: what another instance saved since this one loaded is merged in first.
+  void merge_from_disk();
   std::optional<std::filesystem::path> folder_;
+  std::optional<std::string> last_open_;
   std::map<std::string, ExerciseProgress, std::less<>> progress_;
 };
 

@@ -19,7 +19,10 @@ std::optional<OwnCeilingShare> share_of_row(double flops, double milliseconds,
 
 std::string format_share(double share) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.0f%%", share * 100.0);
+  // Two significant digits below 10 %: whole percent made every emulator point of a roofline
+  // read "0%" or "1%", which cannot be compared.
+  const double percent = share * 100.0;
+  std::snprintf(text, sizeof text, percent < 9.95 ? "%.2g%%" : "%.0f%%", percent);
   return text;
 }
 

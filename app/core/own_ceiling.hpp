@@ -23,7 +23,7 @@ struct OwnCeilingShare {
                                                           double ceiling_milliseconds);
 
 // A share as the timing table's share column writes it and the roofline labels its points:
-// whole percent, "42%".
+// "42%", and two significant digits below 10 % ("0.42%", "1.2%").
 [[nodiscard]] std::string format_share(double share);
 
 }  // namespace tl

@@ -17,6 +17,15 @@ TimingStats summarize_timings(std::span<const double> samples_ms) {
   return stats;
 }
 
+bool spread_too_wide(const TimingStats& stats) {
+  return stats.repeats >= 2 && stats.max_ms > 1.5 * stats.min_ms;
+}
+
+bool distinguishable(const TimingStats& a, const TimingStats& b) {
+  if (a.empty() || b.empty()) return false;
+  return a.max_ms < b.min_ms || b.max_ms < a.min_ms;
+}
+
 double gigabytes_per_second(double bytes, double ms) {
   return ms > 0 ? bytes / (ms * 1e6) : 0.0;
 }

@@ -234,7 +234,9 @@ class EmulatorWorkerBackend final : public WorkerBackend {
       std::memcpy(buffer.get(), region + offset, bytes);
       return buffer.get();
     };
-    std::byte* fault = request.traced ? copy_in(request.fault_offset, 72) : nullptr;
+    // The fault record and, after it, the per-thread flags (WireFault::thread_flags).
+    const std::size_t fault_bytes = static_cast<std::size_t>(request.fault_bytes);
+    std::byte* fault = request.traced ? copy_in(request.fault_offset, fault_bytes) : nullptr;
     // The arrays as the recording is told of them: accesses elsewhere are not the kernel's data.
     std::vector<std::pair<int, EmulatedLearnerModule::MemoryRange>> arrays;
     std::vector<ParameterSlot> storage(request.arguments.size());
@@ -333,7 +335,7 @@ class EmulatorWorkerBackend final : public WorkerBackend {
       std::memcpy(region + a->trace_offset, trace,
                   static_cast<std::size_t>(a->rows * a->cols) * 16);
     }
-    if (fault != nullptr) std::memcpy(region + request.fault_offset, fault, 72);
+    if (fault != nullptr) std::memcpy(region + request.fault_offset, fault, fault_bytes);
     for (int repeat = 0; repeat < request.timed_repeats; ++repeat) {
       const auto start = std::chrono::steady_clock::now();
       if (Status status = launch(); !status) {

@@ -128,6 +128,10 @@ struct Exercise {
   std::string starter;
   std::string solution;
   std::vector<KnownWrongSubmission> known_wrong;
+  // A ladder of hints (markdown each, from the folder's hints.md, separated by lines of `---`),
+  // from a nudge to nearly the answer: the Lab shows them one at a time after a failed check,
+  // before it offers the solution.
+  std::vector<std::string> hints;
 };
 
 // The output parameters' indices, in order.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -80,6 +81,8 @@ CheckVerdict unavailable(std::string reason) {
 // block of the largest size past a 1-D array, and a row more past a matrix, so that a missing or
 // off-by-one guard on either lands in it.
 constexpr std::uint32_t kGuardElements = 1024;
+// The most launched threads a traced run flags one byte each for (16 MiB of flags).
+constexpr std::uint64_t kMostFlaggedThreads = std::uint64_t{1} << 24;
 // The canaries: past an output, a quiet NaN with a payload no computation makes; past an input, a
 // finite value (12345678.0f), so that what a kernel computes from reading past the inputs' ends
 // (NaN plus NaN keeps one NaN's payload) never equals the output's canary it overwrites.
@@ -97,6 +100,8 @@ std::uint32_t guard_word(const ParameterSpec& parameter) {
 struct RegionLayout {
   std::vector<WireArgument> arguments;
   std::size_t fault_offset = 0;
+  std::size_t fault_bytes = sizeof(WireFault);  // with the per-thread flags where there are any
+  std::uint64_t flagged_threads = 0;            // launched threads with a flag byte each (traced)
   std::size_t bytes = 0;
 };
 
@@ -133,12 +138,26 @@ RegionLayout lay_out(const Exercise& exercise, const KernelSignature& signature,
     layout.arguments.push_back(wire);
   }
   layout.fault_offset = offset;
-  layout.bytes = aligned(offset + sizeof(WireFault));
+  // Traced, every launched thread gets a byte that says whether it accessed outside an array, so
+  // the picture can tell a thread that strayed from one that had nothing to do. A launch too large
+  // for that (more than kMostFlaggedThreads) still names its first stray access.
+  const std::uint64_t threads =
+      saturating_multiply(check.launch.grid.volume(), check.launch.block.volume());
+  if (traced && threads <= kMostFlaggedThreads) {
+    layout.flagged_threads = threads;
+    layout.fault_bytes = sizeof(WireFault) + static_cast<std::size_t>(threads);
+  }
+  layout.bytes = aligned(offset + layout.fault_bytes);
   return layout;
 }
 
 void fill(const Exercise& exercise, std::byte* region, const RegionLayout& layout,
           const CheckCase& check) {
+  if (layout.flagged_threads > 0) {
+    const std::uint32_t flags = 1;
+    std::memcpy(region + layout.fault_offset + offsetof(WireFault, thread_flags), &flags,
+                sizeof flags);
+  }
   for (std::size_t i = 0; i < layout.arguments.size(); ++i) {
     const WireArgument& wire = layout.arguments[i];
     if (wire.form == ArgumentForm::kScalar) continue;
@@ -149,6 +168,18 @@ void fill(const Exercise& exercise, std::byte* region, const RegionLayout& layou
       std::memcpy(region + wire.offset + (data.words.size() + g) * 4, &canary, 4);
     }
   }
+}
+
+// The launched threads that accessed outside an array, by their place in the launch (the
+// prelude's lab_global_thread), from the flags that follow the fault record.
+std::vector<std::uint64_t> flagged_threads(const std::byte* fault_record,
+                                           const RegionLayout& layout) {
+  std::vector<std::uint64_t> threads;
+  const std::byte* flags = fault_record + sizeof(WireFault);
+  for (std::uint64_t t = 0; t < layout.flagged_threads; ++t) {
+    if (flags[t] != std::byte{0}) threads.push_back(t);
+  }
+  return threads;
 }
 
 // What the run did to memory it was not given to write: a guard zone past an array's end, or an
@@ -224,6 +255,7 @@ std::string fault_message(const Exercise& exercise, const WireFault& fault,
              "), outside its " + std::to_string(fault.rows) + " × " + std::to_string(fault.cols) +
              " elements";
   }
+  if (fault.line > 0) where += " (line " + std::to_string(fault.line) + ")";
   return where;
 }
 
@@ -494,6 +526,7 @@ CaseResult judge_case(const Exercise& exercise, const CheckCase& check,
   // An access outside an array comes first: it explains the wrong values it may have caused.
   if (fault != nullptr && fault->hit != 0 && fault->parameter < exercise.parameters.size()) {
     result.message = fault_message(exercise, *fault, check.launch);
+    result.line = static_cast<int>(fault->line);
   }
   result.passed = result.message.empty();
   return result;
@@ -601,6 +634,7 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view given_s
     request.traced = traced;
     request.region_bytes = layout.bytes;
     request.fault_offset = layout.fault_offset;
+    request.fault_bytes = layout.fault_bytes;
     request.arguments = layout.arguments;
     request.grid = check.launch.grid;
     request.block = check.launch.block;
@@ -652,6 +686,9 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view given_s
     CaseResult judged =
         judge_case(exercise, check, returned(exercise, region->data(), layout, check),
                    traced ? &fault : nullptr);
+    if (traced && fault.hit != 0) {
+      judged.threads_outside = flagged_threads(region->data() + layout.fault_offset, layout);
+    }
     // Right values, but memory it was not given written: past an array's end (plain pointers,
     // where no view stops it) or an input.
     if (judged.passed) {
@@ -662,9 +699,11 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view given_s
       }
     }
     // A race is wrong even where this run's values came out right: the next run may differ.
-    if (judged.passed && !reply->finding.empty()) {
+    // Where they came out wrong, the race comes first: it names the two threads and says why.
+    if (!reply->finding.empty()) {
+      judged.message =
+          judged.passed ? reply->finding : reply->finding + ". In this run: " + judged.message;
       judged.passed = false;
-      judged.message = reply->finding;
     }
     return judged;
   };
@@ -700,11 +739,12 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view given_s
     return finish(std::move(verdict));
   }
 
-  // Every case passed: the plain (untraced) build must agree on the largest case, and is timed.
-  // The emulator's times say little about a GPU and each repeat costs the learner real seconds:
-  // one timed run there.
-  const int repeats = options.backend == LabBackend::kEmulator ? std::min(options.timed_repeats, 1)
-                                                               : options.timed_repeats;
+  // Every case passed: the plain (untraced) build must agree on the largest case, and is timed
+  // (the worker runs it once untimed first). The emulator's times say little about a GPU and each
+  // repeat costs the learner real seconds: a few timed runs there, enough to show their spread.
+  const int repeats = options.backend == LabBackend::kEmulator
+                          ? std::min(options.timed_repeats, kEmulatorTimedRepeats)
+                          : options.timed_repeats;
   if (repeats > 0 && !cases.empty()) {
     const CheckCase& largest = cases.back();
     std::vector<double> times;
@@ -719,6 +759,7 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view given_s
     }
     std::sort(times.begin(), times.end());
     if (!times.empty()) verdict.kernel_ms = times[times.size() / 2];
+    verdict.kernel_runs_ms = times;
     verdict.timed_case = largest.label;
     // The library's routine on the same buffers, in the same worker (GPU only; a backend without
     // it says so and the figure stays 0). A Run times only the learner's kernel.
@@ -763,6 +804,7 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view given_s
         if (run_case(largest, false, repeats, &reference_times) && !reference_times.empty()) {
           std::sort(reference_times.begin(), reference_times.end());
           verdict.solution_ms = reference_times[reference_times.size() / 2];
+          verdict.solution_runs_ms = reference_times;
         }
       }
     }

@@ -20,6 +20,10 @@
 
 namespace tl::lab {
 
+// The emulator's timed runs per kernel: enough for a spread (one run read as a fact gave "yours
+// takes 0.44× as long" for the reference's own code), few enough to keep a check quick.
+inline constexpr int kEmulatorTimedRepeats = 3;
+
 struct LabOptions {
   LabBackend backend = LabBackend::kGpu;
   std::string worker_executable;            // empty: this executable (`threadlab worker`)
@@ -32,7 +36,9 @@ struct LabOptions {
   // Run instead of Check: the example case only (example_case), traced and timed, judged but with
   // no verdict on the hidden checks and no rule of the exercise enforced.
   bool run_only = false;
-  int timed_repeats = 5;              // on the largest case, once every case passes; 0: no timing
+  // On the largest case, once every case passes, after one untimed run; 0: no timing. The
+  // emulator takes at most kEmulatorTimedRepeats (each costs the learner real seconds).
+  int timed_repeats = 5;
   bool compare_with_solution = true;  // time the reference solution in the same run
   // The name messages give the learner's file ("b.cu line 3: not UTF-8"): the CLI's file name.
   std::string source_name = "kernel.cu";
@@ -91,12 +97,19 @@ struct CaseResult {
   std::string label;
   bool passed = false;
   std::string message;  // the first thing wrong, or empty
+  // The line of kernel.cu the first thing wrong is on, where the run knows it (an access outside
+  // an array through the views); 0: not known. The Lab marks it in the editor.
+  int line = 0;
   // The drawn output (the exercise's first output) of the traced run: one record per element,
   // and the elements that are wrong, for the mapping view.
   std::int64_t rows = 0;
   std::int64_t cols = 0;
   std::vector<TraceRecord> trace;
   std::vector<std::int64_t> wrong_elements;
+  // Traced: the threads that accessed outside an array (each by its place in the launch, blocks
+  // in order and each block's threads x fastest), in order; the picture draws them as out of
+  // range, not idle. Empty when none did, or the launch was too large to flag every thread.
+  std::vector<std::uint64_t> threads_outside;
   LaunchShape launch;
 };
 
@@ -112,6 +125,10 @@ struct CheckVerdict {
   // solution's in the same run (0 where not measured).
   double kernel_ms = 0.0;
   double solution_ms = 0.0;
+  // Every timed run behind those two medians, for their spread: where the two ranges overlap the
+  // timing cannot tell the kernels apart, and the summary says so instead of a ratio.
+  std::vector<double> kernel_runs_ms;
+  std::vector<double> solution_runs_ms;
   double library_ms = 0.0;  // the exercise's library reference (cuBLAS), GPU only
   std::string library;      // its name, e.g. cublas-sgemm
   // The ceiling, on the timed case: its least traffic (inputs read once, outputs written once),

@@ -4,6 +4,7 @@
 
 #include "core/format.hpp"
 #include "core/plot/tick_format.hpp"
+#include "core/stats.hpp"
 
 namespace tl::lab {
 namespace {
@@ -12,6 +13,12 @@ std::string ratio_text(double yours_ms, double theirs_ms) {
   char text[64];
   std::snprintf(text, sizeof text, "%.2f", yours_ms / theirs_ms);
   return std::string("yours takes ") + text + "× as long";
+}
+
+// "3 runs, 41.0 ms to 48.3 ms".
+std::string runs_text(const TimingStats& stats) {
+  return std::to_string(stats.repeats) + " runs, " + format_milliseconds(stats.min_ms) + " to " +
+         format_milliseconds(stats.max_ms);
 }
 
 // "36 %", "4.2 %", "0.025 %": two significant digits below 10 %, so a small share still reads.
@@ -31,13 +38,33 @@ std::string library_display_name(const std::string& library) {
 std::vector<TimingLine> timing_summary(const CheckVerdict& verdict) {
   std::vector<TimingLine> lines;
   if (verdict.kernel_ms <= 0) return lines;
+  const TimingStats yours = summarize_timings(verdict.kernel_runs_ms);
+  const TimingStats reference = summarize_timings(verdict.solution_runs_ms);
   std::string headline = "Your kernel: " + format_milliseconds(verdict.kernel_ms);
   if (!verdict.timed_case.empty()) headline += " on " + verdict.timed_case;
+  if (yours.repeats >= 2) headline += " (median of " + runs_text(yours) + ")";
   lines.push_back({headline, true});
+  if (spread_too_wide(yours)) {
+    lines.push_back(
+        {"Your runs spread too widely to read a difference from them (the slowest "
+         "took more than 1.5× as long as the fastest): the machine was busy. Check "
+         "again for steadier figures.",
+         false});
+  }
   if (verdict.solution_ms > 0) {
-    lines.push_back({"The reference solution: " + format_milliseconds(verdict.solution_ms) + " (" +
-                         ratio_text(verdict.kernel_ms, verdict.solution_ms) + ")",
-                     false});
+    // Runs on both sides and overlapping ranges: the difference is the runs' own noise, and a
+    // ratio would read as a fact ("0.44× as long" for the reference's own code).
+    const bool within_noise =
+        yours.repeats >= 2 && reference.repeats >= 2 && !distinguishable(yours, reference);
+    std::string text = "The reference solution: " + format_milliseconds(verdict.solution_ms);
+    if (within_noise) {
+      text += " (" + runs_text(reference) +
+              "): the two overlap, so the difference is within the timing's noise: this "
+              "measurement cannot tell them apart";
+    } else {
+      text += " (" + ratio_text(verdict.kernel_ms, verdict.solution_ms) + ")";
+    }
+    lines.push_back({text, false});
   }
   if (verdict.library_ms > 0) {
     lines.push_back({library_display_name(verdict.library) + ": " +

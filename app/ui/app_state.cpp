@@ -12,8 +12,18 @@ constexpr std::size_t kMaxMessages = 50;
 }  // namespace
 
 void post_message(AppState& state, Severity severity, std::string text) {
-  state.messages.push_back({severity, std::move(text)});
+  state.messages.push_back(
+      {severity, std::move(text), state.controls.lesson_id, state.view.workspace});
   while (state.messages.size() > kMaxMessages) state.messages.pop_front();
+}
+
+const Message* current_message(const AppState& state) {
+  for (auto it = state.messages.rbegin(); it != state.messages.rend(); ++it) {
+    if (it->lesson_id == state.controls.lesson_id && it->workspace == state.view.workspace) {
+      return &*it;
+    }
+  }
+  return nullptr;
 }
 
 float progress_fraction(const SweepProgress& progress) {

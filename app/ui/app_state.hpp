@@ -217,6 +217,11 @@ enum class Severity { kInfo, kWarning, kError };
 struct Message {
   Severity severity = Severity::kInfo;
   std::string text;
+  // Where it was posted: the lesson shown then and the workspace. The status bar shows a message
+  // only in that lesson and workspace, so another lesson's "Step 8 of 9" or a lesson's launch
+  // error does not follow the learner into the next lesson or the Lab.
+  std::string lesson_id;
+  Workspace workspace = Workspace::kLesson;
 };
 
 // What a sweep varies: the problem size, or the threads per block at the current size.
@@ -307,11 +312,13 @@ struct AppState {
   ClassroomState classroom;
   std::optional<LessonSwitchOffer> switch_offer;
   bool quit_requested = false;
-  std::deque<Message> messages;  // newest last; the status bar shows the newest
+  std::deque<Message> messages;  // newest last; the status bar: current_message()
 };
 
 // Adds a line to the message log (the status bar shows the newest); the oldest lines go once the
 // log is full.
 void post_message(AppState& state, Severity severity, std::string text);
+// The newest message posted in the lesson and workspace shown now; null when there is none.
+[[nodiscard]] const Message* current_message(const AppState& state);
 
 }  // namespace tl::ui

@@ -17,6 +17,18 @@ constexpr Shortcut kShortcuts[] = {
     {"? or F1", "this overlay"},
 };
 
+// Handled by the Lab's panel (lab_panel.cpp: the check and the run) and its code editor
+// (widgets/code_editor.cpp); listed here so that the overlay names them too.
+constexpr Shortcut kLabShortcuts[] = {
+    {"Ctrl+Enter", "check your kernel: the hidden checks"},
+    {"Ctrl+Shift+Enter", "run it once on the example case, with your grid"},
+    {"Ctrl+F", "find in the code (Enter: the next match, Esc closes)"},
+    {"Ctrl+H", "find and replace (Replace: the selected match, All: every one, one undo)"},
+    {"Ctrl+Z, Ctrl+Y", "undo, redo (also Ctrl+Shift+Z)"},
+    {"Ctrl+A, C, X, V", "select all, copy, cut, paste"},
+    {"Tab", "indent by the starter's step (2 spaces)"},
+};
+
 bool pressed(int key) {
   return key >= 0 && ImGui::IsKeyPressed(key, /*repeat=*/false);
 }
@@ -36,6 +48,10 @@ bool typed(ImWchar character) {
 
 std::span<const Shortcut> shortcuts() {
   return kShortcuts;
+}
+
+std::span<const Shortcut> lab_shortcuts() {
+  return kLabShortcuts;
 }
 
 void handle_shortcuts(AppController& controller, const PlatformKeys& keys) {

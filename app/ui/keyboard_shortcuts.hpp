@@ -28,6 +28,8 @@ struct Shortcut {
   const char* action;
 };
 std::span<const Shortcut> shortcuts();
+// The Kernel Lab's keys, which its panel and code editor handle while the Lab has the keyboard.
+std::span<const Shortcut> lab_shortcuts();
 
 // Once per frame, after ImGui::NewFrame: applies the keys pressed, unless a text field has them.
 void handle_shortcuts(AppController& controller, const PlatformKeys& keys);

@@ -1,10 +1,12 @@
 #include "lab_controller.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <exception>
 
 #include "compute/lessons/lesson_registry.hpp"
 #include "core/format.hpp"
+#include "core/user_files.hpp"
 #include "lab/exercise_registry.hpp"
 #include "lab/lab_inspect.hpp"
 
@@ -97,8 +99,17 @@ struct LabController::Session {
   std::optional<Dim3> grid;
   std::string grid_problem;
   std::shared_ptr<const lab::CheckVerdict> verdict;
+  // The verdict's compiler messages on the source as checked, and where they are on the source
+  // now (editor::follow_edits, redone when the text's version moves): a mark follows its line and
+  // goes once that line is edited.
+  std::vector<editor::Diagnostic> checked_diagnostics;
+  std::vector<std::string> checked_lines;
   std::vector<editor::Diagnostic> diagnostics;
+  std::uint64_t diagnostics_version = 0;
   std::optional<std::size_t> drawn_case;
+  bool showing_diff = false;
+  std::vector<editor::DiffLine> diff;
+  std::uint64_t diff_version = 0;
   LabMemoryState memory;
   LabCompiledState compiled;
   markdown::Document statement;
@@ -211,6 +222,8 @@ const LabController::Session* LabController::current_session() const {
 void LabController::refresh_entries() {
   state_.exercises.clear();
   state_.lesson_exercises = 0;
+  state_.passed_total = 0;
+  state_.passed_in_lesson = 0;
   for (const lab::Exercise* exercise : lab::registered_exercises()) {
     LabExerciseEntry entry;
     entry.id = exercise->id;
@@ -222,6 +235,10 @@ void LabController::refresh_entries() {
       entry.best_ms = progress->best_ms;
     }
     if (entry.lesson_id == state_.lesson_id) ++state_.lesson_exercises;
+    if (entry.passed) {
+      ++state_.passed_total;
+      if (entry.lesson_id == state_.lesson_id) ++state_.passed_in_lesson;
+    }
     state_.exercises.push_back(std::move(entry));
   }
 }
@@ -239,9 +256,26 @@ void LabController::refresh_current() {
   state_.grid_problem = s->grid_problem;
   state_.showing_solution = s->showing_solution;
   const ExerciseProgress* progress = store_->find(state_.current);
-  state_.can_show_solution = progress != nullptr && progress->failed_checks > 0;
+  // The ladder: after a failed check, one hint at a time; the solution once they are all shown.
+  const bool failed_once = progress != nullptr && progress->failed_checks > 0;
+  const std::size_t shown = std::min<std::size_t>(
+      progress != nullptr ? static_cast<std::size_t>(std::max(progress->hints_shown, 0)) : 0,
+      s->exercise->hints.size());
+  state_.hints_total = s->exercise->hints.size();
+  state_.hints_shown.clear();
+  for (std::size_t i = 0; i < shown; ++i) {
+    if (auto parsed = markdown::parse(s->exercise->hints[i])) {
+      state_.hints_shown.push_back(std::move(*parsed));
+    }
+  }
+  state_.can_show_hint = failed_once && shown < state_.hints_total;
+  state_.can_show_solution = failed_once && shown >= state_.hints_total;
+  state_.earlier_verdict = !s->verdict && progress != nullptr ? progress->last : std::nullopt;
+  state_.showing_diff = s->showing_diff;
+  state_.diff = s->diff;
   state_.verdict = s->verdict;
   state_.diagnostics = s->diagnostics;
+  state_.diagnostics_gone = s->checked_diagnostics.size() - s->diagnostics.size();
   state_.memory = s->memory;
   state_.compiled = s->compiled;
   // The Compiled section's listing follows the exercise on show and its last verdict.
@@ -266,10 +300,13 @@ void LabController::set_lesson(const std::string& lesson_id, bool gpu_backend) {
                                       [&](const auto& e) { return e.lesson_id == lesson_id; });
   const Session* open = current_session();
   const bool open_fits = open != nullptr && open->exercise->lesson_id == lesson_id;
-  if (in_lesson != state_.exercises.end() && !open_fits) {
-    select_exercise(in_lesson->id);
+  // The first time: the exercise the learner had open when the Lab was last used, wherever it is.
+  if (open == nullptr && store_->last_open() && lab::find_exercise(*store_->last_open())) {
+    select_exercise(*store_->last_open(), /*remember=*/false);
+  } else if (in_lesson != state_.exercises.end() && !open_fits) {
+    select_exercise(in_lesson->id, /*remember=*/false);
   } else if (open == nullptr && !state_.exercises.empty()) {
-    select_exercise(state_.exercises.front().id);
+    select_exercise(state_.exercises.front().id, /*remember=*/false);
   } else {
     refresh_current();
   }
@@ -280,8 +317,10 @@ void LabController::set_gpu_backend(bool gpu_backend) {
   state_.backend = gpu_backend_ ? "GPU" : "emulator";
 }
 
-void LabController::select_exercise(const std::string& id) {
+void LabController::select_exercise(const std::string& id, bool remember) {
   if (lab::find_exercise(id) == nullptr) return;
+  // The learner's own choice is what the next session opens (a lesson change only follows it).
+  if (remember) note_storage(store_->remember_open(id));
   if (id == state_.current) return;
   save_now();
   session(id);
@@ -355,6 +394,119 @@ void LabController::show_solution(bool show) {
   refresh_current();
   s->showing_solution = show && state_.can_show_solution;
   state_.showing_solution = s->showing_solution;
+  if (!s->showing_solution) show_diff(false);
+}
+
+Result<bool> LabController::save_source_as(const std::filesystem::path& path, bool replace) {
+  const Session* s = current_session();
+  if (s == nullptr) return invalid_argument("no exercise is open in the Lab");
+  if (path.empty()) return invalid_argument("name the file to save to");
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (std::filesystem::exists(status)) {
+    if (!std::filesystem::is_regular_file(status)) {
+      return Error{ErrorKind::kIoError, path.string() + " is not a regular file"};
+    }
+    if (!replace) return false;  // the window asks before anything is replaced
+  }
+  std::string text = s->source.text();
+  if (!text.empty() && text.back() != '\n') text.push_back('\n');
+  TL_RETURN_IF_ERROR(write_file_atomically(path, text));
+  state_.file_message = "Saved to " + path.string();
+  return true;
+}
+
+Status LabController::open_source(const std::filesystem::path& path) {
+  Session* s = current_session();
+  if (s == nullptr) return invalid_argument("no exercise is open in the Lab");
+  if (s->showing_solution) show_solution(false);
+  Result<std::string> text = read_input_file(path);
+  if (!text) return text.error();
+  Result<std::string> source = lab::normalized_source(*text, path.filename().string());
+  if (!source) return source.error();
+  // One replacement of the whole text, as Reset does: Ctrl+Z brings the learner's code back.
+  s->source.select_all();
+  s->source.insert_text(*source);
+  s->source.set_cursor({0, 0});
+  state_.file_message = "Opened " + path.string() + " (Ctrl+Z brings back the code it replaced)";
+  refresh_current();
+  return Status::ok();
+}
+
+void LabController::begin_file_dialog(bool saving) {
+  LabState::FileDialog& d = state_.file_dialog;
+  d.open = true;
+  d.saving = saving;
+  d.confirm_replace = false;
+  d.problem.clear();
+  if (d.path.empty()) {
+    // A file in the home folder named after the exercise; the learner types another.
+    const char* home = std::getenv("HOME");
+    d.path = std::string(home != nullptr && *home != '\0' ? home : ".") + "/threadlab-" +
+             state_.current + ".cu";
+  }
+}
+
+void LabController::set_file_dialog_path(std::string path) {
+  LabState::FileDialog& d = state_.file_dialog;
+  if (path == d.path) return;
+  d.path = std::move(path);
+  // A yes to replacing was for the file named before.
+  d.confirm_replace = false;
+  d.problem.clear();
+}
+
+void LabController::submit_file_dialog() {
+  LabState::FileDialog& d = state_.file_dialog;
+  if (!d.open) return;
+  const std::filesystem::path path(d.path);
+  if (d.saving) {
+    const Result<bool> saved = save_source_as(path, /*replace=*/d.confirm_replace);
+    if (!saved) {
+      d.problem = saved.message();
+      d.confirm_replace = false;
+    } else if (!*saved) {
+      d.confirm_replace = true;  // asked first, never replaced silently
+    } else {
+      close_file_dialog();
+    }
+    return;
+  }
+  if (const Status opened = open_source(path); !opened) {
+    d.problem = opened.message();
+  } else {
+    close_file_dialog();
+  }
+}
+
+void LabController::close_file_dialog() {
+  LabState::FileDialog& d = state_.file_dialog;
+  d.open = false;
+  d.confirm_replace = false;
+  d.problem.clear();
+}
+
+void LabController::show_next_hint() {
+  Session* s = current_session();
+  if (s == nullptr) return;
+  refresh_current();
+  if (!state_.can_show_hint) return;
+  note_storage(
+      store_->record_hints_shown(state_.current, static_cast<int>(state_.hints_shown.size()) + 1));
+  refresh_current();
+}
+
+void LabController::show_diff(bool show) {
+  Session* s = current_session();
+  if (s == nullptr) return;
+  refresh_current();
+  // Read only: the learner's text and the solution are compared, neither is changed.
+  s->showing_diff = show && state_.can_show_solution;
+  s->diff = s->showing_diff ? editor::line_diff(s->source.lines(), s->solution.lines())
+                            : std::vector<editor::DiffLine>{};
+  s->diff_version = s->source.version();
+  state_.showing_diff = s->showing_diff;
+  state_.diff = s->diff;
 }
 
 void LabController::set_block(const std::string& text) {
@@ -462,6 +614,14 @@ void LabController::update() {
     const double now = now_seconds();
     s->autosave.observe(s->source.version(), s->source.changed(), now);
     if (s->autosave.due(now)) save_now();
+    if (s->showing_diff && s->diff_version != s->source.version()) show_diff(true);
+    if (s->diagnostics_version != s->source.version()) {
+      s->diagnostics_version = s->source.version();
+      s->diagnostics =
+          editor::follow_edits(s->checked_diagnostics, s->checked_lines, s->source.lines());
+      state_.diagnostics = s->diagnostics;
+      state_.diagnostics_gone = s->checked_diagnostics.size() - s->diagnostics.size();
+    }
   }
   if (pending_) {
     state_.check.seconds =
@@ -502,11 +662,26 @@ void LabController::receive(lab::CheckVerdict verdict, const std::string& exerci
   // A Run is not a try at the hidden checks: it neither passes the exercise nor unlocks the
   // solution.
   if (judged(verdict.outcome) && !verdict.run_only) {
-    note_storage(store_->record_check(exercise_id, verdict.outcome == lab::Outcome::kPassed,
-                                      verdict.kernel_ms, verdict.solution_ms));
+    note_storage(store_->record_check(
+        exercise_id, verdict.outcome == lab::Outcome::kPassed, verdict.kernel_ms,
+        verdict.solution_ms, LastVerdict{lab::to_string(verdict.outcome), verdict.reason}));
   }
-  s.diagnostics =
+  s.checked_diagnostics =
       editor::diagnostics_for_file(editor::parse_diagnostics(verdict.compiler_log), kSourceFile);
+  // A runtime error whose line the run knows (an access outside an array through the views) is
+  // marked on that line too, as a compile error is.
+  for (const lab::CaseResult& c : verdict.cases) {
+    if (c.passed || c.line <= 0) continue;
+    editor::Diagnostic at_run_time;
+    at_run_time.file = std::string(kSourceFile);
+    at_run_time.line = c.line;
+    at_run_time.message = "at run time, " + c.label + ": " + c.message;
+    s.checked_diagnostics.push_back(std::move(at_run_time));
+    break;
+  }
+  s.checked_lines = editor::TextModel(source).lines();
+  s.diagnostics = editor::follow_edits(s.checked_diagnostics, s.checked_lines, s.source.lines());
+  s.diagnostics_version = s.source.version();
   s.drawn_case = case_to_draw(verdict);
   s.verdict = std::make_shared<const lab::CheckVerdict>(std::move(verdict));
   ++state_.checks_finished;
@@ -576,11 +751,20 @@ void LabController::build_mapping() {
     m.error = uploaded.message();
     return;
   }
-  if (const Status marked = marks_.upload(c.wrong_elements, m.layout.elements); !marked) {
-    m.error = marked.message();
+  // The marks: the wrong elements, and the threads past the data that accessed outside an array
+  // (the shader draws those as out of range instead of idle).
+  std::vector<std::int64_t> marked = c.wrong_elements;
+  for (const std::uint64_t thread : c.threads_outside) {
+    if (thread >= m.layout.elements && thread < m.layout.cells()) {
+      marked.push_back(static_cast<std::int64_t>(thread));
+    }
+  }
+  if (const Status uploaded_marks = marks_.upload(marked, m.layout.cells()); !uploaded_marks) {
+    m.error = uploaded_marks.message();
     return;
   }
-  m.wrong = marks_.marked();
+  m.wrong = c.wrong_elements.size();
+  m.threads_outside = c.threads_outside.size();
   for (std::uint64_t i = 0; i < elements; ++i) {
     const std::uint32_t writes = c.trace[i].writes;
     if (writes == 0) ++m.unwritten;
@@ -613,6 +797,8 @@ void LabController::hover(std::optional<PixelPoint> pixel, Viewport viewport) {
     info.record = decode(c.trace[hit.cell], hit.cell, m.shape, m.config);
     info.wrong = std::find(c.wrong_elements.begin(), c.wrong_elements.end(),
                            static_cast<std::int64_t>(hit.cell)) != c.wrong_elements.end();
+  } else if (hit.kind == CellKind::kIdleThread) {
+    info.outside = std::binary_search(c.threads_outside.begin(), c.threads_outside.end(), hit.cell);
   }
   m.hover = info;
 }

@@ -68,7 +68,8 @@ class LabController {
   void set_lesson(const std::string& lesson_id, bool gpu_backend);
   // The app's backend changed (the emulator took over after a fault): checks follow it.
   void set_gpu_backend(bool gpu_backend);
-  void select_exercise(const std::string& id);
+  // Opens an exercise; `remember`: the learner chose it, and the next session opens it again.
+  void select_exercise(const std::string& id, bool remember = true);
 
   // The editor's text (the learner's source, or the read-only solution while it is shown). The
   // editor widget edits it; autosave and checks read it.
@@ -87,6 +88,25 @@ class LabController {
   Status load_known_wrong(const std::string& name);
   // The reference solution, read-only in place of the learner's source; only after a failed check.
   void show_solution(bool show);
+  // The learner's source written to a file of their choosing, atomically. A file already there is
+  // replaced only with `replace` (the window asks first): false, and nothing written, otherwise.
+  Result<bool> save_source_as(const std::filesystem::path& path, bool replace);
+  // A kernel file loaded into the editor (a regular UTF-8 file of at most 1 MiB), as one edit that
+  // Ctrl+Z undoes: the code it replaces stays one undo away, and is autosaved no sooner than the
+  // next edit would be.
+  Status open_source(const std::filesystem::path& path);
+  // The Open… / Save as… dialog (LabState::file_dialog): opened with a suggested path, the path as
+  // typed, and submitted: Save as asks before it replaces a file (a first submit only sets
+  // confirm_replace), Open loads the file; either closes the dialog once done, or says why not.
+  void begin_file_dialog(bool saving);
+  void set_file_dialog_path(std::string path);
+  void submit_file_dialog();
+  void close_file_dialog();
+  // The next hint of the ladder, after a failed check (remembered between sessions).
+  void show_next_hint();
+  // The learner's code against the solution, line by line, while the solution may be shown; it
+  // follows the learner's edits and changes nothing.
+  void show_diff(bool show);
   // The learner's block, e.g. "256" or "16x16" (ignored where the exercise fixes it).
   void set_block(const std::string& text);
 
@@ -94,6 +114,8 @@ class LabController {
   void set_grid(const std::string& text);
   // The splitter between the editor and the verdict: the editor's share (lab_layout.hpp).
   void set_code_share(float share) { state_.code_share = share; }
+  // Soft wrap in the editor, on or off.
+  void set_soft_wrap(bool wrap) { state_.soft_wrap = wrap; }
 
   // Starts the check of the current source in the background. False (and nothing started) while
   // one runs, or with nothing to check: one check at a time.

@@ -12,6 +12,8 @@
 
 #include "core/color_scheme.hpp"
 #include "core/editor/diagnostics.hpp"
+#include "core/editor/line_diff.hpp"
+#include "core/lab_progress.hpp"
 #include "core/launch_config.hpp"
 #include "core/mapping_layout.hpp"
 #include "core/markdown/lesson_document.hpp"
@@ -45,13 +47,17 @@ struct LabMappingState {
   std::uint64_t wrong = 0;         // elements marked wrong (outlined in red)
   std::uint64_t unwritten = 0;     // never written
   std::uint64_t written_more = 0;  // written twice or more
+  // Threads that accessed outside an array; those past the data are drawn hatched orange.
+  std::uint64_t threads_outside = 0;
   ColorBy color_by = ColorBy::kBlock;
   MappingCamera camera;  // zoom and pan, or fitted to the panel
-  // Under the mouse: the cell, its decoded record, and whether it is a wrong element.
+  // Under the mouse: the cell, its decoded record, whether it is a wrong element, and for a
+  // thread past the data whether it accessed outside an array.
   struct Hover {
     CellHit hit;
     std::optional<DecodedTrace> record;
     bool wrong = false;
+    bool outside = false;
   };
   std::optional<Hover> hover;
 };
@@ -107,14 +113,33 @@ struct LabState {
   std::string grid_text;
   std::string grid_problem;  // why grid_text is not a usable grid
 
+  // Overall progress: exercises passed of all registered ("3 of 15 passed"), and of this lesson's.
+  std::size_t passed_total = 0;
+  std::size_t passed_in_lesson = 0;
+
+  // The ladder of hints: after a failed check one more at a time, then the solution.
+  std::size_t hints_total = 0;                  // the exercise's hints
+  std::vector<markdown::Document> hints_shown;  // those the learner revealed, in order
+  bool can_show_hint = false;                   // a failed check, and a hint not yet shown
+  // The current exercise's last verdict from an earlier session, in words, until this session
+  // has one of its own.
+  std::optional<LastVerdict> earlier_verdict;
+
   bool showing_solution = false;
-  bool can_show_solution = false;  // after a failed check of this exercise
-  std::string backend;             // where a check runs: "GPU" or "emulator"
+  // After a failed check of this exercise, and once every hint was shown.
+  bool can_show_solution = false;
+  // The learner's code beside the solution, line by line (core/editor/line_diff.hpp), while asked
+  // for; their code is never changed by it.
+  bool showing_diff = false;
+  std::vector<editor::DiffLine> diff;
+  std::string backend;  // where a check runs: "GPU" or "emulator"
 
   LabCheckProgress check;
   // The current exercise's last verdict (shared: its traces can be megabytes).
   std::shared_ptr<const lab::CheckVerdict> verdict;
   std::vector<editor::Diagnostic> diagnostics;  // the verdict's compiler messages about kernel.cu
+  // Of the verdict's messages, those whose line was edited since the check (no longer marked).
+  std::size_t diagnostics_gone = 0;
   LabMappingState mapping;
   LabMemoryState memory;  // the current exercise's
   LabCompiledState compiled;
@@ -122,8 +147,22 @@ struct LabState {
   // The editor's share of the editor and verdict columns, as the learner set the splitter (0:
   // lab_layout.hpp's default). The verdict column is closed until a check runs or has a verdict.
   float code_share = 0;
+  // Long lines wrap to the editor's width (a kernel's signature is wider than a laptop's column);
+  // the toolbar's "wrap" turns it off for a horizontal scroll instead.
+  bool soft_wrap = true;
 
-  std::string storage_problem;        // the last failure to read or write the progress files
+  std::string storage_problem;  // the last failure to read or write the progress files
+  std::string file_message;     // the last Open… or Save as…, done
+  // The Open… / Save as… dialog: a path typed into a field (ImGui 1.86 has no file dialog). A file
+  // already there is replaced only after a second, explicit yes (`confirm_replace`).
+  struct FileDialog {
+    bool open = false;
+    bool saving = false;  // Save as…; else Open…
+    std::string path;
+    bool confirm_replace = false;  // the file is there: the next submit replaces it
+    std::string problem;           // why the last submit did nothing
+  };
+  FileDialog file_dialog;
   std::uint64_t checks_finished = 0;  // counts verdicts received, so views and tests see a new one
 };
 

@@ -78,6 +78,28 @@ StepFlops step_flops(const lessons::MlpShape& shape, int rows) {
   return f;
 }
 
+// The least bytes the forward and backward passes move for `rows` examples: every array each
+// layer's products read or write, once, 4 bytes an element (the kernels move more where a tile
+// is read twice). Without them the roofline left the GEMMs out ("no bytes counted").
+struct StepBytes {
+  double forward = 0, backward = 0;
+};
+StepBytes step_bytes(const lessons::MlpShape& shape, int rows) {
+  StepBytes b;
+  for (int l = 0; l < shape.layers(); ++l) {
+    const double in = shape.widths[l];
+    const double out = shape.widths[l + 1];
+    const double weights = in * out + out;  // W and the bias
+    // Forward: read the input and the weights, write the activations.
+    b.forward += 4.0 * (rows * in + weights + rows * out);
+    // Backward: read the gradient of the output and the layer's input, write the weights'
+    // gradients; below the first layer also read W and write the gradient of the input.
+    b.backward += 4.0 * (rows * out + rows * in + weights);
+    if (l > 0) b.backward += 4.0 * (in * out + rows * in);
+  }
+  return b;
+}
+
 std::string percent(double part, double whole) {
   char text[32];
   std::snprintf(text, sizeof text, "%.0f %%", whole > 0 ? 100.0 * part / whole : 0.0);
@@ -184,14 +206,18 @@ class TrainingLesson final : public ParameterizedLesson {
     report.on_gpu = device.is_gpu();
     const bool gpu = device.is_gpu();
     const StepFlops f = step_flops(shape_, rows);
+    const StepBytes moved = step_bytes(shape_, rows);
     const auto name = [gpu](const std::string& what) {
       return gpu ? what : what + " (emulated, CPU)";
     };
     const double params_bytes = 4.0 * static_cast<double>(shape_.parameter_count());
+    const double update_bytes =
+        (settings_.optimizer == lessons::Optimizer::kAdam ? 7.0 : 5.0) * params_bytes;
+    const double step_moved = moved.forward + moved.backward + update_bytes;
     report.rows.push_back({{TimingRole::kKernel, "step"},
                            name("one training step"),
                            t.step,
-                           0,
+                           step_moved,
                            f.forward + f.backward + f.update,
                            true,
                            gpu});
@@ -199,7 +225,7 @@ class TrainingLesson final : public ParameterizedLesson {
       report.rows.push_back({{TimingRole::kKernel, "step-graph"},
                              "one training step, captured as a CUDA Graph",
                              *graph,
-                             0,
+                             step_moved,
                              f.forward + f.backward + f.update,
                              true,
                              gpu});
@@ -212,7 +238,7 @@ class TrainingLesson final : public ParameterizedLesson {
     report.rows.push_back({{TimingRole::kChainStep, "forward"},
                            name("forward"),
                            t.forward,
-                           0,
+                           moved.forward,
                            f.forward,
                            false,
                            gpu});
@@ -226,7 +252,7 @@ class TrainingLesson final : public ParameterizedLesson {
     report.rows.push_back({{TimingRole::kChainStep, "backward"},
                            name("backward"),
                            t.backward,
-                           0,
+                           moved.backward,
                            f.backward,
                            false,
                            gpu});
@@ -234,7 +260,7 @@ class TrainingLesson final : public ParameterizedLesson {
         {{TimingRole::kChainStep, "update"},
          name(std::string(lessons::optimizer_name(settings_.optimizer)) + " update"),
          t.update,
-         (settings_.optimizer == lessons::Optimizer::kAdam ? 7.0 : 5.0) * params_bytes / 1.0,
+         update_bytes,
          f.update,
          false,
          gpu});

@@ -52,6 +52,56 @@ TEST(CliRun, HelpDescribesASharedParameterForEachLessonThatTakesIt) {
       << r.describe();
 }
 
+// The subcommands a help text lists under its "Subcommands:" heading (CLI11 spells it
+// "SUBCOMMANDS:" in some versions), by name.
+std::vector<std::string> listed_subcommands(const std::string& help) {
+  std::vector<std::string> names;
+  bool listing = false;
+  for (const std::string& line : split_lines(help)) {
+    if (line.rfind("SUBCOMMANDS:", 0) == 0 || line.rfind("Subcommands:", 0) == 0) {
+      listing = true;
+      continue;
+    }
+    if (!listing) continue;
+    if (line.empty() || line[0] != ' ') {
+      listing = line.empty() ? listing : false;
+      continue;
+    }
+    std::istringstream words(line);
+    std::string name;
+    if (words >> name) names.push_back(name);
+  }
+  return names;
+}
+
+// No help text of any command shows CLI11's default flag values, which read as syntax to type
+// ("--counters,--no-counters{false}", issue 36 item 11): every command and subcommand, found
+// from the root's help down.
+TEST(CliHelp, NoCommandsHelpShowsCli11Artefacts) {
+  std::vector<std::vector<std::string>> commands = {{}};
+  std::size_t checked = 0;
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    std::vector<std::string> args = commands[i];
+    args.push_back("--help");
+    const ProcessResult r = run_threadlab(args);
+    std::string name = "threadlab";
+    for (const std::string& word : commands[i]) name += " " + word;
+    ASSERT_TRUE(r.exited && r.exit_code == 0) << name << ": " << r.describe();
+    ++checked;
+    for (const std::string& line : split_lines(r.out)) {
+      EXPECT_EQ(line.find("{false}"), std::string::npos) << name << ": " << line;
+      EXPECT_EQ(line.find("{true}"), std::string::npos) << name << ": " << line;
+    }
+    // The lessons' own commands (train) have a help of their own, with no SUBCOMMANDS.
+    for (const std::string& sub : listed_subcommands(r.out)) {
+      std::vector<std::string> deeper = commands[i];
+      deeper.push_back(sub);
+      commands.push_back(deeper);
+    }
+  }
+  EXPECT_GE(checked, 10u) << "the root, its commands and lab's";
+}
+
 TEST(CliInfo, EmulatorPrintsDeviceTableAndBackendWithReason) {
   const ProcessResult r = run_threadlab({"info", "--backend", "emulator"});
   ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();

@@ -88,6 +88,34 @@ TEST(LabProgress, TheBestTimeOnlyImprovesAndAFailureKeepsThePass) {
   EXPECT_FALSE(store.find("histogram")->best_ms.has_value());
 }
 
+// The next session reopens the exercise the learner was on, with its last verdict in words, and
+// remembers how far down its hints they went (issue 36's missing features).
+TEST(LabProgress, TheExerciseOpenItsLastVerdictAndHintsSurviveTheApp) {
+  const auto dir = fresh_folder("threadlab_lab_progress_reopen");
+  {
+    LabProgressStore store(dir);
+    ASSERT_TRUE(store.load().is_ok());
+    EXPECT_FALSE(store.last_open().has_value());
+    ASSERT_TRUE(store.remember_open("grid-stride").is_ok());
+    ASSERT_TRUE(store
+                    .record_check("grid-stride", false, 0, 0,
+                                  LastVerdict{"failed", "n = 1000: c[999] is 0, expected 3"})
+                    .is_ok());
+    ASSERT_TRUE(store.record_hints_shown("grid-stride", 2).is_ok());
+    ASSERT_TRUE(store.record_hints_shown("grid-stride", 1).is_ok()) << "never fewer";
+  }
+  LabProgressStore again(dir);
+  ASSERT_TRUE(again.load().is_ok());
+  EXPECT_EQ(again.last_open(), std::optional<std::string>("grid-stride"));
+  const ExerciseProgress* stride = again.find("grid-stride");
+  ASSERT_NE(stride, nullptr);
+  ASSERT_TRUE(stride->last.has_value());
+  EXPECT_EQ(stride->last->outcome, "failed");
+  EXPECT_EQ(stride->last->reason, "n = 1000: c[999] is 0, expected 3");
+  EXPECT_EQ(stride->hints_shown, 2);
+  EXPECT_EQ(stride->failed_checks, 1);
+}
+
 TEST(LabProgress, AnUnreadableFileIsMovedAsideAndReported) {
   const auto dir = fresh_folder("threadlab_lab_progress_unreadable");
   std::filesystem::create_directories(dir);

@@ -206,6 +206,34 @@ TEST_P(EveryLesson, EveryTimedRowIsARooflinePointOrSaysWhyNot) {
   EXPECT_EQ(roofline.points.empty(), !roofline.empty_reason.empty());
 }
 
+// The training lesson's forward and backward passes are GEMMs: they count the bytes they move
+// at least, so the roofline plots them instead of leaving them out as "no bytes counted" (issue
+// 36 item 12).
+TEST(LessonRegistry, TheTrainingStepsGemmsArePointsOnTheRoofline) {
+  auto lesson = make_lesson("training");
+  ASSERT_TRUE(lesson.is_ok()) << lesson.message();
+  // The sizes the lesson opens with on the emulator: its GPU defaults are too large for it.
+  ASSERT_TRUE((*lesson)->configure((*lesson)->emulator_defaults()).is_ok());
+  auto device = make_emulator_device();
+  auto report = (*lesson)->run_timed(*device, nullptr);
+  ASSERT_TRUE(report.is_ok()) << report.message();
+  DeviceCeilings ceilings;
+  ceilings.copy_bytes_per_second = 10e9;
+  ceilings.sgemm_absent = "no cuBLAS on the emulator";
+  const plot::RooflineInputs inputs = roofline_inputs(**lesson, *report, &ceilings);
+  const plot::Roofline roofline = plot::build_roofline(inputs);
+  for (const char* pass : {"forward", "backward"}) {
+    const bool point = std::any_of(roofline.points.begin(), roofline.points.end(),
+                                   [&](const plot::RooflinePoint& p) {
+                                     return inputs.kernels[p.kernel].name.rfind(pass, 0) == 0;
+                                   });
+    EXPECT_TRUE(point) << pass << " is a point";
+  }
+  for (const std::string& line : roofline.left_out) {
+    EXPECT_EQ(line.find("counts no bytes"), std::string::npos) << line;
+  }
+}
+
 // A GPU report of the matrix product, as the lesson makes it (no GPU needed to build one): the FP32
 // rungs are read against cuBLAS SGEMM, a tensor rung against cuBLAS at its own precision in the
 // same run, which is also drawn as a roof of its own; the CPU's row is not a point.

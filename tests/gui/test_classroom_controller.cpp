@@ -96,6 +96,38 @@ TEST_F(ClassroomTest, PastTheLastStepComesTheNextLessonAndBackAgain) {
   EXPECT_EQ(state().classroom.cursor.current(), count - 1) << "back at the last step";
 }
 
+// The status bar shows the newest message of the lesson and workspace on screen: another
+// lesson's "Step 8 of 9: …" stayed there after a switch (issue 36 item 10), and a lesson's message
+// showed inside the Lab.
+TEST_F(ClassroomTest, AStepsMessageStaysWithItsLessonAndOutOfTheLab) {
+  controller_->next_step();
+  wait_until_idle();
+  const Message* step = current_message(state());
+  ASSERT_NE(step, nullptr);
+  EXPECT_EQ(step->text.rfind("Step 1 of ", 0), 0u) << step->text;
+  EXPECT_EQ(step->lesson_id, "vector-add");
+
+  controller_->select_lesson("reductions");
+  wait_until_idle();
+  const Message* there = current_message(state());
+  if (there != nullptr) {
+    EXPECT_EQ(there->lesson_id, "reductions");
+    EXPECT_EQ(there->text.find("Step 1 of "), std::string::npos) << there->text;
+  }
+  controller_->select_lesson("vector-add");
+  wait_until_idle();
+  ASSERT_TRUE(controller_->show_view("lab").is_ok());
+  const Message* in_lab = current_message(state());
+  if (in_lab != nullptr) {
+    EXPECT_EQ(in_lab->workspace, Workspace::kLab);
+    EXPECT_EQ(in_lab->text.find("Step 1 of "), std::string::npos) << in_lab->text;
+  }
+  ASSERT_TRUE(controller_->show_view("lesson").is_ok());
+  const Message* back = current_message(state());
+  ASSERT_NE(back, nullptr) << "the lesson's own messages are still there";
+  EXPECT_EQ(back->lesson_id, "vector-add");
+}
+
 TEST_F(ClassroomTest, AStepIsNotRefusedByMeasurementsStillRunning) {
   controller_->start_sweep(SweepKind::kSize);
   ASSERT_TRUE(controller_->busy());

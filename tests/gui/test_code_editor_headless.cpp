@@ -52,6 +52,7 @@ class CodeEditorHeadless : public testing::Test {
     ImGui::Begin("editor test", nullptr, ImGuiWindowFlags_NoDecoration);
     CodeEditorOptions options;
     options.diagnostics = diagnostics_;
+    options.soft_wrap = soft_wrap_;
     CodeEditor("kernel", model_, state_, options, ImVec2(0, 0));
     ImGui::End();
     ImGui::Render();
@@ -107,6 +108,7 @@ class CodeEditorHeadless : public testing::Test {
   editor::TextModel model_;
   CodeEditorState state_;
   std::vector<editor::Diagnostic> diagnostics_;
+  bool soft_wrap_ = false;
 };
 
 TEST_F(CodeEditorHeadless, TypesUndoesAndRedoes) {
@@ -236,6 +238,62 @@ TEST_F(CodeEditorHeadless, FindBarFindsTheNextMatch) {
   press(ImGuiKey_Enter, false, /*shift=*/true);
   EXPECT_EQ(model_.selection(), (editor::TextRange{{0, 0}, {0, 3}}));
   EXPECT_EQ(model_.text(), "sum = 0;\nSum += x;\nreturn sum;");
+}
+
+// Ctrl+H opens the find bar with its replace row; the model replaces a selected match and steps
+// to the next, or every match as one undoable edit.
+TEST_F(CodeEditorHeadless, CtrlHReplacesOneMatchAtATimeOrAllAsOneEdit) {
+  model_.set_text("sum = 0;\nSum += x;\nreturn sum;");
+  click({0, 0});
+  press('H', /*ctrl=*/true);
+  EXPECT_TRUE(state_.find_open);
+  EXPECT_TRUE(state_.replace_open);
+  EXPECT_EQ(model_.text(), "sum = 0;\nSum += x;\nreturn sum;")
+      << "H reached the find bar, not the text";
+  frame();
+
+  const editor::FindOptions exact{.match_case = true};
+  EXPECT_TRUE(model_.replace_next("sum", "total", exact)) << "the first press selects the match";
+  EXPECT_EQ(model_.text(), "sum = 0;\nSum += x;\nreturn sum;");
+  EXPECT_EQ(model_.selection(), (editor::TextRange{{0, 0}, {0, 3}}));
+  EXPECT_TRUE(model_.replace_next("sum", "total", exact));
+  EXPECT_EQ(model_.text(), "total = 0;\nSum += x;\nreturn sum;");
+  EXPECT_EQ(model_.selection(), (editor::TextRange{{2, 7}, {2, 10}})) << "the next one selected";
+  ASSERT_TRUE(model_.undo());
+  EXPECT_EQ(model_.text(), "sum = 0;\nSum += x;\nreturn sum;");
+
+  EXPECT_EQ(model_.replace_all("sum", "acc"), 3) << "without match case, Sum too";
+  EXPECT_EQ(model_.text(), "acc = 0;\nacc += x;\nreturn acc;");
+  ASSERT_TRUE(model_.undo());
+  EXPECT_EQ(model_.text(), "sum = 0;\nSum += x;\nreturn sum;") << "one Ctrl+Z undoes them all";
+  model_.set_read_only(true);
+  EXPECT_EQ(model_.replace_all("sum", "acc"), 0);
+}
+
+// Soft wrap: a line wider than the editor continues on the next rows, inside the editor's width;
+// a click on a wrapped row lands on the text drawn there, and typing there edits that spot.
+TEST_F(CodeEditorHeadless, SoftWrapKeepsLongLinesInsideTheWidthAndClicksLandOnThem) {
+  std::string signature = "__global__ void k(";
+  for (int i = 0; i < 20; ++i) signature += "Array<const float> in" + std::to_string(i) + ", ";
+  signature += "int n) {";
+  model_.set_text(signature + "\n}");
+  frame();
+  EXPECT_EQ(state_.wrap.rows(), 2) << "unwrapped: one row per line";
+  soft_wrap_ = true;
+  frame();
+  EXPECT_GT(state_.wrap.rows(), 3);
+  EXPECT_EQ(state_.wrap.row_count(1), 1);
+  const editor::TextPosition late{0, static_cast<int>(signature.size()) - 3};
+  const ImVec2 at = code_editor_screen_position(model_, state_, late);
+  const ImVec2 start = code_editor_screen_position(model_, state_, {0, 0});
+  EXPECT_GT(at.y, start.y) << "drawn on a later row";
+  EXPECT_LT(at.x, 900.0f) << "inside the editor's width";
+  const ImVec2 closing = code_editor_screen_position(model_, state_, {1, 0});
+  EXPECT_GT(closing.y, at.y) << "the next line comes after all the rows of this one";
+  click(late);
+  EXPECT_EQ(model_.cursor(), late);
+  type("X");
+  EXPECT_EQ(model_.line(0).substr(late.column, 1), "X");
 }
 
 TEST_F(CodeEditorHeadless, DiagnosticsMarkTheirLineAndShowOnHover) {

@@ -272,7 +272,9 @@ TEST_F(LabTabTest, TypingAndCtrlEnterCheckTheSourceAndShowTheWrongElements) {
   const LabState& lab = app_->lab().state();
   ASSERT_TRUE(lab.verdict);
   EXPECT_EQ(lab.verdict->outcome, lab::Outcome::kFailed);
-  EXPECT_TRUE(lab.can_show_solution) << "a failed check unlocks the solution";
+  // A failed check unlocks the hints first; the solution comes after the last of them.
+  EXPECT_TRUE(lab.can_show_hint) << "a failed check unlocks the first hint";
+  EXPECT_FALSE(lab.can_show_solution) << "the hints come before the solution";
   // The mapping view draws the first failing case, its two wrong elements marked.
   const LabMappingState& mapping = lab.mapping;
   ASSERT_TRUE(mapping.valid) << mapping.error;
@@ -310,6 +312,70 @@ TEST_F(LabTabTest, TypingAndCtrlEnterCheckTheSourceAndShowTheWrongElements) {
   EXPECT_EQ(read(folder_ / "vector-add.cu"), "// mine\n" + starter);
 }
 
+// Pixels of the picture in `color` (RGBA, as read back).
+std::size_t pixels_of(const std::vector<std::uint8_t>& pixels, const Rgb& color) {
+  const auto rgb = to_rgb8(color);
+  std::size_t count = 0;
+  for (std::size_t i = 0; i + 3 < pixels.size(); i += 4) {
+    if (pixels[i] == rgb[0] && pixels[i + 1] == rgb[1] && pixels[i + 2] == rgb[2]) ++count;
+  }
+  return count;
+}
+
+// A kernel without its guard over n = 40 in 2 blocks of 32: threads 40 to 63 read past the ends
+// of a and b. The picture draws them hatched orange as out of range (it drew them as idle, which
+// said "all fine" beside a verdict of "read a[40], past its end"); a spare thread that stayed
+// inside is still idle grey.
+TEST_F(LabTabTest, ThreadsThatWentPastTheEndAreDrawnOutOfRangeNotIdle) {
+  lab::CheckVerdict v = failed_verdict();
+  lab::CaseResult& strayed = v.cases[1];
+  strayed.message = "block (1,0,0) thread (8,0,0) read a[40], past its end, size 40";
+  strayed.wrong_elements.clear();
+  for (std::uint64_t t = 40; t < 64; ++t) strayed.threads_outside.push_back(t);
+  strayed.line = 3;  // the access's line in kernel.cu, as the prelude's views record it
+  fake_->answer = v;
+  open_lab();
+  ASSERT_TRUE(app_->lab().check());
+  finish_check();
+  const LabMappingState& mapping = app_->lab().state().mapping;
+  ASSERT_TRUE(mapping.valid) << mapping.error;
+  EXPECT_EQ(mapping.case_index, 1u);
+  EXPECT_EQ(mapping.threads_outside, 24u);
+  EXPECT_EQ(mapping.layout.idle_threads, 24u);
+  // The runtime error is marked on its line in the editor, as a compile error is.
+  const LabState& lab = app_->lab().state();
+  ASSERT_EQ(lab.diagnostics.size(), 1u);
+  EXPECT_EQ(lab.diagnostics[0].line, 3);
+  EXPECT_NE(lab.diagnostics[0].message.find("past its end"), std::string::npos);
+  auto pixels = app_->lab().read_mapping_pixels();
+  ASSERT_TRUE(pixels.is_ok()) << pixels.message();
+  EXPECT_GT(
+      pixels_of(*pixels, kOutOfRangeThreadColor) + pixels_of(*pixels, kOutOfRangeThreadStripeColor),
+      100u)
+      << "the 24 threads past the data are drawn out of range";
+  EXPECT_EQ(pixels_of(*pixels, kIdleThreadColor) + pixels_of(*pixels, kIdleThreadStripeColor), 0u)
+      << "none of them is drawn idle";
+  frames();
+  EXPECT_TRUE(
+      ui_->save_png((std::filesystem::path(::testing::TempDir()) / "threadlab-lab-out-of-range.png")
+                        .string())
+          .is_ok());
+
+  // Half of them strayed: the other half stay idle grey.
+  strayed.threads_outside.resize(12);
+  fake_->answer = v;
+  ASSERT_TRUE(app_->lab().check());
+  finish_check();
+  ASSERT_TRUE(mapping.valid) << mapping.error;
+  EXPECT_EQ(mapping.threads_outside, 12u);
+  pixels = app_->lab().read_mapping_pixels();
+  ASSERT_TRUE(pixels.is_ok()) << pixels.message();
+  EXPECT_GT(
+      pixels_of(*pixels, kOutOfRangeThreadColor) + pixels_of(*pixels, kOutOfRangeThreadStripeColor),
+      50u);
+  EXPECT_GT(pixels_of(*pixels, kIdleThreadColor) + pixels_of(*pixels, kIdleThreadStripeColor), 50u);
+}
+
 TEST_F(LabTabTest, CompileErrorsAreMarkedOnTheirLinesAndListed) {
   fake_->answer.outcome = lab::Outcome::kCompileError;
   fake_->answer.reason = "does not compile";
@@ -333,6 +399,33 @@ TEST_F(LabTabTest, CompileErrorsAreMarkedOnTheirLinesAndListed) {
   ImGui::GetIO().MousePos = {at.x + 1.0f, at.y + editor.line_height * 0.5f};
   frames(3);
   EXPECT_EQ(editor.hovered_diagnostic_line, 3);
+}
+
+// A compile error's mark follows its line as the learner types, and goes once that line is
+// edited: it stayed on the line after the text changed (issue 36 item 10).
+TEST_F(LabTabTest, CompileMarksFollowTheirLineAndGoWhenItIsEdited) {
+  fake_->answer.outcome = lab::Outcome::kCompileError;
+  fake_->answer.reason = "does not compile";
+  fake_->answer.compiler_log = "kernel.cu(3): error: identifier \"idx\" is undefined\n";
+  open_lab();
+  ASSERT_TRUE(app_->lab().check());
+  finish_check();
+  const LabState& lab = app_->lab().state();
+  ASSERT_EQ(lab.diagnostics.size(), 1u);
+  EXPECT_EQ(lab.diagnostics[0].line, 3);
+  // A line added at the top: the mark moves down with its line.
+  click_editor(0, 0);
+  type("// mine");
+  press_enter();
+  frames(2);
+  ASSERT_EQ(lab.diagnostics.size(), 1u);
+  EXPECT_EQ(lab.diagnostics[0].line, 4);
+  // Its own line edited: the message spoke of text that is gone, and the mark goes.
+  click_editor(3, 0);
+  type("x");
+  frames(2);
+  EXPECT_TRUE(lab.diagnostics.empty());
+  EXPECT_EQ(lab.diagnostics_gone, 1u) << "the list says its message's line changed";
 }
 
 TEST_F(LabTabTest, OneCheckAtATimeAndProgressWhileItRuns) {
@@ -421,16 +514,44 @@ TEST_F(LabTabTest, ResetIsUndoableAndTheSolutionComesAfterAFailure) {
 
   lab.show_solution(true);
   EXPECT_FALSE(lab.state().showing_solution) << "no solution before a failed check";
+  lab.show_next_hint();
+  EXPECT_TRUE(lab.state().hints_shown.empty()) << "no hint before a failed check either";
   fake_->answer = failed_verdict();
   ASSERT_TRUE(lab.check());
   finish_check();
+  // The ladder: every hint, one at a time, before the solution.
+  ASSERT_GE(exercise.hints.size(), 2u) << "vector add has its hints.md";
+  for (std::size_t i = 0; i < exercise.hints.size(); ++i) {
+    lab.show_solution(true);
+    EXPECT_FALSE(lab.state().showing_solution) << "hint " << i + 1 << " comes first";
+    ASSERT_TRUE(lab.state().can_show_hint);
+    lab.show_next_hint();
+    EXPECT_EQ(lab.state().hints_shown.size(), i + 1);
+    frames();  // drawn under the statement
+  }
+  EXPECT_FALSE(lab.state().can_show_hint);
+  EXPECT_TRUE(lab.state().can_show_solution);
   lab.show_solution(true);
   ASSERT_TRUE(lab.state().showing_solution);
   EXPECT_TRUE(lab.editor_model().read_only());
   EXPECT_EQ(lab.editor_model().text(), exercise.solution);
   frames();
   EXPECT_FALSE(lab.check()) << "the solution is not the learner's to submit";
+  // Compared with the learner's code, line by line, when asked; their code is left as it is.
+  lab.show_diff(true);
+  ASSERT_TRUE(lab.state().showing_diff);
+  frames();
+  EXPECT_NE(drawn_child("lab_diff"), nullptr);
+  bool mine = false;
+  bool theirs = false;
+  for (const editor::DiffLine& line : lab.state().diff) {
+    mine = mine || line.kind == editor::DiffKind::kOnlyMine;
+    theirs = theirs || line.kind == editor::DiffKind::kOnlySolution;
+  }
+  EXPECT_TRUE(mine && theirs) << "the starter and the solution differ on both sides";
+  EXPECT_EQ(lab.source(), "int x;" + exercise.starter);
   lab.show_solution(false);
+  EXPECT_FALSE(lab.state().showing_diff);
   EXPECT_EQ(lab.editor_model().text(), "int x;" + exercise.starter);
 }
 
@@ -698,6 +819,154 @@ _Z10vector_addPKfS0_Pfi:
   EXPECT_EQ(lab.state().compiled.unavailable,
             "No word from the compiler: NVRTC (libnvrtc.so) is not installed");
   frames();
+}
+
+// Where a course page would: "3 of 15 passed" over every exercise, and the next session opens the
+// exercise the learner was on, with its last verdict in words and the hints they had seen.
+TEST_F(LabTabTest, TheNextSessionReopensTheExerciseWithItsLastVerdictAndCountsThePassed) {
+  const LabState* lab = &app_->lab().state();
+  EXPECT_EQ(lab->passed_total, 0u);
+  lab::CheckVerdict passed;
+  passed.outcome = lab::Outcome::kPassed;
+  passed.reason = "passed 5 of 5 hidden checks";
+  fake_->answer = passed;
+  open_lab();
+  ASSERT_TRUE(app_->lab().check());
+  finish_check();
+  EXPECT_EQ(lab->passed_total, 1u);
+  EXPECT_EQ(lab->passed_in_lesson, 1u);
+
+  // Another lesson's exercise, picked by the learner, fails; one hint is shown.
+  app_->lab().select_exercise("transpose");
+  fake_->answer = failed_verdict();
+  ASSERT_TRUE(app_->lab().check());
+  finish_check();
+  app_->lab().show_next_hint();
+  ASSERT_EQ(lab->hints_shown.size(), 1u);
+  frames();
+
+  app_.reset();
+  open_controller();
+  lab = &app_->lab().state();
+  EXPECT_EQ(lab->current, "transpose") << "the exercise the learner was on";
+  EXPECT_EQ(lab->passed_total, 1u);
+  EXPECT_EQ(lab->exercises.size(), lab::registered_exercises().size());
+  EXPECT_FALSE(lab->verdict) << "no check in this session yet";
+  ASSERT_TRUE(lab->earlier_verdict.has_value());
+  EXPECT_EQ(lab->earlier_verdict->outcome, "failed");
+  EXPECT_EQ(lab->earlier_verdict->reason, failed_verdict().reason);
+  EXPECT_EQ(lab->hints_shown.size(), 1u) << "the hints seen stay seen";
+  open_lab();
+  EXPECT_NE(drawn_child("lab_verdict"), nullptr) << "the verdict column opens with it";
+}
+
+// Save as… writes the learner's kernel where they say, atomically, and never replaces a file
+// without a second yes; Open… loads one as a single edit that Ctrl+Z undoes.
+TEST_F(LabTabTest, SaveAsNeverReplacesWithoutAskingAndOpenIsUndoable) {
+  open_lab();
+  LabController& lab = app_->lab();
+  const std::filesystem::path dir = folder_.parent_path() / "elsewhere";
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path file = dir / "mine.cu";
+  // A saved file ends with a newline, as a text file does.
+  const auto as_saved = [](std::string text) {
+    if (text.empty() || text.back() != '\n') text.push_back('\n');
+    return text;
+  };
+  click_editor(0, 0);
+  type("// first");
+  const std::string first = as_saved(lab.source());
+  auto saved = lab.save_source_as(file, /*replace=*/false);
+  ASSERT_TRUE(saved.is_ok()) << saved.message();
+  EXPECT_TRUE(*saved);
+  EXPECT_EQ(read(file), first);
+
+  type(" and more");
+  saved = lab.save_source_as(file, /*replace=*/false);
+  ASSERT_TRUE(saved.is_ok()) << saved.message();
+  EXPECT_FALSE(*saved) << "a file there already is not replaced without asking";
+  EXPECT_EQ(read(file), first);
+  saved = lab.save_source_as(file, /*replace=*/true);
+  ASSERT_TRUE(saved.is_ok()) << saved.message();
+  EXPECT_EQ(read(file), as_saved(lab.source()));
+  EXPECT_FALSE(lab.save_source_as(dir, true).is_ok()) << "a folder is not a file to replace";
+
+  const std::filesystem::path other = dir / "other.cu";
+  { std::ofstream(other) << "__global__ void other() {}\r\n"; }
+  const std::string before = lab.source();
+  ASSERT_TRUE(lab.open_source(other).is_ok());
+  EXPECT_EQ(lab.source(), "__global__ void other() {}\n") << "CRLF read as LF";
+  ASSERT_TRUE(lab.editor_model().undo());
+  EXPECT_EQ(lab.source(), before) << "one Ctrl+Z brings the code Open replaced back";
+  EXPECT_FALSE(lab.open_source(dir / "missing.cu").is_ok());
+  frames();
+}
+
+// The Open… / Save as… dialog as the window shows it: a popup with the suggested path; a save
+// over a file that is there asks "Replace it?" first and writes nothing until the second yes; Open
+// loads the file and closes the popup; Cancel closes it with nothing written.
+TEST_F(LabTabTest, TheFileDialogAsksBeforeReplacingAndClosesWhenDone) {
+  open_lab();
+  LabController& lab = app_->lab();
+  const auto popup_drawn = [] {
+    for (const ImGuiWindow* window : ImGui::GetCurrentContext()->Windows) {
+      if (window->Active && std::string(window->Name).rfind("##Popup_", 0) == 0) return true;
+    }
+    return false;
+  };
+  frames();
+  EXPECT_FALSE(popup_drawn());
+  lab.begin_file_dialog(/*saving=*/true);
+  frames();
+  EXPECT_TRUE(popup_drawn()) << "Save as… opens its popup";
+  EXPECT_NE(lab.state().file_dialog.path.find("threadlab-vector-add.cu"), std::string::npos)
+      << lab.state().file_dialog.path;
+
+  const std::filesystem::path dir = folder_.parent_path() / "dialog";
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path file = dir / "kept.cu";
+  { std::ofstream(file) << "// someone's work\n"; }
+  lab.set_file_dialog_path(file.string());
+  lab.submit_file_dialog();
+  frames();
+  EXPECT_TRUE(lab.state().file_dialog.confirm_replace) << "asks first";
+  EXPECT_TRUE(popup_drawn()) << "the question is in the popup";
+  EXPECT_EQ(read(file), "// someone's work\n") << "nothing written before the second yes";
+  // Another name withdraws the yes to replacing the first.
+  lab.set_file_dialog_path((dir / "other.cu").string());
+  EXPECT_FALSE(lab.state().file_dialog.confirm_replace);
+  lab.set_file_dialog_path(file.string());
+  lab.submit_file_dialog();
+  ASSERT_TRUE(lab.state().file_dialog.confirm_replace);
+  lab.submit_file_dialog();
+  frames();
+  EXPECT_FALSE(lab.state().file_dialog.open);
+  EXPECT_FALSE(popup_drawn()) << "closed once saved";
+  EXPECT_EQ(read(file), lab.source().back() == '\n' ? lab.source() : lab.source() + "\n");
+
+  // Open: a missing file is said in the popup, which stays; a file there is loaded and closes it.
+  lab.begin_file_dialog(/*saving=*/false);
+  lab.set_file_dialog_path((dir / "missing.cu").string());
+  lab.submit_file_dialog();
+  frames();
+  EXPECT_TRUE(popup_drawn());
+  EXPECT_FALSE(lab.state().file_dialog.problem.empty());
+  { std::ofstream(dir / "theirs.cu") << "__global__ void theirs() {}\n"; }
+  lab.set_file_dialog_path((dir / "theirs.cu").string());
+  EXPECT_TRUE(lab.state().file_dialog.problem.empty()) << "a new path clears the old problem";
+  lab.submit_file_dialog();
+  frames();
+  EXPECT_FALSE(popup_drawn());
+  EXPECT_EQ(lab.source(), "__global__ void theirs() {}\n");
+
+  // Cancel: nothing written.
+  lab.begin_file_dialog(/*saving=*/true);
+  lab.set_file_dialog_path((dir / "never.cu").string());
+  frames();
+  lab.close_file_dialog();
+  frames();
+  EXPECT_FALSE(popup_drawn());
+  EXPECT_FALSE(std::filesystem::exists(dir / "never.cu"));
 }
 
 // A passing Check asks for the memory recording; the Memory panel lists each access line with

@@ -100,8 +100,75 @@ __global__ void vector_add(Array<const float> a, Array<const float> b, Array<flo
   EXPECT_NE(verdict.reason.find("last_thread"), std::string::npos) << verdict.reason;
 }
 
-// A check on the emulator times the plain build once and says where it ran.
-TEST(LabOnEmulator, APassingKernelIsTimedOnceAndLabelledAsTheEmulator) {
+// Without its guard, the spare threads of the last block read a and b and write c past their
+// ends. Every one of them is flagged, and no other thread: the picture draws exactly those as
+// out of range (issue 36 item 5), where it drew them as idle.
+TEST(LabOnEmulator, EveryThreadThatWentPastTheEndIsFlaggedAndNoOther) {
+  const Exercise& e = *find_exercise("vector-add");
+  const KnownWrongSubmission* missing_guard = nullptr;
+  for (const KnownWrongSubmission& wrong : e.known_wrong) {
+    if (wrong.path.find("missing_guard") != std::string::npos) missing_guard = &wrong;
+  }
+  ASSERT_NE(missing_guard, nullptr);
+  const CheckVerdict verdict = check_submission(e, missing_guard->source, emulator_options());
+  if (verdict.outcome == Outcome::kUnavailable) GTEST_SKIP() << verdict.reason;
+  ASSERT_EQ(verdict.outcome, Outcome::kFailed) << verdict.reason;
+  std::size_t failed_cases = 0;
+  for (const CaseResult& c : verdict.cases) {
+    const std::uint64_t elements = static_cast<std::uint64_t>(c.rows * c.cols);
+    const std::uint64_t threads = c.launch.grid.volume() * c.launch.block.volume();
+    if (threads == elements) {
+      EXPECT_TRUE(c.threads_outside.empty()) << c.label << ": no spare thread, none strays";
+      continue;
+    }
+    ++failed_cases;
+    ASSERT_EQ(c.threads_outside.size(), threads - elements) << c.label;
+    for (std::uint64_t k = 0; k < c.threads_outside.size(); ++k) {
+      EXPECT_EQ(c.threads_outside[k], elements + k) << c.label;
+    }
+  }
+  EXPECT_GT(failed_cases, 0u) << "some hidden case has spare threads";
+  // The access is named with its line in the learner's file, for the editor's mark: the
+  // submission's `c[i] = a[i] + b[i];` is its line 4 (the file starts with its `// expect:` line).
+  const auto failed = std::find_if(verdict.cases.begin(), verdict.cases.end(),
+                                   [](const CaseResult& c) { return !c.passed; });
+  ASSERT_NE(failed, verdict.cases.end());
+  EXPECT_EQ(failed->line, 4) << failed->message;
+  EXPECT_NE(verdict.reason.find("(line 4)"), std::string::npos) << verdict.reason;
+  // The right kernel strays nowhere.
+  const CheckVerdict right = check_submission(e, e.solution, emulator_options());
+  for (const CaseResult& c : right.cases) EXPECT_TRUE(c.threads_outside.empty()) << c.label;
+}
+
+// The tiled product without its second __syncthreads: a thread's next tile overwrites words
+// others still read. The values come out wrong, and the verdict says first that it is a race and
+// which two threads, then what this run computed.
+TEST(LabOnEmulator, AMissingSecondBarrierIsCalledARaceNamingBothThreads) {
+  const Exercise& e = *find_exercise("matmul-tiled");
+  std::string racy = e.solution;
+  const std::string second_barrier =
+      "    __syncthreads();  // everyone is done with these tiles before the next step "
+      "overwrites them\n";
+  const std::size_t at = racy.find(second_barrier);
+  ASSERT_NE(at, std::string::npos) << "the solution's second barrier, as the test knows it";
+  racy.erase(at, second_barrier.size());
+  const CheckVerdict verdict = check_submission(e, racy, emulator_options());
+  if (verdict.outcome == Outcome::kUnavailable) GTEST_SKIP() << verdict.reason;
+  ASSERT_EQ(verdict.outcome, Outcome::kFailed) << verdict.reason;
+  EXPECT_NE(verdict.reason.find("shared-memory race"), std::string::npos) << verdict.reason;
+  const std::size_t first = verdict.reason.find("thread (");
+  ASSERT_NE(first, std::string::npos) << verdict.reason;
+  EXPECT_NE(verdict.reason.find("thread (", first + 1), std::string::npos)
+      << "both threads named: " << verdict.reason;
+  EXPECT_NE(verdict.reason.find("_tile"), std::string::npos)
+      << "the tile named: " << verdict.reason;
+  EXPECT_LT(verdict.reason.find("race"), verdict.reason.find("expected"))
+      << "the race comes before the wrong values it explains: " << verdict.reason;
+}
+
+// A check on the emulator times the plain build a few times (for their spread) and says where it
+// ran.
+TEST(LabOnEmulator, APassingKernelIsTimedAFewTimesAndLabelledAsTheEmulator) {
   const Exercise& e = *find_exercise("vector-add");
   LabOptions options = emulator_options();
   options.timed_repeats = 5;
@@ -109,6 +176,7 @@ TEST(LabOnEmulator, APassingKernelIsTimedOnceAndLabelledAsTheEmulator) {
   if (verdict.outcome == Outcome::kUnavailable) GTEST_SKIP() << verdict.reason;
   ASSERT_EQ(verdict.outcome, Outcome::kPassed) << verdict.reason;
   EXPECT_GT(verdict.kernel_ms, 0.0);
+  EXPECT_EQ(verdict.kernel_runs_ms.size(), static_cast<std::size_t>(kEmulatorTimedRepeats));
   EXPECT_NE(verdict.device.find("emulator"), std::string::npos) << verdict.device;
   // The memory ceiling, measured in the same worker: a, b and c of the largest case, 4 bytes each.
   EXPECT_EQ(verdict.timed_case, "n = 1048583");

@@ -91,6 +91,35 @@ TEST_P(ExerciseOnGpu, ThePlainBuildIsTimedAgainstTheSolutionInTheSameRun) {
   }
 }
 
+// The GPU's traced build flags every thread that went outside an array, as the emulator's does
+// (the picture draws those as out of range, not idle), and names the line of the access: the
+// prelude's per-thread flags and __builtin_LINE() through NVRTC.
+TEST(LabOnGpu, EveryThreadThatWentPastTheEndIsFlaggedWithTheLine) {
+  std::string why;
+  if (!gpu_present(why)) GTEST_SKIP() << why;
+  const Exercise& e = *find_exercise("vector-add");
+  const KnownWrongSubmission* missing_guard = nullptr;
+  for (const KnownWrongSubmission& wrong : e.known_wrong) {
+    if (wrong.path.find("missing_guard") != std::string::npos) missing_guard = &wrong;
+  }
+  ASSERT_NE(missing_guard, nullptr);
+  const CheckVerdict verdict = check_submission(e, missing_guard->source, gpu_options());
+  ASSERT_EQ(verdict.outcome, Outcome::kFailed) << verdict.reason << "\n" << verdict.compiler_log;
+  std::size_t with_spare_threads = 0;
+  for (const CaseResult& c : verdict.cases) {
+    const std::uint64_t elements = static_cast<std::uint64_t>(c.rows * c.cols);
+    const std::uint64_t threads = c.launch.grid.volume() * c.launch.block.volume();
+    if (threads == elements) continue;
+    ++with_spare_threads;
+    ASSERT_EQ(c.threads_outside.size(), threads - elements) << c.label;
+    for (std::uint64_t k = 0; k < c.threads_outside.size(); ++k) {
+      EXPECT_EQ(c.threads_outside[k], elements + k) << c.label;
+    }
+  }
+  EXPECT_GT(with_spare_threads, 0u);
+  EXPECT_NE(verdict.reason.find("(line 4)"), std::string::npos) << verdict.reason;
+}
+
 INSTANTIATE_TEST_SUITE_P(Lab, ExerciseOnGpu,
                          ::testing::ValuesIn(registered_exercises().begin(),
                                              registered_exercises().end()),

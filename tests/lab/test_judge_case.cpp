@@ -111,6 +111,14 @@ TEST(JudgeCase, AMatrixAccessOutsideIsNamedByRowAndColumn) {
   fault.cols = 5;
   const CaseResult result = judge_case(f.exercise, f.check, {f.right_output()}, &fault);
   EXPECT_EQ(result.message, "block (0,0) thread (0,0) read a(1, 5), outside its 2 × 5 elements");
+  EXPECT_EQ(result.line, 0) << "no line known";
+  // With the line the prelude's views recorded, the message names it and the case keeps it for
+  // the editor's mark.
+  fault.line = 4;
+  const CaseResult on_line = judge_case(f.exercise, f.check, {f.right_output()}, &fault);
+  EXPECT_EQ(on_line.message,
+            "block (0,0) thread (0,0) read a(1, 5), outside its 2 × 5 elements (line 4)");
+  EXPECT_EQ(on_line.line, 4);
 }
 
 TEST(JudgeCase, FloatsWithinTheToleranceAndIntegersExactly) {

@@ -60,6 +60,30 @@ TEST(TimingSummary, AKernelFasterThanTheCopySaysWhyInsteadOfClaimingMoreThanTheC
   EXPECT_TRUE(contains(lines[1].text, "caches and start-up costs decide")) << lines[1].text;
 }
 
+// The review's "reference 44.2 ms (yours takes 0.44× as long)" for the reference's own code: with
+// runs on both sides whose ranges overlap, no ratio, but that the difference is within the noise.
+TEST(TimingSummary, OverlappingRunsSayTheDifferenceIsWithinTheNoiseNotARatio) {
+  CheckVerdict verdict;
+  verdict.kernel_ms = 19.5;
+  verdict.kernel_runs_ms = {19.0, 19.5, 44.0};
+  verdict.solution_ms = 44.2;
+  verdict.solution_runs_ms = {20.0, 44.2, 46.0};
+  verdict.timed_case = "n = 1048583";
+  const std::vector<TimingLine> lines = timing_summary(verdict);
+  ASSERT_GE(lines.size(), 3u);
+  EXPECT_TRUE(contains(lines[0].text, "median of 3 runs, 19 ms to 44 ms")) << lines[0].text;
+  EXPECT_TRUE(contains(lines[1].text, "spread too widely")) << lines[1].text;
+  EXPECT_TRUE(contains(lines[2].text, "within the timing's noise")) << lines[2].text;
+  EXPECT_FALSE(contains(lines[2].text, "×")) << "no ratio: " << lines[2].text;
+
+  // Steady runs that do not overlap: the ratio, and no marker.
+  verdict.kernel_runs_ms = {19.0, 19.5, 20.0};
+  verdict.solution_runs_ms = {43.0, 44.2, 45.0};
+  const std::vector<TimingLine> steady = timing_summary(verdict);
+  ASSERT_EQ(steady.size(), 2u);
+  EXPECT_TRUE(contains(steady[1].text, "yours takes 0.44× as long")) << steady[1].text;
+}
+
 TEST(LeastTraffic, EveryArrayOnceScalarsNot) {
   const Exercise& add = *find_exercise("vector-add");
   const std::vector<CheckCase> cases = add.make_cases(1, add.default_block);

@@ -239,9 +239,11 @@ __global__ void add(Array<const float> a, Array<const float> b, Array<float> c, 
   struct TraceRecord {
     std::uint32_t block, thread_and_sm, iteration, writes;
   };
+  // The prelude's LabFault (lab_protocol.hpp's WireFault), then one flag byte per launched thread.
   struct Fault {
-    std::uint32_t hit, parameter, is_write, block[3], thread[3], reserved;
+    std::uint32_t hit, parameter, is_write, block[3], thread[3], thread_flags, line, reserved;
     std::int64_t row, col, rows, cols;
+    unsigned char went_outside[128];
   };
   struct ArrayView {  // the prelude's Array<T>
     float* data;
@@ -264,6 +266,7 @@ __global__ void add(Array<const float> a, Array<const float> b, Array<float> c, 
     std::vector<float> a(n + 1, 1.0f), b(n + 1, 2.0f), c(n + 1, 0.0f);
     std::vector<TraceRecord> records(n, TraceRecord{0, 0, 0, 0});
     Fault fault{};
+    fault.thread_flags = 1;
     ArrayView va{a.data(), n, 0, nullptr, &fault};
     ArrayView vb{b.data(), n, 1, nullptr, &fault};
     ArrayView vc{c.data(), n, 2, traced ? records.data() : nullptr, &fault};
@@ -279,6 +282,10 @@ __global__ void add(Array<const float> a, Array<const float> b, Array<float> c, 
       EXPECT_EQ(fault.row, n);
       EXPECT_EQ(fault.block[0], 3u);
       EXPECT_EQ(fault.thread[0], 4u);  // thread 100 = block 3, thread 4
+      EXPECT_EQ(fault.line, 4u) << "the access's line in kernel.cu (the raw string's 4th)";
+      for (int t = 0; t < 128; ++t) {
+        EXPECT_EQ(fault.went_outside[t], t == n ? 1 : 0) << "thread " << t;
+      }
       for (int i = 0; i < n; ++i) {
         ASSERT_EQ(records[i].writes, 1u) << i;
         ASSERT_EQ(records[i].block, static_cast<std::uint32_t>(i / 32)) << i;
@@ -336,8 +343,37 @@ __global__ void k(int* data) {
   EXPECT_TRUE(race.starts_with("shared-memory race in block (0, 0, 0): ") ||
               race.starts_with("shared-memory race in block (1, 0, 0): "))
       << race;
-  EXPECT_NE(race.find(": thread (32, 0, 0) writes __shared__ k(int*)::tile, byte 128 (word 32), "
+  EXPECT_NE(race.find(": thread (32, 0, 0) writes __shared__ tile (in k), byte 128 (word 32), "
                       "which thread (31, 0, 0) read since the last __syncthreads()"),
+            std::string::npos)
+      << race;
+}
+
+// A race after a barrier: each thread reads its neighbour's word after the first __syncthreads()
+// and then writes its own again with no second barrier, as a tiled loop missing its second
+// __syncthreads() does. After a barrier the emulator may resume another thread on the same OS
+// thread; the check went on counting every access as the last thread started and saw nothing.
+TEST_F(SharedMemoryRaces, ARaceAfterABarrierNamesTheThreadsThatRan) {
+  const std::string race = race_in(R"(
+__global__ void k(int* data) {
+  __shared__ int tile[64];
+  int t = threadIdx.x;
+  int sum = 0;
+  for (int step = 0; step < 2; ++step) {
+    tile[t] = data[blockIdx.x * blockDim.x + t] + step;
+    __syncthreads();
+    sum += tile[(t + 1) % blockDim.x];
+    // missing __syncthreads(): the next step overwrites tile[t] while t - 1 may still read it
+  }
+  data[blockIdx.x * blockDim.x + t] = sum;
+}
+)",
+                                   64);
+  EXPECT_NE(race.find("shared-memory race in block"), std::string::npos) << race;
+  // Thread 0 runs first after the barrier: it reads tile[1] and writes tile[0] again; thread 1
+  // then reads tile[2] and writes tile[1], which thread 0 read since the last barrier.
+  EXPECT_NE(race.find(": thread (1, 0, 0) writes __shared__ tile (in k), byte 4 (word 1), "
+                      "which thread (0, 0, 0) read since the last __syncthreads()"),
             std::string::npos)
       << race;
 }

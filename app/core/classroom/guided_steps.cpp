@@ -84,6 +84,10 @@ void StepCursor::go_to(std::optional<std::size_t> index) {
   current_ = std::min(*index, count_ - 1);
 }
 
+std::string step_heading(const GuidedStep& step) {
+  return step.section.empty() ? step.title : step.section + ": " + step.title;
+}
+
 std::string StepCursor::progress_text() const {
   if (!current_) return count_ == 0 ? "No guided steps" : "Introduction";
   return "Step " + std::to_string(*current_ + 1) + " of " + std::to_string(count_);

@@ -25,6 +25,10 @@ struct GuidedStep {
   bool launches = false;  // it launches a kernel or starts a sweep
 };
 
+// The step as its bar names it: "A small sum, one block: Launch it", or the title alone where it
+// sits under no heading (the bar read ": A small sum, one block").
+[[nodiscard]] std::string step_heading(const GuidedStep& step);
+
 // Steps in document order. A step whose link does not parse is an error naming it, so a typo in a
 // lesson is caught by the tests rather than in front of a class.
 Result<std::vector<GuidedStep>> collect_steps(const markdown::Document& document);

@@ -159,6 +159,45 @@ std::vector<Diagnostic> diagnostics_for_file(const std::vector<Diagnostic>& all,
   return out;
 }
 
+std::vector<Diagnostic> follow_edits(const std::vector<Diagnostic>& diagnostics,
+                                     const std::vector<std::string>& checked_lines,
+                                     const std::vector<std::string>& lines) {
+  const std::size_t old_size = checked_lines.size();
+  const std::size_t new_size = lines.size();
+  std::size_t prefix = 0;
+  while (prefix < old_size && prefix < new_size && checked_lines[prefix] == lines[prefix]) {
+    ++prefix;
+  }
+  std::size_t suffix = 0;
+  while (suffix < old_size - prefix && suffix < new_size - prefix &&
+         checked_lines[old_size - 1 - suffix] == lines[new_size - 1 - suffix]) {
+    ++suffix;
+  }
+  std::vector<Diagnostic> out;
+  for (const Diagnostic& diagnostic : diagnostics) {
+    if (diagnostic.line < 1 || static_cast<std::size_t>(diagnostic.line) > old_size) continue;
+    const std::size_t at = static_cast<std::size_t>(diagnostic.line) - 1;
+    std::optional<std::size_t> now;
+    if (at < prefix) {
+      now = at;
+    } else if (at >= old_size - suffix) {
+      now = at - old_size + new_size;
+    } else {
+      // Between the edits: the same text, nearest the old place, else the line was edited.
+      for (std::size_t i = prefix; i < new_size - suffix; ++i) {
+        if (lines[i] != checked_lines[at]) continue;
+        const auto distance = [at](std::size_t i) { return i > at ? i - at : at - i; };
+        if (!now || distance(i) < distance(*now)) now = i;
+      }
+    }
+    if (!now) continue;
+    Diagnostic moved = diagnostic;
+    moved.line = static_cast<int>(*now) + 1;
+    out.push_back(std::move(moved));
+  }
+  return out;
+}
+
 std::pair<int, int> underline_columns(std::string_view line, std::optional<int> column) {
   const int size = static_cast<int>(line.size());
   const auto is_word = [](char c) {

@@ -32,6 +32,16 @@ std::vector<Diagnostic> parse_diagnostics(std::string_view output);
 std::vector<Diagnostic> diagnostics_for_file(const std::vector<Diagnostic>& all,
                                              std::string_view file);
 
+// The diagnostics of the source as it was compiled (`checked_lines`) on the source as it is now
+// (`lines`): a mark stays on its line while that line is as it was, moves with it where lines were
+// added or removed elsewhere, and goes once the line itself was edited or removed (its message
+// spoke of text that is no longer there). Lines are matched by their text: those the two sources
+// share at the start and the end keep their places, and a line between is looked for by its text,
+// nearest its old place.
+std::vector<Diagnostic> follow_edits(const std::vector<Diagnostic>& diagnostics,
+                                     const std::vector<std::string>& checked_lines,
+                                     const std::vector<std::string>& lines);
+
 // The byte columns [first, second) of `line` to underline for a diagnostic at `column` (1-based):
 // the word (or single character) there; with no column, the line without its indentation and
 // trailing blanks. {0, 0} for a blank line.

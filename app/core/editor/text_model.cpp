@@ -692,6 +692,48 @@ std::optional<TextRange> TextModel::find_previous(std::string_view needle, FindO
   return match;
 }
 
+bool TextModel::replace_next(std::string_view needle, std::string_view replacement,
+                             FindOptions options) {
+  if (needle.empty()) return false;
+  const TextRange selected = selection();
+  if (!read_only_ && selected.begin.line == selected.end.line && !selected.empty()) {
+    const std::vector<int> here =
+        find_in_line(lines_[selected.begin.line].substr(
+                         selected.begin.column, selected.end.column - selected.begin.column),
+                     needle, options);
+    const bool is_match =
+        !here.empty() && here.front() == 0 &&
+        selected.end.column - selected.begin.column == static_cast<int>(needle.size());
+    if (is_match) {
+      begin_group(GroupKind::kOther);
+      cursor_ = anchor_ = replace(selected, replacement);
+      end_group();
+      close_open_group();
+    }
+  }
+  return find_next(needle, options).has_value();
+}
+
+int TextModel::replace_all(std::string_view needle, std::string_view replacement,
+                           FindOptions options) {
+  if (read_only_ || needle.empty()) return 0;
+  int count = 0;
+  begin_group(GroupKind::kOther);
+  const TextPosition cursor_before = cursor_;
+  for (int line = 0; line < line_count(); ++line) {
+    const std::vector<int> found = find_in_line(lines_[line], needle, options);
+    // Right to left, so that the columns still to replace stay where they were found.
+    for (auto at = found.rbegin(); at != found.rend(); ++at) {
+      replace({{line, *at}, {line, *at + static_cast<int>(needle.size())}}, replacement);
+      ++count;
+    }
+  }
+  cursor_ = anchor_ = clamp(cursor_before);
+  end_group();
+  close_open_group();
+  return count;
+}
+
 int TextModel::count_matches(std::string_view needle, FindOptions options) const {
   if (needle.empty()) return 0;
   std::string haystack = text();

@@ -143,6 +143,14 @@ class TextModel {
   // The previous match before the start of the selection (wrapping around), selected.
   std::optional<TextRange> find_previous(std::string_view needle, FindOptions options = {});
   [[nodiscard]] int count_matches(std::string_view needle, FindOptions options = {}) const;
+  // Replace: where the selection is a match of `needle`, it becomes `replacement` (one undoable
+  // edit) and the next match is selected; otherwise the next match is only selected, so that the
+  // learner sees what a second press replaces. False when there is no match at all.
+  bool replace_next(std::string_view needle, std::string_view replacement,
+                    FindOptions options = {});
+  // Every match (within lines, left to right, not overlapping) replaced as one undoable edit;
+  // returns how many.
+  int replace_all(std::string_view needle, std::string_view replacement, FindOptions options = {});
 
  private:
   // One undoable edit: at `at`, `removed` was replaced by `inserted`.

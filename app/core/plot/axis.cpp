@@ -114,9 +114,39 @@ std::vector<AxisTick> linear_ticks(AxisRange range, TickFormat format) {
   return ticks;
 }
 
+namespace {
+
+// Bytes on a log axis: ticks at powers of two, which binary units name exactly ("4 KiB", "1 MiB");
+// decades of bytes read "9.77 KiB, 97.7 KiB, 977 KiB". Every power gets a grid line; every
+// stride-th is labelled, so that at most about eight labels share the axis.
+std::vector<AxisTick> binary_log_ticks(AxisRange range, TickFormat format) {
+  std::vector<AxisTick> ticks;
+  const int first = static_cast<int>(std::ceil(std::log2(range.min) - kStepEpsilon));
+  const int last = static_cast<int>(std::floor(std::log2(range.max) + kStepEpsilon));
+  if (last - first < 2) return ticks;  // too narrow: the caller's 1-2-5 ticks read better
+  const int count = last - first + 1;
+  int stride = 1;
+  for (const int candidate : {1, 2, 3, 5, 10, 20, 30}) {
+    stride = candidate;
+    if ((count + candidate - 1) / candidate <= kMaxLabelledDecades) break;
+  }
+  for (int power = first; power <= last; ++power) {
+    const double value = std::ldexp(1.0, power);
+    const bool labelled = positive_mod(power, stride) == 0;
+    ticks.push_back({value, labelled ? format_tick(value, format) : std::string(), labelled});
+  }
+  return ticks;
+}
+
+}  // namespace
+
 std::vector<AxisTick> log_ticks(AxisRange range, TickFormat format) {
   std::vector<AxisTick> ticks;
   if (!(range.min > 0) || !(range.max > range.min)) return ticks;
+  if (format == TickFormat::kBytes) {
+    ticks = binary_log_ticks(range, format);
+    if (!ticks.empty()) return ticks;
+  }
   const double lo = std::log10(range.min);
   const double hi = std::log10(range.max);
   const double decades = hi - lo;

@@ -72,15 +72,22 @@ std::string plain_number(double value, int digits) {
   return text == "-0" ? "0" : text;
 }
 
+// The unit is picked on the value, and the value is rounded in that unit: rounded in bytes first,
+// 1024 B became "1020 B" instead of "1 KiB". Where rounding reaches the next unit (999.96 µs to
+// 1000 µs) the next unit is taken, so that reads "1 ms".
 std::string with_unit(double value, int digits, std::span<const Unit> units) {
-  const double rounded = round_significant(value, digits);
-  if (rounded == 0.0) return "0";
-  const double magnitude = std::fabs(rounded);
-  const Unit* unit = &units.front();
-  for (const Unit& candidate : units) {
-    if (magnitude >= candidate.scale) unit = &candidate;
+  if (round_significant(value, digits) == 0.0) return "0";
+  const double magnitude = std::fabs(value);
+  std::size_t unit = 0;
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    if (magnitude >= units[i].scale) unit = i;
   }
-  return plain_number(rounded / unit->scale, digits) + std::string(unit->suffix);
+  double scaled = round_significant(value / units[unit].scale, digits);
+  if (unit + 1 < units.size() && std::fabs(scaled) * units[unit].scale >= units[unit + 1].scale) {
+    ++unit;
+    scaled = round_significant(value / units[unit].scale, digits);
+  }
+  return plain_number(scaled, digits) + std::string(units[unit].suffix);
 }
 
 }  // namespace

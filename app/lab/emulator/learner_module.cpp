@@ -96,6 +96,16 @@ std::string coordinates(const std::uint32_t at[3]) {
          ")";
 }
 
+// A __shared__ variable as the learner wrote it: the symbol table names a function's static
+// "matmul_tiled(tl::Matrix<float const>, ..., int)::a_tile", which buries the name in the
+// signature; "a_tile (in matmul_tiled)" reads as their code does.
+std::string shared_variable_name(const std::string& symbol) {
+  const std::size_t scope = symbol.rfind(")::");
+  if (scope == std::string::npos) return symbol;
+  const std::size_t open = symbol.find('(');
+  return symbol.substr(scope + 3) + " (in " + symbol.substr(0, open) + ")";
+}
+
 std::string describe_race(const abi::RaceReport& race,
                           const std::vector<ThreadLocalSymbol>& symbols) {
   std::string where;
@@ -107,8 +117,8 @@ std::string describe_race(const abi::RaceReport& race,
     for (const ThreadLocalSymbol& symbol : symbols) {
       if (race.offset >= symbol.offset && race.offset < symbol.offset + symbol.bytes) {
         const std::uint64_t byte = race.offset - symbol.offset;
-        where = "__shared__ " + symbol.name + ", byte " + std::to_string(byte) + " (word " +
-                std::to_string(byte / 4) + ")";
+        where = "__shared__ " + shared_variable_name(symbol.name) + ", byte " +
+                std::to_string(byte) + " (word " + std::to_string(byte / 4) + ")";
         break;
       }
     }

@@ -124,7 +124,10 @@ class GpuWorkerBackend final : public WorkerBackend {
 
     CuDevicePointer fault = 0;
     if (request.traced) {
-      if (int r = device_copy(region + request.fault_offset, 72, fault); r != 0) {
+      // The fault record and, after it, the per-thread flags (WireFault::thread_flags).
+      if (int r = device_copy(region + request.fault_offset,
+                              static_cast<std::size_t>(request.fault_bytes), fault);
+          r != 0) {
         return failed(reply, r, "copying the arguments");
       }
     }
@@ -220,7 +223,10 @@ class GpuWorkerBackend final : public WorkerBackend {
       driver_->memcpy_dtoh(region + a->trace_offset, trace,
                            static_cast<std::size_t>(a->rows * a->cols) * 16);
     }
-    if (fault != 0) driver_->memcpy_dtoh(region + request.fault_offset, fault, 72);
+    if (fault != 0) {
+      driver_->memcpy_dtoh(region + request.fault_offset, fault,
+                           static_cast<std::size_t>(request.fault_bytes));
+    }
     if (request.timed_repeats > 0 &&
         !time_repeats(request.timed_repeats, launch, reply, "while the kernel ran")) {
       return reply;

@@ -11,8 +11,9 @@
 // Untraced (timed), an access is a plain load or store. Traced (checked and drawn, with
 // TL_LAB_TRACED defined), every write records which block and thread wrote the element, and an
 // access outside the array is caught and named instead of faulting: it goes to a spare slot past
-// the array's end, and the first one is reported with its thread. Plain pointers work too; only the
-// tracing and the named out-of-range report need the views.
+// the array's end, the first one is reported with its thread, and every thread that made one is
+// flagged (the Lab draws those threads as out of range, not idle). Plain pointers work too; only
+// the tracing and the named out-of-range report need the views.
 //
 // No standard headers: NVRTC compiles this without a C++ library.
 #ifndef THREADLAB_LAB_PRELUDE
@@ -28,16 +29,20 @@ struct LabTraceRecord {
   unsigned int writes;
 };
 
-// The first out-of-range access of a traced run; `hit` is 0 while there is none.
+// The first out-of-range access of a traced run; `hit` is 0 while there is none. Where
+// `thread_flags` is not 0, one byte per launched thread follows the record (in the order of
+// lab_global_thread) and each thread that accessed outside an array sets its own to 1.
 struct LabFault {
   unsigned int hit;
   unsigned int parameter;  // which kernel parameter's array
   unsigned int is_write;
   unsigned int block[3];
   unsigned int thread[3];
+  unsigned int thread_flags;
+  unsigned int line;  // the line of kernel.cu the access is written on; 0: not known
   unsigned int reserved;
-  long long row;  // the index for an Array, the row for a Matrix
-  long long col;  // -1 for an Array
+  long long row;   // the index for an Array, the row for a Matrix
+  long long col;   // -1 for an Array
   long long rows;  // the size for an Array
   long long cols;  // -1 for an Array
 };
@@ -49,10 +54,24 @@ __device__ __forceinline__ unsigned int lab_linear_thread() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
 
+// The thread's place among all the launch's threads: block after block, each block's threads in
+// order (x fastest), as the Lab's picture lays out a 1-D launch's threads.
+__device__ __forceinline__ unsigned long long lab_global_thread() {
+  return static_cast<unsigned long long>(lab_linear_block()) *
+             (blockDim.x * blockDim.y * blockDim.z) +
+         lab_linear_thread();
+}
+
 __device__ __forceinline__ void lab_report_fault(LabFault* fault, unsigned int parameter,
                                                  bool is_write, long long row, long long col,
-                                                 long long rows, long long cols) {
-  if (fault == 0 || atomicCAS(&fault->hit, 0u, 1u) != 0u) return;
+                                                 long long rows, long long cols,
+                                                 unsigned int line) {
+  if (fault == 0) return;
+  // Every thread that strays is flagged (a plain store: all write the same 1), the first named.
+  if (fault->thread_flags != 0u) {
+    reinterpret_cast<unsigned char*>(fault + 1)[lab_global_thread()] = 1;
+  }
+  if (atomicCAS(&fault->hit, 0u, 1u) != 0u) return;
   fault->parameter = parameter;
   fault->is_write = is_write ? 1u : 0u;
   fault->block[0] = blockIdx.x;
@@ -65,6 +84,7 @@ __device__ __forceinline__ void lab_report_fault(LabFault* fault, unsigned int p
   fault->col = col;
   fault->rows = rows;
   fault->cols = cols;
+  fault->line = line;
 }
 
 // Who wrote an element. A thread writing its own element again (an accumulation loop) counts once;
@@ -83,6 +103,20 @@ __device__ __forceinline__ void lab_record_write(LabTraceRecord* record) {
 }
 
 #if defined(TL_LAB_TRACED)
+// An index that keeps the line of kernel.cu it is written on, so that an access outside an array
+// is marked on its line in the editor: __builtin_LINE() as a default argument is evaluated where
+// the conversion happens, in the learner's `a[i]` (kernel.cu's lines: the source follows
+// `#line 1 "kernel.cu"`).
+// A template, so that an index that is itself a traced element (`counts[values[i]]`) still
+// converts: LabElement → int → LabIndex would be two user-defined conversions.
+struct LabIndex {
+  long long value;
+  unsigned int line;
+  template <class Index>
+  __device__ __forceinline__ LabIndex(Index at, unsigned int where = __builtin_LINE())
+      : value(static_cast<long long>(at)), line(where) {}
+};
+
 // A traced element: reads convert to T, writes record the writer.
 template <class T>
 struct LabElement {
@@ -134,17 +168,20 @@ struct Array {
   LabTraceRecord* trace;
   LabFault* fault;
 
-  __device__ __forceinline__ TL_LAB_ELEMENT(T) operator[](long long i) const {
 #if defined(TL_LAB_TRACED)
+  __device__ __forceinline__ TL_LAB_ELEMENT(T) operator[](LabIndex index) const {
+    const long long i = index.value;
     if (i < 0 || i >= size) {
-      lab_report_fault(fault, parameter, !LabIsConst<T>::value, i, -1, size, -1);
+      lab_report_fault(fault, parameter, !LabIsConst<T>::value, i, -1, size, -1, index.line);
       return LabElement<T>{data + size, 0};  // the spare slot past the end
     }
     return LabElement<T>{data + i, trace ? trace + i : 0};
-#else
-    return data[i];
-#endif
   }
+#else
+  __device__ __forceinline__ TL_LAB_ELEMENT(T) operator[](long long i) const {
+    return data[i];
+  }
+#endif
 };
 
 template <class T>
@@ -158,18 +195,21 @@ struct Matrix {
 
   // Row-major: element (row, col) is data[row * cols + col]. A column past the end is caught even
   // where row * cols + col would still land inside the array (on the next row).
-  __device__ __forceinline__ TL_LAB_ELEMENT(T) operator()(long long row, long long col) const {
 #if defined(TL_LAB_TRACED)
+  __device__ __forceinline__ TL_LAB_ELEMENT(T) operator()(
+      long long row, long long col, unsigned int line = __builtin_LINE()) const {
     if (row < 0 || row >= rows || col < 0 || col >= cols) {
-      lab_report_fault(fault, parameter, !LabIsConst<T>::value, row, col, rows, cols);
+      lab_report_fault(fault, parameter, !LabIsConst<T>::value, row, col, rows, cols, line);
       return LabElement<T>{data + static_cast<long long>(rows) * cols, 0};
     }
     const long long at = row * cols + col;
     return LabElement<T>{data + at, trace ? trace + at : 0};
-#else
-    return data[row * cols + col];
-#endif
   }
+#else
+  __device__ __forceinline__ TL_LAB_ELEMENT(T) operator()(long long row, long long col) const {
+    return data[row * cols + col];
+  }
+#endif
 };
 
 }  // namespace tl

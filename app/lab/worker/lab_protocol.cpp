@@ -213,6 +213,7 @@ std::string encode(const RunRequest& r) {
               {"traced", r.traced},
               {"region_bytes", r.region_bytes},
               {"fault_offset", r.fault_offset},
+              {"fault_bytes", r.fault_bytes},
               {"arguments", arguments},
               {"grid", dim(r.grid)},
               {"block", dim(r.block)},
@@ -330,6 +331,8 @@ Result<RunRequest> decode_run_request(const std::string& line) {
     r.traced = j.at("traced");
     r.region_bytes = j.at("region_bytes");
     r.fault_offset = j.at("fault_offset");
+    r.fault_bytes = std::max<std::uint64_t>(
+        sizeof(WireFault), j.value("fault_bytes", std::uint64_t{sizeof(WireFault)}));
     for (const json& a : j.at("arguments")) {
       WireArgument w;
       w.form = form_named(a.at("form"));

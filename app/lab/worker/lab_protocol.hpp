@@ -105,6 +105,8 @@ struct RunRequest {
   // The region itself is no field: its descriptor travels with the request (SharedRegion).
   std::uint64_t region_bytes = 0;
   std::uint64_t fault_offset = 0;  // a LabFault record (traced runs)
+  // The record and what follows it: with WireFault::thread_flags, one byte per launched thread.
+  std::uint64_t fault_bytes = 80;
   std::vector<WireArgument> arguments;
   Dim3 grid;
   Dim3 block;
@@ -172,20 +174,22 @@ struct CopyRequest {
   int repeats = 1;
 };
 
-// The 72-byte LabFault of the prelude (app/lab/prelude/threadlab_lab.cuh), read back by the app.
+// The 80-byte LabFault of the prelude (app/lab/prelude/threadlab_lab.cuh), read back by the app.
 struct WireFault {
   std::uint32_t hit;
   std::uint32_t parameter;
   std::uint32_t is_write;
   std::uint32_t block[3];
   std::uint32_t thread[3];
+  std::uint32_t thread_flags;  // not 0: one byte per launched thread follows (set: went outside)
+  std::uint32_t line;          // the access's line in kernel.cu; 0: not known
   std::uint32_t reserved;
   std::int64_t row;
   std::int64_t col;
   std::int64_t rows;
   std::int64_t cols;
 };
-static_assert(sizeof(WireFault) == 72);
+static_assert(sizeof(WireFault) == 80);
 
 [[nodiscard]] std::string encode(const CompileRequest& request);
 [[nodiscard]] std::string encode(const CompileReply& reply);

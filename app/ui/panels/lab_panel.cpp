@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "core/format.hpp"
 #include "draw_colors.hpp"
@@ -16,6 +18,7 @@
 #include "lab_layout.hpp"
 #include "memory_request_drawing.hpp"
 #include "panels.hpp"
+#include "ui/widgets/wrapped_text.hpp"
 
 namespace tl::ui {
 namespace {
@@ -39,15 +42,23 @@ void heading(const Fonts& fonts, const char* text) {
   ImGui::PopFont();
 }
 
+// Wrapped at spaces only: a verdict's numbers ("-0.479008496", "1,048,576") stay whole.
 void wrapped(const ImVec4& color, const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, color);
-  ImGui::TextWrapped("%s", text.c_str());
+  text_wrapped_at_spaces(text);
   ImGui::PopStyleColor();
 }
 
 void draw_exercise_picker(AppController& controller, const Fonts& fonts) {
   LabController& lab = controller.lab();
   const LabState& state = lab.state();
+  // Overall progress, the way a course page shows it: "3 of 15 passed".
+  ImGui::TextColored(state.passed_total > 0 ? palette().ok : palette().muted,
+                     "%zu of %zu exercises passed", state.passed_total, state.exercises.size());
+  if (ImGui::IsItemHovered()) {
+    wrapped_tooltip("This lesson: %zu of %zu. Kept between sessions with your code.",
+                    state.passed_in_lesson, state.lesson_exercises);
+  }
   heading(fonts, "This lesson's exercises");
   if (state.lesson_exercises == 0) {
     wrapped(palette().muted, "This lesson has no exercises yet: pick one below.");
@@ -89,6 +100,31 @@ void draw_exercise_picker(AppController& controller, const Fonts& fonts) {
   if (ImGui::IsItemHovered()) wrapped_tooltip("The exercises of the other lessons");
 }
 
+// The ladder of hints under the statement: those shown so far, and a button for the next one
+// once a check has failed; the solution comes after the last.
+void draw_hints(AppController& controller, const Fonts& fonts) {
+  LabController& lab = controller.lab();
+  const LabState& state = lab.state();
+  if (state.hints_total == 0) return;
+  ImGui::Spacing();
+  ImGui::Separator();
+  heading(fonts, "Hints");
+  for (std::size_t i = 0; i < state.hints_shown.size(); ++i) {
+    ImGui::TextColored(palette().muted, "Hint %zu of %zu", i + 1, state.hints_total);
+    draw_markdown(controller, state.hints_shown[i], fonts);
+  }
+  if (state.can_show_hint) {
+    const std::string label = "Show hint " + std::to_string(state.hints_shown.size() + 1) + " of " +
+                              std::to_string(state.hints_total);
+    if (ImGui::Button(label.c_str())) lab.show_next_hint();
+  } else if (state.hints_shown.size() < state.hints_total) {
+    wrapped(palette().muted, std::to_string(state.hints_total) +
+                                 " hints, one at a time, after a check that fails: try first.");
+  } else {
+    wrapped(palette().muted, "That was the last hint: Show solution is above the editor.");
+  }
+}
+
 void draw_statement(AppController& controller, const Fonts& fonts) {
   const LabState& state = controller.lab().state();
   if (state.current.empty()) return;
@@ -101,6 +137,7 @@ void draw_statement(AppController& controller, const Fonts& fonts) {
   }
   if (!state.statement_error.empty()) wrapped(palette().error, state.statement_error);
   draw_markdown(controller, state.statement, fonts);
+  draw_hints(controller, fonts);
 }
 
 const char* spinner() {
@@ -117,9 +154,44 @@ void next_on_line(float width, float spacing = -1.0f) {
   ImGui::SameLine(0, spacing);
   if (width > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
 }
-// A labelled field: its frame and its label.
+// A labelled field: its label, then its frame ("block [256]": ImGui's own label after the field
+// read as "256 block auto grid").
 float field_width(float frame, const char* label) {
-  return frame + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+  return frame + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(label).x;
+}
+void label_before(const char* label) {
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label);
+  ImGui::SameLine();
+}
+
+// Open… and Save as…, as LabState::file_dialog says (the controller decides, this draws): a path
+// typed into a field, since ImGui 1.86 has no file dialog. A file already there is replaced only
+// after a second, explicit "Replace"; the code Open replaces stays one Ctrl+Z away.
+void draw_file_dialog(LabController& lab) {
+  const LabState::FileDialog& d = lab.state().file_dialog;
+  if (!d.open) return;
+  if (!ImGui::IsPopupOpen("lab_file")) ImGui::OpenPopup("lab_file");
+  if (!ImGui::BeginPopup("lab_file")) {
+    lab.close_file_dialog();  // closed by Esc or a click outside it
+    return;
+  }
+  ImGui::TextUnformatted(d.saving ? "Save your kernel as" : "Open a kernel file");
+  static char buffer[1024];
+  if (std::string_view(buffer) != d.path)
+    std::snprintf(buffer, sizeof buffer, "%s", d.path.c_str());
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 28.0f);
+  if (ImGui::InputText("##lab_file_path", buffer, sizeof buffer)) lab.set_file_dialog_path(buffer);
+  if (d.confirm_replace) {
+    ImGui::TextColored(palette().warning, "%s is there already. Replace it?", d.path.c_str());
+  }
+  const char* action = d.confirm_replace ? "Replace" : d.saving ? "Save" : "Open";
+  if (ImGui::Button(action)) lab.submit_file_dialog();
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel")) lab.close_file_dialog();
+  if (!d.problem.empty()) wrapped(palette().error, d.problem);
+  if (!lab.state().file_dialog.open) ImGui::CloseCurrentPopup();
+  ImGui::EndPopup();
 }
 
 void draw_toolbar(AppController& controller) {
@@ -153,13 +225,27 @@ void draw_toolbar(AppController& controller) {
   next_on_line(button_width(state.showing_solution ? "Back to my code" : "Show solution"));
   if (state.showing_solution) {
     if (ImGui::Button("Back to my code")) lab.show_solution(false);
+    const char* compare = state.showing_diff ? "The solution alone" : "Compare with my code";
+    next_on_line(button_width(compare));
+    if (ImGui::Button(compare)) lab.show_diff(!state.showing_diff);
+    if (ImGui::IsItemHovered()) {
+      wrapped_tooltip(
+          "Your code and the solution line by line: yours in red (-), the solution's "
+          "in green (+). Your code stays as it is.");
+    }
   } else {
     ImGui::BeginDisabled(!state.can_show_solution);
     if (ImGui::Button("Show solution")) lab.show_solution(true);
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-      wrapped_tooltip(state.can_show_solution ? "The reference solution, read-only"
-                                              : "Available after a check that fails: try first");
+      if (state.can_show_solution) {
+        wrapped_tooltip("The reference solution, read-only; then compare it with your code");
+      } else if (state.can_show_hint) {
+        wrapped_tooltip("After the hints under the statement: %zu left",
+                        state.hints_total - state.hints_shown.size());
+      } else {
+        wrapped_tooltip("Available after a check that fails: try first");
+      }
     }
   }
   const float field = ImGui::GetFontSize() * 5.0f;
@@ -171,8 +257,9 @@ void draw_toolbar(AppController& controller) {
       editing_for = state.current;
       std::snprintf(buffer, sizeof buffer, "%s", state.block_text.c_str());
     }
+    label_before("block");
     ImGui::SetNextItemWidth(field);
-    if (ImGui::InputText("block", buffer, sizeof buffer)) lab.set_block(buffer);
+    if (ImGui::InputText("##block", buffer, sizeof buffer)) lab.set_block(buffer);
     if (ImGui::IsItemHovered()) {
       wrapped_tooltip(
           "Threads per block for the checks, e.g. 256 or 16x16 (this exercise "
@@ -187,14 +274,40 @@ void draw_toolbar(AppController& controller) {
       editing_for = state.current;
       std::snprintf(buffer, sizeof buffer, "%s", state.grid_text.c_str());
     }
+    label_before("grid");
     ImGui::SetNextItemWidth(field);
-    if (ImGui::InputTextWithHint("grid", "auto", buffer, sizeof buffer)) lab.set_grid(buffer);
+    if (ImGui::InputTextWithHint("##grid", "auto", buffer, sizeof buffer)) lab.set_grid(buffer);
     if (ImGui::IsItemHovered()) {
       wrapped_tooltip(
           "Blocks in the grid, e.g. 4 or 8x8, for every case of a Run or a Check. Empty: enough "
           "blocks to cover each case's size. Too few shows as elements nobody wrote, unless "
           "your kernel strides over the grid.");
     }
+  }
+  {
+    const float box = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                      ImGui::CalcTextSize("wrap").x;
+    next_on_line(box, ImGui::GetFontSize());
+    bool wrap = state.soft_wrap;
+    if (ImGui::Checkbox("wrap", &wrap)) lab.set_soft_wrap(wrap);
+    if (ImGui::IsItemHovered()) {
+      wrapped_tooltip("Long lines continue on the next row instead of scrolling sideways");
+    }
+  }
+  next_on_line(button_width("Open…"), ImGui::GetFontSize());
+  if (ImGui::Button("Open…")) lab.begin_file_dialog(/*saving=*/false);
+  if (ImGui::IsItemHovered()) {
+    wrapped_tooltip("Load a .cu file into the editor (Ctrl+Z brings your code back)");
+  }
+  next_on_line(button_width("Save as…"));
+  if (ImGui::Button("Save as…")) lab.begin_file_dialog(/*saving=*/true);
+  if (ImGui::IsItemHovered()) {
+    wrapped_tooltip("Write your kernel to a file of your choosing; it is also kept for you in %s",
+                    "the Lab's own folder");
+  }
+  draw_file_dialog(lab);
+  if (!state.file_message.empty()) {
+    ImGui::TextColored(palette().muted, "%s", state.file_message.c_str());
   }
   char status[96];
   if (checking) {
@@ -213,10 +326,18 @@ void draw_diagnostics(AppController& controller, const Fonts& fonts) {
   LabController& lab = controller.lab();
   const LabState& state = lab.state();
   heading(fonts, "Compiler messages");
+  if (state.diagnostics_gone > 0) {
+    wrapped(palette().muted,
+            std::to_string(state.diagnostics_gone) +
+                (state.diagnostics_gone == 1 ? " message was" : " messages were") +
+                " about a line you have edited since: Check again (Ctrl+Enter) to see what the "
+                "compiler says now.");
+  }
+  if (state.diagnostics.empty() && state.diagnostics_gone > 0) return;
   if (state.diagnostics.empty() && state.verdict) {
     // Messages the parser does not place on a line (a linker, a missing compiler): as they came.
     ImGui::PushFont(fonts.mono);
-    ImGui::TextWrapped("%s", state.verdict->compiler_log.c_str());
+    text_wrapped_at_spaces(state.verdict->compiler_log);
     ImGui::PopFont();
     return;
   }
@@ -243,6 +364,36 @@ void draw_diagnostics(AppController& controller, const Fonts& fonts) {
   }
 }
 
+// The learner's code against the solution, a unified diff to read: shared lines plain, the
+// learner's own lines red with "-", the solution's green with "+", each with its line number.
+void draw_diff(const std::vector<editor::DiffLine>& diff, const Fonts& fonts, float height) {
+  ImGui::BeginChild("lab_diff", {0, height}, true, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::PushFont(fonts.mono);
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(diff.size()));
+  while (clipper.Step()) {
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const editor::DiffLine& line = diff[static_cast<std::size_t>(i)];
+      char numbers[32];
+      const auto number = [](int n) { return n > 0 ? std::to_string(n) : std::string(); };
+      std::snprintf(numbers, sizeof numbers, "%4s %4s ", number(line.mine_line).c_str(),
+                    number(line.solution_line).c_str());
+      ImGui::TextColored(palette().muted, "%s", numbers);
+      ImGui::SameLine(0, 0);
+      const char* mark = line.kind == editor::DiffKind::kOnlyMine       ? "- "
+                         : line.kind == editor::DiffKind::kOnlySolution ? "+ "
+                                                                        : "  ";
+      const ImVec4 color = line.kind == editor::DiffKind::kOnlyMine ? palette().error
+                           : line.kind == editor::DiffKind::kOnlySolution
+                               ? palette().ok
+                               : ImGui::GetStyle().Colors[ImGuiCol_Text];
+      ImGui::TextColored(color, "%s%s", mark, line.text.c_str());
+    }
+  }
+  ImGui::PopFont();
+  ImGui::EndChild();
+}
+
 void draw_code_column(AppController& controller, const Fonts& fonts) {
   LabController& lab = controller.lab();
   const LabState& state = lab.state();
@@ -263,10 +414,15 @@ void draw_code_column(AppController& controller, const Fonts& fonts) {
                        ? &high_contrast_code_editor_colors()
                        : &dark_code_editor_colors();
   if (!state.showing_solution) options.diagnostics = state.diagnostics;
+  options.soft_wrap = state.soft_wrap;
   const float editor_height = ImGui::GetContentRegionAvail().y - list_height -
                               (compile_messages ? ImGui::GetStyle().ItemSpacing.y : 0.0f);
-  CodeEditor("lab_editor", lab.editor_model(), lab.editor_state(), options,
-             ImVec2(0, editor_height));
+  if (state.showing_solution && state.showing_diff) {
+    draw_diff(state.diff, fonts, editor_height);
+  } else {
+    CodeEditor("lab_editor", lab.editor_model(), lab.editor_state(), options,
+               ImVec2(0, editor_height));
+  }
   if (compile_messages) {
     ImGui::BeginChild("lab_diagnostics", {0, 0}, true);
     draw_diagnostics(controller, fonts);
@@ -419,6 +575,21 @@ void draw_verdict(AppController& controller, const Fonts& fonts) {
   if (!state.storage_problem.empty()) {
     wrapped(palette().warning, "Progress: " + state.storage_problem);
   }
+  if (!state.verdict && state.earlier_verdict && !state.check.running) {
+    // The verdict of the last session's check, in words: the learner comes back to where they
+    // were. Its traces and times were not kept.
+    heading(fonts, "Your last check, in an earlier session");
+    const std::string& outcome = state.earlier_verdict->outcome;
+    const bool passed = outcome == "passed";
+    ImGui::TextColored(passed ? palette().ok : palette().error, "%s",
+                       passed                       ? "Passed"
+                       : outcome == "failed"        ? "Failed"
+                       : outcome == "compile-error" ? "Does not compile"
+                                                    : outcome.c_str());
+    wrapped(ImGui::GetStyle().Colors[ImGuiCol_Text], state.earlier_verdict->reason);
+    wrapped(palette().muted, "Check again (Ctrl+Enter) for its cases and the mapping view.");
+    return;
+  }
   if (!state.verdict) {
     if (!state.check.running) {
       wrapped(palette().muted,
@@ -455,12 +626,10 @@ void draw_verdict(AppController& controller, const Fonts& fonts) {
       if (ImGui::IsItemHovered()) {
         // The whole message: the line is cut at the panel's edge.
         ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35.0f);
-        if (!c.message.empty()) ImGui::TextUnformatted(c.message.c_str());
+        if (!c.message.empty()) text_wrapped_at_spaces(c.message, ImGui::GetFontSize() * 35.0f);
         ImGui::TextColored(palette().muted, "%s",
                            c.trace.empty() ? "No trace came back for this case"
                                            : "Click: this case in the mapping view below");
-        ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
       }
       ImGui::PopID();
@@ -498,7 +667,10 @@ void swatch(const Rgb& color, const char* label, bool outline = false) {
 void draw_mapping_tooltip(const LabMappingState& m) {
   if (!m.hover) return;
   ImGui::BeginTooltip();
-  if (m.hover->hit.kind == CellKind::kIdleThread) {
+  if (m.hover->hit.kind == CellKind::kIdleThread && m.hover->outside) {
+    ImGui::Text("thread %s of the launch", format_count(m.hover->hit.cell).c_str());
+    ImGui::TextColored(palette().error, "accessed outside an array (the verdict names the first)");
+  } else if (m.hover->hit.kind == CellKind::kIdleThread) {
     ImGui::Text("idle thread %s", format_count(m.hover->hit.cell).c_str());
   } else if (m.hover->record) {
     const DecodedTrace& d = *m.hover->record;
@@ -558,9 +730,16 @@ void draw_lab_mapping(AppController& controller, const Fonts& fonts) {
     ImGui::TextColored(palette().error, "%s written twice", format_count(m.written_more).c_str());
     ImGui::SameLine(0, ImGui::GetFontSize());
   }
+  if (m.threads_outside > 0) {
+    ImGui::TextColored(palette().error, "%s %s outside an array",
+                       format_count(m.threads_outside).c_str(),
+                       m.threads_outside == 1 ? "thread went" : "threads went");
+    ImGui::SameLine(0, ImGui::GetFontSize());
+  }
   ImGui::NewLine();
   swatch(kWrongElementColor, "wrong", /*outline=*/true);
   swatch(kUnwrittenColor, "never written");
+  if (m.threads_outside > 0) swatch(kOutOfRangeThreadColor, "went outside an array");
   swatch(kIdleThreadColor, "idle thread");
   ImGui::NewLine();
 
@@ -602,7 +781,8 @@ void draw_lab_workspace(AppController& controller, const Fonts& fonts, ImVec2 si
   in.spacing = style.ItemSpacing.x;
   in.splitter = std::floor(ImGui::GetFontSize() * 0.5f);
   in.font_size = ImGui::GetFontSize();
-  in.verdict = lab_state.check.running || lab_state.verdict != nullptr;
+  in.verdict = lab_state.check.running || lab_state.verdict != nullptr ||
+               lab_state.earlier_verdict.has_value();
   in.code_share = lab_state.code_share;
   const LabLayout layout = compute_lab_layout(in);
 

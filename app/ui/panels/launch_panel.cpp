@@ -262,6 +262,7 @@ void draw_report(AppController& controller) {
   if (needed() > avail) show_rate = false;
   if (needed() > avail) show_share = false;
   const int columns = 2 + (show_rate ? 1 : 0) + (show_share ? 1 : 0);
+  bool any_noisy = false;
   if (ImGui::BeginTable("timed", columns, ImGuiTableFlags_None)) {
     ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
     // Initial widths for the widest usual values, so the numbers are not clipped on the first
@@ -274,6 +275,7 @@ void draw_report(AppController& controller) {
     for (std::size_t i = 0; i < r.rows.size(); ++i) {
       const compute::TimingRow& row = r.rows[i];
       if (row.stats.empty()) continue;
+      any_noisy = any_noisy || spread_too_wide(row.stats);
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextWrapped("%s", labels[i].c_str());
@@ -282,12 +284,24 @@ void draw_report(AppController& controller) {
           rates_against_ceilings(row.bytes, row.flops, row.stats.median_ms,
                                  row.on_device && ceilings ? &*ceilings : nullptr);
       ImGui::TableNextColumn();
-      ImGui::Text("%s", format_milliseconds(row.stats.median_ms).c_str());
+      // A time whose runs spread too widely is marked "~" in the warning colour: a student reads
+      // these as facts, and such a figure can be off by half (core/stats.hpp).
+      const bool noisy = spread_too_wide(row.stats);
+      if (noisy) {
+        ImGui::TextColored(palette().warning, "~%s",
+                           format_milliseconds(row.stats.median_ms).c_str());
+      } else {
+        ImGui::Text("%s", format_milliseconds(row.stats.median_ms).c_str());
+      }
       if (ImGui::IsItemHovered()) {
         const std::string both = show_rate ? std::string() : "\n" + describe_rates(rates);
-        wrapped_tooltip("median of %d runs; min %s, max %s%s", row.stats.repeats,
+        wrapped_tooltip("median of %d runs; min %s, max %s%s%s", row.stats.repeats,
                         format_milliseconds(row.stats.min_ms).c_str(),
-                        format_milliseconds(row.stats.max_ms).c_str(), both.c_str());
+                        format_milliseconds(row.stats.max_ms).c_str(),
+                        noisy ? ". The runs spread too widely to read a difference from this "
+                                "figure: launch again"
+                              : "",
+                        both.c_str());
       }
       if (show_rate) ImGui::TableNextColumn();
       // The rate the row is limited by: GFLOP/s where it computes more than it moves.
@@ -327,6 +341,13 @@ void draw_report(AppController& controller) {
       }
     }
     ImGui::EndTable();
+  }
+  if (any_noisy) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().warning);
+    ImGui::TextWrapped(
+        "~: the runs spread too widely to read a difference (the slowest took over "
+        "1.5× as long as the fastest); launch again for steadier figures");
+    ImGui::PopStyleColor();
   }
   ImGui::PushStyleColor(ImGuiCol_Text, palette().muted);
   for (const std::string& note : r.notes) ImGui::TextWrapped("%s", note.c_str());

@@ -11,7 +11,8 @@ void draw_shortcuts_overlay(AppController& controller, const Fonts& fonts) {
   ImGui::SetNextWindowPos({viewport->WorkPos.x + viewport->WorkSize.x * 0.5f,
                            viewport->WorkPos.y + viewport->WorkSize.y * 0.5f},
                           ImGuiCond_Always, {0.5f, 0.5f});
-  ImGui::SetNextWindowBgAlpha(0.95f);
+  // Opaque: at 0.95 the timing table underneath showed through the keys.
+  ImGui::SetNextWindowBgAlpha(1.0f);
   bool open = true;
   constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_AlwaysAutoResize |
                                       ImGuiWindowFlags_NoSavedSettings |
@@ -21,8 +22,11 @@ void draw_shortcuts_overlay(AppController& controller, const Fonts& fonts) {
     ImGui::TextUnformatted("A presentation clicker works too: it sends PageDown and PageUp.");
     ImGui::PopFont();
     ImGui::Spacing();
-    if (ImGui::BeginTable("shortcuts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
-      for (const Shortcut& shortcut : shortcuts()) {
+    const auto table = [&fonts](const char* id, std::span<const Shortcut> keys) {
+      if (!ImGui::BeginTable(id, 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+        return;
+      }
+      for (const Shortcut& shortcut : keys) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::PushFont(fonts.mono);
@@ -32,7 +36,13 @@ void draw_shortcuts_overlay(AppController& controller, const Fonts& fonts) {
         ImGui::TextUnformatted(shortcut.action);
       }
       ImGui::EndTable();
-    }
+    };
+    table("shortcuts", shortcuts());
+    ImGui::Spacing();
+    ImGui::PushFont(fonts.bold);
+    ImGui::TextUnformatted("In the Kernel Lab");
+    ImGui::PopFont();
+    table("lab_shortcuts", lab_shortcuts());
     ImGui::Spacing();
     ImGui::TextColored(palette().muted, "Esc or ? closes this.");
   }

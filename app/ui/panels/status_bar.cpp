@@ -27,8 +27,9 @@ void draw_status_bar(AppController& controller, const Fonts& /*fonts*/) {
   }
   ImGui::TextColored(backend_color, "%s", sentence.c_str());
   if (ImGui::IsItemHovered()) wrapped_tooltip("%s", state.backend_reason.c_str());
-  if (!state.messages.empty()) {
-    const Message& last = state.messages.back();
+  // The newest message of the lesson and workspace shown (app_state.hpp), not another's.
+  if (const Message* newest = current_message(state); newest != nullptr) {
+    const Message& last = *newest;
     const ImVec4 color = last.severity == Severity::kError     ? palette().error
                          : last.severity == Severity::kWarning ? palette().warning
                                                                : palette().muted;
@@ -36,7 +37,11 @@ void draw_status_bar(AppController& controller, const Fonts& /*fonts*/) {
     ImGui::TextColored(color, "%s", last.text.c_str());
     if (ImGui::IsItemHovered() && state.messages.size() > 1) {
       ImGui::BeginTooltip();
-      for (const Message& m : state.messages) ImGui::TextUnformatted(m.text.c_str());
+      for (const Message& m : state.messages) {
+        if (m.lesson_id == last.lesson_id && m.workspace == last.workspace) {
+          ImGui::TextUnformatted(m.text.c_str());
+        }
+      }
       ImGui::EndTooltip();
     }
   }

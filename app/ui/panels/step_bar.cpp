@@ -95,7 +95,7 @@ void draw_step_bar(AppController& controller, const Fonts& fonts) {
                     [&controller](std::size_t i) { controller.go_to_step(i); }};
   const auto current = c.cursor.current();
   draw_progress(controller, fonts, progress,
-                current ? c.steps[*current].section + ": " + c.steps[*current].title
+                current ? classroom::step_heading(c.steps[*current])
                         : "Right or PageDown: the first step; ? lists the keys");
   // On the emulator, where this step's results differ from a GPU's (ui_root gives it a line).
   if (const lessons::EmulatorNote* note = controller.step_emulator_note()) {

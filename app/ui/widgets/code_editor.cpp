@@ -104,10 +104,14 @@ struct Geometry {
   float scroll_y = 0.0f;
 };
 
-float x_of(const editor::TextModel& model, const Geometry& g, int line, int column) {
-  return g.text_origin.x +
-         static_cast<float>(editor::visual_column(model.line(line), column, model.tab_size())) *
-             g.cell;
+// The top left of `position` on screen: its row (one per line, or several where soft wrap breaks
+// it) and its cell in that row.
+ImVec2 screen_of(const editor::TextModel& model, const editor::WrapMap& wrap, const Geometry& g,
+                 TextPosition position) {
+  const editor::RowPlace place =
+      wrap.place(model.line(position.line), position.line, position.column);
+  return {g.text_origin.x + static_cast<float>(place.cell) * g.cell,
+          g.text_origin.y + static_cast<float>(place.row) * g.line_height};
 }
 
 // The find bar above the text; returns whether its field has the keyboard.
@@ -152,11 +156,33 @@ bool draw_find_bar(editor::TextModel& model, CodeEditorState& state) {
     }
     ImGui::SameLine();
   }
+  bool replace_active = false;
+  if (state.replace_open && !model.read_only()) {
+    // Ctrl+H's second row: Replace changes the selected match and selects the next, so each
+    // press shows what the next one changes; All is one edit that Ctrl+Z undoes.
+    ImGui::NewLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
+    ImGui::InputTextWithHint("##replace", "replace with", state.replace_text.data(),
+                             state.replace_text.size());
+    replace_active = ImGui::IsItemActive();
+    const std::string_view replacement(state.replace_text.data());
+    ImGui::SameLine();
+    ImGui::BeginDisabled(needle.empty());
+    if (ImGui::SmallButton("Replace")) {
+      model.replace_next(needle, replacement, options);
+      state.scroll_to_cursor = true;
+    }
+    ImGui::SameLine();
+    if (ImGui::SmallButton("All")) model.replace_all(needle, replacement, options);
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+  }
   if (ImGui::SmallButton("x") || field_escaped || (field_active && pressed(ImGuiKey_Escape))) {
     state.find_open = false;
+    state.replace_open = false;
     state.focused = true;  // back to the text
   }
-  return field_active;
+  return field_active || replace_active;
 }
 
 // One key press (or repeat) applied to the model, with the modifiers held when it was pressed.
@@ -184,8 +210,10 @@ void apply_key(editor::TextModel& model, CodeEditorState& state, const CodeEdito
       }
     } else if (is(ImGuiKey_V)) {
       if (const char* text = ImGui::GetClipboardText(); text != nullptr) model.insert_text(text);
-    } else if (press.key == options.find_key && !press.repeat) {
+    } else if ((press.key == options.find_key || press.key == options.replace_key) &&
+               !press.repeat) {
       state.find_open = true;
+      state.replace_open = press.key == options.replace_key;
       state.focus_find_field = true;
       state.focused = false;  // the keys go to the find field until it closes
       // A one-line selection is what the learner wants to find.
@@ -295,8 +323,9 @@ bool handle_keyboard(editor::TextModel& model, CodeEditorState& state,
       press.key = ImGui::GetKeyIndex(key);
       apply_key(model, state, options, page_lines, press);
     }
-    if (pressed_index(options.find_key)) {
-      press.key = options.find_key;
+    for (const int letter : {options.find_key, options.replace_key}) {
+      if (!pressed_index(letter)) continue;
+      press.key = letter;
       apply_key(model, state, options, page_lines, press);
     }
     for (ImWchar c : io.InputQueueCharacters) {
@@ -335,10 +364,18 @@ const CodeEditorColors& high_contrast_code_editor_colors() {
 ImVec2 code_editor_screen_position(const editor::TextModel& model, const CodeEditorState& state,
                                    editor::TextPosition position) {
   position = model.clamp(position);
-  const int cells =
-      editor::visual_column(model.line(position.line), position.column, model.tab_size());
-  return {state.text_origin.x + static_cast<float>(cells) * state.cell_width,
-          state.text_origin.y + static_cast<float>(position.line) * state.line_height};
+  if (state.wrap.rows() == model.line_count() || state.wrap.rows() == 0 ||
+      state.wrapped_version != model.version()) {
+    // One row per line (or no layout yet for this text): the line is the row.
+    const int cells =
+        editor::visual_column(model.line(position.line), position.column, model.tab_size());
+    return {state.text_origin.x + static_cast<float>(cells) * state.cell_width,
+            state.text_origin.y + static_cast<float>(position.line) * state.line_height};
+  }
+  const editor::RowPlace place =
+      state.wrap.place(model.line(position.line), position.line, position.column);
+  return {state.text_origin.x + static_cast<float>(place.cell) * state.cell_width,
+          state.text_origin.y + static_cast<float>(place.row) * state.line_height};
 }
 
 CodeEditorResult CodeEditor(const char* id, editor::TextModel& model, CodeEditorState& state,
@@ -382,21 +419,36 @@ CodeEditorResult CodeEditor(const char* id, editor::TextModel& model, CodeEditor
     state.highlighted_version = model.version();
   };
   refresh();
+  // Soft wrap: rows as wide as the text area; else one row per line, scrolled sideways.
+  const int wrap_width =
+      options.soft_wrap
+          ? std::max(8, static_cast<int>((g.visible.x - g.gutter - g.cell * 1.5f) / g.cell))
+          : 0;
+  const auto rewrap = [&] {
+    if (state.wrapped_version == model.version() && state.wrapped_width == wrap_width &&
+        state.wrap.rows() > 0) {
+      return;
+    }
+    state.wrap = editor::WrapMap(model.lines(), wrap_width, model.tab_size());
+    state.wrapped_version = model.version();
+    state.wrapped_width = wrap_width;
+  };
+  rewrap();
   const int widest = state.widest_line_cells;
-  // Room to scroll the last line to the top, and a few cells past the widest line.
+  // Room to scroll the last row to the top, and (unwrapped) a few cells past the widest line.
   const ImVec2 content(
-      std::max(g.visible.x, g.gutter + static_cast<float>(widest + 4) * g.cell),
-      std::max(g.visible.y, static_cast<float>(model.line_count()) * g.line_height + g.visible.y -
+      options.soft_wrap ? g.visible.x
+                        : std::max(g.visible.x, g.gutter + static_cast<float>(widest + 4) * g.cell),
+      std::max(g.visible.y, static_cast<float>(state.wrap.rows()) * g.line_height + g.visible.y -
                                 g.line_height));
   const ImGuiID text_id = ImGui::GetID("##text");
   ImGui::InvisibleButton("##text", content);
   if (ImGui::IsItemHovered()) ImGui::SetMouseCursor(ImGuiMouseCursor_TextInput);
   const bool active = ImGui::IsItemActive();
-  const editor::TextGrid grid{.cell_width = g.cell, .line_height = g.line_height};
   const ImVec2 mouse = io.MousePos;
   const auto position_under_mouse = [&] {
-    return editor::position_at_pixel(model, grid, mouse.x - g.text_origin.x,
-                                     mouse.y - g.text_origin.y);
+    const int row = static_cast<int>(std::floor((mouse.y - g.text_origin.y) / g.line_height));
+    return state.wrap.position_at(model.lines(), row, (mouse.x - g.text_origin.x) / g.cell);
   };
 
   // ---- mouse ----
@@ -444,19 +496,19 @@ CodeEditorResult CodeEditor(const char* id, editor::TextModel& model, CodeEditor
   }
   if (cursor_moved) state.last_cursor_move_time = ImGui::GetTime();
   refresh();
+  rewrap();
 
   // ---- keep the cursor in view ----
   if (state.scroll_to_cursor) {
     state.scroll_to_cursor = false;
     const TextPosition cursor = model.cursor();
-    const float cy = static_cast<float>(cursor.line) * g.line_height;
+    const editor::RowPlace place =
+        state.wrap.place(model.line(cursor.line), cursor.line, cursor.column);
+    const float cy = static_cast<float>(place.row) * g.line_height;
     if (cy < g.scroll_y) ImGui::SetScrollY(cy);
     if (cy + g.line_height > g.scroll_y + g.visible.y)
       ImGui::SetScrollY(cy + g.line_height - g.visible.y);
-    const float cx = (g.text_origin.x - content_origin.x) +
-                     static_cast<float>(editor::visual_column(model.line(cursor.line),
-                                                              cursor.column, model.tab_size())) *
-                         g.cell;
+    const float cx = (g.text_origin.x - content_origin.x) + static_cast<float>(place.cell) * g.cell;
     if (cx < g.scroll_x + g.gutter) ImGui::SetScrollX(std::max(0.0f, cx - g.gutter - 4 * g.cell));
     if (cx + g.cell > g.scroll_x + g.visible.x) ImGui::SetScrollX(cx + 4 * g.cell - g.visible.x);
   }
@@ -464,10 +516,13 @@ CodeEditorResult CodeEditor(const char* id, editor::TextModel& model, CodeEditor
   // ---- draw ----
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 window_end(g.window_pos.x + g.visible.x, g.window_pos.y + g.visible.y);
-  const int first =
-      std::clamp(static_cast<int>(g.scroll_y / g.line_height), 0, model.line_count() - 1);
-  const int last = std::clamp(static_cast<int>((g.scroll_y + g.visible.y) / g.line_height) + 1, 0,
-                              model.line_count() - 1);
+  const editor::WrapMap& wrap = state.wrap;
+  const int first_row =
+      std::clamp(static_cast<int>(g.scroll_y / g.line_height), 0, wrap.rows() - 1);
+  const int last_row = std::clamp(static_cast<int>((g.scroll_y + g.visible.y) / g.line_height) + 1,
+                                  0, wrap.rows() - 1);
+  const int first = wrap.line_of_row(first_row);
+  const int last = wrap.line_of_row(last_row);
   const float font_size = font->FontSize;
   const float text_top = (g.line_height - font_size) * 0.5f;
   const editor::TextRange selection = model.selection();
@@ -476,39 +531,59 @@ CodeEditorResult CodeEditor(const char* id, editor::TextModel& model, CodeEditor
   const editor::FindOptions find_options{.match_case = state.match_case};
 
   draw->PushClipRect(ImVec2(g.window_pos.x + g.gutter, g.window_pos.y), window_end, true);
-  for (int line = first; line <= last; ++line) {
-    const float y = g.text_origin.y + static_cast<float>(line) * g.line_height;
+  for (int row = first_row; row <= last_row; ++row) {
+    const int line = wrap.line_of_row(row);
     const std::string& text = model.line(line);
+    const int begin = wrap.row_begin(row);
+    const int end = wrap.row_end(row, text);
+    const bool last_of_line = end >= static_cast<int>(text.size());
+    const float y = g.text_origin.y + static_cast<float>(row) * g.line_height;
+    const int begin_cells = editor::visual_column(text, begin, model.tab_size());
+    // A byte column of this row (clamped to it) on screen.
+    const auto x_at = [&](int column) {
+      column = std::clamp(column, begin, end);
+      return g.text_origin.x +
+             static_cast<float>(editor::visual_column(text, column, model.tab_size()) -
+                                begin_cells) *
+                 g.cell;
+    };
     if (line == cursor.line && !model.has_selection()) {
       draw->AddRectFilled(ImVec2(g.window_pos.x + g.gutter, y),
                           ImVec2(window_end.x, y + g.line_height), colors.current_line);
     }
     if (state.find_open && !needle.empty()) {
       for (int at : editor::find_in_line(text, needle, find_options)) {
-        draw->AddRectFilled(
-            ImVec2(x_of(model, g, line, at), y),
-            ImVec2(x_of(model, g, line, at + static_cast<int>(needle.size())), y + g.line_height),
-            colors.find_match);
+        const int stop = at + static_cast<int>(needle.size());
+        if (stop <= begin || at >= end) continue;
+        draw->AddRectFilled(ImVec2(x_at(at), y), ImVec2(x_at(stop), y + g.line_height),
+                            colors.find_match);
       }
     }
     if (model.has_selection() && line >= selection.begin.line && line <= selection.end.line) {
       const int from = line == selection.begin.line ? selection.begin.column : 0;
       const int to =
           line == selection.end.line ? selection.end.column : static_cast<int>(text.size());
-      const float newline = line < selection.end.line ? g.cell * 0.5f : 0.0f;
-      draw->AddRectFilled(ImVec2(x_of(model, g, line, from), y),
-                          ImVec2(x_of(model, g, line, to) + newline, y + g.line_height),
-                          colors.selection);
+      const bool in_row = to > begin && from < end;
+      const bool carries_newline = line < selection.end.line && last_of_line;
+      if (in_row || carries_newline) {
+        const float newline = carries_newline ? g.cell * 0.5f : 0.0f;
+        draw->AddRectFilled(ImVec2(x_at(from), y), ImVec2(x_at(to) + newline, y + g.line_height),
+                            colors.selection);
+      }
     }
-    // Tokens, each split at tabs so that every piece starts at its own cell.
+    // Tokens, each split at tabs (so that every piece starts at its own cell) and at the row's
+    // edges.
     if (line < static_cast<int>(state.tokens.size())) {
       for (const editor::Token& token : state.tokens[line]) {
+        const int token_begin = std::max(token.begin, begin);
+        const int token_end = std::min(token.end, end);
+        if (token_begin >= token_end) continue;
         const ImU32 color = colors.tokens[static_cast<std::size_t>(token.kind)];
-        int piece = token.begin;
-        for (int at = token.begin; at <= token.end; ++at) {
-          if (at < token.end && text[at] != '\t') continue;
+        int piece = token_begin;
+        for (int at = token_begin; at <= token_end; ++at) {
+          if (at < token_end && text[at] != '\t') continue;
           if (at > piece) {
-            draw->AddText(font, font_size, ImVec2(x_of(model, g, line, piece), y + text_top), color,
+            draw->AddText(font, font_size, ImVec2(x_at(piece), y + text_top), color,
                           text.data() + piece, text.data() + at);
           }
           piece = at + 1;
@@ -525,9 +600,19 @@ CodeEditorResult CodeEditor(const char* id, editor::TextModel& model, CodeEditor
     const int line = std::clamp(diagnostic.line - 1, 0, model.line_count() - 1);
     if (line < first || line > last) continue;
     const auto [from, to] = editor::underline_columns(model.line(line), diagnostic.column);
-    const float y = g.text_origin.y + static_cast<float>(line) * g.line_height;
-    const float x1 = x_of(model, g, line, from);
-    const float x2 = to > from ? x_of(model, g, line, to) : x1 + g.cell;
+    // On the row where the underlined text starts, to its end or that row's end.
+    const ImVec2 start = screen_of(model, wrap, g, {line, from});
+    const int row = wrap.place(model.line(line), line, from).row;
+    const int stop = std::min(to, wrap.row_end(row, model.line(line)));
+    const float y = start.y;
+    const float x1 = start.x;
+    const float x2 =
+        stop > from
+            ? start.x + static_cast<float>(
+                            editor::visual_column(model.line(line), stop, model.tab_size()) -
+                            editor::visual_column(model.line(line), from, model.tab_size())) *
+                            g.cell
+            : x1 + g.cell;
     draw_wavy_line(draw, x1, x2, y + g.line_height - 2.0f, std::max(1.0f, g.cell * 0.15f),
                    severity_color(colors, diagnostic.severity));
     if (mouse_in_window && mouse.x >= x1 && mouse.x <= x2 && mouse.y >= y &&
@@ -540,8 +625,9 @@ CodeEditorResult CodeEditor(const char* id, editor::TextModel& model, CodeEditor
   if (state.focused) {
     const double still = ImGui::GetTime() - state.last_cursor_move_time;
     if (still < 0.5 || std::fmod(still, 1.0) < 0.5) {
-      const float x = x_of(model, g, cursor.line, cursor.column);
-      const float y = g.text_origin.y + static_cast<float>(cursor.line) * g.line_height;
+      const ImVec2 at = screen_of(model, wrap, g, cursor);
+      const float x = at.x;
+      const float y = at.y;
       draw->AddRectFilled(ImVec2(x, y),
                           ImVec2(x + std::max(1.0f, g.cell * 0.12f), y + g.line_height),
                           colors.cursor);
@@ -554,7 +640,10 @@ CodeEditorResult CodeEditor(const char* id, editor::TextModel& model, CodeEditor
                       colors.gutter_background);
   char number[16];
   for (int line = first; line <= last; ++line) {
-    const float y = g.text_origin.y + static_cast<float>(line) * g.line_height;
+    // The number on the line's first row; a wrapped line's other rows have none.
+    const int row = wrap.first_row(line);
+    if (row < first_row || row > last_row) continue;
+    const float y = g.text_origin.y + static_cast<float>(row) * g.line_height;
     const int length = std::snprintf(number, sizeof number, "%d", line + 1);
     const float x = g.window_pos.x + g.gutter - g.cell * (1.0f + static_cast<float>(length));
     draw->AddText(font, font_size, ImVec2(x, y + text_top),
@@ -573,8 +662,9 @@ CodeEditorResult CodeEditor(const char* id, editor::TextModel& model, CodeEditor
     }
   }
   for (const auto& [line, severity] : marks) {
-    if (line < first || line > last) continue;
-    const float y = g.text_origin.y + static_cast<float>(line) * g.line_height;
+    const int row = wrap.first_row(line);
+    if (row < first_row || row > last_row) continue;
+    const float y = g.text_origin.y + static_cast<float>(row) * g.line_height;
     const ImVec2 center(g.window_pos.x + g.cell * 0.9f, y + g.line_height * 0.5f);
     draw->AddCircleFilled(center, std::min(g.cell * 0.45f, g.line_height * 0.3f),
                           severity_color(colors, severity));

@@ -9,8 +9,9 @@
 // Keys: arrows, Home/End (Ctrl: the whole text), PageUp/PageDown, Shift to select, Ctrl+Left/Right
 // by word, Enter (auto-indent; Ctrl+Enter is left to the caller: the Lab's Check), Tab/Shift+Tab,
 // Backspace, Delete, Ctrl+Z, Ctrl+Y and Ctrl+Shift+Z, Ctrl+A/C/X/V (ImGui's clipboard), Ctrl+F
-// (find bar: Enter next, Shift+Enter previous, Esc closes). Mouse: click, Shift+click, drag, double
-// click selects a word, the wheel scrolls.
+// (find bar: Enter next, Shift+Enter previous, Esc closes), Ctrl+H (the find bar with a replace
+// row: Replace the selected match and select the next, or All as one undoable edit). Mouse: click,
+// Shift+click, drag, double click selects a word, the wheel scrolls.
 
 #include <imgui.h>
 
@@ -21,6 +22,7 @@
 
 #include "core/editor/cuda_highlight.hpp"
 #include "core/editor/diagnostics.hpp"
+#include "core/editor/soft_wrap.hpp"
 #include "core/editor/text_model.hpp"
 
 namespace tl::ui {
@@ -53,6 +55,10 @@ struct CodeEditorOptions {
   // io.KeysDown index of the F key, which ImGui 1.86 does not name: GLFW numbers letters by their
   // upper-case ASCII code, which the headless UI and the tests use too.
   int find_key = 'F';
+  int replace_key = 'H';  // Ctrl+H: the find bar with its replace row
+  // Long lines drawn on several rows as wide as the editor (core/editor/soft_wrap.hpp) instead of
+  // a horizontal scroll; Up and Down still move by lines of the text.
+  bool soft_wrap = false;
 };
 
 // What the widget keeps between frames. Owned by the caller, one per editor.
@@ -61,6 +67,8 @@ struct CodeEditorState {
   bool find_open = false;
   bool match_case = false;
   std::array<char, 256> find_text{};
+  bool replace_open = false;  // the find bar's replace row (Ctrl+H)
+  std::array<char, 256> replace_text{};
 
   // Filled each frame, for the caller and the tests.
   ImVec2 text_origin{};  // screen position of line 0, column 0 (scrolling included)
@@ -72,6 +80,9 @@ struct CodeEditorState {
   // Internal.
   std::uint64_t highlighted_version = ~std::uint64_t{0};
   std::vector<std::vector<editor::Token>> tokens;
+  editor::WrapMap wrap;  // the rows of the last frame (one per line without soft wrap)
+  std::uint64_t wrapped_version = ~std::uint64_t{0};
+  int wrapped_width = -1;
   int widest_line_cells = 0;
   bool focus_find_field = false;
   bool scroll_to_cursor = false;

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "core/format.hpp"
 #include "panels/draw_colors.hpp"
@@ -168,12 +169,35 @@ void draw_contention_panel(LessonViewContext& context, const Fonts& fonts) {
                      report->on_gpu ? "" : " (emulated: CPU time)");
   double longest = 0;
   for (const auto& point : report->contention) longest = std::max(longest, point.median_ms);
-  const float width = ImGui::GetContentRegionAvail().x * 0.6f;
+  // Every bar starts at the same x, after the widest label (each label right-aligned to it), and
+  // its time follows its end, off the bar: "%12s" padded with spaces of a proportional font, so
+  // each bar started where its own label ended, and the time straddled the bar's end.
+  std::vector<std::string> labels;
+  std::vector<std::string> values;
+  float label_width = 0;
+  float value_width = 0;
   for (const auto& point : report->contention) {
-    ImGui::Text("%12s", format_count(point.addresses).c_str());
-    ImGui::SameLine();
+    labels.push_back(format_count(point.addresses));
+    values.push_back(text_of("%.3g ms", point.median_ms));
+    label_width = std::max(label_width, ImGui::CalcTextSize(labels.back().c_str()).x);
+    value_width = std::max(value_width, ImGui::CalcTextSize(values.back().c_str()).x);
+  }
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const float start = ImGui::GetCursorPosX();
+  const float bar_left = start + label_width + spacing;
+  const float bar_width =
+      std::max(ImGui::GetFontSize() * 4.0f,
+               ImGui::GetContentRegionAvail().x - label_width - value_width - 2.0f * spacing);
+  for (std::size_t i = 0; i < report->contention.size(); ++i) {
+    const auto& point = report->contention[i];
+    ImGui::SetCursorPosX(start + label_width - ImGui::CalcTextSize(labels[i].c_str()).x);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(labels[i].c_str());
+    ImGui::SameLine(bar_left);
     const float fraction = longest > 0 ? static_cast<float>(point.median_ms / longest) : 0.0f;
-    ImGui::ProgressBar(fraction, {width, 0}, text_of("%.3g ms", point.median_ms).c_str());
+    ImGui::ProgressBar(fraction, {bar_width, 0}, "");
+    ImGui::SameLine();
+    ImGui::TextUnformatted(values[i].c_str());
   }
 }
 

@@ -231,7 +231,10 @@ void draw_copies_panel(LessonViewContext& context, const Fonts& fonts) {
   options.y_axis = {.scale = plot::AxisScale::kLog10, .format = plot::TickFormat::kByteRate};
   options.guides = plot.guides;
   options.show_bands = false;
-  PlotWidget("##copies", state, plot.series, plot.markers, options, {-1, -1});
+  // At least fourteen lines tall: under the knee lines the rest of the tab left the plot 80 px,
+  // too little to read a knee from; the tab scrolls instead.
+  const float height = std::max(ImGui::GetContentRegionAvail().y, ImGui::GetFontSize() * 14.0f);
+  PlotWidget("##copies", state, plot.series, plot.markers, options, {-1, height});
 }
 
 void draw_batches_panel(LessonViewContext& context, const Fonts& fonts) {

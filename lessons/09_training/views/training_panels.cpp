@@ -69,6 +69,22 @@ void draw_error(const lessons::TrainingSnapshot& s) {
   }
 }
 
+// A field's label before it, as a form reads ("data [spirals]"): ImGui puts its labels after the
+// field, which read as "spirals data 2,32,32,2 layers".
+void label_before(const char* label) {
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label);
+  ImGui::SameLine();
+}
+// The next labelled field on this line where the label and a field of `width` fit, else on the
+// next line.
+void next_field(const char* label, float width) {
+  ImGui::SameLine(0, ImGui::GetFontSize());
+  const float needed = ImGui::CalcTextSize(label).x + ImGui::GetStyle().ItemSpacing.x + width;
+  if (needed > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+  label_before(label);
+}
+
 void draw_controls(TrainingLive& live) {
   const lessons::TrainingSnapshot& s = live.snapshot();
   const bool running = s.phase == lessons::TrainingPhase::kRunning;
@@ -103,8 +119,14 @@ void draw_controls(TrainingLive& live) {
   TrainingForm& form = live.form();
   const float field = ImGui::GetFontSize() * 7;
   const auto names = lessons::training_data_names();
+  // Which settings Start uses: the Launch panel beside this one has its own fields (optimizer,
+  // batch), which only describe the step that Launch times.
+  muted(
+      "Start, Step and Reset train with these fields, the Training tab's own. The Launch "
+      "panel's fields set the one step that Launch times.");
+  label_before("data");
   ImGui::SetNextItemWidth(field);
-  if (ImGui::BeginCombo("data", std::string(names[form.data]).c_str())) {
+  if (ImGui::BeginCombo("##data", std::string(names[form.data]).c_str())) {
     for (std::size_t i = 0; i < names.size(); ++i) {
       if (ImGui::Selectable(std::string(names[i]).c_str(), static_cast<int>(i) == form.data)) {
         form.data = static_cast<int>(i);
@@ -122,29 +144,30 @@ void draw_controls(TrainingLive& live) {
     }
     ImGui::EndCombo();
   }
-  ImGui::SameLine();
+  next_field("layers", field * 1.4f);
   char layers[128];
   std::snprintf(layers, sizeof layers, "%s", form.layers.c_str());
   ImGui::SetNextItemWidth(field * 1.4f);
-  if (ImGui::InputText("layers", layers, sizeof layers)) form.layers = layers;
+  if (ImGui::InputText("##layers", layers, sizeof layers)) form.layers = layers;
   if (ImGui::IsItemHovered()) {
     wrapped_tooltip("Widths from the inputs to the classes, e.g. 2,256,256,2");
   }
-  ImGui::SameLine();
+  next_field("batch", field);
   ImGui::SetNextItemWidth(field);
-  ImGui::InputInt("batch", &form.batch, 0);
-  ImGui::SameLine();
+  ImGui::InputInt("##batch", &form.batch, 0);
+  next_field("examples", field);
   ImGui::SetNextItemWidth(field);
-  ImGui::InputInt("examples", &form.samples, 0);
+  ImGui::InputInt("##examples", &form.samples, 0);
+  label_before("optimizer");
   ImGui::SetNextItemWidth(field);
   const char* optimizers[] = {"sgd (momentum 0.9)", "adam"};
-  ImGui::Combo("optimizer", &form.optimizer, optimizers, 2);
-  ImGui::SameLine();
+  ImGui::Combo("##optimizer", &form.optimizer, optimizers, 2);
+  next_field("learning rate", field);
   ImGui::SetNextItemWidth(field);
-  ImGui::InputDouble("learning rate", &form.learning_rate, 0, 0, "%g");
-  ImGui::SameLine();
+  ImGui::InputDouble("##learning rate", &form.learning_rate, 0, 0, "%g");
+  next_field("seed", field);
   ImGui::SetNextItemWidth(field);
-  ImGui::InputInt("seed", &form.seed, 0);
+  ImGui::InputInt("##seed", &form.seed, 0);
   if (live.form_changed()) {
     ImGui::SameLine();
     muted("changed: Reset applies them");

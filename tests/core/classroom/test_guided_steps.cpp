@@ -93,5 +93,14 @@ TEST(StepCursor, JumpsAreClampedAndNoStepsMeansNoMoves) {
   EXPECT_EQ(none.progress_text(), "No guided steps");
 }
 
+// A step under no heading is named by its title alone, not ": title".
+TEST(GuidedSteps, AStepsHeadingHasNoEmptySection) {
+  GuidedStep step;
+  step.title = "A small sum, one block";
+  EXPECT_EQ(step_heading(step), "A small sum, one block");
+  step.section = "3. Reductions";
+  EXPECT_EQ(step_heading(step), "3. Reductions: A small sum, one block");
+}
+
 }  // namespace
 }  // namespace tl::classroom

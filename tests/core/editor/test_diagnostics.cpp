@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 namespace tl::editor {
 namespace {
 
@@ -95,6 +98,49 @@ TEST(Diagnostics, WindowsLineEnds) {
   const auto found = parse_diagnostics("kernel.cu(2): error: expected a \";\"\r\n");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].message, "expected a \";\"");
+}
+
+// A compile error's mark follows its line while the learner edits (issue 36 item 10: the marks
+// stayed on a line after its text changed).
+TEST(Diagnostics, MarksFollowTheirLinesAndGoWhenTheLineIsEdited) {
+  const std::vector<std::string> checked = {"__global__ void k(int n) {", "  int i = idx;",
+                                            "  c[i] = 1;", "}"};
+  Diagnostic undefined;
+  undefined.file = "kernel.cu";
+  undefined.line = 2;
+  undefined.message = "identifier \"idx\" is undefined";
+  Diagnostic later = undefined;
+  later.line = 3;
+  later.message = "identifier \"c\" is undefined";
+  const std::vector<Diagnostic> both = {undefined, later};
+
+  // Unchanged: both stay.
+  EXPECT_EQ(follow_edits(both, checked, checked), both);
+  // A comment added above: both move down one line.
+  std::vector<std::string> commented = checked;
+  commented.insert(commented.begin(), "// mine");
+  const auto moved = follow_edits(both, checked, commented);
+  ASSERT_EQ(moved.size(), 2u);
+  EXPECT_EQ(moved[0].line, 3);
+  EXPECT_EQ(moved[1].line, 4);
+  // Line 2 fixed: its mark goes, line 3's stays.
+  std::vector<std::string> fixed = checked;
+  fixed[1] = "  int i = threadIdx.x;";
+  const auto after_fix = follow_edits(both, checked, fixed);
+  ASSERT_EQ(after_fix.size(), 1u);
+  EXPECT_EQ(after_fix[0].line, 3);
+  EXPECT_EQ(after_fix[0].message, later.message);
+  // Line 2 fixed and a line added after line 3: line 3's mark keeps its place.
+  fixed.insert(fixed.begin() + 3, "  // done");
+  const auto edited_twice = follow_edits(both, checked, fixed);
+  ASSERT_EQ(edited_twice.size(), 1u);
+  EXPECT_EQ(edited_twice[0].line, 3);
+  // Line 3 deleted: its mark goes with it.
+  std::vector<std::string> deleted = checked;
+  deleted.erase(deleted.begin() + 2);
+  const auto after_delete = follow_edits(both, checked, deleted);
+  ASSERT_EQ(after_delete.size(), 1u);
+  EXPECT_EQ(after_delete[0].line, 2);
 }
 
 }  // namespace

@@ -134,6 +134,26 @@ TEST(LogTicks, LessThanADecadeFallsBackToLinearSteps) {
   }
 }
 
+// Bytes in binary units tick at powers of two: the Copies plot read "9.77 KiB, 97.7 KiB, 977 KiB"
+// at decades (issue 36 item 12). At most eight labels; every power keeps its grid line.
+TEST(LogTicks, BytesTickAtPowersOfTwoWithWholeBinaryLabels) {
+  const std::vector<AxisTick> ticks = log_ticks({1000, 300e6}, TickFormat::kBytes);
+  ASSERT_FALSE(ticks.empty());
+  std::size_t labelled = 0;
+  for (const AxisTick& t : ticks) {
+    int exponent = 0;
+    EXPECT_EQ(std::frexp(t.value, &exponent), 0.5) << t.value << " is a power of two";
+    if (t.label.empty()) continue;
+    ++labelled;
+    EXPECT_EQ(t.label.find('.'), std::string::npos) << t.label;
+  }
+  EXPECT_GE(labelled, 4u);
+  EXPECT_LE(labelled, 8u);
+  EXPECT_EQ(
+      labels(log_ticks({1000, 70000}, TickFormat::kBytes)),
+      (std::vector<std::string>{"1 KiB", "2 KiB", "4 KiB", "8 KiB", "16 KiB", "32 KiB", "64 KiB"}));
+}
+
 TEST(LayoutAxis, EmptyDataGivesDefaultFrame) {
   const AxisLayout linear = layout_axis({}, {});
   EXPECT_EQ(linear.range, (AxisRange{0, 1}));

@@ -67,6 +67,10 @@ TEST(Roofline, AMemoryBoundKernelsHeightUnderTheSlopeIsItsShareOfTheBandwidth) {
   // The label carries the share column's figure, written as the column writes it.
   EXPECT_EQ(p.label, "vector add: " + format_share(share->share));
   EXPECT_EQ(format_share(share->share), "92%");
+  // Below 10 %, two significant digits: the emulator's points read "0%" and "1%" before.
+  EXPECT_EQ(format_share(0.0042), "0.42%");
+  EXPECT_EQ(format_share(0.012), "1.2%");
+  EXPECT_EQ(format_share(0.5), "50%");
   EXPECT_NE(p.detail.find("of the device copy"), std::string::npos) << p.detail;
 }
 

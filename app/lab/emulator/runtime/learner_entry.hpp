@@ -143,6 +143,14 @@ TL_RACE_UNCHECKED inline void begin_thread(std::uint32_t linear, std::uint32_t b
   s.ready = s.clocks != nullptr;
 }
 
+// After a wait (a barrier, a warp operation) this OS thread may go on with another emulated
+// thread than the one that waited: the accesses that follow are that thread's. Without this, every
+// access after a kernel's first __syncthreads() counted as the last thread started, and no race
+// past a barrier (a missing second __syncthreads() in a tiled loop) could be seen.
+TL_RACE_UNCHECKED inline void resumed_thread(std::uint32_t linear) {
+  if (state.ready) state.current = linear;
+}
+
 TL_RACE_UNCHECKED inline void passed_barrier() {
   if (state.ready && state.current < state.clock_count) ++state.clocks[state.current].barrier;
 }
@@ -254,6 +262,7 @@ THREADLAB_TSAN_ACCESS(16)
 }
 #define TL_LEARNER_UNCHECKED TL_RACE_UNCHECKED
 #define TL_LEARNER_BEGIN_THREAD(linear, count) ::tl::emu::learner::race::begin_thread(linear, count)
+#define TL_LEARNER_RESUMED_THREAD(linear) ::tl::emu::learner::race::resumed_thread(linear)
 #define TL_LEARNER_PASSED_BARRIER() ::tl::emu::learner::race::passed_barrier()
 #define TL_LEARNER_PASSED_WARP_OPERATION() ::tl::emu::learner::race::passed_warp_operation()
 #elif defined(THREADLAB_MEMORY_RECORD)
@@ -390,11 +399,13 @@ THREADLAB_TSAN_ACCESS(16)
 }
 #define TL_LEARNER_UNCHECKED TL_RECORD_UNCHECKED
 #define TL_LEARNER_BEGIN_THREAD(linear, count) ::tl::emu::learner::recording::begin_thread(linear)
+#define TL_LEARNER_RESUMED_THREAD(linear)
 #define TL_LEARNER_PASSED_BARRIER()
 #define TL_LEARNER_PASSED_WARP_OPERATION()
 #else
 #define TL_LEARNER_UNCHECKED
 #define TL_LEARNER_BEGIN_THREAD(linear, count)
+#define TL_LEARNER_RESUMED_THREAD(linear)
 #define TL_LEARNER_PASSED_BARRIER()
 #define TL_LEARNER_PASSED_WARP_OPERATION()
 #endif
@@ -407,6 +418,7 @@ TL_LEARNER_UNCHECKED inline void reload_thread_index() {
   std::uint32_t thread[3];
   hooks->current_thread_index(thread);
   threadIdx = {thread[0], thread[1], thread[2]};
+  TL_LEARNER_RESUMED_THREAD(thread[0] + blockDim.x * (thread[1] + blockDim.y * thread[2]));
 }
 
 template <class... Parameters, std::size_t... I>
