@@ -473,8 +473,9 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
   }
   LabCheckOptions lab_check;
   const auto add_lab_options = [&lab_check, &whole, &seed](CLI::App& command, const char* file_help,
-                                                           const char* formats) {
-    command.add_option("file", lab_check.file, file_help)->required();
+                                                           const char* formats,
+                                                           const char* positional = "file") {
+    command.add_option(positional, lab_check.file, file_help)->required();
     command.add_option("--exercise", lab_check.exercise, "The exercise id (lab list)")->required();
     command
         .add_option("--backend", lab_check.backend,
@@ -544,7 +545,7 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
   auto* lab_grade_command = lab_command->add_subcommand(
       "grade", "Check every .cu file of a folder, one worker each; one row per file");
   add_lab_options(*lab_grade_command, "The folder of submissions",
-                  "csv, json, gradescope (results.json) or junit (default csv)");
+                  "csv, json, gradescope (results.json) or junit (default csv)", "folder");
   lab_grade_command->add_option(
       "--output", lab_check.output,
       "Write the report to FILE, whole after every row (files not graded yet: pending)");

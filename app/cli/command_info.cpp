@@ -1,6 +1,8 @@
 // `threadlab info`: the device table and the backend the app would choose, with its reason.
 
+#include <algorithm>
 #include <iomanip>
+#include <string_view>
 
 #include "commands.hpp"
 #include "compute/lessons/lesson_registry.hpp"
@@ -121,9 +123,18 @@ int command_info(const InfoOptions& options, std::ostream& out, std::ostream& er
 }
 
 int command_lessons(std::ostream& out) {
+  // Columns as wide as their longest entry and two spaces: a title that fills its column must
+  // not run into the summary ("Training a networkThe capstone").
+  std::size_t id_width = 0;
+  std::size_t title_width = 0;
   for (const auto& lesson : lessons::catalog()) {
-    out << lesson.number << ". " << std::left << std::setw(18) << lesson.id << std::setw(18)
-        << lesson.title << lesson.summary << '\n';
+    id_width = std::max(id_width, std::string_view(lesson.id).size());
+    title_width = std::max(title_width, std::string_view(lesson.title).size());
+  }
+  for (const auto& lesson : lessons::catalog()) {
+    out << lesson.number << ". " << std::left << std::setw(static_cast<int>(id_width + 2))
+        << lesson.id << std::setw(static_cast<int>(title_width + 2)) << lesson.title
+        << lesson.summary << '\n';
   }
   return kExitOk;
 }

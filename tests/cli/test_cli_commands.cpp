@@ -42,6 +42,23 @@ TEST(CliLessons, ListsVectorAdd) {
   EXPECT_EQ(r.err, "") << r.describe();
 }
 
+// Each line: number, id, title and summary, the columns apart by at least two spaces, however long
+// a title is ("Training a network" filled its column and ran into its summary).
+TEST(CliLessons, TheColumnsNeverRunTogether) {
+  const ProcessResult r = run_threadlab({"lessons"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("Training a network  ")) << r.describe();
+  EXPECT_THAT(r.out, Not(HasSubstr("Training a networkThe"))) << r.describe();
+}
+
+// `lab grade` takes a folder, and its usage says so (it said "file").
+TEST(CliLabGrade, HelpNamesItsPositionalAFolder) {
+  const ProcessResult r = run_threadlab({"lab", "grade", "--help"});
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("folder TEXT REQUIRED")) << r.describe();
+  EXPECT_THAT(r.out, Not(HasSubstr("file TEXT REQUIRED"))) << r.describe();
+}
+
 TEST(CliRun, HelpDescribesASharedParameterForEachLessonThatTakesIt) {
   // --n is the matrix multiply's columns of B and C, and the thread hierarchy's element count,
   // each with its own default: the help gives both, each under its lesson.
