@@ -399,6 +399,30 @@ Status validate_grid(const Dim3& grid) {
   return Status::ok();
 }
 
+std::string with_learner_file_name(std::string_view text, std::string_view name) {
+  constexpr std::string_view kWorkerName = "kernel.cu";
+  if (name == kWorkerName || name.empty()) return std::string(text);
+  std::string out;
+  out.reserve(text.size());
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t found = text.find(kWorkerName, at);
+    if (found == std::string_view::npos) break;
+    const std::size_t after = found + kWorkerName.size();
+    // kernel.cu as a word of its own: at a line's start or after a blank or a quote, and followed
+    // by a position (":" or "("), a quote, a blank or the end ("kernel.cu does not compile").
+    const bool starts =
+        found == 0 || std::string_view(" \t\n'\"`").find(text[found - 1]) != std::string_view::npos;
+    const bool ends = after == text.size() ||
+                      std::string_view(":( \t\n'\"`").find(text[after]) != std::string_view::npos;
+    out.append(text.substr(at, found - at));
+    out.append(starts && ends ? name : kWorkerName);
+    at = after;
+  }
+  out.append(text.substr(at));
+  return out;
+}
+
 Result<std::string> normalized_source(std::string_view source, std::string_view name) {
   if (source.starts_with("\xEF\xBB\xBF")) source.remove_prefix(3);
   std::string text;
@@ -600,12 +624,12 @@ CheckVerdict check_submission(const Exercise& exercise, std::string_view given_s
   Result<CompileReply> compiled = decode_compile_reply(*compile_line);
   if (!compiled) return finish(unavailable(compiled.error().message));
   verdict.device = compiled->device;
-  verdict.compiler_log = compiled->log;
+  verdict.compiler_log = with_learner_file_name(compiled->log, options.source_name);
   verdict.compiled_from_cache = compiled->from_cache;
   if (!compiled->ok) {
     const bool learners_fault = !compiled->log.empty();
     verdict.outcome = learners_fault ? Outcome::kCompileError : Outcome::kUnavailable;
-    verdict.reason = compiled->error;
+    verdict.reason = with_learner_file_name(compiled->error, options.source_name);
     return finish(std::move(verdict));
   }
 

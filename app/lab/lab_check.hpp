@@ -78,6 +78,11 @@ struct LabOptions {
 // the worker's JSON wire both need text.
 [[nodiscard]] Result<std::string> normalized_source(std::string_view source, std::string_view name);
 
+// The compiler's text about the learner's file, which the worker compiles as kernel.cu, with that
+// file named `name` instead ("mine.cu:3:3: error: ...", "mine.cu(3): error: ..."): a learner reads
+// the name of the file they wrote. The prelude's name and every other word stay as they are.
+[[nodiscard]] std::string with_learner_file_name(std::string_view text, std::string_view name);
+
 enum class Outcome {
   kPassed,
   kFailed,        // a hidden check, a rule of the exercise, or a fault or timeout while running

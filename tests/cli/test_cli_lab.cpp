@@ -33,6 +33,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // A fresh folder for one test, removed after it.
 class ScratchFolder {
@@ -117,6 +118,22 @@ std::vector<std::string> lab_args(const std::string& command, const fs::path& fi
                                 "vector-add", "--backend", "emulator"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
+}
+
+// The compiler's messages name the learner's file, not kernel.cu (the name the worker compiles it
+// under): the line to fix is in the file they wrote.
+TEST(LabSubmissionText, CompileErrorsNameTheLearnersFile) {
+  ScratchFolder folder;
+  const fs::path file = folder.path() / "mine.cu";
+  write_file(file,
+             "__global__ void vector_add(Array<const float> a, Array<const float> b, "
+             "Array<float> c, int n) {\n  int i = ;\n}\n");
+  const ProcessResult r = run_threadlab(lab_args("check", file));
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 2) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("mine.cu:2:")) << r.describe();
+  EXPECT_THAT(r.out + r.err, Not(HasSubstr("kernel.cu"))) << r.describe();
+  EXPECT_THAT(r.err, HasSubstr("mine.cu does not compile")) << r.describe();
 }
 
 TEST(LabSubmissionText, ANonUtf8ByteIsNamedAtItsLineNotACrash) {

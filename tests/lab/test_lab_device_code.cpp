@@ -99,6 +99,25 @@ TEST(EmulatorTimeouts, AnEndlessKernelIsTriedTwiceAndTheThreadsAreNamed) {
       << verdict.reason;
 }
 
+// The worker compiles the learner's file as kernel.cu; what the compiler says of it names the
+// learner's file instead, and only where kernel.cu is the file's name, not part of another word.
+TEST(SubmissionText, CompilerMessagesNameTheLearnersFile) {
+  EXPECT_EQ(with_learner_file_name("kernel.cu:2:11: error: expected primary-expression\n"
+                                   "kernel.cu(3): error: identifier \"x\" is undefined\n"
+                                   "In file included from kernel.cu:1:\n"
+                                   "threadlab_lab.cuh:40: note: here\n"
+                                   "mykernel.cu:1: kernel.cus kernel.cu.bak\n",
+                                   "mine.cu"),
+            "mine.cu:2:11: error: expected primary-expression\n"
+            "mine.cu(3): error: identifier \"x\" is undefined\n"
+            "In file included from mine.cu:1:\n"
+            "threadlab_lab.cuh:40: note: here\n"
+            "mykernel.cu:1: kernel.cus kernel.cu.bak\n");
+  EXPECT_EQ(with_learner_file_name("kernel.cu does not compile", "a b.cu"),
+            "a b.cu does not compile");
+  EXPECT_EQ(with_learner_file_name("kernel.cu:1: x", "kernel.cu"), "kernel.cu:1: x");
+}
+
 // Text as editors save it: a byte order mark and CR line endings compile; bytes that are not
 // UTF-8 are named at their line (they once threw out of the JSON wire and aborted the process).
 TEST(SubmissionText, NormalizedOrRefusedAtItsLine) {
