@@ -99,9 +99,10 @@ std::string file_name(std::string_view path) {
 }
 
 constexpr InstructionKind kCountedKinds[] = {
-    InstructionKind::kGlobalLoad,  InstructionKind::kGlobalStore, InstructionKind::kSharedLoad,
-    InstructionKind::kSharedStore, InstructionKind::kAsyncCopy,   InstructionKind::kBarrier,
-    InstructionKind::kShuffle,     InstructionKind::kAtomic,      InstructionKind::kTensorCore};
+    InstructionKind::kGlobalLoad,     InstructionKind::kGlobalStore, InstructionKind::kSharedLoad,
+    InstructionKind::kSharedStore,    InstructionKind::kAsyncCopy,   InstructionKind::kBarrier,
+    InstructionKind::kShuffle,        InstructionKind::kAtomic,      InstructionKind::kTensorCore,
+    InstructionKind::kSpecialFunction};
 
 std::string column_name(InstructionKind kind) {
   std::string name(compiled::kind_name(kind));
@@ -124,7 +125,12 @@ int print_resources(const std::vector<InspectedKernel>& kernels, std::string_vie
                             {"stack_bytes", k.resources.stack_bytes},
                             {"spill_stores", k.summary.spill_stores()},
                             {"spill_loads", k.summary.spill_loads()},
-                            {"instructions", k.summary.instructions}};
+                            {"instructions", k.summary.instructions},
+                            {"multiply_adds", k.summary.multiply_adds},
+                            {"global_loads_128_bit", k.summary.global_loads_128},
+                            {"global_loads_64_bit", k.summary.global_loads_64},
+                            {"global_loads_32_bit", k.summary.global_loads_32},
+                            {"global_loads_narrower", k.summary.global_loads_narrower}};
       for (const InstructionKind kind : kCountedKinds)
         row[column_name(kind)] = k.summary.count(kind);
       rows.push_back(row);
@@ -134,7 +140,7 @@ int print_resources(const std::vector<InspectedKernel>& kernels, std::string_vie
   }
   if (format == "csv") {
     out << "kernel,unit,arch,registers,shared_bytes,local_bytes,stack_bytes,spill_stores,"
-           "spill_loads,instructions";
+           "spill_loads,instructions,multiply_adds,global_loads_128_bit";
     for (const InstructionKind kind : kCountedKinds) out << ',' << column_name(kind);
     out << '\n';
     for (const InspectedKernel& k : kernels) {
@@ -142,7 +148,8 @@ int print_resources(const std::vector<InspectedKernel>& kernels, std::string_vie
           << k.resources.registers << ',' << k.resources.shared_bytes << ','
           << k.resources.local_bytes << ',' << k.resources.stack_bytes << ','
           << k.summary.spill_stores() << ',' << k.summary.spill_loads() << ','
-          << k.summary.instructions;
+          << k.summary.instructions << ',' << k.summary.multiply_adds << ','
+          << k.summary.global_loads_128;
       for (const InstructionKind kind : kCountedKinds) out << ',' << k.summary.count(kind);
       out << '\n';
     }
@@ -151,22 +158,29 @@ int print_resources(const std::vector<InspectedKernel>& kernels, std::string_vie
   std::size_t width = 6;
   for (const InspectedKernel& k : kernels) width = std::max(width, display_width(k.name));
   out << std::left << std::setw(static_cast<int>(width)) << "kernel" << std::right
-      << "  arch    regs  shared  local  spills st/ld  instr  LDG  STG  LDS  STS  BAR  tensor\n";
+      << "  arch    regs  shared  local  spills st/ld  instr  LDG LDG.128  STG  LDS  STS  BAR  "
+         "tensor"
+         "  MUFU\n";
   for (const InspectedKernel& k : kernels) {
     out << k.name << std::string(width - display_width(k.name), ' ') << "  " << std::left
         << std::setw(6) << k.unit->arch << std::right << std::setw(6) << k.resources.registers
         << std::setw(8) << k.resources.shared_bytes << std::setw(7) << k.resources.local_bytes
         << std::setw(8) << k.summary.spill_stores() << '/' << std::left << std::setw(5)
         << k.summary.spill_loads() << std::right << std::setw(6) << k.summary.instructions
-        << std::setw(5) << k.summary.count(InstructionKind::kGlobalLoad) << std::setw(5)
+        << std::setw(5) << k.summary.count(InstructionKind::kGlobalLoad) << std::setw(8)
+        << k.summary.global_loads_128 << std::setw(5)
         << k.summary.count(InstructionKind::kGlobalStore) << std::setw(5)
         << k.summary.count(InstructionKind::kSharedLoad) << std::setw(5)
         << k.summary.count(InstructionKind::kSharedStore) << std::setw(5)
         << k.summary.count(InstructionKind::kBarrier) << std::setw(8)
-        << k.summary.count(InstructionKind::kTensorCore) << '\n';
+        << k.summary.count(InstructionKind::kTensorCore) << std::setw(6)
+        << k.summary.count(InstructionKind::kSpecialFunction) << '\n';
   }
   out << "registers per thread, static shared memory per block and local memory per thread in "
-         "bytes (ptxas); spills: local stores/loads in the SASS; instructions by kind (nvdisasm)\n";
+         "bytes (ptxas); spills: local stores/loads in the SASS; instructions by kind (nvdisasm): "
+         "LDG.128 the global loads that read 16 bytes a thread (a float4), MUFU the "
+         "special-function "
+         "unit's (exp2, reciprocal, ...)\n";
   return kExitOk;
 }
 

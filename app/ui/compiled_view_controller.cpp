@@ -114,6 +114,8 @@ void CompiledViewController::shown(std::string_view lesson_id, std::string_view 
     row.spills = k.summary.spill_stores() + k.summary.spill_loads();
     row.instructions = k.summary.instructions;
     row.global_loads = k.summary.count(InstructionKind::kGlobalLoad);
+    row.global_loads_128 = k.summary.global_loads_128;
+    row.special_functions = k.summary.count(InstructionKind::kSpecialFunction);
     row.shared_loads = k.summary.count(InstructionKind::kSharedLoad);
     row.multiply_adds = k.summary.multiply_adds;
     if (row.shared_loads > 0) {

@@ -70,7 +70,9 @@ struct CompiledComparisonRow {
   std::size_t spills = 0;  // local stores and loads
   std::size_t instructions = 0;
   std::size_t global_loads = 0;
+  std::size_t global_loads_128 = 0;  // of them, 16 bytes a thread (float4)
   std::size_t shared_loads = 0;
+  std::size_t special_functions = 0;  // MUFU
   std::size_t multiply_adds = 0;
   // multiply_adds / shared_loads; 0 when the kernel reads no shared memory
   double multiply_adds_per_shared_load = 0;

@@ -4,9 +4,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -141,22 +144,61 @@ std::vector<std::string> cells(const std::string& row) {
   return out;
 }
 
-TEST(CliInspect, TheMatmulLessonsCompiledLadderTableIsThisBuildsListings) {
-  std::ifstream lesson(std::string(THREADLAB_SOURCE_DIR) + "/lessons/04_matmul/lesson.md");
+std::string lesson_text(const std::string& folder) {
+  std::ifstream lesson(std::string(THREADLAB_SOURCE_DIR) + "/lessons/" + folder + "/lesson.md");
   std::stringstream text;
   text << lesson.rdbuf();
+  return text.str();
+}
+
+// The body rows of the table under `<!-- marker`, without its heading and rule.
+std::vector<std::string> marked_table_rows(const std::string& text, const std::string& marker) {
   std::vector<std::string> rows;
   bool in_table = false;
-  for (const std::string& line : split_lines(text.str())) {
-    if (line.find("<!-- compiled-ladder") != std::string::npos) {
+  bool heading = true;
+  for (const std::string& line : split_lines(text)) {
+    if (line.find("<!-- " + marker) != std::string::npos) {
       in_table = true;
       continue;
     }
     if (!in_table) continue;
     if (line.empty()) break;
-    if (line.starts_with("| rung") || line.starts_with("| ---")) continue;
+    if (heading) {  // the heading row, then the rule
+      if (line.starts_with("| ---")) heading = false;
+      continue;
+    }
     rows.push_back(line);
   }
+  return rows;
+}
+
+// This build's sm_90 resources of a lesson's kernels, or why there are none (a skip).
+std::optional<nlohmann::json> sm90_resources(const std::string& lesson, std::string& why_not) {
+  const ProcessResult table = run_threadlab(
+      {"inspect", "--lesson", lesson, "--arch", "sm_90", "--resources", "--format", "json"});
+  if ((table.exited && table.exit_code == 2 &&
+       table.err.find("was built for") != std::string::npos) ||
+      (table.exited && table.exit_code == 1 &&
+       table.err.find("no compiled listings in this build") != std::string::npos)) {
+    why_not = table.err;
+    return std::nullopt;
+  }
+  EXPECT_TRUE(table.exited && table.exit_code == 0) << table.describe();
+  auto kernels = nlohmann::json::parse(table.out, nullptr, false);
+  EXPECT_TRUE(kernels.is_array()) << table.describe();
+  return kernels;
+}
+
+const nlohmann::json* kernel_named(const nlohmann::json& kernels, const std::string& name) {
+  for (const auto& k : kernels) {
+    if (k["kernel"].get<std::string>() == name) return &k;
+  }
+  return nullptr;
+}
+
+TEST(CliInspect, TheMatmulLessonsCompiledLadderTableIsThisBuildsListings) {
+  const std::vector<std::string> rows =
+      marked_table_rows(lesson_text("04_matmul"), "compiled-ladder");
   ASSERT_EQ(rows.size(), 5u) << "the table under the compiled-ladder marker";
 
   const ProcessResult table = run_threadlab(
@@ -215,6 +257,98 @@ TEST(CliInspect, TheMatmulLessonsCompiledLadderTableIsThisBuildsListings) {
     }
     EXPECT_EQ(figure(c[5].substr(0, slash)), ffma) << row;
   }
+}
+
+// Lesson 4's launch-bounds experiment (the table under `compiled-launch-bounds`) and its count of
+// wide loads are this build's listings: the 2D rung and its four-blocks twin, registers, stack
+// frame, spill instructions, instruction count and the occupancy the model gives on an H100 SXM.
+TEST(CliInspect, TheMatmulLessonsLaunchBoundsExperimentIsThisBuildsListings) {
+  const std::string text = lesson_text("04_matmul");
+  const std::vector<std::string> rows = marked_table_rows(text, "compiled-launch-bounds");
+  ASSERT_EQ(rows.size(), 2u) << "the table under the compiled-launch-bounds marker";
+  std::string why_not;
+  const std::optional<nlohmann::json> kernels = sm90_resources("matmul", why_not);
+  if (!kernels) GTEST_SKIP() << "no sm_90 listings in this build: " << why_not;
+  const ReferenceGpu h100 = *find_reference_gpu("H100 SXM");
+  for (const std::string& row : rows) {
+    const std::vector<std::string> c = cells(row);
+    ASSERT_GE(c.size(), 8u) << row;
+    const nlohmann::json* k = kernel_named(*kernels, "tl::gpu::" + c[0] + "<tl::Untraced>");
+    ASSERT_NE(k, nullptr) << "no kernel " << c[0] << " in the listings";
+    EXPECT_EQ(figure(c[2]), (*k)["registers"].get<int>()) << row;
+    EXPECT_EQ(figure(c[3]), (*k)["stack_bytes"].get<int>()) << row;
+    const std::size_t slash = c[4].find('/');
+    ASSERT_NE(slash, std::string::npos) << row;
+    EXPECT_EQ(figure(c[4].substr(0, slash)), (*k)["spill_stores"].get<int>()) << row;
+    EXPECT_EQ(figure(c[4].substr(slash + 1)), (*k)["spill_loads"].get<int>()) << row;
+    EXPECT_EQ(figure(c[5]), (*k)["instructions"].get<int>()) << row;
+    KernelResources resources;
+    resources.registers_per_thread = (*k)["registers"].get<std::uint32_t>();
+    resources.static_shared_bytes = (*k)["shared_bytes"].get<std::uint64_t>();
+    const Occupancy occupancy = compute_occupancy(reference_device_info(h100), resources,
+                                                  static_cast<std::uint32_t>(figure(c[6])));
+    EXPECT_EQ(figure(c[7].substr(0, c[7].find('('))),
+              static_cast<int>(occupancy.fraction() * 100.0 + 0.5))
+        << row;
+  }
+  const nlohmann::json* spilling =
+      kernel_named(*kernels, "tl::gpu::matmul_regtile_2d_four_blocks<tl::Untraced>");
+  ASSERT_NE(spilling, nullptr);
+  EXPECT_GT((*spilling)["spill_stores"].get<int>(), 0) << "the experiment is a kernel that spills";
+
+  // "2 of its 10 global loads are `LDG.E.128`, where the 2D rung has 0 of 14"
+  std::string flat = text.substr(text.find("<!-- wide-loads"));
+  std::replace(flat.begin(), flat.end(), '\n', ' ');
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(
+      flat, m,
+      std::regex(
+          R"((\d+) of its (\d+) global +loads are `LDG\.E\.128`, +where +the +2D +rung +has +(\d+) +of +(\d+))")))
+      << "the wide-loads sentence";
+  const nlohmann::json* vectorized =
+      kernel_named(*kernels, "tl::gpu::matmul_vectorized<tl::Untraced>");
+  const nlohmann::json* regtile =
+      kernel_named(*kernels, "tl::gpu::matmul_regtile_2d<tl::Untraced>");
+  ASSERT_TRUE(vectorized != nullptr && regtile != nullptr);
+  EXPECT_EQ(std::stoi(m[1]), (*vectorized)["global_loads_128_bit"].get<int>());
+  EXPECT_EQ(std::stoi(m[2]), (*vectorized)["global_load"].get<int>());
+  EXPECT_EQ(std::stoi(m[3]), (*regtile)["global_loads_128_bit"].get<int>());
+  EXPECT_EQ(std::stoi(m[4]), (*regtile)["global_load"].get<int>());
+}
+
+// Lesson 5's --use_fast_math table (under `compiled-fast-math`) is this build's listings, and what
+// the text says of the two SASS listings holds: both use MUFU.EX2, only the default build calls a
+// slow-path division, and the fast one's instructions flush to zero.
+TEST(CliInspect, TheDenseLayerLessonsFastMathTableIsThisBuildsListings) {
+  const std::vector<std::string> rows =
+      marked_table_rows(lesson_text("05_dense_layer"), "compiled-fast-math");
+  ASSERT_EQ(rows.size(), 2u) << "the table under the compiled-fast-math marker";
+  std::string why_not;
+  const std::optional<nlohmann::json> kernels = sm90_resources("dense-layer", why_not);
+  if (!kernels) GTEST_SKIP() << "no sm_90 listings in this build: " << why_not;
+  for (const std::string& row : rows) {
+    const std::vector<std::string> c = cells(row);
+    ASSERT_GE(c.size(), 5u) << row;
+    const nlohmann::json* k = kernel_named(*kernels, "tl::gpu::" + c[0] + "<tl::Untraced>");
+    ASSERT_NE(k, nullptr) << "no kernel " << c[0] << " in the listings";
+    EXPECT_EQ(figure(c[2]), (*k)["registers"].get<int>()) << row;
+    EXPECT_EQ(figure(c[3]), (*k)["instructions"].get<int>()) << row;
+    EXPECT_EQ(figure(c[4]), (*k)["special_function"].get<int>()) << row;
+  }
+  const auto sass_of = [](const std::string& kernel) {
+    const ProcessResult sass = run_threadlab(
+        {"inspect", "--lesson", "dense-layer", "--arch", "sm_90", "--kernel", kernel, "--sass"});
+    EXPECT_TRUE(sass.exited && sass.exit_code == 0) << sass.describe();
+    return sass.out;
+  };
+  const std::string precise = sass_of("tl::gpu::dense_sigmoid<tl::Untraced>");
+  const std::string fast = sass_of("tl::gpu::fast_math::dense_sigmoid<tl::Untraced>");
+  EXPECT_THAT(precise, HasSubstr("MUFU.EX2"));
+  EXPECT_THAT(fast, HasSubstr("MUFU.EX2"));
+  EXPECT_THAT(precise, HasSubstr("CALL.REL"));
+  EXPECT_THAT(precise, HasSubstr("FCHK"));
+  EXPECT_EQ(fast.find("CALL"), std::string::npos) << fast;
+  EXPECT_THAT(fast, HasSubstr("FMUL.FTZ"));
 }
 
 }  // namespace

@@ -509,8 +509,39 @@ SassSummary summarize(const SassFunction& function) {
     if (op.starts_with("FFMA") || op.starts_with("DFMA") || op.starts_with("HFMA2")) {
       ++summary.multiply_adds;
     }
+    if (i.kind == InstructionKind::kGlobalLoad) {
+      const int bits = global_access_bits(op);
+      if (bits >= 128) {
+        ++summary.global_loads_128;
+      } else if (bits == 64) {
+        ++summary.global_loads_64;
+      } else if (bits == 32) {
+        ++summary.global_loads_32;
+      } else {
+        ++summary.global_loads_narrower;
+      }
+    }
   }
   return summary;
+}
+
+int global_access_bits(std::string_view opcode) {
+  if (!opcode.starts_with("LDG") && !opcode.starts_with("STG")) return 0;
+  // The modifiers after the first dot: a width (.128, .64, .U8, .S16 ...) among cache and
+  // ordering hints (.E, .CONSTANT, .STRONG.GPU, .LTC128B ...). No width means 32 bits.
+  int bits = 32;
+  std::size_t at = opcode.find('.');
+  while (at != std::string_view::npos) {
+    const std::size_t next = opcode.find('.', at + 1);
+    const std::string_view part = opcode.substr(
+        at + 1, next == std::string_view::npos ? std::string_view::npos : next - at - 1);
+    if (part == "128") bits = 128;
+    if (part == "64") bits = 64;
+    if (part == "U8" || part == "S8") bits = 8;
+    if (part == "U16" || part == "S16") bits = 16;
+    at = next;
+  }
+  return bits;
 }
 
 std::vector<std::size_t> instructions_of_line(const SassListing& listing,

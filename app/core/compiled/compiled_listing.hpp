@@ -136,6 +136,13 @@ struct SassSummary {
   // Fused multiply-adds on the FMA units (FFMA, DFMA, HFMA2 and their forms): the arithmetic a
   // matrix product's inner loop is made of, counted apart from the kinds above.
   std::size_t multiply_adds = 0;
+  // Global loads by the width one thread reads: 128-bit (LDG.E.128, a float4), 64-bit, 32-bit
+  // (a float) and narrower. One instruction moves a warp's 32 lanes × that width, so a kernel that
+  // reads float4 needs a quarter of the load instructions a float-by-float one does.
+  std::size_t global_loads_128 = 0;
+  std::size_t global_loads_64 = 0;
+  std::size_t global_loads_32 = 0;
+  std::size_t global_loads_narrower = 0;
   [[nodiscard]] std::size_t count(InstructionKind kind) const {
     return counts[static_cast<int>(kind)];
   }
@@ -145,6 +152,9 @@ struct SassSummary {
 };
 
 [[nodiscard]] SassSummary summarize(const SassFunction& function);
+// The bits one thread moves with a global load or store opcode: "LDG.E.128" 128,
+// "LDG.E.64.CONSTANT" 64, "LDG.E" 32, "LDG.E.U8" 8; 0 for another opcode.
+[[nodiscard]] int global_access_bits(std::string_view opcode);
 
 // The instructions of `function` made from `line` of `file` (a path as the listing names it, or
 // its ending: "matrix_add.cuh"), in order.

@@ -147,10 +147,10 @@ void draw_side_by_side(CompiledViewController& view, const CompiledViewState& s)
   constexpr ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
                                     ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
                                     ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("compiled_side_by_side", 9, flags)) return;
+  if (!ImGui::BeginTable("compiled_side_by_side", 11, flags)) return;
   ImGui::TableSetupScrollFreeze(1, 1);
   for (const char* heading : {"kernel", "registers", "shared B", "spills", "instructions", "LDG",
-                              "LDS", "FMA", "FMA / LDS"}) {
+                              "of them 128-bit", "LDS", "FMA", "FMA / LDS", "MUFU"}) {
     ImGui::TableSetupColumn(heading);
   }
   ImGui::TableHeadersRow();
@@ -180,6 +180,8 @@ void draw_side_by_side(CompiledViewController& view, const CompiledViewState& s)
     ImGui::TableNextColumn();
     ImGui::Text("%zu", row.global_loads);
     ImGui::TableNextColumn();
+    ImGui::Text("%zu", row.global_loads_128);
+    ImGui::TableNextColumn();
     ImGui::Text("%zu", row.shared_loads);
     ImGui::TableNextColumn();
     ImGui::Text("%zu", row.multiply_adds);
@@ -189,6 +191,8 @@ void draw_side_by_side(CompiledViewController& view, const CompiledViewState& s)
     } else {
       ImGui::TextDisabled("-");
     }
+    ImGui::TableNextColumn();
+    ImGui::Text("%zu", row.special_functions);
   }
   ImGui::EndTable();
 }

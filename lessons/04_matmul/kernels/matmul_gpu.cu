@@ -22,6 +22,11 @@ namespace tl::gpu {
 // After the kernels: their description, which names them.
 #include "lessons/04_matmul/kernels/matmul_launch.inl"
 
+// Compile experiments: kernels built only for the Compiled tab to show beside the rung they vary
+// (never launched, so no description names them).
+template __global__ void matmul_regtile_2d_four_blocks<Untraced>(const float*, const float*, float*,
+                                                                 int, int, int, Untraced);
+
 // ---------------------------------------------------------------------------------------------
 // The pipelined rung's shapes, and autotuning among them
 // (lessons/04_matmul/kernels/matmul_kernels.hpp says what it promises). Why measured once per

@@ -76,3 +76,16 @@ __global__ void __launch_bounds__(kRegtile2dThreads)
     matmul_regtile_2d(const float* a, const float* b, float* c, int m, int n, int k, Trace trace) {
   matmul_regtile_2d_body(a, b, m, n, k, StoreToC<Trace>{c, n, trace});
 }
+
+// A compile experiment, never launched (lesson 4, "A promise that makes the kernel spill"): the
+// same body under the two-number __launch_bounds__, which promises that 4 blocks of 256 threads
+// fit on one SM at once. 65,536 registers an SM / (4 × 256 threads) leaves ptxas 64 registers a
+// thread for 64 running sums and the 16 values each step multiplies, so it keeps the rest in
+// local memory: the STL/LDL instructions the Compiled tab marks as spills. matmul_gpu.cu compiles
+// it (explicit instantiation) so that its listing sits beside the real rung's.
+template <class Trace>
+__global__ void __launch_bounds__(kRegtile2dThreads, 4)
+    matmul_regtile_2d_four_blocks(const float* a, const float* b, float* c, int m, int n, int k,
+                                  Trace trace) {
+  matmul_regtile_2d_body(a, b, m, n, k, StoreToC<Trace>{c, n, trace});
+}

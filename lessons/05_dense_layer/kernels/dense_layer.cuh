@@ -22,23 +22,9 @@
 // asynchronous copies.
 #include "kernels/matmul_tile_io.cuh"
 #include "lessons/05_dense_layer/kernels/dense_gemm_pipelined.cuh"
-
-// ---------------------------------------------------------------------------------------------
-// The activation: a __device__ function. Kernels call it like any C++ function; it runs on the
-// device, in the calling thread, and cannot be launched from the host on its own.
-//
-// The textbook formula 1 / (1 + e^-x) overflows e^-x to infinity for x below about -88 and the
-// other textbook form e^x / (1 + e^x) gives inf / inf = NaN for x above about 88. Choosing the form
-// by the sign of x means expf only ever sees a non-positive argument: it never overflows, the
-// result stays in [0, 1] for any finite x, and a tiny result for a very negative x keeps its
-// digits instead of collapsing to 1 / infinity. A NaN input stays NaN, so bugs are not hidden.
-__device__ __forceinline__ float sigmoid(float x) {
-  if (x >= 0.0f) {
-    return 1.0f / (1.0f + expf(-x));
-  }
-  const float e = expf(x);
-  return e / (1.0f + e);
-}
+// The activation and the element-wise kernel that applies it, in a file of their own so that
+// dense_layer_fast_math_gpu.cu can compile them alone with --use_fast_math.
+#include "lessons/05_dense_layer/kernels/dense_activation.cuh"
 
 // ---------------------------------------------------------------------------------------------
 // The product z = sum over i of W[o][i] * X[r][i], staged through shared memory.
@@ -127,16 +113,7 @@ __global__ void dense_add_bias(float* Z, const float* b, int batch, int out) {
   }
 }
 
-// 3. Y = sigmoid(Z), element-wise
-template <class Trace>
-__global__ void dense_sigmoid(const float* Z, float* Y, int batch, int out, Trace trace) {
-  const int o = blockIdx.x * blockDim.x + threadIdx.x;
-  const int r = blockIdx.y * blockDim.y + threadIdx.y;
-  if (r < batch && o < out) {
-    Y[r * out + o] = sigmoid(Z[r * out + o]);
-    trace.wrote(r * out + o);
-  }
-}
+// 3. Y = sigmoid(Z), element-wise: dense_sigmoid, in dense_activation.cuh
 
 // ---------------------------------------------------------------------------------------------
 // Fused: the same product, then bias and sigmoid applied while z is still in a register. One

@@ -114,6 +114,32 @@ _Z1kPf:
   EXPECT_EQ(summary.instructions, 7u);
 }
 
+TEST(SassListing, GlobalLoadsAreCountedByTheWidthOneThreadReads) {
+  const SassSummary summary = summarize(parse_sass(R"(
+	.section	.text._Z1kPf,"ax",@progbits
+_Z1kPf:
+.text._Z1kPf:
+        /*0000*/                   LDG.E.128 R4, desc[UR6][R2.64] ;
+        /*0010*/                   LDG.E.128.CONSTANT R8, desc[UR6][R2.64+0x10] ;
+        /*0020*/                   LDG.E.64 R12, desc[UR6][R2.64] ;
+        /*0030*/                   LDG.E R14, desc[UR6][R2.64] ;
+        /*0040*/                   LDG.E.LTC128B R15, desc[UR6][R2.64] ;
+        /*0050*/                   LDG.E.U8 R16, desc[UR6][R2.64] ;
+        /*0060*/                   STG.E.128 desc[UR6][R2.64], R4 ;
+        /*0070*/                   LDGSTS.E.BYPASS.LTC128B.128 [R1], desc[UR6][R2.64] ;
+        /*0080*/                   EXIT ;
+)")
+                                            .functions[0]);
+  EXPECT_EQ(summary.count(InstructionKind::kGlobalLoad), 6u);
+  EXPECT_EQ(summary.global_loads_128, 2u) << "LDG.E.128 and LDG.E.128.CONSTANT";
+  EXPECT_EQ(summary.global_loads_64, 1u);
+  EXPECT_EQ(summary.global_loads_32, 2u) << "no width is 32 bits; LTC128B is a cache hint";
+  EXPECT_EQ(summary.global_loads_narrower, 1u);
+  EXPECT_EQ(global_access_bits("STG.E.128"), 128);
+  EXPECT_EQ(global_access_bits("LDG.E.S16"), 16);
+  EXPECT_EQ(global_access_bits("LDS.128"), 0) << "a shared load is not a global access";
+}
+
 TEST(SassListing, OpcodesAreSortedByWhatTheyDo) {
   EXPECT_EQ(classify_sass("LDG.E.128.CONSTANT"), InstructionKind::kGlobalLoad);
   EXPECT_EQ(classify_sass("LDS.U.128"), InstructionKind::kSharedLoad);
