@@ -35,6 +35,8 @@ readonly REQUIRED_PACKAGES=(
   clang libclang-rt-dev
   # The UI font, and a virtual X server so the window tests run without a display.
   fonts-dejavu-core xvfb xauth
+  # The Debian package (scripts/package.sh): dpkg-shlibdeps computes its dependencies.
+  dpkg-dev
 )
 # Nice to have: the build and the tests pass without them.
 readonly OPTIONAL_PACKAGES=(
@@ -42,6 +44,7 @@ readonly OPTIONAL_PACKAGES=(
   fonts-jetbrains-mono  # the code font; the app falls back to the UI font
   ccache                # rebuilds compile only what changed (CMake uses it when it is there)
   mold                  # a linker several times faster than ld.bfd for the test executables
+  lintian               # scripts/package.sh checks the .deb with it
 )
 
 log() { printf 'install-deps: %s\n' "$*"; }

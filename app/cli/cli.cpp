@@ -1,5 +1,7 @@
 #include "cli.hpp"
 
+#include "core/build_info.hpp"
+
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -250,7 +252,7 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
       "threadlab"};
   // Set before any subcommand is added: each takes its parent's formatter when it is made.
   app.formatter(std::make_shared<PlainNamesFormatter>());
-  app.set_version_flag("--version", "threadlab 0.1.0");
+  app.set_version_flag("--version", build_info::describe());
   app.require_subcommand(0, 1);
   const CLI::Validator whole = decimal_number<int>();
   const CLI::Validator seed = decimal_number<std::uint64_t>();

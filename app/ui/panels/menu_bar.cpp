@@ -2,6 +2,7 @@
 // and, while one plays, the demo.
 
 #include "compute/lessons/lesson_registry.hpp"
+#include "core/build_info.hpp"
 #include "panels.hpp"
 
 namespace tl::ui {
@@ -93,6 +94,36 @@ void draw_demo_menu(AppController& controller) {
   ImGui::EndMenu();
 }
 
+// The About box's title: its popup is opened from the Help menu and drawn at the menu bar's level
+// (a popup opened inside a menu would belong to the menu's ID scope and close with it).
+constexpr const char* kAboutTitle = "About ThreadLab";
+
+bool draw_help_menu() {
+  if (!ImGui::BeginMenu("Help")) return false;
+  const bool about = ImGui::MenuItem("About ThreadLab");
+  tooltip("The version, the commit and the CUDA toolkit this ThreadLab was built from");
+  ImGui::EndMenu();
+  return about;
+}
+
+void draw_about_box() {
+  ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing,
+                          ImVec2(0.5f, 0.5f));
+  if (!ImGui::BeginPopupModal(kAboutTitle, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+  ImGui::Text("ThreadLab %s", std::string(build_info::version()).c_str());
+  ImGui::TextUnformatted(
+      "Learn CUDA by running real kernels and seeing which thread computed what.");
+  ImGui::Separator();
+  ImGui::TextColored(palette().muted, "%s", build_info::describe().c_str());
+  ImGui::TextColored(palette().muted,
+                     "Package: threadlab %s; `threadlab --version` prints the same",
+                     std::string(build_info::version()).c_str());
+  if (ImGui::Button("Close") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) {
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndPopup();
+}
+
 }  // namespace
 
 void draw_menu_bar(AppController& controller, const Fonts& /*fonts*/) {
@@ -101,6 +132,7 @@ void draw_menu_bar(AppController& controller, const Fonts& /*fonts*/) {
   draw_lesson_menu(controller);
   draw_view_menu(controller);
   draw_demo_menu(controller);
+  const bool open_about = draw_help_menu();
   const ClassroomState& c = controller.state().classroom;
   if (c.demo) {
     const std::string title =
@@ -113,6 +145,8 @@ void draw_menu_bar(AppController& controller, const Fonts& /*fonts*/) {
                        c.demo->paused ? " (paused)" : "");
   }
   ImGui::EndMenuBar();
+  if (open_about) ImGui::OpenPopup(kAboutTitle);
+  draw_about_box();
 }
 
 }  // namespace tl::ui
