@@ -4,9 +4,11 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -66,7 +68,69 @@ std::string_view to_string(HostMemory memory) {
   return "pageable";
 }
 
+namespace {
+constexpr std::pair<Schedule, std::string_view> kSchedules[] = {
+    {Schedule::kDepthFirst, "depth-first"},
+    {Schedule::kBreadthFirst, "breadth-first"},
+    {Schedule::kLegacyDefault, "legacy-default"},
+    {Schedule::kLegacyNonBlocking, "legacy-nonblocking"},
+    {Schedule::kPerThreadDefault, "per-thread-default"},
+    {Schedule::kCopyStream, "copy-stream"},
+};
+}  // namespace
+
+Result<Schedule> parse_schedule(std::string_view text) {
+  std::string names;
+  for (const auto& [schedule, name] : kSchedules) {
+    if (text == name) return schedule;
+    names += (names.empty() ? "" : ", ") + std::string(name);
+  }
+  return invalid_argument("schedule must be one of " + names + ", not '" + std::string(text) +
+                          "'.");
+}
+
+std::string_view to_string(Schedule schedule) {
+  for (const auto& [s, name] : kSchedules) {
+    if (s == schedule) return name;
+  }
+  return "depth-first";
+}
+
+std::vector<std::string> schedule_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : kSchedules) names.emplace_back(entry.second);
+  return names;
+}
+
+bool has_default_stream_kernel(Schedule schedule) {
+  return schedule == Schedule::kLegacyDefault || schedule == Schedule::kLegacyNonBlocking ||
+         schedule == Schedule::kPerThreadDefault;
+}
+
+bool creates_blocking_streams(Schedule schedule) {
+  return schedule == Schedule::kLegacyDefault || schedule == Schedule::kPerThreadDefault;
+}
+
+std::string_view to_string(Queue queue) {
+  switch (queue) {
+    case Queue::kCreated:
+      return "created";
+    case Queue::kCopyStream:
+      return "copy";
+    case Queue::kLegacyDefault:
+      return "legacy";
+    case Queue::kPerThreadDefault:
+      return "per-thread";
+  }
+  return "created";
+}
+
 Status validate_moving_data(const MovingDataParams& p) {
+  if (has_default_stream_kernel(p.schedule) && p.chunks < 2) {
+    return invalid_argument("schedule=" + std::string(to_string(p.schedule)) +
+                            " issues a kernel on a default stream halfway through the chunks: it "
+                            "needs 2 chunks at least, so that work is issued on both sides of it.");
+  }
   if (p.chunks == 0) {
     return invalid_argument("chunks must be at least 1: a pipeline of zero chunks moves nothing.");
   }
@@ -302,33 +366,134 @@ PipelineSummary summarize_pipeline(std::span<const TimelineOp> ops) {
   return s;
 }
 
-std::vector<TimelineOp> model_pipeline(std::span<const StageTimes> per_chunk, std::uint32_t streams,
-                                       bool overlap) {
-  std::vector<TimelineOp> ops;
+std::vector<PlannedOp> plan_pipeline(std::uint64_t chunks, std::uint32_t streams,
+                                     Schedule schedule) {
+  std::vector<PlannedOp> plan;
   if (streams == 0) streams = 1;
-  std::vector<double> stream_free(streams, 0.0);
-  double copy_in_free = 0, compute_free = 0, copy_out_free = 0, everything_free = 0;
-  for (std::size_t c = 0; c < per_chunk.size(); ++c) {
-    const auto stream = static_cast<std::uint32_t>(c % streams);
-    const StageTimes& t = per_chunk[c];
-    const double ready = overlap ? stream_free[stream] : everything_free;
-    const double in_start = std::max(ready, copy_in_free);
-    const double in_end = in_start + t.copy_in_ms;
-    const double k_start = std::max(in_end, compute_free);
-    const double k_end = k_start + t.kernel_ms;
-    const double out_start = std::max(k_end, copy_out_free);
-    const double out_end = out_start + t.copy_out_ms;
-    copy_in_free = in_end;
-    compute_free = k_end;
-    copy_out_free = out_end;
-    stream_free[stream] = out_end;
-    everything_free = out_end;
-    const auto chunk = static_cast<std::uint32_t>(c);
-    ops.push_back({chunk, stream, Stage::kCopyIn, in_start, in_end});
-    ops.push_back({chunk, stream, Stage::kKernel, k_start, k_end});
-    ops.push_back({chunk, stream, Stage::kCopyOut, out_start, out_end});
+  auto on = [&](std::uint64_t c) { return static_cast<std::uint32_t>(c % streams); };
+  auto chunk = [](std::uint64_t c) { return static_cast<std::uint32_t>(c); };
+  if (schedule == Schedule::kBreadthFirst) {
+    for (Stage stage : {Stage::kCopyIn, Stage::kKernel, Stage::kCopyOut}) {
+      for (std::uint64_t c = 0; c < chunks; ++c) plan.push_back({chunk(c), on(c), stage});
+    }
+    return plan;
+  }
+  // The default-stream kernel goes after the first half of the chunks (at least one).
+  const std::uint64_t half = std::max<std::uint64_t>(1, chunks / 2);
+  for (std::uint64_t c = 0; c < chunks; ++c) {
+    if (schedule == Schedule::kCopyStream) {
+      plan.push_back({chunk(c), streams, Stage::kCopyIn, Queue::kCopyStream});
+      plan.push_back(
+          {chunk(c), on(c), Stage::kKernel, Queue::kCreated, static_cast<int>(plan.size() - 1)});
+    } else {
+      plan.push_back({chunk(c), on(c), Stage::kCopyIn});
+      plan.push_back({chunk(c), on(c), Stage::kKernel});
+    }
+    plan.push_back({chunk(c), on(c), Stage::kCopyOut});
+    if (has_default_stream_kernel(schedule) && c + 1 == half) {
+      plan.push_back({kNoChunk, streams, Stage::kKernel,
+                      schedule == Schedule::kPerThreadDefault ? Queue::kPerThreadDefault
+                                                              : Queue::kLegacyDefault});
+    }
+  }
+  return plan;
+}
+
+std::uint32_t connections_from(const char* text) {
+  if (text == nullptr) return kDefaultConnections;
+  char* end = nullptr;
+  const long value = std::strtol(text, &end, 10);
+  // The runtime accepts 1 to 32; anything else leaves its default in force.
+  if (end == text || *end != '\0' || value < 1 || value > 32) return kDefaultConnections;
+  return static_cast<std::uint32_t>(value);
+}
+
+std::vector<TimelineOp> model_schedule(std::span<const StageTimes> per_chunk, std::uint32_t streams,
+                                       Schedule schedule, const ScheduleModel& model) {
+  if (streams == 0) streams = 1;
+  const std::uint32_t connections = std::max<std::uint32_t>(1, model.connections);
+  const std::vector<PlannedOp> plan = plan_pipeline(per_chunk.size(), streams, schedule);
+  const bool blocking = creates_blocking_streams(schedule);
+  std::vector<TimelineOp> ops;
+  ops.reserve(plan.size());
+  std::vector<double> stream_end(streams + 1, 0.0);  // the created streams, then the extra one
+  std::vector<double> queue_start(connections, 0.0);
+  std::array<double, 3> engine_end{};
+  double everything_end = 0;  // the latest end so far: what a serial run and the barrier wait for
+  double barrier_end = 0;     // the legacy default-stream kernel's end, with blocking streams
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const PlannedOp& p = plan[i];
+    const auto engine = static_cast<std::size_t>(p.stage);
+    double duration = model.marker_ms;
+    if (p.chunk != kNoChunk) {
+      const StageTimes& t = per_chunk[p.chunk];
+      duration = p.stage == Stage::kCopyIn   ? t.copy_in_ms
+                 : p.stage == Stage::kKernel ? t.kernel_ms
+                                             : t.copy_out_ms;
+    }
+    const std::uint32_t queue = p.stream % connections;
+    double start = everything_end;
+    if (model.overlap) {
+      start = std::max({stream_end[p.stream], engine_end[engine], queue_start[queue]});
+      if (p.wait_for >= 0)
+        start = std::max(start, ops[static_cast<std::size_t>(p.wait_for)].end_ms);
+      const bool barrier = blocking && p.queue == Queue::kLegacyDefault;
+      // Only the created streams are blocking; everything issued before the barrier is on them.
+      if (barrier) start = std::max(start, everything_end);
+      if (blocking && p.queue == Queue::kCreated) start = std::max(start, barrier_end);
+    }
+    const double end = start + duration;
+    if (blocking && p.queue == Queue::kLegacyDefault) barrier_end = end;
+    stream_end[p.stream] = end;
+    engine_end[engine] = end;
+    queue_start[queue] = start;
+    everything_end = std::max(everything_end, end);
+    ops.push_back({p.chunk, p.stream, p.stage, start, end, p.queue, static_cast<std::uint32_t>(i)});
   }
   return ops;
+}
+
+std::vector<TimelineOp> model_pipeline(std::span<const StageTimes> per_chunk, std::uint32_t streams,
+                                       bool overlap) {
+  return model_schedule(per_chunk, streams, Schedule::kDepthFirst,
+                        {.connections = kDefaultConnections, .overlap = overlap});
+}
+
+const TimelineOp* default_stream_op(std::span<const TimelineOp> ops) {
+  for (const TimelineOp& op : ops) {
+    if (op.on_default_stream()) return &op;
+  }
+  return nullptr;
+}
+
+namespace {
+std::string op_name(const TimelineOp& op) {
+  if (op.on_default_stream()) {
+    return "the " + std::string(to_string(op.queue)) + " default-stream kernel";
+  }
+  return "chunk " + std::to_string(op.chunk) + "'s " + std::string(to_string(op.stage));
+}
+}  // namespace
+
+std::optional<std::string> barrier_violation(std::span<const TimelineOp> ops) {
+  const TimelineOp* marker = default_stream_op(ops);
+  if (marker == nullptr) return std::nullopt;
+  // A microsecond of slack: events and the engine correction round to about that.
+  constexpr double kSlack = 1e-3;
+  for (const TimelineOp& op : ops) {
+    if (&op == marker) continue;
+    if (op.issue < marker->issue && op.end_ms > marker->start_ms + kSlack) {
+      return op_name(op) + ", issued before " + op_name(*marker) + ", ends at " +
+             number(op.end_ms) + " ms, after that kernel starts at " + number(marker->start_ms) +
+             " ms";
+    }
+    if (op.issue > marker->issue && op.start_ms + kSlack < marker->end_ms) {
+      return op_name(op) + ", issued after " + op_name(*marker) + ", starts at " +
+             number(op.start_ms) + " ms, before that kernel ends at " + number(marker->end_ms) +
+             " ms";
+    }
+  }
+  return std::nullopt;
 }
 
 std::vector<TimelineOp> start_on_engines(std::vector<TimelineOp> ops) {
@@ -352,9 +517,7 @@ std::vector<TimelineOp> start_on_engines(std::vector<TimelineOp> ops) {
 }
 
 std::optional<std::string> timeline_order_violation(std::span<const TimelineOp> ops) {
-  auto name = [](const TimelineOp& op) {
-    return "chunk " + std::to_string(op.chunk) + "'s " + std::string(to_string(op.stage));
-  };
+  auto name = [](const TimelineOp& op) { return op_name(op); };
   for (const TimelineOp& op : ops) {
     if (!(op.start_ms >= 0) || !(op.end_ms >= op.start_ms)) {
       return name(op) + " runs from " + number(op.start_ms) + " to " + number(op.end_ms) + " ms";
@@ -391,9 +554,24 @@ double cross_stream_overlap_ms(std::span<const TimelineOp> ops) {
 std::vector<TimelineLane> timeline_lanes(std::span<const TimelineOp> ops, std::uint32_t streams) {
   std::vector<TimelineLane> lanes = {{"copies in", {}}, {"kernels", {}}, {"copies out", {}}};
   for (std::uint32_t s = 0; s < streams; ++s) lanes.push_back({"stream " + std::to_string(s), {}});
+  std::vector<std::pair<Queue, std::size_t>> extra;  // a lane per extra stream, in first use order
   for (std::size_t i = 0; i < ops.size(); ++i) {
     lanes[static_cast<std::size_t>(ops[i].stage)].ops.push_back(i);
-    if (ops[i].stream < streams) lanes[3 + ops[i].stream].ops.push_back(i);
+    if (ops[i].queue == Queue::kCreated) {
+      if (ops[i].stream < streams) lanes[3 + ops[i].stream].ops.push_back(i);
+      continue;
+    }
+    auto found = std::find_if(extra.begin(), extra.end(),
+                              [&](const auto& e) { return e.first == ops[i].queue; });
+    if (found == extra.end()) {
+      const char* label = ops[i].queue == Queue::kCopyStream      ? "copy stream"
+                          : ops[i].queue == Queue::kLegacyDefault ? "legacy default stream"
+                                                                  : "per-thread default stream";
+      lanes.push_back({label, {}});
+      extra.emplace_back(ops[i].queue, lanes.size() - 1);
+      found = extra.end() - 1;
+    }
+    lanes[found->second].ops.push_back(i);
   }
   for (TimelineLane& lane : lanes) {
     std::stable_sort(lane.ops.begin(), lane.ops.end(), [&](std::size_t a, std::size_t b) {
@@ -407,19 +585,28 @@ std::string timeline_csv(std::span<const TimelineOp> ops) {
   std::ostringstream out;
   out << "chunk,stream,stage,start_ms,end_ms\n";
   for (const TimelineOp& op : ops) {
-    out << op.chunk << ',' << op.stream << ',' << to_string(op.stage) << ','
-        << number(op.start_ms, "%.6f") << ',' << number(op.end_ms, "%.6f") << '\n';
+    // The default-stream kernel belongs to no chunk; the extra streams go by their names.
+    if (op.chunk != kNoChunk) out << op.chunk;
+    out << ',';
+    if (op.queue == Queue::kCreated) {
+      out << op.stream;
+    } else {
+      out << to_string(op.queue);
+    }
+    out << ',' << to_string(op.stage) << ',' << number(op.start_ms, "%.6f") << ','
+        << number(op.end_ms, "%.6f") << '\n';
   }
   return out.str();
 }
 
 std::string timeline_json(std::span<const TimelineOp> ops, std::uint32_t streams,
-                          std::string_view memory, bool modelled) {
+                          std::string_view memory, bool modelled, Schedule schedule) {
   const PipelineSummary s = summarize_pipeline(ops);
   // Microseconds are the events' resolution; more digits would only be noise in the file.
   auto ms = [](double value) { return std::round(value * 1e6) / 1e6; };
   nlohmann::ordered_json timeline = {{"streams", streams},
                                      {"memory", std::string(memory)},
+                                     {"schedule", std::string(to_string(schedule))},
                                      {"source", modelled ? "model" : "gpu-events"},
                                      {"total_ms", ms(s.total_ms)},
                                      {"serial_ms", ms(s.serial_ms)},
@@ -427,8 +614,11 @@ std::string timeline_json(std::span<const TimelineOp> ops, std::uint32_t streams
                                      {"overlap_won", std::round(s.overlap_won * 1e4) / 1e4}};
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const TimelineOp& op : ops) {
-    list.push_back({{"chunk", op.chunk},
-                    {"stream", op.stream},
+    nlohmann::ordered_json chunk = nullptr, stream = op.stream;
+    if (op.chunk != kNoChunk) chunk = op.chunk;
+    if (op.queue != Queue::kCreated) stream = std::string(to_string(op.queue));
+    list.push_back({{"chunk", chunk},
+                    {"stream", stream},
                     {"stage", to_string(op.stage)},
                     {"start_ms", ms(op.start_ms)},
                     {"end_ms", ms(op.end_ms)}});

@@ -32,6 +32,37 @@ enum class HostMemory {
 Result<HostMemory> parse_host_memory(std::string_view text);
 [[nodiscard]] std::string_view to_string(HostMemory memory);
 
+// The order the pipeline's operations are issued in and the streams they go to: the timeline
+// experiments of the lesson's section 2 (lesson.md). The data, the kernel and the checks are the
+// same for every schedule; only the issue order, the streams and what they wait for change.
+enum class Schedule : std::uint8_t {
+  // Chunk by chunk: copy in, kernel, copy out on stream chunk % streams, then the next chunk.
+  kDepthFirst,
+  // Every copy in, then every kernel, then every copy out, each on its chunk's stream.
+  kBreadthFirst,
+  // Depth-first on streams created blocking (cudaStreamCreate), with one small kernel issued on
+  // the legacy default stream (cudaStreamLegacy) halfway through: an implicit barrier.
+  kLegacyDefault,
+  // The same kernel on the legacy default stream, the streams created cudaStreamNonBlocking: no
+  // barrier.
+  kLegacyNonBlocking,
+  // The same kernel on the per-thread default stream (cudaStreamPerThread), the streams blocking:
+  // no barrier either (only the legacy default stream synchronises with blocking streams).
+  kPerThreadDefault,
+  // Every copy in on one copy stream of its own; each kernel (and its copy out) on the chunk's
+  // stream, waiting for its chunk's copy with cudaStreamWaitEvent.
+  kCopyStream,
+};
+Result<Schedule> parse_schedule(std::string_view text);
+[[nodiscard]] std::string_view to_string(Schedule schedule);
+// Every schedule's name, in the order above ("depth-first", ...).
+[[nodiscard]] std::vector<std::string> schedule_names();
+// Whether the schedule issues a kernel on a default stream halfway through.
+[[nodiscard]] bool has_default_stream_kernel(Schedule schedule);
+// Whether the schedule creates its streams blocking (cudaStreamCreate) rather than
+// cudaStreamNonBlocking.
+[[nodiscard]] bool creates_blocking_streams(Schedule schedule);
+
 struct MovingDataParams {
   std::uint64_t bytes = 64ull << 20;  // the pipeline's data (floats)
   std::uint64_t chunks = 16;
@@ -39,13 +70,15 @@ struct MovingDataParams {
   HostMemory memory = HostMemory::kPinned;
   std::uint32_t rounds = 0;  // FMAs per element in the kernel; 0: balance the kernel with a copy
   std::uint32_t block = 256;
+  Schedule schedule = Schedule::kDepthFirst;
 
   [[nodiscard]] std::uint64_t elements() const { return bytes / 4; }
 };
 
 // The pipeline's limits: a float array of at least one element per chunk, chunks that each fit the
 // kernel's int index, at least one chunk, between 1 and kMaxStreams streams and no more streams
-// than chunks (a stream without a chunk would have nothing to overlap).
+// than chunks (a stream without a chunk would have nothing to overlap); a schedule with a
+// default-stream kernel needs 2 chunks at least, so that work is issued on both sides of it.
 inline constexpr std::uint32_t kMaxStreams = 32;
 inline constexpr std::uint64_t kMaxChunks = 4096;
 Status validate_moving_data(const MovingDataParams& params);
@@ -124,16 +157,43 @@ struct LinkCeiling {
 enum class Stage : std::uint8_t { kCopyIn, kKernel, kCopyOut };
 [[nodiscard]] std::string_view to_string(Stage stage);
 
+// Which stream an operation went to: one the pipeline created (its index in `stream`), the copy
+// stream of Schedule::kCopyStream, or one of the two default streams. The extra streams carry the
+// index one past the created ones, so that every stream has a distinct index.
+enum class Queue : std::uint8_t { kCreated, kCopyStream, kLegacyDefault, kPerThreadDefault };
+[[nodiscard]] std::string_view to_string(Queue queue);
+
+// The chunk of an operation that belongs to no chunk (the default-stream kernel).
+inline constexpr std::uint32_t kNoChunk = 0xFFFFFFFFu;
+
 // One operation of the pipeline: its chunk, stream and stage, from when it started to when it
-// ended, in milliseconds since the pipeline began.
+// ended, in milliseconds since the pipeline began, and its place in the issue order.
 struct TimelineOp {
   std::uint32_t chunk = 0;
   std::uint32_t stream = 0;
   Stage stage = Stage::kCopyIn;
   double start_ms = 0;
   double end_ms = 0;
+  Queue queue = Queue::kCreated;
+  std::uint32_t issue = 0;  // 0 for the first operation issued
   [[nodiscard]] double duration_ms() const { return end_ms - start_ms; }
+  [[nodiscard]] bool on_default_stream() const {
+    return queue == Queue::kLegacyDefault || queue == Queue::kPerThreadDefault;
+  }
 };
+
+// One operation as the host issues it: what the GPU code runs and the model schedules, in issue
+// order. `wait_for` is the index (in the plan) of an operation whose end this one waits for through
+// an event (cudaStreamWaitEvent), or -1.
+struct PlannedOp {
+  std::uint32_t chunk = 0;
+  std::uint32_t stream = 0;
+  Stage stage = Stage::kCopyIn;
+  Queue queue = Queue::kCreated;
+  int wait_for = -1;
+};
+[[nodiscard]] std::vector<PlannedOp> plan_pipeline(std::uint64_t chunks, std::uint32_t streams,
+                                                   Schedule schedule);
 
 struct StageTimes {
   double copy_in_ms = 0;
@@ -169,6 +229,41 @@ struct PipelineSummary {
 [[nodiscard]] std::vector<TimelineOp> model_pipeline(std::span<const StageTimes> per_chunk,
                                                      std::uint32_t streams, bool overlap);
 
+// CUDA_DEVICE_MAX_CONNECTIONS's default: the hardware work queues (Hyper-Q, compute capability
+// 3.5 and later) that streams are spread over; two streams sharing a queue serialise their issue.
+inline constexpr std::uint32_t kDefaultConnections = 8;
+// The connections the CUDA runtime will use: CUDA_DEVICE_MAX_CONNECTIONS from the environment
+// when it holds a number from 1 to 32, else the default. `text` null: the variable is unset.
+[[nodiscard]] std::uint32_t connections_from(const char* text);
+
+// The model of a schedule, a small scheduler over the plan's graph. In issue order, an operation
+// starts at the latest of: its stream's previous operation's end; its engine's previous operation's
+// end (one copy engine per direction and one compute engine, each running its operations in issue
+// order, a kernel filling the GPU); the start of the previous operation in its hardware queue
+// (stream s feeds queue s % connections, the copy and default streams queue `streams` %
+// connections; a queue hands its operations out in order, so one waiting for its stream blocks
+// those behind it: the false dependency); the end of the operation it waits for by event; and, for
+// the legacy default stream with blocking streams, the barrier: the default-stream kernel starts
+// after every operation issued before it ended, and every operation issued after it starts after
+// it ended. `marker_ms` is the default-stream kernel's duration. With `overlap` false (pageable
+// memory) everything runs one after another.
+struct ScheduleModel {
+  std::uint32_t connections = kDefaultConnections;
+  bool overlap = true;
+  double marker_ms = 0;
+};
+[[nodiscard]] std::vector<TimelineOp> model_schedule(std::span<const StageTimes> per_chunk,
+                                                     std::uint32_t streams, Schedule schedule,
+                                                     const ScheduleModel& model);
+
+// The default-stream kernel of a timeline, or null.
+[[nodiscard]] const TimelineOp* default_stream_op(std::span<const TimelineOp> ops);
+// Whether the default-stream kernel of `ops` stands as a barrier: it starts after every operation
+// issued before it ended, and nothing issued after it starts before it ends (a microsecond of
+// slack for the events' resolution). The first operation that breaks it, described, if not; none
+// when there is no default-stream kernel.
+[[nodiscard]] std::optional<std::string> barrier_violation(std::span<const TimelineOp> ops);
+
 // Events tell when a stream reached an operation and when it ended, not when an engine picked it
 // up: an operation queued behind another on the same engine seems to start early. With one engine
 // per stage running one operation at a time, the operation really started at the later of its
@@ -185,7 +280,9 @@ struct PipelineSummary {
 [[nodiscard]] double cross_stream_overlap_ms(std::span<const TimelineOp> ops);
 
 // The timeline as the view draws it: a lane per engine (copies in, kernels, copies out), then a
-// lane per stream, each holding its operations (indices into the ops) in time order.
+// lane per stream, each holding its operations (indices into the ops) in time order; the copy
+// stream and a default stream, when the run used one, get a lane of their own after the created
+// streams ("copy stream", "legacy default stream", "per-thread default stream").
 struct TimelineLane {
   std::string label;
   std::vector<std::size_t> ops;
@@ -195,8 +292,11 @@ struct TimelineLane {
 
 // The timeline as CSV (one row per operation) and as JSON (the summary and the operations).
 [[nodiscard]] std::string timeline_csv(std::span<const TimelineOp> ops);
+// A default-stream kernel's row has no chunk, and its stream is named ("legacy", "per-thread");
+// the copy stream is "copy".
 [[nodiscard]] std::string timeline_json(std::span<const TimelineOp> ops, std::uint32_t streams,
-                                        std::string_view memory, bool modelled);
+                                        std::string_view memory, bool modelled,
+                                        Schedule schedule = Schedule::kDepthFirst);
 
 // ---- Mini-batches ------------------------------------------------------------------------------
 

@@ -23,13 +23,16 @@ struct GpuPipelineBuffers {
   float* device_out = nullptr;
 };
 
-// One run of the pipeline: for each chunk, on stream chunk % streams, copy in (or prefetch to the
-// device), the kernel, copy out (or prefetch to the host), each between two events. Returns the
-// operations with the events' times (ms since the first), not yet corrected for engine queueing
-// (lessons::start_on_engines does that).
+// One run of the pipeline as lessons::plan_pipeline issues it for `schedule`: for each chunk, on
+// stream chunk % streams, copy in (or prefetch to the device), the kernel, copy out (or prefetch
+// to the host), each between two events; the copy stream, the event waits and the default-stream
+// kernel (one block over a scratch buffer, on cudaStreamLegacy or cudaStreamPerThread) where the
+// schedule has them. Returns the operations with the events' times (ms since the first), not yet
+// corrected for engine queueing (lessons::start_on_engines does that).
 Result<std::vector<lessons::TimelineOp>> run_gpu_pipeline(
     const GpuPipelineBuffers& buffers, std::span<const lessons::ChunkRange> chunks,
-    std::uint32_t streams, lessons::HostMemory memory, std::uint32_t rounds, std::uint32_t block);
+    std::uint32_t streams, lessons::HostMemory memory, std::uint32_t rounds, std::uint32_t block,
+    lessons::Schedule schedule);
 
 // The current device's PCI bus id ("0000:3B:00.0") and copy engines (asyncEngineCount).
 Result<std::string> gpu_pci_bus_id();

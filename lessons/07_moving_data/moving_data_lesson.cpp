@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 #include "compute/lessons/parameterized_lesson.hpp"
 #include "core/format.hpp"
@@ -41,6 +42,14 @@ const std::vector<lessons::ParamSpec>& specs() {
        {"pageable", "pinned", "managed"},
        "pageable: ordinary memory; pinned: page-locked (pin_memory=True); managed: unified "
        "memory moved by prefetches"},
+      {"schedule", "schedule", lessons::ParamKind::kChoice, "depth-first",
+       lessons::schedule_names(),
+       "How the operations are issued. depth-first: chunk by chunk; breadth-first: every copy in, "
+       "then every kernel, then every copy out; legacy-default: blocking streams and a kernel on "
+       "the legacy default stream halfway (a barrier); legacy-nonblocking: the same with "
+       "cudaStreamNonBlocking streams; per-thread-default: the kernel on the per-thread default "
+       "stream; copy-stream: copies in on a stream of their own, each kernel waiting for its "
+       "copy's event"},
       {"work",
        "kernel work",
        lessons::ParamKind::kCount,
@@ -114,6 +123,11 @@ class MovingDataLesson final : public ParameterizedLesson {
     auto parsed = lessons::parse_host_memory(*memory);
     if (!parsed) return parsed.error();
     p.memory = *parsed;
+    auto schedule = reader.choice("schedule");
+    if (!schedule) return schedule.error();
+    auto parsed_schedule = lessons::parse_schedule(*schedule);
+    if (!parsed_schedule) return parsed_schedule.error();
+    p.schedule = *parsed_schedule;
     auto work = reader.count("work");
     if (!work) return work.error();
     if (*work > lessons::kMaxRounds) {
@@ -175,7 +189,13 @@ class MovingDataLesson final : public ParameterizedLesson {
         {"one stream",
          "Every chunk on one stream: each copy waits for the kernel before it",
          {{"streams", "1"}}},
-        {"managed", "Unified memory: prefetches instead of copies", {{"memory", "managed"}}}};
+        {"managed", "Unified memory: prefetches instead of copies", {{"memory", "managed"}}},
+        {"legacy default stream",
+         "Blocking streams and one kernel on the legacy default stream halfway: a barrier",
+         {{"schedule", "legacy-default"}}},
+        {"copy stream",
+         "Copies in on a stream of their own; each kernel waits for its copy's event",
+         {{"schedule", "copy-stream"}}}};
   }
 
   Result<LessonReport> run_timed(Device& device, const std::atomic<bool>* cancel) override {
@@ -263,8 +283,11 @@ class MovingDataLesson final : public ParameterizedLesson {
       const TimingRole role = run.memory == HostMemory::kPageable ? TimingRole::kEndToEndPageable
                                                                   : TimingRole::kEndToEndPinned;
       const std::string memory(lessons::to_string(run.memory));
-      const std::string name = std::string(r.on_gpu ? "pipeline, " : "modelled pipeline, ") +
-                               std::to_string(run.streams) + " stream(s), " + memory;
+      std::string name = std::string(r.on_gpu ? "pipeline, " : "modelled pipeline, ") +
+                         std::to_string(run.streams) + " stream(s), " + memory;
+      if (run.schedule != lessons::Schedule::kDepthFirst) {
+        name += ", " + std::string(lessons::to_string(run.schedule));
+      }
       report.rows.push_back({{role, pipeline_variant(run.streams) +
                                         (run.memory == HostMemory::kManaged ? "-managed" : "")},
                              name,
@@ -297,6 +320,12 @@ class MovingDataLesson final : public ParameterizedLesson {
       report.notes.push_back(r.managed.absent);
     }
     report.notes.push_back(r.link.describe());
+    report.notes.push_back(
+        "hardware queues: " + std::to_string(r.connections) + " (CUDA_DEVICE_MAX_CONNECTIONS" +
+        (std::getenv("CUDA_DEVICE_MAX_CONNECTIONS") == nullptr ? ", unset: the default" : "") +
+        "); streams beyond that share a queue, and a queue hands out its operations in issue "
+        "order" +
+        (r.on_gpu ? "" : " (the model's assumption: the emulator has no queues)"));
     if (r.on_gpu) {
       report.notes.push_back(
           std::to_string(r.copy_engines) + " copy engine(s): copies in and out " +
@@ -346,9 +375,9 @@ std::vector<LessonExport> MovingDataAttachment::exports() const {
   std::vector<LessonExport> files;
   if (const PipelineRun* run = report.selected_pipeline()) {
     files.push_back({"timeline.csv", lessons::timeline_csv(run->ops)});
-    files.push_back(
-        {"timeline.json", lessons::timeline_json(run->ops, run->streams,
-                                                 lessons::to_string(run->memory), run->modelled)});
+    files.push_back({"timeline.json",
+                     lessons::timeline_json(run->ops, run->streams, lessons::to_string(run->memory),
+                                            run->modelled, run->schedule)});
   }
   std::string copies = "direction,memory,bytes,median_ms,bytes_per_second\n";
   for (const CopySeries& s : report.copies) {
@@ -369,12 +398,26 @@ std::string pipeline_variant(std::uint32_t streams) {
 
 std::string describe_pipeline(const PipelineRun& run) {
   const lessons::PipelineSummary& s = run.summary;
-  return std::string(run.modelled ? "MODEL " : "measured ") + std::to_string(run.streams) +
-         " stream(s), " + std::string(lessons::to_string(run.memory)) + ": total " +
-         format_milliseconds(s.total_ms) + ", serial sum " + format_milliseconds(s.serial_ms) +
-         ", ideal bound " + format_milliseconds(s.ideal_ms) + " (" +
-         format_ratio("%.2f", s.over_ideal) + "x of it), overlap won " +
-         format_ratio("%.0f", s.overlap_won * 100) + "% of what could be won";
+  std::string text =
+      std::string(run.modelled ? "MODEL " : "measured ") + std::to_string(run.streams) +
+      " stream(s), " + std::string(lessons::to_string(run.memory)) + ", " +
+      std::string(lessons::to_string(run.schedule)) + ": total " + format_milliseconds(s.total_ms) +
+      ", serial sum " + format_milliseconds(s.serial_ms) + ", ideal bound " +
+      format_milliseconds(s.ideal_ms) + " (" + format_ratio("%.2f", s.over_ideal) +
+      "x of it), overlap won " + format_ratio("%.0f", s.overlap_won * 100) +
+      "% of what could be won";
+  if (const lessons::TimelineOp* marker = lessons::default_stream_op(run.ops)) {
+    // Whether the default-stream kernel stood as a barrier is read off this run's timeline, not
+    // assumed from the schedule.
+    const auto broken = lessons::barrier_violation(run.ops);
+    text += "; the " + std::string(lessons::to_string(marker->queue)) +
+            " default-stream kernel ran from " + format_milliseconds(marker->start_ms) + " to " +
+            format_milliseconds(marker->end_ms) + ": " +
+            (broken ? "not a barrier (" + *broken + ")"
+                    : "a barrier (everything issued before it had ended, nothing issued after it "
+                      "had started)");
+  }
+  return text;
 }
 
 std::unique_ptr<Lesson> make_moving_data_lesson() {

@@ -1,6 +1,7 @@
 #include "moving_data_runner.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <numeric>
@@ -152,13 +153,28 @@ Result<std::uint32_t> balance_rounds(Device& device, const HostBuffers& host, fl
 }
 
 // The emulator has no streams and no copy engines: it runs every chunk's three stages one after
-// another, measuring each, and the timeline is the model's schedule of those times.
+// another, measuring each (and the default-stream kernel, one block, where the schedule has one),
+// and the timeline is the model's schedule of those times.
 Result<std::vector<TimelineOp>> emulated_pipeline(Device& device, const float* in, float* out,
                                                   float* device_in, float* device_out,
                                                   std::span<const lessons::ChunkRange> chunks,
                                                   std::uint32_t streams, bool overlap,
-                                                  std::uint32_t rounds, std::uint32_t block) {
+                                                  std::uint32_t rounds, std::uint32_t block,
+                                                  lessons::Schedule schedule,
+                                                  std::uint32_t connections) {
   const auto& kernels = device.kernels().get<kernels::MovingDataKernels>();
+  lessons::ScheduleModel model{.connections = connections, .overlap = overlap};
+  if (lessons::has_default_stream_kernel(schedule)) {
+    // The GPU's default-stream kernel is one block over a scratch buffer; here it runs over the
+    // start of the output, which the chunks' kernels write afterwards.
+    const auto count = static_cast<int>(std::min<std::uint64_t>(block, chunks.front().count));
+    auto marker = time_once(device, [&] {
+      return kernels.transform(chunk_config(static_cast<std::uint64_t>(count), block), device_in,
+                               device_out, count, static_cast<int>(rounds));
+    });
+    if (!marker) return marker.error();
+    model.marker_ms = *marker;
+  }
   std::vector<lessons::StageTimes> per_chunk;
   for (const lessons::ChunkRange& c : chunks) {
     const std::size_t bytes = c.count * sizeof(float);
@@ -177,13 +193,13 @@ Result<std::vector<TimelineOp>> emulated_pipeline(Device& device, const float* i
     if (!out_ms) return out_ms.error();
     per_chunk.push_back({*in_ms, *k_ms, *out_ms});
   }
-  return lessons::model_pipeline(per_chunk, streams, overlap);
+  return lessons::model_schedule(per_chunk, streams, schedule, model);
 }
 
 Result<PipelineRun> run_pipeline(Device& device, const MovingDataRequest& request,
                                  const MovingDataReport& report, HostBuffers& host,
                                  float* device_in, float* device_out, std::uint32_t streams,
-                                 HostMemory memory) {
+                                 HostMemory memory, lessons::Schedule schedule) {
   const lessons::MovingDataParams& p = report.params;
   const auto chunks = lessons::split_chunks(p.elements(), p.chunks);
   const bool pinned = memory != HostMemory::kPageable && host.has_pinned();
@@ -192,6 +208,7 @@ Result<PipelineRun> run_pipeline(Device& device, const MovingDataRequest& reques
   PipelineRun run;
   run.streams = streams;
   run.memory = memory;
+  run.schedule = schedule;
   run.modelled = !device.is_gpu();
   RunsOf runs;
   for (int r = 0; r < request.repeats + 1; ++r) {
@@ -202,7 +219,8 @@ Result<PipelineRun> run_pipeline(Device& device, const MovingDataRequest& reques
     std::vector<TimelineOp> ops;
     if (!device.is_gpu()) {
       auto modelled = emulated_pipeline(device, in, out, device_in, device_out, chunks, streams,
-                                        memory != HostMemory::kPageable, p.rounds, p.block);
+                                        memory != HostMemory::kPageable, p.rounds, p.block,
+                                        schedule, report.connections);
       if (!modelled) return modelled.error();
       ops = std::move(*modelled);
     } else {
@@ -221,7 +239,8 @@ Result<PipelineRun> run_pipeline(Device& device, const MovingDataRequest& reques
         buffers = {managed_in->data(), managed_out->data(), managed_in->data(),
                    managed_out->data()};
       }
-      auto measured = run_gpu_pipeline(buffers, chunks, streams, memory, p.rounds, p.block);
+      auto measured =
+          run_gpu_pipeline(buffers, chunks, streams, memory, p.rounds, p.block, schedule);
       if (!measured) return measured.error();
       ops = lessons::start_on_engines(std::move(*measured));
       if (managed_out) {
@@ -363,6 +382,9 @@ Result<MovingDataReport> run_moving_data(Device& device, const MovingDataRequest
   if (!memory) return memory.error();
   const std::uint64_t host_free = lessons::host_available_bytes();
   TL_RETURN_IF_ERROR(lessons::check_moving_data_memory(p, host_free, memory->free_bytes));
+  // The CUDA runtime reads the variable once, when it creates the context; the model reads the
+  // same, so that CUDA_DEVICE_MAX_CONNECTIONS=1 shows the false dependency on both backends.
+  report.connections = lessons::connections_from(std::getenv("CUDA_DEVICE_MAX_CONNECTIONS"));
   if (p.memory == HostMemory::kManaged && !device.is_gpu()) {
     report.notes.push_back(
         "the emulator has no managed memory (all its memory is host memory): the managed pipeline "
@@ -441,7 +463,7 @@ Result<MovingDataReport> run_moving_data(Device& device, const MovingDataRequest
 
   for (std::uint32_t streams : lessons::measured_stream_counts(p.streams, p.chunks)) {
     auto run = run_pipeline(device, request, report, host, device_in->data(), device_out->data(),
-                            streams, p.memory);
+                            streams, p.memory, p.schedule);
     if (!run) return run.error();
     report.pipelines.push_back(std::move(*run));
   }
@@ -454,7 +476,7 @@ Result<MovingDataReport> run_moving_data(Device& device, const MovingDataRequest
   report.check = lessons::check_transform(host.pageable_in, out, p.rounds);
   if (p.memory != HostMemory::kPageable) {
     auto run = run_pipeline(device, request, report, host, device_in->data(), device_out->data(),
-                            p.streams, HostMemory::kPageable);
+                            p.streams, HostMemory::kPageable, lessons::Schedule::kDepthFirst);
     if (!run) return run.error();
     report.pageable_pipeline = std::move(*run);
   }

@@ -29,6 +29,7 @@ struct CopySeries {
 struct PipelineRun {
   std::uint32_t streams = 1;
   lessons::HostMemory memory = lessons::HostMemory::kPinned;
+  lessons::Schedule schedule = lessons::Schedule::kDepthFirst;
   // True on the emulator: the timeline is the model's schedule over measured stage times, not a
   // measurement of overlapping work.
   bool modelled = false;
@@ -61,13 +62,19 @@ struct MovingDataReport {
   lessons::MovingDataParams params;  // with the rounds the run used (auto resolved)
   lessons::LinkCeiling link;
   int copy_engines = 0;  // asyncEngineCount; 0 on the emulator
+  // CUDA_DEVICE_MAX_CONNECTIONS as the runtime reads it (the default, 8, when unset): the hardware
+  // queues the streams share on the GPU, and what the emulator's model assumes.
+  std::uint32_t connections = lessons::kDefaultConnections;
   std::vector<CopySeries> copies;
   std::string pinned_unavailable;  // why the pinned series are missing, where they are
   // The same bytes as many small copies and as one.
   std::uint64_t small_copy_bytes = 0, small_copies = 0;
   TimingStats many_small, one_batched;
-  std::vector<PipelineRun> pipelines;  // the selected memory at each measured stream count...
-  std::optional<PipelineRun> pageable_pipeline;  // ...and pageable at the selected count
+  // The selected memory and schedule at each measured stream count...
+  std::vector<PipelineRun> pipelines;
+  // ...and pageable at the selected count, issued depth-first whatever the schedule: it shows what
+  // pinned memory changes, not what the schedule does.
+  std::optional<PipelineRun> pageable_pipeline;
   BatchSweep batches;
   ManagedRun managed;
   lessons::MovingDataCheck check;

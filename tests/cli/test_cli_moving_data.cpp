@@ -46,6 +46,59 @@ TEST(CliMovingData, RunExportsTheTimelineAndCallsTheEmulatorsAModel) {
   std::filesystem::remove_all(folder);
 }
 
+TEST(CliMovingData, ScheduleIsAParameterWithHelpAndTheDefaultStreamKernelIsExported) {
+  const auto folder = std::filesystem::temp_directory_path() /
+                      ("threadlab-moving-data-schedule-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder);
+  const std::string prefix = (folder / "md").string();
+  const ProcessResult r = run_threadlab({"run",
+                                         "--lesson",
+                                         "moving-data",
+                                         "--backend",
+                                         "emulator",
+                                         "--bytes",
+                                         "256Ki",
+                                         "--chunks",
+                                         "8",
+                                         "--streams",
+                                         "4",
+                                         "--work",
+                                         "2",
+                                         "--copy-top",
+                                         "64Ki",
+                                         "--repeats",
+                                         "1",
+                                         "--schedule",
+                                         "legacy-default",
+                                         "--export",
+                                         prefix});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_NE(r.out.find("modelled pipeline, 4 stream(s), pinned, legacy-default"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("legacy default-stream kernel ran from"), std::string::npos) << r.out;
+  const std::string csv = read_file(prefix + ".timeline.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 3 * 8 + 1) << csv;
+  EXPECT_NE(csv.find("\n,legacy,kernel,"), std::string::npos) << csv;
+  EXPECT_NE(read_file(prefix + ".timeline.json").find("\"schedule\": \"legacy-default\""),
+            std::string::npos);
+  std::filesystem::remove_all(folder);
+
+  const ProcessResult bad = run_threadlab(
+      {"run", "--lesson", "moving-data", "--backend", "emulator", "--schedule", "sideways"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.describe();
+  EXPECT_NE(bad.err.find("copy-stream"), std::string::npos) << bad.describe();
+  const ProcessResult one =
+      run_threadlab({"run", "--lesson", "moving-data", "--backend", "emulator", "--chunks", "1",
+                     "--streams", "1", "--schedule", "per-thread-default"});
+  EXPECT_EQ(one.exit_code, 2) << one.describe();
+  EXPECT_NE(one.err.find("2 chunks at least"), std::string::npos) << one.describe();
+  const ProcessResult help = run_threadlab({"run", "--help"});
+  EXPECT_EQ(help.exit_code, 0) << help.describe();
+  EXPECT_NE(help.out.find("--schedule"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("moving-data: How the operations are issued"), std::string::npos)
+      << help.out;
+}
+
 TEST(CliMovingData, BadInputIsRefusedWithAMessage) {
   const ProcessResult zero =
       run_threadlab({"run", "--lesson", "moving-data", "--backend", "emulator", "--chunks", "0"});

@@ -159,6 +159,40 @@ TEST(OccupancyTab, OnTheEmulatorShowsTheModelOfTheChosenGpu) {
   EXPECT_EQ(drawn.find(without_spaces("a model of H100 SXM")), std::string::npos) << drawn;
 }
 
+// Lesson 7's Streams tab with a kernel on the legacy default stream: the kernel has a lane of its
+// own, labelled, and the tab says (from the timeline it draws) that it stood as a barrier, which
+// the emulator's model makes it between blocking streams.
+TEST(MovingDataStreamsTab, DrawsTheDefaultStreamKernelInALaneOfItsOwn) {
+  auto ui = HeadlessUi::create(1600, 1000, 1.0f);
+  ASSERT_TRUE(ui.is_ok()) << ui.message();
+  auto app = AppController::create(
+      test_support::emulator_options((*ui)->renderer(), "threadlab_moving_data_streams"));
+  ASSERT_TRUE(app.is_ok()) << app.message();
+  test_support::wait_until_idle(**app);
+  (*app)->select_lesson("moving-data");
+  test_support::wait_until_idle(**app);
+  ASSERT_TRUE((*app)->set_params({{"schedule", "legacy-default"}, {"work", "2"}}));
+  (*app)->launch();
+  test_support::wait_until_idle(**app);
+  (*ui)->draw_frame(**app);
+  ASSERT_TRUE((*app)->state().timed.report.has_value()) << (*app)->state().timed.error;
+  for (int frame = 0; frame < 5 && selected_results_tab() != "Streams"; ++frame) {
+    ASSERT_TRUE((*app)->show_view("streams").is_ok());
+    (*ui)->draw_frame(**app);
+    (*ui)->draw_frame(**app);
+  }
+  ASSERT_EQ(selected_results_tab(), "Streams");
+  const std::string drawn = glyphs_drawn_last_frame();
+  EXPECT_NE(drawn.find(without_spaces("legacy default stream")), std::string::npos) << drawn;
+  EXPECT_NE(drawn.find(without_spaces("schedule: legacy-default")), std::string::npos) << drawn;
+  EXPECT_NE(drawn.find(without_spaces("default-stream kernel (its own lane, outlined)")),
+            std::string::npos)
+      << drawn;
+  EXPECT_NE(drawn.find(without_spaces("a barrier: everything issued before it had ended")),
+            std::string::npos)
+      << drawn;
+}
+
 // `text` as glyphs_drawn_last_frame() spells it: no spaces, every non-ASCII character a '?'.
 std::string as_drawn(const std::string& text) {
   std::string out;

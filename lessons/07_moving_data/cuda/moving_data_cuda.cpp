@@ -17,19 +17,24 @@ namespace {
 class StreamsAndEvents {
  public:
   ~StreamsAndEvents() {
-    // After an error part of the pipeline may still be queued: let it finish before the caller
-    // frees the buffers it reads and writes.
-    for (cudaStream_t s : streams) cudaStreamSynchronize(s);
+    // After an error part of the pipeline may still be queued (on a default stream too): let it
+    // finish before the caller frees the buffers it reads and writes.
+    cudaDeviceSynchronize();
     for (cudaEvent_t e : events) cudaEventDestroy(e);
     for (cudaStream_t s : streams) cudaStreamDestroy(s);
+    if (scratch != nullptr) cudaFree(scratch);
   }
-  Status create(std::uint32_t stream_count, std::size_t event_count) {
+  Status create(std::uint32_t stream_count, std::size_t event_count, bool blocking) {
     for (std::uint32_t i = 0; i < stream_count; ++i) {
       cudaStream_t s = nullptr;
-      // Non-blocking: the legacy default stream, which other code may use, must not serialise
-      // these streams with each other.
-      TL_RETURN_IF_ERROR(
-          cuda_status(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate"));
+      // Non-blocking unless the experiment is about blocking streams: the legacy default stream,
+      // which other code may use, must not serialise these streams with each other.
+      if (blocking) {
+        TL_RETURN_IF_ERROR(cuda_status(cudaStreamCreate(&s), "cudaStreamCreate"));
+      } else {
+        TL_RETURN_IF_ERROR(cuda_status(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking),
+                                       "cudaStreamCreateWithFlags(cudaStreamNonBlocking)"));
+      }
       streams.push_back(s);
     }
     for (std::size_t i = 0; i < event_count; ++i) {
@@ -41,7 +46,11 @@ class StreamsAndEvents {
   }
   std::vector<cudaStream_t> streams;
   std::vector<cudaEvent_t> events;
+  float* scratch = nullptr;  // the default-stream kernel's input and output
 };
+
+// The default-stream kernel's size: one block, small beside a chunk's kernel.
+constexpr int kMarkerElements = 256;
 
 cudaMemLocation on_device(int device) {
   cudaMemLocation location{};
@@ -61,49 +70,89 @@ cudaMemLocation on_host() {
 
 Result<std::vector<lessons::TimelineOp>> run_gpu_pipeline(
     const GpuPipelineBuffers& b, std::span<const lessons::ChunkRange> chunks, std::uint32_t streams,
-    lessons::HostMemory memory, std::uint32_t rounds, std::uint32_t block) {
+    lessons::HostMemory memory, std::uint32_t rounds, std::uint32_t block,
+    lessons::Schedule schedule) {
+  using lessons::Queue;
   const auto& kernels = kernels::gpu_kernels().get<kernels::MovingDataKernels>();
   int device = 0;
   TL_RETURN_IF_ERROR(cuda_status(cudaGetDevice(&device), "cudaGetDevice"));
+  // The same plan the emulator's model schedules: the operations in issue order, their streams
+  // and what they wait for.
+  const std::vector<lessons::PlannedOp> plan =
+      lessons::plan_pipeline(chunks.size(), streams, schedule);
   StreamsAndEvents se;
-  // Two events per operation (before, after), three operations per chunk, and the origin.
-  TL_RETURN_IF_ERROR(se.create(streams, chunks.size() * 6 + 1));
+  // Two events per operation (before, after) and the origin; the copy stream is created after the
+  // pipeline's streams, as index `streams`.
+  const bool copy_stream = schedule == lessons::Schedule::kCopyStream;
+  TL_RETURN_IF_ERROR(se.create(streams + (copy_stream ? 1 : 0), plan.size() * 2 + 1,
+                               lessons::creates_blocking_streams(schedule)));
+  if (lessons::has_default_stream_kernel(schedule)) {
+    void* scratch = nullptr;
+    TL_RETURN_IF_ERROR(cuda_status(cudaMalloc(&scratch, 2 * kMarkerElements * sizeof(float)),
+                                   "cudaMalloc of the default-stream kernel's buffer"));
+    se.scratch = static_cast<float*>(scratch);
+    TL_RETURN_IF_ERROR(
+        cuda_status(cudaMemset(se.scratch, 0, 2 * kMarkerElements * sizeof(float)), "cudaMemset"));
+  }
   TL_RETURN_IF_ERROR(cuda_status(cudaDeviceSynchronize(), "cudaDeviceSynchronize"));
   cudaEvent_t origin = se.events.back();
   TL_RETURN_IF_ERROR(cuda_status(cudaEventRecord(origin, se.streams[0]), "cudaEventRecord"));
   const bool managed = memory == lessons::HostMemory::kManaged;
-  for (std::size_t c = 0; c < chunks.size(); ++c) {
-    cudaStream_t s = se.streams[c % streams];
-    const std::size_t offset = chunks[c].begin;
-    const std::size_t bytes = chunks[c].count * sizeof(float);
-    cudaEvent_t* e = &se.events[c * 6];
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const lessons::PlannedOp& op = plan[i];
+    // The default streams by their explicit handles: this file is compiled without
+    // --default-stream=per-thread, and naming the handle says which one is meant either way.
+    cudaStream_t s = op.queue == Queue::kLegacyDefault      ? cudaStreamLegacy
+                     : op.queue == Queue::kPerThreadDefault ? cudaStreamPerThread
+                                                            : se.streams[op.stream];
+    cudaEvent_t* e = &se.events[i * 2];
+    if (op.wait_for >= 0) {
+      // The end event of the operation waited for (its chunk's copy in, on the copy stream).
+      TL_RETURN_IF_ERROR(cuda_status(
+          cudaStreamWaitEvent(s, se.events[static_cast<std::size_t>(op.wait_for) * 2 + 1], 0),
+          "cudaStreamWaitEvent"));
+    }
     TL_RETURN_IF_ERROR(cuda_status(cudaEventRecord(e[0], s), "cudaEventRecord"));
-    if (managed) {
-      TL_RETURN_IF_ERROR(
-          cuda_status(cudaMemPrefetchAsync(b.device_in + offset, bytes, on_device(device), 0, s),
-                      "cudaMemPrefetchAsync to the device"));
+    if (op.chunk == lessons::kNoChunk) {
+      TL_RETURN_IF_ERROR(kernels.transform_on_stream(s, chunk_config(kMarkerElements, block),
+                                                     se.scratch, se.scratch + kMarkerElements,
+                                                     kMarkerElements, static_cast<int>(rounds)));
     } else {
-      TL_RETURN_IF_ERROR(cuda_status(cudaMemcpyAsync(b.device_in + offset, b.host_in + offset,
-                                                     bytes, cudaMemcpyHostToDevice, s),
-                                     "cudaMemcpyAsync host to device"));
+      const std::size_t offset = chunks[op.chunk].begin;
+      const std::size_t bytes = chunks[op.chunk].count * sizeof(float);
+      switch (op.stage) {
+        case lessons::Stage::kCopyIn:
+          if (managed) {
+            TL_RETURN_IF_ERROR(cuda_status(
+                cudaMemPrefetchAsync(b.device_in + offset, bytes, on_device(device), 0, s),
+                "cudaMemPrefetchAsync to the device"));
+          } else {
+            TL_RETURN_IF_ERROR(cuda_status(cudaMemcpyAsync(b.device_in + offset, b.host_in + offset,
+                                                           bytes, cudaMemcpyHostToDevice, s),
+                                           "cudaMemcpyAsync host to device"));
+          }
+          break;
+        case lessons::Stage::kKernel:
+          TL_RETURN_IF_ERROR(kernels.transform_on_stream(
+              s, chunk_config(chunks[op.chunk].count, block), b.device_in + offset,
+              b.device_out + offset, static_cast<int>(chunks[op.chunk].count),
+              static_cast<int>(rounds)));
+          break;
+        case lessons::Stage::kCopyOut:
+          if (managed) {
+            TL_RETURN_IF_ERROR(
+                cuda_status(cudaMemPrefetchAsync(b.device_out + offset, bytes, on_host(), 0, s),
+                            "cudaMemPrefetchAsync to the host"));
+          } else {
+            TL_RETURN_IF_ERROR(
+                cuda_status(cudaMemcpyAsync(b.host_out + offset, b.device_out + offset, bytes,
+                                            cudaMemcpyDeviceToHost, s),
+                            "cudaMemcpyAsync device to host"));
+          }
+          break;
+      }
     }
     TL_RETURN_IF_ERROR(cuda_status(cudaEventRecord(e[1], s), "cudaEventRecord"));
-    TL_RETURN_IF_ERROR(cuda_status(cudaEventRecord(e[2], s), "cudaEventRecord"));
-    TL_RETURN_IF_ERROR(kernels.transform_on_stream(
-        s, chunk_config(chunks[c].count, block), b.device_in + offset, b.device_out + offset,
-        static_cast<int>(chunks[c].count), static_cast<int>(rounds)));
-    TL_RETURN_IF_ERROR(cuda_status(cudaEventRecord(e[3], s), "cudaEventRecord"));
-    TL_RETURN_IF_ERROR(cuda_status(cudaEventRecord(e[4], s), "cudaEventRecord"));
-    if (managed) {
-      TL_RETURN_IF_ERROR(
-          cuda_status(cudaMemPrefetchAsync(b.device_out + offset, bytes, on_host(), 0, s),
-                      "cudaMemPrefetchAsync to the host"));
-    } else {
-      TL_RETURN_IF_ERROR(cuda_status(cudaMemcpyAsync(b.host_out + offset, b.device_out + offset,
-                                                     bytes, cudaMemcpyDeviceToHost, s),
-                                     "cudaMemcpyAsync device to host"));
-    }
-    TL_RETURN_IF_ERROR(cuda_status(cudaEventRecord(e[5], s), "cudaEventRecord"));
   }
   TL_RETURN_IF_ERROR(cuda_status(cudaDeviceSynchronize(), "the pipeline"));
 
@@ -113,17 +162,14 @@ Result<std::vector<lessons::TimelineOp>> run_gpu_pipeline(
     TL_RETURN_IF_ERROR(cuda_status(cudaEventElapsedTime(&ms, origin, e), "cudaEventElapsedTime"));
     return static_cast<double>(ms);
   };
-  constexpr lessons::Stage kStages[] = {lessons::Stage::kCopyIn, lessons::Stage::kKernel,
-                                        lessons::Stage::kCopyOut};
-  for (std::size_t c = 0; c < chunks.size(); ++c) {
-    for (int k = 0; k < 3; ++k) {
-      auto start = since_origin(se.events[c * 6 + 2 * k]);
-      if (!start) return start.error();
-      auto end = since_origin(se.events[c * 6 + 2 * k + 1]);
-      if (!end) return end.error();
-      ops.push_back({static_cast<std::uint32_t>(c), static_cast<std::uint32_t>(c % streams),
-                     kStages[k], *start, *end});
-    }
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    auto start = since_origin(se.events[i * 2]);
+    if (!start) return start.error();
+    auto end = since_origin(se.events[i * 2 + 1]);
+    if (!end) return end.error();
+    const lessons::PlannedOp& op = plan[i];
+    ops.push_back(
+        {op.chunk, op.stream, op.stage, *start, *end, op.queue, static_cast<std::uint32_t>(i)});
   }
   // The origin was recorded on stream 0 first, but another stream's first event may be stamped a
   // hair before it: start the timeline at its earliest event.

@@ -109,9 +109,9 @@ void draw_run_chooser(LessonViewContext& context, const compute::MovingDataRepor
   }
   same_line_if_fits("Export JSON");
   if (ImGui::Button("Export JSON")) {
-    save(
-        context, "threadlab-timeline.json",
-        lessons::timeline_json(run.ops, run.streams, lessons::to_string(run.memory), run.modelled));
+    save(context, "threadlab-timeline.json",
+         lessons::timeline_json(run.ops, run.streams, lessons::to_string(run.memory), run.modelled,
+                                run.schedule));
   }
   if (ImGui::IsItemHovered()) {
     wrapped_tooltip("The timeline shown and its summary as threadlab-timeline.json");
@@ -147,13 +147,33 @@ void draw_timeline_panel(LessonViewContext& context, const Fonts& fonts) {
               format_milliseconds(s.ideal_ms).c_str());
   ImGui::Text("overlap won: %.0f%% of what could be won; total = %.2fx the ideal bound",
               s.overlap_won * 100.0, s.over_ideal);
+  ImGui::TextWrapped("schedule: %s; %u hardware queue(s) (CUDA_DEVICE_MAX_CONNECTIONS)",
+                     std::string(lessons::to_string(run->schedule)).c_str(),
+                     static_cast<unsigned>(report->connections));
+  if (const lessons::TimelineOp* marker = lessons::default_stream_op(run->ops)) {
+    // Read off the timeline drawn, not assumed from the schedule: the learner sees whether it was
+    // one.
+    const auto broken = lessons::barrier_violation(run->ops);
+    ImGui::TextWrapped(
+        "The %s default-stream kernel (its own lane, outlined) ran from %s to %s: %s",
+        std::string(lessons::to_string(marker->queue)).c_str(),
+        format_milliseconds(marker->start_ms).c_str(), format_milliseconds(marker->end_ms).c_str(),
+        broken ? ("not a barrier: " + *broken + ".").c_str()
+               : "a barrier: everything issued before it had ended and nothing issued after it "
+                 "had started.");
+  }
 
   const std::vector<lessons::TimelineLane> lanes = lessons::timeline_lanes(run->ops, run->streams);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 size = ImGui::GetContentRegionAvail();
   if (size.x < 50 || size.y < 20 || lanes.empty()) return;
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  const float label_width = ImGui::CalcTextSize("copies out  ").x + 6.0f;
+  // Wide enough for the longest lane's name ("per-thread default stream" where there is one).
+  float label_width = ImGui::CalcTextSize("copies out  ").x;
+  for (const lessons::TimelineLane& lane : lanes) {
+    label_width = std::max(label_width, ImGui::CalcTextSize((lane.label + "  ").c_str()).x);
+  }
+  label_width += 6.0f;
   const float plot_x = origin.x + label_width;
   const float plot_width = size.x - label_width - 4.0f;
   const float lane_height =
@@ -180,7 +200,14 @@ void draw_timeline_panel(LessonViewContext& context, const Fonts& fonts) {
       // Colour by chunk, so a chunk can be followed from its copy in to its copy out; on the
       // stream lanes the stage shows as brightness.
       const float alpha = lane < 3 ? 1.0f : (op.stage == lessons::Stage::kKernel ? 1.0f : 0.6f);
-      draw->AddRectFilled({x0, top}, {x1, bottom}, to_imgui(categorical_color(op.chunk), alpha));
+      if (op.chunk == lessons::kNoChunk) {
+        // The default-stream kernel belongs to no chunk: outlined in the text colour, so it stands
+        // apart from the chunks' colours on the kernels lane too.
+        draw->AddRectFilled({x0, top}, {x1, bottom}, ImGui::GetColorU32(palette().muted));
+        draw->AddRect({x0, top}, {x1, bottom}, ImGui::GetColorU32(ImGuiCol_Text));
+      } else {
+        draw->AddRectFilled({x0, top}, {x1, bottom}, to_imgui(categorical_color(op.chunk), alpha));
+      }
       if (mouse.x >= x0 && mouse.x <= x1 && mouse.y >= top && mouse.y <= bottom) hovered = &op;
     }
   }
@@ -192,8 +219,16 @@ void draw_timeline_panel(LessonViewContext& context, const Fonts& fonts) {
   ImGui::Dummy({size.x, lane_height * static_cast<float>(lanes.size()) + ImGui::GetFontSize()});
   if (hovered != nullptr && ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
-    ImGui::Text("chunk %u, stream %u: %s", hovered->chunk, hovered->stream,
-                std::string(lessons::to_string(hovered->stage)).c_str());
+    if (hovered->on_default_stream()) {
+      ImGui::Text("the kernel on the %s default stream",
+                  std::string(lessons::to_string(hovered->queue)).c_str());
+    } else if (hovered->queue == lessons::Queue::kCopyStream) {
+      ImGui::Text("chunk %u, copy stream: %s", hovered->chunk,
+                  std::string(lessons::to_string(hovered->stage)).c_str());
+    } else {
+      ImGui::Text("chunk %u, stream %u: %s", hovered->chunk, hovered->stream,
+                  std::string(lessons::to_string(hovered->stage)).c_str());
+    }
     ImGui::Text("from %s to %s (%s)", format_milliseconds(hovered->start_ms).c_str(),
                 format_milliseconds(hovered->end_ms).c_str(),
                 format_milliseconds(hovered->duration_ms()).c_str());

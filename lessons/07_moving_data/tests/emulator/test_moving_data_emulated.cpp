@@ -33,6 +33,36 @@ MovingDataRequest small_request() {
   return request;
 }
 
+// Each schedule on the emulator: the output is right, the timeline is the model's and keeps each
+// chunk's order; the legacy default stream on blocking streams stands as a barrier in every run,
+// the non-blocking and per-thread ones in none (the model's stages are measured, but the barrier
+// or its absence is the model's structure, not a timing).
+TEST(MovingDataEmulated, EverySchedulesModelKeepsItsStructure) {
+  auto device = make_emulator_device();
+  for (const std::string& name : lessons::schedule_names()) {
+    MovingDataRequest request = small_request();
+    request.params.schedule = *lessons::parse_schedule(name);
+    auto report = run_moving_data(*device, request);
+    ASSERT_TRUE(report.is_ok()) << name << ": " << report.message();
+    EXPECT_TRUE(report->check.passed) << name << ": " << report->check.describe();
+    for (const PipelineRun& run : report->pipelines) {
+      EXPECT_TRUE(run.modelled);
+      EXPECT_EQ(run.schedule, request.params.schedule);
+      EXPECT_FALSE(lessons::timeline_order_violation(run.ops).has_value()) << name;
+      const lessons::TimelineOp* marker = lessons::default_stream_op(run.ops);
+      EXPECT_EQ(marker != nullptr, lessons::has_default_stream_kernel(run.schedule)) << name;
+      EXPECT_EQ(run.ops.size(), 3u * 8u + (marker != nullptr ? 1u : 0u)) << name;
+      if (marker == nullptr) continue;
+      // Every stage the model schedules lasts long enough here for the overlap to show.
+      EXPECT_EQ(lessons::barrier_violation(run.ops).has_value(),
+                run.schedule != lessons::Schedule::kLegacyDefault)
+          << name << " on " << run.streams << " stream(s)";
+    }
+    ASSERT_TRUE(report->pageable_pipeline.has_value());
+    EXPECT_EQ(report->pageable_pipeline->schedule, lessons::Schedule::kDepthFirst) << name;
+  }
+}
+
 TEST(MovingDataEmulated, TheRunChecksItsOutputAndModelsItsTimelines) {
   auto device = make_emulator_device();
   auto report = run_moving_data(*device, small_request());
