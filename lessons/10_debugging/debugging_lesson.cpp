@@ -123,10 +123,15 @@ Result<Arrays> allocate_arrays(Device& device, const Inputs& inputs) {
   return Arrays{std::move(*in), std::move(*out), guard};
 }
 
-// `out` and its guard, every float the unwritten value: what an element never written keeps.
-Status mark_unwritten(Device& device, Arrays& arrays, std::uint64_t n) {
-  const std::vector<float> unwritten(n + arrays.guard, lessons::unwritten_value());
-  return device.copy_to_device(arrays.out.data(), unwritten.data(), unwritten.size() * 4);
+// `out` and its guard, every float the unwritten value: what an element never written keeps. Where
+// the bug is that the kernel reads `out` before writing it, `out` itself is left as allocated (a
+// program would not have initialised it either) and only the guard is marked.
+Status mark_unwritten(Device& device, Arrays& arrays, std::uint64_t n, lessons::Bug bug) {
+  const bool keep_out = bug == lessons::Bug::kAccumulates;
+  const std::uint64_t first = keep_out ? n : 0;
+  const std::vector<float> unwritten(n + arrays.guard - first, lessons::unwritten_value());
+  if (unwritten.empty()) return Status::ok();
+  return device.copy_to_device(arrays.out.data() + first, unwritten.data(), unwritten.size() * 4);
 }
 
 // What the checked launch left: out's n elements and the guard after them.
@@ -238,9 +243,8 @@ class DebuggingLesson final : public ParameterizedLesson {
       auto fresh = allocate_arrays(device, inputs);
       if (!fresh) return fresh.error();
       *arrays = std::move(*fresh);
-    } else {
-      TL_RETURN_IF_ERROR(mark_unwritten(device, *arrays, n_));
     }
+    TL_RETURN_IF_ERROR(mark_unwritten(device, *arrays, n_, bug_));
     TL_RETURN_IF_ERROR(launch());
     TL_RETURN_IF_ERROR(device.synchronize());
     auto check = read_back(device, *arrays, inputs);
@@ -279,7 +283,7 @@ class DebuggingLesson final : public ParameterizedLesson {
     const Inputs inputs = make_inputs(n_);
     auto arrays = allocate_arrays(device, inputs);
     if (!arrays) return arrays.error();
-    if (bug_ != lessons::Bug::kAccumulates) TL_RETURN_IF_ERROR(mark_unwritten(device, *arrays, n_));
+    TL_RETURN_IF_ERROR(mark_unwritten(device, *arrays, n_, bug_));
     auto records = sink.acquire(device, n_);
     if (!records) return records.error();
     const auto& kernels = device.kernels().get<kernels::DebuggingKernels>();
