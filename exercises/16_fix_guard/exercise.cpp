@@ -7,8 +7,9 @@ namespace tl::exercise_modules {
 const lab::Exercise& exercise_16_fix_guard() {
   static const lab::Exercise exercise = [] {
     using lab::SourceRule;
-    lab::Exercise e = difference_exercise("fix-guard", "Find and fix: the missing guard",
-                                          {SourceRule::kUsesSharedMemory, SourceRule::kUsesSyncthreads});
+    lab::Exercise e =
+        difference_exercise("fix-guard", "Find and fix: the missing guard",
+                            {SourceRule::kUsesSharedMemory, SourceRule::kUsesSyncthreads});
     lab::attach_exercise_files(e, "exercises/16_fix_guard");
     return e;
   }();

@@ -24,9 +24,8 @@ inline constexpr std::string_view kDebuggingId = kDebuggingInfo.id;
 enum class Bug { kNone, kWrongIndex, kNoGuard, kNoBarrier, kDivergentBarrier, kAccumulates, kNull };
 
 // As the lesson's `bug` parameter spells them, in this order.
-inline constexpr std::string_view kBugNames[] = {"none",      "wrong-index", "no-guard",
-                                                 "no-barrier", "divergent",   "accumulates",
-                                                 "null"};
+inline constexpr std::string_view kBugNames[] = {
+    "none", "wrong-index", "no-guard", "no-barrier", "divergent", "accumulates", "null"};
 [[nodiscard]] std::string_view bug_name(Bug bug);
 [[nodiscard]] Result<Bug> parse_bug(std::string_view name);
 
@@ -60,12 +59,12 @@ void difference_reference(std::span<const float> in, std::span<float> out);
 
 struct DebuggingCheck {
   bool passed = true;
-  std::uint64_t wrong_count = 0;       // elements of out that differ from the reference
-  std::uint64_t never_written = 0;     // of those, still holding unwritten_value()
-  std::uint64_t first_wrong = 0;       // meaningful when wrong_count > 0
+  std::uint64_t wrong_count = 0;    // elements of out that differ from the reference
+  std::uint64_t never_written = 0;  // of those, still holding unwritten_value()
+  std::uint64_t first_wrong = 0;    // meaningful when wrong_count > 0
   float expected = 0;
   float actual = 0;
-  std::uint64_t past_the_end = 0;      // guard floats written (the emulator's guard zone)
+  std::uint64_t past_the_end = 0;        // guard floats written (the emulator's guard zone)
   std::uint64_t first_past_the_end = 0;  // its index in out, n or more
   [[nodiscard]] std::string describe() const;
 };

@@ -182,16 +182,18 @@ class DebuggingLesson final : public ParameterizedLesson {
     apply_defaults();
   }
 
-  Status apply(const lessons::ParamReader& reader, const lessons::ParamValues& /*values*/) override {
+  Status apply(const lessons::ParamReader& reader,
+               const lessons::ParamValues& /*values*/) override {
     auto n = reader.count("n");
     if (!n) return n.error();
     TL_RETURN_IF_ERROR(lessons::validate_debugging_size(*n));
     auto block = reader.dim3("block");
     if (!block) return block.error();
     if (block->y != 1 || block->z != 1) {
-      return invalid_argument("block: the kernels index with x alone; give one number, such as "
-                              "256, not " +
-                              to_string(*block));
+      return invalid_argument(
+          "block: the kernels index with x alone; give one number, such as "
+          "256, not " +
+          to_string(*block));
     }
     if (block->x > lessons::kDebuggingMostThreads) {
       return invalid_argument("block: at most 1024 threads, the tile the kernels declare");
@@ -231,7 +233,9 @@ class DebuggingLesson final : public ParameterizedLesson {
       return launch_through_null(device, kernels, config_, n, arrays->in.data());
     }
     const auto kernel = timed_kernel(kernels, bug_);
-    auto launch = [&]() -> Status { return kernel(config_, n, arrays->in.data(), arrays->out.data()); };
+    auto launch = [&]() -> Status {
+      return kernel(config_, n, arrays->in.data(), arrays->out.data());
+    };
     auto times = device.time_repeated(launch, 1, repeats());
     if (!times) return times.error();
     TL_RETURN_IF_ERROR(device.synchronize());
@@ -267,8 +271,7 @@ class DebuggingLesson final : public ParameterizedLesson {
       report.rows.push_back(
           {{TimingRole::kCpuOneThread, ""},
            "CPU, 1 thread",
-           time_on_host([&] { lessons::difference_reference(inputs.in, reference); }, 1,
-                        repeats()),
+           time_on_host([&] { lessons::difference_reference(inputs.in, reference); }, 1, repeats()),
            lessons::difference_bytes(n_),
            static_cast<double>(n_),
            true});
@@ -288,8 +291,8 @@ class DebuggingLesson final : public ParameterizedLesson {
     if (!records) return records.error();
     const auto& kernels = device.kernels().get<kernels::DebuggingKernels>();
     float* out = bug_ == lessons::Bug::kNull ? nullptr : arrays->out.data();
-    Status launched = traced_kernel(kernels, bug_)(config_, static_cast<int>(n_),
-                                                   arrays->in.data(), out, *records);
+    Status launched = traced_kernel(kernels, bug_)(config_, static_cast<int>(n_), arrays->in.data(),
+                                                   out, *records);
     if (launched) launched = device.synchronize();
     // Publish even after a failed launch: the sink must give its buffer back, and the view then
     // shows what was written before the error.

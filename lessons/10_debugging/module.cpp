@@ -21,9 +21,8 @@ constexpr lessons::EmulatorNote kEmulatorNotes[] = {
 }  // namespace
 
 const compute::LessonModule& lesson_10_debugging() {
-  static const compute::LessonModule kModule{lessons::kDebuggingInfo,
-                                             &compute::make_debugging_lesson, nullptr, nullptr,
-                                             kEmulatorNotes};
+  static const compute::LessonModule kModule{
+      lessons::kDebuggingInfo, &compute::make_debugging_lesson, nullptr, nullptr, kEmulatorNotes};
   return kModule;
 }
 

@@ -169,9 +169,8 @@ TEST(LabOnEmulator, AMissingSecondBarrierIsCalledARaceNamingBothThreads) {
 // Lesson 10's find-and-fix starters fail the way their statements say the learner sees it.
 TEST(LabOnEmulator, TheFindAndFixStartersFailAsTheirStatementsSay) {
   // The missing guard: every case names a thread reading `in` past its end, with the line.
-  const CheckVerdict guard =
-      check_submission(*find_exercise("fix-guard"), find_exercise("fix-guard")->starter,
-                       emulator_options());
+  const CheckVerdict guard = check_submission(
+      *find_exercise("fix-guard"), find_exercise("fix-guard")->starter, emulator_options());
   if (guard.outcome == Outcome::kUnavailable) GTEST_SKIP() << guard.reason;
   ASSERT_EQ(guard.outcome, Outcome::kFailed) << guard.reason;
   for (const CaseResult& c : guard.cases) {

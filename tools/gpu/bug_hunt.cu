@@ -36,7 +36,8 @@ constexpr int kBlock = 256;
 using Kernel = void (*)(int, const float*, float*, tl::Untraced);
 
 Kernel kernel_of(const std::string& bug) {
-  if (bug == "none" || bug == "null" || bug == "bad-config") return &lesson::difference<tl::Untraced>;
+  if (bug == "none" || bug == "null" || bug == "bad-config")
+    return &lesson::difference<tl::Untraced>;
   if (bug == "wrong-index") return &lesson::difference_wrong_index<tl::Untraced>;
   if (bug == "no-guard") return &lesson::difference_no_guard<tl::Untraced>;
   if (bug == "no-barrier") return &lesson::difference_no_barrier<tl::Untraced>;
@@ -47,7 +48,8 @@ Kernel kernel_of(const std::string& bug) {
 
 std::vector<float> inputs(int n) {
   std::vector<float> in(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) in[static_cast<std::size_t>(i)] = static_cast<float>((i * 37) % 101) - 50.0f;
+  for (int i = 0; i < n; ++i)
+    in[static_cast<std::size_t>(i)] = static_cast<float>((i * 37) % 101) - 50.0f;
   return in;
 }
 
@@ -73,9 +75,10 @@ int sticky(int n, const float* d_in) {
   const cudaError_t allocated = cudaMalloc(&d_out, std::size_t{1} << 62);
   std::printf("cudaMalloc(2^62 bytes)       -> %s (unchecked; d_out stays null)\n",
               name_of(allocated));
-  std::printf("cudaGetLastError()           -> %s (the failed allocation is not sticky: asking "
-              "cleared it)\n",
-              name_of(cudaGetLastError()));
+  std::printf(
+      "cudaGetLastError()           -> %s (the failed allocation is not sticky: asking "
+      "cleared it)\n",
+      name_of(cudaGetLastError()));
   lesson::difference<<<(n + kBlock - 1) / kBlock, kBlock>>>(n, d_in, d_out, tl::Untraced{});
   std::printf("launch, cudaGetLastError()   -> %s\n", name_of(cudaGetLastError()));
   const cudaError_t waited = cudaDeviceSynchronize();

@@ -15,20 +15,20 @@
 // fprintf, exit, cudaGetErrorName and cudaGetErrorString come from <cstdio>, <cstdlib> and the
 // CUDA runtime, which the file that uses the macro includes.
 
-#define CHECK_CUDA(call)                                                                   \
-  do {                                                                                     \
-    const cudaError_t check_cuda_error = (call);                                           \
-    if (check_cuda_error != cudaSuccess) {                                                 \
-      fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", __FILE__, __LINE__, #call,            \
-              cudaGetErrorString(check_cuda_error), cudaGetErrorName(check_cuda_error));   \
-      exit(EXIT_FAILURE);                                                                  \
-    }                                                                                      \
+#define CHECK_CUDA(call)                                                                 \
+  do {                                                                                   \
+    const cudaError_t check_cuda_error = (call);                                         \
+    if (check_cuda_error != cudaSuccess) {                                               \
+      fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", __FILE__, __LINE__, #call,          \
+              cudaGetErrorString(check_cuda_error), cudaGetErrorName(check_cuda_error)); \
+      exit(EXIT_FAILURE);                                                                \
+    }                                                                                    \
   } while (0)
 
 // After a launch: what stopped the launch, then (in a debug build, where the cost of waiting is
 // acceptable) what went wrong while the kernel ran.
-#define CHECK_LAUNCH()                          \
-  do {                                          \
-    CHECK_CUDA(cudaGetLastError());             \
-    CHECK_CUDA(cudaDeviceSynchronize());        \
+#define CHECK_LAUNCH()                   \
+  do {                                   \
+    CHECK_CUDA(cudaGetLastError());      \
+    CHECK_CUDA(cudaDeviceSynchronize()); \
   } while (0)

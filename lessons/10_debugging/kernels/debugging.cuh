@@ -55,7 +55,7 @@ __global__ void difference_no_guard(int n, const float* in, float* out, Trace tr
   if (t == 0) tile[0] = i > 0 ? in[i - 1] : 0.0f;
   __syncthreads();
   out[i] = tile[t + 1] - tile[t];  // BUG: so may this store
-  if (i < n) trace.wrote(i);  // the trace has n records: the guard zone names the rest
+  if (i < n) trace.wrote(i);       // the trace has n records: the guard zone names the rest
 }
 
 // Bug 3, no barrier: a thread reads tile[t], which its left neighbour writes. Nothing makes the

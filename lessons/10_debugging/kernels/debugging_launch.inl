@@ -34,10 +34,18 @@ constexpr auto kAccumulatesTraced = describe(
     "difference_accumulates_traced", &difference_accumulates<tl::Traced>, kernels::kBarriers);
 
 inline kernels::DebuggingKernels debugging_kernels() {
-  return {launch<kDifference>,        launch<kWrongIndex>,        launch<kNoGuard>,
-          launch<kNoBarrier>,         launch<kDivergentBarrier>,  launch<kAccumulates>,
-          launch<kDifferenceTraced>,  launch<kWrongIndexTraced>,  launch<kNoGuardTraced>,
-          launch<kNoBarrierTraced>,   launch<kDivergentBarrierTraced>, launch<kAccumulatesTraced>};
+  return {launch<kDifference>,
+          launch<kWrongIndex>,
+          launch<kNoGuard>,
+          launch<kNoBarrier>,
+          launch<kDivergentBarrier>,
+          launch<kAccumulates>,
+          launch<kDifferenceTraced>,
+          launch<kWrongIndexTraced>,
+          launch<kNoGuardTraced>,
+          launch<kNoBarrierTraced>,
+          launch<kDivergentBarrierTraced>,
+          launch<kAccumulatesTraced>};
 }
 
 // The right kernel, for the occupancy view (the lesson's occupancy_kernel() names it).

@@ -23,13 +23,12 @@ std::vector<MappingProbe> debugging_mapping_probes() {
     const LaunchConfig config = shape.second;
     auto in = probe_inputs(n, 1);
     const DebuggingKernels& k = emulator_kernels().get<DebuggingKernels>();
-    probes.push_back(
-        {"difference n = " + std::to_string(n) + " on " + config.to_string(), config, 1,
-         static_cast<std::uint64_t>(n),
-         [=, &k](float* out) { return k.difference(config, n, in->data(), out); },
-         [=, &k](float* out, TraceRecord* trace) {
-           return k.difference_traced(config, n, in->data(), out, trace);
-         }});
+    probes.push_back({"difference n = " + std::to_string(n) + " on " + config.to_string(), config,
+                      1, static_cast<std::uint64_t>(n),
+                      [=, &k](float* out) { return k.difference(config, n, in->data(), out); },
+                      [=, &k](float* out, TraceRecord* trace) {
+                        return k.difference_traced(config, n, in->data(), out, trace);
+                      }});
   }
   return probes;
 }

@@ -81,7 +81,8 @@ TEST_P(DebuggingKernels, TheWrongIndexIsRightForBlocksOf32AndOverlapsForLargerOn
   const std::vector<float> in = random_inputs(n);
   const std::vector<float> expected = reference(in);
   const std::vector<float> by_32 = run(table().wrong_index, n, 32, in, lessons::unwritten_value());
-  EXPECT_TRUE(lessons::check_difference(expected, std::span<const float>(by_32).first(n), {}).passed);
+  EXPECT_TRUE(
+      lessons::check_difference(expected, std::span<const float>(by_32).first(n), {}).passed);
 
   const std::vector<float> by_256 =
       run(table().wrong_index, n, 256, in, lessons::unwritten_value());

@@ -69,7 +69,7 @@ TEST_F(DebuggingLessonTest, NoGuardWritesPastTheEndIntoTheGuardZoneAndTheCheckCo
   EXPECT_FALSE(report->check->passed);
   // 4 blocks of 256 for 1000 elements: 24 spare threads, each writing one float past the end.
   EXPECT_NE(report->check->description.find("24 float(s) written past the end of out, the first at "
-                                        "out[1000]"),
+                                            "out[1000]"),
             std::string::npos)
       << report->check->description;
   // The traced run records only the writes inside out, and the check still sees the others.
