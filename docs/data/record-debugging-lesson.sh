@@ -9,11 +9,15 @@
 # /usr/local/cuda/bin; the app built, e.g. with THREADLAB_CUDA_ARCHITECTURES=90 scripts/build.sh):
 #
 #   bash docs/data/record-debugging-lesson.sh [--threadlab PATH] [--out DIR] [--fill-lesson]
+#   bash docs/data/record-debugging-lesson.sh --fill-only      (anywhere, no GPU needed)
 #
 #   --threadlab PATH   the app (default build/app/threadlab; skipped with a note when absent)
 #   --out DIR          where the logs go (default docs/data)
-#   --fill-lesson      also replace the lesson's "Recorded output: not yet recorded." paragraphs
-#                      with an excerpt of each log, labelled with the GPU, the date and the command
+#   --fill-lesson      after recording, replace the lesson's "Recorded output: not yet recorded."
+#                      paragraphs with an excerpt of each log in docs/data, labelled with the GPU,
+#                      the date and the log's name (needs --out docs/data, the default)
+#   --fill-only        only that, from the newest debugging-<tool>-*.log of each tool in docs/data
+#                      (logs recorded elsewhere with --out and copied there)
 #
 # Writes, with GPU = the device's name in lower case with dashes (e.g. nvidia-h100-80gb-hbm3) and
 # DATE = today (UTC):
@@ -33,14 +37,81 @@ cd "$root" || exit 1
 threadlab=build/app/threadlab
 out=docs/data
 fill=0
+record=1
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --threadlab) threadlab=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --fill-lesson) fill=1; shift ;;
+    --fill-only) fill=1; record=0; shift ;;
     *) echo "record-debugging-lesson: unknown argument $1" >&2; exit 2 ;;
   esac
 done
+if [[ $fill -eq 1 && $record -eq 1 && "$out" != docs/data ]]; then
+  echo "record-debugging-lesson: --fill-lesson reads docs/data; copy the logs there and run --fill-only" >&2
+  exit 2
+fi
+
+# The lesson's placeholders, each replaced by an excerpt of the newest log of its tool in
+# docs/data, said to be one: the command, the tool's first report without its host backtrace,
+# and the tool's summary line. The GPU and the date come from the log's first line.
+fill_lesson() {
+  python3 - <<'PYTHON'
+import pathlib, re, sys
+lesson = pathlib.Path("lessons/10_debugging/lesson.md")
+text = lesson.read_text()
+status = 0
+for tool in ("memcheck", "racecheck", "synccheck", "initcheck"):
+    logs = sorted(pathlib.Path("docs/data").glob(f"debugging-{tool}-*.log"),
+                  key=lambda path: path.stat().st_mtime)
+    if not logs:
+        print(f"record-debugging-lesson: no docs/data/debugging-{tool}-*.log", file=sys.stderr)
+        status = 1
+        continue
+    log = logs[-1]
+    all_lines = log.read_text().splitlines()
+    header = re.match(r"# lesson 10 \(debugging\), recorded on (.+), (\d{4}-\d{2}-\d{2}) \(", all_lines[0])
+    if not header:
+        print(f"record-debugging-lesson: {log} does not start with this script's header", file=sys.stderr)
+        status = 1
+        continue
+    gpu_name, date = header.group(1), header.group(2)
+    lines = [l for l in all_lines if not l.startswith("# ")]
+    excerpt, reports = [], 0
+    for line in lines:
+        if line.startswith("[exit status"):
+            break
+        if "Host Frame" in line or "Saved host backtrace" in line:
+            continue
+        if line.strip() == "=========":  # the blank line that ends a report
+            reports += 1
+            if reports == 1:
+                break
+            continue
+        excerpt.append(line)
+    summary = [l for l in lines if "SUMMARY" in l]
+    if summary and summary[-1] not in excerpt:
+        excerpt += ["…", summary[-1]]
+    pattern = re.compile(r"Recorded output: not yet recorded\.\s+`docs/data/record-debugging-lesson\.sh`\s+"
+                         r"runs\s+" + tool + r"\s+on\s+this\s+kernel.*?made up\.", re.S)
+    label = (f"Recorded on {gpu_name}, {date}, by `docs/data/record-debugging-lesson.sh` (an "
+             f"excerpt: the first report without its host backtrace, and the summary; the whole "
+             f"log is `{log.as_posix()}`):")
+    text, count = pattern.subn(lambda _: label + "\n\n```text\n" + "\n".join(excerpt) + "\n```", text)
+    if count != 1:
+        print(f"record-debugging-lesson: the lesson has no placeholder for {tool} (filled already?)",
+              file=sys.stderr)
+        status = 1
+lesson.write_text(text)
+print(f"filled {lesson}; read it again: the prose around each report was written before it")
+sys.exit(status)
+PYTHON
+}
+
+if [[ $record -eq 0 ]]; then
+  fill_lesson
+  exit $?
+fi
 export PATH="$PATH:/usr/local/cuda/bin"
 for tool in nvcc compute-sanitizer nvidia-smi; do
   if ! command -v "$tool" >/dev/null; then
@@ -106,40 +177,4 @@ fi
 echo "wrote $log"
 
 [[ $fill -eq 1 ]] || exit 0
-
-# The lesson's placeholders, each replaced by an excerpt of its log, said to be one: the command,
-# the tool's first report without its host backtrace, and the tool's summary line.
-python3 - "$out" "$gpu" "$gpu_name" "$date" <<'PYTHON'
-import pathlib, re, sys
-out, gpu, gpu_name, date = sys.argv[1:]
-lesson = pathlib.Path("lessons/10_debugging/lesson.md")
-text = lesson.read_text()
-for tool in ("memcheck", "racecheck", "synccheck", "initcheck"):
-    log = pathlib.Path(out) / f"debugging-{tool}-{gpu}-{date}.log"
-    lines = [l for l in log.read_text().splitlines() if not l.startswith("# ")]
-    excerpt, reports = [], 0
-    for line in lines:
-        if line.startswith("[exit status"):
-            break
-        if "Host Frame" in line or "Saved host backtrace" in line:
-            continue
-        if line.strip() == "=========":  # the blank line that ends a report
-            reports += 1
-            if reports == 1:
-                break
-            continue
-        excerpt.append(line)
-    summary = [l for l in lines if "SUMMARY" in l]
-    if summary and summary[-1] not in excerpt:
-        excerpt += ["…", summary[-1]]
-    pattern = re.compile(r"Recorded output: not yet recorded\.\s+`docs/data/record-debugging-lesson\.sh`\s+"
-                         r"runs\s+" + tool + r"\s+on\s+this\s+kernel.*?made up\.", re.S)
-    label = (f"Recorded on {gpu_name}, {date}, by `docs/data/record-debugging-lesson.sh` (an "
-             f"excerpt: the first report without its host backtrace, and the summary; the whole "
-             f"log is `{log.as_posix()}`):")
-    text, count = pattern.subn(lambda _: label + "\n\n```text\n" + "\n".join(excerpt) + "\n```", text)
-    if count != 1:
-        print(f"record-debugging-lesson: the lesson has no placeholder for {tool}", file=sys.stderr)
-lesson.write_text(text)
-print(f"filled {lesson}")
-PYTHON
+fill_lesson
