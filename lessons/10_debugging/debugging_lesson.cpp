@@ -144,6 +144,14 @@ Result<lessons::DebuggingCheck> read_back(Device& device, const Arrays& arrays,
                                    std::span<const float>(got).subspan(n));
 }
 
+// The error of a launch that itself reported none, as the synchronisation after it returned it.
+Status after_a_quiet_launch(const Error& waited) {
+  return Error{waited.kind,
+               "the launch returned no error (cudaGetLastError: cudaSuccess); the next "
+               "synchronisation returned " +
+                   waited.message};
+}
+
 // The null bug on a GPU: the program's output allocation failed, nobody checked, and the kernel
 // writes through the null pointer. The launch itself reports nothing; the fault comes back from
 // the next call that waits for the kernel, and it is sticky. Both calls are named in the error,
@@ -158,10 +166,7 @@ Status launch_through_null(Device& device, const kernels::DebuggingKernels& k,
                  "the kernel wrote through a null pointer and no error came back: this device "
                  "did not fault"};
   }
-  return Error{waited.error().kind,
-               "the launch returned no error (cudaGetLastError: cudaSuccess); the next "
-               "synchronisation returned " +
-                   waited.error().message};
+  return after_a_quiet_launch(waited.error());
 }
 
 Status refuse_null_on_emulator() {
@@ -293,7 +298,11 @@ class DebuggingLesson final : public ParameterizedLesson {
     float* out = bug_ == lessons::Bug::kNull ? nullptr : arrays->out.data();
     Status launched = traced_kernel(kernels, bug_)(config_, static_cast<int>(n_), arrays->in.data(),
                                                    out, *records);
-    if (launched) launched = device.synchronize();
+    if (launched) {
+      launched = device.synchronize();
+      if (!launched && bug_ == lessons::Bug::kNull)
+        launched = after_a_quiet_launch(launched.error());
+    }
     // Publish even after a failed launch: the sink must give its buffer back, and the view then
     // shows what was written before the error.
     const Status published = sink.publish(device);
