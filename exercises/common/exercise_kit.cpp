@@ -225,3 +225,48 @@ Exercise sum_exercise(std::string id, std::string title, std::string kernel,
 }
 
 }  // namespace tl::exercise_modules
+
+namespace tl::exercise_modules {
+
+using namespace lab;
+
+Exercise difference_exercise(std::string id, std::string title, std::vector<SourceRule> rules) {
+  Exercise e;
+  e.id = std::move(id);
+  e.title = std::move(title);
+  e.lesson_id = "debugging";
+  e.kernel_name = "difference";
+  e.parameters = {{"in", ParameterKind::kInputArray},
+                  {"out", ParameterKind::kOutputArray},
+                  {"n", ParameterKind::kInt}};
+  e.rules = std::move(rules);
+  // One float subtraction, done the same way on the host: the values must match exactly.
+  e.tolerance = {0.0, 0.0};
+  e.default_block = {256, 1, 1};
+  // The kernel's tile is sized for the block: the block is part of its design.
+  e.block_is_fixed = true;
+  e.make_cases = [parameters = e.parameters](std::uint64_t seed, Dim3 block) {
+    Exercise shape;
+    shape.parameters = parameters;
+    std::vector<CheckCase> cases;
+    for (const std::int64_t n : kAwkwardLengths) {
+      CheckData data(seed * 13 + static_cast<std::uint64_t>(n));
+      CheckCase check = empty_case(shape, "n = " + std::to_string(n));
+      check.arguments[0].array = random_floats(data, 1, n, -100.0f, 100.0f);
+      check.arguments[1].array = unwritten(ElementType::kFloat32, 1, n);
+      check.arguments[2].int_value = static_cast<std::int32_t>(n);
+      std::vector<float> difference(static_cast<std::size_t>(n));
+      for (std::int64_t i = 0; i < n; ++i) {
+        const float left = i > 0 ? check.arguments[0].array.float_at(i - 1) : 0.0f;
+        difference[static_cast<std::size_t>(i)] = check.arguments[0].array.float_at(i) - left;
+      }
+      check.expected[1] = ArrayData::floats(1, n, difference);
+      check.launch = {{blocks_for(n, block.x), 1, 1}, {block.x, 1, 1}, 0};
+      cases.push_back(std::move(check));
+    }
+    return cases;
+  };
+  return e;
+}
+
+}  // namespace tl::exercise_modules

@@ -44,3 +44,13 @@ inline constexpr std::pair<std::int64_t, std::int64_t> kAwkwardShapes[] = {
                                          std::vector<lab::SourceRule> rules, bool block_is_fixed);
 
 }  // namespace tl::exercise_modules
+
+namespace tl::exercise_modules {
+
+// The adjacent difference of lesson 10's find-and-fix exercises, out[i] = in[i] - in[i - 1] and
+// out[0] = in[0], over blocks of 256 threads and ceil(n / 256) blocks: the starter is the kernel
+// with one planted bug, the solution the right one.
+[[nodiscard]] lab::Exercise difference_exercise(std::string id, std::string title,
+                                                std::vector<lab::SourceRule> rules);
+
+}  // namespace tl::exercise_modules

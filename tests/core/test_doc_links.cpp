@@ -54,7 +54,7 @@ TEST(DocumentedLinks, EveryLinkNamesItsLesson) {
       ++checked;
     }
   }
-  // Over a hundred: the README's and the nine lessons' texts.
+  // Over a hundred: the README's and the ten lessons' texts.
   EXPECT_GE(checked, 100) << "the documentation's links were not found";
 }
 

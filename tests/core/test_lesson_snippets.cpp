@@ -97,7 +97,10 @@ TEST(LessonSnippets, EveryBlockThatSaysItIsTheRunningKernelIsTheEmbeddedFile) {
     const auto& blocks = lesson.document.blocks;
     for (std::size_t i = 0; i < blocks.size(); ++i) {
       const markdown::Block& block = blocks[i];
-      if (block.kind == markdown::BlockKind::kCode && block.code_info != "kernel") {
+      // A ```text block is a program's output, not code: compute-sanitizer's reports say
+      // "Invalid __global__ write" (lesson 10).
+      if (block.kind == markdown::BlockKind::kCode && block.code_info != "kernel" &&
+          block.code_info != "text") {
         // A kernel's definition written out in the text is a copy that can go stale: the text
         // shows kernels as ```kernel blocks only.
         EXPECT_EQ(block.code.find("__global__"), std::string::npos)
@@ -168,6 +171,7 @@ cudaError_t cudaMemcpy(void* to, const void* from, std::size_t bytes, cudaMemcpy
 cudaError_t cudaGetLastError();
 cudaError_t cudaDeviceSynchronize();
 const char* cudaGetErrorString(cudaError_t error);
+const char* cudaGetErrorName(cudaError_t error);
 inline void tl_snippet_launch_configuration(dim3 grid, dim3 block, std::size_t shared = 0,
                                             void* stream = nullptr) {}
 )";
@@ -621,6 +625,67 @@ TEST(LessonSnippets, EveryKernelLineTheTextQuotesOrNamesIsThere) {
   EXPECT_GE(quotes, 3);
   EXPECT_GE(memory_lines, 3);
   EXPECT_GE(prose_lines, 4);
+}
+
+}  // namespace
+}  // namespace tl
+
+namespace tl {
+namespace {
+
+// ---- Output a lesson shows as recorded
+// -----------------------------------------------------------
+//
+// A ```text block after a paragraph that says "Recorded on <GPU>, <date>" and names its log
+// (`docs/data/….log`) is an excerpt of that log: every line of the block is a line of the log, in
+// order ("…" marks lines left out). A paragraph that says the output is "not yet recorded" names
+// the script that records it, and the script exists. So output that no GPU printed cannot be shown
+// as recorded (lesson 10's sanitizer reports, docs/data/record-debugging-lesson.sh).
+TEST(LessonSnippets, RecordedOutputIsAnExcerptOfTheLogItNames) {
+  int recorded = 0;
+  int pending = 0;
+  static const std::regex kLog(R"(docs/data/[A-Za-z0-9_.\-]+\.log)");
+  static const std::regex kScript(R"(docs/data/[A-Za-z0-9_.\-]+\.sh)");
+  for (const LessonText& lesson : lesson_texts_in_app()) {
+    const auto& blocks = lesson.document.blocks;
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+      if (blocks[i].kind != markdown::BlockKind::kParagraph) continue;
+      const std::string text = paragraph_text(blocks[i]);
+      const std::string where = lesson.path + ":" + std::to_string(blocks[i].line);
+      if (text.find("not yet recorded") != std::string::npos) {
+        ++pending;
+        std::smatch script;
+        ASSERT_TRUE(std::regex_search(text, script, kScript))
+            << where
+            << ": says the output is not yet recorded, but names no script that records it";
+        EXPECT_TRUE(fs::exists(fs::path(THREADLAB_SOURCE_DIR) / script[0].str()))
+            << where << ": " << script[0].str() << " does not exist";
+        continue;
+      }
+      if (text.find("Recorded on ") == std::string::npos) continue;
+      ++recorded;
+      std::smatch log;
+      ASSERT_TRUE(std::regex_search(text, log, kLog)) << where << ": names no docs/data/ log";
+      const fs::path log_path = fs::path(THREADLAB_SOURCE_DIR) / log[0].str();
+      ASSERT_TRUE(fs::exists(log_path)) << where << ": " << log[0].str() << " does not exist";
+      ASSERT_LT(i + 1, blocks.size()) << where;
+      const markdown::Block& shown = blocks[i + 1];
+      ASSERT_TRUE(shown.kind == markdown::BlockKind::kCode && shown.code_info == "text")
+          << where << ": the recording is not followed by a ```text block";
+      const std::vector<std::string> log_lines = lines_of(read_file(log_path));
+      std::size_t at = 0;
+      for (const std::string& line : lines_of(shown.code)) {
+        if (line == "…" || line.empty()) continue;
+        while (at < log_lines.size() && log_lines[at] != line) ++at;
+        EXPECT_LT(at, log_lines.size())
+            << where << ": \"" << line << "\" is not in " << log[0].str() << " (in order)";
+        if (at == log_lines.size()) break;
+        ++at;
+      }
+    }
+  }
+  // Lesson 10 shows four tools' output: recorded, or said to be pending with its script.
+  EXPECT_GE(recorded + pending, 4);
 }
 
 }  // namespace

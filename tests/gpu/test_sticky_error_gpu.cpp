@@ -100,5 +100,46 @@ TEST(StickyErrorApp, AfterAFaultTheAppResetsOrMovesToTheEmulatorAndKeepsWorking)
   EXPECT_TRUE(app.state().timed.report->check->passed);
 }
 
+// Lesson 10's null bug faults in the app's own launch: the lesson's error names the launch that
+// returned no error and the synchronisation that returned the fault, and the app goes on as after
+// any sticky error (lessons/10_debugging/lesson.md, section 7, says so).
+TEST(StickyErrorApp, LessonTensNullBugIsNamedAndSurvived) {
+  auto gl = platform::EglContext::create({.allow_software = false});
+  if (!gl) GTEST_SKIP() << "no OpenGL on a GPU: " << gl.message();
+  auto controller = ui::AppController::create(
+      {interop::BackendPreference::kCuda, (*gl)->renderer(), std::nullopt});
+  if (!controller) GTEST_SKIP() << "no CUDA device: " << controller.message();
+  ui::AppController& app = **controller;
+  wait_until_idle(app);
+  app.select_lesson("debugging");
+  wait_until_idle(app);
+  app.set_param("bug", "null");
+  app.launch();
+  wait_until_idle(app);
+  bool named = false;
+  bool told = false;
+  const bool on_gpu = is_gpu(app.state().backend);
+  for (const auto& message : app.state().messages) {
+    std::cout << "message: " << message.text << '\n';
+    named = named || message.text.find("synchronisation returned") != std::string::npos;
+    told = told || message.text.find(on_gpu ? "The GPU was reset" : "until ThreadLab restarts") !=
+                       std::string::npos;
+  }
+  named = named || app.state().timed.error.find("synchronisation returned") != std::string::npos ||
+          app.state().trace.error.find("synchronisation returned") != std::string::npos;
+  EXPECT_TRUE(named) << "the fault is named: " << app.state().timed.error << " / "
+                     << app.state().trace.error;
+  EXPECT_TRUE(told) << "the user is told what happened";
+
+  // The right kernel then runs, on the GPU after a reset or on the emulator.
+  app.set_param("bug", "none");
+  app.launch();
+  wait_until_idle(app);
+  EXPECT_TRUE(app.state().trace.valid) << app.state().trace.error;
+  ASSERT_TRUE(app.state().timed.report.has_value()) << app.state().timed.error;
+  ASSERT_TRUE(app.state().timed.report->check.has_value());
+  EXPECT_TRUE(app.state().timed.report->check->passed);
+}
+
 }  // namespace
 }  // namespace tl

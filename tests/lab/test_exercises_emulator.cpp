@@ -166,6 +166,55 @@ TEST(LabOnEmulator, AMissingSecondBarrierIsCalledARaceNamingBothThreads) {
       << "the race comes before the wrong values it explains: " << verdict.reason;
 }
 
+// Lesson 10's find-and-fix starters fail the way their statements say the learner sees it.
+TEST(LabOnEmulator, TheFindAndFixStartersFailAsTheirStatementsSay) {
+  // The missing guard: every case names a thread reading `in` past its end, with the line.
+  const CheckVerdict guard = check_submission(
+      *find_exercise("fix-guard"), find_exercise("fix-guard")->starter, emulator_options());
+  if (guard.outcome == Outcome::kUnavailable) GTEST_SKIP() << guard.reason;
+  ASSERT_EQ(guard.outcome, Outcome::kFailed) << guard.reason;
+  for (const CaseResult& c : guard.cases) {
+    EXPECT_FALSE(c.passed) << c.label;
+    EXPECT_NE(c.message.find("past its end"), std::string::npos) << c.message;
+    EXPECT_GT(c.line, 0) << c.message;
+  }
+  const auto n_1000 = std::find_if(guard.cases.begin(), guard.cases.end(),
+                                   [](const CaseResult& c) { return c.label == "n = 1000"; });
+  ASSERT_NE(n_1000, guard.cases.end());
+  EXPECT_NE(n_1000->message.find("block (3,0) thread (232,0) read in[1000], past its end"),
+            std::string::npos)
+      << n_1000->message;
+
+  // The race: right values (every case but the race's own report), and the race names the tile.
+  const CheckVerdict race = check_submission(
+      *find_exercise("fix-race"), find_exercise("fix-race")->starter, emulator_options());
+  ASSERT_EQ(race.outcome, Outcome::kFailed) << race.reason;
+  EXPECT_NE(race.reason.find("shared-memory race"), std::string::npos) << race.reason;
+  EXPECT_NE(race.reason.find("thread (1, 0, 0) reads __shared__ tile (in difference), byte 4 "
+                             "(word 1), which thread (0, 0, 0) wrote"),
+            std::string::npos)
+      << race.reason;
+  for (const CaseResult& c : race.cases) {
+    if (c.passed) continue;
+    EXPECT_NE(c.message.find("race"), std::string::npos) << "not wrong values: " << c.message;
+    EXPECT_TRUE(c.wrong_elements.empty()) << c.label << ": the values are right";
+  }
+
+  // The missing halo: one block passes, and from 1000 on the first element of block 1 is wrong.
+  const CheckVerdict halo = check_submission(
+      *find_exercise("fix-halo"), find_exercise("fix-halo")->starter, emulator_options());
+  ASSERT_EQ(halo.outcome, Outcome::kFailed) << halo.reason;
+  for (const CaseResult& c : halo.cases) {
+    const bool one_block = c.launch.grid.x == 1;
+    EXPECT_EQ(c.passed, one_block) << c.label << ": " << c.message;
+    if (!one_block) {
+      EXPECT_EQ(c.message.rfind("out[256] is ", 0), 0u) << c.message;
+      EXPECT_NE(c.message.find("(written by block (1,0) thread (0,0))"), std::string::npos)
+          << c.message;
+    }
+  }
+}
+
 // A check on the emulator times the plain build a few times (for their spread) and says where it
 // ran.
 TEST(LabOnEmulator, APassingKernelIsTimedAFewTimesAndLabelledAsTheEmulator) {

@@ -1,0 +1,12 @@
+// out[i] = in[i] - in[i - 1], out[0] = in[0], through a shared tile: each thread loads its
+// element, thread 0 also the one before the block (the halo), then each subtracts its neighbour.
+#define BLOCK 256
+__global__ void difference(Array<const float> in, Array<float> out, int n) {
+  __shared__ float tile[BLOCK + 1];
+  const int t = threadIdx.x;
+  const int i = blockIdx.x * BLOCK + t;
+  if (i < n) tile[t + 1] = in[i];
+  if (t == 0) tile[0] = (i > 0 && i <= n) ? in[i - 1] : 0.0f;
+  __syncthreads();  // every load is in the tile before anyone reads a neighbour
+  if (i < n) out[i] = tile[t + 1] - tile[t];
+}
