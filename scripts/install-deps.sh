@@ -30,6 +30,9 @@ readonly REQUIRED_PACKAGES=(
   libboost-context-dev
   # The Kernel Lab sandbox's system-call filter.
   libseccomp-dev
+  # The class server and client (app/net): HTTP on the local network. It pulls in libssl-dev,
+  # zlib1g-dev and libbrotli-dev, whose headers httplib.h includes as Debian builds it.
+  libcpp-httplib-dev
   libgtest-dev libgmock-dev
   # clang and its runtime libraries for the libFuzzer targets (scripts/fuzz.sh, run by CI).
   clang libclang-rt-dev
