@@ -590,6 +590,41 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
     lesson_commands.emplace_back(module->command, command);
   }
 
+  // The classroom on the network (issue 37).
+  auto* class_command =
+      app.add_subcommand("class", "The class on the network: a server, a load test");
+  class_command->require_subcommand(1);
+  ClassServeOptions class_serve;
+  auto* class_serve_command = class_command->add_subcommand(
+      "serve", "Serve a class: students follow the presenter, the board collects Lab results");
+  class_serve_command->add_option("--bind", class_serve.bind, "The address to listen on")
+      ->capture_default_str();
+  class_serve_command->add_option("--port", class_serve.port, "The port (0: any free one)")
+      ->transform(whole)
+      ->capture_default_str();
+  class_serve_command->add_option("--code", class_serve.code,
+                                  "The join code, 4 to 16 of A-Z and 2-9 (default: a random one)");
+  class_serve_command->add_option(
+      "--board-file", class_serve.board_file,
+      "Where the board is saved (default: " + default_class_board_file() + ")");
+  class_serve_command->add_flag("--no-save", class_serve.no_save, "Keep the board in memory only");
+  class_serve_command
+      ->add_option("--seconds", class_serve.seconds, "Stop after this long (0: at Ctrl+C)")
+      ->transform(whole);
+  ClassBenchCliOptions class_bench;
+  auto* class_bench_command = class_command->add_subcommand(
+      "bench", "Simulated students on loopback: step delivery latency, lost steps and results");
+  class_bench_command->add_option("--students", class_bench.students, "How many students")
+      ->transform(whole)
+      ->capture_default_str();
+  class_bench_command
+      ->add_option("--steps", class_bench.steps, "How many steps the presenter takes")
+      ->transform(whole)
+      ->capture_default_str();
+  class_bench_command->add_option("--interval-ms", class_bench.interval_ms, "Between two steps")
+      ->transform(whole)
+      ->capture_default_str();
+
   auto* worker_command = app.add_subcommand("worker", "");  // started by the Lab, not by people
   worker_command->group("");
   worker_command->prefix_command();  // its sandbox arguments (sandbox.hpp) are read by the worker
@@ -628,6 +663,14 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
         },
         isatty(STDOUT_FILENO) != 0};
     return lesson_command->run(args, context);
+  }
+  if (*class_serve_command) {
+    if (check_only) return usage_status(check_class_serve_options(class_serve), err);
+    return command_class_serve(class_serve, out, err);
+  }
+  if (*class_bench_command) {
+    if (check_only) return usage_status(check_class_bench_options(class_bench), err);
+    return command_class_bench(class_bench, out, err);
   }
   if (*lab_command) {
     if (*lab_list) {

@@ -36,7 +36,9 @@ struct ClassBenchReport {
   std::uint64_t cells_expected = 0;
   std::uint64_t cells_right = 0;
   std::size_t followers_seen = 0;           // the server's follower count at the end
-  long rss_start_kib = 0, rss_end_kib = 0;  // this process, before the clients start and at the end
+  // This process's resident memory: before the clients start, after a tenth of the steps (every
+  // thread and connection made, the board filled once) and at the end: flat is warm ≈ end.
+  long rss_start_kib = 0, rss_warm_kib = 0, rss_end_kib = 0;
   double seconds = 0;
 };
 

@@ -1,11 +1,8 @@
 #include "net/class_board.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
+#include "core/user_files.hpp"
+
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -154,34 +151,9 @@ Status save_board(const Board& board, const std::string& path) {
   if (board.follow) file["follow"] = json::parse(to_json(*board.follow));
   std::string text = file.dump(1);
 
-  // Written beside the board and renamed over it: a crash leaves the old board or the new one,
-  // never half of one. fsync before the rename, so the rename never points at unwritten data.
-  std::string temporary = path + ".tmp";
-  int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return io_error(temporary, std::strerror(errno));
-  std::size_t written = 0;
-  while (written < text.size()) {
-    ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      int error = errno;
-      ::close(fd);
-      ::unlink(temporary.c_str());
-      return io_error(temporary, std::strerror(error));
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    int error = errno;
-    ::unlink(temporary.c_str());
-    return io_error(temporary, std::strerror(error));
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    int error = errno;
-    ::unlink(temporary.c_str());
-    return io_error(path, std::strerror(error));
-  }
-  return {};
+  // Written beside the board and renamed over it (core/user_files): a crash leaves the old board
+  // or the new one, never half of one.
+  return write_file_atomically(path, text);
 }
 
 }  // namespace tl::net

@@ -1,6 +1,8 @@
 #include "net/class_server.hpp"
 
 #include <httplib.h>
+#include <sys/socket.h>
+
 #include <charconv>
 
 #include "net/board_page.hpp"
@@ -94,6 +96,13 @@ Status ClassServer::start() {
   // reconnect every few steps, which costs a step's latency for nothing.
   http_->set_keep_alive_max_count(100000);
   http_->set_tcp_nodelay(true);
+  // httplib's default is SO_REUSEPORT, which lets a second server bind the same port and take half
+  // the class's connections. SO_REUSEADDR alone still allows a restart on the port at once (past
+  // the old sockets in TIME_WAIT) but refuses a second listener.
+  http_->set_socket_options([](socket_t sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   install_routes();
 
   // A server started again keeps its port, so its students find it where it was.

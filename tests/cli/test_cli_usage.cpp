@@ -69,6 +69,11 @@ INSTANTIATE_TEST_SUITE_P(
     BadArguments, CliUsage,
     ::testing::Values(
         UsageCase{"UnknownSubcommand", {"frobnicate"}},
+        UsageCase{"ClassWithoutSubcommand", {"class"}},
+        UsageCase{"ClassServeBadCode", {"class", "serve", "--code", "AB0O"}},
+        UsageCase{"ClassServeBadPort", {"class", "serve", "--port", "70000"}},
+        UsageCase{"ClassBenchNoStudents", {"class", "bench", "--students", "0"}},
+        UsageCase{"ClassBenchTooManyStudents", {"class", "bench", "--students", "5000"}},
         UsageCase{"UnknownOption", run_with({"--frobnicate"})},
         UsageCase{"UnknownInfoOption", {"info", "--frobnicate"}},
         UsageCase{"MissingOptionValue", {"run", "--n"}},

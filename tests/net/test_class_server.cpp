@@ -328,6 +328,18 @@ TEST(ClassServer, ARestartedServerKeepsTheBoardAndStudentsReconnectByThemselves)
   }));
 }
 
+TEST(ClassServer, ASecondServerOnTheSamePortIsRefused) {
+  ClassServer first(loopback());
+  ASSERT_TRUE(first.start());
+  ClassServerOptions options = loopback();
+  options.port = first.port();
+  ClassServer second(options);
+  auto started = second.start();
+  ASSERT_FALSE(started);
+  EXPECT_NE(started.message().find("cannot listen"), std::string::npos) << started.message();
+  EXPECT_TRUE(first.running());
+}
+
 TEST(ClassServer, ADamagedBoardFileStopsTheServerFromStarting) {
   std::string file = scratch_board("damaged.json");
   {
