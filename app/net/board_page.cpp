@@ -4,8 +4,9 @@ namespace tl::net {
 namespace {
 
 // The page. Its query string carries the join code (every request needs it), the presenter key
-// where there is one, and optionally wait_ms (how long each poll waits; the browser test uses a
-// short one so a headless browser's virtual time is not spent waiting on the network).
+// where there is one, and optionally wait_ms (how long each poll waits) and pause_ms (the least
+// time between two redraws). The browser test asks for wait_ms=0: a headless browser's virtual
+// time stands still while a request is open, so a long poll would keep it from ever dumping.
 constexpr const char* kPage = R"HTML(<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -33,7 +34,9 @@ constexpr const char* kPage = R"HTML(<!DOCTYPE html>
 const query = new URLSearchParams(location.search);
 const code = query.get("code") || "";
 const key = query.get("key") || "";
-const waitMs = Math.min(parseInt(query.get("wait_ms") || "20000", 10) || 20000, 20000);
+const waitMs = Math.min(Math.max(parseInt(query.get("wait_ms") || "20000", 10) || 0, 0), 20000);
+// Between two answers: a burst of results redraws the projector at most four times a second.
+const pauseMs = Math.min(Math.max(parseInt(query.get("pause_ms") || "250", 10) || 0, 0), 10000);
 const presenter = PRESENTER;
 let showNames = presenter && query.get("names") === "1";
 let version = 0;
@@ -115,6 +118,7 @@ async function poll() {
       }
       version = body.version;
       draw(body);
+      await new Promise(r => setTimeout(r, pauseMs));
     } catch (error) {
       if (error.name === "AbortError") continue;
       document.getElementById("status").textContent = "Reconnecting\u2026";
