@@ -21,6 +21,7 @@
 #include "compute/lessons/lesson_registry.hpp"
 #include "core/backend_name.hpp"
 #include "launch_request.hpp"
+#include "net/class_messages.hpp"
 #include "render/png_writer.hpp"
 
 namespace tl::cli {
@@ -163,6 +164,20 @@ Status check_gui_options(const GuiOptions& options, bool gui_command, bool demo_
         "threadlab demo SCRIPT --headless --out DIR");
   }
   if (options.frames < 0) return invalid_argument("--frames must not be negative");
+  if (!options.join.empty()) {
+    if (options.host_class)
+      return invalid_argument("--join and --host-class: a window is a student or the presenter");
+    if (auto address = net::parse_join_address(options.join); !address) return address.error();
+    if (options.name.size() > net::kMaxNameBytes)
+      return invalid_argument("--name is at most 40 bytes");
+  }
+  if (!options.name.empty() && options.join.empty())
+    return invalid_argument("--name goes with --join");
+  if (options.class_port < 0 || options.class_port > 65535)
+    return invalid_argument("--class-port must be 0 to 65535");
+  if (!options.class_code.empty() && !net::is_join_code(options.class_code)) {
+    return invalid_argument("--class-code must be 4 to 16 of A-Z and 2-9 (no 0, O, 1 or I)");
+  }
   const auto bad_side = [](int side) { return side != 0 && (side < 64 || side > 16384); };
   if (bad_side(options.width) || bad_side(options.height)) {
     return invalid_argument("--width and --height must be between 64 and 16384 pixels");
@@ -285,6 +300,20 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
   gui_command->add_option(
       "--action", gui_options.actions,
       "Start with a lesson action, e.g. 'threadlab:set?n=2^20&grid=1&launch' (repeatable)");
+
+  gui_command->add_option("--join", gui_options.join,
+                          "Follow a class: HOST:PORT/CODE, as the teacher's screen shows it");
+  gui_command->add_option("--name", gui_options.name,
+                          "Your name on the teacher's board (with --join)");
+  gui_command->add_flag(
+      "--host-class", gui_options.host_class,
+      "Host a class from this window: students follow your lesson, step and view");
+  gui_command
+      ->add_option("--class-port", gui_options.class_port, "The class's port (with --host-class)")
+      ->transform(whole)
+      ->capture_default_str();
+  gui_command->add_option("--class-code", gui_options.class_code,
+                          "The class's join code (with --host-class; default: a random one)");
 
   // `demo` shares the window's options; its own are the script and, headless, the output folder.
   GuiOptions demo_options;

@@ -70,6 +70,10 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         UsageCase{"UnknownSubcommand", {"frobnicate"}},
         UsageCase{"ClassWithoutSubcommand", {"class"}},
+        UsageCase{"GuiJoinNotAnAddress", {"gui", "--join", "teacher-pc"}},
+        UsageCase{"GuiJoinAndHost", {"gui", "--join", "127.0.0.1:8737/K7QM2X", "--host-class"}},
+        UsageCase{"GuiNameWithoutJoin", {"gui", "--name", "Ada"}},
+        UsageCase{"GuiBadClassCode", {"gui", "--host-class", "--class-code", "0000"}},
         UsageCase{"ClassServeBadCode", {"class", "serve", "--code", "AB0O"}},
         UsageCase{"ClassServeBadPort", {"class", "serve", "--port", "70000"}},
         UsageCase{"ClassBenchNoStudents", {"class", "bench", "--students", "0"}},

@@ -66,7 +66,7 @@ ALLOWED = {
                   "lesson-views", "lesson-texts", "ui", "lab", "exercises", "test-support",
                   "ext:cuda", "ext:gl", "ext:stb", "ext:imgui", "ext:json"},
     "tests-gui": {"core", "kernels", "lesson-kernels", "compute", "render", "platform", "interop", "lessons",
-                  "lesson-views", "lesson-texts", "ui", "cli", "lab", "exercises", "test-support",
+                  "lesson-views", "lesson-texts", "ui", "cli", "lab", "exercises", "test-support", "net",
                   "ext:imgui", "ext:gl", "ext:stb", "ext:json"},
     # The CLI's tests drive the built program; the few that test its own pieces in-process
     # (the ratio table, open_launch) link threadlab_cli and include what it is built on.

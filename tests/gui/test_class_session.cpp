@@ -1,0 +1,144 @@
+// Two windows' controllers in one class on loopback (headless OpenGL, the emulator): the presenter
+// hosts, the student joins, and the student's window follows the presenter's lesson, guided step,
+// parameters and view through the lesson-action path; stepping away leaves it alone, rejoining
+// catches up; the presenter's server counts the follower. Bounded waits, no timing assertions.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <functional>
+#include <thread>
+
+#include "app_controller.hpp"
+#include "class_session.hpp"
+#include "compute/lessons/lesson_registry.hpp"
+#include "controller_test_support.hpp"
+#include "lab/lab_check.hpp"
+#include "platform/egl_context.hpp"
+
+namespace tl::ui {
+namespace {
+
+using namespace std::chrono_literals;
+
+class ClassSessionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto gl = platform::EglContext::create({});
+    ASSERT_TRUE(gl.is_ok()) << gl.message();
+    gl_ = std::move(*gl);
+    auto presenter = AppController::create(
+        test_support::emulator_options(gl_->renderer(), "threadlab_class_presenter"));
+    ASSERT_TRUE(presenter.is_ok()) << presenter.message();
+    presenter_ = std::move(*presenter);
+    auto student = AppController::create(
+        test_support::emulator_options(gl_->renderer(), "threadlab_class_student"));
+    ASSERT_TRUE(student.is_ok()) << student.message();
+    student_ = std::move(*student);
+    test_support::wait_until_idle(*presenter_);
+    test_support::wait_until_idle(*student_);
+
+    net::ClassServerOptions server;
+    server.bind = "127.0.0.1";
+    server.code = "K7QM2X";
+    server.poll_wait = 2s;
+    auto host = ClassSession::host(server);
+    ASSERT_TRUE(host) << host.message();
+    host_ = std::move(*host);
+    net::ClassClientOptions client;
+    client.address = {"127.0.0.1", host_->server()->port(), "K7QM2X"};
+    client.name = "Ada";
+    client.wait = 1s;
+    client.retry_min = 20ms;
+    joined_ = ClassSession::join(client);
+  }
+
+  // Frames of both windows until `condition` holds (60 s at most, the emulator's launches
+  // included); false when it never did.
+  bool frames_until(const std::function<bool()>& condition) {
+    auto deadline = std::chrono::steady_clock::now() + 60s;
+    while (!condition()) {
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      host_->update(*presenter_);
+      joined_->update(*student_);
+      presenter_->update();
+      student_->update();
+      std::this_thread::sleep_for(5ms);
+    }
+    return true;
+  }
+
+  std::unique_ptr<platform::EglContext> gl_;
+  std::unique_ptr<AppController> presenter_;
+  std::unique_ptr<AppController> student_;
+  std::unique_ptr<ClassSession> host_;
+  std::unique_ptr<ClassSession> joined_;
+};
+
+TEST_F(ClassSessionTest, TheStudentsWindowFollowsLessonStepAndParameters) {
+  ASSERT_TRUE(frames_until([&] { return host_->server()->followers() == 1; }));
+  const auto lessons = compute::registered_lessons();
+  ASSERT_GE(lessons.size(), 2u);
+  const std::string second(lessons[1]->info.id);
+
+  presenter_->select_lesson(second);
+  test_support::wait_until_idle(*presenter_);
+  ASSERT_EQ(presenter_->state().controls.lesson_id, second);
+  ASSERT_GE(presenter_->state().classroom.steps.size(), 2u);
+  presenter_->go_to_step(1);
+  test_support::wait_until_idle(*presenter_);
+  ASSERT_TRUE(frames_until([&] {
+    return student_->state().controls.lesson_id == second &&
+           student_->state().classroom.cursor.current() == std::optional<std::size_t>(1);
+  })) << "the student's window is on "
+      << student_->state().controls.lesson_id;
+  EXPECT_EQ(student_->current_lesson().values(), presenter_->current_lesson().values());
+  EXPECT_EQ(view_name(student_->state().view), view_name(presenter_->state().view));
+
+  // Stepping away: the presenter moves on, the student's window stays where it is.
+  joined_->set_following(false);
+  const std::string first(lessons[0]->info.id);
+  presenter_->select_lesson(first);
+  test_support::wait_until_idle(*presenter_);
+  ASSERT_TRUE(frames_until([&] { return host_->server()->followers() == 0; }));
+  EXPECT_EQ(student_->state().controls.lesson_id, second);
+
+  // Rejoining catches up in one click.
+  joined_->set_following(true);
+  ASSERT_TRUE(frames_until([&] { return student_->state().controls.lesson_id == first; }));
+  EXPECT_EQ(student_->current_lesson().values(), presenter_->current_lesson().values());
+  ASSERT_TRUE(frames_until([&] { return host_->server()->followers() == 1; }));
+  EXPECT_NE(host_->status_line().find("1 following"), std::string::npos) << host_->status_line();
+}
+
+TEST_F(ClassSessionTest, AVerdictBecomesABoardResultWithoutTheCode) {
+  lab::CheckVerdict verdict;
+  verdict.outcome = lab::Outcome::kFailed;
+  verdict.reason = "case 3: element 7 is 0,\nexpected 14";
+  verdict.kernel_ms = 0;
+  auto failed = lab_result_of("vector-add", verdict);
+  ASSERT_TRUE(failed);
+  EXPECT_EQ(failed->outcome, net::LabOutcome::kFailed);
+  EXPECT_EQ(failed->failed_check, "case 3: element 7 is 0, expected 14");
+  verdict.outcome = lab::Outcome::kPassed;
+  verdict.kernel_ms = 0.5;
+  verdict.solution_ms = 0.4;
+  auto passed = lab_result_of("vector-add", verdict);
+  ASSERT_TRUE(passed);
+  EXPECT_EQ(passed->failed_check, "");
+  EXPECT_DOUBLE_EQ(passed->kernel_ms, 0.5);
+  EXPECT_DOUBLE_EQ(passed->reference_ms, 0.4);
+  verdict.run_only = true;  // a Run is not a check: nothing for the board
+  EXPECT_FALSE(lab_result_of("vector-add", verdict));
+
+  // Posted through the student's session, it reaches the presenter's board.
+  joined_->client()->post_result(*passed);
+  ASSERT_TRUE(frames_until([&] {
+    auto board = host_->server()->board();
+    return !board.students.empty() && board.students.begin()->second.results.contains("vector-add");
+  }));
+  EXPECT_EQ(host_->server()->board().students.begin()->second.name, "Ada");
+}
+
+}  // namespace
+}  // namespace tl::ui
