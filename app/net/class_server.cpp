@@ -76,6 +76,7 @@ Status ClassServer::start() {
     std::lock_guard lock(mutex_);
     board_ = std::move(*loaded);
     saved_version_ = board_.version;
+    saved_once_ = true;
   }
   {
     std::lock_guard lock(mutex_);
@@ -117,6 +118,7 @@ Status ClassServer::start() {
   }
   port_ = bound;
   thread_ = std::thread([this] { http_->listen_after_bind(); });
+  saver_ = std::thread([this] { save_loop(); });
   // listen_after_bind has not necessarily entered its loop yet; stop() before it does would be
   // lost, so start() returns once it serves.
   while (!http_->is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -133,28 +135,64 @@ void ClassServer::stop() {
   changed_.notify_all();
   http_->stop();
   if (thread_.joinable()) thread_.join();
+  if (saver_.joinable()) saver_.join();
   http_.reset();
   running_ = false;
-  save_locked_copy();
+  save_now();
 }
 
-void ClassServer::save_locked_copy() {
+// One write (and fsync) covers every change made while the one before it ran: a request whose
+// change is not yet on disk either starts the next write or waits for it. A burst of results from a
+// class costs a few writes, not one each, and each request is still answered only once its change
+// is on disk.
+void ClassServer::save_now() {
   if (options_.board_file.empty()) return;
+  std::uint64_t wanted = 0;
+  {
+    std::lock_guard lock(mutex_);
+    wanted = board_.version;
+  }
+  std::unique_lock save(save_mutex_);
+  for (;;) {
+    if (saved_version_ >= wanted && saved_once_) return;  // another request's write covered it
+    if (!saving_) break;
+    save_done_.wait(save);
+  }
+  saving_ = true;
+  save.unlock();
   Board copy;
   {
     std::lock_guard lock(mutex_);
     copy = board_;
   }
-  std::lock_guard save(save_mutex_);
-  if (copy.version <= saved_version_ && saved_version_ != 0) return;  // a newer one is on disk
   Status saved = save_board(copy, options_.board_file);
-  if (!saved) {
+  save.lock();
+  saving_ = false;
+  if (saved) {
+    saved_version_ = std::max(saved_version_, copy.version);
+    saved_once_ = true;
+    save_error_.clear();
+  } else {
     save_error_ = saved.message();
     note("could not save the board: " + saved.message());
-    return;
   }
-  save_error_.clear();
-  saved_version_ = copy.version;
+  save.unlock();
+  save_done_.notify_all();
+}
+
+void ClassServer::save_loop() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    changed_.wait(lock, [&] { return stopping_ || save_wanted_; });
+    if (save_wanted_) {
+      save_wanted_ = false;
+      lock.unlock();
+      save_now();
+      lock.lock();
+      continue;
+    }
+    if (stopping_) return;
+  }
 }
 
 std::string ClassServer::save_error() const {
@@ -170,8 +208,13 @@ Result<FollowState> ClassServer::publish(FollowState state) {
     board_.follow = state;
     ++board_.version;
   }
+  // Saved by the saver thread: the presenter's window publishes between frames and must not wait
+  // on the disk; a follow state lost to a crash is only the presenter's position.
+  {
+    std::lock_guard lock(mutex_);
+    save_wanted_ = true;
+  }
   changed_.notify_all();
-  save_locked_copy();
   return state;
 }
 
@@ -297,7 +340,7 @@ void ClassServer::install_routes() {
       return answer(response, 503, joined.message());
     }
     changed_.notify_all();
-    save_locked_copy();
+    save_now();
     response.set_content("{\"schema\":1,\"type\":\"joined\"}", "application/json");
   });
 
@@ -322,7 +365,7 @@ void ClassServer::install_routes() {
     }
     if (*recorded) {
       changed_.notify_all();
-      save_locked_copy();
+      save_now();
     }
     response.set_content("{\"schema\":1,\"type\":\"recorded\"}", "application/json");
   });

@@ -101,7 +101,8 @@ class ClassServer {
     int polling = 0;  // follow requests waiting now
   };
   void install_routes();
-  void save_locked_copy();
+  void save_now();
+  void save_loop();
   std::size_t followers_locked() const;
   void note(const std::string& text) const;
 
@@ -111,13 +112,18 @@ class ClassServer {
   std::atomic<bool> running_{false};
   int port_ = 0;
 
-  mutable std::mutex mutex_;  // guards board_, presence_, stopping_
+  mutable std::mutex mutex_;  // guards board_, presence_, stopping_, save_wanted_
   std::condition_variable changed_;
   Board board_;
   std::map<std::string, Presence> presence_;
   bool stopping_ = false;
+  bool save_wanted_ = false;  // the saver thread's work (a published follow state)
+  std::thread saver_;
 
   mutable std::mutex save_mutex_;  // one save at a time, never an older board over a newer one
+  std::condition_variable save_done_;
+  bool saving_ = false;
+  bool saved_once_ = false;  // saved_version_ is on disk (version 0 of a new board is not)
   std::uint64_t saved_version_ = 0;
   std::string save_error_;
 
