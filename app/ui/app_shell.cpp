@@ -11,12 +11,9 @@
 #include "core/classroom/demo_script.hpp"
 #include "core/classroom/settings.hpp"
 #include "core/format.hpp"
-#include "core/user_files.hpp"
 #include "headless_ui.hpp"
 #include "platform/glfw_window.hpp"
 #include "window_ui.hpp"
-
-#include <GLFW/glfw3.h>
 
 namespace tl::ui {
 namespace {
@@ -70,41 +67,30 @@ void write_settings(const classroom::Settings& settings) {
     std::cerr << "threadlab: warning: settings not saved: " << one_line(saved.message()) << '\n';
 }
 
-// The class the window joins or hosts (--join, --host-class), or none. A class that cannot be
-// hosted (the port is taken) is said on the status bar; the window opens all the same.
-std::unique_ptr<ClassSession> start_class(const GuiOptions& options, AppController& app) {
+// The class the window joins or hosts (--join, --host-class), kept by the controller, which runs it
+// each frame. A class that cannot be hosted (the port is taken) is said on the status bar; the
+// window opens all the same.
+void start_class(const GuiOptions& options, AppController& app) {
   if (!options.join.empty()) {
     auto address = net::parse_join_address(options.join);
     if (!address) {  // checked with the options already; kept so a bad one is never half-used
       app.post(Severity::kError, address.message());
-      return nullptr;
+      return;
     }
-    net::ClassClientOptions client;
-    client.address = *address;
-    client.name = options.name;
-    // A state arrives while the window may be waiting for input: wake it to apply the state now.
-    client.on_follow = [](const net::FollowState&) { glfwPostEmptyEvent(); };
-    auto session = ClassSession::join(std::move(client));
-    app.post(Severity::kInfo, session->status_line());
-    return session;
+    app.join_class(class_client_options(*address, options.name));
+    return;
   }
-  if (!options.host_class) return nullptr;
-  net::ClassServerOptions server;
-  server.port = options.class_port;
-  server.code = options.class_code;
-  if (auto file = user_file("XDG_STATE_HOME", ".local/state", "class-board.json")) {
-    server.board_file = file->string();
+  if (!options.host_class) return;
+  const Status hosted =
+      app.host_class(class_server_options(options.class_port, options.class_code));
+  if (!hosted) {
+    app.post(Severity::kError, "No class: " + hosted.message());
+    return;
   }
-  auto session = ClassSession::host(std::move(server));
-  if (!session) {
-    app.post(Severity::kError, "No class: " + session.message());
-    return nullptr;
-  }
-  std::cout << "threadlab: class: " << (*session)->status_line() << ", join with "
-            << "threadlab gui --join HOST:" << (*session)->server()->port() << '/'
-            << (*session)->server()->code() << std::endl;
-  app.post(Severity::kInfo, (*session)->status_line());
-  return std::move(*session);
+  const net::ClassServer& server = *app.class_session()->server();
+  std::cout << "threadlab: class: join code " << server.code()
+            << ", students run threadlab gui --join HOST:" << server.port() << '/' << server.code()
+            << std::endl;
 }
 
 int run_window(const GuiOptions& options, interop::BackendPreference backend,
@@ -149,15 +135,13 @@ int run_window(const GuiOptions& options, interop::BackendPreference backend,
       // person would click them), so the window draws from its first frame on: a link to a
       // large launch shows its progress rather than a black window.
       std::deque<std::string> startup_actions(options.actions.begin(), options.actions.end());
-      // Inside the window's scope: its client wakes the window (glfwPostEmptyEvent) until it stops.
-      std::unique_ptr<ClassSession> class_session = start_class(options, app);
+      start_class(options, app);
       for (int frame = 0; !window.should_close(); ++frame) {
         const bool last = options.frames > 0 && frame == options.frames - 1;
         // Idle, the window waits for input instead of redrawing (redraw_policy.hpp); a scripted
         // run (a number of frames, start-up links, a demo to start) draws every frame.
         const bool scripted = options.frames > 0 || !startup_actions.empty() || demo.has_value();
         (*ui)->wait_for_next_frame(app, scripted);
-        if (class_session) class_session->update(app);
         while (!startup_actions.empty() && (last || !app.busy())) {
           if (last) app.wait_until_idle(kMaxWaitForDemoStep);
           app.apply_lesson_action(startup_actions.front());

@@ -1,7 +1,10 @@
 #include "class_session.hpp"
 
+#include <GLFW/glfw3.h>
+
 #include "app_controller.hpp"
 #include "compute/lessons/lesson_values_check.hpp"
+#include "core/user_files.hpp"
 #include "lab/lab_check.hpp"
 
 namespace tl::ui {
@@ -154,6 +157,24 @@ void ClassSession::post_lab_verdict(AppController& app) {
   if (!lab.verdict) return;
   const std::string& exercise = lab.check.exercise_id.empty() ? lab.current : lab.check.exercise_id;
   if (auto result = lab_result_of(exercise, *lab.verdict)) client_->post_result(*result);
+}
+
+net::ClassClientOptions class_client_options(const net::JoinAddress& address, std::string name) {
+  net::ClassClientOptions options;
+  options.address = address;
+  options.name = std::move(name);
+  options.on_follow = [](const net::FollowState&) { glfwPostEmptyEvent(); };
+  return options;
+}
+
+net::ClassServerOptions class_server_options(int port, std::string code) {
+  net::ClassServerOptions options;
+  options.port = port;
+  options.code = std::move(code);
+  if (auto file = user_file("XDG_STATE_HOME", ".local/state", "class-board.json")) {
+    options.board_file = file->string();
+  }
+  return options;
 }
 
 net::FollowState current_follow_state(const AppController& app) {

@@ -67,6 +67,14 @@ class ClassSession {
   std::uint64_t checks_seen_ = 0;
 };
 
+// A student's client options for `address` as `name`: the window is woken (glfwPostEmptyEvent) when
+// a state arrives, since an idle window waits for input and would apply it only then.
+[[nodiscard]] net::ClassClientOptions class_client_options(const net::JoinAddress& address,
+                                                           std::string name);
+// The presenter's server options: every address of the machine, `port`, `code` (empty: random), the
+// board saved in $XDG_STATE_HOME/threadlab/class-board.json.
+[[nodiscard]] net::ClassServerOptions class_server_options(int port, std::string code);
+
 // The follow state the window shows now: its lesson and parameters, its guided step, its view.
 [[nodiscard]] net::FollowState current_follow_state(const AppController& app);
 // The view a link would name for what the window brings forward ("lab", "grid", "plot", ...).

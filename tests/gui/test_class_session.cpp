@@ -142,3 +142,51 @@ TEST_F(ClassSessionTest, AVerdictBecomesABoardResultWithoutTheCode) {
 
 }  // namespace
 }  // namespace tl::ui
+
+namespace tl::ui {
+namespace {
+
+// The same class held by the controllers themselves, as the Class menu and --join/--host-class
+// do: each controller's own update() (once a frame) runs its session.
+TEST(ClassFromTheController, TheControllersRunTheirOwnSessions) {
+  auto gl = platform::EglContext::create({});
+  ASSERT_TRUE(gl.is_ok()) << gl.message();
+  auto presenter = AppController::create(
+      test_support::emulator_options((*gl)->renderer(), "threadlab_class_presenter_owned"));
+  ASSERT_TRUE(presenter.is_ok()) << presenter.message();
+  auto student = AppController::create(
+      test_support::emulator_options((*gl)->renderer(), "threadlab_class_student_owned"));
+  ASSERT_TRUE(student.is_ok()) << student.message();
+  test_support::wait_until_idle(**presenter);
+  test_support::wait_until_idle(**student);
+
+  net::ClassServerOptions server;
+  server.bind = "127.0.0.1";
+  server.port = 0;
+  server.code = "K7QM2X";
+  ASSERT_TRUE((*presenter)->host_class(server));
+  ASSERT_NE((*presenter)->class_session(), nullptr);
+  ASSERT_TRUE((*presenter)->class_session()->presenting());
+  net::ClassClientOptions client;
+  client.address = {"127.0.0.1", (*presenter)->class_session()->server()->port(), "K7QM2X"};
+  client.name = "Ada";
+  client.wait = std::chrono::seconds(1);
+  (*student)->join_class(client);
+
+  const std::string second(compute::registered_lessons()[1]->info.id);
+  (*presenter)->select_lesson(second);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while ((*student)->state().controls.lesson_id != second &&
+         std::chrono::steady_clock::now() < deadline) {
+    (*presenter)->update();
+    (*student)->update();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_EQ((*student)->state().controls.lesson_id, second);
+  (*student)->leave_class();
+  EXPECT_EQ((*student)->class_session(), nullptr);
+  (*presenter)->leave_class();
+}
+
+}  // namespace
+}  // namespace tl::ui
