@@ -72,7 +72,7 @@ ALLOWED = {
     # (the ratio table, open_launch) link threadlab_cli and include what it is built on.
     "tests-cli": {"test-support", "core", "compute", "interop", "cli", "ext:json"},
     # The fuzzers take the core's parsers; fuzz_command_line links threadlab_cli for its check.
-    "tests-fuzz": {"core", "cli", "test-support"},
+    "tests-fuzz": {"core", "cli", "net", "test-support"},
     "test-support": {"core", "kernels", "lesson-kernels", "compute", "render", "platform", "interop", "lessons", "ui",
                      "lab", "ext:gl", "ext:cuda", "ext:json", "ext:imgui", "ext:stb"},
     # A lesson's own tests (lessons/NN_name/tests/): on every device as the emulator's suite is
