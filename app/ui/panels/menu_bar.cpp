@@ -248,9 +248,17 @@ void draw_menu_bar(AppController& controller, const Fonts& /*fonts*/) {
   draw_join_dialog(controller);
   draw_board_window(controller);
   // The join code where the whole room can read it, while presenting a class.
+  // Text beside the menus is drawn only where it fits: past the window's edge it would widen the
+  // window's content and cost the panels a scroll bar's height (presenter mode at 720p).
+  const auto text_if_it_fits = [](const ImVec4& colour, const std::string& text) {
+    if (ImGui::CalcTextSize(text.c_str()).x > ImGui::GetContentRegionAvail().x) return false;
+    ImGui::TextColored(colour, "%s", text.c_str());
+    return true;
+  };
+  // The join code where the whole room can read it, while presenting a class.
   if (ClassSession* session = controller.class_session();
       session != nullptr && session->presenting()) {
-    ImGui::TextColored(palette().link, "Join code %s", session->server()->code().c_str());
+    text_if_it_fits(palette().link, "Join code " + session->server()->code());
   }
   const ClassroomState& c = controller.state().classroom;
   if (c.demo) {
@@ -260,8 +268,11 @@ void draw_menu_bar(AppController& controller, const Fonts& /*fonts*/) {
                                   ? "step " + std::to_string(*c.demo->index + 1) + " of " +
                                         std::to_string(c.demo->script.steps.size())
                                   : "";
-    ImGui::TextColored(palette().muted, "Demo: %s, %s%s", title.c_str(), where.c_str(),
-                       c.demo->paused ? " (paused)" : "");
+    const std::string paused = c.demo->paused ? " (paused)" : "";
+    // The whole line, else where the demo is without its title.
+    if (!text_if_it_fits(palette().muted, "Demo: " + title + ", " + where + paused)) {
+      text_if_it_fits(palette().muted, where + paused);
+    }
   }
   ImGui::EndMenuBar();
 }
