@@ -6,9 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <functional>
+#include <future>
 #include <thread>
 
+#include "../cli/cli_process.hpp"
 #include "app_controller.hpp"
 #include "class_session.hpp"
 #include "compute/lessons/lesson_registry.hpp"
@@ -186,6 +189,48 @@ TEST(ClassFromTheController, TheControllersRunTheirOwnSessions) {
   (*student)->leave_class();
   EXPECT_EQ((*student)->class_session(), nullptr);
   (*presenter)->leave_class();
+}
+
+}  // namespace
+}  // namespace tl::ui
+
+namespace tl::ui {
+namespace {
+
+// The real program in a real window (Xvfb): `threadlab gui --join` joins the class under its
+// name, is counted as a follower while it runs, and closes cleanly.
+TEST(ClassWindow, AWindowStartedWithJoinIsOnTheBoardAndFollows) {
+  const char* display = std::getenv("DISPLAY");
+  if (display == nullptr || *display == '\0') GTEST_SKIP() << "no X display: run under xvfb-run";
+  net::ClassServerOptions options;
+  options.bind = "127.0.0.1";
+  options.code = "K7QM2X";
+  options.poll_wait = std::chrono::seconds(2);
+  net::ClassServer server(options);
+  ASSERT_TRUE(server.start());
+  net::FollowState state;
+  state.lesson = std::string(compute::registered_lessons()[1]->info.id);
+  ASSERT_TRUE(server.publish(state));
+  const std::string address = "127.0.0.1:" + std::to_string(server.port()) + "/K7QM2X";
+  auto window = std::async(std::launch::async, [&] {
+    return cli_test::run_threadlab({"gui", "--join", address, "--name", "Ada", "--backend",
+                                    "emulator", "--frames", "400", "--width", "1000", "--height",
+                                    "700"});
+  });
+  bool joined = false;
+  bool counted = false;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!(joined && counted) && std::chrono::steady_clock::now() < deadline &&
+         window.wait_for(std::chrono::milliseconds(10)) != std::future_status::ready) {
+    const net::Board board = server.board();
+    for (const auto& [id, student] : board.students) joined = joined || student.name == "Ada";
+    counted = counted || server.followers() == 1;
+  }
+  const cli_test::ProcessResult result = window.get();
+  ASSERT_TRUE(result.exited) << result.describe();
+  EXPECT_EQ(result.exit_code, 0) << result.describe();
+  EXPECT_TRUE(joined) << "the window never joined the class\n" << result.describe();
+  EXPECT_TRUE(counted) << "the server never counted the window as following\n" << result.describe();
 }
 
 }  // namespace
