@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 
 #include <charconv>
+#include <filesystem>
 
 #include "net/board_page.hpp"
 
@@ -76,7 +77,10 @@ Status ClassServer::start() {
     std::lock_guard lock(mutex_);
     board_ = std::move(*loaded);
     saved_version_ = board_.version;
-    saved_once_ = true;
+    // A board read from its file is on disk; a new class (no file yet) is saved at its first change
+    // or when it stops, so the file says a class was held.
+    std::error_code error;
+    saved_once_ = std::filesystem::exists(options_.board_file, error);
   }
   {
     std::lock_guard lock(mutex_);

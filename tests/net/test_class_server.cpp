@@ -375,3 +375,24 @@ TEST(ClassServer, SixtyStudentsFollowAScriptedSequenceWithoutLosingAStepOrAResul
 
 }  // namespace
 }  // namespace tl::net
+
+namespace tl::net {
+namespace {
+
+TEST(ClassServerFile, ANewClassLeavesItsBoardFileWhenItStops) {
+  std::string file = scratch_board("new-class.json");
+  ClassServerOptions options = loopback();
+  options.board_file = file;
+  {
+    ClassServer server(options);
+    ASSERT_TRUE(server.start());
+    EXPECT_FALSE(std::filesystem::exists(file));  // nothing to keep yet
+  }
+  EXPECT_TRUE(std::filesystem::exists(file)) << "a stopped class saves its (empty) board";
+  auto loaded = load_board(file);
+  ASSERT_TRUE(loaded) << loaded.message();
+  EXPECT_TRUE(loaded->students.empty());
+}
+
+}  // namespace
+}  // namespace tl::net
