@@ -1,10 +1,6 @@
 // `threadlab class serve` and `threadlab class bench`: the class server headless, and the class
 // on loopback under load (app/net).
 
-#include <arpa/inet.h>
-#include <ifaddrs.h>
-#include <netinet/in.h>
-
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -15,6 +11,7 @@
 #include "core/user_files.hpp"
 #include "net/class_bench.hpp"
 #include "net/class_server.hpp"
+#include "net/lan_addresses.hpp"
 
 namespace tl::cli {
 namespace {
@@ -23,23 +20,6 @@ std::atomic<bool> g_interrupted{false};
 
 extern "C" void on_interrupt(int /*signal*/) {
   g_interrupted = true;
-}
-
-// The machine's IPv4 addresses other than loopback: what students type.
-std::vector<std::string> lan_addresses() {
-  std::vector<std::string> found;
-  ifaddrs* list = nullptr;
-  if (getifaddrs(&list) != 0) return found;
-  for (ifaddrs* entry = list; entry != nullptr; entry = entry->ifa_next) {
-    if (entry->ifa_addr == nullptr || entry->ifa_addr->sa_family != AF_INET) continue;
-    char text[INET_ADDRSTRLEN] = {};
-    const auto* address = reinterpret_cast<const sockaddr_in*>(entry->ifa_addr);
-    if (inet_ntop(AF_INET, &address->sin_addr, text, sizeof text) == nullptr) continue;
-    if (std::string(text).rfind("127.", 0) == 0) continue;
-    found.emplace_back(text);
-  }
-  freeifaddrs(list);
-  return found;
 }
 
 }  // namespace
@@ -89,7 +69,7 @@ int command_class_serve(const ClassServeOptions& options, std::ostream& out, std
   // The port and code first, on a line of their own, for scripts and tests that start the server
   // with --port 0 and read where it is.
   out << "port " << server.port() << " code " << server.code() << '\n';
-  std::vector<std::string> hosts = lan_addresses();
+  std::vector<std::string> hosts = net::lan_addresses();
   if (options.bind != "0.0.0.0") hosts = {options.bind};
   if (hosts.empty()) hosts.emplace_back("127.0.0.1");
   out << "Join code: " << server.code() << '\n';

@@ -87,10 +87,8 @@ void start_class(const GuiOptions& options, AppController& app) {
     app.post(Severity::kError, "No class: " + hosted.message());
     return;
   }
-  const net::ClassServer& server = *app.class_session()->server();
-  std::cout << "threadlab: class: join code " << server.code()
-            << ", students run threadlab gui --join HOST:" << server.port() << '/' << server.code()
-            << std::endl;
+  // "Class 192.168.1.20:8737/K7QM2X: 0 following": what students give --join.
+  std::cout << "threadlab: " << app.class_session()->status_line() << std::endl;
 }
 
 int run_window(const GuiOptions& options, interop::BackendPreference backend,

@@ -6,6 +6,7 @@
 #include "compute/lessons/lesson_values_check.hpp"
 #include "core/user_files.hpp"
 #include "lab/lab_check.hpp"
+#include "net/lan_addresses.hpp"
 
 namespace tl::ui {
 namespace {
@@ -71,7 +72,11 @@ bool ClassSession::following() const {
 
 std::string ClassSession::status_line() const {
   if (server_) {
-    return "Class " + server_->code() + " on port " + std::to_string(server_->port()) + ": " +
+    // What students type, with the machine's first LAN address (the Class menu and the status
+    // bar are what the teacher reads it from).
+    const std::vector<std::string> hosts = net::lan_addresses();
+    const std::string host = hosts.empty() ? std::string("127.0.0.1") : hosts.front();
+    return "Class " + host + ":" + std::to_string(server_->port()) + "/" + server_->code() + ": " +
            std::to_string(server_->followers()) + " following";
   }
   net::ClientStatus status = client_->status();

@@ -43,8 +43,8 @@ class ClassSession {
   // Step away to explore (false) or rejoin (true); rejoining catches up with the presenter.
   void set_following(bool following);
   [[nodiscard]] bool following() const;
-  // One line for the status bar and the Class menu: "Class K7QM2X on port 8737: 3 following",
-  // "Following 192.168.1.20:8737: following".
+  // One line for the status bar and the Class menu: "Class 192.168.1.20:8737/K7QM2X: 3 following"
+  // (what students type), "Class at 192.168.1.20:8737: following".
   [[nodiscard]] std::string status_line() const;
 
   [[nodiscard]] net::ClassServer* server() { return server_.get(); }
