@@ -2,6 +2,8 @@
 
 #include <GLFW/glfw3.h>
 
+#include <utility>
+
 #include "app_controller.hpp"
 #include "compute/lessons/lesson_values_check.hpp"
 #include "core/user_files.hpp"
@@ -123,8 +125,16 @@ void ClassSession::follow(AppController& app) {
                          status.state == net::ClientState::kReconnecting;
     app.post(trouble ? Severity::kWarning : Severity::kInfo, status_line());
   }
-  std::optional<net::FollowState> state = client_->take_follow();
-  if (!state) return;
+  if (auto newest = client_->take_follow()) pending_ = std::move(newest);
+  if (!pending_) return;
+  // The class moves on as a clicked step does: the student's own measurement still running gives
+  // way (a lesson switch would otherwise wait for it, and the state would be half applied). The
+  // state is applied once the runner has stopped, a frame or two later.
+  if (app.busy()) {
+    app.cancel_launch();
+    return;
+  }
+  const std::optional<net::FollowState> state = std::exchange(pending_, std::nullopt);
 
   // The guided step first: it applies the step's own link (the lesson, its values, a launch), as
   // a click on the step would. Then whatever the presenter changed beyond it.

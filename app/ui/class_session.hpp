@@ -60,6 +60,7 @@ class ClassSession {
   std::unique_ptr<net::ClassClient> client_;
   net::JoinAddress address_;
   std::optional<net::FollowState> published_;  // what followers have now (seq aside)
+  std::optional<net::FollowState> pending_;    // taken from the client, applied when not busy
   std::string publish_error_;                  // said once, until a publish succeeds again
   std::size_t followers_shown_ = 0;
   net::ClientState state_shown_ = net::ClientState::kConnecting;

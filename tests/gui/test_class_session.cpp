@@ -16,6 +16,7 @@
 #include "class_session.hpp"
 #include "compute/lessons/lesson_registry.hpp"
 #include "controller_test_support.hpp"
+#include "core/classroom/demo_script.hpp"
 #include "lab/lab_check.hpp"
 #include "platform/egl_context.hpp"
 
@@ -23,6 +24,18 @@ namespace tl::ui {
 namespace {
 
 using namespace std::chrono_literals;
+
+std::string describe(const lessons::ParamValues& values) {
+  std::string text;
+  for (const auto& [name, value] : values) text += name + "=" + value + " ";
+  return text;
+}
+
+std::string all_messages(const AppController& app) {
+  std::string text;
+  for (const auto& message : app.state().messages) text += "\n  " + message.text;
+  return text;
+}
 
 class ClassSessionTest : public ::testing::Test {
  protected:
@@ -112,6 +125,43 @@ TEST_F(ClassSessionTest, TheStudentsWindowFollowsLessonStepAndParameters) {
   EXPECT_EQ(student_->current_lesson().values(), presenter_->current_lesson().values());
   ASSERT_TRUE(frames_until([&] { return host_->server()->followers() == 1; }));
   EXPECT_NE(host_->status_line().find("1 following"), std::string::npos) << host_->status_line();
+}
+
+TEST_F(ClassSessionTest, TheStudentsWindowFollowsADemoScriptStepByStep) {
+  ASSERT_TRUE(frames_until([&] { return host_->server()->followers() == 1; }));
+  auto script = classroom::parse_demo_script(R"(
+title = "class"
+[[step]]
+caption = "first"
+lesson = "matmul"
+set = { m = 40, n = 48, k = 36, kernel = "tiled", tile = 8 }
+launch = true
+[[step]]
+caption = "second"
+lesson = "2d-blocks"
+set = { rows = 64, cols = 64, block = [32, 8] }
+launch = true
+)",
+                                             "class.toml");
+  ASSERT_TRUE(script.is_ok()) << script.message();
+  presenter_->start_demo(*script, /*timed_advance=*/false);
+  for (std::size_t step = 0; step < 2; ++step) {
+    SCOPED_TRACE("demo step " + std::to_string(step + 1));
+    if (step > 0) presenter_->play_demo_step(step);
+    test_support::wait_until_idle(*presenter_);
+    const std::string lesson = presenter_->state().controls.lesson_id;
+    ASSERT_TRUE(frames_until([&] {
+      return student_->state().controls.lesson_id == lesson &&
+             student_->current_lesson().values() == presenter_->current_lesson().values();
+    })) << "the student's window is on " << student_->state().controls.lesson_id << " with "
+        << describe(student_->current_lesson().values()) << "; the presenter's on " << lesson
+        << " with " << describe(presenter_->current_lesson().values()) << "; the student's last "
+        << "message: "
+        << all_messages(*student_) << "\nrefused: " << joined_->client()->status().follow_refused
+        << ", seq " << joined_->client()->status().seq << " of "
+        << host_->server()->board().follow->seq << ": " << joined_->client()->status().message;
+  }
+  EXPECT_EQ(student_->state().controls.lesson_id, "2d-blocks");
 }
 
 TEST_F(ClassSessionTest, AVerdictBecomesABoardResultWithoutTheCode) {
