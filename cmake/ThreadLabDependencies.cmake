@@ -16,6 +16,10 @@ pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)
 pkg_check_modules(MD4C REQUIRED IMPORTED_TARGET md4c)
 # Demo scripts and settings are TOML (libtomlplusplus-dev).
 pkg_check_modules(TOMLPP REQUIRED IMPORTED_TARGET tomlplusplus)
+# The class server and client (app/net): HTTP on the local network, libcpp-httplib-dev. Debian
+# builds it as a shared library with OpenSSL, zlib and Brotli on; its pkg-config file carries the
+# matching CPPHTTPLIB_* definitions, which every user of httplib.h must see.
+pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 # The Lab sandbox's system-call filter (app/lab/worker/sandbox.cpp).
 pkg_check_modules(SECCOMP REQUIRED IMPORTED_TARGET libseccomp)
 if(THREADLAB_BUILD_TESTS)

@@ -17,7 +17,7 @@ seconds="${1:-30}"
 build_dir="${THREADLAB_SANITIZE_BUILD_DIR:-build-sanitize}"
 jobs="${THREADLAB_JOBS:-$(nproc)}"
 targets=(fuzz_arguments fuzz_command_line fuzz_launch_config fuzz_lesson_text fuzz_settings_files
-  fuzz_demo_script)
+  fuzz_demo_script fuzz_class_messages)
 
 THREADLAB_SANITIZE_BUILD_ONLY=1 THREADLAB_SANITIZE_BUILD_DIR="${build_dir}" scripts/test-sanitizers.sh
 

@@ -30,6 +30,9 @@ readonly REQUIRED_PACKAGES=(
   libboost-context-dev
   # The Kernel Lab sandbox's system-call filter.
   libseccomp-dev
+  # The class server and client (app/net): HTTP on the local network. It pulls in libssl-dev,
+  # zlib1g-dev and libbrotli-dev, whose headers httplib.h includes as Debian builds it.
+  libcpp-httplib-dev
   libgtest-dev libgmock-dev
   # clang and its runtime libraries for the libFuzzer targets (scripts/fuzz.sh, run by CI).
   clang libclang-rt-dev
@@ -45,6 +48,9 @@ readonly OPTIONAL_PACKAGES=(
   ccache                # rebuilds compile only what changed (CMake uses it when it is there)
   mold                  # a linker several times faster than ld.bfd for the test executables
   lintian               # scripts/package.sh checks the .deb with it
+  # The class board page's test in a real browser (tests/net/test_board_browser.cpp; skipped without
+  # it). About 80 MB to download, 27 s to install on the 2-core CI machine.
+  chromium
 )
 
 log() { printf 'install-deps: %s\n' "$*"; }

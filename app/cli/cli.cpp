@@ -23,6 +23,7 @@
 #include "compute/lessons/lesson_registry.hpp"
 #include "core/backend_name.hpp"
 #include "launch_request.hpp"
+#include "net/class_messages.hpp"
 #include "render/png_writer.hpp"
 
 namespace tl::cli {
@@ -165,6 +166,20 @@ Status check_gui_options(const GuiOptions& options, bool gui_command, bool demo_
         "threadlab demo SCRIPT --headless --out DIR");
   }
   if (options.frames < 0) return invalid_argument("--frames must not be negative");
+  if (!options.join.empty()) {
+    if (options.host_class)
+      return invalid_argument("--join and --host-class: a window is a student or the presenter");
+    if (auto address = net::parse_join_address(options.join); !address) return address.error();
+    if (options.name.size() > net::kMaxNameBytes)
+      return invalid_argument("--name is at most 40 bytes");
+  }
+  if (!options.name.empty() && options.join.empty())
+    return invalid_argument("--name goes with --join");
+  if (options.class_port < 0 || options.class_port > 65535)
+    return invalid_argument("--class-port must be 0 to 65535");
+  if (!options.class_code.empty() && !net::is_join_code(options.class_code)) {
+    return invalid_argument("--class-code must be 4 to 16 of A-Z and 2-9 (no 0, O, 1 or I)");
+  }
   const auto bad_side = [](int side) { return side != 0 && (side < 64 || side > 16384); };
   if (bad_side(options.width) || bad_side(options.height)) {
     return invalid_argument("--width and --height must be between 64 and 16384 pixels");
@@ -287,6 +302,20 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
   gui_command->add_option(
       "--action", gui_options.actions,
       "Start with a lesson action, e.g. 'threadlab:set?n=2^20&grid=1&launch' (repeatable)");
+
+  gui_command->add_option("--join", gui_options.join,
+                          "Follow a class: HOST:PORT/CODE, as the teacher's screen shows it");
+  gui_command->add_option("--name", gui_options.name,
+                          "Your name on the teacher's board (with --join)");
+  gui_command->add_flag(
+      "--host-class", gui_options.host_class,
+      "Host a class from this window: students follow your lesson, step and view");
+  gui_command
+      ->add_option("--class-port", gui_options.class_port, "The class's port (with --host-class)")
+      ->transform(whole)
+      ->capture_default_str();
+  gui_command->add_option("--class-code", gui_options.class_code,
+                          "The class's join code (with --host-class; default: a random one)");
 
   // `demo` shares the window's options; its own are the script and, headless, the output folder.
   GuiOptions demo_options;
@@ -592,6 +621,41 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
     lesson_commands.emplace_back(module->command, command);
   }
 
+  // The classroom on the network (issue 37).
+  auto* class_command =
+      app.add_subcommand("class", "The class on the network: a server, a load test");
+  class_command->require_subcommand(1);
+  ClassServeOptions class_serve;
+  auto* class_serve_command = class_command->add_subcommand(
+      "serve", "Serve a class: students follow the presenter, the board collects Lab results");
+  class_serve_command->add_option("--bind", class_serve.bind, "The address to listen on")
+      ->capture_default_str();
+  class_serve_command->add_option("--port", class_serve.port, "The port (0: any free one)")
+      ->transform(whole)
+      ->capture_default_str();
+  class_serve_command->add_option("--code", class_serve.code,
+                                  "The join code, 4 to 16 of A-Z and 2-9 (default: a random one)");
+  class_serve_command->add_option(
+      "--board-file", class_serve.board_file,
+      "Where the board is saved (default: " + default_class_board_file() + ")");
+  class_serve_command->add_flag("--no-save", class_serve.no_save, "Keep the board in memory only");
+  class_serve_command
+      ->add_option("--seconds", class_serve.seconds, "Stop after this long (0: at Ctrl+C)")
+      ->transform(whole);
+  ClassBenchCliOptions class_bench;
+  auto* class_bench_command = class_command->add_subcommand(
+      "bench", "Simulated students on loopback: step delivery latency, lost steps and results");
+  class_bench_command->add_option("--students", class_bench.students, "How many students")
+      ->transform(whole)
+      ->capture_default_str();
+  class_bench_command
+      ->add_option("--steps", class_bench.steps, "How many steps the presenter takes")
+      ->transform(whole)
+      ->capture_default_str();
+  class_bench_command->add_option("--interval-ms", class_bench.interval_ms, "Between two steps")
+      ->transform(whole)
+      ->capture_default_str();
+
   auto* worker_command = app.add_subcommand("worker", "");  // started by the Lab, not by people
   worker_command->group("");
   worker_command->prefix_command();  // its sandbox arguments (sandbox.hpp) are read by the worker
@@ -630,6 +694,14 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
         },
         isatty(STDOUT_FILENO) != 0};
     return lesson_command->run(args, context);
+  }
+  if (*class_serve_command) {
+    if (check_only) return usage_status(check_class_serve_options(class_serve), err);
+    return command_class_serve(class_serve, out, err);
+  }
+  if (*class_bench_command) {
+    if (check_only) return usage_status(check_class_bench_options(class_bench), err);
+    return command_class_bench(class_bench, out, err);
   }
   if (*lab_command) {
     if (*lab_list) {

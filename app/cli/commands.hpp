@@ -155,4 +155,27 @@ int command_lab_inspect(const LabInspectOptions& options, std::ostream& out, std
 // Prints "threadlab: <message>" on one line and returns `status`.
 int fail(std::ostream& err, const std::string& message, int status);
 
+// `threadlab class serve`: the class server headless (app/net), until Ctrl+C or --seconds.
+struct ClassServeOptions {
+  std::string bind = "0.0.0.0";
+  int port = 8737;
+  std::string code;        // empty: a random one
+  std::string board_file;  // empty: default_class_board_file()
+  bool no_save = false;
+  int seconds = 0;  // 0: until interrupted
+};
+// $XDG_STATE_HOME/threadlab/class-board.json (else ~/.local/state/...), or empty.
+std::string default_class_board_file();
+Status check_class_serve_options(const ClassServeOptions& options);
+int command_class_serve(const ClassServeOptions& options, std::ostream& out, std::ostream& err);
+
+// `threadlab class bench`: a class of simulated students on loopback (net/class_bench.hpp).
+struct ClassBenchCliOptions {
+  int students = 60;
+  int steps = 40;
+  int interval_ms = 250;
+};
+Status check_class_bench_options(const ClassBenchCliOptions& options);
+int command_class_bench(const ClassBenchCliOptions& options, std::ostream& out, std::ostream& err);
+
 }  // namespace tl::cli

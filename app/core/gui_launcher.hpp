@@ -27,6 +27,13 @@ struct GuiOptions {
   // PNG per step.
   std::string demo_script;
   std::string out_dir;
+  // The class on the network (app/net): join one as a student ("HOST:PORT/CODE", with the name the
+  // board shows), or host one as the presenter (a server in the window's process).
+  std::string join;
+  std::string name;
+  bool host_class = false;
+  int class_port = 8737;
+  std::string class_code;  // empty: a random one
 };
 
 // A measurement of whole UI frames, headless (`threadlab bench --suite ui` and `--suite perf`):

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "class_session.hpp"
 #include "compute/lessons/lesson_registry.hpp"
 #include "core/lessons/device_placeholders.hpp"
 #include "interop/class_map_sink.hpp"
@@ -18,7 +19,29 @@ Result<std::unique_ptr<AppController>> AppController::create(const ControllerOpt
 }
 
 AppController::~AppController() {
-  live_.reset();  // its background work holds the session's device
+  class_.reset();  // its threads end before the window they post to
+  live_.reset();   // its background work holds the session's device
+}
+
+Status AppController::host_class(net::ClassServerOptions options) {
+  class_.reset();
+  auto session = ClassSession::host(std::move(options));
+  if (!session) return session.status();
+  class_ = std::move(*session);
+  post(Severity::kInfo, class_->status_line());
+  return {};
+}
+
+void AppController::join_class(net::ClassClientOptions options) {
+  class_.reset();
+  class_ = ClassSession::join(std::move(options));
+  post(Severity::kInfo, class_->status_line());
+}
+
+void AppController::leave_class() {
+  if (!class_) return;
+  class_.reset();
+  post(Severity::kInfo, "Left the class.");
 }
 
 void AppController::open_lesson_live() {
@@ -325,6 +348,7 @@ void AppController::update() {
   memory_->update();
   results_->refresh_roofline();
   advance_demo_when_due();
+  if (class_) class_->update(*this);
 }
 
 void AppController::collect_runner(bool running) {

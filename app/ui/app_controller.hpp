@@ -42,7 +42,14 @@
 #include "render/trace_buffer.hpp"
 #include "results_model.hpp"
 
+namespace tl::net {
+struct ClassServerOptions;
+struct ClassClientOptions;
+}  // namespace tl::net
+
 namespace tl::ui {
+
+class ClassSession;
 
 struct ControllerOptions {
   interop::BackendPreference backend = interop::BackendPreference::kAuto;
@@ -249,6 +256,15 @@ class AppController : public LessonViewContext,
   // Once per frame: collects background results and progress.
   void update();
 
+  // The class on the network (class_session.hpp): host one from this window, join one, leave it.
+  // update() runs it each frame. Hosting fails where the port is taken (the message says so);
+  // joining never fails here: the session reconnects by itself and says why it cannot.
+  Status host_class(net::ClassServerOptions options);
+  void join_class(net::ClassClientOptions options);
+  void leave_class();
+  [[nodiscard]] ClassSession* class_session() { return class_.get(); }
+  [[nodiscard]] const ClassSession* class_session() const { return class_.get(); }
+
   void post(Severity severity, std::string text) override {
     post_message(state_, severity, std::move(text));
   }
@@ -318,6 +334,7 @@ class AppController : public LessonViewContext,
   std::optional<CaptureRequest> capture_;
   // The lesson link being followed (apply_lesson_action), for a switch offer to follow it again.
   std::string following_link_;
+  std::unique_ptr<ClassSession> class_;  // none outside a class
 };
 
 }  // namespace tl::ui

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "action_check.hpp"
+#include "class_session.hpp"
 #include "core/classroom/demo_script.hpp"
 #include "core/classroom/settings.hpp"
 #include "core/format.hpp"
@@ -66,6 +67,30 @@ void write_settings(const classroom::Settings& settings) {
     std::cerr << "threadlab: warning: settings not saved: " << one_line(saved.message()) << '\n';
 }
 
+// The class the window joins or hosts (--join, --host-class), kept by the controller, which runs it
+// each frame. A class that cannot be hosted (the port is taken) is said on the status bar; the
+// window opens all the same.
+void start_class(const GuiOptions& options, AppController& app) {
+  if (!options.join.empty()) {
+    auto address = net::parse_join_address(options.join);
+    if (!address) {  // checked with the options already; kept so a bad one is never half-used
+      app.post(Severity::kError, address.message());
+      return;
+    }
+    app.join_class(class_client_options(*address, options.name));
+    return;
+  }
+  if (!options.host_class) return;
+  const Status hosted =
+      app.host_class(class_server_options(options.class_port, options.class_code));
+  if (!hosted) {
+    app.post(Severity::kError, "No class: " + hosted.message());
+    return;
+  }
+  // "Class 192.168.1.20:8737/K7QM2X: 0 following": what students give --join.
+  std::cout << "threadlab: " << app.class_session()->status_line() << std::endl;
+}
+
 int run_window(const GuiOptions& options, interop::BackendPreference backend,
                std::optional<classroom::DemoScript> demo) {
   const classroom::LoadedSettings loaded = read_settings();
@@ -108,6 +133,7 @@ int run_window(const GuiOptions& options, interop::BackendPreference backend,
       // person would click them), so the window draws from its first frame on: a link to a
       // large launch shows its progress rather than a black window.
       std::deque<std::string> startup_actions(options.actions.begin(), options.actions.end());
+      start_class(options, app);
       for (int frame = 0; !window.should_close(); ++frame) {
         const bool last = options.frames > 0 && frame == options.frames - 1;
         // Idle, the window waits for input instead of redrawing (redraw_policy.hpp); a scripted

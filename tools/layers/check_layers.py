@@ -40,10 +40,13 @@ ALLOWED = {
     # The Lab's emulator path: learners' kernels built by the host compiler, run by the executor.
     "lab-emulator": {"core", "kernels"},
     "exercises": {"core", "lab"},
-    "ui": {"core", "kernels", "compute", "render", "platform", "interop", "lab", "lesson-texts",
+    # The classroom on the network: the schema, the board, the class server and client (HTTP from
+    # cpp-httplib). It knows no lesson: the lessons' parameter checks come in as a function.
+    "net": {"core", "ext:json", "ext:httplib"},
+    "ui": {"core", "kernels", "compute", "render", "platform", "interop", "lab", "lesson-texts", "net",
            "ext:imgui", "ext:gl", "ext:stb"},
     # lesson-texts: `inspect` reads the embedded compiled listings and the kernels' sources.
-    "cli": {"core", "kernels", "compute", "render", "platform", "interop", "lab", "lesson-texts",
+    "cli": {"core", "kernels", "compute", "render", "platform", "interop", "lab", "lesson-texts", "net",
             "ext:cli11", "ext:json"},
     "main": {"ui", "cli"},
     # Tests: each suite includes the layers its executable links, and the shared test helpers
@@ -54,6 +57,8 @@ ALLOWED = {
     "tests-emulator": {"core", "kernels", "lesson-kernels", "compute", "lessons", "lab", "test-support",
                        "ext:json"},
     "tests-lab": {"core", "lab", "exercises", "test-support", "ext:json"},
+    # The class server and client on loopback: they speak HTTP to it directly, as a browser would.
+    "tests-net": {"core", "net", "test-support", "ext:json", "ext:httplib"},
     "tests-lab-emulator": {"core", "kernels", "lab-emulator", "test-support"},
     "tests-gl": {"core", "kernels", "lesson-kernels", "compute", "render", "platform", "interop", "lessons",
                  "test-support", "ext:gl", "ext:stb"},
@@ -61,13 +66,13 @@ ALLOWED = {
                   "lesson-views", "lesson-texts", "ui", "lab", "exercises", "test-support",
                   "ext:cuda", "ext:gl", "ext:stb", "ext:imgui", "ext:json"},
     "tests-gui": {"core", "kernels", "lesson-kernels", "compute", "render", "platform", "interop", "lessons",
-                  "lesson-views", "lesson-texts", "ui", "cli", "lab", "exercises", "test-support",
+                  "lesson-views", "lesson-texts", "ui", "cli", "lab", "exercises", "test-support", "net",
                   "ext:imgui", "ext:gl", "ext:stb", "ext:json"},
     # The CLI's tests drive the built program; the few that test its own pieces in-process
     # (the ratio table, open_launch) link threadlab_cli and include what it is built on.
     "tests-cli": {"test-support", "core", "compute", "interop", "cli", "ext:json"},
     # The fuzzers take the core's parsers; fuzz_command_line links threadlab_cli for its check.
-    "tests-fuzz": {"core", "cli", "test-support"},
+    "tests-fuzz": {"core", "cli", "net", "test-support"},
     "test-support": {"core", "kernels", "lesson-kernels", "compute", "render", "platform", "interop", "lessons", "ui",
                      "lab", "ext:gl", "ext:cuda", "ext:json", "ext:imgui", "ext:stb"},
     # A lesson's own tests (lessons/NN_name/tests/): on every device as the emulator's suite is
@@ -87,7 +92,7 @@ ALLOWED = {
 # the check: a new suite or tool says which layers it may use.
 TEST_LAYERS = {"core": "tests-core", "emulator": "tests-emulator", "lab": "tests-lab",
                "lab_emulator": "tests-lab-emulator", "gl": "tests-gl", "gpu": "tests-gpu",
-               "gui": "tests-gui", "cli": "tests-cli", "fuzz": "tests-fuzz"}
+               "gui": "tests-gui", "cli": "tests-cli", "fuzz": "tests-fuzz", "net": "tests-net"}
 TOOL_LAYERS = {"gpu": "tools-gpu", "dense_tune": "tools-gpu", "matmul_tune": "tools-gpu",
                "emulator_bench": "tools-emulator-bench"}
 LESSON_FOLDER = re.compile(r"^[0-9][0-9]_[a-z0-9_]+$")
@@ -99,6 +104,7 @@ EXTERNAL = [  # (pattern on the included path, library)
                                                             "cuda"),
     (r"^device_launch_parameters", "cuda"), (r"^CLI/", "cli11"), (r"^stb_", "stb"),
     (r"^md4c", "md4c"), (r"^nlohmann/", "json"), (r"^toml\+\+/", "toml"),
+    (r"^httplib\.h$", "httplib"),
 ]
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 SOURCES = (".cpp", ".hpp", ".cu", ".cuh", ".h")
@@ -113,7 +119,7 @@ def layer_of(rel):
         if len(parts) == 2:
             return "main" if parts[1] == "main.cpp" else None
         return {"core": "core", "compute": "compute", "render": "render", "platform": "platform",
-                "interop": "interop", "ui": "ui", "cli": "cli", "lab": "lab"}.get(parts[1])
+                "interop": "interop", "ui": "ui", "cli": "cli", "lab": "lab", "net": "net"}.get(parts[1])
     if parts[0] == "exercises":
         return "exercises"
     if parts[0] == "kernels":

@@ -1,6 +1,11 @@
 // The window's menu bar: the lessons, the view (presenter mode, theme, full screen), screenshots
 // and, while one plays, the demo.
 
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "../class_session.hpp"
 #include "compute/lessons/lesson_registry.hpp"
 #include "core/build_info.hpp"
 #include "panels.hpp"
@@ -124,6 +129,144 @@ void draw_about_box() {
   ImGui::EndPopup();
 }
 
+// The Join class… dialog's fields, kept while it is open (UI state of this one popup).
+struct JoinDialog {
+  bool open_requested = false;
+  char address[128] = "";
+  char name[64] = "";
+  std::string problem;
+};
+JoinDialog& join_dialog() {
+  static JoinDialog dialog;
+  return dialog;
+}
+bool& board_shown() {
+  static bool shown = false;
+  return shown;
+}
+
+void draw_class_menu(AppController& controller) {
+  if (!ImGui::BeginMenu("Class")) return;
+  ClassSession* session = controller.class_session();
+  if (session == nullptr) {
+    if (ImGui::MenuItem("Host a class")) {
+      if (const Status hosted = controller.host_class(class_server_options(8737, {})); !hosted) {
+        controller.post(Severity::kError, "No class: " + hosted.message());
+      }
+    }
+    tooltip(
+        "Students who join follow your lesson, step, parameters and view; their Lab results come "
+        "to your board");
+    if (ImGui::MenuItem("Join class…")) join_dialog().open_requested = true;
+    tooltip("Follow the teacher's window: type the address their screen shows (HOST:PORT/CODE)");
+  } else if (session->presenting()) {
+    ImGui::TextUnformatted(session->status_line().c_str());
+    ImGui::MenuItem("Show the board", nullptr, &board_shown());
+    tooltip("Students × exercises: who passed which exercise, as their Lab checks arrive");
+    if (ImGui::MenuItem("Stop the class")) controller.leave_class();
+    tooltip("Students keep their windows as they are; the board stays saved for the next class");
+  } else {
+    ImGui::TextUnformatted(session->status_line().c_str());
+    const bool following = session->following();
+    if (ImGui::MenuItem(following ? "Step away" : "Rejoin")) session->set_following(!following);
+    tooltip(following ? "Explore on your own; the teacher's steps wait until you rejoin"
+                      : "Back to where the teacher is now");
+    if (ImGui::MenuItem("Leave the class")) controller.leave_class();
+  }
+  ImGui::EndMenu();
+}
+
+void draw_join_dialog(AppController& controller) {
+  JoinDialog& dialog = join_dialog();
+  if (dialog.open_requested) {
+    ImGui::OpenPopup("Join class");
+    dialog.open_requested = false;
+  }
+  if (!ImGui::BeginPopupModal("Join class", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+  ImGui::TextUnformatted("The address on the teacher's screen:");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18);
+  ImGui::InputTextWithHint("##address", "192.168.1.20:8737/K7QM2X", dialog.address,
+                           sizeof dialog.address);
+  ImGui::TextUnformatted("Your name on the teacher's board:");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18);
+  ImGui::InputText("##name", dialog.name, sizeof dialog.name);
+  if (!dialog.problem.empty()) ImGui::TextColored(palette().warning, "%s", dialog.problem.c_str());
+  if (ImGui::Button("Join")) {
+    auto address = net::parse_join_address(dialog.address);
+    std::string name = dialog.name;
+    if (!address) {
+      dialog.problem = address.message();
+    } else if (name.size() > net::kMaxNameBytes) {
+      dialog.problem = "The name is at most 40 bytes.";
+    } else {
+      dialog.problem.clear();
+      controller.join_class(class_client_options(*address, name));
+      ImGui::CloseCurrentPopup();
+    }
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel")) {
+    dialog.problem.clear();
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndPopup();
+}
+
+// The presenter's board in the app: the same table as the web page, names shown (the app is the
+// presenter's own screen; the page for the projector hides them).
+void draw_board_window(AppController& controller) {
+  ClassSession* session = controller.class_session();
+  if (!board_shown() || session == nullptr || !session->presenting()) return;
+  ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30, ImGui::GetFontSize() * 16),
+                           ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("Class board", &board_shown())) {
+    ImGui::End();
+    return;
+  }
+  const net::Board board = session->server()->board();
+  ImGui::TextUnformatted(session->status_line().c_str());
+  const int columns = static_cast<int>(board.exercises.size()) + 1;
+  if (columns > 1 &&
+      ImGui::BeginTable("board", columns, ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollX)) {
+    ImGui::TableSetupColumn("Student");
+    for (const std::string& exercise : board.exercises) ImGui::TableSetupColumn(exercise.c_str());
+    ImGui::TableHeadersRow();
+    std::vector<const net::BoardStudent*> rows;
+    for (const auto& [id, student] : board.students) rows.push_back(&student);
+    std::sort(rows.begin(), rows.end(), [](auto* a, auto* b) { return a->number < b->number; });
+    for (const net::BoardStudent* student : rows) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(student->name.empty() ? "(no name)" : student->name.c_str());
+      for (const std::string& exercise : board.exercises) {
+        ImGui::TableNextColumn();
+        auto found = student->results.find(exercise);
+        if (found == student->results.end()) continue;
+        const net::LabResult& result = found->second;
+        if (result.outcome == net::LabOutcome::kPassed) {
+          char text[32];
+          if (result.kernel_ms > 0 && result.reference_ms > 0) {
+            std::snprintf(text, sizeof text, "passed %.2f×",
+                          result.kernel_ms / result.reference_ms);
+          } else {
+            std::snprintf(text, sizeof text, "passed");
+          }
+          ImGui::TextColored(palette().ok, "%s", text);
+        } else {
+          ImGui::TextColored(palette().warning, "%s", net::to_string(result.outcome));
+          if (ImGui::IsItemHovered() && !result.failed_check.empty()) {
+            wrapped_tooltip("%s", result.failed_check.c_str());
+          }
+        }
+      }
+    }
+    ImGui::EndTable();
+  } else if (columns == 1) {
+    ImGui::TextUnformatted("No Lab results yet.");
+  }
+  ImGui::End();
+}
+
 }  // namespace
 
 void draw_menu_bar(AppController& controller, const Fonts& /*fonts*/) {
@@ -132,7 +275,22 @@ void draw_menu_bar(AppController& controller, const Fonts& /*fonts*/) {
   draw_lesson_menu(controller);
   draw_view_menu(controller);
   draw_demo_menu(controller);
+  draw_class_menu(controller);
   const bool open_about = draw_help_menu();
+  draw_join_dialog(controller);
+  draw_board_window(controller);
+  // Text beside the menus is drawn only where it fits: past the window's edge it would widen the
+  // window's content and cost the panels a scroll bar's height (presenter mode at 720p).
+  const auto text_if_it_fits = [](const ImVec4& colour, const std::string& text) {
+    if (ImGui::CalcTextSize(text.c_str()).x > ImGui::GetContentRegionAvail().x) return false;
+    ImGui::TextColored(colour, "%s", text.c_str());
+    return true;
+  };
+  // The join code where the whole room can read it, while presenting a class.
+  if (ClassSession* session = controller.class_session();
+      session != nullptr && session->presenting()) {
+    text_if_it_fits(palette().link, "Join code " + session->server()->code());
+  }
   const ClassroomState& c = controller.state().classroom;
   if (c.demo) {
     const std::string title =
@@ -141,8 +299,11 @@ void draw_menu_bar(AppController& controller, const Fonts& /*fonts*/) {
                                   ? "step " + std::to_string(*c.demo->index + 1) + " of " +
                                         std::to_string(c.demo->script.steps.size())
                                   : "";
-    ImGui::TextColored(palette().muted, "Demo: %s, %s%s", title.c_str(), where.c_str(),
-                       c.demo->paused ? " (paused)" : "");
+    const std::string paused = c.demo->paused ? " (paused)" : "";
+    // The whole line, else where the demo is without its title.
+    if (!text_if_it_fits(palette().muted, "Demo: " + title + ", " + where + paused)) {
+      text_if_it_fits(palette().muted, where + paused);
+    }
   }
   ImGui::EndMenuBar();
   if (open_about) ImGui::OpenPopup(kAboutTitle);

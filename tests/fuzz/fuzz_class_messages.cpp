@@ -1,0 +1,45 @@
+// The classroom's messages as the network delivers them (app/net/class_messages): any bytes must
+// be refused with one line, or parse into a message that passes every check again and survives its
+// own round trip. A follower never acts on anything else.
+
+#include <cstdint>
+#include <string_view>
+
+#include "net/class_messages.hpp"
+
+namespace {
+
+void trap_unless_one_line(const std::string& message) {
+  if (message.empty() || message.find('\n') != std::string::npos) __builtin_trap();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  using namespace tl::net;
+  if (auto state = parse_follow_state(text)) {
+    if (!check_follow_state(*state)) __builtin_trap();
+    auto again = parse_follow_state(to_json(*state));
+    if (!again || !(*again == *state)) __builtin_trap();
+  } else {
+    trap_unless_one_line(state.message());
+  }
+  if (auto result = parse_lab_result(text)) {
+    auto again = parse_lab_result(to_json(*result));
+    if (!again || !(*again == *result)) __builtin_trap();
+  } else {
+    trap_unless_one_line(result.message());
+  }
+  if (auto join = parse_join_request(text)) {
+    auto again = parse_join_request(to_json(*join));
+    if (!again || !(*again == *join)) __builtin_trap();
+  } else {
+    trap_unless_one_line(join.message());
+  }
+  if (auto address = parse_join_address(text)) {
+    if (!is_join_code(address->code) || address->port < 1 || address->port > 65535)
+      __builtin_trap();
+  }
+  return 0;
+}

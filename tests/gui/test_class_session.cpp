@@ -1,0 +1,287 @@
+// Two windows' controllers in one class on loopback (headless OpenGL, the emulator): the presenter
+// hosts, the student joins, and the student's window follows the presenter's lesson, guided step,
+// parameters and view through the lesson-action path; stepping away leaves it alone, rejoining
+// catches up; the presenter's server counts the follower. Bounded waits, no timing assertions.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <functional>
+#include <future>
+#include <thread>
+
+#include "../cli/cli_process.hpp"
+#include "app_controller.hpp"
+#include "class_session.hpp"
+#include "compute/lessons/lesson_registry.hpp"
+#include "controller_test_support.hpp"
+#include "core/classroom/demo_script.hpp"
+#include "lab/lab_check.hpp"
+#include "platform/egl_context.hpp"
+
+namespace tl::ui {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::string describe(const lessons::ParamValues& values) {
+  std::string text;
+  for (const auto& [name, value] : values) text += name + "=" + value + " ";
+  return text;
+}
+
+std::string all_messages(const AppController& app) {
+  std::string text;
+  for (const auto& message : app.state().messages) text += "\n  " + message.text;
+  return text;
+}
+
+class ClassSessionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto gl = platform::EglContext::create({});
+    ASSERT_TRUE(gl.is_ok()) << gl.message();
+    gl_ = std::move(*gl);
+    auto presenter = AppController::create(
+        test_support::emulator_options(gl_->renderer(), "threadlab_class_presenter"));
+    ASSERT_TRUE(presenter.is_ok()) << presenter.message();
+    presenter_ = std::move(*presenter);
+    auto student = AppController::create(
+        test_support::emulator_options(gl_->renderer(), "threadlab_class_student"));
+    ASSERT_TRUE(student.is_ok()) << student.message();
+    student_ = std::move(*student);
+    test_support::wait_until_idle(*presenter_);
+    test_support::wait_until_idle(*student_);
+
+    net::ClassServerOptions server;
+    server.bind = "127.0.0.1";
+    server.code = "K7QM2X";
+    server.poll_wait = 2s;
+    auto host = ClassSession::host(server);
+    ASSERT_TRUE(host) << host.message();
+    host_ = std::move(*host);
+    net::ClassClientOptions client;
+    client.address = {"127.0.0.1", host_->server()->port(), "K7QM2X"};
+    client.name = "Ada";
+    client.wait = 1s;
+    client.retry_min = 20ms;
+    joined_ = ClassSession::join(client);
+  }
+
+  // Frames of both windows until `condition` holds (60 s at most, the emulator's launches
+  // included); false when it never did.
+  bool frames_until(const std::function<bool()>& condition) {
+    auto deadline = std::chrono::steady_clock::now() + 60s;
+    while (!condition()) {
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      host_->update(*presenter_);
+      joined_->update(*student_);
+      presenter_->update();
+      student_->update();
+      std::this_thread::sleep_for(5ms);
+    }
+    return true;
+  }
+
+  std::unique_ptr<platform::EglContext> gl_;
+  std::unique_ptr<AppController> presenter_;
+  std::unique_ptr<AppController> student_;
+  std::unique_ptr<ClassSession> host_;
+  std::unique_ptr<ClassSession> joined_;
+};
+
+TEST_F(ClassSessionTest, TheStudentsWindowFollowsLessonStepAndParameters) {
+  ASSERT_TRUE(frames_until([&] { return host_->server()->followers() == 1; }));
+  const auto lessons = compute::registered_lessons();
+  ASSERT_GE(lessons.size(), 2u);
+  const std::string second(lessons[1]->info.id);
+
+  presenter_->select_lesson(second);
+  test_support::wait_until_idle(*presenter_);
+  ASSERT_EQ(presenter_->state().controls.lesson_id, second);
+  ASSERT_GE(presenter_->state().classroom.steps.size(), 2u);
+  presenter_->go_to_step(1);
+  test_support::wait_until_idle(*presenter_);
+  ASSERT_TRUE(frames_until([&] {
+    return student_->state().controls.lesson_id == second &&
+           student_->state().classroom.cursor.current() == std::optional<std::size_t>(1);
+  })) << "the student's window is on "
+      << student_->state().controls.lesson_id;
+  EXPECT_EQ(student_->current_lesson().values(), presenter_->current_lesson().values());
+  EXPECT_EQ(view_name(student_->state().view), view_name(presenter_->state().view));
+
+  // Stepping away: the presenter moves on, the student's window stays where it is.
+  joined_->set_following(false);
+  const std::string first(lessons[0]->info.id);
+  presenter_->select_lesson(first);
+  test_support::wait_until_idle(*presenter_);
+  ASSERT_TRUE(frames_until([&] { return host_->server()->followers() == 0; }));
+  EXPECT_EQ(student_->state().controls.lesson_id, second);
+
+  // Rejoining catches up in one click.
+  joined_->set_following(true);
+  ASSERT_TRUE(frames_until([&] { return student_->state().controls.lesson_id == first; }));
+  EXPECT_EQ(student_->current_lesson().values(), presenter_->current_lesson().values());
+  ASSERT_TRUE(frames_until([&] { return host_->server()->followers() == 1; }));
+  EXPECT_NE(host_->status_line().find("1 following"), std::string::npos) << host_->status_line();
+}
+
+TEST_F(ClassSessionTest, TheStudentsWindowFollowsADemoScriptStepByStep) {
+  ASSERT_TRUE(frames_until([&] { return host_->server()->followers() == 1; }));
+  auto script = classroom::parse_demo_script(R"(
+title = "class"
+[[step]]
+caption = "first"
+lesson = "matmul"
+set = { m = 40, n = 48, k = 36, kernel = "tiled", tile = 8 }
+launch = true
+[[step]]
+caption = "second"
+lesson = "2d-blocks"
+set = { rows = 64, cols = 64, block = [32, 8] }
+launch = true
+)",
+                                             "class.toml");
+  ASSERT_TRUE(script.is_ok()) << script.message();
+  presenter_->start_demo(*script, /*timed_advance=*/false);
+  for (std::size_t step = 0; step < 2; ++step) {
+    SCOPED_TRACE("demo step " + std::to_string(step + 1));
+    if (step > 0) presenter_->play_demo_step(step);
+    test_support::wait_until_idle(*presenter_);
+    const std::string lesson = presenter_->state().controls.lesson_id;
+    ASSERT_TRUE(frames_until([&] {
+      return student_->state().controls.lesson_id == lesson &&
+             student_->current_lesson().values() == presenter_->current_lesson().values();
+    })) << "the student's window is on " << student_->state().controls.lesson_id << " with "
+        << describe(student_->current_lesson().values()) << "; the presenter's on " << lesson
+        << " with " << describe(presenter_->current_lesson().values()) << "; the student's last "
+        << "message: "
+        << all_messages(*student_) << "\nrefused: " << joined_->client()->status().follow_refused
+        << ", seq " << joined_->client()->status().seq << " of "
+        << host_->server()->board().follow->seq << ": " << joined_->client()->status().message;
+  }
+  EXPECT_EQ(student_->state().controls.lesson_id, "2d-blocks");
+}
+
+TEST_F(ClassSessionTest, AVerdictBecomesABoardResultWithoutTheCode) {
+  lab::CheckVerdict verdict;
+  verdict.outcome = lab::Outcome::kFailed;
+  verdict.reason = "case 3: element 7 is 0,\nexpected 14";
+  verdict.kernel_ms = 0;
+  auto failed = lab_result_of("vector-add", verdict);
+  ASSERT_TRUE(failed);
+  EXPECT_EQ(failed->outcome, net::LabOutcome::kFailed);
+  EXPECT_EQ(failed->failed_check, "case 3: element 7 is 0, expected 14");
+  verdict.outcome = lab::Outcome::kPassed;
+  verdict.kernel_ms = 0.5;
+  verdict.solution_ms = 0.4;
+  auto passed = lab_result_of("vector-add", verdict);
+  ASSERT_TRUE(passed);
+  EXPECT_EQ(passed->failed_check, "");
+  EXPECT_DOUBLE_EQ(passed->kernel_ms, 0.5);
+  EXPECT_DOUBLE_EQ(passed->reference_ms, 0.4);
+  verdict.run_only = true;  // a Run is not a check: nothing for the board
+  EXPECT_FALSE(lab_result_of("vector-add", verdict));
+
+  // Posted through the student's session, it reaches the presenter's board.
+  joined_->client()->post_result(*passed);
+  ASSERT_TRUE(frames_until([&] {
+    auto board = host_->server()->board();
+    return !board.students.empty() && board.students.begin()->second.results.contains("vector-add");
+  }));
+  EXPECT_EQ(host_->server()->board().students.begin()->second.name, "Ada");
+}
+
+}  // namespace
+}  // namespace tl::ui
+
+namespace tl::ui {
+namespace {
+
+// The same class held by the controllers themselves, as the Class menu and --join/--host-class
+// do: each controller's own update() (once a frame) runs its session.
+TEST(ClassFromTheController, TheControllersRunTheirOwnSessions) {
+  auto gl = platform::EglContext::create({});
+  ASSERT_TRUE(gl.is_ok()) << gl.message();
+  auto presenter = AppController::create(
+      test_support::emulator_options((*gl)->renderer(), "threadlab_class_presenter_owned"));
+  ASSERT_TRUE(presenter.is_ok()) << presenter.message();
+  auto student = AppController::create(
+      test_support::emulator_options((*gl)->renderer(), "threadlab_class_student_owned"));
+  ASSERT_TRUE(student.is_ok()) << student.message();
+  test_support::wait_until_idle(**presenter);
+  test_support::wait_until_idle(**student);
+
+  net::ClassServerOptions server;
+  server.bind = "127.0.0.1";
+  server.port = 0;
+  server.code = "K7QM2X";
+  ASSERT_TRUE((*presenter)->host_class(server));
+  ASSERT_NE((*presenter)->class_session(), nullptr);
+  ASSERT_TRUE((*presenter)->class_session()->presenting());
+  net::ClassClientOptions client;
+  client.address = {"127.0.0.1", (*presenter)->class_session()->server()->port(), "K7QM2X"};
+  client.name = "Ada";
+  client.wait = std::chrono::seconds(1);
+  (*student)->join_class(client);
+
+  const std::string second(compute::registered_lessons()[1]->info.id);
+  (*presenter)->select_lesson(second);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while ((*student)->state().controls.lesson_id != second &&
+         std::chrono::steady_clock::now() < deadline) {
+    (*presenter)->update();
+    (*student)->update();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_EQ((*student)->state().controls.lesson_id, second);
+  (*student)->leave_class();
+  EXPECT_EQ((*student)->class_session(), nullptr);
+  (*presenter)->leave_class();
+}
+
+}  // namespace
+}  // namespace tl::ui
+
+namespace tl::ui {
+namespace {
+
+// The real program in a real window (Xvfb): `threadlab gui --join` joins the class under its
+// name, is counted as a follower while it runs, and closes cleanly.
+TEST(ClassWindow, AWindowStartedWithJoinIsOnTheBoardAndFollows) {
+  const char* display = std::getenv("DISPLAY");
+  if (display == nullptr || *display == '\0') GTEST_SKIP() << "no X display: run under xvfb-run";
+  net::ClassServerOptions options;
+  options.bind = "127.0.0.1";
+  options.code = "K7QM2X";
+  options.poll_wait = std::chrono::seconds(2);
+  net::ClassServer server(options);
+  ASSERT_TRUE(server.start());
+  net::FollowState state;
+  state.lesson = std::string(compute::registered_lessons()[1]->info.id);
+  ASSERT_TRUE(server.publish(state));
+  const std::string address = "127.0.0.1:" + std::to_string(server.port()) + "/K7QM2X";
+  auto window = std::async(std::launch::async, [&] {
+    return cli_test::run_threadlab({"gui", "--join", address, "--name", "Ada", "--backend",
+                                    "emulator", "--frames", "400", "--width", "1000", "--height",
+                                    "700"});
+  });
+  bool joined = false;
+  bool counted = false;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!(joined && counted) && std::chrono::steady_clock::now() < deadline &&
+         window.wait_for(std::chrono::milliseconds(10)) != std::future_status::ready) {
+    const net::Board board = server.board();
+    for (const auto& [id, student] : board.students) joined = joined || student.name == "Ada";
+    counted = counted || server.followers() == 1;
+  }
+  const cli_test::ProcessResult result = window.get();
+  ASSERT_TRUE(result.exited) << result.describe();
+  EXPECT_EQ(result.exit_code, 0) << result.describe();
+  EXPECT_TRUE(joined) << "the window never joined the class\n" << result.describe();
+  EXPECT_TRUE(counted) << "the server never counted the window as following\n" << result.describe();
+}
+
+}  // namespace
+}  // namespace tl::ui
