@@ -92,7 +92,9 @@ ALLOWED = {
 # the check: a new suite or tool says which layers it may use.
 TEST_LAYERS = {"core": "tests-core", "emulator": "tests-emulator", "lab": "tests-lab",
                "lab_emulator": "tests-lab-emulator", "gl": "tests-gl", "gpu": "tests-gpu",
-               "gui": "tests-gui", "cli": "tests-cli", "fuzz": "tests-fuzz", "net": "tests-net"}
+               "gui": "tests-gui", "cli": "tests-cli", "fuzz": "tests-fuzz", "net": "tests-net",
+               # the installed package, driven through its CLI like tests/cli
+               "package": "tests-cli"}
 TOOL_LAYERS = {"gpu": "tools-gpu", "dense_tune": "tools-gpu", "matmul_tune": "tools-gpu",
                "emulator_bench": "tools-emulator-bench"}
 LESSON_FOLDER = re.compile(r"^[0-9][0-9]_[a-z0-9_]+$")
