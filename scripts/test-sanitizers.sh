@@ -21,8 +21,9 @@ jobs="${THREADLAB_JOBS:-$(nproc)}"
 # The longest first, so that the last one does not run alone.
 suites=(threadlab_emulator_tests threadlab_lab_emulator_tests threadlab_core_tests
   threadlab_plot_sweep_tests)
+# The same list as scripts/fuzz.sh runs: a target missing here is never built, and fuzz.sh fails.
 fuzz_targets=(fuzz_arguments fuzz_command_line fuzz_launch_config fuzz_lesson_text fuzz_settings_files
-  fuzz_demo_script)
+  fuzz_demo_script fuzz_class_messages)
 
 scripts/install-deps.sh
 printf 'sanitizers: configuring %s (clang; address, undefined, fuzzer coverage; no CUDA)\n' \
