@@ -174,8 +174,6 @@ void ClassClient::poll_loop() {
       }
       if (result && result->status == 403) {
         set_state(ClientState::kRefused, "the class refused the join code");
-        std::lock_guard lock(mutex_);
-        status_.state = ClientState::kRefused;
         break;
       }
       set_state(ClientState::kReconnecting, describe(result));
@@ -226,8 +224,6 @@ void ClassClient::poll_loop() {
     }
     if (result && result->status == 403) {
       set_state(ClientState::kRefused, "the class refused the join code");
-      std::lock_guard lock(mutex_);
-      status_.state = ClientState::kRefused;
       break;
     }
     // Refused for now (429), or the server is gone: the same state (a restarted server that lost
