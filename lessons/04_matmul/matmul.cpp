@@ -84,7 +84,7 @@ Result<MatmulKernel> parse_matmul_kernel(std::string_view text) {
       "': choose uncoalesced, naive, tiled, regtile-1d, regtile-2d, vectorized, warptile or "
       "pipelined (the ladder from one thread per element to warp tiling fed by cp.async), or a "
       "tensor-core rung: wmma-fp16, "
-      "wmma-bf16, wmma-tf32, mma-fp16 or wgmma-fp16.");
+      "wmma-bf16, wmma-tf32, mma-fp16, wgmma-fp16, wgmma-tma-fp16 or wgmma-tma-bf16.");
 }
 
 Dim3 MatmulVariant::launch_block() const {

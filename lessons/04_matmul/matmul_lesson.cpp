@@ -102,7 +102,8 @@ const std::vector<lessons::ParamSpec>& specs() {
        lessons::ParamKind::kChoice,
        "tiled",
        {"uncoalesced", "naive", "tiled", "regtile-1d", "regtile-2d", "vectorized", "warptile",
-        "pipelined", "wmma-fp16", "wmma-bf16", "wmma-tf32", "mma-fp16", "wgmma-fp16"},
+        "pipelined", "wmma-fp16", "wmma-bf16", "wmma-tf32", "mma-fp16", "wgmma-fp16",
+        "wgmma-tma-fp16", "wgmma-tma-bf16"},
        "The ladder, each rung one change: uncoalesced (one thread per element, x picking the row); "
        "naive (x picking the column: coalesced); tiled (shared-memory tiles); regtile-1d (8 "
        "elements per thread); regtile-2d (8×8 per thread); vectorized (float4 loads, transposed A "
@@ -113,7 +114,9 @@ const std::vector<lessons::ParamSpec>& specs() {
        "capability 8.0 or newer; not emulated): wmma-fp16, wmma-bf16, wmma-tf32 (WMMA fragments, "
        "inputs rounded to that format, FP32 accumulation); mma-fp16 (mma.sync with ldmatrix and a "
        "cp.async pipeline); wgmma-fp16 (Hopper only, compute capability 9.0: a warpgroup's "
-       "wgmma reading swizzled shared memory)"},
+       "wgmma reading swizzled shared memory); wgmma-tma-fp16, wgmma-tma-bf16 (Hopper only: the "
+       "same instruction fed by the tensor-memory accelerator, a producer warpgroup and two "
+       "consumers meeting at mbarriers)"},
       {"tile",
        "TILE",
        lessons::ParamKind::kChoice,
@@ -285,6 +288,8 @@ class MatmulLesson final : public ParameterizedLesson,
       case MatmulKernel::kMmaFp16:
         return 128;  // a 64×64 warp piece over 32 lanes: 32 instructions' c0..c3
       case MatmulKernel::kWgmmaFp16:
+      case MatmulKernel::kWgmmaTmaFp16:
+      case MatmulKernel::kWgmmaTmaBf16:
         return 128;  // a 64×256 warpgroup piece over 128 threads
       default:
         return 1;

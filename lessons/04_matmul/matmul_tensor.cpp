@@ -103,10 +103,11 @@ Status tensor_rung_available(const DeviceInfo& device, MatmulKernel kernel) {
                      std::to_string(device.compute_major) + "." +
                      std::to_string(device.compute_minor)};
   }
-  if (kernel == MatmulKernel::kWgmmaFp16 && capability != kernels::kMatmulWgmmaCapability) {
+  if (kernels::is_wgmma_rung(kernel) && capability != kernels::kMatmulWgmmaCapability) {
     return Error{ErrorKind::kInvalidArgument,
-                 "the wgmma-fp16 rung uses Hopper's warpgroup instructions, compiled for compute "
-                 "capability 9.0 alone (sm_90a); this GPU is " +
+                 "the " + rung +
+                     " rung uses Hopper's warpgroup instructions, compiled for compute "
+                     "capability 9.0 alone (sm_90a); this GPU is " +
                      std::to_string(device.compute_major) + "." +
                      std::to_string(device.compute_minor)};
   }

@@ -183,8 +183,10 @@ void launch_wgmma(const __half* a, const __half* b, float* c, int m, int n, int 
     configured = true;
   }
   const dim3 grid((n + Shape::BN - 1) / Shape::BN, (m + Shape::BM - 1) / Shape::BM);
-  sweep::matmul_wgmma<Shape, kAsync>
-      <<<grid, Shape::THREADS, Shape::SHARED_BYTES>>>(a, b, c, m, n, k, tl::Untraced{});
+  // The kernel reads its halves as raw 16-bit words (the same kernel serves BF16).
+  sweep::matmul_wgmma<Shape, kAsync><<<grid, Shape::THREADS, Shape::SHARED_BYTES>>>(
+      reinterpret_cast<const unsigned short*>(a), reinterpret_cast<const unsigned short*>(b), c,
+      m, n, k, tl::Untraced{});
 }
 
 // Every element against the float64 product of the FP16-rounded inputs, within the float32

@@ -31,6 +31,11 @@ enum class MatmulKernel {
   // wgmma m64n256k16 (a warpgroup's instruction, operands read from swizzled shared memory), FP16
   // inputs; Hopper (compute capability 9.0) alone (lessons/04_matmul/kernels/matmul_wgmma.cuh).
   kWgmmaFp16,
+  // The same instruction fed by the tensor-memory accelerator (TMA), the warps split into a
+  // producer and two consumers synchronised by mbarriers; FP16 or BF16 inputs, Hopper alone
+  // (lessons/04_matmul/kernels/matmul_wgmma_tma.cuh).
+  kWgmmaTmaFp16,
+  kWgmmaTmaBf16,
 };
 
 // Every rung in ladder order: the lesson times them all side by side.
@@ -42,8 +47,9 @@ inline constexpr MatmulKernel kMatmulLadder[] = {
 // The tensor-core rungs, timed beside the ladder where the device has tensor cores; each is
 // compared with cuBLAS at its own precision.
 inline constexpr MatmulKernel kMatmulTensorRungs[] = {
-    MatmulKernel::kWmmaFp16, MatmulKernel::kWmmaBf16, MatmulKernel::kWmmaTf32,
-    MatmulKernel::kMmaFp16, MatmulKernel::kWgmmaFp16};
+    MatmulKernel::kWmmaFp16,    MatmulKernel::kWmmaBf16,  MatmulKernel::kWmmaTf32,
+    MatmulKernel::kMmaFp16,     MatmulKernel::kWgmmaFp16, MatmulKernel::kWgmmaTmaFp16,
+    MatmulKernel::kWgmmaTmaBf16};
 
 // What a kernel multiplies: the lesson's float matrices, or copies rounded to a tensor-core
 // input format. Every rung accumulates in float32 and writes C as float32.
@@ -72,8 +78,10 @@ enum class MatmulInput {
     case MatmulKernel::kWmmaFp16:
     case MatmulKernel::kMmaFp16:
     case MatmulKernel::kWgmmaFp16:
+    case MatmulKernel::kWgmmaTmaFp16:
       return MatmulInput::kFp16;
     case MatmulKernel::kWmmaBf16:
+    case MatmulKernel::kWgmmaTmaBf16:
       return MatmulInput::kBf16;
     case MatmulKernel::kWmmaTf32:
       return MatmulInput::kTf32;
@@ -100,8 +108,12 @@ enum class MatmulInput {
 // The lowest compute capability (major × 10 + minor) the tensor rungs are compiled for: BF16 and
 // TF32 fragments, m16n8k16 and cp.async all arrived with Ampere.
 inline constexpr int kMatmulTensorMinCapability = 80;
-// The wgmma rung's one compute capability: sm_90a code runs on 9.0 alone.
+// The wgmma rungs' one compute capability: sm_90a code runs on 9.0 alone.
 inline constexpr int kMatmulWgmmaCapability = 90;
+[[nodiscard]] constexpr bool is_wgmma_rung(MatmulKernel kernel) {
+  return kernel == MatmulKernel::kWgmmaFp16 || kernel == MatmulKernel::kWgmmaTmaFp16 ||
+         kernel == MatmulKernel::kWgmmaTmaBf16;
+}
 
 // The names the command line, the links and the timing rows use.
 struct MatmulKernelName {
@@ -122,10 +134,13 @@ inline constexpr MatmulKernelName kMatmulKernelNames[] = {
     {MatmulKernel::kWmmaTf32, "wmma-tf32"},
     {MatmulKernel::kMmaFp16, "mma-fp16"},
     {MatmulKernel::kWgmmaFp16, "wgmma-fp16"},
+    {MatmulKernel::kWgmmaTmaFp16, "wgmma-tma-fp16"},
+    {MatmulKernel::kWgmmaTmaBf16, "wgmma-tma-bf16"},
 };
 
 // "uncoalesced", "naive", "tiled", "regtile-1d", "regtile-2d", "vectorized", "warptile",
-// "pipelined", "wmma-fp16", "wmma-bf16", "wmma-tf32", "mma-fp16", "wgmma-fp16".
+// "pipelined", "wmma-fp16", "wmma-bf16", "wmma-tf32", "mma-fp16", "wgmma-fp16", "wgmma-tma-fp16",
+// "wgmma-tma-bf16".
 [[nodiscard]] constexpr std::string_view to_string(MatmulKernel kernel) {
   for (const MatmulKernelName& entry : kMatmulKernelNames) {
     if (entry.kernel == kernel) return entry.name;
@@ -163,6 +178,9 @@ struct MatmulBlockTile {
       return MatmulBlockTile{128, 128, 64, 128};
     case MatmulKernel::kWgmmaFp16:
       return MatmulBlockTile{128, 256, 64, 256};
+    case MatmulKernel::kWgmmaTmaFp16:  // a producer warpgroup and two consumers
+    case MatmulKernel::kWgmmaTmaBf16:
+      return MatmulBlockTile{128, 256, 64, 384};
     default:
       return std::nullopt;
   }

@@ -90,7 +90,7 @@ Status check_wgmma_device() {
   }
   if (major * 10 + minor != kernels::kMatmulWgmmaCapability) {
     return Error{ErrorKind::kInvalidArgument,
-                 "the wgmma-fp16 rung uses Hopper's warpgroup instructions, compiled for compute "
+                 "the wgmma rungs use Hopper's warpgroup instructions, compiled for compute "
                  "capability 9.0 alone (sm_90a); this GPU is " +
                      std::to_string(major) + "." + std::to_string(minor)};
   }
@@ -136,16 +136,19 @@ Status matmul_tensor_gpu(const LaunchConfig& config, MatmulKernel kernel, const 
   }
   TL_RETURN_IF_ERROR(check_block_tile_launch(kernel, config));
   TL_RETURN_IF_ERROR(gpu::check_tensor_device());
-  if (kernel == MatmulKernel::kWgmmaFp16) {
+  if (is_wgmma_rung(kernel)) {
 #if defined(THREADLAB_HAVE_SM90A)
     TL_RETURN_IF_ERROR(gpu::check_wgmma_device());
-    return matmul_wgmma_gpu(config, a, b, c, m, n, k, trace);
+    if (kernel == MatmulKernel::kWgmmaFp16)
+      return matmul_wgmma_gpu(config, a, b, c, m, n, k, trace);
+    return matmul_wgmma_tma_gpu(config, kernel == MatmulKernel::kWgmmaTmaBf16, a, b, c, m, n, k,
+                                trace);
 #else
-    return Error {
-      ErrorKind::kInvalidArgument,
-          std::string(
-              "the wgmma-fp16 rung is not in this build: it compiles for sm_90a "
-              "only, and this build's CUDA architectures do not include 90");
+    return Error{
+        ErrorKind::kInvalidArgument,
+        "the " + std::string(to_string(kernel)) +
+            " rung is not in this build: it compiles for sm_90a only, and this build's CUDA "
+            "architectures do not include 90"};
 #endif
   }
   if (trace == nullptr) {
@@ -170,7 +173,7 @@ std::span<const KernelSymbol> matmul_tensor_gpu_symbols() {
         gpu::symbol(gpu::kMmaFp16<true, tl::Untraced>),
     };
 #if defined(THREADLAB_HAVE_SM90A)
-    symbols.push_back(matmul_wgmma_gpu_symbol());
+    for (const KernelSymbol& wgmma : matmul_wgmma_gpu_symbols()) symbols.push_back(wgmma);
 #endif
     return symbols;
   }();

@@ -1,5 +1,7 @@
 // Lesson 4, tensor-core rung 13: wgmma, Hopper's warpgroup matrix multiply. FP16 inputs, FP32
-// accumulation. C = A · B, A (m×k) and B (k×n) row-major __half, C row-major float.
+// accumulation. C = A · B, A (m×k) and B (k×n) row-major __half, C row-major float. (The same
+// kernel compiled for BF16 inputs is the TMA rung's path for rows TMA cannot copy:
+// matmul_wgmma_tma.cuh.)
 //
 // mma.sync (the previous rung) is one warp's instruction: 32 lanes multiply a 16×8×16 piece with
 // operands in registers, which ldmatrix first copies out of shared memory. Hopper (compute
@@ -61,6 +63,15 @@ struct WgmmaShape {
 // The lesson's wgmma rung, the faster of the shapes tools/gpu/perf_sweep.cu measured on an H200.
 using MatmulWgmma = WgmmaShape<4, true>;
 
+// The input format, as a tag the kernels pick the instruction by. Both are 2 bytes an element, and
+// the copies move their bits without looking at them (zero bits are +0 in both).
+struct WgmmaFp16 {
+  static constexpr bool kBf16 = false;
+};
+struct WgmmaBf16 {
+  static constexpr bool kBf16 = true;
+};
+
 #if defined(THREADLAB_WGMMA_DEVICE)
 // A shared-memory matrix descriptor with the 128-byte swizzle (bits 62-63 = 1): start address,
 // "leading" and "stride" byte offsets, each in units of 16 bytes.
@@ -72,48 +83,62 @@ __device__ __forceinline__ unsigned long long wgmma_descriptor(unsigned address,
 }
 
 // d = A · B, or d += A · B with `accumulate`, for this warpgroup's 64×256 piece and 16 of K; A
-// K-major, B N-major ("transposed", the last immediate), scale 1 for both.
+// K-major, B N-major ("transposed", the last immediate), scale 1 for both. INPUT is the PTX type
+// of A and B: f16 here, bf16 in the TMA rung (lessons/04_matmul/kernels/matmul_wgmma_tma.cuh); the
+// 128 accumulators are the same registers either way.
+#define THREADLAB_WGMMA_M64N256K16(INPUT, d, a, b, accumulate)                       \
+  asm volatile(                                                                      \
+      "{\n.reg .pred accumulate;\nsetp.ne.b32 accumulate, %130, 0;\n"                \
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32." INPUT "." INPUT                 \
+      " {" THREADLAB_WGMMA_D_REGISTERS "}, %128, %129, accumulate, 1, 1, 0, 1;\n}\n" \
+      : THREADLAB_WGMMA_D_OPERANDS(d)                                                \
+      : "l"(a), "l"(b), "r"(static_cast<int>(accumulate)))
+#define THREADLAB_WGMMA_D_REGISTERS                                                              \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                       \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "             \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "             \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "             \
+  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "             \
+  "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "             \
+  "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
+  "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+#define THREADLAB_WGMMA_D_OPERANDS(d)                                                             \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+      "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),    \
+      "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]),  \
+      "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]),  \
+      "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),  \
+      "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]),  \
+      "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]),  \
+      "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),  \
+      "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),  \
+      "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]),  \
+      "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),  \
+      "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]),  \
+      "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]),  \
+      "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]),  \
+      "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]),          \
+      "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]),         \
+      "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]),         \
+      "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]),         \
+      "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+
+template <class Input = WgmmaFp16>
 __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], unsigned long long a,
                                                  unsigned long long b, bool accumulate) {
-  asm volatile(
-      "{\n.reg .pred accumulate;\nsetp.ne.b32 accumulate, %130, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {"
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
-      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
-      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
-      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
-      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, "
-      "%127"
-      "}, %128, %129, accumulate, 1, 1, 0, 1;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
-        "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
-        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
-        "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
-        "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]),
-        "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
-        "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
-        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
-        "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]),
-        "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]),
-        "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
-        "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]),
-        "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]),
-        "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
-        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]),
-        "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]),
-        "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]),
-        "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-      : "l"(a), "l"(b), "r"(static_cast<int>(accumulate)));
+  if constexpr (Input::kBf16) {
+    THREADLAB_WGMMA_M64N256K16("bf16", d, a, b, accumulate);
+  } else {
+    THREADLAB_WGMMA_M64N256K16("f16", d, a, b, accumulate);
+  }
 }
 #endif
 
-template <class Shape, bool kAsyncCopies, class Trace>
+// a and b: m × k and k × n elements of Input's format (__half or __nv_bfloat16), read as raw bits.
+template <class Shape, bool kAsyncCopies, class Trace, class Input = WgmmaFp16>
 __global__ void __launch_bounds__(256, 1)
-    matmul_wgmma(const __half* a, const __half* b, float* c, int m, int n, int k, Trace trace) {
+    matmul_wgmma(const unsigned short* a, const unsigned short* b, float* c, int m, int n, int k,
+                 Trace trace) {
 #if defined(THREADLAB_WGMMA_DEVICE)
   constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, STAGES = Shape::STAGES;
   constexpr int STAGE_BYTES = Shape::STAGE_BYTES, A_BYTES = Shape::A_BYTES;
@@ -126,16 +151,15 @@ __global__ void __launch_bounds__(256, 1)
   const int t = threadIdx.x, group = t / 128;
   const int first_row = blockIdx.y * BM, first_col = blockIdx.x * BN;
   const int tiles = (k + BK - 1) / BK;
-  const __half zero = __float2half(0.0f);
 
   // 16 bytes (8 halves) from `from` (row `row` of the tile, valid halves `valid`: 8 or fewer at
   // the matrix's edge) to byte offset `to` of the block's shared memory.
-  auto copy_chunk = [&](unsigned to, const __half* from, bool inside, int valid) {
+  auto copy_chunk = [&](unsigned to, const unsigned short* from, bool inside, int valid) {
     if constexpr (kAsyncCopies) {
       mma_copy_async_16(base_pointer + to, inside ? from : a, inside ? 16 : 0);
     } else {
-      __half* const destination = reinterpret_cast<__half*>(base_pointer + to);
-      for (int j = 0; j < 8; ++j) destination[j] = inside && j < valid ? from[j] : zero;
+      unsigned short* const destination = reinterpret_cast<unsigned short*>(base_pointer + to);
+      for (int j = 0; j < 8; ++j) destination[j] = inside && j < valid ? from[j] : 0;
     }
   };
   auto load_tile = [&](int stage, int tile) {
@@ -185,8 +209,9 @@ __global__ void __launch_bounds__(256, 1)
     asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
     for (int kk = 0; kk < BK / 16; ++kk) {
-      wgmma_m64n256k16(d, wgmma_descriptor(a_stage + kk * 32, 16, 1024),
-                       wgmma_descriptor(b_stage + kk * 2048, BK * 128, 1024), tile > 0 || kk > 0);
+      wgmma_m64n256k16<Input>(d, wgmma_descriptor(a_stage + kk * 32, 16, 1024),
+                              wgmma_descriptor(b_stage + kk * 2048, BK * 128, 1024),
+                              tile > 0 || kk > 0);
     }
     asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
     if constexpr (Shape::kOverlap) {

@@ -61,7 +61,8 @@ TEST_F(MatmulLessonTest, KernelAndTileAreChoices) {
   EXPECT_EQ(find("kernel")->choices,
             (std::vector<std::string>{"uncoalesced", "naive", "tiled", "regtile-1d", "regtile-2d",
                                       "vectorized", "warptile", "pipelined", "wmma-fp16",
-                                      "wmma-bf16", "wmma-tf32", "mma-fp16", "wgmma-fp16"}));
+                                      "wmma-bf16", "wmma-tf32", "mma-fp16", "wgmma-fp16",
+                                      "wgmma-tma-fp16", "wgmma-tma-bf16"}));
   ASSERT_NE(find("tile"), params.end());
   EXPECT_EQ(find("tile")->choices, (std::vector<std::string>{"8", "16", "32"}));
   for (const char* name : {"m", "n", "k", "block", "grid"})

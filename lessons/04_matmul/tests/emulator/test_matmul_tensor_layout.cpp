@@ -128,21 +128,28 @@ TEST(MatmulTensorRounding, TheEmulatorHasNoTensorCores) {
   hopper.compute_major = 9;
   EXPECT_TRUE(tensor_rung_available(hopper, MatmulKernel::kWmmaTf32).is_ok());
   EXPECT_TRUE(tensor_rung_available(hopper, MatmulKernel::kWgmmaFp16).is_ok());
+  EXPECT_TRUE(tensor_rung_available(hopper, MatmulKernel::kWgmmaTmaFp16).is_ok());
+  EXPECT_TRUE(tensor_rung_available(hopper, MatmulKernel::kWgmmaTmaBf16).is_ok());
 }
 
-// sm_90a code runs on compute capability 9.0 alone: neither Ampere nor a later GPU gets the wgmma
-// rung, and the reason names the device's capability.
+// sm_90a code runs on compute capability 9.0 alone: neither Ampere nor a later GPU gets a wgmma
+// rung, and the reason names the rung and the device's capability.
 TEST(MatmulTensorRounding, TheWgmmaRungRunsOnHopperAlone) {
   for (const auto& [major, minor] : {std::pair{8, 0}, std::pair{8, 9}, std::pair{10, 0}}) {
     DeviceInfo gpu;
     gpu.compute_major = major;
     gpu.compute_minor = minor;
     EXPECT_TRUE(tensor_rung_available(gpu, MatmulKernel::kMmaFp16).is_ok());
-    const Status refused = tensor_rung_available(gpu, MatmulKernel::kWgmmaFp16);
-    EXPECT_FALSE(refused.is_ok());
-    EXPECT_NE(refused.message().find(std::to_string(major) + "." + std::to_string(minor)),
-              std::string::npos)
-        << refused.message();
+    for (const MatmulKernel wgmma :
+         {MatmulKernel::kWgmmaFp16, MatmulKernel::kWgmmaTmaFp16, MatmulKernel::kWgmmaTmaBf16}) {
+      const Status refused = tensor_rung_available(gpu, wgmma);
+      EXPECT_FALSE(refused.is_ok());
+      EXPECT_NE(refused.message().find(std::to_string(major) + "." + std::to_string(minor)),
+                std::string::npos)
+          << refused.message();
+      EXPECT_NE(refused.message().find(std::string(to_string(wgmma))), std::string::npos)
+          << refused.message();
+    }
   }
 }
 
