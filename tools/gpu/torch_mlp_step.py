@@ -10,9 +10,16 @@ PyTorch is needed here only: ThreadLab itself never depends on it. Run on a mach
 It prints the median and the minimum milliseconds per step over `--repeats` steps, each timed with
 CUDA events after 20 warm-up steps, in float32 with TF32 off (ThreadLab's kernels are plain
 float32), and the same step captured as a CUDA Graph for reference.
+
+With `--threadlab PATH` it also runs `PATH run --lesson training` on the same network, batch and
+optimizer in the same session (right after PyTorch's timings, on the same GPU) and prints issue
+#39's ratio: PyTorch's CUDA-Graph step over ThreadLab's (target at least 1.5), and the same for
+both steps launched kernel by kernel.
 """
 import argparse
+import re
 import statistics
+import subprocess
 import sys
 
 try:
@@ -43,11 +50,37 @@ def time_steps(step, repeats):
     return statistics.median(times), min(times)
 
 
+def threadlab_step_ms(executable, batch, widths, repeats):
+    """ThreadLab's step, kernel by kernel and as a CUDA Graph (medians, ms), from its own table."""
+    hidden = widths[1:-1]
+    if len(set(hidden)) != 1 or widths[0] != 2 or widths[-1] != 2:
+        sys.exit("torch_mlp_step.py: --threadlab compares 2-H-...-H-2 networks (the lesson's shape)")
+    command = [executable, "run", "--lesson", "training", "--batch", str(batch), "--hidden",
+               str(hidden[0]), "--depth", str(len(hidden)), "--optimizer", "sgd", "--repeats",
+               str(repeats)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        sys.exit(f"torch_mlp_step.py: {' '.join(command)} failed: {done.stderr.strip()}")
+
+    def row(label, exclude=None):
+        for line in done.stdout.splitlines():
+            text = line.strip()
+            if text.startswith(label) and (exclude is None or exclude not in text):
+                found = re.search(r"([0-9.]+) (ms|µs|us)", line)
+                if found:
+                    value = float(found.group(1))
+                    return value if found.group(2) == "ms" else value / 1000.0
+        sys.exit(f"torch_mlp_step.py: no '{label}' row in ThreadLab's output:\n{done.stdout}")
+
+    return row("one training step", exclude="CUDA Graph"), row("one training step, captured as a CUDA Graph"), " ".join(command)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--batch", type=int, default=4096)
     parser.add_argument("--layers", default="2,256,256,2")
     parser.add_argument("--repeats", type=int, default=200)
+    parser.add_argument("--threadlab", help="ThreadLab's executable: time its step in this run too")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         sys.exit("torch_mlp_step.py: no CUDA device")
@@ -97,6 +130,13 @@ def main():
     print(f"network {args.layers}, batch {args.batch}, SGD momentum 0.9, float32 (TF32 off)")
     print(f"eager step:        median {eager_median:.4f} ms, min {eager_min:.4f} ms")
     print(f"CUDA Graph replay: median {graph_median:.4f} ms, min {graph_min:.4f} ms")
+    if args.threadlab:
+        ours, ours_graph, command = threadlab_step_ms(args.threadlab, args.batch, widths, 50)
+        print(f"ThreadLab ({command}): kernel by kernel {ours:.4f} ms, "
+              f"CUDA Graph {ours_graph:.4f} ms (medians)")
+        print(f"PyTorch eager / ThreadLab kernel by kernel: {eager_median / ours:.2f}x")
+        print(f"PyTorch CUDA Graph / ThreadLab CUDA Graph: {graph_median / ours_graph:.2f}x "
+              f"(issue #39's target: at least 1.5x)")
 
 
 if __name__ == "__main__":

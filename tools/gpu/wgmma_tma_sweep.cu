@@ -95,10 +95,37 @@ CUtensorMap make_map(const void* base, int rows, int cols, int box_cols, int box
 int g_sms = 0;
 
 // persistent: one block per SM walking the tiles; otherwise one block per tile.
+// cluster 2: pairs of blocks sharing B by multicast (persistent or one pair per cluster).
 template <class Input>
 void launch_tma(const void* a, const void* b, float* c, int m, int n, int k,
-                bool persistent = false) {
+                bool persistent = false, int cluster = 1) {
   constexpr bool bf16 = Input::kBf16;
+  const CUtensorMap a_map = make_map(a, m, k, 64, 128, bf16);
+  const CUtensorMap b_map = make_map(b, k, n, 64, 64, bf16);
+  if (cluster == 2) {
+    using Shape = tensor::WgmmaTmaShape<4, 2>;
+    auto kernel = tensor::matmul_wgmma_tma<Shape, Input, tl::Untraced>;
+    static bool raised2 = false;
+    if (!raised2) {
+      CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      Shape::SHARED_BYTES));
+      raised2 = true;
+    }
+    const int pairs = ((m + 255) / 256) * ((n + 255) / 256);
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(2 * (persistent ? std::min(pairs, g_sms / 2) : pairs));
+    config.blockDim = dim3(Shape::THREADS);
+    config.dynamicSmemBytes = Shape::SHARED_BYTES;
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = 2;
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = 1;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    CHECK_CUDA(cudaLaunchKernelEx(&config, kernel, a_map, b_map, c, m, n, k, tl::Untraced{}));
+    return;
+  }
   static bool raised = false;
   auto kernel = tensor::matmul_wgmma_tma<MatmulWgmmaTma, Input, tl::Untraced>;
   if (!raised) {
@@ -106,8 +133,6 @@ void launch_tma(const void* a, const void* b, float* c, int m, int n, int k,
                                     MatmulWgmmaTma::SHARED_BYTES));
     raised = true;
   }
-  const CUtensorMap a_map = make_map(a, m, k, 64, 128, bf16);
-  const CUtensorMap b_map = make_map(b, k, n, 64, 64, bf16);
   const int tiles = ((n + 255) / 256) * ((m + 127) / 128);
   const dim3 grid =
       persistent ? dim3(std::min(tiles, g_sms)) : dim3((n + 255) / 256, (m + 127) / 128);
@@ -207,19 +232,21 @@ int main(int argc, char** argv) {
     for (const auto& s : shapes) {
       Problem p = make_problem(s[0], s[1], s[2], bf16, 7);
       CHECK_CUDA(cudaMemset(p.dc, 0xff, std::size_t(p.m) * p.n * 4));  // NaN: unwritten shows
-      for (const bool persistent : {false, true}) {
+      for (const int variant : {0, 1, 2, 3}) {
+        const bool persistent = variant % 2 == 1;
+        const int cluster = variant >= 2 ? 2 : 1;
         CHECK_CUDA(cudaMemset(p.dc, 0xff, std::size_t(p.m) * p.n * 4));
         if (bf16) {
-          launch_tma<tensor::WgmmaBf16>(p.da, p.db, p.dc, p.m, p.n, p.k, persistent);
+          launch_tma<tensor::WgmmaBf16>(p.da, p.db, p.dc, p.m, p.n, p.k, persistent, cluster);
         } else {
-          launch_tma<tensor::WgmmaFp16>(p.da, p.db, p.dc, p.m, p.n, p.k, persistent);
+          launch_tma<tensor::WgmmaFp16>(p.da, p.db, p.dc, p.m, p.n, p.k, persistent, cluster);
         }
         CHECK_CUDA(cudaGetLastError());
         CHECK_CUDA(cudaDeviceSynchronize());
-        ok = check(p, bf16,
-                   bf16 ? (persistent ? "tma-bf16 persistent" : "tma-bf16")
-                        : (persistent ? "tma-fp16 persistent" : "tma-fp16")) &&
-             ok;
+        const std::string name = std::string(bf16 ? "tma-bf16" : "tma-fp16") +
+                                 (persistent ? " persistent" : "") +
+                                 (cluster == 2 ? " cluster2" : "");
+        ok = check(p, bf16, name.c_str()) && ok;
       }
       free_problem(p);
     }
@@ -243,19 +270,21 @@ int main(int argc, char** argv) {
     const Times before = time_it(cublas, 20);
     Times rung13{0, 0};
     if (!bf16) rung13 = time_it([&] { launch_rung13(p.da, p.db, p.dc, m, n, k); }, 20);
-    auto tma_run = [&](bool persistent) {
+    auto tma_run = [&](bool persistent, int cluster) {
       return time_it(
           [&] {
             if (bf16) {
-              launch_tma<tensor::WgmmaBf16>(p.da, p.db, p.dc, m, n, k, persistent);
+              launch_tma<tensor::WgmmaBf16>(p.da, p.db, p.dc, m, n, k, persistent, cluster);
             } else {
-              launch_tma<tensor::WgmmaFp16>(p.da, p.db, p.dc, m, n, k, persistent);
+              launch_tma<tensor::WgmmaFp16>(p.da, p.db, p.dc, m, n, k, persistent, cluster);
             }
           },
           20);
     };
-    const Times tma = tma_run(false);
-    const Times tma_persistent = tma_run(true);
+    const Times tma = tma_run(false, 1);
+    const Times tma_persistent = tma_run(true, 1);
+    const Times tma_cluster = tma_run(false, 2);
+    const Times tma_cluster_persistent = tma_run(true, 2);
     ok = check(p, bf16, bf16 ? "tma-bf16 (timed)" : "tma-fp16 (timed)") && ok;
     const Times after = time_it(cublas, 20);
     const double reference = tflops(m, n, k, std::min(before.median, after.median));
@@ -270,9 +299,14 @@ int main(int argc, char** argv) {
     std::printf("  rung 14 (TMA, specialised) best %.1f median %.1f TFLOP/s: %.3f of cuBLAS\n",
                 tflops(m, n, k, tma.best), tflops(m, n, k, tma.median),
                 tflops(m, n, k, tma.median) / reference);
-    std::printf("  + persistent (1 block/SM)  best %.1f median %.1f TFLOP/s: %.3f of cuBLAS\n",
-                tflops(m, n, k, tma_persistent.best), tflops(m, n, k, tma_persistent.median),
-                tflops(m, n, k, tma_persistent.median) / reference);
+    auto print = [&](const char* what, const Times& times) {
+      std::printf("  %-26s best %.1f median %.1f TFLOP/s: %.3f of cuBLAS\n", what,
+                  tflops(m, n, k, times.best), tflops(m, n, k, times.median),
+                  tflops(m, n, k, times.median) / reference);
+    };
+    print("+ persistent (1 block/SM)", tma_persistent);
+    print("+ cluster 2, B multicast", tma_cluster);
+    print("+ cluster 2, persistent", tma_cluster_persistent);
     free_problem(p);
   }
   cublasDestroy(handle);

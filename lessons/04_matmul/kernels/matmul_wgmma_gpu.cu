@@ -9,6 +9,8 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <mutex>
 #include <string>
 
@@ -147,7 +149,21 @@ Status launch_wgmma_tma(const LaunchConfig& config, const void* a, const void* b
   auto b_map = tensor_map(b, k, n, 64, MatmulWgmmaTma::BK, Input::kBf16);
   if (!b_map) return b_map.error();
   TL_RETURN_IF_ERROR((allow_shared_memory<kWgmmaTma<Input, Trace>>()));
-  return launch<kWgmmaTma<Input, Trace>>(config, *a_map, *b_map, c, m, n, k, records...);
+  // Persistent: one block per SM (193 KiB of shared memory allow no second), each walking the
+  // tiles, so the producer fills the next tile's stages while the consumers store this one's.
+  // The lesson's covering grid gives the number of tiles.
+  int device = 0, sms = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+      sms <= 0) {
+    return Error{ErrorKind::kCudaError, "could not read the GPU's number of SMs"};
+  }
+  const std::uint64_t tiles = std::uint64_t{config.grid.x} * config.grid.y;
+  const LaunchConfig persistent{
+      {static_cast<std::uint32_t>(std::min<std::uint64_t>(tiles, static_cast<std::uint64_t>(sms))),
+       1, 1},
+      config.block};
+  return launch<kWgmmaTma<Input, Trace>>(persistent, *a_map, *b_map, c, m, n, k, records...);
 }
 
 }  // namespace tl::gpu

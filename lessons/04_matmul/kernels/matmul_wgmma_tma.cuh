@@ -21,6 +21,13 @@
 //   of the 128 × 256 tile as one m64n256k16 accumulator (128 floats a thread). setmaxnreg moves
 //   registers from the producer, which needs few, to the consumers, which need the 128
 //   accumulators and their addresses.
+// - Persistent blocks. The app launches one block per SM (193 KiB of shared memory leave room for
+//   no second), and each walks the output tiles in groups of 8 tile rows (so the blocks running at
+//   one time share panels of A and B in L2). The producer runs into the next tile's stages while
+//   the consumers store the last one's results.
+// - Optionally (CLUSTER = 2, timed by tools/gpu/wgmma_tma_sweep.cu) a thread-block cluster of two
+//   blocks on vertically adjacent tiles: each copies half of their common B tile and the copy
+//   engine writes it into both blocks' shared memory (multicast).
 //
 // The swizzled layout is rung 13's: A K-major, 128 rows of 128 bytes; B N-major in four blocks of
 // 64 columns, 64 k rows of 128 bytes each; the 16-byte chunk c of row r at c XOR (r mod 8). The
@@ -34,9 +41,13 @@
 
 #include "lessons/04_matmul/kernels/matmul_wgmma.cuh"  // wgmma_descriptor, the wgmma macro
 
-template <int STAGES_>
+// CLUSTER: 1, or 2 blocks (a thread-block cluster) computing vertically adjacent tiles that share
+// their tile of B: each loads half of it and the copy engine writes that half into both blocks'
+// shared memory (multicast), so each B byte crosses from L2 once per pair.
+template <int STAGES_, int CLUSTER_ = 1>
 struct WgmmaTmaShape {
-  static constexpr int BM = 128, BN = 256, BK = 64, STAGES = STAGES_;
+  static constexpr int BM = 128, BN = 256, BK = 64, STAGES = STAGES_, CLUSTER = CLUSTER_;
+  static_assert(CLUSTER == 1 || CLUSTER == 2, "blocks of a cluster share B in halves");
   static constexpr int CONSUMERS = 2, THREADS = 128 * (CONSUMERS + 1);
   static constexpr int A_BYTES = BM * BK * 2, B_BYTES = BK * BN * 2;
   static constexpr int B_BLOCK_BYTES = BK * 64 * 2;  // one 64-column block of B's stage
@@ -63,6 +74,24 @@ __device__ __forceinline__ void mbarrier_arrive_expect_bytes(unsigned barrier, u
 __device__ __forceinline__ void mbarrier_arrive(unsigned barrier) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(barrier) : "memory");
 }
+// Arrive on the barrier at the same place in block `rank` of this cluster.
+__device__ __forceinline__ void mbarrier_arrive_cluster(unsigned barrier, unsigned rank) {
+  asm volatile(
+      "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(barrier),
+      "r"(rank)
+      : "memory");
+}
+__device__ __forceinline__ unsigned cluster_rank() {
+  unsigned rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+  return rank;
+}
+// Every thread of every block of the cluster.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::
+                   : "memory");
+}
 // Wait until the barrier's phase with this parity has completed.
 __device__ __forceinline__ void mbarrier_wait(unsigned barrier, unsigned parity) {
   asm volatile(
@@ -80,6 +109,18 @@ __device__ __forceinline__ void tma_load_2d(unsigned destination, const void* ma
       "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
       " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(destination),
       "l"(reinterpret_cast<unsigned long long>(map)), "r"(inner), "r"(outer), "r"(barrier)
+      : "memory");
+}
+// The same copy written to the same place in every block of the cluster named in `blocks` (a bit
+// per rank), each block's barrier signalled with the bytes it received.
+__device__ __forceinline__ void tma_load_2d_multicast(unsigned destination, const void* map,
+                                                      int inner, int outer, unsigned barrier,
+                                                      unsigned short blocks) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(destination),
+      "l"(reinterpret_cast<unsigned long long>(map)), "r"(inner), "r"(outer), "r"(barrier),
+      "h"(blocks)
       : "memory");
 }
 
@@ -106,29 +147,41 @@ __global__ void __launch_bounds__(Shape::THREADS, 1)
   // row by row within a column), so the blocks running at one time share panels of A and B in L2.
   // Block b computes tiles b, b + blocks, b + 2·blocks, ...: one tile each when the grid covers
   // them all, several when the grid is one block per SM (persistent).
+  // With a cluster, the numbered units are pairs of vertically adjacent tiles, and the blocks of
+  // a cluster (consecutive in x) take the pair's upper and lower tile.
+  constexpr int CLUSTER = Shape::CLUSTER;
+  const unsigned rank = CLUSTER > 1 ? cluster_rank() : 0;
   const int tile_rows = (m + BM - 1) / BM, tile_cols = (n + BN - 1) / BN;
-  const int tile_count = tile_rows * tile_cols;
-  const int first_tile = blockIdx.y * gridDim.x + blockIdx.x, blocks = gridDim.x * gridDim.y;
+  const int unit_rows = (tile_rows + CLUSTER - 1) / CLUSTER;
+  const int tile_count = unit_rows * tile_cols;
+  const int first_tile = (blockIdx.y * gridDim.x + blockIdx.x) / CLUSTER;
+  const int blocks = gridDim.x * gridDim.y / CLUSTER;
   auto tile_origin = [&](int tile, int& row, int& col) {
     constexpr int kGroupRows = 8;
     const int per_group = kGroupRows * tile_cols;
     const int group_row = tile / per_group * kGroupRows;
-    const int rows_here = min(tile_rows - group_row, kGroupRows);
+    const int rows_here = min(unit_rows - group_row, kGroupRows);
     const int in_group = tile % per_group;
-    row = (group_row + in_group % rows_here) * BM;
+    row = ((group_row + in_group % rows_here) * CLUSTER + static_cast<int>(rank)) * BM;
     col = in_group / rows_here * BN;
   };
 
   if (t == 0) {
     for (int s = 0; s < STAGES; ++s) {
       mbarrier_init(full + 8 * s, 1);  // the producer's arrival, plus the bytes it announces
-      // One arrival from each consumer warp: each warp knows only its own wgmmas are done.
-      mbarrier_init(empty + 8 * s, Shape::CONSUMERS * 4);
+      // One arrival from each consumer warp: each warp knows only its own wgmmas are done. With
+      // a cluster, from the other block's warps too: its copies write into this block's stage.
+      mbarrier_init(empty + 8 * s, Shape::CONSUMERS * 4 * CLUSTER);
     }
     // Make the initialised barriers visible to the copy engine (the async proxy).
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
-  __syncthreads();
+  // With a cluster, no block may signal or copy into the other before its barriers exist.
+  if constexpr (CLUSTER > 1) {
+    cluster_sync();
+  } else {
+    __syncthreads();
+  }
 
   // `use` counts the stages used so far across this block's tiles: stage use % STAGES, in its
   // (use / STAGES)-th round, whose parity the barriers' waits name.
@@ -149,13 +202,27 @@ __global__ void __launch_bounds__(Shape::THREADS, 1)
           const unsigned stage = base + s * STAGE_BYTES;
           const int k0 = kt * BK;
           tma_load_2d(stage, &a_map, k0, first_row, full + 8 * s);
+          if constexpr (CLUSTER > 1) {
+            // This block's half of B, to both blocks.
 #pragma unroll
-          for (int block = 0; block < BN / 64; ++block) {
-            tma_load_2d(stage + A_BYTES + block * Shape::B_BLOCK_BYTES, &b_map,
-                        first_col + 64 * block, k0, full + 8 * s);
+            for (int half = 0; half < BN / 64 / 2; ++half) {
+              const int block = static_cast<int>(rank) * (BN / 64 / 2) + half;
+              tma_load_2d_multicast(stage + A_BYTES + block * Shape::B_BLOCK_BYTES, &b_map,
+                                    first_col + 64 * block, k0, full + 8 * s, 0b11);
+            }
+          } else {
+#pragma unroll
+            for (int block = 0; block < BN / 64; ++block) {
+              tma_load_2d(stage + A_BYTES + block * Shape::B_BLOCK_BYTES, &b_map,
+                          first_col + 64 * block, k0, full + 8 * s);
+            }
           }
         }
       }
+    }
+    // With a cluster, the producer's threads wait at the end with everyone (below).
+    if constexpr (CLUSTER > 1) {
+      cluster_sync();
     }
     return;
   }
@@ -165,6 +232,11 @@ __global__ void __launch_bounds__(Shape::THREADS, 1)
   const int warp = t % 128 / 32, lane = t % 32;
   const StoreToC<Trace> store{c, n, trace};
   const bool pairs = n % 2 == 0 && reinterpret_cast<unsigned long long>(c) % 8 == 0;
+  // A stage is free once both consumers, of both blocks of a cluster, have read it.
+  auto release = [&](unsigned barrier) {
+    mbarrier_arrive(barrier);
+    if constexpr (CLUSTER > 1) mbarrier_arrive_cluster(barrier, rank ^ 1u);
+  };
   int use = 0;
 #pragma unroll 1
   for (int tile = first_tile; tile < tile_count; tile += blocks) {
@@ -192,11 +264,11 @@ __global__ void __launch_bounds__(Shape::THREADS, 1)
       // This k tile's wgmmas stay in flight while the previous one's are waited for; then the
       // previous one's stage is free.
       asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
-      if (kt > 0 && lane == 0) mbarrier_arrive(empty + 8 * ((use - 1) % STAGES));
+      if (kt > 0 && lane == 0) release(empty + 8 * ((use - 1) % STAGES));
     }
     asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
     // The tile's last stage is free too (with k = 0 there was none, and C = 0).
-    if (k_tiles > 0 && lane == 0) mbarrier_arrive(empty + 8 * ((use - 1) % STAGES));
+    if (k_tiles > 0 && lane == 0) release(empty + 8 * ((use - 1) % STAGES));
 
       // d[4j + 2h] and d[4j + 2h + 1]: row 16 · warp + lane / 4 + 8h of the consumer's 64, columns
       // 8j + 2 · (lane % 4) and + 1 (rung 13's layout).
@@ -219,6 +291,11 @@ __global__ void __launch_bounds__(Shape::THREADS, 1)
         }
       }
     }
+  }
+  // The other block may still copy into this one's shared memory or arrive on its barriers until
+  // it has finished too.
+  if constexpr (CLUSTER > 1) {
+    cluster_sync();
   }
 #else
   (void)a_map, (void)b_map, (void)c, (void)m, (void)n, (void)k, (void)trace;
