@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "compute/lessons/memory_lesson.hpp"
 #include "compute/lessons/own_ceilings.hpp"
 #include "compute/lessons/parameterized_lesson.hpp"
 #include "convolution_runner.hpp"
@@ -40,8 +41,18 @@ const std::vector<lessons::ParamSpec>& specs() {
        {},
        "Filters, each C × R × S weights: the output's channels",
        {"k"}},
-      {"height", "image height H", lessons::ParamKind::kCount, "56", {}, "Rows of each image"},
-      {"width", "image width W", lessons::ParamKind::kCount, "56", {}, "Columns of each image"},
+      {"image_height",
+       "image height H",
+       lessons::ParamKind::kCount,
+       "56",
+       {},
+       "Rows of each image"},
+      {"image_width",
+       "image width W",
+       lessons::ParamKind::kCount,
+       "56",
+       {},
+       "Columns of each image"},
       {"filter",
        "filter size R = S",
        lessons::ParamKind::kCount,
@@ -130,12 +141,14 @@ TimingKey rung_key(ConvRung rung) {
   return {TimingRole::kKernel, std::string(lessons::to_string(rung))};
 }
 
-class ConvolutionLesson final : public ParameterizedLesson, public OwnCeilings {
+class ConvolutionLesson final : public ParameterizedLesson,
+                                public OwnCeilings,
+                                public MemoryLesson {
  public:
   ConvolutionLesson()
       : ParameterizedLesson({.info = lessons::kConvolutionInfo,
                              .specs = specs(),
-                             .size_params = {"height", "width"},
+                             .size_params = {"image_height", "image_width"},
                              .sweep_resets = {},
                              .blocks = BlockSweepShape::kOneDimension}) {
     apply_defaults();
@@ -146,7 +159,7 @@ class ConvolutionLesson final : public ParameterizedLesson, public OwnCeilings {
     constexpr std::uint64_t kSide = 1u << 20;
     ConvShape shape;
     std::uint32_t* fields[] = {&shape.n, &shape.c, &shape.k, &shape.h, &shape.w};
-    const char* names[] = {"batch", "channels", "filters", "height", "width"};
+    const char* names[] = {"batch", "channels", "filters", "image_height", "image_width"};
     for (int i = 0; i < 5; ++i) {
       auto value = read_positive(reader, names[i], kSide);
       if (!value) return value.error();
@@ -233,7 +246,54 @@ class ConvolutionLesson final : public ParameterizedLesson, public OwnCeilings {
   }
   // The ResNet layer takes the emulator minutes; a small awkward shape shows the same windows.
   [[nodiscard]] lessons::ParamValues emulator_defaults() const override {
-    return {{"batch", "2"}, {"channels", "3"}, {"filters", "8"}, {"height", "13"}, {"width", "11"}};
+    return {{"batch", "2"},
+            {"channels", "3"},
+            {"filters", "8"},
+            {"image_height", "13"},
+            {"image_width", "11"}};
+  }
+
+  // The loads of the four rungs the emulator runs, recorded for the Memory tab and
+  // `threadlab run --memory-table`: the direct kernel's window reads, the tiled kernel's patch
+  // copies and shared reads, im2col's gather, the implicit GEMM's tile copies. (The GEMM after
+  // im2col is lesson 4's, whose own Memory tab shows it; the tensor rung's WMMA loads have no
+  // emulation.)
+  [[nodiscard]] std::vector<memory::MemoryExperiment> memory_experiments() const override {
+    std::vector<memory::MemoryExperiment> experiments;
+    const kernels::ConvDims d = shape_.dims();
+    for (const ConvRung rung :
+         {ConvRung::kDirect, ConvRung::kTiled, ConvRung::kIm2colGemm, ConvRung::kImplicitGemm}) {
+      memory::MemoryExperiment e;
+      e.source = "lessons/11_convolution/kernels/convolution.cuh";
+      e.arguments.push_back(memory::KernelArgument::floats("in", shape_.input_elements()));
+      switch (rung) {
+        case ConvRung::kIm2colGemm:
+          e.label = "im2col";
+          e.kernel = "conv_im2col";
+          e.arguments.push_back(memory::KernelArgument::floats("col", shape_.im2col_elements()));
+          e.config = conv_im2col_config(shape_, block_);
+          break;
+        default:
+          e.label = std::string(lessons::to_string(rung));
+          e.kernel = rung == ConvRung::kImplicitGemm
+                         ? "conv_implicit_gemm"
+                         : "conv_" + std::string(lessons::to_string(rung));
+          e.arguments.push_back(memory::KernelArgument::floats(
+              rung == ConvRung::kImplicitGemm ? "wg" : "weights", shape_.weight_elements()));
+          e.arguments.push_back(memory::KernelArgument::floats("out", shape_.output_elements()));
+          e.config = conv_launch_config(shape_, rung, block_);
+          break;
+      }
+      const std::pair<const char*, int> ints[] = {
+          {"batch", d.n},   {"channels", d.c}, {"height", d.h},   {"width", d.w},
+          {"filters", d.k}, {"filter_h", d.r}, {"filter_w", d.s}, {"stride", d.stride},
+          {"pad", d.pad},   {"nhwc", d.nhwc}};
+      for (const auto& [name, value] : ints) {
+        e.arguments.push_back(memory::KernelArgument::integer(name, value));
+      }
+      experiments.push_back(std::move(e));
+    }
+    return experiments;
   }
 
   // The tensor rung's ceiling is cuDNN in FP16, timed in the same run.

@@ -50,10 +50,6 @@ LaunchConfig gemm_config(const ConvShape& shape) {
   return lessons::matmul_covering_config(gemm_size(shape), variant);
 }
 
-LaunchConfig im2col_config(const ConvShape& shape, Dim3 block) {
-  return {{blocks(shape.im2col_elements(), block.volume()), 1, 1}, block};
-}
-
 struct HostInputs {
   std::vector<float> in;  // in the shape's layout
   std::vector<float> w;   // KCRS
@@ -147,7 +143,8 @@ Status launch_rung(Device& device, const ConvShape& shape, ConvRung rung, Dim3 b
       return trace ? k.tiled_traced(config, d, b.in->data(), b.w->data(), b.out->data(), trace)
                    : k.tiled(config, d, b.in->data(), b.w->data(), b.out->data());
     case ConvRung::kIm2colGemm:
-      TL_RETURN_IF_ERROR(k.im2col(im2col_config(shape, block), d, b.in->data(), b.col->data()));
+      TL_RETURN_IF_ERROR(
+          k.im2col(conv_im2col_config(shape, block), d, b.in->data(), b.col->data()));
       return run_gemm(device, shape, b.col->data(), b.w->data(), b.wg->data(), b.out->data(),
                       trace);
     case ConvRung::kImplicitGemm:
@@ -200,6 +197,10 @@ Result<std::vector<float>> launch_once(Device& device, const ConvShape& shape,
 
 }  // namespace
 
+LaunchConfig conv_im2col_config(const ConvShape& shape, Dim3 block) {
+  return {{blocks(shape.im2col_elements(), block.volume()), 1, 1}, block};
+}
+
 LaunchConfig conv_launch_config(const ConvShape& shape, ConvRung rung, Dim3 block) {
   const std::uint64_t pixels = std::uint64_t{shape.n} * shape.p() * shape.q();
   switch (rung) {
@@ -235,7 +236,7 @@ std::string conv_rung_unavailable(const Device& device, const ConvShape& shape, 
     }
   }
   std::vector<LaunchConfig> configs{conv_launch_config(shape, rung, block)};
-  if (rung == ConvRung::kIm2colGemm) configs.push_back(im2col_config(shape, block));
+  if (rung == ConvRung::kIm2colGemm) configs.push_back(conv_im2col_config(shape, block));
   for (const LaunchConfig& config : configs) {
     const auto problems = validate(config, device.info().limits);
     if (!problems.empty()) {
@@ -301,7 +302,8 @@ Result<ConvReport> run_convolution(Device& device, const ConvRequest& request) {
       const kernels::ConvDims d = shape.dims();
       auto im2col = device.time_repeated(
           [&] {
-            return k.im2col(im2col_config(shape, request.block), d, b.in->data(), b.col->data());
+            return k.im2col(conv_im2col_config(shape, request.block), d, b.in->data(),
+                            b.col->data());
           },
           1, request.repeats);
       if (!im2col) return im2col.error();

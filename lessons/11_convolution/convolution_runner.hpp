@@ -20,6 +20,9 @@ namespace tl::compute {
 [[nodiscard]] LaunchConfig conv_launch_config(const lessons::ConvShape& shape,
                                               lessons::ConvRung rung, Dim3 block);
 
+// im2col's own launch: one thread per element of the unfolded matrix, 1D blocks of `block`.
+[[nodiscard]] LaunchConfig conv_im2col_config(const lessons::ConvShape& shape, Dim3 block);
+
 // Why `rung` cannot run `shape` on `device` (the emulator's thread budget, the tensor cores, the
 // tiled kernel's grid), or "" when it can.
 [[nodiscard]] std::string conv_rung_unavailable(const Device& device,

@@ -8,8 +8,6 @@
 #include "lessons/11_convolution/kernels/convolution_kernels.hpp"
 
 namespace tl::emulated {
-using kernels::ConvDims;
-using namespace kernels;  // the shapes' constants, as the GPU file sees them
 #include "lessons/11_convolution/kernels/convolution.cuh"
 // After the kernels: their description, which names them.
 #include "lessons/11_convolution/kernels/convolution_launch.inl"

@@ -13,13 +13,16 @@
 #include "lessons/11_convolution/kernels/convolution_kernels.hpp"
 
 namespace tl::gpu {
-using kernels::ConvDims;
-using namespace kernels;  // the shapes' constants
 #include "kernels/cp_async.cuh"
 #include "lessons/11_convolution/kernels/convolution.cuh"
 #include "lessons/11_convolution/kernels/convolution_tensor.cuh"
 // After the kernels: their description, which names them.
 #include "lessons/11_convolution/kernels/convolution_launch.inl"
+
+static_assert(kTensorM == kernels::kTensorTileM && kTensorN == kernels::kTensorTileN &&
+                  kTensorK == kernels::kTensorTileK && kTensorBlock == kernels::kTensorThreads,
+              "lessons/11_convolution/kernels/convolution_shapes.hpp plans with the tensor rung's "
+              "shape");
 
 template <class Trace>
 constexpr auto kTensor = describe(std::is_same_v<Trace, tl::Untraced>
@@ -46,8 +49,12 @@ Status conv_tensor_gpu(const LaunchConfig& config, ConvDims d, const void* in, c
   }
   const auto* in16 = static_cast<const __half*>(in);
   const auto* w16 = static_cast<const __half*>(wg);
-  if (trace == nullptr) return gpu::launch<gpu::kTensor<tl::Untraced>>(config, d, in16, w16, out);
-  return gpu::launch<gpu::kTensor<tl::Traced>>(config, d, in16, w16, out, trace);
+  if (trace == nullptr) {
+    return gpu::launch<gpu::kTensor<tl::Untraced>>(config, in16, w16, out, d.n, d.c, d.h, d.w, d.k,
+                                                   d.r, d.s, d.stride, d.pad);
+  }
+  return gpu::launch<gpu::kTensor<tl::Traced>>(config, in16, w16, out, d.n, d.c, d.h, d.w, d.k, d.r,
+                                               d.s, d.stride, d.pad, trace);
 }
 
 namespace {

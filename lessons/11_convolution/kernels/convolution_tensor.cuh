@@ -9,13 +9,21 @@
 // Two shared buffers: the copies of the next step are in flight while the tensor cores multiply
 // this one. The tile of results goes through shared memory on its way out, so that the stores to
 // the output are whole rows of channels.
-// Launch with kTensorThreads threads, grid (ceil(N·P·Q / 128), ceil(K / 64)).
+// Launch with kTensorBlock threads, grid (ceil(N·P·Q / 128), ceil(K / 64)).
+constexpr int kTensorM = 128;  // output pixels per block
+constexpr int kTensorN = 64;   // filters per block
+constexpr int kTensorK = 32;   // reduction per step
+constexpr int kTensorBlock = 256;
+
 template <class Trace>
-__global__ void __launch_bounds__(kTensorThreads)
-    conv_implicit_gemm_fp16(ConvDims d, const __half* in, const __half* wg, float* out,
-                            Trace trace) {
+__global__ void __launch_bounds__(kTensorBlock)
+    conv_implicit_gemm_fp16(const __half* in, const __half* wg, float* out, int batch, int channels,
+                            int height, int width, int filters, int filter_h, int filter_w,
+                            int stride, int pad, Trace trace) {
   using namespace nvcuda;
-  constexpr int BM = kTensorTileM, BN = kTensorTileN, BK = kTensorTileK;
+  const Conv d = conv_shape(batch, channels, height, width, filters, filter_h, filter_w, stride,
+                            pad, /*nhwc=*/1);
+  constexpr int BM = kTensorM, BN = kTensorN, BK = kTensorK;
   constexpr int A_PITCH = BK + 8;  // halves; the 8 extra shift rows across banks
   constexpr int B_PITCH = BN + 8;
   constexpr int C_PITCH = BN + 4;  // floats
@@ -137,7 +145,7 @@ __global__ void __launch_bounds__(kTensorThreads)
   }
   __syncthreads();
   const int col = n0 + tid % BN;
-  for (int row = tid / BN; row < BM; row += kTensorThreads / BN) {
+  for (int row = tid / BN; row < BM; row += kTensorBlock / BN) {
     const long long m = m0 + row;
     if (m >= rows || col >= d.k) continue;
     // NHWC: output pixel m's channels are contiguous, at m · K.

@@ -134,8 +134,8 @@ TEST(ConvolutionLesson, TimedRunOnTheEmulatorChecksEveryRungAndSaysWhyTheOthersA
                   ->configure({{"batch", "2"},
                                {"channels", "3"},
                                {"filters", "5"},
-                               {"height", "11"},
-                               {"width", "9"},
+                               {"image_height", "11"},
+                               {"image_width", "9"},
                                {"stride", "2"},
                                {"layout", "nchw"},
                                {"kernel", "tiled"}})
@@ -173,8 +173,8 @@ TEST(ConvolutionLesson, RefusesTheTensorRungOnTheEmulatorWithTheReason) {
                   ->configure({{"batch", "1"},
                                {"channels", "8"},
                                {"filters", "8"},
-                               {"height", "8"},
-                               {"width", "8"},
+                               {"image_height", "8"},
+                               {"image_width", "8"},
                                {"kernel", "tensor-fp16"}})
                   .is_ok());
   auto device = make_emulator_device();
