@@ -2,6 +2,7 @@
 // generated registry calls the function below.
 
 #include "compute/lessons/lesson_registry.hpp"
+#include "convolution_benchmark.hpp"
 #include "convolution_lesson.hpp"
 #include "lessons/11_convolution/convolution.hpp"
 
@@ -16,16 +17,16 @@ constexpr lessons::EmulatorNote kEmulatorNotes[] = {
      "cores and no cuDNN. Every rung's result is checked here just as on a GPU; which rung is "
      "fastest, and by how much, needs a GPU."},
     {"Four rungs and cuDNN", "Emulator: no tensor cores, no cuDNN",
-     "The tensor-core rung and the cuDNN rows are greyed with the reason: the emulator does not "
-     "imitate WMMA fragments, and cuDNN runs only on a GPU."},
+     "The tensor-core rung's row is greyed and cuDNN is left out, each with the reason in the "
+     "notes: the emulator does not imitate WMMA fragments, and cuDNN runs only on a GPU."},
 };
 
 }  // namespace
 
 const compute::LessonModule& lesson_11_convolution() {
-  static const compute::LessonModule kModule{lessons::kConvolutionInfo,
-                                             &compute::make_convolution_lesson, nullptr, nullptr,
-                                             kEmulatorNotes};
+  static const compute::LessonModule kModule{
+      lessons::kConvolutionInfo, &compute::make_convolution_lesson, &compute::convolution_benchmark,
+      nullptr, kEmulatorNotes};
   return kModule;
 }
 
