@@ -1,4 +1,4 @@
-// expect: outside its
+// expect: before its start|outside its
 __global__ void conv_channels(Array<const float> in, Array<const float> w, Array<float> out,
                               int channels, int height, int width, int filters) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;

@@ -1,4 +1,4 @@
-// expect: outside its
+// expect: past its end|outside its
 __global__ void im2col(Array<const float> in, Array<float> col, int channels, int height,
                        int width) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
