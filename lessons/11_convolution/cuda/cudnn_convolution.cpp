@@ -266,11 +266,17 @@ Status CudnnConvolution::prepare(const lessons::ConvShape& shape, bool fp16) {
   for (int at = 0; at < returned; ++at) {
     const cudnnConvolutionFwdAlgoPerf_t& r = results[at];
     if (r.status != CUDNN_STATUS_SUCCESS || r.memory > kWorkspaceLimit) continue;
+    // FP32 compares with the FP32 rungs: an algorithm that used tensor cores (TF32) is skipped.
+    const bool tensor_ops =
+        r.mathType == CUDNN_TENSOR_OP_MATH || r.mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
+    if (!fp16 && tensor_ops) continue;
+    // The math type the search timed the algorithm with, as frameworks do before the forward call.
+    TL_RETURN_IF_ERROR(cudnn_status(api, api.set_math(s.conv, r.mathType),
+                                    "cudnnSetConvolutionMathType (the chosen algorithm's)"));
     s.algorithm = r.algo;
     s.workspace_bytes = r.memory;
-    s.choice = {
-        algorithm_name(r.algo), static_cast<double>(r.time), static_cast<double>(r.memory),
-        r.mathType == CUDNN_TENSOR_OP_MATH || r.mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION};
+    s.choice = {algorithm_name(r.algo), static_cast<double>(r.time), static_cast<double>(r.memory),
+                tensor_ops};
     if (s.workspace_bytes > 0) {
       if (const cudaError_t e = cudaMalloc(&s.workspace, s.workspace_bytes); e != cudaSuccess) {
         return Error{ErrorKind::kOutOfMemory, "cuDNN's workspace (" +
