@@ -6,10 +6,10 @@
 //
 // A block of 8 warps computes a 128 × 64 tile of the output (128 pixels × 64 filters), each warp a
 // 32 × 32 piece as 2 × 2 WMMA fragments of 16 × 16, stepping through the reduction 32 at a time.
-// Two shared buffers: the copies of the next step are in flight while the tensor cores multiply
-// this one. The tile of results goes through shared memory on its way out, so that the stores to
-// the output are whole rows of channels.
-// Launch with kTensorBlock threads, grid (ceil(N·P·Q / 128), ceil(K / 64)).
+// Three shared buffers: the copies of the next two steps are in flight while the tensor cores
+// multiply this one. The tile of results goes through shared memory on its way out, so that the
+// stores to the output are whole rows of channels. Launch with kTensorBlock threads, grid
+// (ceil(N·P·Q / 128), ceil(K / 64)).
 constexpr int kTensorM = 128;  // output pixels per block
 constexpr int kTensorN = 64;   // filters per block
 constexpr int kTensorK = 32;   // reduction per step
@@ -27,13 +27,14 @@ __global__ void __launch_bounds__(kTensorBlock)
   constexpr int A_PITCH = BK + 8;  // halves; the 8 extra shift rows across banks
   constexpr int B_PITCH = BN + 8;
   constexpr int C_PITCH = BN + 4;  // floats
-  constexpr int A_BYTES = 2 * BM * A_PITCH * 2;
-  constexpr int B_BYTES = 2 * BK * B_PITCH * 2;
+  constexpr int STAGES = 3;
+  constexpr int A_BYTES = STAGES * BM * A_PITCH * 2;
+  constexpr int B_BYTES = STAGES * BK * B_PITCH * 2;
   constexpr int C_BYTES = BM * C_PITCH * 4;
   constexpr int SHARED = (A_BYTES + B_BYTES) > C_BYTES ? (A_BYTES + B_BYTES) : C_BYTES;
   __shared__ __align__(128) unsigned char shared[SHARED];
-  __half* a_tile = reinterpret_cast<__half*>(shared);            // [2][BM][A_PITCH]
-  __half* b_tile = reinterpret_cast<__half*>(shared + A_BYTES);  // [2][BK][B_PITCH]
+  __half* a_tile = reinterpret_cast<__half*>(shared);            // [STAGES][BM][A_PITCH]
+  __half* b_tile = reinterpret_cast<__half*>(shared + A_BYTES);  // [STAGES][BK][B_PITCH]
   float* c_tile = reinterpret_cast<float*>(shared);              // [BM][C_PITCH], at the end
 
   const int tid = threadIdx.x;
@@ -90,7 +91,6 @@ __global__ void __launch_bounds__(kTensorBlock)
     __half* to = b_tile + (buffer * BK + tid / 8) * B_PITCH + (tid % 8) * 8;
     cp_async_16(cp_async_shared_address(reinterpret_cast<float*>(to)),
                 reinterpret_cast<const float*>(from), inside);
-    cp_async_commit();
   };
 
   wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[2][2];
@@ -100,16 +100,21 @@ __global__ void __launch_bounds__(kTensorBlock)
     for (int j = 0; j < 2; ++j) wmma::fill_fragment(acc[i][j], 0.0f);
   }
   const int steps = (reduction + BK - 1) / BK;
-  load(0, 0);
+  // The first STAGES - 1 steps' copies set off before any multiply. Every thread commits one group
+  // per step, empty where there is nothing left to copy, so that group g is always step g's.
+  for (int stage = 0; stage < STAGES - 1; ++stage) {
+    if (stage < steps) load(stage, stage * BK);
+    cp_async_commit();
+  }
   for (int step = 0; step < steps; ++step) {
-    const int buffer = step % 2;
-    if (step + 1 < steps) {
-      load(1 - buffer, (step + 1) * BK);
-      cp_async_wait<1>();  // this step's copies have landed; the next step's may still travel
-    } else {
-      cp_async_wait<0>();
-    }
+    cp_async_wait<STAGES - 2>();  // this thread's copies of this step have landed
+    // Everyone's have, and everyone is done multiplying the previous step, whose buffer the copies
+    // set off next may now overwrite.
     __syncthreads();
+    const int ahead = step + STAGES - 1;
+    if (ahead < steps) load(ahead % STAGES, ahead * BK);
+    cp_async_commit();
+    const int buffer = step % STAGES;
 #pragma unroll
     for (int kk = 0; kk < BK; kk += 16) {
       wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> a[2];
@@ -130,8 +135,9 @@ __global__ void __launch_bounds__(kTensorBlock)
         for (int j = 0; j < 2; ++j) wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]);
       }
     }
-    __syncthreads();  // everyone is done with this buffer: the step after next overwrites it
   }
+  cp_async_wait<0>();  // only empty groups are left; none may land in what comes next
+  __syncthreads();     // everyone is done multiplying: the results may reuse the input buffers
 
   // The results through shared memory (the input buffers are no longer needed), then out in rows
   // of channels: thread t writes columns t % 64 of rows t / 64, t / 64 + 4, ...
