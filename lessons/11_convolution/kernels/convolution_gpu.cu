@@ -37,15 +37,17 @@ Status conv_tensor_gpu(const LaunchConfig& config, ConvDims d, const void* in, c
                        float* out, TraceRecord* trace) {
   TL_RETURN_IF_ERROR(check_fixed_block("conv_implicit_gemm_fp16", config, kTensorThreads));
   TL_RETURN_IF_ERROR(check_tensor_conv_shape(d));
-  int device = 0;
-  cudaDeviceProp props{};
+  // Attributes, not cudaGetDeviceProperties: this runs before every timed launch, and the
+  // attribute lookups are cached by the runtime while the properties call is not.
+  int device = 0, major = 0, minor = 0;
   if (cudaGetDevice(&device) == cudaSuccess &&
-      cudaGetDeviceProperties(&props, device) == cudaSuccess &&
-      props.major * 10 + props.minor < kTensorMinCapability) {
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) == cudaSuccess &&
+      major * 10 + minor < kTensorMinCapability) {
     return Error{ErrorKind::kInvalidArgument,
                  "the tensor-core rung needs compute capability 8.0 or newer (cp.async and FP16 "
                  "WMMA with FP32 accumulation as compiled here); this GPU is " +
-                     std::to_string(props.major) + "." + std::to_string(props.minor)};
+                     std::to_string(major) + "." + std::to_string(minor)};
   }
   const auto* in16 = static_cast<const __half*>(in);
   const auto* w16 = static_cast<const __half*>(wg);
