@@ -13,7 +13,7 @@
 #      `threadlab run --lesson saxpy --backend emulator --check` runs it and passes its check.
 #
 # The lesson is tools/lessons/scratch_saxpy/ (y = a·x + y, kernel set `saxpy`), copied to
-# lessons/11_saxpy/ with `threadlab_lesson(11_saxpy KERNEL_SET saxpy)` added to lessons/CMakeLists.txt.
+# lessons/12_saxpy/ with `threadlab_lesson(12_saxpy KERNEL_SET saxpy)` added to lessons/CMakeLists.txt.
 # The copy is a detached worktree of HEAD (committed files only), removed at exit. It is built
 # twice: once as committed (through ccache, if the build finds it), once with the lesson (ccache's
 # results not used, so that the time is the compile's own). Progress on stdout; exit 0 when
@@ -28,7 +28,7 @@
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-lesson=11_saxpy
+lesson=12_saxpy
 kernel_set=saxpy
 lesson_id=saxpy
 source_rel=tools/lessons/scratch_saxpy

@@ -1,5 +1,5 @@
 // Registers the scratch SAXPY lesson: lessons/CMakeLists.txt names this folder
-// (threadlab_lesson(11_saxpy KERNEL_SET saxpy)), and the build's generated registry calls the
+// (threadlab_lesson(12_saxpy KERNEL_SET saxpy)), and the build's generated registry calls the
 // function below. The source of tools/lessons/trial_scratch_lesson.sh, never shipped.
 
 #include "compute/lessons/lesson_registry.hpp"
@@ -19,7 +19,7 @@ constexpr lessons::EmulatorNote kEmulatorNotes[] = {
 
 }  // namespace
 
-const compute::LessonModule& lesson_11_saxpy() {
+const compute::LessonModule& lesson_12_saxpy() {
   static const compute::LessonModule kModule{lessons::kSaxpyInfo, &compute::make_saxpy_lesson,
                                              nullptr, nullptr, kEmulatorNotes};
   return kModule;

@@ -1,6 +1,6 @@
 #pragma once
 // The scratch SAXPY lesson, y = a·x + y: who it is, the size rules, the CPU reference and the
-// check. No CUDA here: the kernel is lessons/11_saxpy/kernels/saxpy.cuh.
+// check. No CUDA here: the kernel is lessons/12_saxpy/kernels/saxpy.cuh.
 
 #include <cstdint>
 #include <span>
@@ -14,7 +14,7 @@ namespace tl::lessons {
 
 // Who this lesson is, as its module registers it (module.cpp).
 inline constexpr LessonInfo kSaxpyInfo{
-    11, "saxpy", "SAXPY", "y = a·x + y, one thread per element, y updated in place", "11_saxpy"};
+    12, "saxpy", "SAXPY", "y = a·x + y, one thread per element, y updated in place", "12_saxpy"};
 inline constexpr std::string_view kSaxpyId = kSaxpyInfo.id;
 
 // The scalar a. Two, so that a·x is exact and a·x + y rounds once whether or not the compiler

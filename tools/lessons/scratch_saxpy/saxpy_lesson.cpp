@@ -10,7 +10,7 @@
 #include "compute/lessons/run_support.hpp"
 #include "core/lessons/random_inputs.hpp"
 #include "core/sweep/size_sweep.hpp"
-#include "lessons/11_saxpy/kernels/saxpy_kernels.hpp"
+#include "lessons/12_saxpy/kernels/saxpy_kernels.hpp"
 #include "saxpy.hpp"
 
 namespace tl::compute {

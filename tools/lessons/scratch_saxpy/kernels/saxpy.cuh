@@ -1,4 +1,4 @@
-// Lesson 11 (a scratch lesson): y = a·x + y, one thread per element.
+// Lesson 12 (a scratch lesson): y = a·x + y, one thread per element.
 //
 // SAXPY ("single-precision a times x plus y") is BLAS's level-1 update, and the first kernel of
 // many CUDA introductions. It has vector add's shape (lesson 1): each thread computes its global

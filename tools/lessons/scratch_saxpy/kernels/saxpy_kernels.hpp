@@ -1,5 +1,5 @@
 #pragma once
-// The scratch SAXPY lesson's launch functions (lessons/11_saxpy/kernels/saxpy.cuh), one table per
+// The scratch SAXPY lesson's launch functions (lessons/12_saxpy/kernels/saxpy.cuh), one table per
 // executor, found by this type: device.kernels().get<kernels::SaxpyKernels>().
 
 #include "core/launch_config.hpp"

@@ -1,6 +1,6 @@
 // The scratch SAXPY lesson's kernels, described once for both executors
 // (kernels/kernel_description.hpp explains the pattern). Included inside namespace tl::gpu or
-// tl::emulated, after lessons/11_saxpy/kernels/saxpy.cuh.
+// tl::emulated, after lessons/12_saxpy/kernels/saxpy.cuh.
 
 constexpr auto kSaxpy = describe("saxpy", &saxpy<tl::Untraced>);
 constexpr auto kSaxpyTraced = describe("saxpy_traced", &saxpy<tl::Traced>);

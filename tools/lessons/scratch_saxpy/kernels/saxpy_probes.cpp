@@ -6,7 +6,7 @@
 
 #include "kernels/kernel_registry.hpp"
 #include "kernels/mapping_probe.hpp"
-#include "lessons/11_saxpy/kernels/saxpy_kernels.hpp"
+#include "lessons/12_saxpy/kernels/saxpy_kernels.hpp"
 
 namespace tl::kernels {
 

@@ -8,8 +8,8 @@
 
 #include "core/lessons/random_inputs.hpp"
 #include "device_under_test.hpp"
-#include "lessons/11_saxpy/kernels/saxpy_kernels.hpp"
-#include "lessons/11_saxpy/saxpy.hpp"
+#include "lessons/12_saxpy/kernels/saxpy_kernels.hpp"
+#include "lessons/12_saxpy/saxpy.hpp"
 
 namespace tl::testing {
 namespace {

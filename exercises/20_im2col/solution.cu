@@ -1,0 +1,17 @@
+// col[(c * 3 + r) * 3 + s][y * width + x] = in[c][y + r - 1][x + s - 1], 0 outside the image.
+__global__ void im2col(Array<const float> in, Array<float> col, int channels, int height,
+                       int width) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int pixels = height * width;
+  if (i >= channels * 9 * pixels) return;
+  // Element i is row i / pixels, column i % pixels: neighbouring threads, neighbouring columns.
+  const int row = i / pixels;
+  const int column = i % pixels;
+  const int c = row / 9;
+  const int r = row / 3 % 3;
+  const int s = row % 3;
+  const int y = column / width + r - 1;
+  const int x = column % width + s - 1;
+  col[i] = (y >= 0 && y < height && x >= 0 && x < width) ? in[(c * height + y) * width + x]
+                                                         : 0.0f;
+}

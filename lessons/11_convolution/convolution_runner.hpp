@@ -1,0 +1,78 @@
+#pragma once
+// Lesson 11's runs on a device: the inputs, each rung's launch (lesson 4's pipelined GEMM for
+// im2col + GEMM), cuDNN, the checks against the float64 reference.
+
+#include <atomic>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compute/device.hpp"
+#include "compute/lessons/lesson.hpp"
+#include "compute/trace_sink.hpp"
+#include "core/stats.hpp"
+#include "lessons/11_convolution/convolution.hpp"
+
+namespace tl::compute {
+
+// The launch a rung makes for `shape` (for im2col + GEMM: the GEMM's, one image's for NCHW);
+// `block` is the direct kernel's and im2col's block.
+[[nodiscard]] LaunchConfig conv_launch_config(const lessons::ConvShape& shape,
+                                              lessons::ConvRung rung, Dim3 block);
+
+// im2col's own launch: one thread per element of the unfolded matrix, 1D blocks of `block`.
+[[nodiscard]] LaunchConfig conv_im2col_config(const lessons::ConvShape& shape, Dim3 block);
+
+// Why `rung` cannot run `shape` on `device` (the emulator's thread budget, the tensor cores, the
+// tiled kernel's grid), or "" when it can.
+[[nodiscard]] std::string conv_rung_unavailable(const Device& device,
+                                                const lessons::ConvShape& shape,
+                                                lessons::ConvRung rung, Dim3 block);
+
+struct ConvRungResult {
+  lessons::ConvRung rung;
+  std::string not_timed;  // why it did not run; empty when it did
+  TimingStats time;
+  std::optional<lessons::ConvCheck> check;
+  // im2col + GEMM only: its two steps, timed alone.
+  TimingStats im2col_step, gemm_step;
+};
+
+struct ConvLibraryResult {
+  bool fp16 = false;
+  std::string not_timed;
+  std::string algorithm;  // what cuDNN chose, with its workspace
+  TimingStats time;
+  std::optional<lessons::ConvCheck> check;
+};
+
+struct ConvRequest {
+  lessons::ConvShape shape;
+  Dim3 block{256, 1, 1};
+  std::vector<lessons::ConvRung> rungs;  // every rung that is to be timed, in order
+  int repeats = 5;
+  bool time_cpu = true;
+  bool cudnn = true;
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+struct ConvReport {
+  bool on_gpu = false;
+  std::vector<ConvRungResult> rungs;
+  std::vector<ConvLibraryResult> cudnn;  // FP32, then FP16
+  std::string cudnn_library;             // the loaded cuDNN, or why none
+  TimingStats host_to_device, device_to_host;
+  TimingStats cpu_reference;  // the float64 reference on every thread
+  std::string cpu_skipped;
+  unsigned cpu_threads = 0;
+};
+
+Result<ConvReport> run_convolution(Device& device, const ConvRequest& request);
+
+// One traced launch of `rung` into `sink`, checked.
+Result<std::optional<lessons::ConvCheck>> trace_convolution(Device& device,
+                                                            const lessons::ConvShape& shape,
+                                                            lessons::ConvRung rung, Dim3 block,
+                                                            TraceSink& sink);
+
+}  // namespace tl::compute

@@ -1,0 +1,86 @@
+// Lesson 11's kernels compiled by nvcc, launched as lessons/11_convolution/kernels/
+// convolution_launch.inl describes, and the tensor-core rung (GPU-only source,
+// lessons/11_convolution/kernels/convolution_tensor.cuh), whose launch lives here.
+
+#include <cuda_fp16.h>
+#include <mma.h>
+
+#include <string>
+#include <vector>
+
+#include "kernels/gpu/gpu_launch.cuh"
+#include "kernels/kernel_registry.hpp"
+#include "lessons/11_convolution/kernels/convolution_kernels.hpp"
+
+namespace tl::gpu {
+#include "kernels/cp_async.cuh"
+#include "lessons/11_convolution/kernels/convolution.cuh"
+#include "lessons/11_convolution/kernels/convolution_tensor.cuh"
+// After the kernels: their description, which names them.
+#include "lessons/11_convolution/kernels/convolution_launch.inl"
+
+static_assert(kTensorM == kernels::kTensorTileM && kTensorN == kernels::kTensorTileN &&
+                  kTensorK == kernels::kTensorTileK && kTensorBlock == kernels::kTensorThreads,
+              "lessons/11_convolution/kernels/convolution_shapes.hpp plans with the tensor rung's "
+              "shape");
+
+template <class Trace>
+constexpr auto kTensor = describe(std::is_same_v<Trace, tl::Untraced>
+                                      ? "conv_implicit_gemm_fp16"
+                                      : "conv_implicit_gemm_fp16_traced",
+                                  &conv_implicit_gemm_fp16<Trace>, kBarriers);
+}  // namespace tl::gpu
+
+namespace tl::kernels {
+
+Status conv_tensor_gpu(const LaunchConfig& config, ConvDims d, const void* in, const void* wg,
+                       float* out, TraceRecord* trace) {
+  TL_RETURN_IF_ERROR(check_fixed_block("conv_implicit_gemm_fp16", config, kTensorThreads));
+  TL_RETURN_IF_ERROR(check_tensor_conv_shape(d));
+  // Attributes, not cudaGetDeviceProperties: this runs before every timed launch, and the
+  // attribute lookups are cached by the runtime while the properties call is not.
+  int device = 0, major = 0, minor = 0;
+  if (cudaGetDevice(&device) == cudaSuccess &&
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) == cudaSuccess &&
+      major * 10 + minor < kTensorMinCapability) {
+    return Error{ErrorKind::kInvalidArgument,
+                 "the tensor-core rung needs compute capability 8.0 or newer (cp.async and FP16 "
+                 "WMMA with FP32 accumulation as compiled here); this GPU is " +
+                     std::to_string(major) + "." + std::to_string(minor)};
+  }
+  const auto* in16 = static_cast<const __half*>(in);
+  const auto* w16 = static_cast<const __half*>(wg);
+  if (trace == nullptr) {
+    return gpu::launch<gpu::kTensor<tl::Untraced>>(config, in16, w16, out, d.n, d.c, d.h, d.w, d.k,
+                                                   d.r, d.s, d.stride, d.pad);
+  }
+  return gpu::launch<gpu::kTensor<tl::Traced>>(config, in16, w16, out, d.n, d.c, d.h, d.w, d.k, d.r,
+                                               d.s, d.stride, d.pad, trace);
+}
+
+namespace {
+std::span<const KernelSymbol> convolution_gpu_symbols() {
+  static const std::vector<KernelSymbol> kAll = [] {
+    std::vector<KernelSymbol> all(gpu::convolution_symbols().begin(),
+                                  gpu::convolution_symbols().end());
+    all.push_back(gpu::symbol(gpu::kTensor<tl::Untraced>));
+    return all;
+  }();
+  return kAll;
+}
+}  // namespace
+
+namespace registered {
+KernelSetEntry convolution_gpu();  // listed in the generated GPU registry
+KernelSetEntry convolution_gpu() {
+  static const ConvolutionKernels kTable = [] {
+    ConvolutionKernels table = gpu::convolution_kernels();
+    table.tensor = conv_tensor_gpu;
+    return table;
+  }();
+  return register_set("convolution", "11_convolution", kTable, &convolution_gpu_symbols);
+}
+}  // namespace registered
+
+}  // namespace tl::kernels

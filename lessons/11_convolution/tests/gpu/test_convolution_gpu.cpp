@@ -1,0 +1,146 @@
+// Lesson 11 on a real GPU: every rung and cuDNN (FP32 and FP16) against the float64 reference, on
+// awkward shapes and on the ResNet layer of the lesson's done-when figure (batch 32, 64 → 64
+// channels, 56 × 56, 3 × 3). Skipped, visibly, without a GPU; the cuDNN test also without cuDNN,
+// saying what was looked for.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "gpu_test_environment.hpp"
+#include "lessons/11_convolution/convolution.hpp"
+#include "lessons/11_convolution/convolution_cudnn.hpp"
+#include "lessons/11_convolution/convolution_runner.hpp"
+
+namespace tl::testing {
+namespace {
+
+using lessons::ConvRung;
+using lessons::ConvShape;
+
+ConvShape shape(std::uint32_t n, std::uint32_t c, std::uint32_t h, std::uint32_t w, std::uint32_t k,
+                std::uint32_t filter, std::uint32_t stride, std::uint32_t pad, bool nhwc) {
+  ConvShape s;
+  s.n = n;
+  s.c = c;
+  s.h = h;
+  s.w = w;
+  s.k = k;
+  s.r = s.s = filter;
+  s.stride = stride;
+  s.pad = pad;
+  s.nhwc = nhwc;
+  return s;
+}
+
+ConvShape resnet_layer(bool nhwc) {
+  return shape(32, 64, 56, 56, 64, 3, 1, 1, nhwc);
+}
+
+class ConvolutionGpu : public GpuTest {
+ protected:
+  compute::ConvReport run(const ConvShape& s, bool cudnn) {
+    compute::ConvRequest request;
+    request.shape = s;
+    request.repeats = 2;
+    request.time_cpu = false;
+    request.cudnn = cudnn;
+    for (ConvRung rung : lessons::kConvRungs) {
+      if (compute::conv_rung_unavailable(device(), s, rung, request.block).empty()) {
+        request.rungs.push_back(rung);
+      }
+    }
+    auto report = compute::run_convolution(device(), request);
+    EXPECT_TRUE(report.is_ok()) << s.describe() << ": " << report.message();
+    return report ? *report : compute::ConvReport{};
+  }
+  void expect_rungs_pass(const ConvShape& s, const compute::ConvReport& report) {
+    EXPECT_GE(report.rungs.size(), 4u) << s.describe();
+    for (const compute::ConvRungResult& result : report.rungs) {
+      ASSERT_TRUE(result.check.has_value());
+      EXPECT_TRUE(result.check->passed) << lessons::to_string(result.rung) << " on " << s.describe()
+                                        << ": " << result.check->describe();
+    }
+  }
+  bool has_tensor_cores() {
+    return device().info().compute_major * 10 + device().info().compute_minor >= 80;
+  }
+};
+
+TEST_F(ConvolutionGpu, EveryRungMatchesTheReferenceOnAwkwardShapes) {
+  for (const bool nhwc : {false, true}) {
+    for (const ConvShape& s :
+         {shape(2, 3, 13, 11, 5, 3, 1, 1, nhwc), shape(1, 5, 17, 19, 7, 5, 2, 2, nhwc),
+          shape(3, 4, 9, 10, 6, 1, 2, 0, nhwc), shape(2, 6, 15, 13, 70, 3, 1, 1, nhwc),
+          shape(3, 8, 31, 29, 72, 3, 2, 1, nhwc), shape(2, 24, 33, 35, 40, 5, 1, 2, nhwc),
+          shape(1, 16, 9, 7, 8, 7, 1, 0, nhwc)}) {
+      expect_rungs_pass(s, run(s, false));
+    }
+  }
+}
+
+TEST_F(ConvolutionGpu, TensorRungRunsWhereItShouldAndMatchesTheFp16Reference) {
+  if (!has_tensor_cores()) GTEST_SKIP() << "the tensor-core rung needs compute capability 8.0";
+  for (const ConvShape& s :
+       {shape(2, 8, 15, 13, 8, 3, 1, 1, true), shape(3, 16, 31, 29, 72, 3, 2, 1, true),
+        shape(2, 24, 33, 35, 40, 5, 1, 2, true), shape(1, 64, 7, 9, 136, 1, 1, 0, true)}) {
+    const compute::ConvReport report = run(s, false);
+    bool ran = false;
+    for (const compute::ConvRungResult& result : report.rungs) {
+      if (result.rung != ConvRung::kTensorFp16) continue;
+      ran = true;
+      ASSERT_TRUE(result.check.has_value());
+      EXPECT_TRUE(result.check->passed) << s.describe() << ": " << result.check->describe();
+    }
+    EXPECT_TRUE(ran) << "the tensor rung was left out of " << s.describe();
+  }
+  // NCHW, or channels that are no multiple of 8: left out with the reason.
+  EXPECT_NE(compute::conv_rung_unavailable(device(), shape(1, 8, 8, 8, 8, 3, 1, 1, false),
+                                           ConvRung::kTensorFp16, {256, 1, 1})
+                .find("NHWC"),
+            std::string::npos);
+  EXPECT_NE(compute::conv_rung_unavailable(device(), shape(1, 6, 8, 8, 8, 3, 1, 1, true),
+                                           ConvRung::kTensorFp16, {256, 1, 1})
+                .find("multiples of 8"),
+            std::string::npos);
+}
+
+TEST_F(ConvolutionGpu, CudnnFp32AndFp16MatchTheReferenceAndNameTheirAlgorithm) {
+  auto library = compute::cudnn_library();
+  if (!library) GTEST_SKIP() << "no cuDNN: " << library.message();
+  for (const bool nhwc : {false, true}) {
+    for (const ConvShape& s :
+         {shape(2, 3, 13, 11, 5, 3, 1, 1, nhwc), shape(1, 5, 17, 19, 7, 5, 2, 2, nhwc),
+          shape(2, 16, 10, 9, 24, 3, 2, 1, nhwc)}) {
+      const compute::ConvReport report = run(s, true);
+      ASSERT_EQ(report.cudnn.size(), 2u) << s.describe();
+      for (const compute::ConvLibraryResult& row : report.cudnn) {
+        const char* precision = row.fp16 ? "FP16" : "FP32";
+        ASSERT_TRUE(row.not_timed.empty())
+            << precision << " " << s.describe() << ": " << row.not_timed;
+        EXPECT_FALSE(row.algorithm.empty());
+        ASSERT_TRUE(row.check.has_value());
+        EXPECT_TRUE(row.check->passed) << "cuDNN " << precision << " (" << row.algorithm << ") on "
+                                       << s.describe() << ": " << row.check->describe();
+      }
+    }
+  }
+}
+
+TEST_F(ConvolutionGpu, TheResNetLayerIsRightOnEveryRungAndOnCudnn) {
+  for (const bool nhwc : {false, true}) {
+    const ConvShape s = resnet_layer(nhwc);
+    const compute::ConvReport report = run(s, true);
+    expect_rungs_pass(s, report);
+    for (const compute::ConvLibraryResult& row : report.cudnn) {
+      if (!row.not_timed.empty()) continue;  // no cuDNN: the test above says so
+      ASSERT_TRUE(row.check.has_value());
+      EXPECT_TRUE(row.check->passed)
+          << (row.fp16 ? "FP16 " : "FP32 ") << row.algorithm << ": " << row.check->describe();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tl::testing
