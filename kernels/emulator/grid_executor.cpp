@@ -666,6 +666,11 @@ unsigned worker_count(const GridOptions& options) {
 
 Status run_grid(const LaunchConfig& config, const GridOptions& options,
                 const std::function<void()>& thread_body) {
+  return run_grid(config, options, thread_body, {});
+}
+
+Status run_grid(const LaunchConfig& config, const GridOptions& options,
+                const std::function<void()>& thread_body, const std::function<void()>& block_body) {
   TL_RETURN_IF_ERROR(check_launch(config, standard_cuda_limits()));
   if (options.dynamic_shared_bytes > kMaxDynamicSharedBytes) {
     return Error{ErrorKind::kInvalidArgument,
@@ -749,16 +754,16 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
           break;
         }
       } else {
-        for (std::uint32_t z = 0; z < config.block.z; ++z) {
-          for (std::uint32_t y = 0; y < config.block.y; ++y) {
-            for (std::uint32_t x = 0; x < config.block.x; ++x) {
-              threadIdx = {x, y, z};
-              thread_body();
-              if (options.after_step) {
-                options.after_step(b, x + config.block.x * (y + config.block.y * z));
-              }
-            }
-          }
+        if (options.after_step) {
+          std::uint32_t thread = 0;
+          for_each_thread_of_block([&] {
+            thread_body();
+            options.after_step(b, thread++);
+          });
+        } else if (block_body) {
+          block_body();
+        } else {
+          for_each_thread_of_block(thread_body);
         }
         if (g_fiber_misuse != nullptr) {
           record_error(std::string("the kernel called ") + g_fiber_misuse +
