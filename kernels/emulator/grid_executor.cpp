@@ -442,6 +442,56 @@ std::string stuck_group_message(const WarpRequest& request, unsigned group, std:
   return text;
 }
 
+// The common case of a warp's wait, taken before the general one: all 32 lanes at the same shuffle,
+// vote or __syncwarp with the full mask and valid widths (a warp-wide reduction's every step).
+// One pass checks that and takes the votes, one sets the results, with the general path's
+// formulas; anything else returns 0 and the general path decides. It released every lane
+// otherwise: 32.
+std::size_t release_whole_warp(Fiber* lanes) {
+  const WarpOp op = lanes[0].warp.op;
+  if (op == WarpOp::kActiveMask) return 0;
+  std::uint64_t vote_all = 1, vote_any = 0, ballot = 0;
+  for (int l = 0; l < 32; ++l) {
+    const WarpRequest& r = lanes[l].warp;
+    if (lanes[l].state != FiberState::kAtWarpOp || r.op != op || r.mask != 0xffffffffu ||
+        r.width < 1 || r.width > 32 || (r.width & (r.width - 1)) != 0) {
+      return 0;
+    }
+    vote_all &= r.value;
+    vote_any |= r.value;
+    if (r.value != 0) ballot |= 1u << l;
+  }
+  for (int l = 0; l < 32; ++l) {
+    WarpRequest& mine = lanes[l].warp;
+    switch (op) {
+      case WarpOp::kShuffleIndex:
+      case WarpOp::kShuffleUp:
+      case WarpOp::kShuffleDown:
+      case WarpOp::kShuffleXor: {
+        // Every lane takes part, and a valid width keeps every source inside the warp.
+        const int source = shuffle_source(mine, l);
+        mine.result = source < 0 ? mine.value : lanes[source].warp.value;
+        break;
+      }
+      case WarpOp::kAll:
+        mine.result = vote_all;
+        break;
+      case WarpOp::kAny:
+        mine.result = vote_any;
+        break;
+      case WarpOp::kBallot:
+        mine.result = ballot;
+        break;
+      case WarpOp::kActiveMask:
+      case WarpOp::kSyncWarp:
+        mine.result = 0;
+        break;
+    }
+  }
+  for (int l = 0; l < 32; ++l) lanes[l].state = FiberState::kRunnable;
+  return 32;
+}
+
 // After a round, completes every warp group whose lanes have all arrived: computes each lane's
 // result and makes it runnable. A group some of whose lanes are elsewhere waits: they may still
 // arrive (lanes that diverged meet again at the next operation of the same kind and mask, as they
@@ -472,6 +522,9 @@ std::variant<std::size_t, std::string> release_warp_groups(
              std::to_string(warp_base) + " to " + std::to_string(warp_base + lanes - 1) + ")";
     };
     auto lane_fiber = [&](int lane) -> Fiber& { return fibers[warp_base + lane]; };
+    if (only_warp && lanes == 32) {
+      if (const std::size_t done = release_whole_warp(&fibers[warp_base]); done != 0) return done;
+    }
     for (int lane = 0; lane < lanes; ++lane) {
       Fiber& first = lane_fiber(lane);
       if (first.state != FiberState::kAtWarpOp) continue;
