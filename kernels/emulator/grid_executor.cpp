@@ -116,9 +116,10 @@ struct Fiber {
   WarpRequest warp;
 };
 
-// One block running as fibers on this worker. A round resumes every runnable fiber in thread
-// order; each one, when it blocks or ends, jumps straight to the next runnable one, and only the
-// last jumps back to the scheduler: one context switch per thread and barrier instead of two.
+// One block running as fibers on this worker. A round resumes every runnable fiber of one warp in
+// thread order (run_block_as_fibers); each one, when it blocks or ends, jumps straight to the next
+// runnable one, and only the last jumps back to the scheduler: one context switch per thread and
+// wait instead of two.
 // With a step callback (the mapping probe) every fiber returns to the scheduler instead, which
 // calls it in between.
 struct BlockFibers {
@@ -668,9 +669,11 @@ std::string run_block_as_fibers(std::vector<Fiber>& fibers, const std::function<
   // in thread order and its complete warp groups released in between. A warp's waits involve its
   // own lanes only, so no warp can free another before the block's barrier; running them one at a
   // time keeps 32 fibers' stacks in the cache at each switch instead of the whole block's (1024
-  // stacks' top lines do not fit in L1), which made shuffles 1.x times cheaper (docs/
-  // PERFORMANCE.md). CUDA orders nothing between the warps of a block between two barriers, so a
-  // kernel's results do not depend on it unless it races (the Lab's race check says so).
+  // stacks' top lines do not fit in L1) and releases each warp's groups right after its round;
+  // lesson 6's vectorized sum took about 9 % less CPU time so in one A/B, within the noise in
+  // others (docs/PERFORMANCE.md, "Emulator fast path"). CUDA orders nothing between the warps of a
+  // block between two barriers, so a kernel's results do not depend on it unless it races (the
+  // Lab's race check says so); tests/emulator/test_fast_path.cpp compares both orders.
   // Returns an error message, empty if none.
   auto run_warps = [&]() -> std::string {
     for (std::size_t base = 0; base < count; base += 32) {

@@ -61,6 +61,16 @@ __global__ void warp_shuffles(const float* in, float* out, unsigned* votes, tl::
   votes[i] = __ballot_sync(0xffffffffu, in[i] > 0.0f);
   trace.wrote(static_cast<unsigned long long>(i));
 }
+// Each thread takes the next number of its block's counter: the order the threads of a block ran
+// in (one worker runs a whole block, so the counter needs no atomic).
+__global__ void thread_order(unsigned* counters, unsigned* order, tl::Traced trace) {
+  const unsigned block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  const unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  const unsigned i = block * threads + t;
+  order[i] = counters[block]++;
+  trace.wrote(i);
+}
 }  // namespace tl::fast_path_kernels
 
 namespace tl::emu {
@@ -124,6 +134,33 @@ TEST(EmulatorFastPath, VectorAddIsTheSameEveryWayWithTheSameTrace) {
     }
     EXPECT_TRUE(same_bytes(c, first_c)) << static_cast<int>(way);
     EXPECT_TRUE(same_bytes(trace, first_trace)) << static_cast<int>(way);
+  }
+}
+
+// One- and three-dimensional blocks run their threads in the same order every way: x fastest,
+// then y, then z, the linear order a block's warps are cut from; the traces agree too.
+TEST(EmulatorFastPath, EveryWayRunsABlocksThreadsInLinearOrder) {
+  for (const LaunchConfig& config :
+       {LaunchConfig{{3, 2, 1}, {4, 3, 2}}, LaunchConfig{{5, 1, 1}, {96, 1, 1}}}) {
+    const std::size_t blocks = config.grid.volume();
+    const std::size_t threads = config.block.volume();
+    std::vector<TraceRecord> first_trace;
+    for (const Way way : kAllWays) {
+      std::vector<unsigned> counters(blocks, 0), order(blocks * threads, 0xffffffffu);
+      std::vector<TraceRecord> trace(blocks * threads, TraceRecord{});
+      const tl::Traced traced{trace.data()};
+      ASSERT_TRUE(run(way, config, [&] {
+                    k::thread_order(counters.data(), order.data(), traced);
+                  }).is_ok());
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        ASSERT_EQ(order[i], i % threads) << "way " << static_cast<int>(way) << ", thread " << i;
+      }
+      if (first_trace.empty()) {
+        first_trace = trace;
+      } else {
+        EXPECT_TRUE(same_bytes(trace, first_trace)) << static_cast<int>(way);
+      }
+    }
   }
 }
 
