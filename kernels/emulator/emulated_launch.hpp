@@ -46,7 +46,8 @@ Status launch(const LaunchConfig& config, Args... args) {
   return emu::emulate(
       kernel.name, config, options, thread, [&params]() __attribute__((flatten)) {
         // A copy of its own: the kernel's stores (an unsigned threadIdx may alias an int parameter)
-        // cannot change it, so its values stay in registers across the loop.
+        // cannot change it, so the compiler may keep its values across the loop rather than read
+        // them again through `params` for every thread.
         const auto block_params = params;
         emu::for_each_thread_of_block([&block_params] {
           call_kernel<kernel.function>(
