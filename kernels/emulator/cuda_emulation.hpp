@@ -92,6 +92,39 @@ inline thread_local dim3 blockDim;
 inline thread_local dim3 gridDim;
 inline constexpr int warpSize = 32;
 
+// Runs `body` once for every thread of the block the calling worker is in, one after another, with
+// threadIdx set: x fastest, then y, then z (the linear order of a block's threads, which is also
+// the order of its warps' lanes). The grid executor's barrier-free path, per thread and per block,
+// is this loop (grid_executor.hpp).
+template <class Body>
+[[gnu::always_inline]] inline void for_each_thread_of_block(Body&& body) {
+  const dim3 block = blockDim;
+  // Each index is written where it changes: a kernel cannot assign threadIdx (it is read-only in
+  // CUDA), so the inner loop stores x alone, through an address taken once.
+  unsigned& x_index = threadIdx.x;
+  if (block.y == 1 && block.z == 1) {
+    // One-dimensional blocks, most kernels': one loop, which leaves the compiler registers for
+    // the kernel's values.
+    threadIdx.y = 0;
+    threadIdx.z = 0;
+    for (unsigned x = 0; x < block.x; ++x) {
+      x_index = x;
+      body();
+    }
+    return;
+  }
+  for (unsigned z = 0; z < block.z; ++z) {
+    for (unsigned y = 0; y < block.y; ++y) {
+      threadIdx.y = y;
+      threadIdx.z = z;
+      for (unsigned x = 0; x < block.x; ++x) {
+        x_index = x;
+        body();
+      }
+    }
+  }
+}
+
 // Suspends the calling emulated thread until every thread of its block has arrived
 // (grid_executor.cpp).
 void syncthreads();

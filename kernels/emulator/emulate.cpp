@@ -21,6 +21,11 @@ WatchLaunches::~WatchLaunches() {
 
 Status emulate(const char* kernel, const LaunchConfig& config, const GridOptions& options,
                const std::function<void()>& body) {
+  return emulate(kernel, config, options, body, {});
+}
+
+Status emulate(const char* kernel, const LaunchConfig& config, const GridOptions& options,
+               const std::function<void()>& body, const std::function<void()>& block_body) {
   auto problems = validate(config, standard_cuda_limits());
   if (!problems.empty()) {
     return Error{ErrorKind::kCudaError, std::string(kernel) + config.to_string() +
@@ -32,9 +37,9 @@ Status emulate(const char* kernel, const LaunchConfig& config, const GridOptions
     g_watch->kernels_.emplace_back(kernel);
     GridOptions watched = options;
     watched.after_step = g_watch->after_step_;
-    return run_grid(config, watched, body);
+    return run_grid(config, watched, body, block_body);
   }
-  return run_grid(config, options, body);
+  return run_grid(config, options, body, block_body);
 }
 
 }  // namespace tl::emu

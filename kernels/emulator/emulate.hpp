@@ -14,6 +14,9 @@ namespace tl::emu {
 
 Status emulate(const char* kernel, const LaunchConfig& config, const GridOptions& options,
                const std::function<void()>& body);
+// With the per-block loop run_grid takes for barrier-free grids (grid_executor.hpp).
+Status emulate(const char* kernel, const LaunchConfig& config, const GridOptions& options,
+               const std::function<void()>& body, const std::function<void()>& block_body);
 
 // While one lives, every emulate() on this thread runs its grid with `after_step` (on this thread,
 // one emulated thread at a time) and records the kernel's name. The mapping probe uses it to watch
@@ -30,7 +33,7 @@ class WatchLaunches {
 
  private:
   friend Status emulate(const char*, const LaunchConfig&, const GridOptions&,
-                        const std::function<void()>&);
+                        const std::function<void()>&, const std::function<void()>&);
   AfterThreadStep after_step_;
   std::vector<std::string> kernels_;
   WatchLaunches* outer_;

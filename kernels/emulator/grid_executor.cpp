@@ -45,6 +45,52 @@ constexpr std::size_t kFiberStackBytes = 128 * 1024;
 // every switch of a 1024-thread block.
 constexpr std::size_t kFiberStackStride = kFiberStackBytes + 17 * 64;
 
+// The switch itself. On x86-64 it is Boost.Context's jump_fcontext (the same frame, so contexts
+// from make_fcontext start the same way) without saving and restoring the x87 and SSE control
+// words: every fiber of a worker runs on that worker's OS thread with its one floating-point
+// environment, which kernels do not change, and loading the two words (ldmxcsr, fldcw) was the
+// costliest part of the switch. Only this file switches the emulator's fibers, so no context it
+// saves is resumed by Boost's own jump. Elsewhere, Boost's jump.
+#if defined(__x86_64__) && defined(__ELF__)
+extern "C" fctx::transfer_t tl_emu_jump_fcontext(fctx::fcontext_t to, void* data);
+asm(R"(
+  .pushsection .text
+  .globl tl_emu_jump_fcontext
+  .hidden tl_emu_jump_fcontext
+  .type tl_emu_jump_fcontext, @function
+  .p2align 4
+tl_emu_jump_fcontext:
+  leaq -0x38(%rsp), %rsp
+  movq %r12, 0x8(%rsp)
+  movq %r13, 0x10(%rsp)
+  movq %r14, 0x18(%rsp)
+  movq %r15, 0x20(%rsp)
+  movq %rbx, 0x28(%rsp)
+  movq %rbp, 0x30(%rsp)
+  movq %rsp, %rax
+  movq %rdi, %rsp
+  movq 0x8(%rsp), %r12
+  movq 0x10(%rsp), %r13
+  movq 0x18(%rsp), %r14
+  movq 0x20(%rsp), %r15
+  movq 0x28(%rsp), %rbx
+  movq 0x30(%rsp), %rbp
+  leaq 0x38(%rsp), %rsp
+  movq %rsi, %rdx
+  movq %rax, %rdi
+  ret
+  .size tl_emu_jump_fcontext, .-tl_emu_jump_fcontext
+  .popsection
+)");
+inline fctx::transfer_t jump(fctx::fcontext_t to, void* data) {
+  return tl_emu_jump_fcontext(to, data);
+}
+#else
+inline fctx::transfer_t jump(fctx::fcontext_t to, void* data) {
+  return fctx::jump_fcontext(to, data);
+}
+#endif
+
 enum class FiberState {
   kRunnable,   // not started, or released from its last wait: runs in the next round
   kAtBarrier,  // waiting at __syncthreads()
@@ -70,9 +116,10 @@ struct Fiber {
   WarpRequest warp;
 };
 
-// One block running as fibers on this worker. A round resumes every runnable fiber in thread
-// order; each one, when it blocks or ends, jumps straight to the next runnable one, and only the
-// last jumps back to the scheduler: one context switch per thread and barrier instead of two.
+// One block running as fibers on this worker. A round resumes every runnable fiber of one warp in
+// thread order (run_block_as_fibers); each one, when it blocks or ends, jumps straight to the next
+// runnable one, and only the last jumps back to the scheduler: one context switch per thread and
+// wait instead of two.
 // With a step callback (the mapping probe) every fiber returns to the scheduler instead, which
 // calls it in between.
 struct BlockFibers {
@@ -80,6 +127,7 @@ struct BlockFibers {
   std::size_t current = 0;  // index of the fiber running now
   fctx::fcontext_t scheduler = nullptr;
   bool chain = true;           // false: every fiber returns to the scheduler after each step
+  std::size_t chain_end = 0;   // a chained round goes on up to this fiber (the end of a warp)
   std::size_t finished = 0;    // fibers that have run to their end
   std::size_t at_warp_op = 0;  // fibers waiting at a warp operation
   const std::function<void()>* body = nullptr;
@@ -122,22 +170,22 @@ void store_context(const fctx::transfer_t& from) {
   std::vector<Fiber>& fibers = *block.fibers;
   std::size_t next = block.current + 1;
   if (block.chain) {
-    while (next < fibers.size() && fibers[next].state != FiberState::kRunnable) ++next;
+    while (next < block.chain_end && fibers[next].state != FiberState::kRunnable) ++next;
   } else {
-    next = fibers.size();
+    next = block.chain_end;
   }
   void* save = nullptr;
   fctx::transfer_t from;
-  if (next < fibers.size()) {
+  if (next < block.chain_end) {
     Fiber& target = fibers[next];
     block.current = next;
     threadIdx = target.thread;
     before_switch(finished ? nullptr : &save, target.stack_bottom, kFiberStackBytes);
-    from = fctx::jump_fcontext(target.context, own_slot);
+    from = jump(target.context, own_slot);
   } else {
     before_switch(finished ? nullptr : &save, block.scheduler_stack_bottom,
                   block.scheduler_stack_bytes);
-    from = fctx::jump_fcontext(block.scheduler, own_slot);
+    from = jump(block.scheduler, own_slot);
   }
   // Resumed: by the scheduler or by the fiber before this one, which set current and threadIdx.
   after_switch(save, nullptr, nullptr);
@@ -215,7 +263,7 @@ void run_round_from(BlockFibers& block, std::size_t first) {
   threadIdx = fiber.thread;
   void* save = nullptr;
   before_switch(&save, fiber.stack_bottom, kFiberStackBytes);
-  const fctx::transfer_t from = fctx::jump_fcontext(fiber.context, &block.scheduler);
+  const fctx::transfer_t from = jump(fiber.context, &block.scheduler);
   after_switch(save, nullptr, nullptr);
   store_context(from);
 }
@@ -395,6 +443,56 @@ std::string stuck_group_message(const WarpRequest& request, unsigned group, std:
   return text;
 }
 
+// The common case of a warp's wait, taken before the general one: all 32 lanes at the same shuffle,
+// vote or __syncwarp with the full mask and valid widths (a warp-wide reduction's every step).
+// One pass checks that and takes the votes, one sets the results, with the general path's
+// formulas; anything else returns 0 and the general path decides. It released every lane
+// otherwise: 32.
+std::size_t release_whole_warp(Fiber* lanes) {
+  const WarpOp op = lanes[0].warp.op;
+  if (op == WarpOp::kActiveMask) return 0;
+  std::uint64_t vote_all = 1, vote_any = 0, ballot = 0;
+  for (int l = 0; l < 32; ++l) {
+    const WarpRequest& r = lanes[l].warp;
+    if (lanes[l].state != FiberState::kAtWarpOp || r.op != op || r.mask != 0xffffffffu ||
+        r.width < 1 || r.width > 32 || (r.width & (r.width - 1)) != 0) {
+      return 0;
+    }
+    vote_all &= r.value;
+    vote_any |= r.value;
+    if (r.value != 0) ballot |= 1u << l;
+  }
+  for (int l = 0; l < 32; ++l) {
+    WarpRequest& mine = lanes[l].warp;
+    switch (op) {
+      case WarpOp::kShuffleIndex:
+      case WarpOp::kShuffleUp:
+      case WarpOp::kShuffleDown:
+      case WarpOp::kShuffleXor: {
+        // Every lane takes part, and a valid width keeps every source inside the warp.
+        const int source = shuffle_source(mine, l);
+        mine.result = source < 0 ? mine.value : lanes[source].warp.value;
+        break;
+      }
+      case WarpOp::kAll:
+        mine.result = vote_all;
+        break;
+      case WarpOp::kAny:
+        mine.result = vote_any;
+        break;
+      case WarpOp::kBallot:
+        mine.result = ballot;
+        break;
+      case WarpOp::kActiveMask:
+      case WarpOp::kSyncWarp:
+        mine.result = 0;
+        break;
+    }
+  }
+  for (int l = 0; l < 32; ++l) lanes[l].state = FiberState::kRunnable;
+  return 32;
+}
+
 // After a round, completes every warp group whose lanes have all arrived: computes each lane's
 // result and makes it runnable. A group some of whose lanes are elsewhere waits: they may still
 // arrive (lanes that diverged meet again at the next operation of the same kind and mask, as they
@@ -403,12 +501,20 @@ std::string stuck_group_message(const WarpRequest& request, unsigned group, std:
 // when nothing at all can move is a group that never met an error. Returns how many lanes it
 // released, or an error message for a group that can never complete or an operation that is
 // undefined on a GPU.
-std::variant<std::size_t, std::string> release_warp_groups(std::vector<Fiber>& fibers) {
+//
+// With `only_warp` it looks at that one warp (its first thread's index) and only completes groups:
+// a group that cannot complete and the lanes at __activemask() wait for the call over the whole
+// block once nothing else can move, so that the answers and the errors are those of a block-wide
+// round.
+std::variant<std::size_t, std::string> release_warp_groups(
+    std::vector<Fiber>& fibers, std::optional<std::size_t> only_warp = std::nullopt) {
   const std::size_t count = fibers.size();
   std::size_t released = 0;
   std::optional<std::string> first_stuck;
   bool active_mask_waiting = false;
-  for (std::size_t warp_base = 0; warp_base < count; warp_base += 32) {
+  const std::size_t first_warp = only_warp.value_or(0);
+  const std::size_t end_warp = only_warp ? std::min(count, *only_warp + 32) : count;
+  for (std::size_t warp_base = first_warp; warp_base < end_warp; warp_base += 32) {
     const int lanes = static_cast<int>(std::min<std::size_t>(32, count - warp_base));
     const unsigned existing = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
     // Named only in an error message, never on the way of a kernel that runs well.
@@ -417,6 +523,9 @@ std::variant<std::size_t, std::string> release_warp_groups(std::vector<Fiber>& f
              std::to_string(warp_base) + " to " + std::to_string(warp_base + lanes - 1) + ")";
     };
     auto lane_fiber = [&](int lane) -> Fiber& { return fibers[warp_base + lane]; };
+    if (only_warp && lanes == 32) {
+      if (const std::size_t done = release_whole_warp(&fibers[warp_base]); done != 0) return done;
+    }
     for (int lane = 0; lane < lanes; ++lane) {
       Fiber& first = lane_fiber(lane);
       if (first.state != FiberState::kAtWarpOp) continue;
@@ -439,7 +548,7 @@ std::variant<std::size_t, std::string> release_warp_groups(std::vector<Fiber>& f
       // not on a GPU; a shuffle that reads one is an error below.
       const unsigned group = request.mask & existing;
       if ((lanes_waiting_like(request, warp_base, lanes, fibers) & group) != group) {
-        if (!first_stuck) {
+        if (!first_stuck && !only_warp) {
           first_stuck = stuck_group_message(request, group, warp_base, lanes, fibers, warp_name());
         }
         continue;
@@ -498,7 +607,7 @@ std::variant<std::size_t, std::string> release_warp_groups(std::vector<Fiber>& f
       }
     }
   }
-  if (released != 0) return released;
+  if (released != 0 || only_warp) return released;
   if (active_mask_waiting) {
     // Nothing else can move: the lanes at __activemask() are the ones converged there.
     for (std::size_t warp_base = 0; warp_base < count; warp_base += 32) {
@@ -522,40 +631,72 @@ std::variant<std::size_t, std::string> release_warp_groups(std::vector<Fiber>& f
   return released;
 }
 
+// Gives each fiber of a worker its thread index in the block and its stack, once per launch: the
+// three divisions per thread were a tenth of a short block's time when done for every block.
+void prepare_fibers(std::vector<Fiber>& fibers, const StackPool& stacks) {
+  for (std::size_t i = 0; i < fibers.size(); ++i) {
+    set_thread_index(i, blockDim);
+    fibers[i].thread = threadIdx;
+    fibers[i].stack_bottom = stacks.bottom(i);
+  }
+}
+
 // Runs one block with every thread as a fiber. Returns an error message, empty on success.
-std::string run_block_as_fibers(std::vector<Fiber>& fibers, const StackPool& stacks,
-                                const std::function<void()>& body, std::uint64_t block_index,
-                                const AfterThreadStep& after_step) {
+std::string run_block_as_fibers(std::vector<Fiber>& fibers, const std::function<void()>& body,
+                                std::uint64_t block_index, const AfterThreadStep& after_step) {
   BlockFibers block;
   block.fibers = &fibers;
   block.body = &body;
   block.chain = !after_step;
   g_block = &block;
   const std::size_t count = fibers.size();
-  for (std::size_t i = 0; i < count; ++i) {
-    Fiber& f = fibers[i];
+  // Each fiber's thread index and stack are the same for every block (prepare_fibers).
+  for (Fiber& f : fibers) {
     f.state = FiberState::kRunnable;
-    set_thread_index(i, blockDim);
-    f.thread = threadIdx;
-    f.stack_bottom = stacks.bottom(i);
     f.context =
         fctx::make_fcontext(f.stack_bottom + kFiberStackBytes, kFiberStackBytes, fiber_entry);
   }
-  auto run_round = [&] {
-    if (block.chain) {
-      for (std::size_t i = 0; i < count; ++i) {
-        if (fibers[i].state == FiberState::kRunnable) {
-          run_round_from(block, i);
-          break;
-        }
-      }
-      return;
-    }
+  block.chain_end = count;
+  // With a step callback: every runnable thread in thread order, each back to the scheduler.
+  auto run_round_stepping = [&] {
     for (std::size_t i = 0; i < count; ++i) {
       if (fibers[i].state != FiberState::kRunnable) continue;
       run_round_from(block, i);
       after_step(block_index, static_cast<std::uint32_t>(i));
     }
+  };
+  // Chained: one warp after another, each run until none of its lanes can move, its lanes chained
+  // in thread order and its complete warp groups released in between. A warp's waits involve its
+  // own lanes only, so no warp can free another before the block's barrier; running them one at a
+  // time keeps 32 fibers' stacks in the cache at each switch instead of the whole block's (1024
+  // stacks' top lines do not fit in L1) and releases each warp's groups right after its round;
+  // lesson 6's vectorized sum took about 9 % less CPU time so in one A/B, within the noise in
+  // others (docs/PERFORMANCE.md, "Emulator fast path"). CUDA orders nothing between the warps of a
+  // block between two barriers, so a kernel's results do not depend on it unless it races (the
+  // Lab's race check says so); tests/emulator/test_fast_path.cpp compares both orders.
+  // Returns an error message, empty if none.
+  auto run_warps = [&]() -> std::string {
+    for (std::size_t base = 0; base < count; base += 32) {
+      const std::size_t end = std::min(count, base + 32);
+      block.chain_end = end;
+      while (true) {
+        std::size_t first = base;
+        while (first < end && fibers[first].state != FiberState::kRunnable) ++first;
+        if (first == end) break;
+        run_round_from(block, first);
+        if (block.at_warp_op == 0) break;
+        auto released = release_warp_groups(fibers, base);
+        if (std::holds_alternative<std::string>(released)) {
+          block.chain_end = count;
+          return std::get<std::string>(std::move(released));
+        }
+        const std::size_t lanes = std::get<std::size_t>(released);
+        if (lanes == 0) break;
+        block.at_warp_op -= lanes;
+      }
+    }
+    block.chain_end = count;
+    return {};
   };
   std::string error;
   // Each round runs every runnable thread up to its next wait (a barrier or a warp operation) or
@@ -563,8 +704,15 @@ std::string run_block_as_fibers(std::vector<Fiber>& fibers, const StackPool& sta
   // barrier is either reached by all (everyone goes on), or by some while the others have finished:
   // a divergent barrier, undefined in CUDA.
   while (true) {
-    run_round();
+    if (block.chain) {
+      error = run_warps();
+      if (!error.empty()) break;
+    } else {
+      run_round_stepping();
+    }
     if (block.finished == count) break;
+    // Chained, every group that could complete has: what is left are the lanes at __activemask()
+    // and the errors, as after a round of the whole block.
     auto released = block.at_warp_op == 0 ? std::variant<std::size_t, std::string>(std::size_t{0})
                                           : release_warp_groups(fibers);
     if (std::holds_alternative<std::string>(released)) {
@@ -666,6 +814,11 @@ unsigned worker_count(const GridOptions& options) {
 
 Status run_grid(const LaunchConfig& config, const GridOptions& options,
                 const std::function<void()>& thread_body) {
+  return run_grid(config, options, thread_body, {});
+}
+
+Status run_grid(const LaunchConfig& config, const GridOptions& options,
+                const std::function<void()>& thread_body, const std::function<void()>& block_body) {
   TL_RETURN_IF_ERROR(check_launch(config, standard_cuda_limits()));
   if (options.dynamic_shared_bytes > kMaxDynamicSharedBytes) {
     return Error{ErrorKind::kInvalidArgument,
@@ -728,6 +881,7 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
                      std::to_string(threads_per_block) + " threads");
         return;
       }
+      prepare_fibers(fibers, *stacks);
     }
     // Blocks are handed out one at a time, so a slow block does not hold up the others: the same
     // dynamic scheduling a GPU's block scheduler does.
@@ -742,23 +896,22 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
       blockIdx.y = static_cast<unsigned>((b / config.grid.x) % config.grid.y);
       blockIdx.z = static_cast<unsigned>(b / (std::uint64_t{config.grid.x} * config.grid.y));
       if (options.barriers == Barriers::kUsed) {
-        std::string error =
-            run_block_as_fibers(fibers, *stacks, thread_body, b, options.after_step);
+        std::string error = run_block_as_fibers(fibers, thread_body, b, options.after_step);
         if (!error.empty()) {
           record_error(std::move(error));
           break;
         }
       } else {
-        for (std::uint32_t z = 0; z < config.block.z; ++z) {
-          for (std::uint32_t y = 0; y < config.block.y; ++y) {
-            for (std::uint32_t x = 0; x < config.block.x; ++x) {
-              threadIdx = {x, y, z};
-              thread_body();
-              if (options.after_step) {
-                options.after_step(b, x + config.block.x * (y + config.block.y * z));
-              }
-            }
-          }
+        if (options.after_step) {
+          std::uint32_t thread = 0;
+          for_each_thread_of_block([&] {
+            thread_body();
+            options.after_step(b, thread++);
+          });
+        } else if (block_body) {
+          block_body();
+        } else {
+          for_each_thread_of_block(thread_body);
         }
         if (g_fiber_misuse != nullptr) {
           record_error(std::string("the kernel called ") + g_fiber_misuse +

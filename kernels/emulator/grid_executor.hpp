@@ -46,6 +46,15 @@ struct GridOptions {
 // message names the warp, the mask and the lanes): the first block with an error stops the grid.
 Status run_grid(const LaunchConfig& config, const GridOptions& options,
                 const std::function<void()>& thread_body);
+// The same, with `block_body`: for a barrier-free grid without a step callback the executor calls
+// it once per block instead of `thread_body` once per thread. It must run thread_body's code for
+// every thread of the block in for_each_thread_of_block's order (cuda_emulation.hpp); written as
+// that loop around the kernel, the compiler inlines the kernel into it, which leaves no indirect
+// call per thread (a plain kernel like lesson 1's spent most of its time in those calls). Grids
+// with barriers, and watched grids (the step callback comes between threads), use `thread_body` as
+// above.
+Status run_grid(const LaunchConfig& config, const GridOptions& options,
+                const std::function<void()>& thread_body, const std::function<void()>& block_body);
 
 // Worker threads the emulator uses for `options` (what the device table shows as its "SMs").
 unsigned worker_count(const GridOptions& options = {});

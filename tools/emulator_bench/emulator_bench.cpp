@@ -9,11 +9,20 @@
 //
 //   threadlab-emulator-bench [SIZE] [REPEATS]     (defaults: 256, 7)
 //   threadlab-emulator-bench --memory [REPEATS]    (default: 3)
+//   threadlab-emulator-bench --fast-path [REPEATS] (default: 9)
 //
 // --memory times what recording memory accesses (issue 33) costs over the traced run it rides on,
 // for the Lab's matrix-add solution at 1024 x 1024 (2^20 elements) and its tiled-matmul solution at
 // 512^3: the exercise's own solution.cu, built with the Lab's prelude traced, then traced and
 // recording (4 blocks, the default), and the per-line table made from the records.
+//
+// --fast-path times the emulator against one plain CPU thread on the same data in the same run
+// (issue 39): lesson 1's vector add over 2^24 elements (its barrier-free kernel, the lesson's
+// covering grid of 256-thread blocks) against the lesson's own single-thread loop, and lesson 6's
+// vectorized sum of 2^24 floats (float4 grid-stride loop, warp shuffles, barriers: the fiber path,
+// with the lesson's automatic grid) against one float accumulator walking the array. Rounds
+// alternate reference and emulator so that the machine's load falls on both; the figure is the
+// ratio of the medians' GB/s.
 
 #include <algorithm>
 #include <chrono>
@@ -24,9 +33,12 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include <time.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -37,9 +49,13 @@
 #include "core/memory/warp_requests.hpp"
 #include "core/result.hpp"
 #include "kernels/emulator/grid_executor.hpp"
+#include "kernels/kernel_registry.hpp"
 #include "lab/emulator/learner_compiler.hpp"
 #include "lab/emulator/learner_module.hpp"
+#include "lessons/01_vector_add/kernels/vector_add_kernels.hpp"
+#include "lessons/01_vector_add/vector_add.hpp"
 #include "lessons/04_matmul/matmul_runner.hpp"
+#include "lessons/06_reductions/reductions.hpp"
 
 namespace {
 
@@ -288,9 +304,152 @@ int time_memory_recordings(int repeats) {
   return status;
 }
 
+// 256-byte aligned floats, as cudaMalloc gives them (the vectorized kernels take the float4 path).
+using AlignedFloats = std::unique_ptr<float, void (*)(void*)>;
+AlignedFloats aligned_floats(std::size_t count) {
+  const std::size_t bytes = (count * sizeof(float) + 255) / 256 * 256;
+  return {static_cast<float*>(std::aligned_alloc(256, bytes)), &std::free};
+}
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+// One row: the reference and the emulated kernel, alternating, `repeats` rounds after a warm-up
+// of each. Returns false (after saying why) if the emulated launch fails.
+struct PairTimes {
+  double reference_ms = 0;
+  double emulated_ms = 0;
+  // The CPU time the emulated launch took on all its workers: on a machine that others load it
+  // moves less than the wall time, and says what an A/B change of the executor did.
+  double emulated_cpu_ms = 0;
+};
+
+double process_cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
+}
+std::optional<PairTimes> time_pair(int repeats, const std::function<void()>& reference,
+                                   const std::function<tl::Status()>& emulated) {
+  reference();
+  if (tl::Status warm = emulated(); !warm.is_ok()) {
+    std::fprintf(stderr, "emulator-bench: %s\n", warm.message().c_str());
+    return std::nullopt;
+  }
+  std::vector<double> ref, emu, emu_cpu;
+  for (int r = 0; r < repeats; ++r) {
+    auto start = std::chrono::steady_clock::now();
+    reference();
+    ref.push_back(ms_since(start));
+    const double cpu_start = process_cpu_ms();
+    start = std::chrono::steady_clock::now();
+    if (tl::Status status = emulated(); !status.is_ok()) {
+      std::fprintf(stderr, "emulator-bench: %s\n", status.message().c_str());
+      return std::nullopt;
+    }
+    emu.push_back(ms_since(start));
+    emu_cpu.push_back(process_cpu_ms() - cpu_start);
+  }
+  return PairTimes{median(ref), median(emu), median(emu_cpu)};
+}
+
+void print_pair(const char* name, const PairTimes& t, double bytes) {
+  const double ref_gbs = bytes / (t.reference_ms * 1e6);
+  const double emu_gbs = bytes / (t.emulated_ms * 1e6);
+  std::printf(
+      "  %-16s one CPU thread %8.2f ms %6.2f GB/s | emulated %8.2f ms %6.2f GB/s | "
+      "ratio %.2f | emulated CPU time %7.2f ms\n",
+      name, t.reference_ms, ref_gbs, t.emulated_ms, emu_gbs, emu_gbs / ref_gbs, t.emulated_cpu_ms);
+}
+
+int time_fast_path(int repeats) {
+  constexpr std::size_t n = std::size_t{1} << 24;
+  auto device = tl::compute::make_emulator_device();
+  AlignedFloats a = aligned_floats(n), b = aligned_floats(n), c = aligned_floats(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    a.get()[i] = static_cast<float>(i % 1000) * 0.5f;
+    b.get()[i] = static_cast<float>(i % 777) * 0.25f;
+    c.get()[i] = 0.0f;
+  }
+  const std::span<const float> as(a.get(), n), bs(b.get(), n);
+  const std::span<float> cs(c.get(), n);
+  std::vector<float> expected(n);
+  tl::lessons::vector_add_reference(as, bs, expected);
+
+  const auto& add = device->kernels().get<tl::kernels::VectorAddKernels>();
+  const tl::LaunchConfig add_config = tl::lessons::covering_config(n, 256);
+  const auto add_times = time_pair(
+      repeats, [&] { tl::lessons::vector_add_reference(as, bs, cs); },
+      [&] { return add.add(add_config, a.get(), b.get(), c.get(), static_cast<int>(n)); });
+  if (!add_times) return 1;
+  if (!std::equal(expected.begin(), expected.end(), c.get())) {
+    std::fprintf(stderr, "emulator-bench: the emulated vector add differs from the loop\n");
+    return 1;
+  }
+
+  const auto& reductions = device->kernels().get<tl::kernels::ReductionKernels>();
+  const tl::LaunchConfig sum_config =
+      tl::lessons::sum_config(tl::kernels::SumRung::kVectorized, n, 256, 0);
+  AlignedFloats block_sums = aligned_floats(sum_config.grid.x);
+  float out = 0.0f;
+  unsigned blocks_done = 0;
+  const tl::kernels::SumOutputs outputs{&out, block_sums.get(), &blocks_done};
+  volatile float sink = 0.0f;  // keeps the reference sum from being optimised away
+  const auto sum_times = time_pair(
+      repeats, [&] { sink = tl::lessons::sequential_float_sum(as); },
+      [&] {
+        return reductions.sum(tl::kernels::SumRung::kVectorized, sum_config, a.get(),
+                              static_cast<int>(n), outputs);
+      });
+  if (!sum_times) return 1;
+  const double exact = tl::lessons::exact_sum(as);
+  const double bound = tl::lessons::sum_error_bound(
+      tl::lessons::sum_depth(tl::kernels::SumRung::kVectorized, n, sum_config),
+      tl::lessons::abs_sum(as));
+  if (std::abs(static_cast<double>(out) - exact) > bound) {
+    std::fprintf(stderr,
+                 "emulator-bench: the emulated sum %.9g is off the exact %.9g by more "
+                 "than %.3g\n",
+                 static_cast<double>(out), exact, bound);
+    return 1;
+  }
+
+  char host[256] = "unknown";
+  ::gethostname(host, sizeof host);
+  double load[3] = {0, 0, 0};
+  std::FILE* loadavg = std::fopen("/proc/loadavg", "r");
+  if (loadavg != nullptr) {
+    if (std::fscanf(loadavg, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3) load[0] = -1;
+    std::fclose(loadavg);
+  }
+  std::printf(
+      "emulator fast path, 2^24 elements, %u workers, %u hardware threads, median of %d "
+      "alternating rounds (load average %.2f %.2f %.2f at the end)\n",
+      tl::emu::worker_count(), std::thread::hardware_concurrency(), repeats, load[0], load[1],
+      load[2]);
+  print_pair("vector add", *add_times, 3.0 * sizeof(float) * n);
+  std::printf("    (%u blocks of %u, barrier-free; result equal to the loop's)\n",
+              add_config.grid.x, add_config.block.x);
+  print_pair("vectorized sum", *sum_times, 1.0 * sizeof(float) * n);
+  std::printf("    (%u blocks of %u, fibers; sum %.9g, exact %.9g)\n", sum_config.grid.x,
+              sum_config.block.x, static_cast<double>(out), exact);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "--fast-path") {
+    const int repeats = argc > 2 ? std::atoi(argv[2]) : 9;
+    return time_fast_path(repeats > 0 ? repeats : 9);
+  }
   if (argc > 1 && std::string(argv[1]) == "--memory") {
     const int repeats = argc > 2 ? std::atoi(argv[2]) : 3;
     return time_memory_recordings(repeats > 0 ? repeats : 3);

@@ -85,7 +85,7 @@ ALLOWED = {
     # Tools: the standalone GPU programs build on the kernels alone; the emulator's benchmark times
     # lesson 4 through its runner (no tool names a lesson's kernel set) and the Lab's emulator path.
     "tools-gpu": {"core", "kernels", "lesson-kernels", "ext:cuda"},
-    "tools-emulator-bench": {"core", "kernels", "compute", "lessons", "lab-emulator"},
+    "tools-emulator-bench": {"core", "kernels", "lesson-kernels", "compute", "lessons", "lab-emulator"},
 }
 
 # tests/<folder> and tools/<folder> -> their layer. A file there in no folder of this table fails
