@@ -23,12 +23,17 @@ constexpr const char* kPage = R"HTML(<!DOCTYPE html>
   td.failed, td.compile-error { background: #6b1f1f; }
   td.unavailable { background: #444; }
   #names-toggle { margin-left: 1em; }
+  #shared h2 { font-size: 1.3em; margin: 1.2em 0 0.4em 0; }
+  #shared pre { background: #1b1b1b; border: 1px solid #444; padding: 0.6em; overflow-x: auto;
+                font-family: "DejaVu Sans Mono", monospace; font-size: 0.95em; }
+  #shared summary { cursor: pointer; margin: 0.3em 0; }
 </style>
 </head>
 <body>
 <h1>ThreadLab class board</h1>
 <div id="status">Connecting…</div>
 <table id="board"><thead><tr id="head"></tr></thead><tbody id="rows"></tbody></table>
+<section id="shared"></section>
 <script>
 "use strict";
 const query = new URLSearchParams(location.search);
@@ -41,6 +46,7 @@ const presenter = PRESENTER;
 let showNames = presenter && query.get("names") === "1";
 let version = 0;
 let inFlight = null;  // the waiting poll, aborted when the names are toggled
+let sharedSeen = "";  // which shares (student, exercise, attempt) the section shows
 
 function cellText(result) {
   if (result.outcome === "passed") {
@@ -90,6 +96,10 @@ function draw(board) {
         td.textContent = cellText(result);
         td.title = cellTitle(result);
       }
+      if (student.shared && student.shared[exercise] !== undefined) {
+        td.textContent += " \u{1F4C4}";
+        td.title += (td.title ? "; " : "") + "code shared (below)";
+      }
       td.dataset.exercise = exercise;
       tr.appendChild(td);
     }
@@ -100,6 +110,43 @@ function draw(board) {
   if (board.step !== undefined) status += ", step " + (board.step + 1);
   document.getElementById("status").textContent = status;
   document.body.dataset.version = String(board.version);
+  updateShared(board);
+}
+
+// The code students chose to share, for the presenter's page only (its key): each as text in a
+// <pre>, so code that looks like HTML stays code. Fetched again only when the shares change.
+async function updateShared(board) {
+  const section = document.getElementById("shared");
+  const shares = board.students.filter(s => s.shared && Object.keys(s.shared).length > 0);
+  const seen = JSON.stringify(shares.map(s => [s.number, s.shared]));
+  if (!showNames || shares.length === 0) {
+    section.replaceChildren();
+    sharedSeen = "";
+    return;
+  }
+  if (seen === sharedSeen) return;
+  sharedSeen = seen;
+  try {
+    const response = await fetch("/api/v1/shared?code=" + encodeURIComponent(code) + "&key=" +
+                                 encodeURIComponent(key), {cache: "no-store"});
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.reason);
+    const title = document.createElement("h2");
+    title.textContent = "Shared code";
+    const items = [title];
+    for (const shared of body.codes) {
+      const details = document.createElement("details");
+      const summary = document.createElement("summary");
+      summary.textContent = shared.name + " \u00b7 " + shared.exercise;
+      const pre = document.createElement("pre");
+      pre.textContent = shared.code;
+      details.append(summary, pre);
+      items.push(details);
+    }
+    section.replaceChildren(...items);
+  } catch (error) {
+    sharedSeen = "";  // tried again with the next board
+  }
 }
 
 async function poll() {

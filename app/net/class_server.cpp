@@ -374,6 +374,45 @@ void ClassServer::install_routes() {
     response.set_content("{\"schema\":1,\"type\":\"recorded\"}", "application/json");
   });
 
+  // A student's code, sent only when they pressed "Share with the teacher": kept on the board and
+  // saved with it, as a result is.
+  http.Post("/api/v1/share", [this](const httplib::Request& request, httplib::Response& response) {
+    auto share = parse_shared_code(request.body);
+    if (!share) {
+      ++refused_;
+      return answer(response, 400, share.message());
+    }
+    if (!student_limit_.allow(share->student)) {
+      ++refused_;
+      return answer(response, 429, "too many requests");
+    }
+    Result<bool> kept = false;
+    {
+      std::lock_guard lock(mutex_);
+      kept = board_.share(*share);
+    }
+    if (!kept) {
+      ++refused_;
+      return answer(response, 503, kept.message());
+    }
+    if (*kept) {
+      changed_.notify_all();
+      save_now();
+    }
+    response.set_content("{\"schema\":1,\"type\":\"shared\"}", "application/json");
+  });
+
+  // The shared code, for the presenter alone: every student has the join code, and a student's
+  // code is for the teacher, not the class.
+  http.Get("/api/v1/shared", [this](const httplib::Request& request, httplib::Response& response) {
+    if (!same_secret(given_key(request), options_.presenter_key)) {
+      ++refused_;
+      return answer(response, 403, "shared code is for the presenter");
+    }
+    std::lock_guard lock(mutex_);
+    response.set_content(shared_json(board_), "application/json");
+  });
+
   http.Post("/api/v1/follow", [this](const httplib::Request& request, httplib::Response& response) {
     if (!same_secret(given_key(request), options_.presenter_key)) {
       ++refused_;

@@ -11,6 +11,8 @@
 //        is after W ms; names=1 needs the presenter key
 //   POST /api/v1/join, /api/v1/result                 a JoinRequest, a LabResult (class_messages)
 //   POST /api/v1/follow                               the presenter's FollowState (needs the key)
+//   POST /api/v1/share                                a student's SharedCode (pressed "Share")
+//   GET  /api/v1/shared                               every shared code (needs the key)
 //
 // The join code gates every request (header X-Class-Code or query `code`); a wrong one is 403,
 // and an address that keeps guessing gets 429 (a token bucket per address). Bodies over

@@ -396,3 +396,70 @@ TEST(ClassServerFile, ANewClassLeavesItsBoardFileWhenItStops) {
 
 }  // namespace
 }  // namespace tl::net
+
+namespace tl::net {
+namespace {
+
+// "Share with the teacher": the code reaches the board through the client, behind the join code;
+// only the presenter's key reads it back; the board every student can read never carries it; a
+// share too large is refused and the server stays up.
+TEST(ClassServerShare, SharedCodeReachesThePresenterAlone) {
+  ClassServer server(loopback());
+  ASSERT_TRUE(server.start());
+  ClassClient client(client_for(server, "Ada"));
+  client.start();
+  SharedCode share;
+  share.exercise = "vector-add";
+  share.code = "__global__ void add() { /* </pre><script>alert(1)</script> */ }\n";
+  ASSERT_TRUE(client.share_code(share));
+  ASSERT_TRUE(wait_until([&] { return client.status().shares_sent == 1; }))
+      << client.status().message;
+  const Board board = server.board();
+  ASSERT_EQ(board.students.size(), 1u);
+  EXPECT_EQ(board.students.begin()->second.shared.at("vector-add").code, share.code);
+  EXPECT_EQ(board.students.begin()->second.name, "Ada");
+
+  httplib::Client http("127.0.0.1", server.port());
+  const httplib::Headers code = {{"X-Class-Code", "K7QM2X"}};
+  auto no_key = http.Get("/api/v1/shared", code);
+  ASSERT_TRUE(no_key);
+  EXPECT_EQ(no_key->status, 403);
+  EXPECT_EQ(no_key->body.find("alert"), std::string::npos);
+  auto no_code = http.Get("/api/v1/shared?key=" + server.presenter_key());
+  ASSERT_TRUE(no_code);
+  EXPECT_EQ(no_code->status, 403);
+  auto presenter = http.Get(
+      "/api/v1/shared", {{"X-Class-Code", "K7QM2X"}, {"X-Presenter-Key", server.presenter_key()}});
+  ASSERT_TRUE(presenter);
+  EXPECT_EQ(presenter->status, 200);
+  EXPECT_NE(presenter->body.find("alert(1)"), std::string::npos) << presenter->body;
+  for (const char* path : {"/api/v1/board?wait_ms=0", "/api/v1/board?wait_ms=0&names=1"}) {
+    auto board_answer =
+        http.Get(path, {{"X-Class-Code", "K7QM2X"}, {"X-Presenter-Key", server.presenter_key()}});
+    ASSERT_TRUE(board_answer);
+    EXPECT_EQ(board_answer->body.find("alert"), std::string::npos) << path;
+  }
+
+  // Too large for the schema: the client says so and sends nothing; sent by hand, refused (400 or
+  // 413) and the board unchanged.
+  share.code.assign(kMaxSharedCodeBytes + 1, 'x');
+  EXPECT_FALSE(client.share_code(share));
+  SharedCode raw;
+  raw.student = "student-raw-1";
+  raw.exercise = "vector-add";
+  raw.attempt = 1;
+  raw.code.assign(kMaxSharedCodeBytes + 1, 'x');
+  auto oversized = http.Post("/api/v1/share", code, to_json(raw), "application/json");
+  ASSERT_TRUE(oversized);
+  EXPECT_TRUE(oversized->status == 400 || oversized->status == 413) << oversized->status;
+  auto wrong_code = http.Post("/api/v1/share", {{"X-Class-Code", "WRONG2"}},
+                              to_json(SharedCode{"student-raw-1", "", "vector-add", "int a;", 2}),
+                              "application/json");
+  ASSERT_TRUE(wrong_code);
+  EXPECT_EQ(wrong_code->status, 403);
+  EXPECT_EQ(server.board().students.size(), 1u);
+  client.stop();
+}
+
+}  // namespace
+}  // namespace tl::net
