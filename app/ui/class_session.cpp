@@ -123,8 +123,15 @@ void ClassSession::publish(AppController& app) {
                                          : "Students type the address (" + announce_problem_ + ")");
   }
   net::FollowState now = current_follow_state(app);
+  publish_pending_ = false;
   if (!published_ || !same_place(now, *published_)) {
+    const auto time = clock_();
+    if (last_publish_ && time - *last_publish_ < kMinPublishInterval) {
+      publish_pending_ = true;  // the newest is published on a later frame
+      return;
+    }
     auto published = server_->publish(now);
+    last_publish_ = time;
     if (published) {
       published_ = now;
       publish_error_.clear();

@@ -7,6 +7,7 @@
 // Kernel Lab checks go to the teacher's board (the verdict's outcome, failed check and times, never
 // the code). update() never waits on the network.
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -42,6 +43,16 @@ class ClassSession {
   void update(AppController& app);
 
   [[nodiscard]] bool presenting() const { return server_ != nullptr; }
+  // The presenter publishes at most once per kMinPublishInterval: a slider dragged changes the
+  // values every frame, and each state wakes every follower, whose next poll would soon pass its
+  // rate limit (429). The newest state is held back and published once the interval has passed;
+  // the window keeps drawing frames meanwhile (AppController::wants_frames).
+  static constexpr std::chrono::milliseconds kMinPublishInterval{100};
+  [[nodiscard]] bool publish_pending() const { return publish_pending_; }
+  // The clock publishing is paced by; the tests hold it still to count what is published.
+  void set_clock(std::function<std::chrono::steady_clock::time_point()> clock) {
+    clock_ = std::move(clock);
+  }
   // A student's "Share with the teacher": the Lab's current exercise and the learner's own source
   // (never the solution shown in its place) go to the teacher's board. The only way code leaves
   // a student's machine. Refused, with why, for the presenter, without an exercise, or for code
@@ -88,6 +99,9 @@ class ClassSession {
   std::optional<net::FollowState> published_;  // what followers have now (seq aside)
   std::optional<net::FollowState> pending_;    // taken from the client, applied when not busy
   std::string publish_error_;                  // said once, until a publish succeeds again
+  std::function<std::chrono::steady_clock::time_point()> clock_ = std::chrono::steady_clock::now;
+  std::optional<std::chrono::steady_clock::time_point> last_publish_;
+  bool publish_pending_ = false;
   std::size_t followers_shown_ = 0;
   net::ClientState state_shown_ = net::ClientState::kConnecting;
   std::string message_shown_;

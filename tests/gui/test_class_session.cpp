@@ -197,6 +197,32 @@ TEST_F(ClassSessionTest, AVerdictBecomesABoardResultWithoutTheCode) {
   EXPECT_EQ(host_->server()->board().students.begin()->second.name, "Ada");
 }
 
+// A slider dragged: the values change every frame, and the presenter publishes at most once per
+// kMinPublishInterval (the session's clock held still here), then the newest value; the student
+// ends on it. Fewer states reach the followers, so their polls stay under the rate limit.
+TEST_F(ClassSessionTest, ADraggedSliderIsPublishedAtAPaceAndItsLastValueArrives) {
+  ASSERT_TRUE(frames_until([&] { return host_->server()->followers() == 1; }));
+  ASSERT_EQ(presenter_->state().controls.lesson_id, "vector-add");
+  auto clock = std::chrono::steady_clock::now() + std::chrono::hours(1);
+  host_->set_clock([&] { return clock; });
+  host_->update(*presenter_);  // whatever the window shows now is published
+  const std::uint64_t before = host_->server()->board().follow->seq;
+  for (int frame = 0; frame < 30; ++frame) {
+    presenter_->set_param("n", std::to_string(2000 + frame));
+    host_->update(*presenter_);
+  }
+  EXPECT_EQ(host_->server()->board().follow->seq, before + 1) << "each frame's value was published";
+  EXPECT_EQ(host_->server()->board().follow->values.at("n"), "2000");
+  EXPECT_TRUE(host_->publish_pending());
+  clock += ClassSession::kMinPublishInterval;
+  host_->update(*presenter_);
+  EXPECT_FALSE(host_->publish_pending());
+  EXPECT_EQ(host_->server()->board().follow->seq, before + 2);
+  ASSERT_TRUE(frames_until([&] { return student_->current_lesson().values().at("n") == "2029"; }))
+      << "the student's n is " << student_->current_lesson().values().at("n");
+  EXPECT_EQ(joined_->client()->status().reconnects, 0u) << joined_->client()->status().message;
+}
+
 // "Share with the teacher": until the student presses it, the board has the student's results and
 // none of their code; pressed, the Lab's own source for the open exercise reaches the board.
 TEST_F(ClassSessionTest, TheStudentsCodeReachesTheTeacherOnlyWhenShared) {
@@ -272,6 +298,21 @@ TEST(ClassFromTheController, TheControllersRunTheirOwnSessions) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   EXPECT_EQ((*student)->state().controls.lesson_id, second);
+  // A change held back by the publishing pace keeps the presenter's window drawing (it would
+  // otherwise wait for input and publish the last value only then).
+  auto clock = std::chrono::steady_clock::now() + std::chrono::hours(1);
+  (*presenter)->class_session()->set_clock([&] { return clock; });
+  (*presenter)->select_lesson(std::string(compute::registered_lessons()[0]->info.id));
+  test_support::wait_until_idle(**presenter);
+  (*presenter)->update();  // published: the first change after a quiet time goes at once
+  (*presenter)->select_lesson(second);
+  test_support::wait_until_idle(**presenter);
+  (*presenter)->update();  // held back
+  EXPECT_TRUE((*presenter)->class_session()->publish_pending());
+  EXPECT_TRUE((*presenter)->wants_frames());
+  clock += ClassSession::kMinPublishInterval;
+  (*presenter)->update();
+  EXPECT_FALSE((*presenter)->class_session()->publish_pending());
   (*student)->leave_class();
   EXPECT_EQ((*student)->class_session(), nullptr);
   (*presenter)->leave_class();
