@@ -4,9 +4,10 @@ namespace tl::net {
 namespace {
 
 // The page. Its query string carries the join code (every request needs it), the presenter key
-// where there is one, and optionally wait_ms (how long each poll waits) and pause_ms (the least
-// time between two redraws). The browser test asks for wait_ms=0: a headless browser's virtual
-// time stands still while a request is open, so a long poll would keep it from ever dumping.
+// where there is one, and optionally wait_ms (long-poll instead of server-sent events, each poll
+// waiting that long) and pause_ms (the least time between two polled redraws). The browser test
+// asks for wait_ms=0: a headless browser's virtual time stands still while a request is open, so a
+// long poll or an event stream would keep it from ever dumping.
 constexpr const char* kPage = R"HTML(<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -174,6 +175,45 @@ async function poll() {
   }
 }
 
+// Server-sent events where the browser has them and no wait_ms was asked for: the server pushes
+// the board at each change on one open connection. The long poll stays for wait_ms (the headless
+// browser test, whose virtual time stands still while a connection is open) and old browsers.
+const useEvents = !query.has("wait_ms") && typeof EventSource === "function";
+let source = null;
+
+function listen() {
+  let url = "/api/v1/board/events?code=" + encodeURIComponent(code);
+  if (showNames) url += "&names=1&key=" + encodeURIComponent(key);
+  source = new EventSource(url);
+  source.onmessage = (event) => {
+    const board = JSON.parse(event.data);
+    version = board.version;
+    draw(board);
+  };
+  // EventSource reconnects by itself; until then the status says so.
+  source.onerror = () => {
+    document.getElementById("status").textContent = "Reconnecting\u2026";
+  };
+}
+
+async function start() {
+  if (!useEvents) return poll();
+  // One plain request first: a refusal (a wrong code) comes with its reason, which an EventSource
+  // cannot read.
+  try {
+    const response = await fetch("/api/v1/board?code=" + encodeURIComponent(code) + "&wait_ms=0",
+                                 {cache: "no-store"});
+    const body = await response.json();
+    if (!response.ok) {
+      document.getElementById("status").textContent = "Refused: " + body.reason;
+      return;
+    }
+  } catch (error) {
+    // The server may be restarting: the event stream retries by itself.
+  }
+  listen();
+}
+
 if (presenter) {
   const toggle = document.createElement("button");
   toggle.id = "names-toggle";
@@ -181,12 +221,17 @@ if (presenter) {
   toggle.onclick = () => {
     showNames = !showNames;
     toggle.textContent = showNames ? "Hide names" : "Show names";
+    if (source) {
+      source.close();
+      listen();  // the first event is the board, with or without the names
+      return;
+    }
     version = 0;  // the next poll answers at once, with or without the names
     if (inFlight) inFlight.abort();
   };
   document.querySelector("h1").appendChild(toggle);
 }
-poll();
+start();
 </script>
 </body>
 </html>

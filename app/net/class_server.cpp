@@ -5,6 +5,8 @@
 
 #include <charconv>
 #include <filesystem>
+#include <memory>
+#include <optional>
 
 #include "net/board_page.hpp"
 
@@ -12,6 +14,7 @@ namespace tl::net {
 namespace {
 
 constexpr auto kPresenceGrace = std::chrono::seconds(5);
+constexpr auto kEventKeepAlive = std::chrono::seconds(15);
 
 // A query number; `fallback` when absent or not a plain decimal.
 std::uint64_t query_number(const httplib::Request& request, const char* key,
@@ -323,6 +326,36 @@ void ClassServer::install_routes() {
     changed_.wait_for(lock, wait, [&] { return stopping_ || board_.version != after; });
     response.set_content(net::board_json(board_, names, followers_locked()), "application/json");
   });
+
+  // The board as server-sent events, for the board page: one `data:` line with the board JSON at
+  // once and after every change, a comment line at least every kEventKeepAlive so a dead projector
+  // connection is noticed at a write. Like a long poll, each open stream holds a worker thread.
+  http.Get(
+      "/api/v1/board/events", [this](const httplib::Request& request, httplib::Response& response) {
+        bool names = query_number(request, "names", 0) != 0;
+        if (names && !same_secret(given_key(request), options_.presenter_key)) {
+          ++refused_;
+          return answer(response, 403, "names are for the presenter");
+        }
+        response.set_header("Cache-Control", "no-store");
+        auto sent = std::make_shared<std::optional<std::uint64_t>>();
+        response.set_chunked_content_provider(
+            "text/event-stream", [this, names, sent](std::size_t, httplib::DataSink& sink) {
+              std::unique_lock lock(mutex_);
+              changed_.wait_for(lock, kEventKeepAlive,
+                                [&] { return stopping_ || !*sent || board_.version != **sent; });
+              if (stopping_) return false;
+              std::string event;
+              if (!*sent || board_.version != **sent) {
+                *sent = board_.version;
+                event = "data: " + net::board_json(board_, names, followers_locked()) + "\n\n";
+              } else {
+                event = ": still here\n\n";
+              }
+              lock.unlock();
+              return sink.write(event.data(), event.size());
+            });
+      });
 
   http.Post("/api/v1/join", [this](const httplib::Request& request, httplib::Response& response) {
     auto join = parse_join_request(request.body);

@@ -463,3 +463,48 @@ TEST(ClassServerShare, SharedCodeReachesThePresenterAlone) {
 
 }  // namespace
 }  // namespace tl::net
+
+namespace tl::net {
+namespace {
+
+// The board page's event stream: the board at once, then again at each change; gated by the join
+// code, names for the presenter's key alone.
+TEST(ClassServerEvents, TheBoardStreamsEachChange) {
+  ClassServer server(loopback());
+  ASSERT_TRUE(server.start());
+  std::mutex mutex;
+  std::string received;
+  auto seen = [&](const std::string& text) {
+    std::lock_guard lock(mutex);
+    return received.find(text) != std::string::npos;
+  };
+  std::thread reader([&] {
+    httplib::Client http("127.0.0.1", server.port());
+    http.set_read_timeout(std::chrono::seconds(30));
+    http.Get("/api/v1/board/events", {{"X-Class-Code", "K7QM2X"}},
+             [&](const char* data, std::size_t size) {
+               std::lock_guard lock(mutex);
+               received.append(data, size);
+               return received.find("\"vector-add\"") == std::string::npos;
+             });
+  });
+  ASSERT_TRUE(wait_until([&] { return seen("data: {\"exercises\":[]"); })) << received;
+  httplib::Client http("127.0.0.1", server.port());
+  auto posted = http.Post("/api/v1/result", {{"X-Class-Code", "K7QM2X"}}, valid_result_body(),
+                          "application/json");
+  ASSERT_TRUE(posted);
+  ASSERT_EQ(posted->status, 200);
+  EXPECT_TRUE(wait_until([&] { return seen("\"vector-add\""); })) << received;
+  reader.join();
+  EXPECT_FALSE(seen("Name of")) << "names on the projector's stream";
+
+  auto wrong = http.Get("/api/v1/board/events", {{"X-Class-Code", "WRONG2"}});
+  ASSERT_TRUE(wrong);
+  EXPECT_EQ(wrong->status, 403);
+  auto names = http.Get("/api/v1/board/events?names=1", {{"X-Class-Code", "K7QM2X"}});
+  ASSERT_TRUE(names);
+  EXPECT_EQ(names->status, 403);
+}
+
+}  // namespace
+}  // namespace tl::net
