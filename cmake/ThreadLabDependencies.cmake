@@ -20,6 +20,10 @@ pkg_check_modules(TOMLPP REQUIRED IMPORTED_TARGET tomlplusplus)
 # builds it as a shared library with OpenSSL, zlib and Brotli on; its pkg-config file carries the
 # matching CPPHTTPLIB_* definitions, which every user of httplib.h must see.
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
+# Finding a class on the LAN (app/net/class_discovery): Avahi's headers only, from
+# libavahi-client-dev. The library itself is loaded at run time with dlopen, so the app (and its
+# Debian package) runs where Avahi is absent and says so; docs/ARCHITECTURE.md says why.
+pkg_check_modules(AVAHI_CLIENT REQUIRED avahi-client)
 # The Lab sandbox's system-call filter (app/lab/worker/sandbox.cpp).
 pkg_check_modules(SECCOMP REQUIRED IMPORTED_TARGET libseccomp)
 if(THREADLAB_BUILD_TESTS)

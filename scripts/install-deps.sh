@@ -33,11 +33,17 @@ readonly REQUIRED_PACKAGES=(
   # The class server and client (app/net): HTTP on the local network. It pulls in libssl-dev,
   # zlib1g-dev and libbrotli-dev, whose headers httplib.h includes as Debian builds it.
   libcpp-httplib-dev
+  # Finding a class on the LAN by mDNS: Avahi's client headers. The library is loaded at run time
+  # (app/net/class_discovery.cpp), so neither the build's programs nor the package need it.
+  libavahi-client-dev
   libgtest-dev libgmock-dev
   # clang and its runtime libraries for the libFuzzer targets (scripts/fuzz.sh, run by CI).
   clang libclang-rt-dev
   # The UI font, and a virtual X server so the window tests run without a display.
   fonts-dejavu-core xvfb xauth
+  # Presses the teacher's keys in the two-window class test (tests/gui/test_class_windows.cpp),
+  # through the X server's XTEST input, as a clicker would.
+  xdotool
   # The Debian package (scripts/package.sh): dpkg-shlibdeps computes its dependencies.
   dpkg-dev
 )

@@ -175,6 +175,10 @@ Status check_gui_options(const GuiOptions& options, bool gui_command, bool demo_
   }
   if (!options.name.empty() && options.join.empty())
     return invalid_argument("--name goes with --join");
+  if (options.host_class && options.headless)
+    return invalid_argument("--host-class needs the window (a class follows what it shows)");
+  if (!options.class_bind.empty() && !options.host_class)
+    return invalid_argument("--class-bind goes with --host-class");
   if (options.class_port < 0 || options.class_port > 65535)
     return invalid_argument("--class-port must be 0 to 65535");
   if (!options.class_code.empty() && !net::is_join_code(options.class_code)) {
@@ -316,6 +320,9 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
       ->capture_default_str();
   gui_command->add_option("--class-code", gui_options.class_code,
                           "The class's join code (with --host-class; default: a random one)");
+  gui_command->add_option(
+      "--class-bind", gui_options.class_bind,
+      "The address the class listens on (with --host-class; default: every address)");
 
   // `demo` shares the window's options; its own are the script and, headless, the output folder.
   GuiOptions demo_options;
@@ -344,6 +351,18 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
       ->transform(whole);
   demo_command->add_option("--screenshot", demo_options.screenshot,
                            "Save the last frame to this PNG (with --frames)");
+  // A teacher plays the script to a class: the students' windows follow it step by step.
+  demo_command->add_flag("--host-class", demo_options.host_class,
+                         "Host a class: students who join follow the script's steps");
+  demo_command
+      ->add_option("--class-port", demo_options.class_port, "The class's port (with --host-class)")
+      ->transform(whole)
+      ->capture_default_str();
+  demo_command->add_option("--class-code", demo_options.class_code,
+                           "The class's join code (with --host-class; default: a random one)");
+  demo_command->add_option(
+      "--class-bind", demo_options.class_bind,
+      "The address the class listens on (with --host-class; default: every address)");
 
   SoakOptions soak;
   auto* soak_command = app.add_subcommand(

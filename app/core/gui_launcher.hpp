@@ -33,6 +33,7 @@ struct GuiOptions {
   std::string name;
   bool host_class = false;
   int class_port = 8737;
+  std::string class_bind;  // the address the class listens on; empty: every address (the LAN)
   std::string class_code;  // empty: a random one
 };
 

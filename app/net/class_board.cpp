@@ -61,6 +61,54 @@ Result<bool> Board::record(const LabResult& result) {
   return true;
 }
 
+Result<bool> Board::share(const SharedCode& code) {
+  if (!students.contains(code.student) && students.size() >= kMaxStudents) {
+    return invalid_argument("the class is full (" + std::to_string(kMaxStudents) + " students)");
+  }
+  auto existing = students.find(code.student);
+  std::size_t replaced = 0;
+  if (existing != students.end()) {
+    auto found = existing->second.shared.find(code.exercise);
+    if (found != existing->second.shared.end()) {
+      if (found->second.attempt >= code.attempt) return false;
+      replaced = found->second.code.size();
+    }
+  }
+  if (shared_bytes() - replaced + code.code.size() > kMaxSharedBytes) {
+    return invalid_argument("the board holds as much shared code as it can (" +
+                            std::to_string(kMaxSharedBytes / (1024 * 1024)) + " MiB)");
+  }
+  BoardStudent& student = student_entry(*this, code.student);
+  if (!code.name.empty()) student.name = code.name;
+  student.shared[code.exercise] = code;
+  ++version;
+  return true;
+}
+
+std::size_t Board::shared_bytes() const {
+  std::size_t bytes = 0;
+  for (const auto& [id, student] : students) {
+    for (const auto& [exercise, code] : student.shared) bytes += code.code.size();
+  }
+  return bytes;
+}
+
+std::string shared_json(const Board& board) {
+  json codes = json::array();
+  for (const auto& [id, student] : board.students) {
+    for (const auto& [exercise, code] : student.shared) {
+      codes.push_back({{"number", student.number},
+                       {"name", student.name},
+                       {"exercise", exercise},
+                       {"code", code.code}});
+    }
+  }
+  std::sort(codes.begin(), codes.end(), [](const json& a, const json& b) {
+    return std::tie(a["number"], a["exercise"]) < std::tie(b["number"], b["exercise"]);
+  });
+  return json{{"schema", kSchemaVersion}, {"type", "shared"}, {"codes", codes}}.dump();
+}
+
 std::string board_json(const Board& board, bool names, std::size_t followers) {
   json students = json::array();
   for (const auto& [id, student] : board.students) {
@@ -73,6 +121,12 @@ std::string board_json(const Board& board, bool names, std::size_t followers) {
                            {"attempt", result.attempt}};
     }
     json entry = {{"number", student.number}, {"results", results}};
+    if (names) {
+      // Exercise -> attempt: the page fetches the code itself (/api/v1/shared) when these change.
+      json shared = json::object();
+      for (const auto& [exercise, code] : student.shared) shared[exercise] = code.attempt;
+      entry["shared"] = shared;
+    }
     entry["name"] = names ? student.name : "Student " + std::to_string(student.number);
     students.push_back(std::move(entry));
   }
@@ -121,6 +175,14 @@ Result<Board> load_board(const std::string& path) {
     auto recorded = board.record(*result);
     if (!recorded) return damaged(recorded.message());
   }
+  const json& shares = file.value("shares", json::array());
+  if (!shares.is_array()) return damaged("no shared code");
+  for (const json& entry : shares) {
+    auto share = parse_shared_code(entry.dump());
+    if (!share) return damaged(share.message());
+    auto kept = board.share(*share);
+    if (!kept) return damaged(kept.message());
+  }
   if (file.contains("follow")) {
     auto follow = parse_follow_state(file["follow"].dump());
     if (!follow) return damaged(follow.message());
@@ -143,11 +205,13 @@ Status save_board(const Board& board, const std::string& path) {
       if (found != student.results.end()) results.push_back(json::parse(to_json(found->second)));
     }
   }
-  json file = {{"schema", kSchemaVersion},
-               {"type", "board-file"},
-               {"version", board.version},
-               {"students", students},
-               {"results", results}};
+  json shares = json::array();
+  for (const auto& [id, student] : board.students) {
+    for (const auto& [exercise, code] : student.shared)
+      shares.push_back(json::parse(to_json(code)));
+  }
+  json file = {{"schema", kSchemaVersion}, {"type", "board-file"}, {"version", board.version},
+               {"students", students},     {"results", results},   {"shares", shares}};
   if (board.follow) file["follow"] = json::parse(to_json(*board.follow));
   std::string text = file.dump(1);
 

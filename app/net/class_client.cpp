@@ -128,10 +128,29 @@ void ClassClient::post_result(LabResult result) {
       outbox_.pop_front();
       status_.message = "the class server has been away long: the oldest unsent result was dropped";
     }
-    outbox_.push_back(std::move(result));
+    outbox_.push_back({"/api/v1/result", to_json(result), result.attempt});
     status_.results_queued = outbox_.size();
   }
   wake_.notify_all();
+}
+
+Status ClassClient::share_code(SharedCode share) {
+  TL_RETURN_IF_ERROR(check_shared_code(share.code));
+  if (!is_identifier(share.exercise)) return invalid_argument("no exercise to share");
+  {
+    std::lock_guard lock(mutex_);
+    share.student = options_.student_id;
+    share.name = options_.name;
+    share.attempt = next_attempt_++;
+    if (outbox_.size() >= options_.max_queued_results) {
+      outbox_.pop_front();
+      status_.message = "the class server has been away long: the oldest unsent result was dropped";
+    }
+    outbox_.push_back({"/api/v1/share", to_json(share), share.attempt});
+    status_.results_queued = outbox_.size();
+  }
+  wake_.notify_all();
+  return {};
 }
 
 ClientStatus ClassClient::status() const {
@@ -248,7 +267,7 @@ void ClassClient::send_loop() {
   }
   auto delay = options_.retry_min;
   for (;;) {
-    LabResult next;
+    Outgoing next;
     {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [&] {
@@ -257,8 +276,8 @@ void ClassClient::send_loop() {
       if (stopping_) break;
       next = outbox_.front();
     }
-    auto result = http.Post("/api/v1/result", code_header(options_.address), to_json(next),
-                            "application/json");
+    auto result =
+        http.Post(next.path, code_header(options_.address), next.body, "application/json");
     bool acknowledged = result && result->status == 200;
     // A 400 or a 503 is the server's considered refusal of this result (malformed, class full):
     // sending it again would be refused again, so it is dropped and said.
@@ -267,8 +286,12 @@ void ClassClient::send_loop() {
       std::lock_guard lock(mutex_);
       if (!outbox_.empty() && outbox_.front().attempt == next.attempt) outbox_.pop_front();
       status_.results_queued = outbox_.size();
-      if (acknowledged) ++status_.results_sent;
-      if (refused) status_.message = "the class server refused a result: " + result->body;
+      const bool share = next.path == "/api/v1/share";
+      if (acknowledged) ++(share ? status_.shares_sent : status_.results_sent);
+      if (refused) {
+        status_.message = std::string("the class server refused ") +
+                          (share ? "your shared code: " : "a result: ") + result->body;
+      }
       delay = options_.retry_min;
       continue;
     }

@@ -31,7 +31,8 @@ struct ClassClientOptions {
   std::chrono::milliseconds wait{15000};  // each long poll; the server may cap it lower
   std::chrono::milliseconds retry_min{200};
   std::chrono::milliseconds retry_max{5000};
-  std::size_t max_queued_results = 256;  // past it the oldest unsent result is dropped, and said
+  // Past it the oldest unsent result (or shared code) is dropped, and said.
+  std::size_t max_queued_results = 256;
   // Called on the poll thread for each state accepted (the load test's clock); may be empty.
   std::function<void(const FollowState&)> on_follow;
 };
@@ -52,6 +53,7 @@ struct ClientStatus {
   std::uint64_t seq = 0;             // the last follow state received
   std::size_t results_queued = 0;    // not yet acknowledged
   std::uint64_t results_sent = 0;    // acknowledged by the server
+  std::uint64_t shares_sent = 0;     // shared code acknowledged by the server
   std::uint64_t follow_refused = 0;  // states that failed the lesson's checks
   std::uint64_t reconnects = 0;
 };
@@ -74,6 +76,10 @@ class ClassClient {
   [[nodiscard]] bool following() const;
   // Queues a result; `attempt` is numbered here (the caller's is ignored) so a resend is known.
   void post_result(LabResult result);
+  // Queues the student's code for the teacher, sent like a result (kept until acknowledged). Only
+  // the window's "Share with the teacher" calls it. Refused here, with why, when the code cannot
+  // be shared (too large, control characters): nothing is queued then.
+  Status share_code(SharedCode share);
 
   [[nodiscard]] ClientStatus status() const;
   [[nodiscard]] const std::string& student_id() const { return options_.student_id; }
@@ -93,7 +99,13 @@ class ClassClient {
   bool following_ = true;
   std::optional<FollowState> latest_;
   bool latest_taken_ = true;
-  std::deque<LabResult> outbox_;
+  // Results and shared code in the order they were made, each with its request ready.
+  struct Outgoing {
+    std::string path;  // /api/v1/result or /api/v1/share
+    std::string body;
+    std::uint64_t attempt = 0;
+  };
+  std::deque<Outgoing> outbox_;
   std::uint64_t next_attempt_ = 1;
   ClientStatus status_;
   void* poll_http_ = nullptr;  // the poll thread's httplib::Client, for stop() to abort its wait

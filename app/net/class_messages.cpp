@@ -211,6 +211,28 @@ std::string to_json(const JoinRequest& join) {
       .dump();
 }
 
+std::string to_json(const SharedCode& share) {
+  return json{{"schema", kSchemaVersion},   {"type", "share"},
+              {"student", share.student},   {"name", share.name},
+              {"exercise", share.exercise}, {"code", share.code},
+              {"attempt", share.attempt}}
+      .dump();
+}
+
+Status check_shared_code(std::string_view code) {
+  if (code.size() > kMaxSharedCodeBytes) {
+    return refused("the code is " + std::to_string(code.size()) + " bytes; at most " +
+                   std::to_string(kMaxSharedCodeBytes) + " can be shared");
+  }
+  for (char c : code) {
+    auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && c != '\n' && c != '\r' && c != '\t') || u == 0x7f) {
+      return refused("the code has a control character (only lines and tabs can be shared)");
+    }
+  }
+  return {};
+}
+
 Status check_follow_state(const FollowState& state, const ParamCheck& check) {
   if (!is_identifier(state.lesson)) return refused("follow: the lesson is not a lesson id");
   if (!state.view.empty() && !is_identifier(state.view))
@@ -332,6 +354,40 @@ Result<JoinRequest> parse_join_request(std::string_view text) {
     return refused("join: the name is not one line of text");
   join.name = *name;
   return join;
+}
+
+Result<SharedCode> parse_shared_code(std::string_view text) {
+  auto message = open_message(text, "share");
+  if (!message) return message.error();
+  const json& object = *message;
+  TL_RETURN_IF_ERROR(
+      check_keys(object, {"schema", "type", "student", "name", "exercise", "code", "attempt"},
+                 {"student", "exercise", "code", "attempt"}, "share"));
+  SharedCode share;
+  auto student = string_field(object, "student", 64);
+  if (!student) return student.error();
+  if (!is_student_id(*student)) return refused("share: the student id is not one");
+  share.student = *student;
+  if (object.contains("name")) {
+    auto name = string_field(object, "name", kMaxNameBytes);
+    if (!name) return name.error();
+    if (!is_plain_text(*name, kMaxNameBytes))
+      return refused("share: the name is not one line of text");
+    share.name = *name;
+  }
+  auto exercise = string_field(object, "exercise", kMaxIdBytes);
+  if (!exercise) return exercise.error();
+  if (!is_identifier(*exercise)) return refused("share: the exercise is not an exercise id");
+  share.exercise = *exercise;
+  auto code = string_field(object, "code", kMaxSharedCodeBytes);
+  if (!code) return code.error();
+  if (Status checked = check_shared_code(*code); !checked)
+    return refused("share: " + checked.message());
+  share.code = *code;
+  auto attempt = count_field(object, "attempt", std::numeric_limits<std::int64_t>::max());
+  if (!attempt) return attempt.error();
+  share.attempt = *attempt;
+  return share;
 }
 
 Result<JoinAddress> parse_join_address(std::string_view text) {

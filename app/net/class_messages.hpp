@@ -33,6 +33,9 @@ inline constexpr std::size_t kMaxValueBytes = 32;    // one parameter value: "16
 inline constexpr std::size_t kMaxNameBytes = 40;     // a student's display name (UTF-8)
 inline constexpr std::size_t kMaxReasonBytes = 200;  // the check that failed, in one line
 inline constexpr std::uint32_t kMaxStep = 10000;
+// A student's kernel shared with the teacher: the Lab's exercises are a screenful or two; the rest
+// of the message (ids, name) is well under the difference to kMaxMessageBytes.
+inline constexpr std::size_t kMaxSharedCodeBytes = 12 * 1024;
 inline constexpr double kMaxMilliseconds = 1e7;
 
 // Where the presenter is: every follower's window shows the same lesson, parameters, step and view.
@@ -66,6 +69,19 @@ struct LabResult {
   friend bool operator==(const LabResult&, const LabResult&) = default;
 };
 
+// A student's code for one exercise, sent only when the student pressed "Share with the teacher"
+// (nothing else carries code). The board keeps the latest per student and exercise, for the
+// presenter's eyes only (its key), since every student has the join code.
+struct SharedCode {
+  std::string student;
+  std::string name;
+  std::string exercise;
+  std::string code;  // UTF-8 text: lines and tabs, no other control characters
+  // As a result's: a resend counts once; an older share never replaces a newer one.
+  std::uint64_t attempt = 0;
+  friend bool operator==(const SharedCode&, const SharedCode&) = default;
+};
+
 // A student announcing themselves (so the board lists them before their first check).
 struct JoinRequest {
   std::string student;
@@ -83,6 +99,7 @@ using ParamCheck =
 [[nodiscard]] std::string to_json(const FollowState& state);
 [[nodiscard]] std::string to_json(const LabResult& result);
 [[nodiscard]] std::string to_json(const JoinRequest& join);
+[[nodiscard]] std::string to_json(const SharedCode& share);
 
 // Parsing and checking, in that order: size, JSON, schema version, type, keys, each field's type,
 // alphabet, length and range; for a follow state also `check` (when given). Nothing is returned
@@ -91,6 +108,10 @@ using ParamCheck =
                                                      const ParamCheck& check = {});
 [[nodiscard]] Result<LabResult> parse_lab_result(std::string_view text);
 [[nodiscard]] Result<JoinRequest> parse_join_request(std::string_view text);
+[[nodiscard]] Result<SharedCode> parse_shared_code(std::string_view text);
+// The code a student may share: at most kMaxSharedCodeBytes, no control characters but newlines,
+// carriage returns and tabs. Said before anything is sent, so the student reads why.
+[[nodiscard]] Status check_shared_code(std::string_view code);
 
 // A follow state built in the app (not parsed) checked the same way before it is sent.
 [[nodiscard]] Status check_follow_state(const FollowState& state, const ParamCheck& check = {});

@@ -5,6 +5,8 @@
 
 #include <charconv>
 #include <filesystem>
+#include <memory>
+#include <optional>
 
 #include "net/board_page.hpp"
 
@@ -12,6 +14,7 @@ namespace tl::net {
 namespace {
 
 constexpr auto kPresenceGrace = std::chrono::seconds(5);
+constexpr auto kEventKeepAlive = std::chrono::seconds(15);
 
 // A query number; `fallback` when absent or not a plain decimal.
 std::uint64_t query_number(const httplib::Request& request, const char* key,
@@ -324,6 +327,36 @@ void ClassServer::install_routes() {
     response.set_content(net::board_json(board_, names, followers_locked()), "application/json");
   });
 
+  // The board as server-sent events, for the board page: one `data:` line with the board JSON at
+  // once and after every change, a comment line at least every kEventKeepAlive so a dead projector
+  // connection is noticed at a write. Like a long poll, each open stream holds a worker thread.
+  http.Get(
+      "/api/v1/board/events", [this](const httplib::Request& request, httplib::Response& response) {
+        bool names = query_number(request, "names", 0) != 0;
+        if (names && !same_secret(given_key(request), options_.presenter_key)) {
+          ++refused_;
+          return answer(response, 403, "names are for the presenter");
+        }
+        response.set_header("Cache-Control", "no-store");
+        auto sent = std::make_shared<std::optional<std::uint64_t>>();
+        response.set_chunked_content_provider(
+            "text/event-stream", [this, names, sent](std::size_t, httplib::DataSink& sink) {
+              std::unique_lock lock(mutex_);
+              changed_.wait_for(lock, kEventKeepAlive,
+                                [&] { return stopping_ || !*sent || board_.version != **sent; });
+              if (stopping_) return false;
+              std::string event;
+              if (!*sent || board_.version != **sent) {
+                *sent = board_.version;
+                event = "data: " + net::board_json(board_, names, followers_locked()) + "\n\n";
+              } else {
+                event = ": still here\n\n";
+              }
+              lock.unlock();
+              return sink.write(event.data(), event.size());
+            });
+      });
+
   http.Post("/api/v1/join", [this](const httplib::Request& request, httplib::Response& response) {
     auto join = parse_join_request(request.body);
     if (!join) {
@@ -372,6 +405,45 @@ void ClassServer::install_routes() {
       save_now();
     }
     response.set_content("{\"schema\":1,\"type\":\"recorded\"}", "application/json");
+  });
+
+  // A student's code, sent only when they pressed "Share with the teacher": kept on the board and
+  // saved with it, as a result is.
+  http.Post("/api/v1/share", [this](const httplib::Request& request, httplib::Response& response) {
+    auto share = parse_shared_code(request.body);
+    if (!share) {
+      ++refused_;
+      return answer(response, 400, share.message());
+    }
+    if (!student_limit_.allow(share->student)) {
+      ++refused_;
+      return answer(response, 429, "too many requests");
+    }
+    Result<bool> kept = false;
+    {
+      std::lock_guard lock(mutex_);
+      kept = board_.share(*share);
+    }
+    if (!kept) {
+      ++refused_;
+      return answer(response, 503, kept.message());
+    }
+    if (*kept) {
+      changed_.notify_all();
+      save_now();
+    }
+    response.set_content("{\"schema\":1,\"type\":\"shared\"}", "application/json");
+  });
+
+  // The shared code, for the presenter alone: every student has the join code, and a student's
+  // code is for the teacher, not the class.
+  http.Get("/api/v1/shared", [this](const httplib::Request& request, httplib::Response& response) {
+    if (!same_secret(given_key(request), options_.presenter_key)) {
+      ++refused_;
+      return answer(response, 403, "shared code is for the presenter");
+    }
+    std::lock_guard lock(mutex_);
+    response.set_content(shared_json(board_), "application/json");
   });
 
   http.Post("/api/v1/follow", [this](const httplib::Request& request, httplib::Response& response) {

@@ -7,10 +7,13 @@
 //   GET  /board?code=C[&key=K]                        the board page (K: the presenter's, shows
 //   names) GET  /api/v1/follow?student=S&after=N&wait_ms=W&following=1
 //        the follow state newer than N (200), or 204 after W ms (at most the server's poll_wait)
+//   GET  /api/v1/board/events[?names=1]               the board as server-sent events (each change)
 //   GET  /api/v1/board?after=V&wait_ms=W[&names=1]    the board once its version passes V, or as it
 //        is after W ms; names=1 needs the presenter key
 //   POST /api/v1/join, /api/v1/result                 a JoinRequest, a LabResult (class_messages)
 //   POST /api/v1/follow                               the presenter's FollowState (needs the key)
+//   POST /api/v1/share                                a student's SharedCode (pressed "Share")
+//   GET  /api/v1/shared                               every shared code (needs the key)
 //
 // The join code gates every request (header X-Class-Code or query `code`); a wrong one is 403,
 // and an address that keeps guessing gets 429 (a token bucket per address). Bodies over

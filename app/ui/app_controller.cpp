@@ -284,6 +284,9 @@ bool AppController::live_work_holds_device() {
 bool AppController::wants_frames() const {
   if (busy() || lab_->checking() || memory_->recording() || (live_ && live_->busy())) return true;
   if (state_.switch_offer && state_.switch_offer->cancelling) return true;
+  // A presenter's change held back (a slider dragged) is published a moment later, with or
+  // without input then.
+  if (class_ && class_->publish_pending()) return true;
   const ClassroomState& c = state_.classroom;
   return c.demo && c.demo->index && !c.demo->paused && c.demo->timed_advance &&
          c.demo->script.steps[*c.demo->index].wait_seconds.has_value();

@@ -220,6 +220,13 @@ class AppController : public LessonViewContext,
   // front (a link's view=lab); the UI reports the one the user opened.
   void show_workspace(Workspace workspace) override;
   void workspace_shown(Workspace workspace) { state_.view.workspace = workspace; }
+  // The results tab the user brought forward by hand (a click, not a request): the state says
+  // what the window shows, so a class's presenter publishes it (class_session) and the window's
+  // followers switch to it. `lesson_tab` names the lesson's own tab when `tab` is kLesson.
+  void results_tab_shown(ResultsTab tab, std::string lesson_tab) {
+    state_.view.results_tab = tab;
+    state_.view.lesson_tab = std::move(lesson_tab);
+  }
   void workspace_request_shown() {
     state_.view.workspace_requests_shown = state_.view.workspace_requests;
   }

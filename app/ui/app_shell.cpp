@@ -78,11 +78,21 @@ void start_class(const GuiOptions& options, AppController& app) {
       return;
     }
     app.join_class(class_client_options(*address, options.name));
+    // One line per presenter's state the window applied, read back from the window: a student (or
+    // a script) watching the terminal sees the window follow.
+    app.class_session()->set_on_applied([](const net::FollowState& shown) {
+      std::cout << "threadlab: class: following to " << describe_follow_state(shown) << std::endl;
+    });
+    app.class_session()->set_on_result([](const net::LabResult& result) {
+      std::cout << "threadlab: class: your check of " << result.exercise << " ("
+                << net::to_string(result.outcome) << ") goes to the teacher's board" << std::endl;
+    });
     return;
   }
   if (!options.host_class) return;
-  const Status hosted =
-      app.host_class(class_server_options(options.class_port, options.class_code));
+  net::ClassServerOptions server = class_server_options(options.class_port, options.class_code);
+  if (!options.class_bind.empty()) server.bind = options.class_bind;
+  const Status hosted = app.host_class(std::move(server));
   if (!hosted) {
     app.post(Severity::kError, "No class: " + hosted.message());
     return;

@@ -1,6 +1,7 @@
 #include "class_session.hpp"
 
 #include <GLFW/glfw3.h>
+#include <unistd.h>
 
 #include <utility>
 
@@ -45,8 +46,25 @@ std::string one_board_line(const std::string& text) {
 Result<std::unique_ptr<ClassSession>> ClassSession::host(net::ClassServerOptions options) {
   options.check = lessons_check;
   std::unique_ptr<ClassSession> session(new ClassSession());
+  const bool every_address = options.bind == "0.0.0.0";
   session->server_ = std::make_unique<net::ClassServer>(std::move(options));
   TL_RETURN_IF_ERROR(session->server_->start());
+  // Students find a class served to the LAN in their Join dialog; one bound to a single address
+  // (a test on loopback) is for that address alone and is not announced.
+  if (every_address) {
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    const std::string title = std::string("ThreadLab class on ") + host;
+    net::ClassAnnouncement announcement{title, net::kSchemaVersion};
+    auto announcer = net::ClassAnnouncer::start(title, session->server_->port(), announcement);
+    if (announcer) {
+      session->announcer_ = std::move(*announcer);
+    } else {
+      session->announce_problem_ = announcer.message();
+    }
+  } else {
+    session->announce_said_ = true;
+  }
   return session;
 }
 
@@ -98,9 +116,22 @@ void ClassSession::update(AppController& app) {
 }
 
 void ClassSession::publish(AppController& app) {
+  if (!announce_said_) {
+    announce_said_ = true;
+    app.post(Severity::kInfo, announcer_ ? "The class is announced on this network: students find "
+                                           "it in Class → Join class…"
+                                         : "Students type the address (" + announce_problem_ + ")");
+  }
   net::FollowState now = current_follow_state(app);
+  publish_pending_ = false;
   if (!published_ || !same_place(now, *published_)) {
+    const auto time = clock_();
+    if (last_publish_ && time - *last_publish_ < kMinPublishInterval) {
+      publish_pending_ = true;  // the newest is published on a later frame
+      return;
+    }
     auto published = server_->publish(now);
+    last_publish_ = time;
     if (published) {
       published_ = now;
       publish_error_.clear();
@@ -160,18 +191,45 @@ void ClassSession::follow(AppController& app) {
     auto found = current.find(name);
     if (found == current.end() || found->second != value) action.values[name] = value;
   }
+  // A results tab is the lesson workspace's: a student in the Lab comes back to the lesson with
+  // it, as the presenter shows it (a link's view= alone leaves the workspace as it is).
+  if (!state->view.empty() && state->view != kLabView &&
+      app.state().view.workspace == Workspace::kLab) {
+    app.show_workspace(Workspace::kLesson);
+  }
   if (!state->view.empty() && view_name(app.state().view) != state->view) action.view = state->view;
   action.launch = !action.values.empty();
   if (action.lesson || !action.values.empty() || action.view) app.apply_action(action);
+  if (on_applied_) on_applied_(current_follow_state(app));
+}
+
+Status ClassSession::share_lab_code(AppController& app) {
+  if (!client_) return invalid_argument("the presenter has no teacher to share with");
+  const LabState& lab = app.lab().state();
+  net::SharedCode share;
+  share.exercise = lab.current;
+  share.code = app.lab().source();
+  TL_RETURN_IF_ERROR(client_->share_code(std::move(share)));
+  shared_exercise_ = lab.current;
+  app.post(Severity::kInfo, "Sending your code for " + lab.current + " to the teacher…");
+  return {};
 }
 
 void ClassSession::post_lab_verdict(AppController& app) {
+  const std::uint64_t shares = client_->status().shares_sent;
+  if (shares != shares_seen_) {
+    shares_seen_ = shares;
+    app.post(Severity::kInfo, "The teacher has your code for " + shared_exercise_ + ".");
+  }
   const LabState& lab = app.lab().state();
   if (lab.checks_finished == checks_seen_) return;
   checks_seen_ = lab.checks_finished;
   if (!lab.verdict) return;
   const std::string& exercise = lab.check.exercise_id.empty() ? lab.current : lab.check.exercise_id;
-  if (auto result = lab_result_of(exercise, *lab.verdict)) client_->post_result(*result);
+  if (auto result = lab_result_of(exercise, *lab.verdict)) {
+    client_->post_result(*result);
+    if (on_result_) on_result_(*result);
+  }
 }
 
 net::ClassClientOptions class_client_options(const net::JoinAddress& address, std::string name) {
@@ -200,6 +258,12 @@ net::FollowState current_follow_state(const AppController& app) {
   if (auto step = state.classroom.cursor.current()) follow.step = static_cast<std::uint32_t>(*step);
   follow.view = view_name(state.view);
   return follow;
+}
+
+std::string describe_follow_state(const net::FollowState& state) {
+  return "lesson " + state.lesson + ", " +
+         (state.step ? "step " + std::to_string(*state.step + 1) : std::string("no step")) +
+         ", view " + (state.view.empty() ? std::string("unchanged") : state.view);
 }
 
 std::string view_name(const ViewSettings& view) {

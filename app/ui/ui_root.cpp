@@ -110,6 +110,7 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
   ImGuiStorage* const ui_memory = ImGui::GetStateStorage();
   const ImGuiID timing_tab_open_id = ImGui::GetID("timing_tab_open");
   const ImGuiID handled_requests_id = ImGui::GetID("handled_tab_requests");
+  const ImGuiID settling_id = ImGui::GetID("results_tab_settling");
   const ImGuiID shown_launch_id = ImGui::GetID("timeline_shown_launch");
   bool timing_tab_open = ui_memory->GetBool(timing_tab_open_id, true);
   LessonLayoutInputs in;
@@ -265,9 +266,14 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
     auto flags_for = [&](ResultsTab tab) {
       return bring_forward == tab ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
     };
+    // The tab open in this frame, to tell the state when the user clicked another one.
+    std::optional<ResultsTab> open_tab;
+    std::string open_lesson_tab;
+    auto opened = [&](ResultsTab tab) { open_tab = tab; };
     timing_tab_open = false;
     if (tab("CPU vs GPU", "Timings over sizes or block sizes: CPU, GPU kernel and GPU end to end",
             flags_for(ResultsTab::kTiming))) {
+      opened(ResultsTab::kTiming);
       timing_tab_open = true;
       draw_timing_panel(controller, fonts);
       ImGui::EndTabItem();
@@ -276,6 +282,7 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
             "Each timed kernel at its FLOP per byte and FLOP/s, under the device's bandwidth "
             "slope and compute ceilings, with its share of its own ceiling",
             flags_for(ResultsTab::kRoofline))) {
+      opened(ResultsTab::kRoofline);
       draw_roofline_panel(controller, fonts);
       ImGui::EndTabItem();
     }
@@ -284,6 +291,7 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
             "sectors per request and bank conflicts (the emulator's model, under Nsight "
             "Compute's names), and one warp's 32 lanes drawn onto the sectors or banks they touch",
             flags_for(ResultsTab::kMemory))) {
+      opened(ResultsTab::kMemory);
       draw_memory_panel(controller, fonts);
       ImGui::EndTabItem();
     }
@@ -291,11 +299,13 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
             "What nvcc made of the lesson's kernels: registers, shared and local memory, spills, "
             "and each source line beside the SASS instructions made from it (no GPU needed)",
             flags_for(ResultsTab::kCompiled))) {
+      opened(ResultsTab::kCompiled);
       draw_compiled_panel(controller, fonts);
       ImGui::EndTabItem();
     }
     if (tab("Grid of blocks", "The launch's grid: its blocks, their warps and idle threads",
             flags_for(ResultsTab::kGrid))) {
+      opened(ResultsTab::kGrid);
       draw_grid_panel(controller, fonts);
       ImGui::EndTabItem();
     }
@@ -306,6 +316,8 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
       const bool forward = bring_forward == ResultsTab::kLesson && view.lesson_tab == lesson_tab.id;
       if (tab(label.c_str(), tooltip.c_str(),
               forward ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None)) {
+        opened(ResultsTab::kLesson);
+        open_lesson_tab = std::string(lesson_tab.id);
         ImGui::PushTextWrapPos(0.0f);  // as beside the mapping view
         lesson_tab.draw(controller, fonts);
         ImGui::PopTextWrapPos();
@@ -314,16 +326,28 @@ void draw_ui(AppController& controller, const Fonts& fonts) {
     }
     if (tab("Occupancy", "How many blocks of this kernel fit on one SM, and what limits them",
             flags_for(ResultsTab::kOccupancy))) {
+      opened(ResultsTab::kOccupancy);
       draw_occupancy_panel(controller, fonts);
       ImGui::EndTabItem();
     }
     if (!trace.blocks.empty() &&
         tab("SM timeline", "Which SM ran each block, and when: the waves and the tail",
             flags_for(ResultsTab::kTimeline))) {
+      opened(ResultsTab::kTimeline);
       draw_sm_timeline_panel(controller, fonts);
       ImGui::EndTabItem();
     }
     ImGui::EndTabBar();
+    // A tab brought forward shows from the next frame on; in this frame and that one the open tab
+    // is the old one. Past them, a different open tab is the user's click: the state follows it
+    // (a presenter's class then shows the same tab).
+    const bool settling = bring_forward.has_value() || ui_memory->GetBool(settling_id, false);
+    ui_memory->SetBool(settling_id, bring_forward.has_value());
+    if (!settling && open_tab &&
+        (*open_tab != view.results_tab ||
+         (*open_tab == ResultsTab::kLesson && open_lesson_tab != view.lesson_tab))) {
+      controller.results_tab_shown(*open_tab, open_lesson_tab);
+    }
   }
   ui_memory->SetBool(timing_tab_open_id, timing_tab_open);
   ImGui::EndChild();

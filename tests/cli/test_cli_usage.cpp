@@ -74,6 +74,12 @@ INSTANTIATE_TEST_SUITE_P(
         UsageCase{"GuiJoinAndHost", {"gui", "--join", "127.0.0.1:8737/K7QM2X", "--host-class"}},
         UsageCase{"GuiNameWithoutJoin", {"gui", "--name", "Ada"}},
         UsageCase{"GuiBadClassCode", {"gui", "--host-class", "--class-code", "0000"}},
+        UsageCase{"GuiClassBindWithoutHost", {"gui", "--class-bind", "127.0.0.1"}},
+        UsageCase{
+            "DemoHeadlessHostClass",
+            {"demo", "docs/demos/why-blocks.toml", "--headless", "--out", "x", "--host-class"}},
+        UsageCase{"DemoBadClassCode",
+                  {"demo", "docs/demos/why-blocks.toml", "--host-class", "--class-code", "I0O1"}},
         UsageCase{"ClassServeBadCode", {"class", "serve", "--code", "AB0O"}},
         UsageCase{"ClassServeBadPort", {"class", "serve", "--port", "70000"}},
         UsageCase{"ClassBenchNoStudents", {"class", "bench", "--students", "0"}},

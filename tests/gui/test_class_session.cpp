@@ -4,6 +4,8 @@
 // catches up; the presenter's server counts the follower. Bounded waits, no timing assertions.
 
 #include <gtest/gtest.h>
+#include <imgui.h>
+#include <imgui_internal.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -17,6 +19,7 @@
 #include "compute/lessons/lesson_registry.hpp"
 #include "controller_test_support.hpp"
 #include "core/classroom/demo_script.hpp"
+#include "headless_ui.hpp"
 #include "lab/lab_check.hpp"
 #include "platform/egl_context.hpp"
 
@@ -153,13 +156,14 @@ launch = true
     ASSERT_TRUE(frames_until([&] {
       return student_->state().controls.lesson_id == lesson &&
              student_->current_lesson().values() == presenter_->current_lesson().values();
-    })) << "the student's window is on " << student_->state().controls.lesson_id << " with "
+    })) << "the student's window is on "
+        << student_->state().controls.lesson_id << " with "
         << describe(student_->current_lesson().values()) << "; the presenter's on " << lesson
         << " with " << describe(presenter_->current_lesson().values()) << "; the student's last "
-        << "message: "
-        << all_messages(*student_) << "\nrefused: " << joined_->client()->status().follow_refused
-        << ", seq " << joined_->client()->status().seq << " of "
-        << host_->server()->board().follow->seq << ": " << joined_->client()->status().message;
+        << "message: " << all_messages(*student_)
+        << "\nrefused: " << joined_->client()->status().follow_refused << ", seq "
+        << joined_->client()->status().seq << " of " << host_->server()->board().follow->seq << ": "
+        << joined_->client()->status().message;
   }
   EXPECT_EQ(student_->state().controls.lesson_id, "2d-blocks");
 }
@@ -191,6 +195,64 @@ TEST_F(ClassSessionTest, AVerdictBecomesABoardResultWithoutTheCode) {
     return !board.students.empty() && board.students.begin()->second.results.contains("vector-add");
   }));
   EXPECT_EQ(host_->server()->board().students.begin()->second.name, "Ada");
+}
+
+// A slider dragged: the values change every frame, and the presenter publishes at most once per
+// kMinPublishInterval (the session's clock held still here), then the newest value; the student
+// ends on it. Fewer states reach the followers, so their polls stay under the rate limit.
+TEST_F(ClassSessionTest, ADraggedSliderIsPublishedAtAPaceAndItsLastValueArrives) {
+  ASSERT_TRUE(frames_until([&] { return host_->server()->followers() == 1; }));
+  ASSERT_EQ(presenter_->state().controls.lesson_id, "vector-add");
+  auto clock = std::chrono::steady_clock::now() + std::chrono::hours(1);
+  host_->set_clock([&] { return clock; });
+  host_->update(*presenter_);  // whatever the window shows now is published
+  const std::uint64_t before = host_->server()->board().follow->seq;
+  for (int frame = 0; frame < 30; ++frame) {
+    presenter_->set_param("n", std::to_string(2000 + frame));
+    host_->update(*presenter_);
+  }
+  EXPECT_EQ(host_->server()->board().follow->seq, before + 1) << "each frame's value was published";
+  EXPECT_EQ(host_->server()->board().follow->values.at("n"), "2000");
+  EXPECT_TRUE(host_->publish_pending());
+  clock += ClassSession::kMinPublishInterval;
+  host_->update(*presenter_);
+  EXPECT_FALSE(host_->publish_pending());
+  EXPECT_EQ(host_->server()->board().follow->seq, before + 2);
+  ASSERT_TRUE(frames_until([&] { return student_->current_lesson().values().at("n") == "2029"; }))
+      << "the student's n is " << student_->current_lesson().values().at("n");
+  EXPECT_EQ(joined_->client()->status().reconnects, 0u) << joined_->client()->status().message;
+}
+
+// "Share with the teacher": until the student presses it, the board has the student's results and
+// none of their code; pressed, the Lab's own source for the open exercise reaches the board.
+TEST_F(ClassSessionTest, TheStudentsCodeReachesTheTeacherOnlyWhenShared) {
+  ASSERT_TRUE(frames_until([&] { return host_->server()->followers() == 1; }));
+  student_->lab().select_exercise("vector-add", /*remember=*/false);
+  ASSERT_EQ(student_->lab().state().current, "vector-add");
+  lab::CheckVerdict verdict;
+  verdict.outcome = lab::Outcome::kFailed;
+  verdict.reason = "case 1: element 0 is 0, expected 1";
+  joined_->client()->post_result(*lab_result_of("vector-add", verdict));
+  ASSERT_TRUE(frames_until([&] { return joined_->client()->status().results_sent == 1; }));
+  for (const auto& [id, student] : host_->server()->board().students)
+    EXPECT_TRUE(student.shared.empty()) << "code on the board before the student shared it";
+
+  ASSERT_TRUE(joined_->share_lab_code(*student_));
+  ASSERT_TRUE(frames_until([&] {
+    const net::Board board = host_->server()->board();
+    return !board.students.empty() && board.students.begin()->second.shared.contains("vector-add");
+  }));
+  const net::SharedCode shared =
+      host_->server()->board().students.begin()->second.shared.at("vector-add");
+  EXPECT_EQ(shared.code, student_->lab().source());
+  EXPECT_FALSE(shared.code.empty());
+  EXPECT_EQ(shared.name, "Ada");
+  ASSERT_TRUE(frames_until([&] {
+    return all_messages(*student_).find("The teacher has your code for vector-add.") !=
+           std::string::npos;
+  })) << all_messages(*student_);
+  // The presenter has nobody to share with.
+  EXPECT_FALSE(host_->share_lab_code(*presenter_));
 }
 
 }  // namespace
@@ -236,6 +298,21 @@ TEST(ClassFromTheController, TheControllersRunTheirOwnSessions) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   EXPECT_EQ((*student)->state().controls.lesson_id, second);
+  // A change held back by the publishing pace keeps the presenter's window drawing (it would
+  // otherwise wait for input and publish the last value only then).
+  auto clock = std::chrono::steady_clock::now() + std::chrono::hours(1);
+  (*presenter)->class_session()->set_clock([&] { return clock; });
+  (*presenter)->select_lesson(std::string(compute::registered_lessons()[0]->info.id));
+  test_support::wait_until_idle(**presenter);
+  (*presenter)->update();  // published: the first change after a quiet time goes at once
+  (*presenter)->select_lesson(second);
+  test_support::wait_until_idle(**presenter);
+  (*presenter)->update();  // held back
+  EXPECT_TRUE((*presenter)->class_session()->publish_pending());
+  EXPECT_TRUE((*presenter)->wants_frames());
+  clock += ClassSession::kMinPublishInterval;
+  (*presenter)->update();
+  EXPECT_FALSE((*presenter)->class_session()->publish_pending());
   (*student)->leave_class();
   EXPECT_EQ((*student)->class_session(), nullptr);
   (*presenter)->leave_class();
@@ -281,6 +358,88 @@ TEST(ClassWindow, AWindowStartedWithJoinIsOnTheBoardAndFollows) {
   EXPECT_EQ(result.exit_code, 0) << result.describe();
   EXPECT_TRUE(joined) << "the window never joined the class\n" << result.describe();
   EXPECT_TRUE(counted) << "the server never counted the window as following\n" << result.describe();
+}
+
+}  // namespace
+}  // namespace tl::ui
+
+namespace tl::ui {
+namespace {
+
+// The tab a presenter clicks by hand, not one a link or a demo step asked for: the click goes
+// through ImGui as a mouse's does, the presenter's state says which tab is open, the follow
+// message carries it and the student's window brings the same tab forward.
+TEST(ClassTabs, ATabThePresenterClicksByHandReachesTheFollowers) {
+  auto ui = HeadlessUi::create(1600, 1000, 1.0f);
+  ASSERT_TRUE(ui.is_ok()) << ui.message();
+  auto presenter = AppController::create(
+      test_support::emulator_options((*ui)->renderer(), "threadlab_class_tab_presenter"));
+  ASSERT_TRUE(presenter.is_ok()) << presenter.message();
+  auto student = AppController::create(
+      test_support::emulator_options((*ui)->renderer(), "threadlab_class_tab_student"));
+  ASSERT_TRUE(student.is_ok()) << student.message();
+  test_support::wait_until_idle(**presenter);
+  test_support::wait_until_idle(**student);
+
+  net::ClassServerOptions server;
+  server.bind = "127.0.0.1";
+  server.code = "K7QM2X";
+  server.poll_wait = std::chrono::seconds(2);
+  auto host = ClassSession::host(server);
+  ASSERT_TRUE(host) << host.message();
+  net::ClassClientOptions client;
+  client.address = {"127.0.0.1", (*host)->server()->port(), "K7QM2X"};
+  client.name = "Ada";
+  client.wait = std::chrono::seconds(1);
+  client.retry_min = std::chrono::milliseconds(20);
+  auto joined = ClassSession::join(client);
+
+  auto frame = [&] {
+    (*presenter)->update();
+    (*student)->update();
+    (*ui)->draw_frame(**presenter);
+    (*host)->update(**presenter);
+    joined->update(**student);
+  };
+  auto frames_until = [&](const std::function<bool()>& condition) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!condition()) {
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      frame();
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return true;
+  };
+  ASSERT_TRUE(frames_until([&] { return (*host)->server()->followers() == 1; }));
+  for (int i = 0; i < 5; ++i) frame();
+  ASSERT_EQ(view_name((*presenter)->state().view), "plot") << "the window opens on its timings";
+
+  // Where ImGui drew the "Grid of blocks" tab in the last frame.
+  std::optional<ImVec2> at;
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  for (int i = 0; i < g.TabBars.GetMapSize(); ++i) {
+    ImGuiTabBar* bar = g.TabBars.TryGetMapData(i);
+    if (bar == nullptr) continue;
+    for (const ImGuiTabItem& item : bar->Tabs) {
+      if (std::string(bar->GetTabName(&item)) != "Grid of blocks") continue;
+      at = ImVec2(bar->BarRect.Min.x + item.Offset - bar->ScrollingAnim + item.Width * 0.5f,
+                  (bar->BarRect.Min.y + bar->BarRect.Max.y) * 0.5f);
+    }
+  }
+  ASSERT_TRUE(at) << "no Grid of blocks tab was drawn";
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = *at;
+  frame();
+  io.MouseDown[0] = true;
+  frame();
+  io.MouseDown[0] = false;
+  ASSERT_TRUE(frames_until([&] { return view_name((*presenter)->state().view) == "grid"; }))
+      << "the click did not reach the presenter's state";
+  ASSERT_TRUE(frames_until([&] { return view_name((*student)->state().view) == "grid"; }))
+      << "the student's window is on " << view_name((*student)->state().view);
+  EXPECT_EQ((*host)->server()->board().follow->view, "grid");
+  joined.reset();
+  (*host).reset();
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "headless_chromium.hpp"
 #include "net/class_client.hpp"
 #include "net/class_server.hpp"
 
@@ -21,38 +22,8 @@ namespace tl::net {
 namespace {
 
 using namespace std::chrono_literals;
-
-std::string find_chromium() {
-  for (const char* path :
-       {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"}) {
-    if (::access(path, X_OK) == 0) return path;
-  }
-  return {};
-}
-
-// The DOM after the page's scripts ran for about 3 s of the browser's virtual time. wait_ms=0:
-// virtual time stands still while a request is open, so the page must not hold a long poll.
-std::string dump_dom(const std::string& chromium, const std::string& url) {
-  // A profile of its own, removed after: nothing of the user's browser is read or left behind.
-  std::string profile_template =
-      (std::filesystem::temp_directory_path() / "threadlab-chromium-XXXXXX").string();
-  if (::mkdtemp(profile_template.data()) == nullptr) return {};
-  std::string command = "timeout 90 " + chromium +
-                        " --headless --no-sandbox --disable-gpu --no-first-run"
-                        " --disable-dev-shm-usage --user-data-dir=" +
-                        profile_template + " --virtual-time-budget=3000 --dump-dom '" + url +
-                        "' 2>/dev/null";
-  std::string out;
-  std::FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return out;
-  std::array<char, 4096> buffer{};
-  for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;)
-    out.append(buffer.data(), n);
-  ::pclose(pipe);
-  std::error_code ignored;
-  std::filesystem::remove_all(profile_template, ignored);
-  return out;
-}
+using net_test::dump_dom;
+using net_test::find_chromium;
 
 void post(httplib::Client& http, const std::string& path, const std::string& body) {
   auto answer = http.Post(path, {{"X-Class-Code", "K7QM2X"}}, body, "application/json");
@@ -87,6 +58,13 @@ TEST(BoardPage, AHeadlessBrowserDrawsTheBoard) {
   bob.failed_check = "element 3 is 0, expected 6";
   bob.attempt = 1;
   post(http, "/api/v1/result", to_json(bob));
+  // Bob pressed "Share with the teacher": code that looks like HTML, for the presenter's page.
+  SharedCode bob_code;
+  bob_code.student = "studentBBBB2";
+  bob_code.exercise = "matmul";
+  bob_code.code = "__global__ void mm() {\n  // </pre><script>alert(2)</script>\n}\n";
+  bob_code.attempt = 2;
+  post(http, "/api/v1/share", to_json(bob_code));
   FollowState state;
   state.lesson = "vector-add";
   state.step = 2;
@@ -116,6 +94,7 @@ TEST(BoardPage, AHeadlessBrowserDrawsTheBoard) {
       << hidden;
   EXPECT_EQ(hidden.find("Ada"), std::string::npos) << "a name on the projector page";
   EXPECT_EQ(hidden.find("Bob"), std::string::npos) << "a name on the projector page";
+  EXPECT_EQ(hidden.find("alert(2)"), std::string::npos) << "shared code on the projector page";
 
   // With the presenter key and names=1: the names, and the one that looks like HTML as text.
   std::string shown = dump_dom(chromium, base + "&key=" + server.presenter_key() + "&names=1");
@@ -123,6 +102,13 @@ TEST(BoardPage, AHeadlessBrowserDrawsTheBoard) {
   EXPECT_NE(shown.find("&lt;img src=x onerror=alert(1)&gt;Ada"), std::string::npos) << shown;
   EXPECT_EQ(shown.find("<img"), std::string::npos) << "a student's name became HTML:\n" << shown;
   EXPECT_NE(shown.find("Hide names"), std::string::npos) << shown;
+  // Bob's shared code, as text in a <pre> under the table: its HTML escaped, never run.
+  EXPECT_NE(shown.find("<summary>Bob · matmul</summary>"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("<pre>__global__ void mm() {\n  // &lt;/pre&gt;&lt;script&gt;alert(2)"
+                       "&lt;/script&gt;\n}\n</pre>"),
+            std::string::npos)
+      << shown;
+  EXPECT_EQ(shown.find("<script>alert(2)"), std::string::npos) << "shared code became HTML";
 
   // A page with a wrong code gets nothing but the refusal.
   std::string refused = dump_dom(

@@ -135,3 +135,74 @@ TEST(ClassBoard, ASaveThatCannotBeWrittenSaysWhy) {
 
 }  // namespace
 }  // namespace tl::net
+
+namespace tl::net {
+namespace {
+
+SharedCode shared(const std::string& student, const std::string& exercise, std::uint64_t attempt,
+                  std::string code) {
+  SharedCode share;
+  share.student = student;
+  share.name = "Name of " + student;
+  share.exercise = exercise;
+  share.code = std::move(code);
+  share.attempt = attempt;
+  return share;
+}
+
+TEST(ClassBoard, SharedCodeIsTheLatestPerExerciseForThePresenterOnly) {
+  Board board;
+  ASSERT_TRUE(board.share(shared("student-aaaa", "vector-add", 2, "int a;")));
+  auto older = board.share(shared("student-aaaa", "vector-add", 1, "int old;"));
+  ASSERT_TRUE(older);
+  EXPECT_FALSE(*older);
+  ASSERT_TRUE(board.share(shared("student-aaaa", "vector-add", 3, "int b;")));
+  EXPECT_EQ(board.students["student-aaaa"].shared["vector-add"].code, "int b;");
+  EXPECT_EQ(board.shared_bytes(), 6u);
+
+  // The board's JSON says which exercises were shared, to the presenter, and never carries code;
+  // the code itself is in shared_json (the presenter's /api/v1/shared).
+  auto projector = nlohmann::json::parse(board_json(board, false, 0));
+  EXPECT_FALSE(projector["students"][0].contains("shared"));
+  auto presenter = nlohmann::json::parse(board_json(board, true, 0));
+  EXPECT_EQ(presenter["students"][0]["shared"]["vector-add"], 3);
+  EXPECT_EQ(board_json(board, true, 0).find("int b;"), std::string::npos);
+  auto codes = nlohmann::json::parse(shared_json(board));
+  ASSERT_EQ(codes["codes"].size(), 1u);
+  EXPECT_EQ(codes["codes"][0]["code"], "int b;");
+  EXPECT_EQ(codes["codes"][0]["name"], "Name of student-aaaa");
+
+  // Saved and loaded with the board.
+  auto path = scratch("shared.json");
+  ASSERT_TRUE(save_board(board, path.string()));
+  auto loaded = load_board(path.string());
+  ASSERT_TRUE(loaded) << loaded.message();
+  EXPECT_EQ(loaded->students["student-aaaa"].shared["vector-add"],
+            board.students["student-aaaa"].shared["vector-add"]);
+}
+
+TEST(ClassBoard, TheBoardsSharedCodeIsBounded) {
+  Board board;
+  const std::string code(kMaxSharedCodeBytes, 'x');
+  std::size_t kept = 0;
+  Status last;
+  for (std::size_t i = 0; i < kMaxStudents && last; ++i) {
+    for (std::size_t e = 0; e < 8 && last; ++e) {
+      auto result = board.share(shared("student-" + std::to_string(100000 + i),
+                                       "exercise-" + std::to_string(e), 1, code));
+      if (result) {
+        ++kept;
+      } else {
+        last = result.error();
+      }
+    }
+  }
+  ASSERT_FALSE(last) << "a board of " << kept << " shares was never full";
+  EXPECT_NE(last.message().find("as much shared code as it can"), std::string::npos)
+      << last.message();
+  EXPECT_LE(board.shared_bytes(), kMaxSharedBytes);
+  EXPECT_EQ(kept, kMaxSharedBytes / kMaxSharedCodeBytes);
+}
+
+}  // namespace
+}  // namespace tl::net

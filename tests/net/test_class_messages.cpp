@@ -268,3 +268,56 @@ TEST(ClassMessages, MalformedMessagesAreRefusedOrCleanlyParsed) {
 
 }  // namespace
 }  // namespace tl::net
+
+namespace tl::net {
+namespace {
+
+SharedCode share_of(std::string code) {
+  SharedCode share;
+  share.student = "student-aaaa";
+  share.name = "Ada";
+  share.exercise = "vector-add";
+  share.code = std::move(code);
+  share.attempt = 3;
+  return share;
+}
+
+TEST(ClassMessages, SharedCodeRoundTripsAndIsBounded) {
+  const SharedCode share =
+      share_of("__global__ void add(float* c) {\n\tc[threadIdx.x] = 1; // <b>\"&\"</b>\r\n}\n");
+  auto parsed = parse_shared_code(to_json(share));
+  ASSERT_TRUE(parsed) << parsed.message();
+  EXPECT_EQ(*parsed, share);
+
+  // At the limit it is shared; one byte over, refused with the sizes, before and after sending.
+  EXPECT_TRUE(parse_shared_code(to_json(share_of(std::string(kMaxSharedCodeBytes, 'x')))));
+  const std::string over(kMaxSharedCodeBytes + 1, 'x');
+  EXPECT_FALSE(check_shared_code(over));
+  EXPECT_NE(check_shared_code(over).message().find("at most 12288"), std::string::npos)
+      << check_shared_code(over).message();
+  EXPECT_FALSE(parse_shared_code(to_json(share_of(over))));
+
+  // Control characters other than lines and tabs, a path for an exercise, a foreign student id,
+  // a missing or extra field: refused.
+  EXPECT_FALSE(parse_shared_code(to_json(share_of(std::string("a\x1b[2Jb")))));
+  SharedCode bad = share;
+  bad.exercise = "../etc";
+  EXPECT_FALSE(parse_shared_code(to_json(bad)));
+  bad = share;
+  bad.student = "no";
+  EXPECT_FALSE(parse_shared_code(to_json(bad)));
+  EXPECT_FALSE(parse_shared_code(
+      R"({"schema":1,"type":"share","student":"student-aaaa","exercise":"x","attempt":1})"));
+  EXPECT_FALSE(parse_shared_code(
+      R"({"schema":1,"type":"share","student":"student-aaaa","exercise":"x","code":"",)"
+      R"("attempt":1,"path":"/etc/passwd"})"));
+  // A result is not a share, and a share is not a result.
+  EXPECT_FALSE(parse_lab_result(to_json(share)));
+  LabResult result;
+  result.student = "student-aaaa";
+  result.exercise = "vector-add";
+  EXPECT_FALSE(parse_shared_code(to_json(result)));
+}
+
+}  // namespace
+}  // namespace tl::net

@@ -396,3 +396,115 @@ TEST(ClassServerFile, ANewClassLeavesItsBoardFileWhenItStops) {
 
 }  // namespace
 }  // namespace tl::net
+
+namespace tl::net {
+namespace {
+
+// "Share with the teacher": the code reaches the board through the client, behind the join code;
+// only the presenter's key reads it back; the board every student can read never carries it; a
+// share too large is refused and the server stays up.
+TEST(ClassServerShare, SharedCodeReachesThePresenterAlone) {
+  ClassServer server(loopback());
+  ASSERT_TRUE(server.start());
+  ClassClient client(client_for(server, "Ada"));
+  client.start();
+  SharedCode share;
+  share.exercise = "vector-add";
+  share.code = "__global__ void add() { /* </pre><script>alert(1)</script> */ }\n";
+  ASSERT_TRUE(client.share_code(share));
+  ASSERT_TRUE(wait_until([&] { return client.status().shares_sent == 1; }))
+      << client.status().message;
+  const Board board = server.board();
+  ASSERT_EQ(board.students.size(), 1u);
+  EXPECT_EQ(board.students.begin()->second.shared.at("vector-add").code, share.code);
+  EXPECT_EQ(board.students.begin()->second.name, "Ada");
+
+  httplib::Client http("127.0.0.1", server.port());
+  const httplib::Headers code = {{"X-Class-Code", "K7QM2X"}};
+  auto no_key = http.Get("/api/v1/shared", code);
+  ASSERT_TRUE(no_key);
+  EXPECT_EQ(no_key->status, 403);
+  EXPECT_EQ(no_key->body.find("alert"), std::string::npos);
+  auto no_code = http.Get("/api/v1/shared?key=" + server.presenter_key());
+  ASSERT_TRUE(no_code);
+  EXPECT_EQ(no_code->status, 403);
+  auto presenter = http.Get(
+      "/api/v1/shared", {{"X-Class-Code", "K7QM2X"}, {"X-Presenter-Key", server.presenter_key()}});
+  ASSERT_TRUE(presenter);
+  EXPECT_EQ(presenter->status, 200);
+  EXPECT_NE(presenter->body.find("alert(1)"), std::string::npos) << presenter->body;
+  for (const char* path : {"/api/v1/board?wait_ms=0", "/api/v1/board?wait_ms=0&names=1"}) {
+    auto board_answer =
+        http.Get(path, {{"X-Class-Code", "K7QM2X"}, {"X-Presenter-Key", server.presenter_key()}});
+    ASSERT_TRUE(board_answer);
+    EXPECT_EQ(board_answer->body.find("alert"), std::string::npos) << path;
+  }
+
+  // Too large for the schema: the client says so and sends nothing; sent by hand, refused (400 or
+  // 413) and the board unchanged.
+  share.code.assign(kMaxSharedCodeBytes + 1, 'x');
+  EXPECT_FALSE(client.share_code(share));
+  SharedCode raw;
+  raw.student = "student-raw-1";
+  raw.exercise = "vector-add";
+  raw.attempt = 1;
+  raw.code.assign(kMaxSharedCodeBytes + 1, 'x');
+  auto oversized = http.Post("/api/v1/share", code, to_json(raw), "application/json");
+  ASSERT_TRUE(oversized);
+  EXPECT_TRUE(oversized->status == 400 || oversized->status == 413) << oversized->status;
+  auto wrong_code = http.Post("/api/v1/share", {{"X-Class-Code", "WRONG2"}},
+                              to_json(SharedCode{"student-raw-1", "", "vector-add", "int a;", 2}),
+                              "application/json");
+  ASSERT_TRUE(wrong_code);
+  EXPECT_EQ(wrong_code->status, 403);
+  EXPECT_EQ(server.board().students.size(), 1u);
+  client.stop();
+}
+
+}  // namespace
+}  // namespace tl::net
+
+namespace tl::net {
+namespace {
+
+// The board page's event stream: the board at once, then again at each change; gated by the join
+// code, names for the presenter's key alone.
+TEST(ClassServerEvents, TheBoardStreamsEachChange) {
+  ClassServer server(loopback());
+  ASSERT_TRUE(server.start());
+  std::mutex mutex;
+  std::string received;
+  auto seen = [&](const std::string& text) {
+    std::lock_guard lock(mutex);
+    return received.find(text) != std::string::npos;
+  };
+  std::thread reader([&] {
+    httplib::Client http("127.0.0.1", server.port());
+    http.set_read_timeout(std::chrono::seconds(30));
+    http.Get("/api/v1/board/events", {{"X-Class-Code", "K7QM2X"}},
+             [&](const char* data, std::size_t size) {
+               std::lock_guard lock(mutex);
+               received.append(data, size);
+               return received.find("\"vector-add\"") == std::string::npos;
+             });
+  });
+  ASSERT_TRUE(wait_until([&] { return seen("data: {\"exercises\":[]"); })) << received;
+  httplib::Client http("127.0.0.1", server.port());
+  auto posted = http.Post("/api/v1/result", {{"X-Class-Code", "K7QM2X"}}, valid_result_body(),
+                          "application/json");
+  ASSERT_TRUE(posted);
+  ASSERT_EQ(posted->status, 200);
+  EXPECT_TRUE(wait_until([&] { return seen("\"vector-add\""); })) << received;
+  reader.join();
+  EXPECT_FALSE(seen("Name of")) << "names on the projector's stream";
+
+  auto wrong = http.Get("/api/v1/board/events", {{"X-Class-Code", "WRONG2"}});
+  ASSERT_TRUE(wrong);
+  EXPECT_EQ(wrong->status, 403);
+  auto names = http.Get("/api/v1/board/events?names=1", {{"X-Class-Code", "K7QM2X"}});
+  ASSERT_TRUE(names);
+  EXPECT_EQ(names->status, 403);
+}
+
+}  // namespace
+}  // namespace tl::net

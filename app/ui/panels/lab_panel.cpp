@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../class_session.hpp"
 #include "core/format.hpp"
 #include "draw_colors.hpp"
 #include "lab/verdict_summary.hpp"
@@ -214,6 +215,21 @@ void draw_toolbar(AppController& controller) {
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
     wrapped_tooltip("Compile your kernel and run the hidden checks on the %s (Ctrl+Enter)",
                     state.backend.c_str());
+  }
+  // In a class, the student's code stays on this machine unless they press this (issue 37).
+  if (ClassSession* session = controller.class_session();
+      session != nullptr && !session->presenting()) {
+    next_on_line(button_width("Share with the teacher"));
+    if (ImGui::Button("Share with the teacher")) {
+      if (const Status shared = session->share_lab_code(controller); !shared) {
+        controller.post(Severity::kWarning, "Not shared: " + shared.message());
+      }
+    }
+    if (ImGui::IsItemHovered()) {
+      wrapped_tooltip(
+          "Send your code for this exercise to the teacher's board (the teacher alone sees it). "
+          "Nothing of your code leaves this computer otherwise: checks send only pass or fail.");
+    }
   }
   next_on_line(button_width("Reset"));
   ImGui::BeginDisabled(checking);

@@ -2,12 +2,17 @@
 // and, while one plays, the demo.
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "../class_session.hpp"
 #include "compute/lessons/lesson_registry.hpp"
 #include "core/build_info.hpp"
+#include "net/class_discovery.hpp"
 #include "panels.hpp"
 
 namespace tl::ui {
@@ -135,6 +140,9 @@ struct JoinDialog {
   char address[128] = "";
   char name[64] = "";
   std::string problem;
+  // Classes heard on the LAN while the dialog is open (mDNS through Avahi), or why none can be.
+  std::unique_ptr<net::ClassBrowser> browser;
+  std::string discovery_unavailable;
 };
 JoinDialog& join_dialog() {
   static JoinDialog dialog;
@@ -142,6 +150,15 @@ JoinDialog& join_dialog() {
 }
 bool& board_shown() {
   static bool shown = false;
+  return shown;
+}
+// The shared code the presenter opened from the board: which student (number) and exercise.
+struct SharedCodeShown {
+  std::uint32_t number = 0;
+  std::string exercise;
+};
+std::optional<SharedCodeShown>& shared_code_shown() {
+  static std::optional<SharedCodeShown> shown;
   return shown;
 }
 
@@ -181,8 +198,35 @@ void draw_join_dialog(AppController& controller) {
   if (dialog.open_requested) {
     ImGui::OpenPopup("Join class");
     dialog.open_requested = false;
+    // Listening starts with the dialog and stops with it: a local D-Bus call to Avahi's daemon,
+    // which answers at once or not at all (no daemon), never the network.
+    auto browser = net::ClassBrowser::start();
+    dialog.browser = browser ? std::move(*browser) : nullptr;
+    dialog.discovery_unavailable = browser ? std::string() : browser.message();
   }
-  if (!ImGui::BeginPopupModal("Join class", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+  if (!ImGui::BeginPopupModal("Join class", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    dialog.browser.reset();
+    return;
+  }
+  if (dialog.browser) {
+    const std::vector<net::FoundClass> found = dialog.browser->classes();
+    ImGui::TextUnformatted(found.empty() ? "Looking for classes on this network…"
+                                         : "Classes on this network (then type the code):");
+    for (const net::FoundClass& each : found) {
+      const std::string label = each.announcement.title + "   " + each.address_prefix();
+      if (ImGui::Selectable(label.c_str())) {
+        std::snprintf(dialog.address, sizeof dialog.address, "%s", each.address_prefix().c_str());
+      }
+    }
+    if (const std::string problem = dialog.browser->problem(); !problem.empty())
+      ImGui::TextColored(palette().warning, "%s", problem.c_str());
+  } else {
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24);
+    ImGui::TextColored(palette().warning, "%s. Type the address instead.",
+                       dialog.discovery_unavailable.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::Separator();
   ImGui::TextUnformatted("The address on the teacher's screen:");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18);
   ImGui::InputTextWithHint("##address", "192.168.1.20:8737/K7QM2X", dialog.address,
@@ -201,15 +245,47 @@ void draw_join_dialog(AppController& controller) {
     } else {
       dialog.problem.clear();
       controller.join_class(class_client_options(*address, name));
+      dialog.browser.reset();
       ImGui::CloseCurrentPopup();
     }
   }
   ImGui::SameLine();
   if (ImGui::Button("Cancel")) {
     dialog.problem.clear();
+    dialog.browser.reset();
     ImGui::CloseCurrentPopup();
   }
   ImGui::EndPopup();
+}
+
+// One student's shared code, read-only, in a window of its own (opened from the board's "code").
+void draw_shared_code_window(const net::Board& board) {
+  std::optional<SharedCodeShown>& shown = shared_code_shown();
+  if (!shown) return;
+  const net::SharedCode* code = nullptr;
+  std::string name;
+  for (const auto& [id, student] : board.students) {
+    if (student.number != shown->number) continue;
+    auto found = student.shared.find(shown->exercise);
+    if (found != student.shared.end()) code = &found->second;
+    name = student.name.empty() ? "Student " + std::to_string(student.number) : student.name;
+  }
+  if (code == nullptr) {
+    shown.reset();
+    return;
+  }
+  bool open = true;
+  ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 36, ImGui::GetFontSize() * 24),
+                           ImGuiCond_FirstUseEver);
+  const std::string title = name + " · " + shown->exercise + "###shared_code";
+  if (ImGui::Begin(title.c_str(), &open)) {
+    ImGui::BeginChild("shared_code_text", ImVec2(0, 0), false,
+                      ImGuiWindowFlags_HorizontalScrollbar);
+    ImGui::TextUnformatted(code->code.data(), code->code.data() + code->code.size());
+    ImGui::EndChild();
+  }
+  ImGui::End();
+  if (!open) shown.reset();
 }
 
 // The presenter's board in the app: the same table as the web page, names shown (the app is the
@@ -240,6 +316,16 @@ void draw_board_window(AppController& controller) {
       ImGui::TextUnformatted(student->name.empty() ? "(no name)" : student->name.c_str());
       for (const std::string& exercise : board.exercises) {
         ImGui::TableNextColumn();
+        // Code the student chose to share: a button that opens it beside the board.
+        if (student->shared.contains(exercise)) {
+          ImGui::PushID(static_cast<int>(student->number));
+          ImGui::PushID(exercise.c_str());
+          if (ImGui::SmallButton("code")) shared_code_shown() = {student->number, exercise};
+          if (ImGui::IsItemHovered()) wrapped_tooltip("%s", "The code the student shared");
+          ImGui::PopID();
+          ImGui::PopID();
+          ImGui::SameLine();
+        }
         auto found = student->results.find(exercise);
         if (found == student->results.end()) continue;
         const net::LabResult& result = found->second;
@@ -265,6 +351,7 @@ void draw_board_window(AppController& controller) {
     ImGui::TextUnformatted("No Lab results yet.");
   }
   ImGui::End();
+  draw_shared_code_window(board);
 }
 
 }  // namespace
