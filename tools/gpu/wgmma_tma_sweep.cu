@@ -216,6 +216,7 @@ double tflops(int m, int n, int k, float ms) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // a run cut short by a timeout keeps its lines
   int size = 4096;
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--size") size = std::atoi(argv[i + 1]);
