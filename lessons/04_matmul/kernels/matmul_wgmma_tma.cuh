@@ -25,10 +25,9 @@
 //   no second), and each walks the output tiles in groups of 8 tile rows (so the blocks running at
 //   one time share panels of A and B in L2). The producer runs into the next tile's stages while
 //   the consumers store the last one's results.
-// - Optionally (CLUSTER = 2, checked by tools/gpu/wgmma_tma_sweep.cu, not yet timed) a cluster of
-// two
-//   blocks on vertically adjacent tiles: each copies half of their common B tile and the copy
-//   engine writes it into both blocks' shared memory (multicast).
+// - Optionally (CLUSTER = 2; checked by tools/gpu/wgmma_tma_sweep.cu, not yet timed) a cluster
+//   of two blocks on vertically adjacent tiles: each copies half of their common B tile and the
+//   copy engine writes it into both blocks' shared memory (multicast).
 //
 // The swizzled layout is rung 13's: A K-major, 128 rows of 128 bytes; B N-major in four blocks of
 // 64 columns, 64 k rows of 128 bytes each; the 16-byte chunk c of row r at c XOR (r mod 8). The
