@@ -10,6 +10,9 @@
 
 namespace tl::lessons {
 
+// One launch adds every layer's split weight gradient: it has a place for each layer.
+static_assert(kMaxLayers <= kernels::kMlpMaxLayers);
+
 namespace {
 
 constexpr double kAdamBeta1 = 0.9;
@@ -187,17 +190,12 @@ Status MlpTrainer::allocate() {
   }
   TL_RETURN_IF_ERROR(allocate_into(device_, delta_a_, rows * shape_.widest()));
   TL_RETURN_IF_ERROR(allocate_into(device_, delta_b_, rows * shape_.widest()));
+  // Every layer's slices at once: mlp_sum_all_splits adds them all at the end of the backward pass.
   std::size_t partials = 0;
   for (int l = 0; l < shape_.layers(); ++l) {
     const int out = shape_.widths[l + 1], in = shape_.widths[l];
-    kernels::MlpGemm g;
-    g.m = out;
-    g.n = in + 1;
-    g.k = max_rows_;
-    g.k_split = kernels::mlp_choose_k_split(g.m, g.n, g.k, target_blocks_);
-    if (g.splits() > 1) {
-      partials = std::max(partials, static_cast<std::size_t>(g.splits()) * out * (in + 1));
-    }
+    const int splits = gradient_slices(l, max_rows_);
+    if (splits > 1) partials += static_cast<std::size_t>(splits) * out * (in + 1);
   }
   TL_RETURN_IF_ERROR(allocate_into(device_, split_partials_, partials));
   TL_RETURN_IF_ERROR(allocate_into(device_, row_loss_, rows));
@@ -215,15 +213,27 @@ Status MlpTrainer::allocate() {
                                 host_labels_.size() * sizeof(int));
 }
 
+int MlpTrainer::gradient_slices(int layer, int rows) const {
+  const int out = shape_.widths[layer + 1], in = shape_.widths[layer];
+  if (kernels::mlp_is_thin(out) || narrow_first_layer(layer)) {
+    return kernels::mlp_thin_backward_slices(rows);
+  }
+  kernels::MlpGemm g;
+  g.m = out;
+  g.n = in + 1;
+  g.k = rows;
+  g.k_split = kernels::mlp_choose_k_split(g.m, g.n, g.k, target_blocks_);
+  return g.splits();
+}
+
+bool MlpTrainer::narrow_first_layer(int layer) const {
+  return layer == 0 && kernels::mlp_is_thin(shape_.widths[0]);
+}
+
 int MlpTrainer::largest_split() const {
   int largest = 1;
   for (int l = 0; l < shape_.layers(); ++l) {
-    kernels::MlpGemm g;
-    g.m = shape_.widths[l + 1];
-    g.n = shape_.widths[l] + 1;
-    g.k = std::min(settings_.batch, data_.count());
-    g.k_split = kernels::mlp_choose_k_split(g.m, g.n, g.k, target_blocks_);
-    largest = std::max(largest, g.splits());
+    largest = std::max(largest, gradient_slices(l, std::min(settings_.batch, data_.count())));
   }
   return largest;
 }
@@ -253,11 +263,19 @@ Status MlpTrainer::forward(const float* x, int rows) {
   for (int l = 0; l < shape_.layers(); ++l) {
     const int in = shape_.widths[l], out = shape_.widths[l + 1];
     const float* w = params_.data() + shape_.layer_offset(l);
+    const float* a = l == 0 ? x : activation(l - 1);  // rows × in
+    const bool hidden = l + 1 < shape_.layers();
+    if (kernels::mlp_is_thin(out)) {  // a few neurons: a warp per row, not 64 × 64 tiles
+      const kernels::MlpKernels& k = device_.kernels().get<kernels::MlpKernels>();
+      TL_RETURN_IF_ERROR(k.thin_forward(kernels::mlp_thin_forward_config(rows), a, w, activation(l),
+                                        rows, in, out, hidden ? 1 : 0));
+      continue;
+    }
     kernels::MlpGemm g;
     g.m = rows;
     g.n = out;
     g.k = in;
-    g.a = l == 0 ? x : activation(l - 1);  // rows × in
+    g.a = a;
     g.a_row = in;
     g.a_col = 1;
     g.b = w;  // B(i, o) = W[o][i]: the weights read transposed, in place
@@ -265,7 +283,7 @@ Status MlpTrainer::forward(const float* x, int rows) {
     g.b_col = in + 1;
     g.c = activation(l);
     g.ldc = out;
-    g.epilogue = l + 1 < shape_.layers() ? kernels::kMlpBiasRelu : kernels::kMlpBias;
+    g.epilogue = hidden ? kernels::kMlpBiasRelu : kernels::kMlpBias;
     g.bias = w + in;  // column `in` of the layer's matrix
     g.bias_stride = in + 1;
     TL_RETURN_IF_ERROR(gemm(g));
@@ -311,11 +329,38 @@ Status MlpTrainer::backward(const float* x, int rows) {
   const kernels::MlpKernels& k = device_.kernels().get<kernels::MlpKernels>();
   float* delta = delta_a_.data();  // dZ of the layer at hand (rows × out), the loss's to begin
   float* next = delta_b_.data();
+  // The split weight gradients' slices, every layer's one after another, and the one launch that
+  // adds them all at the end.
+  kernels::MlpSplitSums sums;
+  float* slices = split_partials_.data();
   for (int l = shape_.layers() - 1; l >= 0; --l) {
     const int in = shape_.widths[l], out = shape_.widths[l + 1];
     const float* w = params_.data() + shape_.layer_offset(l);
     const float* input = l == 0 ? x : activation(l - 1);  // rows × in
     float* grad = grads_.data() + shape_.layer_offset(l);
+    const int elements = out * (in + 1);
+    const int splits = gradient_slices(l, rows);
+    float* const gradient_out = splits > 1 ? slices : grad;
+    if (splits > 1) {
+      sums.layer[sums.layers++] = {slices, grad, elements, splits,
+                                   kernels::mlp_split_sum_lanes(splits)};
+      slices += static_cast<std::size_t>(splits) * elements;
+    }
+
+    if (kernels::mlp_is_thin(out)) {
+      // A few neurons: both products in one pass over the input (mlp.cuh says how).
+      TL_RETURN_IF_ERROR(k.thin_backward(kernels::mlp_thin_backward_config(rows), delta, input, w,
+                                         gradient_out, l > 0 ? next : nullptr, rows, in, out));
+      if (l == 0) break;
+      std::swap(delta, next);
+      continue;
+    }
+
+    if (narrow_first_layer(l)) {  // a few inputs: a thread per neuron, not 64 × 64 tiles
+      TL_RETURN_IF_ERROR(k.narrow_input_gradient(kernels::mlp_thin_backward_config(rows), delta,
+                                                 input, gradient_out, rows, in, out));
+      break;
+    }
 
     // [dW | db] (out × (in + 1)) = dZᵀ · [input | 1]: a sum over the batch for every weight.
     kernels::MlpGemm g;
@@ -332,18 +377,9 @@ Status MlpTrainer::backward(const float* x, int rows) {
     g.ldc = in + 1;
     g.epilogue = kernels::kMlpStore;
     g.k_split = kernels::mlp_choose_k_split(g.m, g.n, g.k, target_blocks_);
-    const int elements = out * (in + 1);
-    if (g.splits() > 1) {
-      g.c = split_partials_.data();
-      g.split_stride = elements;
-      TL_RETURN_IF_ERROR(gemm(g));
-      TL_RETURN_IF_ERROR(k.sum_splits(kernels::mlp_elementwise_config(elements),
-                                      split_partials_.data(), grad, elements, g.splits(),
-                                      elements));
-    } else {
-      g.c = grad;
-      TL_RETURN_IF_ERROR(gemm(g));
-    }
+    g.c = gradient_out;
+    g.split_stride = elements;
+    TL_RETURN_IF_ERROR(gemm(g));
     if (l == 0) break;  // nothing needs the gradient of the inputs
 
     // dZ of the layer below (rows × in) = (dZ · W) where that layer's ReLU fired.
@@ -364,7 +400,8 @@ Status MlpTrainer::backward(const float* x, int rows) {
     TL_RETURN_IF_ERROR(gemm(d));
     std::swap(delta, next);
   }
-  return Status::ok();
+  if (sums.layers == 0) return Status::ok();
+  return k.sum_all_splits(kernels::mlp_sum_all_splits_config(sums), sums);
 }
 
 Status MlpTrainer::zero_gradients() {

@@ -169,6 +169,11 @@ class MlpTrainer {
   Status allocate();
   Status gemm(const kernels::MlpGemm& g);
   float* activation(int layer) const;  // the output of layer `layer` (0-based)
+  // How many slices layer `layer`'s weight gradient over `rows` rows is computed in (1: whole).
+  [[nodiscard]] int gradient_slices(int layer, int rows) const;
+  // Whether layer `layer` is a first layer of at most kMlpThinMax inputs (its weight gradient
+  // takes mlp_narrow_input_gradient).
+  [[nodiscard]] bool narrow_first_layer(int layer) const;
 
   compute::Device& device_;
   TrainingSettings settings_;

@@ -148,15 +148,156 @@ __global__ void __launch_bounds__(256) mlp_gemm(kernels::MlpGemm g, Trace trace)
   }
 }
 
-// The slices of a split product added in order: out[i] = partials[i] + partials[stride + i] + ...
-// One thread per element of the result.
-__global__ void mlp_sum_splits(const float* partials, float* out, int count, int splits,
-                               int stride) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= count) return;
+// Every split product's slices added in one launch at the end of the backward pass (one launch in
+// place of one per layer: in a step of a few dozen microseconds each launch counts). Row y of the
+// grid is layer y's sum. Each element is summed by a group of `lanes` threads of one warp (a power
+// of two up to 32): lane g adds slices g, g + lanes, ... in order, then the group meets in a fixed
+// butterfly of shuffles, so the rounding is the same on every run. One lane is the plain
+// sequential sum, used where there are few slices; many slices (the thin weight gradients below
+// leave one per 32 rows) would make that one thread's chain of loads the whole kernel.
+__global__ void mlp_sum_all_splits(kernels::MlpSplitSums sums) {
+  const kernels::MlpSplitSum& layer = sums.layer[blockIdx.y];
+  const int lanes = layer.lanes;
+  const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  // Whole blocks past this layer's work leave together; inside a warp every lane stays for the
+  // shuffles.
+  if (static_cast<long long>(blockIdx.x) * blockDim.x >=
+      static_cast<long long>(layer.count) * lanes) {
+    return;
+  }
+  const long long element = thread / lanes;
+  const int lane_in_group = static_cast<int>(thread % lanes);
   float sum = 0.0f;
-  for (int s = 0; s < splits; ++s) sum += partials[s * stride + i];
-  out[i] = sum;
+  if (element < layer.count) {
+    for (int s = lane_in_group; s < layer.splits; s += lanes) {
+      sum += layer.partials[static_cast<long long>(s) * layer.count + element];
+    }
+  }
+  for (int offset = lanes / 2; offset > 0; offset /= 2) {
+    sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+  }
+  if (lane_in_group == 0 && element < layer.count) layer.out[element] = sum;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The thin layers: a layer of at most kMlpThinMax neurons (the output layer of a classifier with a
+// few classes). In the 64 × 64 tiles of mlp_gemm such a layer is 2 useful columns of 64: the
+// forward product read the whole A for 2 MFLOP and took longer than a 256 × 256 layer's (Nsight
+// Compute, H100, docs/PERFORMANCE.md). Here the work is laid out along the long dimension, the
+// batch, instead.
+
+// Forward: one warp per example row. The lanes read the row 32 consecutive floats at a time (one
+// 128-byte line per load), each keeps one partial sum per neuron, and a butterfly of shuffles
+// gives every lane the row's sums; lane o stores neuron o. `relu`: a hidden layer's max(·, 0).
+__global__ void mlp_thin_forward(const float* a, const float* w, float* z, int rows, int in,
+                                 int out, int relu) {
+  constexpr int kMax = kernels::kMlpThinMax;
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  const int row = static_cast<int>(blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32);
+  if (row >= rows) return;  // the row is the warp's: its lanes leave together
+  const float* x = a + static_cast<long long>(row) * in;
+  float sum[kMax];
+  for (int o = 0; o < kMax; ++o) sum[o] = 0.0f;
+  for (int i = lane; i < in; i += 32) {
+    const float v = x[i];
+    for (int o = 0; o < kMax; ++o) {
+      if (o < out) sum[o] += v * w[o * (in + 1) + i];
+    }
+  }
+  float mine = 0.0f;
+  for (int o = 0; o < kMax; ++o) {
+    if (o >= out) break;
+    for (int offset = 16; offset > 0; offset /= 2) {
+      sum[o] += __shfl_xor_sync(0xffffffffu, sum[o], offset);
+    }
+    if (o == lane) mine = sum[o];  // a register each, not an array indexed by the lane
+  }
+  if (lane < out) {
+    const float value = mine + w[lane * (in + 1) + in];  // column `in` is the bias
+    z[static_cast<long long>(row) * out + lane] = relu ? fmaxf(value, 0.0f) : value;
+  }
+}
+
+// Backward through a thin layer, both products in one pass over its input:
+//   [dW | db] (out × (in + 1)) = dZᵀ · [input | 1]   — over the block's kMlpThinRows rows only: a
+//                                                     slice for mlp_sum_all_splits, written at
+//                                                     partials + blockIdx.x · out · (in + 1)
+//   dprev (rows × in) = (dZ · W) where input > 0      — the layer below's dZ (when dprev is set)
+// The block's rows of dZ (a few floats each) are staged in shared memory; thread t then owns
+// column t of the input (and t + blockDim, ...; column `in` is the ones whose sums are the bias
+// gradients), walks the block's rows reading one coalesced float per row, and keeps one sum per
+// neuron. Each input element is read once for both products.
+__global__ void mlp_thin_backward(const float* dz, const float* input, const float* w,
+                                  float* partials, float* dprev, int rows, int in, int out) {
+  constexpr int kMax = kernels::kMlpThinMax, kRows = kernels::kMlpThinRows;
+  __shared__ float dz_rows[kRows * kMax];
+  const int first = static_cast<int>(blockIdx.x) * kRows;
+  const int count = rows - first < kRows ? rows - first : kRows;
+  for (int e = static_cast<int>(threadIdx.x); e < count * out; e += static_cast<int>(blockDim.x)) {
+    dz_rows[e] = dz[static_cast<long long>(first) * out + e];
+  }
+  __syncthreads();
+  float* const slice = partials + static_cast<long long>(blockIdx.x) * out * (in + 1);
+  for (int i = static_cast<int>(threadIdx.x); i <= in; i += static_cast<int>(blockDim.x)) {
+    float weight[kMax], sum[kMax];
+    for (int o = 0; o < kMax; ++o) {
+      weight[o] = o < out ? w[o * (in + 1) + i] : 0.0f;
+      sum[o] = 0.0f;
+    }
+    for (int r = 0; r < count; ++r) {
+      const long long at = static_cast<long long>(first + r) * in + i;
+      const float x = i < in ? input[at] : 1.0f;
+      float back = 0.0f;
+      for (int o = 0; o < kMax; ++o) {
+        if (o < out) {
+          const float d = dz_rows[r * out + o];
+          sum[o] += d * x;
+          back += d * weight[o];
+        }
+      }
+      // relu'(z) is 1 where the neuron below fired: its output, the input here, says which.
+      if (dprev != nullptr && i < in) dprev[at] = x > 0.0f ? back : 0.0f;
+    }
+    for (int o = 0; o < kMax; ++o) {
+      if (o < out) slice[o * (in + 1) + i] = sum[o];
+    }
+  }
+}
+
+// The weight gradient of a first layer with at most kMlpThinMax inputs (the plane's 2
+// coordinates) and many neurons: as a product it is out × (in + 1) sums over the whole batch, a
+// handful of columns that 64 × 64 tiles mostly pad. Here a block takes kMlpThinRows rows: their
+// inputs (a few floats each) are staged in shared memory, thread o owns neuron o, reads dZ's
+// column o one coalesced float per row, and keeps in + 1 sums; the block's sums are one slice for
+// mlp_sum_all_splits, at partials + blockIdx.x · out · (in + 1). The first layer needs no dZ below
+// it, so that is all.
+__global__ void mlp_narrow_input_gradient(const float* dz, const float* input, float* partials,
+                                          int rows, int in, int out) {
+  constexpr int kMax = kernels::kMlpThinMax, kRows = kernels::kMlpThinRows;
+  __shared__ float input_rows[kRows * kMax];
+  const int first = static_cast<int>(blockIdx.x) * kRows;
+  const int count = rows - first < kRows ? rows - first : kRows;
+  for (int e = static_cast<int>(threadIdx.x); e < count * in; e += static_cast<int>(blockDim.x)) {
+    input_rows[e] = input[static_cast<long long>(first) * in + e];
+  }
+  __syncthreads();
+  float* const slice = partials + static_cast<long long>(blockIdx.x) * out * (in + 1);
+  for (int o = static_cast<int>(threadIdx.x); o < out; o += static_cast<int>(blockDim.x)) {
+    float sum[kMax];
+    for (int i = 0; i < kMax; ++i) sum[i] = 0.0f;
+    float bias = 0.0f;  // the sum against the column of ones
+    for (int r = 0; r < count; ++r) {
+      const float d = dz[static_cast<long long>(first + r) * out + o];
+      for (int i = 0; i < kMax; ++i) {
+        if (i < in) sum[i] += d * input_rows[r * in + i];
+      }
+      bias += d;
+    }
+    for (int i = 0; i < kMax; ++i) {
+      if (i < in) slice[o * (in + 1) + i] = sum[i];
+    }
+    slice[o * (in + 1) + in] = bias;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

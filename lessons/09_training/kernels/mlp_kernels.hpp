@@ -17,9 +17,19 @@ struct MlpKernels {
   Status (*gemm)(const LaunchConfig& config, MlpGemm g);
   // The same, recording the writer of each element of C (element m * ldc + n).
   Status (*gemm_traced)(const LaunchConfig& config, MlpGemm g, TraceRecord* trace);
-  // The slices of a split product added in order; mlp_elementwise_config(count).
-  Status (*sum_splits)(const LaunchConfig& config, const float* partials, float* out, int count,
-                       int splits, int stride);
+  // Every layer's slices added in one launch: mlp_sum_all_splits_config(sums).
+  Status (*sum_all_splits)(const LaunchConfig& config, MlpSplitSums sums);
+  // A layer of at most kMlpThinMax neurons, forward: mlp_thin_forward_config(rows).
+  Status (*thin_forward)(const LaunchConfig& config, const float* a, const float* w, float* z,
+                         int rows, int in, int out, int relu);
+  // Its weight gradient's slices and (dprev not null) the layer below's dZ:
+  // mlp_thin_backward_config(rows).
+  Status (*thin_backward)(const LaunchConfig& config, const float* dz, const float* input,
+                          const float* w, float* partials, float* dprev, int rows, int in, int out);
+  // A first layer's weight gradient when it has at most kMlpThinMax inputs:
+  // mlp_thin_backward_config(rows), one slice per kMlpThinRows rows.
+  Status (*narrow_input_gradient)(const LaunchConfig& config, const float* dz, const float* input,
+                                  float* partials, int rows, int in, int out);
   // One thread per example: mlp_elementwise_config(batch).
   Status (*softmax_cross_entropy)(const LaunchConfig& config, const float* logits,
                                   const int* labels, float* dlogits, float* row_loss,

@@ -47,8 +47,8 @@ struct MlpGemm {
   const float* mask = nullptr;  // mask[m * ldc + n], the ReLU's output
   // Split-K: when the result has too few tiles to fill the GPU (a weight gradient, summed over a
   // batch of thousands, is only a few tiles), grid z splits the shared dimension into slices of
-  // k_split, and slice z stores its partial result at c + z * split_stride (mlp_sum_splits adds
-  // them in order afterwards, so the sum is the same on every run). 0: one slice.
+  // k_split, and slice z stores its partial result at c + z * split_stride (mlp_sum_all_splits adds
+  // them afterwards in a fixed order, so the sum is the same on every run). 0: one slice.
   int k_split = 0;
   int split_stride = 0;
   [[nodiscard]] int splits() const { return k_split > 0 ? (k + k_split - 1) / k_split : 1; }
@@ -94,6 +94,102 @@ inline std::uint32_t mlp_ceil_div(std::uint64_t a, std::uint64_t b) {
 // on every run and on both executors.
 [[nodiscard]] inline LaunchConfig mlp_sum_config() {
   return {{1, 1, 1}, {kMlpElementwiseThreads, 1, 1}};
+}
+
+// The thin layers (mlp_thin_forward, mlp_thin_backward): a layer of at most kMlpThinMax neurons
+// takes them instead of mlp_gemm, whose 64 × 64 tiles would be almost all padding. Forward: a warp
+// per example row, 8 rows a block. Backward: a block per kMlpThinRows rows, whose weight gradient
+// is one slice for mlp_sum_all_splits.
+inline constexpr int kMlpThinMax = 8;
+inline constexpr int kMlpThinRows = 32;
+inline constexpr std::uint32_t kMlpThinThreads = 256;
+
+[[nodiscard]] inline bool mlp_is_thin(int neurons) {
+  return neurons >= 1 && neurons <= kMlpThinMax;
+}
+[[nodiscard]] inline LaunchConfig mlp_thin_forward_config(int rows) {
+  return {
+      {mlp_ceil_div(static_cast<std::uint64_t>(rows < 1 ? 1 : rows), kMlpThinThreads / 32), 1, 1},
+      {kMlpThinThreads, 1, 1}};
+}
+[[nodiscard]] inline int mlp_thin_backward_slices(int rows) {
+  return static_cast<int>(mlp_ceil_div(static_cast<std::uint64_t>(rows < 1 ? 1 : rows),
+                                       static_cast<std::uint64_t>(kMlpThinRows)));
+}
+[[nodiscard]] inline LaunchConfig mlp_thin_backward_config(int rows) {
+  return {{static_cast<std::uint32_t>(mlp_thin_backward_slices(rows)), 1, 1},
+          {kMlpThinThreads, 1, 1}};
+}
+
+// mlp_sum_all_splits: up to kMlpMaxLayers sums, one per layer whose product was split. Layer y's
+// `splits` slices of `count` floats lie one after another from `partials`; their sum goes to `out`.
+inline constexpr int kMlpMaxLayers = 8;
+struct MlpSplitSum {
+  const float* partials = nullptr;
+  float* out = nullptr;
+  int count = 0;
+  int splits = 0;
+  int lanes = 1;  // threads per element, a power of two up to 32 (mlp_split_sum_lanes)
+};
+struct MlpSplitSums {
+  MlpSplitSum layer[kMlpMaxLayers];
+  int layers = 0;
+};
+
+// One thread per element up to 8 slices (the plain sum in order); past that, enough lanes that
+// each adds about 4 slices, so the latency of one long chain of loads is not the kernel's.
+[[nodiscard]] inline int mlp_split_sum_lanes(int splits) {
+  int lanes = 1;
+  while (lanes < 32 && lanes * 4 < splits && splits > 8) lanes *= 2;
+  return lanes;
+}
+[[nodiscard]] inline LaunchConfig mlp_sum_all_splits_config(const MlpSplitSums& sums) {
+  std::uint64_t widest = 1;
+  for (int l = 0; l < sums.layers; ++l) {
+    widest = std::max<std::uint64_t>(widest, static_cast<std::uint64_t>(sums.layer[l].count) *
+                                                 static_cast<std::uint64_t>(sums.layer[l].lanes));
+  }
+  return {{mlp_ceil_div(widest, kMlpElementwiseThreads),
+           static_cast<std::uint32_t>(sums.layers < 1 ? 1 : sums.layers), 1},
+          {kMlpElementwiseThreads, 1, 1}};
+}
+
+// The thin kernels read their layout from fixed blocks (a warp per row; kMlpThinRows rows of dZ
+// staged by a block of kMlpThinThreads), and the sums' groups must lie inside one warp.
+inline Status check_mlp_thin_launch(const LaunchConfig& config, const LaunchConfig& expected,
+                                    int rows, int in, int out) {
+  if (config.grid != expected.grid || config.block != expected.block) {
+    return invalid_argument("a thin training layer needs " + expected.to_string() + " for " +
+                            std::to_string(rows) + " rows, not " + config.to_string() + ".");
+  }
+  if (rows <= 0 || in <= 0 || !mlp_is_thin(out)) {
+    return invalid_argument("a thin training layer needs rows and inputs > 0 and 1 to " +
+                            std::to_string(kMlpThinMax) + " neurons, got " + std::to_string(rows) +
+                            " rows, " + std::to_string(in) + " inputs and " + std::to_string(out) +
+                            " neurons.");
+  }
+  return Status::ok();
+}
+inline Status check_mlp_sum_all_splits_launch(const LaunchConfig& config,
+                                              const MlpSplitSums& sums) {
+  if (sums.layers < 1 || sums.layers > kMlpMaxLayers) {
+    return invalid_argument("the split sums take 1 to " + std::to_string(kMlpMaxLayers) +
+                            " layers, not " + std::to_string(sums.layers) + ".");
+  }
+  for (int l = 0; l < sums.layers; ++l) {
+    const int lanes = sums.layer[l].lanes;
+    if (lanes < 1 || lanes > 32 || (lanes & (lanes - 1)) != 0 || sums.layer[l].count < 1 ||
+        sums.layer[l].splits < 1) {
+      return invalid_argument("split sum " + std::to_string(l) +
+                              " needs a count and slices > 0 and a power of two up to 32 lanes.");
+    }
+  }
+  const LaunchConfig expected = mlp_sum_all_splits_config(sums);
+  if (config.grid != expected.grid || config.block != expected.block) {
+    return invalid_argument("the split sums need " + expected.to_string() + ", not " +
+                            config.to_string() + ".");
+  }
+  return Status::ok();
 }
 
 // The product computes its tile from fixed block dimensions: another block would leave parts of C

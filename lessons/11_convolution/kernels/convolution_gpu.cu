@@ -28,7 +28,8 @@ template <class Trace>
 constexpr auto kTensor = describe(std::is_same_v<Trace, tl::Untraced>
                                       ? "conv_implicit_gemm_fp16"
                                       : "conv_implicit_gemm_fp16_traced",
-                                  &conv_implicit_gemm_fp16<Trace>, kBarriers);
+                                  &conv_implicit_gemm_fp16<ConvTensorLessonTile, Trace>, kBarriers,
+                                  [] { return ConvTensorLessonTile::kSharedBytes; });
 }  // namespace tl::gpu
 
 namespace tl::kernels {
@@ -48,6 +49,22 @@ Status conv_tensor_gpu(const LaunchConfig& config, ConvDims d, const void* in, c
                  "the tensor-core rung needs compute capability 8.0 or newer (cp.async and FP16 "
                  "WMMA with FP32 accumulation as compiled here); this GPU is " +
                      std::to_string(major) + "." + std::to_string(minor)};
+  }
+  // Past 48 KiB a kernel's dynamic shared memory must be allowed explicitly, once per kernel.
+  static const cudaError_t allowed = [] {
+    cudaError_t first = cudaFuncSetAttribute(
+        gpu::conv_implicit_gemm_fp16<gpu::ConvTensorLessonTile, tl::Untraced>,
+        cudaFuncAttributeMaxDynamicSharedMemorySize, gpu::ConvTensorLessonTile::kSharedBytes);
+    cudaError_t second = cudaFuncSetAttribute(
+        gpu::conv_implicit_gemm_fp16<gpu::ConvTensorLessonTile, tl::Traced>,
+        cudaFuncAttributeMaxDynamicSharedMemorySize, gpu::ConvTensorLessonTile::kSharedBytes);
+    return first != cudaSuccess ? first : second;
+  }();
+  if (allowed != cudaSuccess) {
+    return Error{ErrorKind::kCudaError,
+                 std::string("the tensor-core rung could not be given its ") +
+                     std::to_string(gpu::ConvTensorLessonTile::kSharedBytes / 1024) +
+                     " KiB of shared memory: " + cudaGetErrorString(allowed)};
   }
   const auto* in16 = static_cast<const __half*>(in);
   const auto* w16 = static_cast<const __half*>(wg);

@@ -71,6 +71,28 @@ TEST(TrainingEmulated, SplitProductsGiveTheSameGradients) {
   EXPECT_LT(worst, 1e-5 * std::max(1.0, largest));
 }
 
+// Layers of at most kMlpThinMax neurons take the thin kernels (a warp per row forward; one pass
+// for both backward products, in slices of 32 rows): hidden thin layers with their ReLU, an output
+// layer, a thin hidden layer under a wide output (the digits' ten classes), and batches whose
+// slices need the summing lanes' shuffles (600 rows: 19 slices) or leave a ragged last slice.
+TEST(TrainingEmulated, ThinLayersGiveTheReferenceGradients) {
+  auto device = compute::make_emulator_device();
+  for (const char* layers : {"2,6,4,2", "2,8,2", "64,5,10"}) {
+    for (int rows : {1, 45, 600}) {
+      TrainingSettings settings = tiny(layers);
+      if (std::string(layers).starts_with("64")) settings.data = "digits";
+      settings.samples = 600;
+      settings.batch = rows;
+      auto trainer = MlpTrainer::create(*device, settings);
+      ASSERT_TRUE(trainer.is_ok()) << trainer.message();
+      double largest = 0;
+      const double worst = largest_gradient_error(**trainer, rows, &largest);
+      EXPECT_GT(largest, 0.0) << layers << " over " << rows;
+      EXPECT_LT(worst, 1e-5 * std::max(1.0, largest)) << layers << " over " << rows;
+    }
+  }
+}
+
 TEST(TrainingEmulated, OneSeedGivesOneLossCurve) {
   auto device = compute::make_emulator_device();
   std::vector<double> curves[2];

@@ -1,0 +1,176 @@
+// Standalone tuning aid for lesson 11's tensor-core rung (issue #40: the ladder's fastest rung at
+// 0.8 or more of cuDNN's fastest algorithm), not part of the app: the lesson's kernel template
+// (lessons/11_convolution/kernels/convolution_tensor.cuh) at several tiles — block tile, reduction
+// step, warp layout, pipeline depth — on the ResNet layer the lesson times (batch 32, 64 -> 64
+// channels, 56 x 56, 3 x 3, stride 1, padding 1, NHWC, FP16 in, FP32 accumulation and out). Every
+// tile's output is checked against a float64 convolution at 4,096 sampled outputs and timed with
+// CUDA events in the same process; the lesson's tile is the baseline. cuDNN and PyTorch's conv2d
+// are timed by the app and tools/gpu/conv2d_vs_pytorch.py in the same GPU session.
+// Build and run on the GPU machine (from the repository root):
+//   nvcc -O3 -std=c++20 -arch=sm_90 -I. -Iapp tools/gpu/conv_tensor_sweep.cu -o conv_tensor_sweep
+//   ./conv_tensor_sweep [batch]
+// Exit status 1 when an output is wrong.
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <mma.h>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/trace_record.hpp"
+#include "kernels/trace.cuh"
+#include "tools/gpu/sweep_timing.cuh"
+
+namespace tl::gpu {
+#include "kernels/cp_async.cuh"
+#include "lessons/11_convolution/kernels/convolution.cuh"
+#include "lessons/11_convolution/kernels/convolution_tensor.cuh"
+}  // namespace tl::gpu
+
+namespace {
+
+using tl::gpu::Conv;
+
+struct Layer {
+  int n = 32, c = 64, h = 56, w = 56, k = 64, r = 3, s = 3, stride = 1, pad = 1;
+  Conv shape() const { return tl::gpu::conv_shape(n, c, h, w, k, r, s, stride, pad, 1); }
+};
+
+// The float64 output at (image, filter, p, q): NHWC input, weights as the (R·S·C) × K matrix.
+double reference(const Layer& l, const std::vector<__half>& in, const std::vector<__half>& wg,
+                 int image, int filter, int p, int q) {
+  double sum = 0;
+  for (int r = 0; r < l.r; ++r) {
+    for (int s = 0; s < l.s; ++s) {
+      const int y = p * l.stride - l.pad + r, x = q * l.stride - l.pad + s;
+      if (y < 0 || y >= l.h || x < 0 || x >= l.w) continue;
+      for (int c = 0; c < l.c; ++c) {
+        const double a =
+            __half2float(in[((static_cast<long long>(image) * l.h + y) * l.w + x) * l.c + c]);
+        const double b =
+            __half2float(wg[((r * l.s + s) * l.c + c) * static_cast<long long>(l.k) + filter]);
+        sum += a * b;
+      }
+    }
+  }
+  return sum;
+}
+
+struct Result {
+  std::string name;
+  Times times{};
+  double worst = 0;
+  bool correct = false;
+};
+
+template <class Tile>
+Result run_tile(const char* name, const Layer& l, const __half* in, const __half* wg, float* out,
+                const std::vector<__half>& host_in, const std::vector<__half>& host_wg) {
+  auto* kernel = tl::gpu::conv_implicit_gemm_fp16<Tile, tl::Untraced>;
+  CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  Tile::kSharedBytes));
+  const Conv d = l.shape();
+  const long long pixels = static_cast<long long>(d.n) * d.p * d.q;
+  const dim3 grid(static_cast<unsigned>((pixels + Tile::BM - 1) / Tile::BM),
+                  static_cast<unsigned>((d.k + Tile::BN - 1) / Tile::BN));
+  const auto launch = [&] {
+    kernel<<<grid, tl::gpu::kTensorBlock, Tile::kSharedBytes>>>(
+        in, wg, out, l.n, l.c, l.h, l.w, l.k, l.r, l.s, l.stride, l.pad, tl::Untraced{});
+  };
+  CHECK_CUDA(cudaMemset(out, 0xff, pixels * d.k * sizeof(float)));  // NaN where nothing wrote
+  launch();
+  CHECK_CUDA(cudaDeviceSynchronize());
+  std::vector<float> host(static_cast<std::size_t>(pixels) * d.k);
+  CHECK_CUDA(cudaMemcpy(host.data(), out, host.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  Result result;
+  result.name = name;
+  result.correct = true;
+  std::mt19937 random(7);
+  for (int i = 0; i < 4096; ++i) {
+    // Corners and edges of the image are where the padding is: sample them often.
+    const int image = static_cast<int>(random() % d.n), filter = static_cast<int>(random() % d.k);
+    const int p = i % 4 == 0 ? 0 : i % 4 == 1 ? d.p - 1 : static_cast<int>(random() % d.p);
+    const int q = i % 3 == 0 ? d.q - 1 : static_cast<int>(random() % d.q);
+    const double expected = reference(l, host_in, host_wg, image, filter, p, q);
+    const double got = host[((static_cast<long long>(image) * d.p + p) * d.q + q) * d.k + filter];
+    const double error = std::abs(got - expected);
+    if (!(error <= 1e-3 + 1e-3 * std::abs(expected))) result.correct = false;
+    if (!(error <= result.worst)) result.worst = std::isnan(error) ? INFINITY : error;
+  }
+  for (float v : host) {
+    if (std::isnan(v)) result.correct = false;  // an output no block wrote
+  }
+  result.times = time_it(launch, 50);
+  return result;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  setvbuf(stdout, nullptr, _IOLBF, 0);
+  Layer l;
+  if (argc > 1) l.n = std::atoi(argv[1]);
+  const Conv d = l.shape();
+  cudaDeviceProp prop{};
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  std::printf("%s, %d SMs; layer N=%d C=%d %dx%d K=%d %dx%d stride %d pad %d, NHWC\n", prop.name,
+              prop.multiProcessorCount, l.n, l.c, l.h, l.w, l.k, l.r, l.s, l.stride, l.pad);
+  const long long in_count = static_cast<long long>(l.n) * l.h * l.w * l.c;
+  const long long wg_count = static_cast<long long>(l.r) * l.s * l.c * l.k;
+  const long long out_count = static_cast<long long>(d.n) * d.p * d.q * d.k;
+  std::vector<__half> host_in(in_count), host_wg(wg_count);
+  std::mt19937 random(1);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  for (auto& v : host_in) v = __float2half(uniform(random));
+  for (auto& v : host_wg) v = __float2half(uniform(random) * 0.1f);
+  __half *in = nullptr, *wg = nullptr;
+  float* out = nullptr;
+  CHECK_CUDA(cudaMalloc(&in, in_count * sizeof(__half)));
+  CHECK_CUDA(cudaMalloc(&wg, wg_count * sizeof(__half)));
+  CHECK_CUDA(cudaMalloc(&out, out_count * sizeof(float)));
+  CHECK_CUDA(cudaMemcpy(in, host_in.data(), in_count * sizeof(__half), cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemcpy(wg, host_wg.data(), wg_count * sizeof(__half), cudaMemcpyHostToDevice));
+
+  using tl::gpu::ConvTensorTile;
+  std::vector<Result> results;
+  // BM, BN, BK, warps along M (8 warps in all), stages.
+  results.push_back(run_tile<tl::gpu::ConvTensorLessonTile>("lesson 128x64x32 w4x2 s3", l, in, wg,
+                                                            out, host_in, host_wg));
+  results.push_back(run_tile<ConvTensorTile<128, 64, 64, 4, 3>>("128x64x64 w4x2 s3", l, in, wg, out,
+                                                                host_in, host_wg));
+  results.push_back(run_tile<ConvTensorTile<128, 64, 32, 4, 4>>("128x64x32 w4x2 s4", l, in, wg, out,
+                                                                host_in, host_wg));
+  results.push_back(run_tile<ConvTensorTile<128, 64, 64, 4, 4>>("128x64x64 w4x2 s4", l, in, wg, out,
+                                                                host_in, host_wg));
+  results.push_back(run_tile<ConvTensorTile<128, 64, 32, 8, 3>>("128x64x32 w8x1 s3", l, in, wg, out,
+                                                                host_in, host_wg));
+  results.push_back(run_tile<ConvTensorTile<256, 64, 32, 4, 3>>("256x64x32 w4x2 s3", l, in, wg, out,
+                                                                host_in, host_wg));
+  results.push_back(run_tile<ConvTensorTile<256, 64, 64, 4, 3>>("256x64x64 w4x2 s3", l, in, wg, out,
+                                                                host_in, host_wg));
+  results.push_back(run_tile<ConvTensorTile<256, 64, 32, 8, 4>>("256x64x32 w8x1 s4", l, in, wg, out,
+                                                                host_in, host_wg));
+  results.push_back(run_tile<ConvTensorTile<64, 64, 32, 2, 3>>("64x64x32 w2x4 s3", l, in, wg, out,
+                                                               host_in, host_wg));
+  results.push_back(run_tile<ConvTensorTile<64, 64, 64, 2, 4>>("64x64x64 w2x4 s4", l, in, wg, out,
+                                                               host_in, host_wg));
+
+  const double flops = 2.0 * out_count * l.r * l.s * l.c;
+  const double base = results.front().times.median;
+  bool all_correct = true;
+  std::printf("%-26s %10s %10s %9s %12s %s\n", "tile", "median ms", "best ms", "TFLOP/s",
+              "vs lesson", "worst error");
+  for (const Result& r : results) {
+    all_correct = all_correct && r.correct;
+    std::printf("%-26s %10.4f %10.4f %9.1f %11.3fx %.2e%s\n", r.name.c_str(), r.times.median,
+                r.times.best, flops / (r.times.median * 1e-3) / 1e12, base / r.times.median,
+                r.worst, r.correct ? "" : "  WRONG");
+  }
+  CHECK_CUDA(cudaFree(in));
+  CHECK_CUDA(cudaFree(wg));
+  CHECK_CUDA(cudaFree(out));
+  return all_correct ? 0 : 1;
+}
