@@ -51,4 +51,8 @@ std::string describe_cudnn_engine(std::int64_t global_index, const char* heurist
   return text;
 }
 
+std::string cudnn_row_variant(bool fp16, bool graph) {
+  return std::string(graph ? "cudnn-" : "cudnn-find-") + (fp16 ? "fp16" : "fp32");
+}
+
 }  // namespace tl::lessons

@@ -69,4 +69,9 @@ struct CudnnEngineNotes {
                                                 int rank, int offered,
                                                 const CudnnEngineNotes& notes);
 
+// The timing rows' variants: "cudnn-fp32" and "cudnn-fp16" for the graph API's plan (the keys the
+// rows had before the Find path became the second row, so sweeps and scripts keep reading them),
+// "cudnn-find-fp32" and "cudnn-find-fp16" for the Find API's algorithm.
+[[nodiscard]] std::string cudnn_row_variant(bool fp16, bool graph);
+
 }  // namespace tl::lessons
