@@ -86,12 +86,12 @@ Status convolution_benchmark(const BenchContext& context, std::vector<RatioRow>&
       ratio.absent = no_cudnn;
     rows.push_back(std::move(ratio));
   }
-  RatioRow best = rate_ratio(
-      "convolution fastest FP32 rung" + (fastest != nullptr ? " (" + fastest->name + ")" : "") +
-          ", " + shape,
-      fastest != nullptr ? tflops(*fastest) : 0, "TFLOP/s",
-      "cuDNN FP32, its fastest" + cudnn_api(fp32) + ", same run",
-      fp32 != nullptr ? tflops(*fp32) : 0);
+  RatioRow best =
+      rate_ratio("convolution fastest FP32 rung" +
+                     (fastest != nullptr ? " (" + fastest->name + ")" : "") + ", " + shape,
+                 fastest != nullptr ? tflops(*fastest) : 0, "TFLOP/s",
+                 "cuDNN FP32, its fastest" + cudnn_api(fp32) + ", same run",
+                 fp32 != nullptr ? tflops(*fp32) : 0);
   if (fp32 == nullptr) best.absent = no_cudnn;
   rows.push_back(with_target(std::move(best), kTarget));
   // The peer the issue names: PyTorch's conv2d, timed by its own script in the same session.
@@ -106,10 +106,10 @@ Status convolution_benchmark(const BenchContext& context, std::vector<RatioRow>&
   const TimingRow* tensor = find_timed_row(
       *report,
       {TimingRole::kKernel, std::string(lessons::to_string(lessons::ConvRung::kTensorFp16))});
-  RatioRow ratio = rate_ratio(
-      "convolution tensor-fp16, " + shape, tensor != nullptr ? tflops(*tensor) : 0, "TFLOP/s",
-      "cuDNN FP16, its fastest" + cudnn_api(fp16) + ", same run",
-      fp16 != nullptr ? tflops(*fp16) : 0);
+  RatioRow ratio =
+      rate_ratio("convolution tensor-fp16, " + shape, tensor != nullptr ? tflops(*tensor) : 0,
+                 "TFLOP/s", "cuDNN FP16, its fastest" + cudnn_api(fp16) + ", same run",
+                 fp16 != nullptr ? tflops(*fp16) : 0);
   if (tensor == nullptr) {
     ratio.absent = context.device.is_gpu() ? "the tensor-core rung needs compute capability 8.0"
                                            : "tensor cores are not emulated";

@@ -58,9 +58,10 @@ struct CudnnEngineNotes {
 };
 
 // Why an engine is left out of the comparison, or "" when it takes part. The rows compare like with
-// like, as the legacy path's FP32 row does with FMA math: FP32 leaves out tensor-core engines (TF32,
-// which rounds the inputs to 10 bits of mantissa); both precisions leave out engines that convert
-// the inputs down or reduce in less than FP32 (the conv descriptor asks for FP32 accumulation).
+// like, as the legacy path's FP32 row does with FMA math: FP32 leaves out tensor-core engines
+// (TF32, which rounds the inputs to 10 bits of mantissa); both precisions leave out engines that
+// convert the inputs down or reduce in less than FP32 (the conv descriptor asks for FP32
+// accumulation).
 [[nodiscard]] std::string cudnn_engine_excluded(const CudnnEngineNotes& notes, bool fp16);
 
 // The row's words for a plan: "engine 12 via heuristics mode A (#1 of 9), Winograd,

@@ -427,17 +427,18 @@ class ConvolutionLesson final : public ParameterizedLesson,
         const std::string api = library.graph ? "graph API" : "Find";
         std::string name = "cuDNN " + precision + " " + api;
         if (!library.algorithm.empty()) name += " (" + library.algorithm + ")";
-        report.rows.push_back({{TimingRole::kLibrary, lessons::cudnn_row_variant(library.fp16, library.graph)},
-                               name,
-                               library.time,
-                               library.fp16
-                                   ? lessons::conv_bytes(shape_, 2) -
-                                         2.0 * static_cast<double>(shape_.output_elements())
-                                   : bytes,
-                               flops,
-                               true,
-                               true});
-        if (!library.not_timed.empty()) not_timed("cuDNN " + precision + " " + api, library.not_timed);
+        report.rows.push_back(
+            {{TimingRole::kLibrary, lessons::cudnn_row_variant(library.fp16, library.graph)},
+             name,
+             library.time,
+             library.fp16 ? lessons::conv_bytes(shape_, 2) -
+                                2.0 * static_cast<double>(shape_.output_elements())
+                          : bytes,
+             flops,
+             true,
+             true});
+        if (!library.not_timed.empty())
+          not_timed("cuDNN " + precision + " " + api, library.not_timed);
         if (!library.details.empty()) {
           report.notes.push_back("cuDNN " + precision + " graph API: " + library.details);
         }
@@ -457,8 +458,7 @@ class ConvolutionLesson final : public ParameterizedLesson,
         if (g <= 0 || f <= 0) continue;
         report.notes.push_back(std::string("cuDNN ") + (fp16 ? "FP16" : "FP32") + ": the " +
                                (g <= f ? "graph API's plan" : "Find API's algorithm") + " is " +
-                               format_ratio(std::max(g, f) / std::min(g, f)) +
-                               "x as fast as the " +
+                               format_ratio(std::max(g, f) / std::min(g, f)) + "x as fast as the " +
                                (g <= f ? "Find API's algorithm" : "graph API's plan") +
                                " (median times): it is cuDNN's fastest here");
       }

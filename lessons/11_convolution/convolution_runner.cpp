@@ -389,8 +389,8 @@ Result<ConvReport> run_convolution(Device& device, const ConvRequest& request) {
         continue;
       }
       if (cancel_requested(request.cancel)) return cancelled_error();
-      TL_RETURN_IF_ERROR(run_cudnn(device, shape, request.repeats, b, row,
-                                   fp16 ? fp16_reference() : reference));
+      TL_RETURN_IF_ERROR(
+          run_cudnn(device, shape, request.repeats, b, row, fp16 ? fp16_reference() : reference));
       report.cudnn.push_back(std::move(row));
     }
   }

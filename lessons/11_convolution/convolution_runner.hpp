@@ -64,7 +64,7 @@ struct ConvReport {
   std::vector<ConvRungResult> rungs;
   // FP32 through the graph API, FP32 through Find, then the same in FP16.
   std::vector<ConvLibraryResult> cudnn;
-  std::string cudnn_library;             // the loaded cuDNN, or why none
+  std::string cudnn_library;  // the loaded cuDNN, or why none
   TimingStats host_to_device, device_to_host;
   TimingStats cpu_reference;  // the float64 reference on every thread
   std::string cpu_skipped;

@@ -6,9 +6,9 @@
 
 #include <cuda_runtime_api.h>
 
-#include <cstdlib>
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <filesystem>
 #include <list>
 #include <mutex>
@@ -326,7 +326,8 @@ Result<GraphOperation> make_operation(const CudnnApi& api, const lessons::ConvSh
                c.strides.data());
   TL_CUDNN_SET(g.conv, CUDNN_ATTR_CONVOLUTION_DILATIONS, CUDNN_TYPE_INT64, 2, c.dilations.data());
   TL_RETURN_IF_ERROR(finalize(api, g.conv, "convolution"));
-  auto op = create(api, CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR, "forward operation");
+  auto op =
+      create(api, CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR, "forward operation");
   if (!op) return op.error();
   g.op = std::move(*op);
   // Alpha and beta as floats: the type of the FP32 compute type.
@@ -482,8 +483,8 @@ Result<double> time_plan(const CudnnApi& api, cudnnHandle_t handle, const Descri
                                     "cudnnBackendExecute"));
   }
   if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
-    return Error{ErrorKind::kCudaError, std::string("after cudnnBackendExecute: ") +
-                                            cudaGetErrorString(e)};
+    return Error{ErrorKind::kCudaError,
+                 std::string("after cudnnBackendExecute: ") + cudaGetErrorString(e)};
   }
   cudaEvent_t start = nullptr, stop = nullptr;
   if (cudaEventCreate(&start) != cudaSuccess) {
@@ -540,8 +541,7 @@ Result<std::string> cudnn_library_at(const std::string& path) {
   const Loaded l = load({path});
   if (l.api == nullptr) return Error{ErrorKind::kNoDevice, l.description};
   if (!l.api->graph_missing.empty()) {
-    return l.description + "; this cuDNN lacks the graph API's functions: " +
-           l.api->graph_missing;
+    return l.description + "; this cuDNN lacks the graph API's functions: " + l.api->graph_missing;
   }
   return l.description;
 }
@@ -717,8 +717,8 @@ Status CudnnConvolution::prepare_graph(const lessons::ConvShape& shape, bool fp1
   std::vector<std::pair<std::string, int>> left_out;
   std::vector<std::string> seen;  // engine and knobs of every configuration planned
   std::string heuristics_failed;
-  for (const auto& [mode, mode_name] : {std::pair{CUDNN_HEUR_MODE_A, "mode A"},
-                                        std::pair{CUDNN_HEUR_MODE_FALLBACK, "FALLBACK"}}) {
+  for (const auto& [mode, mode_name] :
+       {std::pair{CUDNN_HEUR_MODE_A, "mode A"}, std::pair{CUDNN_HEUR_MODE_FALLBACK, "FALLBACK"}}) {
     auto heuristics = create(api, CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, "engine heuristics");
     if (!heuristics) return heuristics.error();
     TL_CUDNN_SET(*heuristics, CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, CUDNN_TYPE_BACKEND_DESCRIPTOR,
@@ -726,21 +726,21 @@ Status CudnnConvolution::prepare_graph(const lessons::ConvShape& shape, bool fp1
     TL_CUDNN_SET(*heuristics, CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &mode);
     // A mode that has nothing for this graph is no failure of the path: the other may.
     if (const Status done = finalize(api, *heuristics, "engine heuristics"); !done) {
-      heuristics_failed += std::string(heuristics_failed.empty() ? "" : "; ") + mode_name + ": " +
-                           done.message();
+      heuristics_failed +=
+          std::string(heuristics_failed.empty() ? "" : "; ") + mode_name + ": " + done.message();
       continue;
     }
     int64_t offered = 0;
-    TL_RETURN_IF_ERROR(cudnn_status(
-        api,
-        api.backend_get(heuristics->get(), CUDNN_ATTR_ENGINEHEUR_RESULTS,
-                        CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &offered, nullptr),
-        "cudnnBackendGetAttribute (CUDNN_ATTR_ENGINEHEUR_RESULTS, count)"));
+    TL_RETURN_IF_ERROR(
+        cudnn_status(api,
+                     api.backend_get(heuristics->get(), CUDNN_ATTR_ENGINEHEUR_RESULTS,
+                                     CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &offered, nullptr),
+                     "cudnnBackendGetAttribute (CUDNN_ATTR_ENGINEHEUR_RESULTS, count)"));
     const int64_t wanted = std::min(offered, kConfigsPerMode);
     if (offered > wanted) {
-      count_left_out(left_out,
-                     "beyond the first " + std::to_string(kConfigsPerMode) + " of a heuristics mode",
-                     static_cast<int>(offered - wanted));
+      count_left_out(
+          left_out, "beyond the first " + std::to_string(kConfigsPerMode) + " of a heuristics mode",
+          static_cast<int>(offered - wanted));
     }
     std::vector<Descriptor> configs;
     std::vector<cudnnBackendDescriptor_t> raws;
@@ -752,12 +752,11 @@ Status CudnnConvolution::prepare_graph(const lessons::ConvShape& shape, bool fp1
     }
     int64_t returned = 0;
     if (wanted > 0) {
-      TL_RETURN_IF_ERROR(
-          cudnn_status(api,
-                       api.backend_get(heuristics->get(), CUDNN_ATTR_ENGINEHEUR_RESULTS,
-                                       CUDNN_TYPE_BACKEND_DESCRIPTOR, wanted, &returned,
-                                       raws.data()),
-                       "cudnnBackendGetAttribute (CUDNN_ATTR_ENGINEHEUR_RESULTS)"));
+      TL_RETURN_IF_ERROR(cudnn_status(
+          api,
+          api.backend_get(heuristics->get(), CUDNN_ATTR_ENGINEHEUR_RESULTS,
+                          CUDNN_TYPE_BACKEND_DESCRIPTOR, wanted, &returned, raws.data()),
+          "cudnnBackendGetAttribute (CUDNN_ATTR_ENGINEHEUR_RESULTS)"));
     }
     returned = std::min(returned, wanted);
     for (int64_t i = 0; i < returned; ++i) {
@@ -769,8 +768,7 @@ Status CudnnConvolution::prepare_graph(const lessons::ConvShape& shape, bool fp1
         continue;
       }
       seen.push_back(key);
-      if (const std::string why = lessons::cudnn_engine_excluded(facts.notes, fp16);
-          !why.empty()) {
+      if (const std::string why = lessons::cudnn_engine_excluded(facts.notes, fp16); !why.empty()) {
         count_left_out(left_out, fp16 ? "converting down or reducing in less than FP32"
                                       : "using TF32 tensor cores or narrower arithmetic");
         continue;
@@ -778,8 +776,8 @@ Status CudnnConvolution::prepare_graph(const lessons::ConvShape& shape, bool fp1
       auto plan = create(api, CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, "execution plan");
       if (!plan) return plan.error();
       TL_CUDNN_SET(*plan, CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &s.handle);
-      TL_CUDNN_SET(*plan, CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, CUDNN_TYPE_BACKEND_DESCRIPTOR,
-                   1, config.address());
+      TL_CUDNN_SET(*plan, CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                   config.address());
       // An engine configuration that does not finalize for this graph is skipped: heuristics
       // offer some that the shape or the GPU turns out not to support.
       if (api.backend_finalize(plan->get()) != CUDNN_STATUS_SUCCESS) {
@@ -787,19 +785,19 @@ Status CudnnConvolution::prepare_graph(const lessons::ConvShape& shape, bool fp1
         continue;
       }
       int64_t workspace = 0, one = 0;
-      TL_RETURN_IF_ERROR(cudnn_status(
-          api,
-          api.backend_get(plan->get(), CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, CUDNN_TYPE_INT64,
-                          1, &one, &workspace),
-          "cudnnBackendGetAttribute (CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE)"));
+      TL_RETURN_IF_ERROR(
+          cudnn_status(api,
+                       api.backend_get(plan->get(), CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE,
+                                       CUDNN_TYPE_INT64, 1, &one, &workspace),
+                       "cudnnBackendGetAttribute (CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE)"));
       if (static_cast<double>(workspace) > kCudnnGraphWorkspaceLimit) {
         count_left_out(left_out, "needing more than 256 MiB of workspace");
         continue;
       }
       GraphPlan p;
-      p.label = lessons::describe_cudnn_engine(facts.global_index, mode_name,
-                                               static_cast<int>(i + 1),
-                                               static_cast<int>(offered), facts.notes);
+      p.label =
+          lessons::describe_cudnn_engine(facts.global_index, mode_name, static_cast<int>(i + 1),
+                                         static_cast<int>(offered), facts.notes);
       p.facts = std::move(facts);
       p.config = std::move(config);
       p.plan = std::move(*plan);
@@ -841,8 +839,8 @@ Status CudnnConvolution::prepare_graph(const lessons::ConvShape& shape, bool fp1
       // A plan that finalized and then fails to run is left out like one that did not finalize;
       // an error CUDA keeps (the context lost) ends the path.
       if (cudaGetLastError() != cudaSuccess && cudaDeviceSynchronize() != cudaSuccess) {
-        return Error{ErrorKind::kCudaStickyError, "cuDNN's graph plan '" + s.plans[at].label +
-                                                      "' failed: " + ms.message()};
+        return Error{ErrorKind::kCudaStickyError,
+                     "cuDNN's graph plan '" + s.plans[at].label + "' failed: " + ms.message()};
       }
       count_left_out(left_out, "that failed to run");
       s.plans[at].ms = -1;
@@ -856,9 +854,8 @@ Status CudnnConvolution::prepare_graph(const lessons::ConvShape& shape, bool fp1
     ++timed;
   }
   if (timed == 0) {
-    return Error{ErrorKind::kCudaError, "no plan of cuDNN's graph API ran for " +
-                                            shape.describe() + " (" + left_out_text(left_out) +
-                                            ")"};
+    return Error{ErrorKind::kCudaError, "no plan of cuDNN's graph API ran for " + shape.describe() +
+                                            " (" + left_out_text(left_out) + ")"};
   }
   const GraphPlan& chosen = s.plans[s.chosen];
   s.choice = {chosen.label,
@@ -884,8 +881,8 @@ Status CudnnConvolution::forward(const void* in, const void* w, void* out) {
       s.pack_w = w;
       s.pack_out = out;
     }
-    return cudnn_status(api, api.backend_execute(s.handle, s.plans[s.chosen].plan.get(),
-                                                 s.pack.get()),
+    return cudnn_status(api,
+                        api.backend_execute(s.handle, s.plans[s.chosen].plan.get(), s.pack.get()),
                         "cudnnBackendExecute");
   }
   if (!s.prepared) return Error{ErrorKind::kCudaError, "cuDNN forward before prepare"};

@@ -140,9 +140,9 @@ TEST_F(ConvolutionGpu, TheResNetLayerIsRightOnEveryRungAndOnCudnn) {
     for (const compute::ConvLibraryResult& row : report.cudnn) {
       if (!row.not_timed.empty()) continue;  // no cuDNN: the test above says so
       ASSERT_TRUE(row.check.has_value());
-      EXPECT_TRUE(row.check->passed) << (row.fp16 ? "FP16 " : "FP32 ")
-                                     << (row.graph ? "graph " : "Find ") << row.algorithm << ": "
-                                     << row.check->describe();
+      EXPECT_TRUE(row.check->passed)
+          << (row.fp16 ? "FP16 " : "FP32 ") << (row.graph ? "graph " : "Find ") << row.algorithm
+          << ": " << row.check->describe();
     }
   }
 }
@@ -178,9 +178,9 @@ TEST_F(ConvolutionGpu, CudnnGraphPlansMatchTheReferenceOnTheResNetLayerAndReport
       EXPECT_TRUE(graph->check->passed) << precision << " graph (" << graph->algorithm << ") on "
                                         << s.describe() << ": " << graph->check->describe();
       EXPECT_GT(graph->time.median_ms, 0.0);
-      std::cout << "[ cuDNN    ] " << s.describe() << " " << precision << " graph API: "
-                << graph->time.median_ms << " ms median, " << graph->algorithm << "; "
-                << graph->details << "\n";
+      std::cout << "[ cuDNN    ] " << s.describe() << " " << precision
+                << " graph API: " << graph->time.median_ms << " ms median, " << graph->algorithm
+                << "; " << graph->details << "\n";
       if (find->not_timed.empty()) {
         std::cout << "[ cuDNN    ] " << s.describe() << " " << precision
                   << " Find API: " << find->time.median_ms << " ms median, " << find->algorithm
