@@ -14,6 +14,7 @@
 #include "core/parallel_chunks.hpp"
 #include "core/sweep/size_sweep.hpp"
 #include "lessons/11_convolution/convolution.hpp"
+#include "lessons/11_convolution/convolution_cudnn_graph.hpp"
 #include "lessons/11_convolution/kernels/convolution_shapes.hpp"
 
 namespace tl::compute {
@@ -296,7 +297,8 @@ class ConvolutionLesson final : public ParameterizedLesson,
     return experiments;
   }
 
-  // The tensor rung's ceiling is cuDNN in FP16, timed in the same run.
+  // The tensor rung's ceiling is cuDNN in FP16 through the graph API's fastest plan, timed in the
+  // same run (the Find row beside it says when that is the faster).
   [[nodiscard]] std::optional<TimingKey> ceiling_row(const TimingKey& row) const override {
     if (row.role == TimingRole::kKernel &&
         row.variant == lessons::to_string(ConvRung::kTensorFp16)) {
@@ -417,28 +419,55 @@ class ConvolutionLesson final : public ParameterizedLesson,
     }
 
     if (r.on_gpu) {
+      // Two rows per precision: the graph API's fastest timed plan ("cudnn-fp16", the one the
+      // tensor rung's ceiling and the benchmark name first) and the Find API's fastest algorithm
+      // ("cudnn-find-fp16"); a note says which is faster, since cuDNN's fastest is the faster one.
       for (const ConvLibraryResult& library : r.cudnn) {
         const std::string precision = library.fp16 ? "FP16" : "FP32";
-        std::string name = "cuDNN " + precision;
+        const std::string api = library.graph ? "graph API" : "Find";
+        std::string name = "cuDNN " + precision + " " + api;
         if (!library.algorithm.empty()) name += " (" + library.algorithm + ")";
-        report.rows.push_back({{TimingRole::kLibrary, library.fp16 ? "cudnn-fp16" : "cudnn-fp32"},
-                               name,
-                               library.time,
-                               library.fp16
-                                   ? lessons::conv_bytes(shape_, 2) -
-                                         2.0 * static_cast<double>(shape_.output_elements())
-                                   : bytes,
-                               flops,
-                               true,
-                               true});
-        if (!library.not_timed.empty()) not_timed("cuDNN " + precision, library.not_timed);
+        report.rows.push_back(
+            {{TimingRole::kLibrary, lessons::cudnn_row_variant(library.fp16, library.graph)},
+             name,
+             library.time,
+             library.fp16 ? lessons::conv_bytes(shape_, 2) -
+                                2.0 * static_cast<double>(shape_.output_elements())
+                          : bytes,
+             flops,
+             true,
+             true});
+        if (!library.not_timed.empty())
+          not_timed("cuDNN " + precision + " " + api, library.not_timed);
+        if (!library.details.empty()) {
+          report.notes.push_back("cuDNN " + precision + " graph API: " + library.details);
+        }
         if (library.check && !library.check->passed) {
           report.notes.push_back("'" + name + "': " + library.check->describe());
         }
       }
-      report.notes.push_back("cuDNN: " + r.cudnn_library +
-                             "; the algorithm is cudnnFindConvolutionForwardAlgorithm's fastest "
-                             "(FP32 with FMA math only, no TF32)");
+      for (const bool fp16 : {false, true}) {
+        const ConvLibraryResult* graph = nullptr;
+        const ConvLibraryResult* find = nullptr;
+        for (const ConvLibraryResult& library : r.cudnn) {
+          if (library.fp16 != fp16 || !library.not_timed.empty()) continue;
+          (library.graph ? graph : find) = &library;
+        }
+        if (graph == nullptr || find == nullptr) continue;
+        const double g = graph->time.median_ms, f = find->time.median_ms;
+        if (g <= 0 || f <= 0) continue;
+        report.notes.push_back(std::string("cuDNN ") + (fp16 ? "FP16" : "FP32") + ": the " +
+                               (g <= f ? "graph API's plan" : "Find API's algorithm") + " is " +
+                               format_ratio(std::max(g, f) / std::min(g, f)) + "x as fast as the " +
+                               (g <= f ? "Find API's algorithm" : "graph API's plan") +
+                               " (median times): it is cuDNN's fastest here");
+      }
+      report.notes.push_back(
+          "cuDNN: " + r.cudnn_library +
+          "; the graph API row times every execution plan that cuDNN's heuristics (mode A, then "
+          "FALLBACK) offer and keeps the fastest, as PyTorch does with cudnn.benchmark; the Find "
+          "row is cudnnFindConvolutionForwardAlgorithm's fastest. Both accumulate in FP32, FP32 "
+          "with FMA math only (no TF32)");
     } else {
       not_timed("cuDNN", r.cudnn_library);
     }

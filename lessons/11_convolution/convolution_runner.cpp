@@ -195,6 +195,59 @@ Result<std::vector<float>> launch_once(Device& device, const ConvShape& shape,
   return got;
 }
 
+#if defined(THREADLAB_HAVE_CUDA)
+// One cuDNN row: `row.graph` says which API finds the algorithm; timed like the rungs, then checked
+// against `reference` (the FP16 one, of the rounded inputs, for FP16). A path that cannot prepare
+// greys its row with the reason and the run goes on.
+Status run_cudnn(Device& device, const ConvShape& shape, int repeats, const DeviceBuffers& b,
+                 ConvLibraryResult& row, const lessons::ConvReference& reference) {
+  const bool fp16 = row.fp16;
+  const void* in = fp16 ? static_cast<const void*>(b.in16->data()) : b.in->data();
+  const void* w = fp16 ? static_cast<const void*>(b.w16_library->data()) : b.w_library->data();
+  void* out = fp16 ? static_cast<void*>(b.out16->data()) : b.out->data();
+  CudnnConvolution cudnn;
+  const Status prepared =
+      row.graph ? cudnn.prepare_graph(shape, fp16, in, w, out) : cudnn.prepare(shape, fp16);
+  if (!prepared) {
+    // A lost context is the device's to report; anything else greys this row alone.
+    if (prepared.error().kind == ErrorKind::kCudaStickyError) return prepared;
+    row.not_timed = prepared.message();
+    return Status::ok();
+  }
+  const CudnnChoice& choice = cudnn.choice();
+  row.algorithm =
+      choice.algorithm + (choice.tensor_ops ? ", tensor cores" : "") +
+      (choice.workspace_bytes > 0 ? ", workspace " + format_bytes(choice.workspace_bytes)
+                                  : std::string(", no workspace"));
+  if (row.graph) {
+    row.details = "the fastest of " + std::to_string(choice.plans_timed) + " plans timed";
+    if (!choice.left_out.empty()) row.details += "; left out: " + choice.left_out;
+    if (!choice.knobs.empty()) row.details += "; its knobs (type=value): " + choice.knobs;
+  }
+  auto launch = [&] { return cudnn.forward(in, w, out); };
+  auto times = device.time_repeated(launch, 1, repeats);
+  if (!times) return times.error();
+  row.time = summarize_timings(*times);
+  if (!fp16) {
+    auto got = launch_once(device, shape, launch, b.out->data());
+    if (!got) return got.error();
+    row.check = lessons::check_conv(shape, reference, *got);
+    return Status::ok();
+  }
+  // FP16 output: NaN halves first, then the words back to floats.
+  const std::vector<std::uint16_t> nan(shape.output_elements(), 0x7E00);
+  TL_RETURN_IF_ERROR(device.copy_to_device(b.out16->data(), nan.data(), nan.size() * 2));
+  TL_RETURN_IF_ERROR(launch());
+  TL_RETURN_IF_ERROR(device.synchronize());
+  std::vector<std::uint16_t> words(nan.size());
+  TL_RETURN_IF_ERROR(device.copy_to_host(words.data(), b.out16->data(), words.size() * 2));
+  std::vector<float> got(words.size());
+  for (std::size_t i = 0; i < words.size(); ++i) got[i] = numeric::half_bits_to_float(words[i]);
+  row.check = lessons::check_conv(shape, reference, got, kHalfOutputRounding);
+  return Status::ok();
+}
+#endif
+
 }  // namespace
 
 LaunchConfig conv_im2col_config(const ConvShape& shape, Dim3 block) {
@@ -326,49 +379,20 @@ Result<ConvReport> run_convolution(Device& device, const ConvRequest& request) {
 
 #if defined(THREADLAB_HAVE_CUDA)
   for (const bool fp16 : {false, true}) {
-    ConvLibraryResult row;
-    row.fp16 = fp16;
-    if (!library) {
-      row.not_timed = report.cudnn_library;
+    for (const bool graph : {true, false}) {
+      ConvLibraryResult row;
+      row.fp16 = fp16;
+      row.graph = graph;
+      if (!library) {
+        row.not_timed = report.cudnn_library;
+        report.cudnn.push_back(std::move(row));
+        continue;
+      }
+      if (cancel_requested(request.cancel)) return cancelled_error();
+      TL_RETURN_IF_ERROR(
+          run_cudnn(device, shape, request.repeats, b, row, fp16 ? fp16_reference() : reference));
       report.cudnn.push_back(std::move(row));
-      continue;
     }
-    if (cancel_requested(request.cancel)) return cancelled_error();
-    CudnnConvolution cudnn;
-    if (const Status prepared = cudnn.prepare(shape, fp16); !prepared) {
-      row.not_timed = prepared.message();
-      report.cudnn.push_back(std::move(row));
-      continue;
-    }
-    const CudnnChoice& choice = cudnn.choice();
-    row.algorithm =
-        choice.algorithm + (choice.tensor_ops ? ", tensor cores" : "") +
-        (choice.workspace_bytes > 0 ? ", workspace " + format_bytes(choice.workspace_bytes)
-                                    : std::string(", no workspace"));
-    const void* in = fp16 ? static_cast<const void*>(b.in16->data()) : b.in->data();
-    const void* w = fp16 ? static_cast<const void*>(b.w16_library->data()) : b.w_library->data();
-    void* out = fp16 ? static_cast<void*>(b.out16->data()) : b.out->data();
-    auto launch = [&] { return cudnn.forward(in, w, out); };
-    auto times = device.time_repeated(launch, 1, request.repeats);
-    if (!times) return times.error();
-    row.time = summarize_timings(*times);
-    if (!fp16) {
-      auto got = launch_once(device, shape, launch, b.out->data());
-      if (!got) return got.error();
-      row.check = lessons::check_conv(shape, reference, *got);
-    } else {
-      // FP16 output: NaN halves first, then the words back to floats.
-      const std::vector<std::uint16_t> nan(shape.output_elements(), 0x7E00);
-      TL_RETURN_IF_ERROR(device.copy_to_device(b.out16->data(), nan.data(), nan.size() * 2));
-      TL_RETURN_IF_ERROR(launch());
-      TL_RETURN_IF_ERROR(device.synchronize());
-      std::vector<std::uint16_t> words(nan.size());
-      TL_RETURN_IF_ERROR(device.copy_to_host(words.data(), b.out16->data(), words.size() * 2));
-      std::vector<float> got(words.size());
-      for (std::size_t i = 0; i < words.size(); ++i) got[i] = numeric::half_bits_to_float(words[i]);
-      row.check = lessons::check_conv(shape, fp16_reference(), got, kHalfOutputRounding);
-    }
-    report.cudnn.push_back(std::move(row));
   }
 #endif
 

@@ -40,8 +40,11 @@ struct ConvRungResult {
 
 struct ConvLibraryResult {
   bool fp16 = false;
+  // Through the graph (backend) API's timed plans, or the legacy Find API's fastest algorithm.
+  bool graph = false;
   std::string not_timed;
   std::string algorithm;  // what cuDNN chose, with its workspace
+  std::string details;    // graph: how many plans were timed, what was left out, the knobs
   TimingStats time;
   std::optional<lessons::ConvCheck> check;
 };
@@ -59,8 +62,9 @@ struct ConvRequest {
 struct ConvReport {
   bool on_gpu = false;
   std::vector<ConvRungResult> rungs;
-  std::vector<ConvLibraryResult> cudnn;  // FP32, then FP16
-  std::string cudnn_library;             // the loaded cuDNN, or why none
+  // FP32 through the graph API, FP32 through Find, then the same in FP16.
+  std::vector<ConvLibraryResult> cudnn;
+  std::string cudnn_library;  // the loaded cuDNN, or why none
   TimingStats host_to_device, device_to_host;
   TimingStats cpu_reference;  // the float64 reference on every thread
   std::string cpu_skipped;

@@ -8,18 +8,26 @@ PyTorch is needed here only: ThreadLab itself never depends on it. Run on a mach
 
     python3 tools/gpu/conv2d_vs_pytorch.py [--batch 32] [--channels 64] [--filters 64]
                                            [--size 56] [--filter 3] [--stride 1] [--pad 1]
-                                           [--repeats 100]
+                                           [--repeats 100] [--threadlab build/app/threadlab]
 
 It prints, for each precision and layout, the median and minimum milliseconds per call over
 `--repeats` calls, each timed with CUDA events after 20 warm-up calls, and the TFLOP/s of the median
 (2 * N * K * P * Q * C * R * S flops, as the lesson counts them). FP32 runs with TF32 off
 (torch.backends.cudnn.allow_tf32 = False), as the lesson's FP32 cuDNN row does (FMA math only);
-torch.backends.cudnn.benchmark = True lets cuDNN pick its fastest algorithm, as the lesson's
-cudnnFindConvolutionForwardAlgorithm does. PyTorch's FP16 output is FP16; the lesson's tensor-core
-rung writes FP32.
+torch.backends.cudnn.benchmark = True lets cuDNN pick its fastest algorithm: PyTorch times the
+execution plans of the graph API's heuristics, as the lesson's "cuDNN ... graph API" rows do (its
+"cuDNN ... Find" rows are cudnnFindConvolutionForwardAlgorithm's fastest). PyTorch's FP16 output is
+FP16, as the lesson's cuDNN FP16 rows; the lesson's tensor-core rung writes FP32.
+
+After PyTorch's lines it runs `threadlab run --lesson convolution` on the same shape in each layout
+(the app at --threadlab, build/app/threadlab by default; --threadlab "" leaves it out) and prints
+the app's cuDNN rows and notes beside them. Unless THREADLAB_CUDNN_PATH is set already, it points
+the app at the cuDNN of PyTorch's wheel, so that both time the same library.
 """
 import argparse
+import os
 import statistics
+import subprocess
 import sys
 
 try:
@@ -44,6 +52,49 @@ def time_calls(call, repeats):
     return statistics.median(times), min(times)
 
 
+def pytorch_cudnn_dir():
+    """The folder of the cuDNN that PyTorch's wheel loads (nvidia-cudnn-cu*), or None."""
+    try:
+        import nvidia.cudnn  # the wheel PyTorch depends on
+
+        for folder in nvidia.cudnn.__path__:
+            lib = os.path.join(folder, "lib")
+            if os.path.exists(os.path.join(lib, "libcudnn.so.9")):
+                return lib
+    except ImportError:
+        pass
+    return None
+
+
+def app_cudnn_rows(args):
+    """The app's cuDNN rows and notes for the same layer, NCHW and NHWC, as it prints them."""
+    if not args.threadlab:
+        return
+    if not os.path.exists(args.threadlab):
+        print(f"ThreadLab: {args.threadlab} not found (build it, or pass --threadlab PATH)")
+        return
+    env = dict(os.environ)
+    if not env.get("THREADLAB_CUDNN_PATH"):
+        folder = pytorch_cudnn_dir()
+        if folder:
+            env["THREADLAB_CUDNN_PATH"] = folder
+    print(f"ThreadLab {args.threadlab}, THREADLAB_CUDNN_PATH={env.get('THREADLAB_CUDNN_PATH', '(unset)')}")
+    for layout in ("nchw", "nhwc"):
+        command = [args.threadlab, "run", "--lesson", "convolution", "--batch", str(args.batch),
+                   "--channels", str(args.channels), "--filters", str(args.filters),
+                   "--image-height", str(args.size), "--image-width", str(args.size),
+                   "--filter", str(args.filter), "--stride", str(args.stride),
+                   "--pad", str(args.pad), "--layout", layout,
+                   "--repeats", str(min(args.repeats, 10000))]
+        done = subprocess.run(command, env=env, capture_output=True, text=True)
+        lines = [line.rstrip() for line in done.stdout.splitlines() if "cuDNN" in line]
+        print(f"  ThreadLab {layout.upper()}: {' '.join(command[1:])}")
+        if done.returncode != 0:
+            print(f"    exit {done.returncode}: {done.stderr.strip()[-500:]}")
+        for line in lines:
+            print(f"    {line.strip()}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--batch", type=int, default=32)
@@ -54,6 +105,9 @@ def main():
     parser.add_argument("--stride", type=int, default=1)
     parser.add_argument("--pad", type=int, default=1)
     parser.add_argument("--repeats", type=int, default=100)
+    parser.add_argument("--threadlab", default=os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "app", "threadlab"),
+        help="the app whose cuDNN rows are printed beside PyTorch's; \"\" leaves them out")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         sys.exit("conv2d_vs_pytorch.py: no CUDA device")
@@ -79,6 +133,7 @@ def main():
             median, fastest = time_calls(call, args.repeats)
             print(f"  PyTorch conv2d {name} {layout}: median {median:.4f} ms, min {fastest:.4f} ms, "
                   f"{flops / (median * 1e-3) / 1e12:.1f} TFLOP/s")
+    app_cudnn_rows(args)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,12 @@
 // Lesson 11 on a real GPU: every rung and cuDNN (FP32 and FP16) against the float64 reference, on
 // awkward shapes and on the ResNet layer of the lesson's done-when figure (batch 32, 64 → 64
 // channels, 56 × 56, 3 × 3). Skipped, visibly, without a GPU; the cuDNN test also without cuDNN,
-// saying what was looked for.
+// saying what was looked for. cuDNN runs through the graph API's timed plans and the Find API,
+// both checked.
 
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -114,9 +116,11 @@ TEST_F(ConvolutionGpu, CudnnFp32AndFp16MatchTheReferenceAndNameTheirAlgorithm) {
          {shape(2, 3, 13, 11, 5, 3, 1, 1, nhwc), shape(1, 5, 17, 19, 7, 5, 2, 2, nhwc),
           shape(2, 16, 10, 9, 24, 3, 2, 1, nhwc)}) {
       const compute::ConvReport report = run(s, true);
-      ASSERT_EQ(report.cudnn.size(), 2u) << s.describe();
+      // FP32 graph, FP32 Find, FP16 graph, FP16 Find.
+      ASSERT_EQ(report.cudnn.size(), 4u) << s.describe();
       for (const compute::ConvLibraryResult& row : report.cudnn) {
-        const char* precision = row.fp16 ? "FP16" : "FP32";
+        const std::string precision =
+            std::string(row.fp16 ? "FP16" : "FP32") + (row.graph ? " graph" : " Find");
         ASSERT_TRUE(row.not_timed.empty())
             << precision << " " << s.describe() << ": " << row.not_timed;
         EXPECT_FALSE(row.algorithm.empty());
@@ -137,7 +141,57 @@ TEST_F(ConvolutionGpu, TheResNetLayerIsRightOnEveryRungAndOnCudnn) {
       if (!row.not_timed.empty()) continue;  // no cuDNN: the test above says so
       ASSERT_TRUE(row.check.has_value());
       EXPECT_TRUE(row.check->passed)
-          << (row.fp16 ? "FP16 " : "FP32 ") << row.algorithm << ": " << row.check->describe();
+          << (row.fp16 ? "FP16 " : "FP32 ") << (row.graph ? "graph " : "Find ") << row.algorithm
+          << ": " << row.check->describe();
+    }
+  }
+}
+
+// The graph (backend) API's path on the ResNet layer in both layouts and precisions: a plan was
+// timed, its output matches the reference (the FP16 one for FP16) within the same tolerances as the
+// Find rows, and the engine, its time and the Find row's are printed for the record (no timing is
+// asserted: which is faster is the GPU's and cuDNN's to say).
+TEST_F(ConvolutionGpu, CudnnGraphPlansMatchTheReferenceOnTheResNetLayerAndReportTheirTime) {
+  auto library = compute::cudnn_library();
+  if (!library) GTEST_SKIP() << "no cuDNN: " << library.message();
+  if (const Status graph = compute::cudnn_graph_api(); !graph) {
+    GTEST_SKIP() << "this cuDNN has no graph API: " << graph.message();
+  }
+  for (const bool nhwc : {true, false}) {
+    const ConvShape s = resnet_layer(nhwc);
+    const compute::ConvReport report = run(s, true);
+    ASSERT_EQ(report.cudnn.size(), 4u) << s.describe();
+    for (const bool fp16 : {false, true}) {
+      const compute::ConvLibraryResult* graph = nullptr;
+      const compute::ConvLibraryResult* find = nullptr;
+      for (const compute::ConvLibraryResult& row : report.cudnn) {
+        if (row.fp16 == fp16) (row.graph ? graph : find) = &row;
+      }
+      ASSERT_NE(graph, nullptr);
+      ASSERT_NE(find, nullptr);
+      const char* precision = fp16 ? "FP16" : "FP32";
+      ASSERT_TRUE(graph->not_timed.empty())
+          << precision << " " << s.describe() << ": " << graph->not_timed;
+      EXPECT_NE(graph->algorithm.find("engine "), std::string::npos) << graph->algorithm;
+      EXPECT_NE(graph->details.find("plans timed"), std::string::npos) << graph->details;
+      ASSERT_TRUE(graph->check.has_value());
+      EXPECT_TRUE(graph->check->passed) << precision << " graph (" << graph->algorithm << ") on "
+                                        << s.describe() << ": " << graph->check->describe();
+      EXPECT_GT(graph->time.median_ms, 0.0);
+      std::cout << "[ cuDNN    ] " << s.describe() << " " << precision
+                << " graph API: " << graph->time.median_ms << " ms median, " << graph->algorithm
+                << "; " << graph->details << "\n";
+      if (find->not_timed.empty()) {
+        std::cout << "[ cuDNN    ] " << s.describe() << " " << precision
+                  << " Find API: " << find->time.median_ms << " ms median, " << find->algorithm
+                  << "\n";
+      } else {
+        std::cout << "[ cuDNN    ] " << precision << " Find API not timed: " << find->not_timed
+                  << "\n";
+      }
+      ::testing::Test::RecordProperty(
+          std::string("cudnn_graph_") + precision + (nhwc ? "_nhwc" : "_nchw") + "_ms",
+          std::to_string(graph->time.median_ms));
     }
   }
 }
