@@ -197,8 +197,8 @@ Status DataParallelTrainer::step(Replica& replica, int rank, int first, int rows
   const BatchShare share = batch_share(rows, replicas(), rank);
   if (share.rows > 0) {
     const int from = first + share.first;
-    TL_RETURN_IF_ERROR(t.forward(t.batch_inputs(from), share.rows));
-    TL_RETURN_IF_ERROR(t.loss(t.batch_labels(from), share.rows, stats_slot, rows));
+    TL_RETURN_IF_ERROR(t.forward_and_loss(t.batch_inputs(from), t.batch_labels(from), share.rows,
+                                          stats_slot, rows));
     TL_RETURN_IF_ERROR(t.backward(t.batch_inputs(from), share.rows));
   } else {  // a last batch smaller than the replica count: this one adds nothing
     TL_RETURN_IF_ERROR(t.zero_gradients());

@@ -260,6 +260,27 @@ Status MlpTrainer::gemm(const kernels::MlpGemm& g) {
 }
 
 Status MlpTrainer::forward(const float* x, int rows) {
+  return forward_layers(x, rows, nullptr, 0.0f);
+}
+
+Status MlpTrainer::forward_and_loss(const float* x, const int* labels, int rows, float* stats_slot,
+                                    int mean_over) {
+  if (!kernels::mlp_is_thin(shape_.classes())) {
+    TL_RETURN_IF_ERROR(forward(x, rows));
+    return loss(labels, rows, stats_slot, mean_over);
+  }
+  // The thin output layer's kernel computes the row losses and the loss's gradient as well.
+  TL_RETURN_IF_ERROR(forward_layers(x, rows, labels, loss_gradient_scale(rows, mean_over)));
+  const kernels::MlpKernels& k = device_.kernels().get<kernels::MlpKernels>();
+  return k.sum_losses(kernels::mlp_sum_config(), row_loss_.data(), row_correct_.data(), rows,
+                      stats_slot);
+}
+
+float MlpTrainer::loss_gradient_scale(int rows, int mean_over) {
+  return 1.0f / static_cast<float>(mean_over > 0 ? mean_over : rows);
+}
+
+Status MlpTrainer::forward_layers(const float* x, int rows, const int* labels, float grad_scale) {
   for (int l = 0; l < shape_.layers(); ++l) {
     const int in = shape_.widths[l], out = shape_.widths[l + 1];
     const float* w = params_.data() + shape_.layer_offset(l);
@@ -267,8 +288,11 @@ Status MlpTrainer::forward(const float* x, int rows) {
     const bool hidden = l + 1 < shape_.layers();
     if (kernels::mlp_is_thin(out)) {  // a few neurons: a warp per row, not 64 × 64 tiles
       const kernels::MlpKernels& k = device_.kernels().get<kernels::MlpKernels>();
+      const int* output_labels = hidden ? nullptr : labels;
       TL_RETURN_IF_ERROR(k.thin_forward(kernels::mlp_thin_forward_config(rows), a, w, activation(l),
-                                        rows, in, out, hidden ? 1 : 0));
+                                        rows, in, out, hidden ? 1 : 0, output_labels,
+                                        delta_a_.data(), row_loss_.data(), row_correct_.data(),
+                                        grad_scale));
       continue;
     }
     kernels::MlpGemm g;
@@ -316,11 +340,10 @@ Status MlpTrainer::forward_first_layer_traced(int rows, TraceRecord* records) {
 Status MlpTrainer::loss(const int* labels, int rows, float* stats_slot, int mean_over) {
   const kernels::MlpKernels& k = device_.kernels().get<kernels::MlpKernels>();
   const int classes = shape_.classes();
-  TL_RETURN_IF_ERROR(
-      k.softmax_cross_entropy(kernels::mlp_elementwise_config(static_cast<std::uint64_t>(rows)),
-                              activation(shape_.layers() - 1), labels, delta_a_.data(),
-                              row_loss_.data(), row_correct_.data(), rows, classes,
-                              1.0f / static_cast<float>(mean_over > 0 ? mean_over : rows)));
+  TL_RETURN_IF_ERROR(k.softmax_cross_entropy(
+      kernels::mlp_elementwise_config(static_cast<std::uint64_t>(rows)),
+      activation(shape_.layers() - 1), labels, delta_a_.data(), row_loss_.data(),
+      row_correct_.data(), rows, classes, loss_gradient_scale(rows, mean_over)));
   return k.sum_losses(kernels::mlp_sum_config(), row_loss_.data(), row_correct_.data(), rows,
                       stats_slot);
 }
@@ -454,8 +477,8 @@ Result<EpochSummary> MlpTrainer::train_epoch() {
   const std::int64_t first_step = steps_done_;
   for (int s = 0; s < steps; ++s) {
     const int first = s * batch, rows = std::min(batch, count - first);
-    TL_RETURN_IF_ERROR(forward(batch_inputs(first), rows));
-    TL_RETURN_IF_ERROR(loss(batch_labels(first), rows, step_stats(s)));
+    TL_RETURN_IF_ERROR(
+        forward_and_loss(batch_inputs(first), batch_labels(first), rows, step_stats(s)));
     TL_RETURN_IF_ERROR(backward(batch_inputs(first), rows));
     TL_RETURN_IF_ERROR(update());
     ++steps_done_;
@@ -494,8 +517,8 @@ Result<Evaluation> MlpTrainer::evaluate() {
   const int chunks = (count + max_rows_ - 1) / max_rows_;
   for (int c = 0; c < chunks; ++c) {
     const int first = c * max_rows_, rows = std::min(max_rows_, count - first);
-    TL_RETURN_IF_ERROR(forward(batch_inputs(first), rows));
-    TL_RETURN_IF_ERROR(loss(batch_labels(first), rows, step_stats(c)));
+    TL_RETURN_IF_ERROR(
+        forward_and_loss(batch_inputs(first), batch_labels(first), rows, step_stats(c)));
   }
   std::vector<float> stats(2 * static_cast<std::size_t>(chunks));
   TL_RETURN_IF_ERROR(
@@ -570,8 +593,8 @@ Result<MlpTrainer::Gradients> MlpTrainer::gradients(
                                             static_cast<std::size_t>(rows) * sizeof(int)));
   TL_RETURN_IF_ERROR(device_.fill_zero(step_stats(0), 2 * sizeof(float)));
   if (share_rows > 0) {
-    TL_RETURN_IF_ERROR(forward(batch_inputs(share_first), share_rows));
-    TL_RETURN_IF_ERROR(loss(batch_labels(share_first), share_rows, step_stats(0), rows));
+    TL_RETURN_IF_ERROR(forward_and_loss(batch_inputs(share_first), batch_labels(share_first),
+                                        share_rows, step_stats(0), rows));
     TL_RETURN_IF_ERROR(backward(batch_inputs(share_first), share_rows));
   } else {
     TL_RETURN_IF_ERROR(zero_gradients());
@@ -597,8 +620,7 @@ Result<MlpTrainer::Gradients> MlpTrainer::gradients(int rows) {
                              static_cast<std::size_t>(rows) * data_.inputs * sizeof(float)));
   TL_RETURN_IF_ERROR(device_.copy_to_device(epoch_labels_.data(), data_.labels.data(),
                                             static_cast<std::size_t>(rows) * sizeof(int)));
-  TL_RETURN_IF_ERROR(forward(batch_inputs(0), rows));
-  TL_RETURN_IF_ERROR(loss(batch_labels(0), rows, step_stats(0)));
+  TL_RETURN_IF_ERROR(forward_and_loss(batch_inputs(0), batch_labels(0), rows, step_stats(0)));
   TL_RETURN_IF_ERROR(backward(batch_inputs(0), rows));
   Gradients result;
   result.values.resize(grads_.size());
@@ -624,8 +646,8 @@ Result<std::vector<MlpTrainer::StepStats>> MlpTrainer::train_steps(int count) {
   const std::int64_t first_step = steps_done_;
   for (int s = first_slot; s < first_slot + steps; ++s) {
     const int first = s * batch, rows = std::min(batch, examples - first);
-    TL_RETURN_IF_ERROR(forward(batch_inputs(first), rows));
-    TL_RETURN_IF_ERROR(loss(batch_labels(first), rows, step_stats(s)));
+    TL_RETURN_IF_ERROR(
+        forward_and_loss(batch_inputs(first), batch_labels(first), rows, step_stats(s)));
     TL_RETURN_IF_ERROR(backward(batch_inputs(first), rows));
     TL_RETURN_IF_ERROR(update());
     ++steps_done_;  // Adam's bias correction counts the steps

@@ -132,6 +132,10 @@ class MlpTrainer {
   // parallel replicas each hold a share of a batch and scale by the whole batch, so that the sum
   // of their gradients is the batch's mean gradient. The stats slot gets the mean over `rows`.
   Status loss(const int* labels, int rows, float* stats_slot, int mean_over = 0);
+  // forward then loss, as a step runs them: where the output layer is thin (a few classes) its
+  // kernel computes the loss terms too, one launch fewer.
+  Status forward_and_loss(const float* x, const int* labels, int rows, float* stats_slot,
+                          int mean_over = 0);
   Status backward(const float* x, int rows);
   Status update();
   // Data parallel training (data_parallel.hpp) drives the steps itself: the gradients the
@@ -171,6 +175,10 @@ class MlpTrainer {
   float* activation(int layer) const;  // the output of layer `layer` (0-based)
   // How many slices layer `layer`'s weight gradient over `rows` rows is computed in (1: whole).
   [[nodiscard]] int gradient_slices(int layer, int rows) const;
+  // Every layer forward; with labels, the thin output layer's kernel also writes the row losses
+  // and the loss's gradient (scaled by grad_scale).
+  Status forward_layers(const float* x, int rows, const int* labels, float grad_scale);
+  static float loss_gradient_scale(int rows, int mean_over);
   // Whether layer `layer` is a first layer of at most kMlpThinMax inputs (its weight gradient
   // takes mlp_narrow_input_gradient).
   [[nodiscard]] bool narrow_first_layer(int layer) const;

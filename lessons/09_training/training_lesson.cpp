@@ -174,8 +174,7 @@ class TrainingLesson final : public ParameterizedLesson {
       return Status::ok();
     };
     const auto whole_step = [&]() -> Status {
-      TL_RETURN_IF_ERROR(trainer.forward(x, rows));
-      TL_RETURN_IF_ERROR(trainer.loss(labels, rows, stats));
+      TL_RETURN_IF_ERROR(trainer.forward_and_loss(x, labels, rows, stats));
       TL_RETURN_IF_ERROR(trainer.backward(x, rows));
       return trainer.update();
     };

@@ -180,6 +180,42 @@ __global__ void mlp_sum_all_splits(kernels::MlpSplitSums sums) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Softmax, cross-entropy and the loss's gradient, one thread per example (a few classes each).
+// Subtracting the row's maximum first keeps expf from overflowing (lesson 6's stable softmax):
+// loss = log(sum of e^(z_c − max)) − (z_y − max). The gradient of the batch's mean loss with
+// respect to z_c is (p_c − [c = y]) / B: grad_scale is 1 / B.
+// A NaN or infinite logit gives a NaN or infinite loss, which the trainer reports with its step.
+__device__ inline void mlp_row_softmax_cross_entropy(const float* z, int y, int classes,
+                                                     float grad_scale, float* dz, float* loss,
+                                                     float* correct) {
+  float largest = z[0];
+  int predicted = 0;
+  for (int c = 1; c < classes; ++c) {
+    if (z[c] > largest) {
+      largest = z[c];
+      predicted = c;
+    }
+  }
+  float sum = 0.0f;
+  for (int c = 0; c < classes; ++c) sum += expf(z[c] - largest);
+  *loss = logf(sum) - (z[y] - largest);
+  *correct = predicted == y ? 1.0f : 0.0f;
+  for (int c = 0; c < classes; ++c) {
+    const float p = expf(z[c] - largest) / sum;
+    dz[c] = (p - (c == y ? 1.0f : 0.0f)) * grad_scale;
+  }
+}
+
+__global__ void mlp_softmax_cross_entropy(const float* logits, const int* labels, float* dlogits,
+                                          float* row_loss, float* row_correct, int batch,
+                                          int classes, float grad_scale) {
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= batch) return;
+  mlp_row_softmax_cross_entropy(logits + r * classes, labels[r], classes, grad_scale,
+                                dlogits + r * classes, row_loss + r, row_correct + r);
+}
+
+// ---------------------------------------------------------------------------------------------
 // The thin layers: a layer of at most kMlpThinMax neurons (the output layer of a classifier with a
 // few classes). In the 64 × 64 tiles of mlp_gemm such a layer is 2 useful columns of 64: the
 // forward product read the whole A for 2 MFLOP and took longer than a 256 × 256 layer's (Nsight
@@ -188,9 +224,13 @@ __global__ void mlp_sum_all_splits(kernels::MlpSplitSums sums) {
 
 // Forward: one warp per example row. The lanes read the row 32 consecutive floats at a time (one
 // 128-byte line per load), each keeps one partial sum per neuron, and a butterfly of shuffles
-// gives every lane the row's sums; lane o stores neuron o. `relu`: a hidden layer's max(·, 0).
+// gives every lane the row's sums; lane 0 stores them. `relu`: a hidden layer's max(·, 0).
+// `labels` set (the output layer of a training step): lane 0 then goes on with the row's softmax,
+// cross-entropy and the loss's gradient (mlp_row_softmax_cross_entropy, the same code as
+// mlp_softmax_cross_entropy), which saves that kernel's launch and its reading the logits back.
 __global__ void mlp_thin_forward(const float* a, const float* w, float* z, int rows, int in,
-                                 int out, int relu) {
+                                 int out, int relu, const int* labels, float* dlogits,
+                                 float* row_loss, float* row_correct, float grad_scale) {
   constexpr int kMax = kernels::kMlpThinMax;
   const int lane = static_cast<int>(threadIdx.x) % 32;
   const int row = static_cast<int>(blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32);
@@ -204,17 +244,22 @@ __global__ void mlp_thin_forward(const float* a, const float* w, float* z, int r
       if (o < out) sum[o] += v * w[o * (in + 1) + i];
     }
   }
-  float mine = 0.0f;
   for (int o = 0; o < kMax; ++o) {
     if (o >= out) break;
     for (int offset = 16; offset > 0; offset /= 2) {
       sum[o] += __shfl_xor_sync(0xffffffffu, sum[o], offset);
     }
-    if (o == lane) mine = sum[o];  // a register each, not an array indexed by the lane
   }
-  if (lane < out) {
-    const float value = mine + w[lane * (in + 1) + in];  // column `in` is the bias
-    z[static_cast<long long>(row) * out + lane] = relu ? fmaxf(value, 0.0f) : value;
+  if (lane != 0) return;
+  float* const z_row = z + static_cast<long long>(row) * out;
+  for (int o = 0; o < kMax; ++o) {
+    if (o >= out) break;
+    const float value = sum[o] + w[o * (in + 1) + in];  // column `in` is the bias
+    z_row[o] = relu ? fmaxf(value, 0.0f) : value;
+  }
+  if (labels != nullptr) {
+    mlp_row_softmax_cross_entropy(z_row, labels[row], out, grad_scale, dlogits + row * out,
+                                  row_loss + row, row_correct + row);
   }
 }
 
@@ -297,37 +342,6 @@ __global__ void mlp_narrow_input_gradient(const float* dz, const float* input, f
       if (i < in) slice[o * (in + 1) + i] = sum[i];
     }
     slice[o * (in + 1) + in] = bias;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Softmax, cross-entropy and the loss's gradient, one thread per example (a few classes each).
-// Subtracting the row's maximum first keeps expf from overflowing (lesson 6's stable softmax):
-// loss = log(sum of e^(z_c − max)) − (z_y − max). The gradient of the batch's mean loss with
-// respect to z_c is (p_c − [c = y]) / B: grad_scale is 1 / B.
-// A NaN or infinite logit gives a NaN or infinite loss, which the trainer reports with its step.
-__global__ void mlp_softmax_cross_entropy(const float* logits, const int* labels, float* dlogits,
-                                          float* row_loss, float* row_correct, int batch,
-                                          int classes, float grad_scale) {
-  const int r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r >= batch) return;
-  const float* z = logits + r * classes;
-  float largest = z[0];
-  int predicted = 0;
-  for (int c = 1; c < classes; ++c) {
-    if (z[c] > largest) {
-      largest = z[c];
-      predicted = c;
-    }
-  }
-  float sum = 0.0f;
-  for (int c = 0; c < classes; ++c) sum += expf(z[c] - largest);
-  const int y = labels[r];
-  row_loss[r] = logf(sum) - (z[y] - largest);
-  row_correct[r] = predicted == y ? 1.0f : 0.0f;
-  for (int c = 0; c < classes; ++c) {
-    const float p = expf(z[c] - largest) / sum;
-    dlogits[r * classes + c] = (p - (c == y ? 1.0f : 0.0f)) * grad_scale;
   }
 }
 

@@ -19,9 +19,11 @@ struct MlpKernels {
   Status (*gemm_traced)(const LaunchConfig& config, MlpGemm g, TraceRecord* trace);
   // Every layer's slices added in one launch: mlp_sum_all_splits_config(sums).
   Status (*sum_all_splits)(const LaunchConfig& config, MlpSplitSums sums);
-  // A layer of at most kMlpThinMax neurons, forward: mlp_thin_forward_config(rows).
+  // A layer of at most kMlpThinMax neurons, forward: mlp_thin_forward_config(rows). With labels
+  // (the output layer), also what softmax_cross_entropy computes, in the same launch.
   Status (*thin_forward)(const LaunchConfig& config, const float* a, const float* w, float* z,
-                         int rows, int in, int out, int relu);
+                         int rows, int in, int out, int relu, const int* labels, float* dlogits,
+                         float* row_loss, float* row_correct, float grad_scale);
   // Its weight gradient's slices and (dprev not null) the layer below's dZ:
   // mlp_thin_backward_config(rows).
   Status (*thin_backward)(const LaunchConfig& config, const float* dz, const float* input,

@@ -35,10 +35,19 @@ inline Status launch_mlp_sum_all_splits(const LaunchConfig& config, kernels::Mlp
 }
 
 inline Status launch_mlp_thin_forward(const LaunchConfig& config, const float* a, const float* w,
-                                      float* z, int rows, int in, int out, int relu) {
+                                      float* z, int rows, int in, int out, int relu,
+                                      const int* labels, float* dlogits, float* row_loss,
+                                      float* row_correct, float grad_scale) {
   TL_RETURN_IF_ERROR(kernels::check_mlp_thin_launch(
       config, kernels::mlp_thin_forward_config(rows), rows, in, out));
-  return launch<kMlpThinForward>(config, a, w, z, rows, in, out, relu);
+  if (labels != nullptr && (relu != 0 || dlogits == nullptr || row_loss == nullptr ||
+                            row_correct == nullptr)) {
+    return invalid_argument(
+        "the thin forward's loss is the output layer's (no ReLU) and needs somewhere to write the "
+        "loss's gradient, the row losses and the correct counts.");
+  }
+  return launch<kMlpThinForward>(config, a, w, z, rows, in, out, relu, labels, dlogits, row_loss,
+                                 row_correct, grad_scale);
 }
 
 inline Status launch_mlp_thin_backward(const LaunchConfig& config, const float* dz,

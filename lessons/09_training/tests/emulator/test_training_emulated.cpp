@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "compute/device.hpp"
 #include "lessons/09_training/mlp_model.hpp"
@@ -90,6 +91,45 @@ TEST(TrainingEmulated, ThinLayersGiveTheReferenceGradients) {
       EXPECT_GT(largest, 0.0) << layers << " over " << rows;
       EXPECT_LT(worst, 1e-5 * std::max(1.0, largest)) << layers << " over " << rows;
     }
+  }
+}
+
+// A step runs forward_and_loss, whose thin output layer computes the loss terms in its own kernel;
+// the timing breakdown runs forward and loss apart. Both must give the same bits: the mean loss,
+// the correct count and, through the backward pass, every gradient.
+TEST(TrainingEmulated, TheFusedLossIsTheSeparateLossBitForBit) {
+  auto device = compute::make_emulator_device();
+  for (const char* layers : {"2,9,7,2", "2,2"}) {
+    TrainingSettings settings = tiny(layers);
+    settings.batch = 37;
+    settings.samples = 80;
+    auto made = MlpTrainer::create(*device, settings);
+    ASSERT_TRUE(made.is_ok()) << made.message();
+    MlpTrainer& trainer = **made;
+    const std::size_t count = trainer.shape().parameter_count();
+    std::vector<float> stats[2], grads[2];
+    for (int fused = 0; fused < 2; ++fused) {
+      const float* x = trainer.batch_inputs(0);
+      const int* labels = trainer.batch_labels(0);
+      float* slot = trainer.step_stats(fused);
+      if (fused == 1) {
+        ASSERT_TRUE(trainer.forward_and_loss(x, labels, 37, slot).is_ok());
+      } else {
+        ASSERT_TRUE(trainer.forward(x, 37).is_ok());
+        ASSERT_TRUE(trainer.loss(labels, 37, slot).is_ok());
+      }
+      ASSERT_TRUE(trainer.backward(x, 37).is_ok());
+      stats[fused].resize(2);
+      grads[fused].resize(count);
+      ASSERT_TRUE(device->copy_to_host(stats[fused].data(), slot, 2 * sizeof(float)).is_ok());
+      ASSERT_TRUE(device
+                      ->copy_to_host(grads[fused].data(), trainer.gradients_on_device(),
+                                     count * sizeof(float))
+                      .is_ok());
+    }
+    EXPECT_GT(stats[0][0], 0.0f) << layers;
+    EXPECT_EQ(stats[0], stats[1]) << layers;
+    EXPECT_EQ(grads[0], grads[1]) << layers;
   }
 }
 
