@@ -8,7 +8,7 @@
 // are timed by the app and tools/gpu/conv2d_vs_pytorch.py in the same GPU session.
 // Build and run on the GPU machine (from the repository root):
 //   nvcc -O3 -std=c++20 -arch=sm_90 -I. -Iapp tools/gpu/conv_tensor_sweep.cu -o conv_tensor_sweep
-//   ./conv_tensor_sweep [batch]
+//   ./conv_tensor_sweep [batch] [once]      (once: check each kernel with one launch, no timing)
 // Exit status 1 when an output is wrong.
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -28,6 +28,7 @@ namespace tl::gpu {
 #include "kernels/cp_async.cuh"
 #include "lessons/11_convolution/kernels/convolution.cuh"
 #include "lessons/11_convolution/kernels/convolution_tensor.cuh"
+#include "tools/gpu/conv_halo_candidate.cuh"
 }  // namespace tl::gpu
 
 namespace {
@@ -64,7 +65,77 @@ struct Result {
   Times times{};
   double worst = 0;
   bool correct = false;
+  double flops = 0;
 };
+
+bool g_time = true;  // "once": one checked launch each, for Nsight Compute
+
+// Checks `out` against the float64 reference at 4,096 sampled outputs (corners and edges often)
+// and that every output was written, then times `launch`.
+template <class Launch>
+Result check_and_time(const char* name, const Layer& l, float* out,
+                      const std::vector<__half>& host_in, const std::vector<__half>& host_wg,
+                      Launch launch) {
+  const Conv d = l.shape();
+  const long long pixels = static_cast<long long>(d.n) * d.p * d.q;
+  CHECK_CUDA(cudaMemset(out, 0xff, pixels * d.k * sizeof(float)));  // NaN where nothing wrote
+  launch();
+  CHECK_CUDA(cudaGetLastError());
+  CHECK_CUDA(cudaDeviceSynchronize());
+  std::vector<float> host(static_cast<std::size_t>(pixels) * d.k);
+  CHECK_CUDA(cudaMemcpy(host.data(), out, host.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  Result result;
+  result.name = name;
+  result.correct = true;
+  result.flops = 2.0 * pixels * d.k * d.r * d.s * d.c;
+  std::mt19937 random(7);
+  for (int i = 0; i < 4096; ++i) {
+    const int image = static_cast<int>(random() % d.n), filter = static_cast<int>(random() % d.k);
+    const int p = i % 4 == 0 ? 0 : i % 4 == 1 ? d.p - 1 : static_cast<int>(random() % d.p);
+    const int q = i % 3 == 0 ? d.q - 1 : static_cast<int>(random() % d.q);
+    const double expected = reference(l, host_in, host_wg, image, filter, p, q);
+    const double got = host[((static_cast<long long>(image) * d.p + p) * d.q + q) * d.k + filter];
+    const double error = std::abs(got - expected);
+    if (!(error <= 1e-3 + 1e-3 * std::abs(expected))) result.correct = false;
+    if (!(error <= result.worst)) result.worst = std::isnan(error) ? INFINITY : error;
+  }
+  for (float v : host) {
+    if (std::isnan(v)) result.correct = false;  // an output no block wrote
+  }
+  if (g_time) result.times = time_it(launch, 50);
+  return result;
+}
+
+Result run_halo(const Layer& l, const __half* in, const __half* wg, float* out,
+                const std::vector<__half>& host_in, const std::vector<__half>& host_wg) {
+  auto* kernel = tl::gpu::conv_implicit_gemm_fp16_halo<tl::Untraced>;
+  const long long shared = tl::gpu::conv_halo_shared_bytes(l.c, l.r, l.s, l.stride);
+  int most = 0;
+  CHECK_CUDA(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+  if (shared > most) {  // a wider stride's patches: the candidate does not fit
+    std::printf("halo: %lld bytes of shared memory needed, %d allowed: not run\n", shared, most);
+    Result skipped;
+    skipped.name = "halo (does not fit)";
+    skipped.correct = true;
+    return skipped;
+  }
+  CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  static_cast<int>(shared)));
+  int sms = 0;
+  CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const Conv d = l.shape();
+  const long long tiles = static_cast<long long>(d.n) *
+                          ((d.p + tl::gpu::kHaloTileRows - 1) / tl::gpu::kHaloTileRows) *
+                          ((d.q + tl::gpu::kHaloTileCols - 1) / tl::gpu::kHaloTileCols);
+  const dim3 grid(static_cast<unsigned>(tiles < sms ? tiles : sms),
+                  static_cast<unsigned>((d.k + tl::gpu::kHaloFilters - 1) / tl::gpu::kHaloFilters));
+  std::printf("halo: %lld tiles on %u blocks, %lld bytes of shared memory\n", tiles, grid.x,
+              shared);
+  return check_and_time("halo + resident weights", l, out, host_in, host_wg, [&] {
+    kernel<<<grid, tl::gpu::kHaloThreads, shared>>>(in, wg, out, l.n, l.c, l.h, l.w, l.k, l.r, l.s,
+                                                    l.stride, l.pad, tl::Untraced{});
+  });
+}
 
 template <class Tile>
 Result run_tile(const char* name, const Layer& l, const __half* in, const __half* wg, float* out,
@@ -80,31 +151,7 @@ Result run_tile(const char* name, const Layer& l, const __half* in, const __half
     kernel<<<grid, tl::gpu::kTensorBlock, Tile::kSharedBytes>>>(
         in, wg, out, l.n, l.c, l.h, l.w, l.k, l.r, l.s, l.stride, l.pad, tl::Untraced{});
   };
-  CHECK_CUDA(cudaMemset(out, 0xff, pixels * d.k * sizeof(float)));  // NaN where nothing wrote
-  launch();
-  CHECK_CUDA(cudaDeviceSynchronize());
-  std::vector<float> host(static_cast<std::size_t>(pixels) * d.k);
-  CHECK_CUDA(cudaMemcpy(host.data(), out, host.size() * sizeof(float), cudaMemcpyDeviceToHost));
-  Result result;
-  result.name = name;
-  result.correct = true;
-  std::mt19937 random(7);
-  for (int i = 0; i < 4096; ++i) {
-    // Corners and edges of the image are where the padding is: sample them often.
-    const int image = static_cast<int>(random() % d.n), filter = static_cast<int>(random() % d.k);
-    const int p = i % 4 == 0 ? 0 : i % 4 == 1 ? d.p - 1 : static_cast<int>(random() % d.p);
-    const int q = i % 3 == 0 ? d.q - 1 : static_cast<int>(random() % d.q);
-    const double expected = reference(l, host_in, host_wg, image, filter, p, q);
-    const double got = host[((static_cast<long long>(image) * d.p + p) * d.q + q) * d.k + filter];
-    const double error = std::abs(got - expected);
-    if (!(error <= 1e-3 + 1e-3 * std::abs(expected))) result.correct = false;
-    if (!(error <= result.worst)) result.worst = std::isnan(error) ? INFINITY : error;
-  }
-  for (float v : host) {
-    if (std::isnan(v)) result.correct = false;  // an output no block wrote
-  }
-  result.times = time_it(launch, 50);
-  return result;
+  return check_and_time(name, l, out, host_in, host_wg, launch);
 }
 
 }  // namespace
@@ -113,6 +160,7 @@ int main(int argc, char** argv) {
   setvbuf(stdout, nullptr, _IOLBF, 0);
   Layer l;
   if (argc > 1) l.n = std::atoi(argv[1]);
+  if (argc > 2 && std::string(argv[2]) == "once") g_time = false;
   const Conv d = l.shape();
   cudaDeviceProp prop{};
   CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
@@ -139,6 +187,24 @@ int main(int argc, char** argv) {
   // BM, BN, BK, warps along M (8 warps in all), stages.
   results.push_back(run_tile<tl::gpu::ConvTensorLessonTile>("lesson 128x64x32 w4x2 s3", l, in, wg,
                                                             out, host_in, host_wg));
+  results.push_back(run_halo(l, in, wg, out, host_in, host_wg));
+  // Stride 2 through the halo kernel too (its leading dimension skips every other pixel), with
+  // a 1 x 1 filter so that its patches fit.
+  Layer strided = l;
+  strided.stride = 2;
+  strided.r = strided.s = 1;
+  strided.pad = 0;
+  results.push_back(run_halo(strided, in, wg, out, host_in, host_wg));
+  results.back().name = "halo, 1x1 stride 2";
+  if (!g_time) {
+    bool ok = true;
+    for (const Result& r : results) {
+      std::printf("%-26s %s (worst error %.2e)\n", r.name.c_str(), r.correct ? "right" : "WRONG",
+                  r.worst);
+      ok = ok && r.correct;
+    }
+    return ok ? 0 : 1;
+  }
   results.push_back(run_tile<ConvTensorTile<128, 64, 64, 4, 3>>("128x64x64 w4x2 s3", l, in, wg, out,
                                                                 host_in, host_wg));
   results.push_back(run_tile<ConvTensorTile<128, 64, 32, 4, 4>>("128x64x32 w4x2 s4", l, in, wg, out,
@@ -158,7 +224,6 @@ int main(int argc, char** argv) {
   results.push_back(run_tile<ConvTensorTile<64, 64, 64, 2, 4>>("64x64x64 w2x4 s4", l, in, wg, out,
                                                                host_in, host_wg));
 
-  const double flops = 2.0 * out_count * l.r * l.s * l.c;
   const double base = results.front().times.median;
   bool all_correct = true;
   std::printf("%-26s %10s %10s %9s %12s %s\n", "tile", "median ms", "best ms", "TFLOP/s",
@@ -166,7 +231,7 @@ int main(int argc, char** argv) {
   for (const Result& r : results) {
     all_correct = all_correct && r.correct;
     std::printf("%-26s %10.4f %10.4f %9.1f %11.3fx %.2e%s\n", r.name.c_str(), r.times.median,
-                r.times.best, flops / (r.times.median * 1e-3) / 1e12, base / r.times.median,
+                r.times.best, r.flops / (r.times.median * 1e-3) / 1e12, base / r.times.median,
                 r.worst, r.correct ? "" : "  WRONG");
   }
   CHECK_CUDA(cudaFree(in));
