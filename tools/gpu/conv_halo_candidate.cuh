@@ -64,7 +64,10 @@ __host__ __device__ inline long long conv_halo_shared_bytes(int channels, int fi
          conv_halo_align(4LL * kHaloTileRows * kHaloTileCols * kHaloResultPitch);
 }
 
-template <class Trace>
+// kR, kS, kC, kStride > 0: the filter, channels and stride as compile-time constants, so that the
+// whole reduction unrolls and the compiler can load the next fragments while the tensor cores work
+// on these (0: read from the arguments).
+template <int kR, int kS, int kC, int kStride, class Trace>
 __global__ void __launch_bounds__(kHaloThreads)
     conv_implicit_gemm_fp16_halo(const __half* in, const __half* wg, float* out, int batch,
                                  int channels, int height, int width, int filters, int filter_h,
@@ -73,11 +76,13 @@ __global__ void __launch_bounds__(kHaloThreads)
   const Conv d = conv_shape(batch, channels, height, width, filters, filter_h, filter_w, stride,
                             pad, /*nhwc=*/1);
   extern __shared__ __align__(128) unsigned char shared[];
-  const int pixel_pitch = conv_halo_pixel_pitch(d.c);
-  const int patch_rows = conv_halo_patch_rows(d.stride, d.r);
-  const int patch_cols = conv_halo_patch_cols(d.stride, d.s);
-  const long long weight_bytes = conv_halo_weight_bytes(d.c, d.r, d.s);
-  const long long patch_bytes = conv_halo_patch_bytes(d.c, d.r, d.s, d.stride);
+  const int R = kR > 0 ? kR : d.r, S = kS > 0 ? kS : d.s, C = kC > 0 ? kC : d.c;
+  const int hop = kStride > 0 ? kStride : d.stride;  // the stride
+  const int pixel_pitch = conv_halo_pixel_pitch(C);
+  const int patch_rows = conv_halo_patch_rows(hop, R);
+  const int patch_cols = conv_halo_patch_cols(hop, S);
+  const long long weight_bytes = conv_halo_weight_bytes(C, R, S);
+  const long long patch_bytes = conv_halo_patch_bytes(C, R, S, hop);
   __half* weights = reinterpret_cast<__half*>(shared);  // [r·s·c][kHaloFilterPitch]
   // Two patches, one after the other: patch b starts patch_halves · b after the first.
   __half* const first_patch = reinterpret_cast<__half*>(shared + weight_bytes);
@@ -89,7 +94,7 @@ __global__ void __launch_bounds__(kHaloThreads)
   const int warp_rows = warp / 2;  // output rows 2 · warp_rows, + 1 of the tile
   const int warp_n = warp % 2;     // filters 32 · warp_n ..
   const int n0 = blockIdx.y * kHaloFilters;
-  const int reduction = d.r * d.s * d.c;
+  const int reduction = R * S * C;
 
   // The weights' slice, once: reduction rows × 64 filters, 8 pieces of 8 halves a row.
   for (int piece = tid; piece < reduction * (kHaloFilters / 8); piece += kHaloThreads) {
@@ -149,17 +154,20 @@ __global__ void __launch_bounds__(kHaloThreads)
     const __half* patch = first_patch + buffer * patch_halves;
     // Output row (2 · warp_rows + i) of the tile, at filter position (r, s), reads patch row
     // (2 · warp_rows + i) · stride + r from column s, every stride-th pixel: the leading dimension.
-    const int a_leading = pixel_pitch * d.stride;
-    for (int r = 0; r < d.r; ++r) {
-      for (int s = 0; s < d.s; ++s) {
+    const int a_leading = pixel_pitch * hop;
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+#pragma unroll
+      for (int s = 0; s < S; ++s) {
         const __half* a_base[2];
 #pragma unroll
         for (int i = 0; i < 2; ++i) {
-          a_base[i] = patch + ((2 * warp_rows + i) * d.stride + r) * patch_cols * pixel_pitch +
+          a_base[i] = patch + ((2 * warp_rows + i) * hop + r) * patch_cols * pixel_pitch +
                       s * pixel_pitch;
         }
-        const __half* b_base = weights + ((r * d.s + s) * d.c) * kHaloFilterPitch + warp_n * 32;
-        for (int c0 = 0; c0 < d.c; c0 += 16) {
+        const __half* b_base = weights + ((r * S + s) * C) * kHaloFilterPitch + warp_n * 32;
+#pragma unroll
+        for (int c0 = 0; c0 < C; c0 += 16) {
           wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> a[2];
           wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> b[2];
 #pragma unroll

@@ -106,9 +106,10 @@ Result check_and_time(const char* name, const Layer& l, float* out,
   return result;
 }
 
-Result run_halo(const Layer& l, const __half* in, const __half* wg, float* out,
+template <int kR = 0, int kS = 0, int kC = 0, int kStride = 0>
+Result run_halo(const char* name, const Layer& l, const __half* in, const __half* wg, float* out,
                 const std::vector<__half>& host_in, const std::vector<__half>& host_wg) {
-  auto* kernel = tl::gpu::conv_implicit_gemm_fp16_halo<tl::Untraced>;
+  auto* kernel = tl::gpu::conv_implicit_gemm_fp16_halo<kR, kS, kC, kStride, tl::Untraced>;
   const long long shared = tl::gpu::conv_halo_shared_bytes(l.c, l.r, l.s, l.stride);
   int most = 0;
   CHECK_CUDA(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
@@ -131,7 +132,7 @@ Result run_halo(const Layer& l, const __half* in, const __half* wg, float* out,
                   static_cast<unsigned>((d.k + tl::gpu::kHaloFilters - 1) / tl::gpu::kHaloFilters));
   std::printf("halo: %lld tiles on %u blocks, %lld bytes of shared memory\n", tiles, grid.x,
               shared);
-  return check_and_time("halo + resident weights", l, out, host_in, host_wg, [&] {
+  return check_and_time(name, l, out, host_in, host_wg, [&] {
     kernel<<<grid, tl::gpu::kHaloThreads, shared>>>(in, wg, out, l.n, l.c, l.h, l.w, l.k, l.r, l.s,
                                                     l.stride, l.pad, tl::Untraced{});
   });
@@ -187,15 +188,24 @@ int main(int argc, char** argv) {
   // BM, BN, BK, warps along M (8 warps in all), stages.
   results.push_back(run_tile<tl::gpu::ConvTensorLessonTile>("lesson 128x64x32 w4x2 s3", l, in, wg,
                                                             out, host_in, host_wg));
-  results.push_back(run_halo(l, in, wg, out, host_in, host_wg));
+  if (l.r == 3 && l.s == 3 && l.c == 64) {
+    results.push_back(run_tile<ConvTensorTile<128, 64, 32, 4, 3, 3, 3, 64>>(
+        "lesson tile, 3x3x64 fixed", l, in, wg, out, host_in, host_wg));
+    results.push_back(run_tile<ConvTensorTile<128, 64, 64, 4, 3, 3, 3, 64>>(
+        "128x64x64 s3, 3x3x64 fixed", l, in, wg, out, host_in, host_wg));
+  }
+  results.push_back(run_halo("halo + resident weights", l, in, wg, out, host_in, host_wg));
+  if (l.r == 3 && l.s == 3 && l.c == 64 && l.stride == 1) {
+    results.push_back(
+        run_halo<3, 3, 64, 1>("halo, 3x3x64 unrolled", l, in, wg, out, host_in, host_wg));
+  }
   // Stride 2 through the halo kernel too (its leading dimension skips every other pixel), with
   // a 1 x 1 filter so that its patches fit.
   Layer strided = l;
   strided.stride = 2;
   strided.r = strided.s = 1;
   strided.pad = 0;
-  results.push_back(run_halo(strided, in, wg, out, host_in, host_wg));
-  results.back().name = "halo, 1x1 stride 2";
+  results.push_back(run_halo("halo, 1x1 stride 2", strided, in, wg, out, host_in, host_wg));
   if (!g_time) {
     bool ok = true;
     for (const Result& r : results) {

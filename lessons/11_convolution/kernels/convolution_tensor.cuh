@@ -14,9 +14,14 @@
 //
 // The lesson's tile is ConvTensorLessonTile; tools/gpu/conv_tensor_sweep.cu times the others on
 // the GPU (docs/PERFORMANCE.md has the figures that chose it).
-template <int BM_, int BN_, int BK_, int WARPS_M_, int STAGES_>
+// FIXED_R, FIXED_S, FIXED_C > 0: the filter's size and the channels as compile-time constants
+// (a kernel for one layer shape, as libraries keep), so the divisions that place each step's piece
+// become multiplies and shifts; 0: any shape, read from the arguments.
+template <int BM_, int BN_, int BK_, int WARPS_M_, int STAGES_, int FIXED_R = 0, int FIXED_S = 0,
+          int FIXED_C = 0>
 struct ConvTensorTile {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, STAGES = STAGES_;
+  static constexpr int kFixedR = FIXED_R, kFixedS = FIXED_S, kFixedC = FIXED_C;
   static constexpr int WARPS_M = WARPS_M_, WARPS_N = 8 / WARPS_M_;
   static constexpr int A_PITCH = BK + 8;  // halves; the 8 extra shift rows across banks
   static constexpr int B_PITCH = BN + 8;
@@ -62,7 +67,9 @@ __global__ void __launch_bounds__(kTensorBlock)
   const int warp_m = warp / Tile::WARPS_N;  // rows warp_m·WM ..
   const int warp_n = warp % Tile::WARPS_N;  // columns warp_n·WN ..
   const long long rows = static_cast<long long>(d.n) * d.p * d.q;
-  const int reduction = d.r * d.s * d.c;
+  const int filter_s = Tile::kFixedS > 0 ? Tile::kFixedS : d.s;
+  const int chans = Tile::kFixedC > 0 ? Tile::kFixedC : d.c;
+  const int reduction = (Tile::kFixedR > 0 ? Tile::kFixedR : d.r) * filter_s * chans;
   const long long m0 = static_cast<long long>(blockIdx.x) * BM;
   const int n0 = blockIdx.y * BN;
 
@@ -89,10 +96,10 @@ __global__ void __launch_bounds__(kTensorBlock)
   auto load = [&](int buffer, int k0) {
     const int kk = k0 + piece * 8;  // 8 channels of one (r, s): C is a multiple of 8
     const bool in_reduction = kk < reduction;
-    const int c = in_reduction ? kk % d.c : 0;
-    const int rs = in_reduction ? kk / d.c : 0;
-    const int r = rs / d.s;
-    const int s = rs % d.s;
+    const int c = in_reduction ? kk % chans : 0;
+    const int rs = in_reduction ? kk / chans : 0;
+    const int r = rs / filter_s;
+    const int s = rs % filter_s;
 #pragma unroll
     for (int i = 0; i < A_PER_THREAD; ++i) {
       const int y = row_y[i] + r;
