@@ -54,6 +54,7 @@ readonly OPTIONAL_PACKAGES=(
   ccache                # rebuilds compile only what changed (CMake uses it when it is there)
   mold                  # a linker several times faster than ld.bfd for the test executables
   lintian               # scripts/package.sh checks the .deb with it
+  appstream             # tests/package validates the installed metainfo with appstreamcli
   # The class board page's test in a real browser (tests/net/test_board_browser.cpp; skipped without
   # it). About 80 MB to download, 27 s to install on the 2-core CI machine.
   chromium

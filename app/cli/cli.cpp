@@ -50,17 +50,36 @@ std::vector<std::string> with_underscore_spellings(const lessons::ParamSpec& spe
   return names;
 }
 
-// The options every launching subcommand shares: the lesson, each lesson parameter as --<name>
-// (the union over all lessons; a lesson refuses the ones it does not take), --single-block and
-// --backend. Parameters are kept as text for the lesson to parse. A parameter name or alias
-// that the command already uses for an option of its own (render's --out, the PNG, against the
-// dense layer's alias --out for --neurons) is left out there: the command's own option wins.
-void add_launch_options(CLI::App& command, LaunchOptions& launch,
-                        const std::vector<lessons::ParamSpec>& params) {
+// The options every launching subcommand shares that are its own: the lesson, --single-block and
+// --backend.
+void add_launch_options(CLI::App& command, LaunchOptions& launch) {
   // Without --lesson, the lesson the app opens on: the first registered.
   if (launch.lesson.empty()) launch.lesson = std::string(compute::first_lesson_id());
   command.add_option("--lesson", launch.lesson, "Lesson id (see `threadlab lessons`)")
       ->capture_default_str();
+  command.add_flag("--single-block", launch.single_block, "The article's first launch: <<<1, N>>>");
+  command.add_option("--backend", launch.backend, std::string(kBackendNames))
+      ->capture_default_str();
+}
+
+// The long flags `command` has of its own (--help too), for check_param_flags: added before any
+// lesson parameter, so these are the command's alone.
+void add_own_flags(const CLI::App& command, std::vector<compute::ReservedFlag>& reserved) {
+  for (const CLI::Option* option : command.get_options()) {
+    for (const std::string& name : option->get_lnames()) {
+      reserved.push_back({name, command.get_name()});
+    }
+  }
+}
+
+// Each lesson parameter as --<name> (the union over all lessons; a lesson refuses the ones it does
+// not take), added after the command's own options. Parameters are kept as text for the lesson to
+// parse. A parameter's own name never clashes with the command's flags (check_param_flags refused
+// that before); an alias that the command already uses for an option of its own (render's --out,
+// the PNG, against the dense layer's alias --out for --neurons) is left out there: the command's
+// own option wins.
+void add_lesson_params(CLI::App& command, LaunchOptions& launch,
+                       const std::vector<lessons::ParamSpec>& params) {
   for (const lessons::ParamSpec& spec : params) {
     if (command.get_option_no_throw("--" + spec.name) != nullptr) continue;
     const auto set = [&launch, name = spec.name](const std::string& value) {
@@ -90,9 +109,6 @@ void add_launch_options(CLI::App& command, LaunchOptions& launch,
                                           flag ? spec.help + " (as a value)" : spec.help)
         ->type_name(flag ? "0|1" : "TEXT");
   }
-  command.add_flag("--single-block", launch.single_block, "The article's first launch: <<<1, N>>>");
-  command.add_option("--backend", launch.backend, std::string(kBackendNames))
-      ->capture_default_str();
 }
 
 // The lesson a command line names (--lesson X or --lesson=X), if any: its parameters alone are
@@ -420,7 +436,7 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
   const auto named_lesson = lesson_on_command_line(argc, argv);
   const std::vector<lessons::ParamSpec> params =
       named_lesson ? lesson_params_described(*named_lesson) : every_lesson_param();
-  add_launch_options(*run_command, run.launch, params);
+  add_launch_options(*run_command, run.launch);
   run_command->add_flag("--check", run.check,
                         "Compare with the CPU reference; exit 1 if any element is wrong");
   run_command->add_option("--trace", run.trace_path,
@@ -448,7 +464,7 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
 
   BenchOptions bench;
   auto* bench_command = app.add_subcommand("bench", "CPU against GPU over a sweep of sizes");
-  add_launch_options(*bench_command, bench.launch, params);
+  add_launch_options(*bench_command, bench.launch);
   bench_command
       ->add_option("--sizes", bench.sizes,
                    "Sizes: 1000,2^20 or a range of powers of two 2^10..2^28")
@@ -470,10 +486,11 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
       "render",
       "Draw the mapping view to a PNG, headless; with --memory-line, one warp's memory request as "
       "the Memory tab draws it");
-  // --out is the PNG here, so it is added before the lesson parameters (see add_launch_options).
+  // --out is the PNG here (the lesson parameters come after the command's own options: see
+  // add_lesson_params).
   render_command->add_option("--out", render.out_path, "PNG file to write")->required();
-  // Added before the lesson parameters too, and not called --kernel: that is the matmul and
-  // reductions lessons' parameter (which rung runs), which render keeps.
+  // Not called --kernel: that is the matmul and reductions lessons' parameter (which rung runs),
+  // which render keeps.
   render_command
       ->add_option("--memory-line", render.memory_line,
                    "Draw one warp's request of this line of the recorded kernel's .cuh (the line "
@@ -492,7 +509,7 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
       "--memory-kernel", render.memory_kernel,
       "With --memory-line: which of the lesson's recorded kernels, by its label in the memory "
       "table (e.g. 'float4 per thread', 'tiled') or its index from 0 (default: the first)");
-  add_launch_options(*render_command, render.launch, params);
+  add_launch_options(*render_command, render.launch);
   render_command
       ->add_option("--color-by", render.color_by,
                    "block, thread, warp, sm, writes or pass (the grid-stride iteration)")
@@ -505,6 +522,23 @@ int run_commands(int argc, char** argv, const GuiLauncher& gui,
                    "Image height in pixels (with --memory-line, default: as tall as the picture)")
       ->capture_default_str()
       ->transform(whole);
+
+  // The lesson parameters, last: first each launching command's own flags are known, and a lesson
+  // whose parameter would become one of them is refused here, with its name, the parameter's and
+  // the flag's, instead of CLI11 throwing from add_option (a crash before anything was parsed: a
+  // `width` parameter met render's --width). Every lesson and command is fixed in a process, so
+  // the check is made once (a fuzzer calls this thousands of times a second).
+  static const Status param_flags = [&] {
+    std::vector<compute::ReservedFlag> reserved;
+    for (const CLI::App* command : {run_command, bench_command, render_command}) {
+      add_own_flags(*command, reserved);
+    }
+    return compute::check_param_flags(compute::registered_lessons(), reserved);
+  }();
+  if (!param_flags) return fail(err, param_flags.message(), kExitUsage);
+  add_lesson_params(*run_command, run.launch, params);
+  add_lesson_params(*bench_command, bench.launch, params);
+  add_lesson_params(*render_command, render.launch, params);
 
   auto* lab_command = app.add_subcommand(
       "lab", "The Kernel Lab: exercises, checks and grading of your own kernels");

@@ -149,6 +149,14 @@ TEST_F(InstalledPackage, ManPageCompletionMetadataAndDemosAreWhereTheSystemLooks
 
   const fs::path metainfo = root_ / "usr/share/metainfo/io.github.threadlab.ThreadLab.metainfo.xml";
   ASSERT_TRUE(fs::exists(metainfo));
+  // Its releases are copied by hand (packaging/), unlike every other place the version shows: a
+  // software centre shows the newest, so the one project() names must be among them.
+  std::stringstream releases;
+  releases << std::ifstream(metainfo).rdbuf();
+  EXPECT_THAT(releases.str(),
+              HasSubstr(std::string("<release version=\"") + THREADLAB_VERSION + "\""))
+      << "packaging/io.github.threadlab.ThreadLab.metainfo.xml has no <release> for "
+      << THREADLAB_VERSION;
   if (shell("command -v appstreamcli", output) == 0) {
     EXPECT_EQ(
         shell("appstreamcli validate --no-net --pedantic '" + metainfo.string() + "'", output), 0)

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -44,6 +45,31 @@ Result<std::unique_ptr<Lesson>> make_lesson(std::string_view id);
 
 // The lesson the app opens on first: the first one registered.
 [[nodiscard]] std::string_view first_lesson_id();
+
+// A flag a command has of its own ("width" for `threadlab render --width`), which no lesson
+// parameter may become: a lesson's parameters are added to the launching commands as flags, and
+// two options of one name would make the command line unbuildable (CLI11 throws while the
+// commands are set up, before anything could say why).
+struct ReservedFlag {
+  std::string name;     // without "--": "width"
+  std::string command;  // the command that has it: "render"
+};
+
+// The flags a parameter becomes on the command line, without "--": its name as written and
+// hyphenated ("grid_stride", "grid-stride"), and for a yes/no parameter "no-grid-stride" too.
+// Its aliases are not among them: where a command has a flag of an alias's name, the command's
+// own option wins and the alias is left out of that command only (its other spellings stay).
+[[nodiscard]] std::vector<std::string> param_flag_names(const lessons::ParamSpec& spec);
+
+// Refuses a lesson a parameter of which would become one of `reserved`, with a message that names
+// the lesson, the parameter, the flag and the command that has it. An error value, never a throw:
+// the command line refuses to start on it (exit 2) and the tests hold every registered lesson to
+// it.
+[[nodiscard]] Status check_param_flags(const LessonModule& module,
+                                       std::span<const ReservedFlag> reserved);
+// The same for each of `modules`: the first refusal.
+[[nodiscard]] Status check_param_flags(std::span<const LessonModule* const> modules,
+                                       std::span<const ReservedFlag> reserved);
 
 }  // namespace tl::compute
 
