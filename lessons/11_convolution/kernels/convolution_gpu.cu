@@ -30,6 +30,19 @@ constexpr auto kTensor = describe(std::is_same_v<Trace, tl::Untraced>
                                       : "conv_implicit_gemm_fp16_traced",
                                   &conv_implicit_gemm_fp16<ConvTensorLessonTile, Trace>, kBarriers,
                                   [] { return ConvTensorLessonTile::kSharedBytes; });
+// The same tile compiled for one shape, 3 × 3 filters over 64 channels (the lesson's ResNet
+// layer): the divisions that place each step's piece by a constant become multiplies and shifts.
+// Any other shape takes the general kernel.
+using ConvTensorResNetTile =
+    ConvTensorTile<ConvTensorLessonTile::BM, ConvTensorLessonTile::BN, ConvTensorLessonTile::BK,
+                   ConvTensorLessonTile::WARPS_M, ConvTensorLessonTile::STAGES, 3, 3, 64>;
+template <class Trace>
+constexpr auto kTensorResNet = describe(std::is_same_v<Trace, tl::Untraced>
+                                            ? "conv_implicit_gemm_fp16_3x3x64"
+                                            : "conv_implicit_gemm_fp16_3x3x64_traced",
+                                        &conv_implicit_gemm_fp16<ConvTensorResNetTile, Trace>,
+                                        kBarriers,
+                                        [] { return ConvTensorResNetTile::kSharedBytes; });
 }  // namespace tl::gpu
 
 namespace tl::kernels {
@@ -52,13 +65,23 @@ Status conv_tensor_gpu(const LaunchConfig& config, ConvDims d, const void* in, c
   }
   // Past 48 KiB a kernel's dynamic shared memory must be allowed explicitly, once per kernel.
   static const cudaError_t allowed = [] {
-    cudaError_t first = cudaFuncSetAttribute(
-        gpu::conv_implicit_gemm_fp16<gpu::ConvTensorLessonTile, tl::Untraced>,
-        cudaFuncAttributeMaxDynamicSharedMemorySize, gpu::ConvTensorLessonTile::kSharedBytes);
-    cudaError_t second = cudaFuncSetAttribute(
-        gpu::conv_implicit_gemm_fp16<gpu::ConvTensorLessonTile, tl::Traced>,
-        cudaFuncAttributeMaxDynamicSharedMemorySize, gpu::ConvTensorLessonTile::kSharedBytes);
-    return first != cudaSuccess ? first : second;
+    const cudaError_t results[] = {
+        cudaFuncSetAttribute(gpu::conv_implicit_gemm_fp16<gpu::ConvTensorLessonTile, tl::Untraced>,
+                             cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             gpu::ConvTensorLessonTile::kSharedBytes),
+        cudaFuncSetAttribute(gpu::conv_implicit_gemm_fp16<gpu::ConvTensorLessonTile, tl::Traced>,
+                             cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             gpu::ConvTensorLessonTile::kSharedBytes),
+        cudaFuncSetAttribute(gpu::conv_implicit_gemm_fp16<gpu::ConvTensorResNetTile, tl::Untraced>,
+                             cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             gpu::ConvTensorResNetTile::kSharedBytes),
+        cudaFuncSetAttribute(gpu::conv_implicit_gemm_fp16<gpu::ConvTensorResNetTile, tl::Traced>,
+                             cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             gpu::ConvTensorResNetTile::kSharedBytes)};
+    for (const cudaError_t result : results) {
+      if (result != cudaSuccess) return result;
+    }
+    return cudaSuccess;
   }();
   if (allowed != cudaSuccess) {
     return Error{ErrorKind::kCudaError,
@@ -68,12 +91,20 @@ Status conv_tensor_gpu(const LaunchConfig& config, ConvDims d, const void* in, c
   }
   const auto* in16 = static_cast<const __half*>(in);
   const auto* w16 = static_cast<const __half*>(wg);
+  const bool resnet_shape = d.r == 3 && d.s == 3 && d.c == 64;
   if (trace == nullptr) {
-    return gpu::launch<gpu::kTensor<tl::Untraced>>(config, in16, w16, out, d.n, d.c, d.h, d.w, d.k,
-                                                   d.r, d.s, d.stride, d.pad);
+    return resnet_shape
+               ? gpu::launch<gpu::kTensorResNet<tl::Untraced>>(
+                     config, in16, w16, out, d.n, d.c, d.h, d.w, d.k, d.r, d.s, d.stride, d.pad)
+               : gpu::launch<gpu::kTensor<tl::Untraced>>(config, in16, w16, out, d.n, d.c, d.h, d.w,
+                                                         d.k, d.r, d.s, d.stride, d.pad);
   }
-  return gpu::launch<gpu::kTensor<tl::Traced>>(config, in16, w16, out, d.n, d.c, d.h, d.w, d.k, d.r,
-                                               d.s, d.stride, d.pad, trace);
+  return resnet_shape
+             ? gpu::launch<gpu::kTensorResNet<tl::Traced>>(config, in16, w16, out, d.n, d.c, d.h,
+                                                           d.w, d.k, d.r, d.s, d.stride, d.pad,
+                                                           trace)
+             : gpu::launch<gpu::kTensor<tl::Traced>>(config, in16, w16, out, d.n, d.c, d.h, d.w,
+                                                     d.k, d.r, d.s, d.stride, d.pad, trace);
 }
 
 namespace {
@@ -82,6 +113,7 @@ std::span<const KernelSymbol> convolution_gpu_symbols() {
     std::vector<KernelSymbol> all(gpu::convolution_symbols().begin(),
                                   gpu::convolution_symbols().end());
     all.push_back(gpu::symbol(gpu::kTensor<tl::Untraced>));
+    all.push_back(gpu::symbol(gpu::kTensorResNet<tl::Untraced>));
     return all;
   }();
   return kAll;
