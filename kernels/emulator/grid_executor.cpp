@@ -148,12 +148,12 @@ struct BlockFibers {
   const void* scheduler_stack_bottom = nullptr;  // for AddressSanitizer
   std::size_t scheduler_stack_bytes = 0;
 };
-thread_local BlockFibers* g_block = nullptr;
+thread_local BlockFibers* g_block TL_EMU_TLS_MODEL = nullptr;
 // Set when a barrier-free launch reaches __syncthreads() or a warp operation.
-thread_local const char* g_fiber_misuse = nullptr;
+thread_local const char* g_fiber_misuse TL_EMU_TLS_MODEL = nullptr;
 // This worker's dynamic shared memory for the block it runs (null: the launch asked for none).
-thread_local unsigned char* g_dynamic_shared = nullptr;
-thread_local std::size_t g_dynamic_shared_bytes = 0;
+thread_local unsigned char* g_dynamic_shared TL_EMU_TLS_MODEL = nullptr;
+thread_local std::size_t g_dynamic_shared_bytes TL_EMU_TLS_MODEL = 0;
 
 // AddressSanitizer's fiber protocol: announce the stack about to run, confirm on arrival. `save` is
 // null for a fiber that will never be resumed (it has finished).
