@@ -147,6 +147,7 @@ struct BlockFibers {
   const std::function<void()>* body = nullptr;
   const void* scheduler_stack_bottom = nullptr;  // for AddressSanitizer
   std::size_t scheduler_stack_bytes = 0;
+  bool retiring = false;  // the launch is over: a resumed finished fiber leaves for good
 };
 thread_local BlockFibers* g_block TL_EMU_TLS_MODEL = nullptr;
 // Set when a barrier-free launch reaches __syncthreads() or a warp operation.
@@ -156,7 +157,7 @@ thread_local unsigned char* g_dynamic_shared TL_EMU_TLS_MODEL = nullptr;
 thread_local std::size_t g_dynamic_shared_bytes TL_EMU_TLS_MODEL = 0;
 
 // AddressSanitizer's fiber protocol: announce the stack about to run, confirm on arrival. `save` is
-// null for a fiber that will never be resumed (it has finished).
+// null for a fiber that will never be resumed (retired at the end of its launch).
 void before_switch([[maybe_unused]] void** save, [[maybe_unused]] const void* bottom,
                    [[maybe_unused]] std::size_t bytes) {
 #ifdef TL_EMU_ASAN
@@ -171,9 +172,9 @@ void after_switch([[maybe_unused]] void* save, [[maybe_unused]] const void** old
 }
 
 // Leaves the fiber `self` (now blocked or finished) for the next runnable fiber of the round, or
-// for the scheduler at the end of the round. Returns when `self` is resumed (never if finished).
+// for the scheduler at the end of the round. Returns when `self` is resumed: a finished fiber, to
+// run the worker's next block, or to retire.
 [[gnu::always_inline]] inline void leave_fiber(BlockFibers& block, Fiber& self) {
-  [[maybe_unused]] const bool finished = self.state == FiberState::kFinished;
   Fiber* const fibers = block.fibers;
   std::size_t next = block.current + 1;
   if (block.chain) {
@@ -186,19 +187,21 @@ void after_switch([[maybe_unused]] void* save, [[maybe_unused]] const void** old
     Fiber& target = fibers[next];
     block.current = next;
     threadIdx = target.thread;
-    before_switch(finished ? nullptr : &save, target.stack_bottom, kFiberStackBytes);
+    before_switch(&save, target.stack_bottom, kFiberStackBytes);
     switch_context(&self.context, target.context);
   } else {
-    before_switch(finished ? nullptr : &save, block.scheduler_stack_bottom,
-                  block.scheduler_stack_bytes);
+    before_switch(&save, block.scheduler_stack_bottom, block.scheduler_stack_bytes);
     switch_context(&self.context, block.scheduler);
   }
   // Resumed: by the scheduler or by the fiber before this one, which set current and threadIdx.
   after_switch(save, nullptr, nullptr);
 }
 
-// A fiber's first and only frame: runs the thread body, then leaves for good. It must never return
-// (there is nothing below it to return to).
+// A fiber's first and only frame: runs the thread body for each block of its worker that runs as
+// fibers (the same thread of each), and leaves for good when the launch retires it. It must never
+// return (there is nothing below it to return to). Starting each fiber afresh for every block
+// (make_fcontext, the trampoline, this frame) was about a tenth of the waits' cost in lesson 6's
+// vectorized sum, whose threads wait nine times each.
 void fiber_entry(fctx::transfer_t from) {
   BlockFibers& block = *g_block;
   // Only the scheduler's jump tells where the scheduler's stack is. A fiber started by the fiber
@@ -214,11 +217,19 @@ void fiber_entry(fctx::transfer_t from) {
   } else {
     after_switch(nullptr, nullptr, nullptr);
   }
-  (*block.body)();
-  Fiber& self = block.fibers[block.current];
-  self.state = FiberState::kFinished;
-  ++block.finished;
-  leave_fiber(block, self);
+  while (true) {
+    (*block.body)();
+    Fiber& self = block.fibers[block.current];
+    self.state = FiberState::kFinished;
+    ++block.finished;
+    leave_fiber(block, self);
+    if (block.retiring) {
+      // Announced with no place to save this stack's state: AddressSanitizer frees it.
+      before_switch(nullptr, block.scheduler_stack_bottom, block.scheduler_stack_bytes);
+      switch_context(&self.context, block.scheduler);
+    }
+    // Resumed for the worker's next block, with current and threadIdx set.
+  }
 }
 
 class StackPool {
@@ -664,31 +675,42 @@ std::variant<std::size_t, std::string> release_warp_groups(
   return released;
 }
 
-// Gives each fiber of a worker its thread index in the block and its stack, once per launch: the
-// three divisions per thread were a tenth of a short block's time when done for every block.
+// Gives each fiber of a worker its thread index in the block, its stack and its start, once per
+// launch: the three divisions per thread were a tenth of a short block's time when done for every
+// block. A fiber that finishes a block waits in fiber_entry to run the same thread of the next.
 void prepare_fibers(std::vector<Fiber>& fibers, const StackPool& stacks) {
   for (std::size_t i = 0; i < fibers.size(); ++i) {
     set_thread_index(i, blockDim);
     fibers[i].thread = threadIdx;
     fibers[i].stack_bottom = stacks.bottom(i);
+    fibers[i].state = FiberState::kRunnable;
+    fibers[i].context = fctx::make_fcontext(fibers[i].stack_bottom + kFiberStackBytes,
+                                            kFiberStackBytes, fiber_entry);
   }
 }
 
-// Runs one block with every thread as a fiber. Returns an error message, empty on success.
-std::string run_block_as_fibers(std::vector<Fiber>& fibers, const std::function<void()>& body,
+// Resumes every fiber of a worker that finished its last block once more, to leave for good (so
+// that AddressSanitizer frees what it keeps for each stack). Fibers an error abandoned mid-kernel
+// stay where they are, as before.
+void retire_fibers(BlockFibers& block, std::vector<Fiber>& fibers) {
+  g_block = &block;
+  block.retiring = true;
+  for (std::size_t i = 0; i < fibers.size(); ++i) {
+    if (fibers[i].state == FiberState::kFinished) run_round_from(block, i);
+  }
+  g_block = nullptr;
+}
+
+// Runs one block with every thread as a fiber: `block` is the worker's, its fibers those
+// prepare_fibers made for the launch, runnable or finished (then they run the next block).
+// Returns an error message, empty on success.
+std::string run_block_as_fibers(BlockFibers& block, std::vector<Fiber>& fibers,
                                 std::uint64_t block_index, const AfterThreadStep& after_step) {
-  BlockFibers block;
-  block.fibers = fibers.data();
-  block.body = &body;
-  block.chain = !after_step;
   g_block = &block;
   const std::size_t count = fibers.size();
-  // Each fiber's thread index and stack are the same for every block (prepare_fibers).
-  for (Fiber& f : fibers) {
-    f.state = FiberState::kRunnable;
-    f.context =
-        fctx::make_fcontext(f.stack_bottom + kFiberStackBytes, kFiberStackBytes, fiber_entry);
-  }
+  for (Fiber& f : fibers) f.state = FiberState::kRunnable;
+  block.finished = 0;
+  block.at_warp_op = 0;
   block.chain_end = count;
   // With a step callback: every runnable thread in thread order, each back to the scheduler.
   auto run_round_stepping = [&] {
@@ -811,8 +833,7 @@ namespace {
   // The kernel was launched as barrier-free: running on would silently break its shared memory.
   g_fiber_misuse = "__syncthreads()";
 }
-[[gnu::noinline]] std::uint64_t warp_operation_outside_fibers(WarpOp op,
-                                                                         std::uint64_t value) {
+[[gnu::noinline]] std::uint64_t warp_operation_outside_fibers(WarpOp op, std::uint64_t value) {
   g_fiber_misuse = warp_op_name(op);
   return value;
 }
@@ -925,6 +946,9 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
     g_dynamic_shared_bytes = options.dynamic_shared_bytes;
     std::vector<Fiber> fibers;
     std::optional<StackPool> stacks;
+    BlockFibers block_fibers;
+    block_fibers.body = &thread_body;
+    block_fibers.chain = !options.after_step;
     if (options.barriers == Barriers::kUsed) {
       fibers.resize(threads_per_block);
       stacks.emplace(threads_per_block);
@@ -934,6 +958,7 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
         return;
       }
       prepare_fibers(fibers, *stacks);
+      block_fibers.fibers = fibers.data();
     }
     // Blocks are handed out one at a time, so a slow block does not hold up the others: the same
     // dynamic scheduling a GPU's block scheduler does.
@@ -948,7 +973,7 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
       blockIdx.y = static_cast<unsigned>((b / config.grid.x) % config.grid.y);
       blockIdx.z = static_cast<unsigned>(b / (std::uint64_t{config.grid.x} * config.grid.y));
       if (options.barriers == Barriers::kUsed) {
-        std::string error = run_block_as_fibers(fibers, thread_body, b, options.after_step);
+        std::string error = run_block_as_fibers(block_fibers, fibers, b, options.after_step);
         if (!error.empty()) {
           record_error(std::move(error));
           break;
@@ -974,6 +999,7 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
       }
       if (watch != nullptr) watch->done.fetch_add(1, std::memory_order_relaxed);
     }
+    if (!fibers.empty()) retire_fibers(block_fibers, fibers);
     g_dynamic_shared = nullptr;
   };
 
