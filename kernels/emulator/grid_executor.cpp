@@ -187,6 +187,14 @@ void after_switch([[maybe_unused]] void* save, [[maybe_unused]] const void** old
     Fiber& target = fibers[next];
     block.current = next;
     threadIdx = target.thread;
+    // The fiber after the target most likely runs next: ask for the top of its stack (the saved
+    // registers and the frames it returns into) a whole step ahead.
+    if (next + 1 < block.chain_end) {
+      const char* top = static_cast<const char*>(fibers[next + 1].context);
+      __builtin_prefetch(top);
+      __builtin_prefetch(top + 64);
+      __builtin_prefetch(top + 128);
+    }
     before_switch(&save, target.stack_bottom, kFiberStackBytes);
     switch_context(&self.context, target.context);
   } else {
