@@ -84,12 +84,26 @@ inline uint3 make_uint3(unsigned x, unsigned y, unsigned z) {
   return {x, y, z};
 }
 
+// How the emulator's thread-locals (the index variables below and __shared__ arrays) are
+// addressed: with the initial-exec model, an offset from %fs, where they sit in the static TLS
+// block, as in every executable. The -fPIC default is a call to __tls_get_addr, which the linker
+// rewrites into that offset in an executable, but only after the compiler has saved every
+// caller-saved register, all the XMM registers, around each access: a kernel's floats went to the
+// stack and back at every read of threadIdx or of shared memory. A learner's kernel, a shared
+// object the Lab loads with dlopen, is compiled with TL_EMU_LOADED_OBJECT (learner_compiler.cpp)
+// and keeps the default, which is what such an object needs.
+#if defined(TL_EMU_LOADED_OBJECT)
+#define TL_EMU_TLS_MODEL
+#else
+#define TL_EMU_TLS_MODEL __attribute__((tls_model("initial-exec")))
+#endif
+
 // Set by the grid executor before it runs each emulated thread. They are per OS thread: all the
 // threads of one block run on the same worker, one after another or as fibers.
-inline thread_local uint3 threadIdx;
-inline thread_local uint3 blockIdx;
-inline thread_local dim3 blockDim;
-inline thread_local dim3 gridDim;
+inline thread_local uint3 threadIdx TL_EMU_TLS_MODEL;
+inline thread_local uint3 blockIdx TL_EMU_TLS_MODEL;
+inline thread_local dim3 blockDim TL_EMU_TLS_MODEL;
+inline thread_local dim3 gridDim TL_EMU_TLS_MODEL;
 inline constexpr int warpSize = 32;
 
 // Runs `body` once for every thread of the block the calling worker is in, one after another, with
@@ -552,7 +566,7 @@ using tl::emu::warpSize;
 // One instance per worker OS thread: a block's threads all run on one worker, so they share it, and
 // blocks on other workers get their own. The executor zero-fills nothing: like real shared memory,
 // its contents are undefined at block start.
-#define __shared__ static thread_local
+#define __shared__ static thread_local TL_EMU_TLS_MODEL
 // A GPU ends the kernel with an error at __trap() ("an illegal instruction was encountered"), and
 // the context with it; here the worker ends, saying why, and the Lab reports its death.
 namespace tl::emu {

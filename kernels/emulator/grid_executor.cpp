@@ -51,15 +51,22 @@ constexpr std::size_t kFiberStackStride = kFiberStackBytes + 17 * 64;
 // environment, which kernels do not change, and loading the two words (ldmxcsr, fldcw) was the
 // costliest part of the switch. Only this file switches the emulator's fibers, so no context it
 // saves is resumed by Boost's own jump. Elsewhere, Boost's jump.
+//
+// The switch stores the leaving side's context itself, in `save`, before it loads the other side's:
+// the side that wakes up has nothing to store, and a wait keeps nothing of its own live across the
+// switch but the fiber it is (so the functions that wait save no registers of their own besides
+// those the switch saves). The side that wakes up gets the leaving side's context and `save` as
+// Boost's transfer_t, which is what a fiber's entry function receives when make_fcontext's context
+// starts.
 #if defined(__x86_64__) && defined(__ELF__)
-extern "C" fctx::transfer_t tl_emu_jump_fcontext(fctx::fcontext_t to, void* data);
+extern "C" fctx::transfer_t tl_emu_switch_fcontext(fctx::fcontext_t* save, fctx::fcontext_t to);
 asm(R"(
   .pushsection .text
-  .globl tl_emu_jump_fcontext
-  .hidden tl_emu_jump_fcontext
-  .type tl_emu_jump_fcontext, @function
+  .globl tl_emu_switch_fcontext
+  .hidden tl_emu_switch_fcontext
+  .type tl_emu_switch_fcontext, @function
   .p2align 4
-tl_emu_jump_fcontext:
+tl_emu_switch_fcontext:
   leaq -0x38(%rsp), %rsp
   movq %r12, 0x8(%rsp)
   movq %r13, 0x10(%rsp)
@@ -67,8 +74,10 @@ tl_emu_jump_fcontext:
   movq %r15, 0x20(%rsp)
   movq %rbx, 0x28(%rsp)
   movq %rbp, 0x30(%rsp)
+  movq %rsp, (%rdi)
   movq %rsp, %rax
-  movq %rdi, %rsp
+  movq %rdi, %rdx
+  movq %rsi, %rsp
   movq 0x8(%rsp), %r12
   movq 0x10(%rsp), %r13
   movq 0x18(%rsp), %r14
@@ -76,18 +85,23 @@ tl_emu_jump_fcontext:
   movq 0x28(%rsp), %rbx
   movq 0x30(%rsp), %rbp
   leaq 0x38(%rsp), %rsp
-  movq %rsi, %rdx
   movq %rax, %rdi
+  movq %rdx, %rsi
   ret
-  .size tl_emu_jump_fcontext, .-tl_emu_jump_fcontext
+  .size tl_emu_switch_fcontext, .-tl_emu_switch_fcontext
   .popsection
 )");
-inline fctx::transfer_t jump(fctx::fcontext_t to, void* data) {
-  return tl_emu_jump_fcontext(to, data);
+// Saves the running side's context in `*save` and resumes `to`; returns when something resumes
+// `*save`, with what resumed it.
+inline fctx::transfer_t switch_context(fctx::fcontext_t* save, fctx::fcontext_t to) {
+  return tl_emu_switch_fcontext(save, to);
 }
 #else
-inline fctx::transfer_t jump(fctx::fcontext_t to, void* data) {
-  return fctx::jump_fcontext(to, data);
+inline fctx::transfer_t switch_context(fctx::fcontext_t* save, fctx::fcontext_t to) {
+  // Boost's jump leaves the storing to the side that wakes up: its data says where.
+  const fctx::transfer_t from = fctx::jump_fcontext(to, save);
+  *static_cast<fctx::fcontext_t*>(from.data) = from.fctx;
+  return from;
 }
 #endif
 
@@ -123,7 +137,7 @@ struct Fiber {
 // With a step callback (the mapping probe) every fiber returns to the scheduler instead, which
 // calls it in between.
 struct BlockFibers {
-  std::vector<Fiber>* fibers = nullptr;
+  Fiber* fibers = nullptr;  // the block's, in thread order
   std::size_t current = 0;  // index of the fiber running now
   fctx::fcontext_t scheduler = nullptr;
   bool chain = true;           // false: every fiber returns to the scheduler after each step
@@ -133,16 +147,17 @@ struct BlockFibers {
   const std::function<void()>* body = nullptr;
   const void* scheduler_stack_bottom = nullptr;  // for AddressSanitizer
   std::size_t scheduler_stack_bytes = 0;
+  bool retiring = false;  // the launch is over: a resumed finished fiber leaves for good
 };
-thread_local BlockFibers* g_block = nullptr;
+thread_local BlockFibers* g_block TL_EMU_TLS_MODEL = nullptr;
 // Set when a barrier-free launch reaches __syncthreads() or a warp operation.
-thread_local const char* g_fiber_misuse = nullptr;
+thread_local const char* g_fiber_misuse TL_EMU_TLS_MODEL = nullptr;
 // This worker's dynamic shared memory for the block it runs (null: the launch asked for none).
-thread_local unsigned char* g_dynamic_shared = nullptr;
-thread_local std::size_t g_dynamic_shared_bytes = 0;
+thread_local unsigned char* g_dynamic_shared TL_EMU_TLS_MODEL = nullptr;
+thread_local std::size_t g_dynamic_shared_bytes TL_EMU_TLS_MODEL = 0;
 
 // AddressSanitizer's fiber protocol: announce the stack about to run, confirm on arrival. `save` is
-// null for a fiber that will never be resumed (it has finished).
+// null for a fiber that will never be resumed (retired at the end of its launch).
 void before_switch([[maybe_unused]] void** save, [[maybe_unused]] const void* bottom,
                    [[maybe_unused]] std::size_t bytes) {
 #ifdef TL_EMU_ASAN
@@ -156,44 +171,45 @@ void after_switch([[maybe_unused]] void* save, [[maybe_unused]] const void** old
 #endif
 }
 
-// Every jump passes, as its data, where the jumping side's context is to be stored (null for a
-// finished fiber, which is never resumed); the side that wakes up stores it there.
-void store_context(const fctx::transfer_t& from) {
-  if (from.data != nullptr) *static_cast<fctx::fcontext_t*>(from.data) = from.fctx;
-}
-
 // Leaves the fiber `self` (now blocked or finished) for the next runnable fiber of the round, or
-// for the scheduler at the end of the round. Returns when `self` is resumed (never if finished).
+// for the scheduler at the end of the round. Returns when `self` is resumed: a finished fiber, to
+// run the worker's next block, or to retire.
 [[gnu::always_inline]] inline void leave_fiber(BlockFibers& block, Fiber& self) {
-  const bool finished = self.state == FiberState::kFinished;
-  fctx::fcontext_t* own_slot = finished ? nullptr : &self.context;
-  std::vector<Fiber>& fibers = *block.fibers;
+  Fiber* const fibers = block.fibers;
   std::size_t next = block.current + 1;
   if (block.chain) {
     while (next < block.chain_end && fibers[next].state != FiberState::kRunnable) ++next;
   } else {
     next = block.chain_end;
   }
-  void* save = nullptr;
-  fctx::transfer_t from;
+  [[maybe_unused]] void* save = nullptr;
   if (next < block.chain_end) {
     Fiber& target = fibers[next];
     block.current = next;
     threadIdx = target.thread;
-    before_switch(finished ? nullptr : &save, target.stack_bottom, kFiberStackBytes);
-    from = jump(target.context, own_slot);
+    // The fiber after the target most likely runs next: ask for the top of its stack (the saved
+    // registers and the frames it returns into) a whole step ahead.
+    if (next + 1 < block.chain_end) {
+      const char* top = static_cast<const char*>(fibers[next + 1].context);
+      __builtin_prefetch(top);
+      __builtin_prefetch(top + 64);
+      __builtin_prefetch(top + 128);
+    }
+    before_switch(&save, target.stack_bottom, kFiberStackBytes);
+    switch_context(&self.context, target.context);
   } else {
-    before_switch(finished ? nullptr : &save, block.scheduler_stack_bottom,
-                  block.scheduler_stack_bytes);
-    from = jump(block.scheduler, own_slot);
+    before_switch(&save, block.scheduler_stack_bottom, block.scheduler_stack_bytes);
+    switch_context(&self.context, block.scheduler);
   }
   // Resumed: by the scheduler or by the fiber before this one, which set current and threadIdx.
   after_switch(save, nullptr, nullptr);
-  store_context(from);
 }
 
-// A fiber's first and only frame: runs the thread body, then leaves for good. It must never return
-// (there is nothing below it to return to).
+// A fiber's first and only frame: runs the thread body for each block of its worker that runs as
+// fibers (the same thread of each), and leaves for good when the launch retires it. It must never
+// return (there is nothing below it to return to). Starting each fiber afresh for every block
+// (make_fcontext, the trampoline, this frame) was about a tenth of the waits' cost in lesson 6's
+// vectorized sum, whose threads wait nine times each.
 void fiber_entry(fctx::transfer_t from) {
   BlockFibers& block = *g_block;
   // Only the scheduler's jump tells where the scheduler's stack is. A fiber started by the fiber
@@ -201,17 +217,27 @@ void fiber_entry(fctx::transfer_t from) {
   // made the last fiber of the round announce a fiber stack as the caller's, and AddressSanitizer
   // then judged the caller's own frames against the wrong bounds in every later test.
   const bool entered_from_scheduler = from.data == &block.scheduler;
-  store_context(from);
+  // Boost's own jump (off x86-64) leaves storing the context it left to the side that starts; the
+  // switch above has stored it already, and storing it again changes nothing.
+  *static_cast<fctx::fcontext_t*>(from.data) = from.fctx;
   if (entered_from_scheduler) {
     after_switch(nullptr, &block.scheduler_stack_bottom, &block.scheduler_stack_bytes);
   } else {
     after_switch(nullptr, nullptr, nullptr);
   }
-  (*block.body)();
-  Fiber& self = (*block.fibers)[block.current];
-  self.state = FiberState::kFinished;
-  ++block.finished;
-  leave_fiber(block, self);
+  while (true) {
+    (*block.body)();
+    Fiber& self = block.fibers[block.current];
+    self.state = FiberState::kFinished;
+    ++block.finished;
+    leave_fiber(block, self);
+    if (block.retiring) {
+      // Announced with no place to save this stack's state: AddressSanitizer frees it.
+      before_switch(nullptr, block.scheduler_stack_bottom, block.scheduler_stack_bytes);
+      switch_context(&self.context, block.scheduler);
+    }
+    // Resumed for the worker's next block, with current and threadIdx set.
+  }
 }
 
 class StackPool {
@@ -258,14 +284,13 @@ void set_thread_index(std::uint64_t linear, const dim3& block) {
 // Runs one round from fiber `first` (runnable): until every runnable fiber has run to its next
 // barrier or its end, or, without chaining, until that one fiber has.
 void run_round_from(BlockFibers& block, std::size_t first) {
-  Fiber& fiber = (*block.fibers)[first];
+  Fiber& fiber = block.fibers[first];
   block.current = first;
   threadIdx = fiber.thread;
-  void* save = nullptr;
+  [[maybe_unused]] void* save = nullptr;
   before_switch(&save, fiber.stack_bottom, kFiberStackBytes);
-  const fctx::transfer_t from = jump(fiber.context, &block.scheduler);
+  switch_context(&block.scheduler, fiber.context);
   after_switch(save, nullptr, nullptr);
-  store_context(from);
 }
 
 const char* warp_op_name(WarpOp op) {
@@ -310,30 +335,32 @@ std::string thread_name(const Fiber& fiber) {
 
 // The lane a shuffle reads for `lane` (CUDA's rules, including reading one's own value at the
 // edges of a width segment); -1 for its own value.
-int shuffle_source(const WarpRequest& request, int lane) {
-  const int width = request.width;
+[[gnu::always_inline]] inline int shuffle_source(WarpOp op, int lane_arg, int width, int lane) {
   const int segment = lane & ~(width - 1);
   int source = lane;
-  switch (request.op) {
+  switch (op) {
     case WarpOp::kShuffleIndex:
-      source = segment + (((request.lane_arg % width) + width) % width);
+      source = segment + (((lane_arg % width) + width) % width);
       break;
     case WarpOp::kShuffleUp:
-      source = lane - request.lane_arg;
+      source = lane - lane_arg;
       if (source < segment) return -1;
       break;
     case WarpOp::kShuffleDown:
-      source = lane + request.lane_arg;
+      source = lane + lane_arg;
       if (source >= segment + width) return -1;
       break;
     case WarpOp::kShuffleXor:
-      source = lane ^ request.lane_arg;
+      source = lane ^ lane_arg;
       if (source < 0 || source >= segment + width) return -1;
       break;
     default:
       return -1;
   }
   return source == lane ? -1 : source;
+}
+int shuffle_source(const WarpRequest& request, int lane) {
+  return shuffle_source(request.op, request.lane_arg, request.width, lane);
 }
 
 // "lane 5 (thread (5, 0, 0))", "lanes 16–31 (threads 48 to 63 of the block)", "lanes 3, 7 and
@@ -445,12 +472,17 @@ std::string stuck_group_message(const WarpRequest& request, unsigned group, std:
 
 // The common case of a warp's wait, taken before the general one: all 32 lanes at the same shuffle,
 // vote or __syncwarp with the full mask and valid widths (a warp-wide reduction's every step).
-// One pass checks that and takes the votes, one sets the results, with the general path's
-// formulas; anything else returns 0 and the general path decides. It released every lane
-// otherwise: 32.
+// One pass checks that and takes the votes, one sets the results and releases the lanes, with the
+// general path's formulas; anything else returns 0 and the general path decides. It released every
+// lane otherwise: 32.
 std::size_t release_whole_warp(Fiber* lanes) {
   const WarpOp op = lanes[0].warp.op;
   if (op == WarpOp::kActiveMask) return 0;
+  // Whether every lane shuffles with lane 0's argument and width (a reduction's every step): then
+  // the sources come from one formula whose operation the compiler knows in each case below.
+  const int lane_arg = lanes[0].warp.lane_arg;
+  const int width = lanes[0].warp.width;
+  bool uniform = true;
   std::uint64_t vote_all = 1, vote_any = 0, ballot = 0;
   for (int l = 0; l < 32; ++l) {
     const WarpRequest& r = lanes[l].warp;
@@ -458,38 +490,58 @@ std::size_t release_whole_warp(Fiber* lanes) {
         r.width < 1 || r.width > 32 || (r.width & (r.width - 1)) != 0) {
       return 0;
     }
+    uniform &= r.lane_arg == lane_arg && r.width == width;
     vote_all &= r.value;
     vote_any |= r.value;
     if (r.value != 0) ballot |= 1u << l;
   }
-  for (int l = 0; l < 32; ++l) {
-    WarpRequest& mine = lanes[l].warp;
-    switch (op) {
-      case WarpOp::kShuffleIndex:
-      case WarpOp::kShuffleUp:
-      case WarpOp::kShuffleDown:
-      case WarpOp::kShuffleXor: {
-        // Every lane takes part, and a valid width keeps every source inside the warp.
-        const int source = shuffle_source(mine, l);
-        mine.result = source < 0 ? mine.value : lanes[source].warp.value;
-        break;
-      }
-      case WarpOp::kAll:
-        mine.result = vote_all;
-        break;
-      case WarpOp::kAny:
-        mine.result = vote_any;
-        break;
-      case WarpOp::kBallot:
-        mine.result = ballot;
-        break;
-      case WarpOp::kActiveMask:
-      case WarpOp::kSyncWarp:
-        mine.result = 0;
-        break;
+  // Every lane takes part, and a valid width keeps every source inside the warp. Results are
+  // written while values are only read, so one pass sets each lane's result and releases it.
+  auto shuffle = [&](auto source_of) {
+    for (int l = 0; l < 32; ++l) {
+      WarpRequest& mine = lanes[l].warp;
+      const int source = source_of(l);
+      mine.result = source < 0 ? mine.value : lanes[source].warp.value;
+      lanes[l].state = FiberState::kRunnable;
     }
+  };
+  auto vote = [&](std::uint64_t result) {
+    for (int l = 0; l < 32; ++l) {
+      lanes[l].warp.result = result;
+      lanes[l].state = FiberState::kRunnable;
+    }
+  };
+  switch (op) {
+    case WarpOp::kShuffleIndex:
+    case WarpOp::kShuffleUp:
+    case WarpOp::kShuffleDown:
+    case WarpOp::kShuffleXor:
+      if (!uniform) {
+        shuffle([&](int l) { return shuffle_source(lanes[l].warp, l); });
+      } else if (op == WarpOp::kShuffleDown) {
+        shuffle([&](int l) { return shuffle_source(WarpOp::kShuffleDown, lane_arg, width, l); });
+      } else if (op == WarpOp::kShuffleXor) {
+        shuffle([&](int l) { return shuffle_source(WarpOp::kShuffleXor, lane_arg, width, l); });
+      } else if (op == WarpOp::kShuffleUp) {
+        shuffle([&](int l) { return shuffle_source(WarpOp::kShuffleUp, lane_arg, width, l); });
+      } else {
+        shuffle([&](int l) { return shuffle_source(WarpOp::kShuffleIndex, lane_arg, width, l); });
+      }
+      break;
+    case WarpOp::kAll:
+      vote(vote_all);
+      break;
+    case WarpOp::kAny:
+      vote(vote_any);
+      break;
+    case WarpOp::kBallot:
+      vote(ballot);
+      break;
+    case WarpOp::kActiveMask:
+    case WarpOp::kSyncWarp:
+      vote(0);
+      break;
   }
-  for (int l = 0; l < 32; ++l) lanes[l].state = FiberState::kRunnable;
   return 32;
 }
 
@@ -631,31 +683,42 @@ std::variant<std::size_t, std::string> release_warp_groups(
   return released;
 }
 
-// Gives each fiber of a worker its thread index in the block and its stack, once per launch: the
-// three divisions per thread were a tenth of a short block's time when done for every block.
+// Gives each fiber of a worker its thread index in the block, its stack and its start, once per
+// launch: the three divisions per thread were a tenth of a short block's time when done for every
+// block. A fiber that finishes a block waits in fiber_entry to run the same thread of the next.
 void prepare_fibers(std::vector<Fiber>& fibers, const StackPool& stacks) {
   for (std::size_t i = 0; i < fibers.size(); ++i) {
     set_thread_index(i, blockDim);
     fibers[i].thread = threadIdx;
     fibers[i].stack_bottom = stacks.bottom(i);
+    fibers[i].state = FiberState::kRunnable;
+    fibers[i].context = fctx::make_fcontext(fibers[i].stack_bottom + kFiberStackBytes,
+                                            kFiberStackBytes, fiber_entry);
   }
 }
 
-// Runs one block with every thread as a fiber. Returns an error message, empty on success.
-std::string run_block_as_fibers(std::vector<Fiber>& fibers, const std::function<void()>& body,
+// Resumes every fiber of a worker that finished its last block once more, to leave for good (so
+// that AddressSanitizer frees what it keeps for each stack). Fibers an error abandoned mid-kernel
+// stay where they are, as before.
+void retire_fibers(BlockFibers& block, std::vector<Fiber>& fibers) {
+  g_block = &block;
+  block.retiring = true;
+  for (std::size_t i = 0; i < fibers.size(); ++i) {
+    if (fibers[i].state == FiberState::kFinished) run_round_from(block, i);
+  }
+  g_block = nullptr;
+}
+
+// Runs one block with every thread as a fiber: `block` is the worker's, its fibers those
+// prepare_fibers made for the launch, runnable or finished (then they run the next block).
+// Returns an error message, empty on success.
+std::string run_block_as_fibers(BlockFibers& block, std::vector<Fiber>& fibers,
                                 std::uint64_t block_index, const AfterThreadStep& after_step) {
-  BlockFibers block;
-  block.fibers = &fibers;
-  block.body = &body;
-  block.chain = !after_step;
   g_block = &block;
   const std::size_t count = fibers.size();
-  // Each fiber's thread index and stack are the same for every block (prepare_fibers).
-  for (Fiber& f : fibers) {
-    f.state = FiberState::kRunnable;
-    f.context =
-        fctx::make_fcontext(f.stack_bottom + kFiberStackBytes, kFiberStackBytes, fiber_entry);
-  }
+  for (Fiber& f : fibers) f.state = FiberState::kRunnable;
+  block.finished = 0;
+  block.at_warp_op = 0;
   block.chain_end = count;
   // With a step callback: every runnable thread in thread order, each back to the scheduler.
   auto run_round_stepping = [&] {
@@ -771,14 +834,39 @@ class DynamicSharedMemory {
 
 }  // namespace
 
+namespace {
+// Out of the way of the waits below, so that they keep nothing live across the switch but the
+// fiber: what a kernel launched as barrier-free gets from a wait.
+[[gnu::noinline, gnu::cold]] void syncthreads_outside_fibers() {
+  // The kernel was launched as barrier-free: running on would silently break its shared memory.
+  g_fiber_misuse = "__syncthreads()";
+}
+[[gnu::noinline]] std::uint64_t warp_operation_outside_fibers(WarpOp op, std::uint64_t value) {
+  g_fiber_misuse = warp_op_name(op);
+  return value;
+}
+// A lane's wait at a warp operation. Apart from warp_operation, so that each keeps little across
+// what it calls: in one function, GCC kept the request's five arguments in callee-saved registers
+// and saved six of them on every call.
+[[gnu::noinline]] std::uint64_t wait_at_warp_operation(BlockFibers& block, WarpOp op, unsigned mask,
+                                                       std::uint64_t value, int lane_arg,
+                                                       int width) {
+  Fiber& self = block.fibers[block.current];
+  self.warp = WarpRequest{op, mask, value, lane_arg, width, 0};
+  self.state = FiberState::kAtWarpOp;
+  ++block.at_warp_op;
+  leave_fiber(block, self);
+  return self.warp.result;
+}
+}  // namespace
+
 void syncthreads() {
   BlockFibers* block = g_block;
-  if (block == nullptr) {
-    // The kernel was launched as barrier-free: running on would silently break its shared memory.
-    g_fiber_misuse = "__syncthreads()";
+  if (block == nullptr) [[unlikely]] {
+    syncthreads_outside_fibers();
     return;
   }
-  Fiber& self = (*block->fibers)[block->current];
+  Fiber& self = block->fibers[block->current];
   self.state = FiberState::kAtBarrier;
   leave_fiber(*block, self);
   // Resumed in a later round, with threadIdx already restored.
@@ -787,16 +875,9 @@ void syncthreads() {
 std::uint64_t warp_operation(WarpOp op, unsigned mask, std::uint64_t value, int lane_arg,
                              int width) {
   BlockFibers* block = g_block;
-  if (block == nullptr) {
-    g_fiber_misuse = warp_op_name(op);
-    return value;
-  }
-  Fiber& self = (*block->fibers)[block->current];
-  self.warp = WarpRequest{op, mask, value, lane_arg, width, 0};
-  self.state = FiberState::kAtWarpOp;
-  ++block->at_warp_op;
-  leave_fiber(*block, self);
-  return self.warp.result;
+  if (block == nullptr) [[unlikely]]
+    return warp_operation_outside_fibers(op, value);
+  return wait_at_warp_operation(*block, op, mask, value, lane_arg, width);
 }
 
 unsigned char* dynamic_shared_memory() {
@@ -873,6 +954,9 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
     g_dynamic_shared_bytes = options.dynamic_shared_bytes;
     std::vector<Fiber> fibers;
     std::optional<StackPool> stacks;
+    BlockFibers block_fibers;
+    block_fibers.body = &thread_body;
+    block_fibers.chain = !options.after_step;
     if (options.barriers == Barriers::kUsed) {
       fibers.resize(threads_per_block);
       stacks.emplace(threads_per_block);
@@ -882,6 +966,7 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
         return;
       }
       prepare_fibers(fibers, *stacks);
+      block_fibers.fibers = fibers.data();
     }
     // Blocks are handed out one at a time, so a slow block does not hold up the others: the same
     // dynamic scheduling a GPU's block scheduler does.
@@ -896,7 +981,7 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
       blockIdx.y = static_cast<unsigned>((b / config.grid.x) % config.grid.y);
       blockIdx.z = static_cast<unsigned>(b / (std::uint64_t{config.grid.x} * config.grid.y));
       if (options.barriers == Barriers::kUsed) {
-        std::string error = run_block_as_fibers(fibers, thread_body, b, options.after_step);
+        std::string error = run_block_as_fibers(block_fibers, fibers, b, options.after_step);
         if (!error.empty()) {
           record_error(std::move(error));
           break;
@@ -922,6 +1007,7 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
       }
       if (watch != nullptr) watch->done.fetch_add(1, std::memory_order_relaxed);
     }
+    if (!fibers.empty()) retire_fibers(block_fibers, fibers);
     g_dynamic_shared = nullptr;
   };
 

@@ -61,6 +61,19 @@ __global__ void warp_shuffles(const float* in, float* out, unsigned* votes, tl::
   votes[i] = __ballot_sync(0xffffffffu, in[i] > 0.0f);
   trace.wrote(static_cast<unsigned long long>(i));
 }
+// Every kind of shuffle with a source, delta or lane mask that differs from lane to lane, and with
+// widths below 32: each result in an array of its own (five per thread).
+__global__ void lane_dependent_shuffles(const float* in, float* out, tl::Traced trace) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const float v = in[i];
+  out[5 * i + 0] = __shfl_sync(0xffffffffu, v, (lane * 7 + 3) % 32);
+  out[5 * i + 1] = __shfl_down_sync(0xffffffffu, v, static_cast<unsigned>(lane % 5));
+  out[5 * i + 2] = __shfl_up_sync(0xffffffffu, v, static_cast<unsigned>((lane / 4) % 3), 8);
+  out[5 * i + 3] = __shfl_xor_sync(0xffffffffu, v, lane % 16, 16);
+  out[5 * i + 4] = __shfl_down_sync(0xffffffffu, v, 3u, 16);
+  trace.wrote(static_cast<unsigned long long>(i));
+}
 // Each thread takes the next number of its block's counter: the order the threads of a block ran
 // in (one worker runs a whole block, so the counter needs no atomic).
 __global__ void thread_order(unsigned* counters, unsigned* order, tl::Traced trace) {
@@ -254,6 +267,47 @@ TEST(EmulatorFastPath, ShufflesGiveTheSameBitsInEitherFiberOrder) {
   unsigned ballot = 0;
   for (int l = 0; l < 32; ++l) ballot |= (in[base + l] > 0.0f ? 1u : 0u) << l;
   EXPECT_EQ(all_votes[0][base + 7], ballot);
+}
+
+// CUDA's shuffle rules written out on the host: the value of the lane `lane` reads within its
+// segment of `width` lanes, its own where the source falls outside the segment.
+float shuffled(const float* warp, int lane, int source, int width) {
+  const int segment = lane & ~(width - 1);
+  return source < segment || source >= segment + width ? warp[lane] : warp[source];
+}
+
+// Shuffles whose arguments differ from lane to lane (a warp whose every lane waits at the same
+// shuffle, so the whole-warp release takes it, one source per lane) give CUDA's values, and the
+// same bits as the general release that the stepping order uses.
+TEST(EmulatorFastPath, LaneDependentShufflesGiveCudasValuesInEitherFiberOrder) {
+  const int n = 2 * 96;
+  const std::vector<float> in = values(n, 8);
+  const LaunchConfig config{{2, 1, 1}, {96, 1, 1}};
+  std::vector<float> expected(5 * n);
+  for (int i = 0; i < n; ++i) {
+    const float* warp = &in[i - i % 32];
+    const int lane = i % 32;
+    expected[5 * i + 0] = warp[(lane * 7 + 3) % 32];
+    expected[5 * i + 1] = shuffled(warp, lane, lane + lane % 5, 32);
+    expected[5 * i + 2] = shuffled(warp, lane, lane - (lane / 4) % 3, 8);
+    expected[5 * i + 3] = shuffled(warp, lane, lane ^ (lane % 16), 16);
+    expected[5 * i + 4] = shuffled(warp, lane, lane + 3, 16);
+  }
+  std::vector<TraceRecord> first_trace;
+  for (const Way way : kFiberWays) {
+    std::vector<float> out(5 * n, 0.0f);
+    std::vector<TraceRecord> trace(n, TraceRecord{});
+    const tl::Traced traced{trace.data()};
+    ASSERT_TRUE(run(way, config, [&] {
+                  k::lane_dependent_shuffles(in.data(), out.data(), traced);
+                }).is_ok());
+    EXPECT_TRUE(same_bytes(out, expected)) << static_cast<int>(way);
+    if (first_trace.empty()) {
+      first_trace = trace;
+    } else {
+      EXPECT_TRUE(same_bytes(trace, first_trace));
+    }
+  }
 }
 
 // Lesson 6's vectorized sum (float4 grid-stride loop, shuffles, two barriers, the last block

@@ -32,16 +32,19 @@ namespace fs = std::filesystem;
 
 // Raised whenever the generated translation unit or the flags change meaning, so that no build
 // of an older ThreadLab is taken from the cache.
-constexpr std::string_view kGeneratorVersion = "learner-emulator-3";
+constexpr std::string_view kGeneratorVersion = "learner-emulator-4";
 
 std::vector<std::string> compile_flags() {
+  // TL_EMU_LOADED_OBJECT: the object is loaded with dlopen, so the shim's thread-locals keep the
+  // dynamic TLS model (cuda_emulation.hpp).
   return {"-std=c++20",
           "-O2",
           "-g0",
           "-fPIC",
           "-fvisibility=hidden",
           "-fvisibility-inlines-hidden",
-          "-fdiagnostics-color=never"};
+          "-fdiagnostics-color=never",
+          "-DTL_EMU_LOADED_OBJECT"};
 }
 std::vector<std::string> link_flags() {
   // A call to a function that exists nowhere fails here, not when the worker loads the kernel.
