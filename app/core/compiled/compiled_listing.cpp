@@ -598,17 +598,43 @@ bool is_traced_instance(std::string_view short_name) {
 }
 
 std::string timed_kernel_name(std::string_view short_name) {
-  std::string_view name = short_name;
-  if (name.starts_with("tl::gpu::")) name.remove_prefix(9);
-  // The trace policy is the last template argument: ", tl::Untraced>" leaves the ">", a sole
-  // "<tl::Untraced>" goes whole.
-  for (const std::string_view untraced : {", tl::Untraced>", "<tl::Untraced>"}) {
-    const std::size_t at = name.find(untraced);
-    if (at == std::string_view::npos) continue;
-    return std::string(name.substr(0, at)) + (untraced.front() == ',' ? ">" : "") +
-           std::string(name.substr(at + untraced.size()));
+  // The lessons' kernels and the types they are templates over live in tl::gpu: wherever it
+  // qualifies a name, it goes ("tl::gpu::ConvTensorTile<...>" is "ConvTensorTile<...>").
+  constexpr std::string_view kLessonNamespace = "tl::gpu::";
+  std::string name(short_name);
+  for (std::size_t at = name.find(kLessonNamespace); at != std::string::npos;
+       at = name.find(kLessonNamespace, at)) {
+    name.erase(at, kLessonNamespace.size());
   }
-  return std::string(name);
+  // The kernel's own template arguments (those of its outermost "<...>"), without its trace
+  // policy (tl::Untraced, tl::ReductionUntraced), wherever among them it stands: "f<16,
+  // tl::Untraced>" is "f<16>", a sole "<tl::Untraced>" goes whole.
+  const std::size_t open = name.find('<');
+  if (open == std::string::npos || !name.ends_with('>')) return name;
+  std::vector<std::string_view> kept;
+  int depth = 0;
+  std::size_t from = open + 1;
+  const std::string_view all(name);
+  for (std::size_t i = from; i < name.size(); ++i) {
+    const char c = name[i];
+    if (c == '<' || c == '(') ++depth;
+    const bool last = i == name.size() - 1;
+    if ((c == '>' || c == ')') && !last) --depth;
+    if (!(c == ',' && depth == 0) && !last) continue;
+    std::string_view argument = all.substr(from, i - from);
+    while (argument.starts_with(' ')) argument.remove_prefix(1);
+    const bool policy = argument.starts_with("tl::") && argument.ends_with("Untraced") &&
+                        argument.find('<') == std::string_view::npos;
+    if (!policy) kept.push_back(argument);
+    from = i + 1;
+  }
+  std::string timed = name.substr(0, open);
+  if (kept.empty()) return timed;
+  timed += '<';
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    timed += (i == 0 ? "" : ", ") + std::string(kept[i]);
+  }
+  return timed + '>';
 }
 
 }  // namespace tl::compiled

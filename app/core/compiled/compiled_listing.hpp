@@ -171,8 +171,13 @@ struct SassSummary {
 // Whether a lesson kernel's short name is the traced twin of a timed kernel (its trace policy is
 // Traced or ReductionTraced): the mapping view runs it, the timings do not.
 [[nodiscard]] bool is_traced_instance(std::string_view short_name);
-// The timed kernel's name as the GPU inspector and the occupancy view give it:
-// "tl::gpu::matmul_tiled<16, tl::Untraced>" → "matmul_tiled<16>".
+// The timed kernel's name in the listing: its short name without the namespace tl::gpu (the
+// kernel's and its template arguments') and without its trace policy (the template argument
+// tl::Untraced or tl::ReductionUntraced). "tl::gpu::matmul_tiled<16, tl::Untraced>" →
+// "matmul_tiled<16>", as the GPU inspector and the occupancy view name it too; a kernel they name
+// otherwise (a template over a type: "conv_implicit_gemm_fp16<ConvTensorTile<128, 64, 32, 4, 3, 0,
+// 0, 0>>" is "conv_implicit_gemm_fp16") carries this name in its registered symbol
+// (kernels::KernelSymbol::listing_name).
 [[nodiscard]] std::string timed_kernel_name(std::string_view short_name);
 
 }  // namespace tl::compiled

@@ -344,6 +344,45 @@ TEST(KernelNames, TracedTwinsAndTheTimedKernelsName) {
   EXPECT_EQ(timed_kernel_name("tl::gpu::matmul_tiled<16, tl::Untraced>"), "matmul_tiled<16>");
   EXPECT_EQ(timed_kernel_name("tl::gpu::matrix_add_x_to_row<tl::Untraced>"), "matrix_add_x_to_row");
   EXPECT_EQ(timed_kernel_name("tl::gpu::matmul_mma_layout_probe"), "matmul_mma_layout_probe");
+  EXPECT_EQ(timed_kernel_name("tl::gpu::sum_strided<tl::ReductionUntraced>"), "sum_strided");
+  EXPECT_EQ(timed_kernel_name("tl::gpu::matmul_in<__half, float, tl::Untraced>"),
+            "matmul_in<__half, float>");
+  EXPECT_EQ(timed_kernel_name("tl::gpu::dot_partials<__half, float>"),
+            "dot_partials<__half, float>")
+      << "no trace policy: every argument stays";
+}
+
+// A kernel that is a template over a type (lesson 11's tensor rung over its tile): the listing
+// names it with its argument as the compiler spells it, without the namespace, and without the
+// trace policy that follows the type's own template arguments.
+TEST(KernelNames, ATemplateOverATypeKeepsTheTypeWithoutItsNamespace) {
+  // _Z...: the mangled symbol as ptxas and nvdisasm list it.
+  const std::string symbol =
+      "_ZN2tl3gpu23conv_implicit_gemm_fp16INS0_14ConvTensorTileILi128ELi64ELi32ELi4ELi3ELi3ELi3E"
+      "Li64EEENS_8UntracedEEEvPK6__halfS7_PfiiiiiiiiiT0_";
+  ASSERT_EQ(
+      short_name(symbol),
+      "tl::gpu::conv_implicit_gemm_fp16<tl::gpu::ConvTensorTile<128, 64, 32, 4, 3, 3, 3, 64>, "
+      "tl::Untraced>");
+  EXPECT_FALSE(is_traced_instance(short_name(symbol)));
+  EXPECT_EQ(timed_kernel_name(short_name(symbol)),
+            "conv_implicit_gemm_fp16<ConvTensorTile<128, 64, 32, 4, 3, 3, 3, 64>>");
+  EXPECT_EQ(timed_kernel_name("tl::gpu::conv_implicit_gemm_fp16<tl::gpu::ConvTensorTile<128, 64, "
+                              "32, 4, 3, 0, 0, 0>, tl::Untraced>"),
+            "conv_implicit_gemm_fp16<ConvTensorTile<128, 64, 32, 4, 3, 0, 0, 0>>");
+  EXPECT_TRUE(is_traced_instance(
+      "tl::gpu::conv_implicit_gemm_fp16<tl::gpu::ConvTensorTile<128, 64, 32, 4, 3, 0, 0, 0>, "
+      "tl::Traced>"));
+  // A type whose own last argument looks like a policy is not the kernel's policy.
+  EXPECT_EQ(timed_kernel_name("tl::gpu::f<tl::gpu::Wrap<tl::Untraced>>"), "f<Wrap<tl::Untraced>>");
+  // Wherever the policy stands among the kernel's arguments (lesson 4's wgmma rung).
+  EXPECT_EQ(
+      timed_kernel_name("tl::gpu::wgmma_unit::matmul_wgmma<tl::gpu::wgmma_unit::WgmmaShape<4, "
+                        "true>, true, tl::Untraced, tl::gpu::wgmma_unit::WgmmaFp16>"),
+      "wgmma_unit::matmul_wgmma<wgmma_unit::WgmmaShape<4, true>, true, wgmma_unit::WgmmaFp16>");
+  // Lesson 11's halo kernel, a template over its filter's shape: its integers stay.
+  EXPECT_EQ(timed_kernel_name("tl::gpu::conv_halo_fp16<3, 3, 64, tl::Untraced>"),
+            "conv_halo_fp16<3, 3, 64>");
 }
 
 }  // namespace
