@@ -67,14 +67,29 @@ struct KernelSymbol {
   // Dynamic shared memory the kernel is always launched with: part of its resources, as its
   // static shared memory is. None if null.
   int (*dynamic_shared_bytes)() = nullptr;
+  // The name the Compiled tab's listing gives this kernel's compiled symbol, where it is not
+  // `name`: compiled::timed_kernel_name of the demangled symbol, the template's arguments as the
+  // compiler spells them without the namespace tl::gpu and the trace policy. A kernel that is a
+  // template over a type is registered under a name of its own and carries its listing name here
+  // ("conv_implicit_gemm_fp16" is "conv_implicit_gemm_fp16<ConvTensorTile<128, 64, 32, 4, 3, 0, 0,
+  // 0>>"). Empty: the listing names it `name`. tests/gpu/test_compiled_listing_gpu.cpp finds every
+  // registered kernel in the listing by it.
+  std::string_view listing_name = {};
 };
 
+// The name the Compiled tab's listing gives `symbol` (see KernelSymbol::listing_name).
+constexpr std::string_view listing_name(const KernelSymbol& symbol) {
+  return symbol.listing_name.empty() ? symbol.name : symbol.listing_name;
+}
+
 // The symbol of a described kernel, under `name` where the view spells it otherwise than launch
-// errors do ("matmul_tiled<16>" for the kernel launched as "matmul_tiled").
+// errors do ("matmul_tiled<16>" for the kernel launched as "matmul_tiled"), and with
+// `listing_name` where the Compiled tab's listing names it otherwise than `name`.
 template <class Function>
-KernelSymbol symbol(const Kernel<Function>& kernel, const char* name = nullptr) {
+KernelSymbol symbol(const Kernel<Function>& kernel, const char* name = nullptr,
+                    const char* listing_name = nullptr) {
   return {name != nullptr ? name : kernel.name, reinterpret_cast<const void*>(kernel.function),
-          kernel.dynamic_shared_bytes};
+          kernel.dynamic_shared_bytes, listing_name != nullptr ? listing_name : ""};
 }
 
 // How a launch function's arguments become the kernel's. A launch function takes the kernel's

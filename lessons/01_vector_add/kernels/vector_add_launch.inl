@@ -14,7 +14,8 @@ inline kernels::VectorAddKernels vector_add_kernels() {
 }
 
 inline std::span<const kernels::KernelSymbol> vector_add_symbols() {
-  static const kernels::KernelSymbol kSymbols[] = {symbol(kVectorAdd),
-                                                   symbol(kVectorAddVectorized)};
+  // The Compiled tab lists the vectorized kernel with its template arguments.
+  static const kernels::KernelSymbol kSymbols[] = {
+      symbol(kVectorAdd), symbol(kVectorAddVectorized, nullptr, "vector_add_vectorized<1, false>")};
   return kSymbols;
 }

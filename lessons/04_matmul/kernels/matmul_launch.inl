@@ -102,8 +102,12 @@ inline std::span<const kernels::KernelSymbol> matmul_symbols() {
       symbol(kRegtile1d<tl::Untraced>),
       symbol(kRegtile2d<tl::Untraced>),
       symbol(kVectorized<tl::Untraced>),
-      symbol(kWarptile<tl::Untraced>),
-      symbol(kPipelinedKernel<MatmulPipelined, true, tl::Untraced>),
+      // Templates over their tile shapes (MatmulWarptile, MatmulPipelined): the Compiled tab names
+      // them as the compiler spells the shape.
+      symbol(kWarptile<tl::Untraced>, nullptr,
+             "matmul_warptile<WarptileShape<128, 128, 16, 2, 4, 8>>"),
+      symbol(kPipelinedKernel<MatmulPipelined, true, tl::Untraced>, nullptr,
+             "matmul_pipelined<PipelinedShape<16, 2, true>, true>"),
   };
   return kSymbols;
 }

@@ -167,10 +167,12 @@ Status matmul_tensor_layout_probe_gpu(float* a_out, float* b_out, float* c_out) 
 std::span<const KernelSymbol> matmul_tensor_gpu_symbols() {
   static const std::vector<KernelSymbol> kSymbols = [] {
     std::vector<KernelSymbol> symbols = {
-        gpu::symbol(gpu::kWmmaFp16<tl::Untraced>),
-        gpu::symbol(gpu::kWmmaBf16<tl::Untraced>),
-        gpu::symbol(gpu::kWmmaTf32<tl::Untraced>),
-        gpu::symbol(gpu::kMmaFp16<true, tl::Untraced>),
+        // Each with the name the Compiled tab's listing gives its template instance.
+        gpu::symbol(gpu::kWmmaFp16<tl::Untraced>, nullptr, "matmul_wmma<WmmaFp16>"),
+        gpu::symbol(gpu::kWmmaBf16<tl::Untraced>, nullptr, "matmul_wmma<WmmaBf16>"),
+        gpu::symbol(gpu::kWmmaTf32<tl::Untraced>, nullptr, "matmul_wmma<WmmaTf32>"),
+        gpu::symbol(gpu::kMmaFp16<true, tl::Untraced>, nullptr,
+                    "matmul_mma<MmaShape<128, 128, 64, 2, 2, 3>, true>"),
     };
 #if defined(THREADLAB_HAVE_SM90A)
     for (const KernelSymbol& wgmma : matmul_wgmma_gpu_symbols()) symbols.push_back(wgmma);

@@ -193,9 +193,16 @@ std::vector<KernelSymbol> matmul_wgmma_gpu_symbols() {
   (void)gpu::allow_wgmma_shared_memory<true, tl::Untraced>();
   (void)gpu::allow_shared_memory<gpu::kWgmmaTma<gpu::WgmmaFp16, tl::Untraced>>();
   (void)gpu::allow_shared_memory<gpu::kWgmmaTma<gpu::WgmmaBf16, tl::Untraced>>();
-  return {gpu::symbol(gpu::kWgmmaFp16<true, tl::Untraced>),
-          gpu::symbol(gpu::kWgmmaTma<gpu::WgmmaFp16, tl::Untraced>),
-          gpu::symbol(gpu::kWgmmaTma<gpu::WgmmaBf16, tl::Untraced>)};
+  // Each with the name the Compiled tab's listing gives its template instance.
+  return {gpu::symbol(gpu::kWgmmaFp16<true, tl::Untraced>, nullptr,
+                      "wgmma_unit::matmul_wgmma<wgmma_unit::WgmmaShape<4, true>, true, "
+                      "wgmma_unit::WgmmaFp16>"),
+          gpu::symbol(gpu::kWgmmaTma<gpu::WgmmaFp16, tl::Untraced>, nullptr,
+                      "wgmma_unit::matmul_wgmma_tma<wgmma_unit::WgmmaTmaShape<4, 1>, "
+                      "wgmma_unit::WgmmaFp16>"),
+          gpu::symbol(gpu::kWgmmaTma<gpu::WgmmaBf16, tl::Untraced>, nullptr,
+                      "wgmma_unit::matmul_wgmma_tma<wgmma_unit::WgmmaTmaShape<4, 1>, "
+                      "wgmma_unit::WgmmaBf16>")};
 }
 
 }  // namespace tl::kernels

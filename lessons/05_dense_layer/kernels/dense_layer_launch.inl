@@ -84,6 +84,6 @@ inline std::span<const kernels::KernelSymbol> dense_layer_symbols() {
       symbol(kGemvFused<tl::Untraced>),
       // The variant for whole tiles (sizes that are multiples of 128, such as the lesson's 4096);
       // the edge variant has the same shape and shared memory.
-      symbol(kGemmFused<true, tl::Untraced>)};
+      symbol(kGemmFused<true, tl::Untraced>, nullptr, "dense_gemm_fused<true>")};
   return kSymbols;
 }
