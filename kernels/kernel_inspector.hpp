@@ -17,6 +17,11 @@ namespace tl::kernels {
 // The untraced kernels the lessons time, by name.
 std::vector<std::string> gpu_kernel_names();
 
+// The name the Compiled tab's listing gives `kernel` (kernels::listing_name of its registered
+// symbol: "matmul_wmma<WmmaFp16>" for "matmul_wmma_fp16"); `kernel` itself where no registered
+// kernel has that name.
+std::string gpu_kernel_listing_name(std::string_view kernel);
+
 // cudaFuncGetAttributes for `kernel`; kInvalidArgument for an unknown name.
 Result<KernelResources> gpu_kernel_resources(std::string_view kernel);
 

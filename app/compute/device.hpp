@@ -74,6 +74,9 @@ class Device {
   virtual Result<KernelResources> kernel_resources(std::string_view kernel) {
     return no_occupancy(kernel);
   }
+  // The name the Compiled tab's listing gives that kernel (kernels::KernelSymbol::listing_name):
+  // the name itself where the device knows no other.
+  virtual std::string kernel_listing_name(std::string_view kernel) { return std::string(kernel); }
   virtual Result<std::uint32_t> active_blocks_per_sm(std::string_view kernel,
                                                      std::uint32_t block_threads,
                                                      std::uint64_t dynamic_shared_bytes) {

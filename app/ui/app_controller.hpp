@@ -213,7 +213,10 @@ class AppController : public LessonViewContext,
   [[nodiscard]] CompiledViewController& compiled_view() { return compiled_; }
   [[nodiscard]] const CompiledViewController& compiled_view() const { return compiled_; }
   void show_compiled_view() {
-    compiled_.shown(lesson().info().id, lesson().info().folder, state_.controls.occupancy.kernel);
+    // The kernel the occupancy view names, as the listing names it (a template over a type is
+    // registered under a name of its own).
+    compiled_.shown(lesson().info().id, lesson().info().folder,
+                    device().kernel_listing_name(state_.controls.occupancy.kernel));
   }
   void record_lesson_memory() { memory_->record(lesson()); }
   // The whole window's tabs: the lesson, or its Kernel Lab. show_workspace brings one to the

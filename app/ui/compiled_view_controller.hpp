@@ -22,7 +22,7 @@ namespace tl::ui {
 
 struct CompiledKernelEntry {
   std::string name;        // "tl::gpu::matmul_tiled<16, tl::Untraced>"
-  std::string timed_name;  // "matmul_tiled<16>", as the occupancy view names it; empty if traced
+  std::string timed_name;  // "matmul_tiled<16>", the listing name (timed_kernel_name); "" if traced
   std::string symbol;      // mangled
   std::string arch;        // "sm_90"
   bool traced = false;     // the mapping view's twin of a timed kernel
@@ -118,9 +118,10 @@ class CompiledViewController {
 
   [[nodiscard]] const CompiledViewState& state() const { return state_; }
   // The tab is on show with this lesson (its id and folder): parses its listings if they are not
-  // this lesson's. `current_kernel` is the kernel the lesson's settings time, as the occupancy
-  // view names it ("matmul_tiled<16>"): selected when it changes. Cheap otherwise: the panel calls
-  // it every frame it draws.
+  // this lesson's. `current_kernel` is the kernel the lesson's settings time, by the name the
+  // listing gives it (compute::Device::kernel_listing_name: "matmul_tiled<16>", or
+  // "matmul_wmma<WmmaFp16>" for the occupancy view's "matmul_wmma_fp16"): selected when it
+  // changes. Cheap otherwise: the panel calls it every frame it draws.
   void shown(std::string_view lesson_id, std::string_view lesson_folder,
              std::string_view current_kernel = {});
   void select_kernel(std::size_t index);

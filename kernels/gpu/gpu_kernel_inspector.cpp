@@ -40,6 +40,11 @@ std::vector<std::string> gpu_kernel_names() {
   return names;
 }
 
+std::string gpu_kernel_listing_name(std::string_view kernel) {
+  auto symbol = find_symbol(kernel);
+  return std::string(symbol ? listing_name(**symbol) : kernel);
+}
+
 Result<KernelResources> gpu_kernel_resources(std::string_view kernel) {
   auto symbol = find_symbol(kernel);
   if (!symbol) return symbol.error();

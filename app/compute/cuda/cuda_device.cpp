@@ -94,6 +94,9 @@ class CudaDevice final : public Device {
   Result<KernelResources> kernel_resources(std::string_view kernel) override {
     return kernels::gpu_kernel_resources(kernel);
   }
+  std::string kernel_listing_name(std::string_view kernel) override {
+    return kernels::gpu_kernel_listing_name(kernel);
+  }
   Result<std::uint32_t> active_blocks_per_sm(std::string_view kernel, std::uint32_t block_threads,
                                              std::uint64_t dynamic_shared_bytes) override {
     return kernels::gpu_active_blocks_per_sm(kernel, block_threads, dynamic_shared_bytes);
