@@ -86,6 +86,7 @@ Result<lessons::ParamValues> LaunchSession::adopt_lesson(std::unique_ptr<compute
   }
   if (lesson_) lesson_->release_device_data();
   lesson_ = std::move(lesson);
+  lesson_->use_device(*device_);
   return adapted;
 }
 
@@ -261,6 +262,7 @@ Result<std::unique_ptr<BackgroundTrace>> LaunchSession::prepare_background_trace
   std::unique_ptr<BackgroundTrace> trace(new BackgroundTrace());
   trace->device_ = device_.get();
   trace->lesson_ = std::move(*copy);
+  trace->lesson_->use_device(*device_);
   trace->config_ = trace->lesson_->launch_config();
   return trace;
 }
@@ -319,6 +321,7 @@ void LaunchSession::switch_to_emulator(const std::string& why) {
   if (lesson_) lesson_->release_device_data();  // it belongs to the device about to go
   sink_.reset();
   device_ = compute::make_emulator_device();
+  if (lesson_) lesson_->use_device(*device_);
   backend_ = BackendKind::kEmulator;
   backend_reason_ = why;
   make_sink();

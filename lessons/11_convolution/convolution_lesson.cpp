@@ -198,8 +198,12 @@ class ConvolutionLesson final : public ParameterizedLesson,
   }
 
   [[nodiscard]] LaunchConfig launch_config() const override {
-    return conv_launch_config(shape_, rung_, block_);
+    return conv_launch_config(shape_, rung_, block_, target());
   }
+  // The tensor rung's launch depends on the GPU (its resident form runs a block per
+  // multiprocessor): every call that is handed the device notes what that choice needs, so that
+  // launch_config() and the occupancy view show what runs.
+  void use_device(const Device& device) const override { note_target(device); }
   // The output as the mapping view draws it: one row per line of its last dimension (Q for NCHW,
   // K for NHWC), in memory order, so that a row is what neighbouring threads write.
   [[nodiscard]] DataShape data_shape() const override {
@@ -232,9 +236,7 @@ class ConvolutionLesson final : public ParameterizedLesson,
       case ConvRung::kImplicitGemm:
         return "conv_implicit_gemm";
       case ConvRung::kTensorFp16:
-        // 3 × 3 filters over 64 channels launch the copy compiled for that shape.
-        return shape_.r == 3 && shape_.s == 3 && shape_.c == 64 ? "conv_implicit_gemm_fp16_3x3x64"
-                                                                : "conv_implicit_gemm_fp16";
+        return conv_tensor_kernel(shape_, target());
     }
     return std::nullopt;
   }
@@ -310,6 +312,7 @@ class ConvolutionLesson final : public ParameterizedLesson,
   }
 
   Result<LessonReport> run_timed(Device& device, const std::atomic<bool>* cancel) override {
+    note_target(device);
     ConvRequest request;
     request.shape = shape_;
     request.block = block_;
@@ -332,6 +335,7 @@ class ConvolutionLesson final : public ParameterizedLesson,
   }
 
   Result<TracedLaunch> run_traced(Device& device, TraceSink& sink) override {
+    note_target(device);
     auto check = trace_convolution(device, shape_, rung_, block_, sink);
     if (!check) return check.error();
     TracedLaunch launch;
@@ -512,6 +516,20 @@ class ConvolutionLesson final : public ParameterizedLesson,
   ConvShape shape_;
   ConvRung rung_ = ConvRung::kImplicitGemm;
   Dim3 block_{256, 1, 1};
+  // The device last handed to this lesson, as far as the tensor rung's launch depends on it:
+  // atomics, as a timed run may note it on a worker thread while the window asks for the launch.
+  mutable std::atomic<int> target_multiprocessors_{0};
+  mutable std::atomic<std::uint64_t> target_shared_optin_{0};
+  mutable std::atomic<bool> target_wgmma_{false};
+  void note_target(const Device& device) const {
+    const ConvTarget target = conv_target(device);
+    target_multiprocessors_ = target.multiprocessors;
+    target_shared_optin_ = target.shared_per_block_optin;
+    target_wgmma_ = target.wgmma;
+  }
+  [[nodiscard]] ConvTarget target() const {
+    return {target_multiprocessors_.load(), target_shared_optin_.load(), target_wgmma_.load()};
+  }
 };
 
 }  // namespace

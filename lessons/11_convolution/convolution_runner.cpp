@@ -134,7 +134,7 @@ Status launch_rung(Device& device, const ConvShape& shape, ConvRung rung, Dim3 b
                    DeviceBuffers& b, TraceRecord* trace) {
   const auto& k = device.kernels().get<kernels::ConvolutionKernels>();
   const kernels::ConvDims d = shape.dims();
-  const LaunchConfig config = conv_launch_config(shape, rung, block);
+  const LaunchConfig config = conv_launch_config(shape, rung, block, conv_target(device));
   switch (rung) {
     case ConvRung::kDirect:
       return trace ? k.direct_traced(config, d, b.in->data(), b.w->data(), b.out->data(), trace)
@@ -254,7 +254,44 @@ LaunchConfig conv_im2col_config(const ConvShape& shape, Dim3 block) {
   return {{blocks(shape.im2col_elements(), block.volume()), 1, 1}, block};
 }
 
-LaunchConfig conv_launch_config(const ConvShape& shape, ConvRung rung, Dim3 block) {
+ConvTarget conv_target(const Device& device) {
+  if (!device.is_gpu()) return {};
+  // What a block may opt in to is the multiprocessor's shared memory less the part the system
+  // reserves for each block (cudaDevAttrMaxSharedMemoryPerBlockOptin is exactly that: 227 KiB on
+  // Hopper, 163 KiB on the A100).
+  const DeviceInfo& info = device.info();
+  const std::uint64_t optin =
+      info.shared_memory_per_multiprocessor > info.reserved_shared_memory_per_block
+          ? info.shared_memory_per_multiprocessor - info.reserved_shared_memory_per_block
+          : 0;
+  const bool hopper = info.compute_major == 9 && info.compute_minor == 0;
+  return {info.multiprocessors, optin,
+          hopper && device.kernels().get<kernels::ConvolutionKernels>().tensor_has_wgmma};
+}
+
+namespace {
+bool conv_tensor_wgmma(const ConvShape& shape, const ConvTarget& target) {
+  return target.multiprocessors > 0 && target.wgmma &&
+         kernels::conv_wgmma_applies(shape.dims(), target.shared_per_block_optin, 90);
+}
+}  // namespace
+
+bool conv_tensor_resident(const ConvShape& shape, const ConvTarget& target) {
+  return conv_tensor_wgmma(shape, target) ||
+         (target.multiprocessors > 0 &&
+          kernels::conv_resident_applies(shape.dims(), target.shared_per_block_optin));
+}
+
+std::string conv_tensor_kernel(const ConvShape& shape, const ConvTarget& target) {
+  if (conv_tensor_wgmma(shape, target)) return "conv_implicit_gemm_fp16_wgmma";
+  if (conv_tensor_resident(shape, target)) return "conv_implicit_gemm_fp16_resident";
+  // 3 × 3 filters over 64 channels launch the tile compiled for that shape.
+  return shape.r == 3 && shape.s == 3 && shape.c == 64 ? "conv_implicit_gemm_fp16_3x3x64"
+                                                       : "conv_implicit_gemm_fp16";
+}
+
+LaunchConfig conv_launch_config(const ConvShape& shape, ConvRung rung, Dim3 block,
+                                const ConvTarget& target) {
   const std::uint64_t pixels = std::uint64_t{shape.n} * shape.p() * shape.q();
   switch (rung) {
     case ConvRung::kDirect:
@@ -269,6 +306,10 @@ LaunchConfig conv_launch_config(const ConvShape& shape, ConvRung rung, Dim3 bloc
       return {{blocks(pixels, kernels::kIgemmTileM), blocks(shape.k, kernels::kIgemmTileN), 1},
               {kernels::kIgemmThreads, 1, 1}};
     case ConvRung::kTensorFp16:
+      if (conv_tensor_resident(shape, target)) {
+        const auto grid = kernels::conv_resident_grid(shape.dims(), target.multiprocessors);
+        return {{grid.x, grid.y, 1}, {kernels::kResidentThreads, 1, 1}};
+      }
       return {{blocks(pixels, kernels::kTensorTileM), blocks(shape.k, kernels::kTensorTileN), 1},
               {kernels::kTensorThreads, 1, 1}};
   }
@@ -288,7 +329,7 @@ std::string conv_rung_unavailable(const Device& device, const ConvShape& shape, 
       return fits.message();
     }
   }
-  std::vector<LaunchConfig> configs{conv_launch_config(shape, rung, block)};
+  std::vector<LaunchConfig> configs{conv_launch_config(shape, rung, block, conv_target(device))};
   if (rung == ConvRung::kIm2colGemm) configs.push_back(conv_im2col_config(shape, block));
   for (const LaunchConfig& config : configs) {
     const auto problems = validate(config, device.info().limits);

@@ -15,10 +15,30 @@
 
 namespace tl::compute {
 
+// What the tensor rung's choice of form depends on: its resident form runs one block per
+// multiprocessor and needs a block's opted-in shared memory. Zeros on the emulator, and where no
+// device is known yet (then the rung shows its tile form's launch).
+struct ConvTarget {
+  int multiprocessors = 0;
+  std::uint64_t shared_per_block_optin = 0;
+  // A GPU of compute capability 9.0 with a build that has the wgmma form (sm_90a).
+  bool wgmma = false;
+  friend bool operator==(const ConvTarget&, const ConvTarget&) = default;
+};
+[[nodiscard]] ConvTarget conv_target(const Device& device);
+// Whether the tensor rung launches one of its resident forms for `shape` on `target` (the wgmma
+// form on Hopper, lessons/11_convolution/kernels/convolution_wgmma.cuh, or the WMMA one,
+// convolution_resident.cuh; both one block per multiprocessor); otherwise its tile.
+[[nodiscard]] bool conv_tensor_resident(const lessons::ConvShape& shape, const ConvTarget& target);
+// The name of the kernel the tensor rung launches, as the occupancy view and the listing know it.
+[[nodiscard]] std::string conv_tensor_kernel(const lessons::ConvShape& shape,
+                                             const ConvTarget& target);
+
 // The launch a rung makes for `shape` (for im2col + GEMM: the GEMM's, one image's for NCHW);
-// `block` is the direct kernel's and im2col's block.
+// `block` is the direct kernel's and im2col's block; `target` picks the tensor rung's form.
 [[nodiscard]] LaunchConfig conv_launch_config(const lessons::ConvShape& shape,
-                                              lessons::ConvRung rung, Dim3 block);
+                                              lessons::ConvRung rung, Dim3 block,
+                                              const ConvTarget& target = {});
 
 // im2col's own launch: one thread per element of the unfolded matrix, 1D blocks of `block`.
 [[nodiscard]] LaunchConfig conv_im2col_config(const lessons::ConvShape& shape, Dim3 block);

@@ -7,7 +7,7 @@
 // CUDA events in the same process; the lesson's tile is the baseline. cuDNN and PyTorch's conv2d
 // are timed by the app and tools/gpu/conv2d_vs_pytorch.py in the same GPU session.
 // Build and run on the GPU machine (from the repository root):
-//   nvcc -O3 -std=c++20 -arch=sm_90 -I. -Iapp tools/gpu/conv_tensor_sweep.cu -o conv_tensor_sweep
+//   nvcc -O3 -std=c++20 -arch=sm_90a -I. -Iapp tools/gpu/conv_tensor_sweep.cu -o conv_tensor_sweep
 //   ./conv_tensor_sweep [batch] [once]      (once: check each kernel with one launch, no timing)
 // Exit status 1 when an output is wrong.
 #include <cuda_fp16.h>
@@ -22,12 +22,15 @@
 
 #include "core/trace_record.hpp"
 #include "kernels/trace.cuh"
+#include "lessons/11_convolution/kernels/convolution_shapes.hpp"
 #include "tools/gpu/sweep_timing.cuh"
 
 namespace tl::gpu {
 #include "kernels/cp_async.cuh"
 #include "lessons/11_convolution/kernels/convolution.cuh"
+#include "lessons/11_convolution/kernels/convolution_resident.cuh"
 #include "lessons/11_convolution/kernels/convolution_tensor.cuh"
+#include "lessons/11_convolution/kernels/convolution_wgmma.cuh"
 #include "tools/gpu/conv_halo_candidate.cuh"
 }  // namespace tl::gpu
 
@@ -138,6 +141,59 @@ Result run_halo(const char* name, const Layer& l, const __half* in, const __half
   });
 }
 
+// The lesson's resident form (lessons/11_convolution/kernels/convolution_resident.cuh) with
+// kWarps warps of kRowsPerWarp 16-pixel rows each; the app launches kernels::kResidentWarps ×
+// kernels::kResidentRowsPerWarp.
+template <int kWarps, int kRowsPerWarp>
+Result run_resident(const char* name, const Layer& l, const __half* in, const __half* wg,
+                    float* out, const std::vector<__half>& host_in,
+                    const std::vector<__half>& host_wg) {
+  auto* kernel =
+      tl::gpu::conv_implicit_gemm_fp16_resident<3, 3, 64, kWarps, kRowsPerWarp, tl::Untraced>;
+  const Conv c = l.shape();
+  const tl::kernels::ConvDims d{c.n, c.c, c.h, c.w, c.k, c.r, c.s, c.stride, c.pad, c.p, c.q, 1};
+  const int row_pitch = l.w + 2 * l.pad;
+  const long long shared =
+      tl::kernels::conv_resident_shared_bytes(kWarps, kRowsPerWarp, 3, 3, 64, row_pitch);
+  const long long patch_halves =
+      tl::kernels::conv_resident_patch_bytes(kWarps, kRowsPerWarp, 3, 3, 64, row_pitch) / 2;
+  CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  static_cast<int>(shared)));
+  int sms = 0;
+  CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const long long rows = tl::kernels::conv_resident_rows(d);
+  const unsigned slices = static_cast<unsigned>((l.k + 63) / 64);
+  const dim3 grid(static_cast<unsigned>(sms / slices), slices);
+  std::printf("%s: %lld rows of 16 pixels on %u x %u blocks, %lld bytes of shared memory\n", name,
+              rows, grid.x, grid.y, shared);
+  return check_and_time(name, l, out, host_in, host_wg, [&] {
+    kernel<<<grid, kWarps * 32, shared>>>(in, wg, out, l.n, l.h, l.w, l.k, l.pad, rows,
+                                          patch_halves, tl::Untraced{});
+  });
+}
+
+// The resident form on wgmma (lessons/11_convolution/kernels/convolution_wgmma.cuh); needs sm_90a.
+Result run_wgmma(const char* name, const Layer& l, const __half* in, const __half* wg, float* out,
+                 const std::vector<__half>& host_in, const std::vector<__half>& host_wg) {
+  auto* kernel = tl::gpu::conv_implicit_gemm_fp16_wgmma<tl::Untraced>;
+  const Conv c = l.shape();
+  const tl::kernels::ConvDims d{c.n, c.c, c.h, c.w, c.k, c.r, c.s, c.stride, c.pad, c.p, c.q, 1};
+  const long long shared = tl::kernels::conv_wgmma_shared_bytes(d);
+  CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  static_cast<int>(shared)));
+  int sms = 0;
+  CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const long long tiles = tl::kernels::conv_wgmma_tiles(d);
+  const int patch_pixels = tl::kernels::conv_wgmma_patch_pixels(d);
+  const auto grid = tl::kernels::conv_resident_grid(d, sms);
+  std::printf("%s: %lld tiles of 64 pixels on %u x %u blocks, %lld bytes of shared memory\n", name,
+              tiles, grid.x, grid.y, shared);
+  return check_and_time(name, l, out, host_in, host_wg, [&] {
+    kernel<<<dim3(grid.x, grid.y), tl::kernels::kConvWgmmaThreads, shared>>>(
+        in, wg, out, l.n, l.h, l.w, l.k, l.pad, tiles, patch_pixels, tl::Untraced{});
+  });
+}
+
 template <class Tile>
 Result run_tile(const char* name, const Layer& l, const __half* in, const __half* wg, float* out,
                 const std::vector<__half>& host_in, const std::vector<__half>& host_wg) {
@@ -198,6 +254,50 @@ int main(int argc, char** argv) {
   if (l.r == 3 && l.s == 3 && l.c == 64 && l.stride == 1) {
     results.push_back(
         run_halo<3, 3, 64, 1>("halo, 3x3x64 unrolled", l, in, wg, out, host_in, host_wg));
+    results.push_back(run_wgmma("resident on wgmma", l, in, wg, out, host_in, host_wg));
+    results.push_back(
+        run_resident<8, 2>("resident 8 warps x 2 rows", l, in, wg, out, host_in, host_wg));
+    results.push_back(
+        run_resident<8, 1>("resident 8 warps x 1 row", l, in, wg, out, host_in, host_wg));
+    results.push_back(
+        run_resident<4, 4>("resident 4 warps x 4 rows", l, in, wg, out, host_in, host_wg));
+    results.push_back(
+        run_resident<4, 2>("resident 4 warps x 2 rows", l, in, wg, out, host_in, host_wg));
+    // A batch whose padded images and chunks do not line up, and more filters than one slice.
+    Layer odd = l;
+    odd.n = 3;
+    odd.h = 13;
+    odd.w = 21;
+    odd.k = 136;
+    std::vector<__half> odd_in(static_cast<std::size_t>(odd.n) * odd.h * odd.w * odd.c),
+        odd_wg(static_cast<std::size_t>(odd.r) * odd.s * odd.c * odd.k);
+    for (auto& v : odd_in) v = __float2half(uniform(random));
+    for (auto& v : odd_wg) v = __float2half(uniform(random) * 0.1f);
+    __half *odd_in_device = nullptr, *odd_wg_device = nullptr;
+    CHECK_CUDA(cudaMalloc(&odd_in_device, odd_in.size() * sizeof(__half)));
+    CHECK_CUDA(cudaMalloc(&odd_wg_device, odd_wg.size() * sizeof(__half)));
+    CHECK_CUDA(cudaMemcpy(odd_in_device, odd_in.data(), odd_in.size() * sizeof(__half),
+                          cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(odd_wg_device, odd_wg.data(), odd_wg.size() * sizeof(__half),
+                          cudaMemcpyHostToDevice));
+    results.push_back(run_resident<8, 2>("resident, odd layer", odd, odd_in_device, odd_wg_device,
+                                         out, odd_in, odd_wg));
+    results.push_back(
+        run_wgmma("wgmma, odd layer", odd, odd_in_device, odd_wg_device, out, odd_in, odd_wg));
+    odd.pad = 0;  // no padding: the flattened rows are the image's own
+    results.push_back(run_resident<8, 2>("resident, odd, no padding", odd, odd_in_device,
+                                         odd_wg_device, out, odd_in, odd_wg));
+    results.push_back(run_wgmma("wgmma, odd, no padding", odd, odd_in_device, odd_wg_device, out,
+                                odd_in, odd_wg));
+    odd.n = 1;
+    odd.h = 3;
+    odd.w = 3;
+    odd.k = 16;
+    odd.pad = 1;  // one image smaller than a tile
+    results.push_back(
+        run_wgmma("wgmma, 3x3 image", odd, odd_in_device, odd_wg_device, out, odd_in, odd_wg));
+    CHECK_CUDA(cudaFree(odd_in_device));
+    CHECK_CUDA(cudaFree(odd_wg_device));
   }
   // Stride 2 through the halo kernel too (its leading dimension skips every other pixel), with
   // a 1 x 1 filter so that its patches fit.

@@ -107,6 +107,11 @@ class Lesson {
   // Values that replace the defaults when the lesson opens on the CPU emulator, where the GPU
   // defaults would take too long (empty: the defaults suit both).
   [[nodiscard]] virtual lessons::ParamValues emulator_defaults() const { return {}; }
+  // The device this lesson's launches go to, told when the lesson is opened and whenever the
+  // device changes: a lesson whose launch depends on it (a persistent kernel's one block per
+  // multiprocessor) keeps what it needs, so that launch_config() shows what will run. Most lessons
+  // ignore it.
+  virtual void use_device(const Device& /*device*/) const {}
   // Parameters that this device cannot honour (a second GPU, a library that is not installed),
   // each with its reason in one sentence: the launch panel greys them and says why. A run given
   // one anyway goes on without it and notes the reason. Most lessons have none.

@@ -5,16 +5,21 @@
 #include <cuda_fp16.h>
 #include <mma.h>
 
+#include <atomic>
 #include <string>
 #include <vector>
 
 #include "kernels/gpu/gpu_launch.cuh"
 #include "kernels/kernel_registry.hpp"
 #include "lessons/11_convolution/kernels/convolution_kernels.hpp"
+#if defined(THREADLAB_HAVE_SM90A)
+#include "lessons/11_convolution/kernels/convolution_wgmma_gpu.hpp"
+#endif
 
 namespace tl::gpu {
 #include "kernels/cp_async.cuh"
 #include "lessons/11_convolution/kernels/convolution.cuh"
+#include "lessons/11_convolution/kernels/convolution_resident.cuh"
 #include "lessons/11_convolution/kernels/convolution_tensor.cuh"
 // After the kernels: their description, which names them.
 #include "lessons/11_convolution/kernels/convolution_launch.inl"
@@ -43,9 +48,55 @@ constexpr auto kTensorResNet = describe(std::is_same_v<Trace, tl::Untraced>
                                         &conv_implicit_gemm_fp16<ConvTensorResNetTile, Trace>,
                                         kBarriers,
                                         [] { return ConvTensorResNetTile::kSharedBytes; });
+// The resident form, for the shapes kernels::conv_resident_applies accepts. Its dynamic shared
+// memory depends on the image's width, so it is launched here with the shape's amount rather than
+// through launch<>; the description's amount is the lesson's layer's (56 × 56, padding 1), for the
+// occupancy view: every shape that takes this kernel needs more than half of a multiprocessor's
+// shared memory, so one block per multiprocessor whatever the width.
+template <class Trace>
+constexpr auto conv_resident_kernel =
+    &conv_implicit_gemm_fp16_resident<kernels::kResidentR, kernels::kResidentS, kernels::kResidentC,
+                                      kernels::kResidentWarps, kernels::kResidentRowsPerWarp,
+                                      Trace>;
+constexpr auto kTensorResident =
+    describe("conv_implicit_gemm_fp16_resident", conv_resident_kernel<tl::Untraced>, kBarriers, [] {
+      return static_cast<int>(kernels::conv_resident_shared_bytes(
+          kernels::kResidentWarps, kernels::kResidentRowsPerWarp, kernels::kResidentR,
+          kernels::kResidentS, kernels::kResidentC, 56 + 2));
+    });
 }  // namespace tl::gpu
 
 namespace tl::kernels {
+
+namespace {
+// The resident form's launch (the shape checked by conv_resident_applies).
+template <class Trace>
+Status launch_resident(const LaunchConfig& config, const ConvDims& d, const __half* in,
+                       const __half* wg, float* out, Trace trace) {
+  const auto kernel = gpu::conv_resident_kernel<Trace>;
+  const long long shared = conv_resident_shared_bytes(d);
+  // The most this kernel was allowed so far; a wider image asks for more, once.
+  static std::atomic<long long> allowed{0};
+  if (shared > allowed.load()) {
+    const cudaError_t set = cudaFuncSetAttribute(
+        kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
+    if (set != cudaSuccess) {
+      return Error{ErrorKind::kCudaError,
+                   "the tensor-core rung's resident form could not be given " +
+                       std::to_string(shared / 1024) +
+                       " KiB of shared memory: " + cudaGetErrorString(set)};
+    }
+    allowed = shared;
+  }
+  const long long patch_halves =
+      conv_resident_patch_bytes(kResidentWarps, kResidentRowsPerWarp, kResidentR, kResidentS,
+                                kResidentC, d.w + 2 * d.pad) /
+      2;
+  kernel<<<to_dim3(config.grid), to_dim3(config.block), static_cast<std::size_t>(shared)>>>(
+      in, wg, out, d.n, d.h, d.w, d.k, d.pad, conv_resident_rows(d), patch_halves, trace);
+  return launch_status(gpu::kTensorResident.name, config);
+}
+}  // namespace
 
 Status conv_tensor_gpu(const LaunchConfig& config, ConvDims d, const void* in, const void* wg,
                        float* out, TraceRecord* trace) {
@@ -91,6 +142,23 @@ Status conv_tensor_gpu(const LaunchConfig& config, ConvDims d, const void* in, c
   }
   const auto* in16 = static_cast<const __half*>(in);
   const auto* w16 = static_cast<const __half*>(wg);
+  // The fastest form that this GPU, this build and the shape allow: wgmma on Hopper, else the
+  // resident WMMA form where its shared memory fits, else the tile (conv_tensor_kernel in
+  // lessons/11_convolution/convolution_runner.cpp names the same choice).
+  int optin = 0;
+  if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) !=
+      cudaSuccess) {
+    optin = 0;
+  }
+#if defined(THREADLAB_HAVE_SM90A)
+  if (conv_wgmma_applies(d, static_cast<unsigned long long>(optin), major * 10 + minor)) {
+    return conv_wgmma_gpu(config, d, in, wg, out, trace);
+  }
+#endif
+  if (conv_resident_applies(d, static_cast<unsigned long long>(optin))) {
+    return trace == nullptr ? launch_resident(config, d, in16, w16, out, tl::Untraced{})
+                            : launch_resident(config, d, in16, w16, out, tl::Traced{trace});
+  }
   const bool resnet_shape = d.r == 3 && d.s == 3 && d.c == 64;
   if (trace == nullptr) {
     return resnet_shape
@@ -112,8 +180,19 @@ std::span<const KernelSymbol> convolution_gpu_symbols() {
   static const std::vector<KernelSymbol> kAll = [] {
     std::vector<KernelSymbol> all(gpu::convolution_symbols().begin(),
                                   gpu::convolution_symbols().end());
-    all.push_back(gpu::symbol(gpu::kTensor<tl::Untraced>));
-    all.push_back(gpu::symbol(gpu::kTensorResNet<tl::Untraced>));
+    // Each with the name the Compiled tab's listing gives its template instance
+    // (CompiledListingNames in tests/gpu/test_compiled_listing_gpu.cpp checks them).
+    all.push_back(
+        gpu::symbol(gpu::kTensor<tl::Untraced>, nullptr,
+                    "conv_implicit_gemm_fp16<ConvTensorTile<128, 64, 32, 4, 3, 0, 0, 0>>"));
+    all.push_back(
+        gpu::symbol(gpu::kTensorResNet<tl::Untraced>, nullptr,
+                    "conv_implicit_gemm_fp16<ConvTensorTile<128, 64, 32, 4, 3, 3, 3, 64>>"));
+    all.push_back(gpu::symbol(gpu::kTensorResident, nullptr,
+                              "conv_implicit_gemm_fp16_resident<3, 3, 64, 8, 2>"));
+#if defined(THREADLAB_HAVE_SM90A)
+    all.push_back(conv_wgmma_gpu_symbol());
+#endif
     return all;
   }();
   return kAll;
@@ -126,6 +205,9 @@ KernelSetEntry convolution_gpu() {
   static const ConvolutionKernels kTable = [] {
     ConvolutionKernels table = gpu::convolution_kernels();
     table.tensor = conv_tensor_gpu;
+#if defined(THREADLAB_HAVE_SM90A)
+    table.tensor_has_wgmma = true;
+#endif
     return table;
   }();
   return register_set("convolution", "11_convolution", kTable, &convolution_gpu_symbols);

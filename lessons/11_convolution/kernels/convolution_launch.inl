@@ -62,7 +62,8 @@ inline kernels::ConvolutionKernels convolution_kernels() {
           launch_im2col,
           launch_implicit_gemm<kImplicitGemm>,
           launch_implicit_gemm<kImplicitGemmTraced>,
-          nullptr};
+          nullptr,
+          false};
 }
 
 // The timed kernels, for the occupancy view (the lesson's occupancy_kernel() names one).

@@ -13,6 +13,7 @@
 #include "compute/lessons/lesson.hpp"
 #include "compute/lessons/lesson_registry.hpp"
 #include "lessons/11_convolution/convolution.hpp"
+#include "lessons/11_convolution/convolution_runner.hpp"
 
 namespace tl::lessons {
 namespace {
@@ -181,6 +182,114 @@ TEST(ConvolutionLesson, RefusesTheTensorRungOnTheEmulatorWithTheReason) {
   auto report = (*lesson)->run_timed(*device, nullptr);
   ASSERT_FALSE(report.is_ok());
   EXPECT_NE(report.message().find("WMMA"), std::string::npos) << report.message();
+}
+
+}  // namespace
+}  // namespace tl::compute
+
+// The tensor rung's resident form is a GPU kernel; where it runs, with what grid and how much
+// shared memory, is plain host arithmetic, checked here without a GPU.
+namespace tl::compute {
+namespace {
+
+lessons::ConvShape resnet_nhwc() {
+  lessons::ConvShape s;
+  s.n = 32;
+  s.c = 64;
+  s.h = s.w = 56;
+  s.k = 64;
+  s.r = s.s = 3;
+  s.stride = 1;
+  s.pad = 1;
+  s.nhwc = true;
+  return s;
+}
+
+// Hopper's and the data-centre Blackwells' 227 KiB a block; the A100's 163 KiB. kHopper stands for
+// a build without the sm_90a form (or a Blackwell), kHopperWgmma for one with it.
+constexpr ConvTarget kHopper{132, 232448, false};
+constexpr ConvTarget kHopperWgmma{132, 232448, true};
+constexpr ConvTarget kA100{108, 166912, false};
+
+TEST(ConvolutionResidentForm, TakesTheResNetLayerOnHopperAndNotWhereItsSharedMemoryDoesNotFit) {
+  const lessons::ConvShape s = resnet_nhwc();
+  // The weights' 3·3·64 rows of 72 halves, two chunks of 256 + 2·58 + 2 pixels of 80 halves, and
+  // eight 16 × 20-float staging tiles: 82,944 + 2 · 59,904 (rounded to 128 bytes) + 10,240.
+  EXPECT_EQ(kernels::conv_resident_shared_bytes(s.dims()), 82944 + 2 * 59904 + 10240);
+  EXPECT_TRUE(conv_tensor_resident(s, kHopper));
+  EXPECT_EQ(conv_tensor_kernel(s, kHopper), "conv_implicit_gemm_fp16_resident");
+  EXPECT_FALSE(conv_tensor_resident(s, kA100));
+  EXPECT_EQ(conv_tensor_kernel(s, kA100), "conv_implicit_gemm_fp16_3x3x64");
+  EXPECT_FALSE(conv_tensor_resident(s, ConvTarget{}));  // no device known yet: the tile's launch
+  // Every other shape takes the tile, with its reason in the shape: the layout, the stride, the
+  // filter, the channels, filters that are no multiple of 8, an image too wide for the chunk.
+  auto changed = [&](auto change) {
+    lessons::ConvShape t = s;
+    change(t);
+    return conv_tensor_resident(t, kHopper);
+  };
+  EXPECT_FALSE(changed([](lessons::ConvShape& t) { t.nhwc = false; }));
+  EXPECT_FALSE(changed([](lessons::ConvShape& t) { t.stride = 2; }));
+  EXPECT_FALSE(changed([](lessons::ConvShape& t) { t.r = t.s = 5; }));
+  EXPECT_FALSE(changed([](lessons::ConvShape& t) { t.c = 32; }));
+  EXPECT_FALSE(changed([](lessons::ConvShape& t) { t.k = 60; }));
+  EXPECT_FALSE(changed([](lessons::ConvShape& t) { t.w = 224; }));
+  EXPECT_TRUE(changed([](lessons::ConvShape& t) {
+    t.n = 3;
+    t.h = 13;
+    t.w = 21;
+    t.k = 136;
+    t.pad = 0;
+  }));
+  lessons::ConvShape other = s;
+  other.c = 32;
+  EXPECT_EQ(conv_tensor_kernel(other, kHopper), "conv_implicit_gemm_fp16");
+}
+
+TEST(ConvolutionResidentForm, TheWgmmaFormTakesHopperAndWiderImagesThanTheWmmaForm) {
+  const lessons::ConvShape s = resnet_nhwc();
+  // The weights' 3·3·64 × 64 halves, unpadded (wgmma's layout), and two chunks of 374 pixels of
+  // 128 bytes.
+  EXPECT_EQ(kernels::conv_wgmma_shared_bytes(s.dims()), 73728 + 2 * 374 * 128);
+  EXPECT_EQ(kernels::conv_wgmma_tiles(s.dims()), (31LL * 58 * 58 + 56 * 58 + 63) / 64);
+  EXPECT_EQ(conv_tensor_kernel(s, kHopperWgmma), "conv_implicit_gemm_fp16_wgmma");
+  EXPECT_EQ(conv_tensor_kernel(s, kHopper), "conv_implicit_gemm_fp16_resident");
+  // Compute capability 9.0 alone: the sm_90a instructions run nowhere else.
+  EXPECT_FALSE(kernels::conv_wgmma_applies(s.dims(), 232448, 100));
+  // 120 pixels wide: the WMMA form's padded chunks no longer fit, the wgmma form's do; at 224
+  // neither does, and the tile runs.
+  lessons::ConvShape wider = s;
+  wider.w = 120;
+  EXPECT_EQ(conv_tensor_kernel(wider, kHopper), "conv_implicit_gemm_fp16_3x3x64");
+  EXPECT_EQ(conv_tensor_kernel(wider, kHopperWgmma), "conv_implicit_gemm_fp16_wgmma");
+  EXPECT_EQ(conv_launch_config(wider, lessons::ConvRung::kTensorFp16, {}, kHopperWgmma).grid,
+            (Dim3{132, 1, 1}));
+  wider.w = 224;
+  EXPECT_EQ(conv_tensor_kernel(wider, kHopperWgmma), "conv_implicit_gemm_fp16_3x3x64");
+}
+
+TEST(ConvolutionResidentForm, RunsOneBlockPerMultiprocessorSharedAmongTheFilterSlices) {
+  const lessons::ConvShape s = resnet_nhwc();
+  // 31 padded images of 58 × 58 and the last one's 56 output rows of 58: 6,720.5 rows of 16.
+  EXPECT_EQ(kernels::conv_resident_rows(s.dims()), (31LL * 58 * 58 + 56 * 58 + 15) / 16);
+  const LaunchConfig resident = conv_launch_config(s, lessons::ConvRung::kTensorFp16, {}, kHopper);
+  EXPECT_EQ(resident.grid, (Dim3{132, 1, 1}));
+  EXPECT_EQ(resident.block, (Dim3{256, 1, 1}));
+  // 136 filters are three 64-filter slices: 44 blocks each.
+  lessons::ConvShape wide = s;
+  wide.k = 136;
+  EXPECT_EQ(conv_launch_config(wide, lessons::ConvRung::kTensorFp16, {}, kHopper).grid,
+            (Dim3{44, 3, 1}));
+  // A tiny layer: no more blocks than chunks of 16 rows to share.
+  lessons::ConvShape tiny = s;
+  tiny.n = 1;
+  tiny.h = tiny.w = 8;
+  EXPECT_EQ(kernels::conv_resident_rows(tiny.dims()), (8 * 10 + 15) / 16);
+  EXPECT_EQ(conv_launch_config(tiny, lessons::ConvRung::kTensorFp16, {}, kHopper).grid,
+            (Dim3{1, 1, 1}));
+  // Without the device the tensor rung shows its tile's launch: one block per 128 × 64 tile.
+  EXPECT_EQ(conv_launch_config(s, lessons::ConvRung::kTensorFp16, {}, ConvTarget{}).grid,
+            (Dim3{784, 1, 1}));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "compute/trace_sink.hpp"
 #include "gpu_test_environment.hpp"
 #include "lessons/11_convolution/convolution.hpp"
 #include "lessons/11_convolution/convolution_cudnn.hpp"
@@ -106,6 +107,52 @@ TEST_F(ConvolutionGpu, TensorRungRunsWhereItShouldAndMatchesTheFp16Reference) {
                                            ConvRung::kTensorFp16, {256, 1, 1})
                 .find("multiples of 8"),
             std::string::npos);
+}
+
+// The tensor rung's resident form (3 × 3 over 64 channels, stride 1, NHWC) where this GPU gives a
+// block the shared memory it needs: right against the FP16 reference on shapes whose padded
+// images, chunks and filter slices do not line up (no padding, padding 2, 136 filters in three
+// slices, a single small image), every output written exactly once by the traced form, the launch
+// the lesson shows being the one that ran; a wide image takes the tile instead and is right too.
+TEST_F(ConvolutionGpu, TheResidentFormRunsWhereItFitsAndMatchesTheFp16Reference) {
+  if (!has_tensor_cores()) GTEST_SKIP() << "the tensor-core rung needs compute capability 8.0";
+  const compute::ConvTarget target = compute::conv_target(device());
+  if (!compute::conv_tensor_resident(resnet_layer(true), target)) {
+    GTEST_SKIP() << "this GPU gives a block " << target.shared_per_block_optin
+                 << " bytes of shared memory; the resident form needs "
+                 << kernels::conv_resident_shared_bytes(resnet_layer(true).dims());
+  }
+  for (const ConvShape& s :
+       {shape(3, 64, 13, 21, 136, 3, 1, 1, true), shape(2, 64, 9, 7, 8, 3, 1, 0, true),
+        shape(1, 64, 5, 6, 64, 3, 1, 2, true), shape(1, 64, 3, 3, 16, 3, 1, 1, true),
+        shape(2, 64, 12, 230, 16, 3, 1, 1, true)}) {
+    const bool resident = compute::conv_tensor_resident(s, target);
+    EXPECT_EQ(resident, s.w != 230) << s.describe();
+    const compute::ConvReport report = run(s, false);
+    bool ran = false;
+    for (const compute::ConvRungResult& result : report.rungs) {
+      if (result.rung != ConvRung::kTensorFp16) continue;
+      ran = true;
+      ASSERT_TRUE(result.check.has_value());
+      EXPECT_TRUE(result.check->passed) << s.describe() << ": " << result.check->describe();
+    }
+    EXPECT_TRUE(ran) << "the tensor rung was left out of " << s.describe();
+
+    compute::HostTraceSink sink;
+    auto check = compute::trace_convolution(device(), s, ConvRung::kTensorFp16,
+                                            {kernels::kTensorThreads, 1, 1}, sink);
+    ASSERT_TRUE(check.is_ok()) << s.describe() << ": " << check.message();
+    ASSERT_TRUE(check->has_value());
+    EXPECT_TRUE((*check)->passed) << s.describe() << ": " << (*check)->describe();
+    const auto& records = sink.records();
+    ASSERT_EQ(records.size(), s.output_elements());
+    const LaunchConfig shown =
+        compute::conv_launch_config(s, ConvRung::kTensorFp16, {256, 1, 1}, target);
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      ASSERT_EQ(records[i].writes, 1u) << s.describe() << " output " << i;
+      ASSERT_LT(records[i].block, shown.grid.volume()) << s.describe() << " output " << i;
+    }
+  }
 }
 
 TEST_F(ConvolutionGpu, CudnnFp32AndFp16MatchTheReferenceAndNameTheirAlgorithm) {
