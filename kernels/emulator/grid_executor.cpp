@@ -888,6 +888,33 @@ std::size_t dynamic_shared_memory_bytes() {
   return g_dynamic_shared == nullptr ? 0 : g_dynamic_shared_bytes;
 }
 
+namespace {
+// The most consecutive blocks one claim takes.
+constexpr std::uint64_t kMaxBlockRun = 64;
+
+// Claims the next run of consecutive blocks of a grid of `blocks` for one of `workers` workers:
+// [first, end). The runs shrink as the grid runs out (a share of what is left, as OpenMP's guided
+// schedule, at most kMaxBlockRun), so the workers still finish together. False once every block
+// is taken. Lesson 1's vector add over 2^24 floats ran at 0.75 of one plain loop's speed on two
+// workers taking one block of 256 at a time, against 1.6 taking 16 or 64 (the same loop outside
+// the emulator, this 2-core machine): interleaved 1 KiB pieces of each array defeat both cores'
+// prefetchers, and each claim moved the counter's cache line between the cores.
+bool claim_blocks(std::atomic<std::uint64_t>& next, std::uint64_t blocks, unsigned workers,
+                  std::uint64_t& first, std::uint64_t& end) {
+  std::uint64_t current = next.load(std::memory_order_relaxed);
+  while (current < blocks) {
+    const std::uint64_t share = (blocks - current) / (4 * std::uint64_t{workers});
+    const std::uint64_t run = std::clamp<std::uint64_t>(share, 1, kMaxBlockRun);
+    if (next.compare_exchange_weak(current, current + run, std::memory_order_relaxed)) {
+      first = current;
+      end = current + run;
+      return true;
+    }
+  }
+  return false;
+}
+}  // namespace
+
 unsigned worker_count(const GridOptions& options) {
   if (options.workers != 0) return options.workers;
   return std::max(1u, std::thread::hardware_concurrency());
@@ -968,9 +995,13 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
       prepare_fibers(fibers, *stacks);
       block_fibers.fibers = fibers.data();
     }
-    // Blocks are handed out one at a time, so a slow block does not hold up the others: the same
-    // dynamic scheduling a GPU's block scheduler does.
-    for (std::uint64_t b = next_block.fetch_add(1); b < blocks; b = next_block.fetch_add(1)) {
+    // Blocks are handed out dynamically, as a GPU's block scheduler does, so a slow block or a
+    // worker the machine takes away holds up no one, but in runs of consecutive blocks
+    // (claim_blocks): one block at a time, the two workers' blocks interleaved in memory, and each
+    // core's prefetchers fetched its neighbour's part of every page.
+    std::uint64_t b = 0, run_end = 0;
+    while (true) {
+      if (b == run_end && !claim_blocks(next_block, blocks, workers, b, run_end)) break;
       if (failed.load(std::memory_order_relaxed)) break;
       if (watch != nullptr && watch->cancelled()) {
         cancelled.store(true, std::memory_order_relaxed);
@@ -1006,6 +1037,7 @@ Status run_grid(const LaunchConfig& config, const GridOptions& options,
         }
       }
       if (watch != nullptr) watch->done.fetch_add(1, std::memory_order_relaxed);
+      ++b;
     }
     if (!fibers.empty()) retire_fibers(block_fibers, fibers);
     g_dynamic_shared = nullptr;
