@@ -57,11 +57,12 @@ constexpr std::size_t kFiberStackStride = kFiberStackBytes + 17 * 64;
 // The switch stores the leaving side's context itself, in `save`, before it loads the other side's:
 // the side that wakes up has nothing to store, and a wait keeps nothing of its own live across the
 // switch but the fiber it is (so the functions that wait save no registers of their own besides
-// those the switch saves). The side that wakes up gets the leaving side's context and `save` as
-// Boost's transfer_t, which is what a fiber's entry function receives when make_fcontext's context
-// starts.
+// those the switch saves). It returns nothing: a wait has no use for it. A fiber that starts
+// (make_fcontext's trampoline jumps to fiber_entry with the argument registers as they are) finds
+// the switch's own two arguments as its transfer_t: `save` as fctx, `to` as data (starter_slot).
 #if defined(__x86_64__) && defined(__ELF__)
-extern "C" fctx::transfer_t tl_emu_switch_fcontext(fctx::fcontext_t* save, fctx::fcontext_t to);
+#define TL_EMU_OWN_SWITCH 1
+extern "C" void tl_emu_switch_fcontext(fctx::fcontext_t* save, fctx::fcontext_t to);
 asm(R"(
   .pushsection .text
   .globl tl_emu_switch_fcontext
@@ -77,8 +78,6 @@ tl_emu_switch_fcontext:
   movq %rbx, 0x28(%rsp)
   movq %rbp, 0x30(%rsp)
   movq %rsp, (%rdi)
-  movq %rsp, %rax
-  movq %rdi, %rdx
   movq %rsi, %rsp
   movq 0x8(%rsp), %r12
   movq 0x10(%rsp), %r13
@@ -87,25 +86,34 @@ tl_emu_switch_fcontext:
   movq 0x28(%rsp), %rbx
   movq 0x30(%rsp), %rbp
   leaq 0x38(%rsp), %rsp
-  movq %rax, %rdi
-  movq %rdx, %rsi
   ret
   .size tl_emu_switch_fcontext, .-tl_emu_switch_fcontext
   .popsection
 )");
 // Saves the running side's context in `*save` and resumes `to`; returns when something resumes
-// `*save`, with what resumed it.
-inline fctx::transfer_t switch_context(fctx::fcontext_t* save, fctx::fcontext_t to) {
-  return tl_emu_switch_fcontext(save, to);
+// `*save`.
+inline void switch_context(fctx::fcontext_t* save, fctx::fcontext_t to) {
+  tl_emu_switch_fcontext(save, to);
 }
 #else
-inline fctx::transfer_t switch_context(fctx::fcontext_t* save, fctx::fcontext_t to) {
+inline void switch_context(fctx::fcontext_t* save, fctx::fcontext_t to) {
   // Boost's jump leaves the storing to the side that wakes up: its data says where.
   const fctx::transfer_t from = fctx::jump_fcontext(to, save);
   *static_cast<fctx::fcontext_t*>(from.data) = from.fctx;
-  return from;
 }
 #endif
+
+// Where the side that started a fiber saved its own context (its `save`), from what the fiber's
+// entry received: the switch above leaves it in the register that becomes transfer_t::fctx; Boost's
+// jump passes it as data, and leaves storing the context it left to the side that starts.
+void* starter_slot(fctx::transfer_t from) {
+#ifdef TL_EMU_OWN_SWITCH
+  return from.fctx;
+#else
+  *static_cast<fctx::fcontext_t*>(from.data) = from.fctx;
+  return from.data;
+#endif
+}
 
 enum class FiberState {
   kRunnable,   // not started, or released from its last wait: runs in the next round
@@ -239,8 +247,8 @@ std::size_t release_whole_warp(Fiber* lanes);
   Fiber* const fibers = block.fibers;
   std::size_t next = block.current + 1;
   // Most often the next lane of the warp runs next; anything else is decided out of line.
-  if (!block.chain || next >= block.chain_end || fibers[next].state != FiberState::kRunnable)
-      [[unlikely]] {
+  // (Without chaining, each round's chain_end is the one fiber it runs.)
+  if (next >= block.chain_end || fibers[next].state != FiberState::kRunnable) [[unlikely]] {
     next = next_in_round(block, next);
   }
   [[maybe_unused]] void* save = nullptr;
@@ -277,10 +285,7 @@ void fiber_entry(fctx::transfer_t from) {
   // before it (a chained round) learns that fiber's stack instead: taking that as the scheduler's
   // made the last fiber of the round announce a fiber stack as the caller's, and AddressSanitizer
   // then judged the caller's own frames against the wrong bounds in every later test.
-  const bool entered_from_scheduler = from.data == &block.scheduler;
-  // Boost's own jump (off x86-64) leaves storing the context it left to the side that starts; the
-  // switch above has stored it already, and storing it again changes nothing.
-  *static_cast<fctx::fcontext_t*>(from.data) = from.fctx;
+  const bool entered_from_scheduler = starter_slot(from) == &block.scheduler;
   if (entered_from_scheduler) {
     after_switch(nullptr, &block.scheduler_stack_bottom, &block.scheduler_stack_bytes);
   } else {
@@ -548,6 +553,7 @@ std::size_t release_uniform_warp(Fiber* lanes) {
   }
   const RequestWords key = request_words(lead);
   std::uint64_t differs = 0;
+#pragma GCC unroll 8
   for (int l = 0; l < 32; ++l) {
     const RequestWords words = request_words(lanes[l].warp);
     differs |= (words.first ^ key.first) | (words.second ^ key.second) |
@@ -856,6 +862,7 @@ std::string run_block_as_fibers(BlockFibers& block, std::vector<Fiber>& fibers,
   auto run_round_stepping = [&] {
     for (std::size_t i = 0; i < count; ++i) {
       if (fibers[i].state != FiberState::kRunnable) continue;
+      block.chain_end = i + 1;
       run_round_from(block, i);
       after_step(block_index, static_cast<std::uint32_t>(i));
     }
@@ -1004,7 +1011,13 @@ std::uint64_t warp_operation(WarpOp op, unsigned mask, std::uint64_t value, int 
   if (block == nullptr) [[unlikely]]
     return warp_operation_outside_fibers(op, value);
   Fiber& self = block->fibers[block->current];
-  self.warp = WarpRequest{mask, lane_arg, width, op, {}, value, 0};
+  // Field by field: the request's unused bytes stay zero from the fiber's making, and its result
+  // is written when its group is released.
+  self.warp.mask = mask;
+  self.warp.lane_arg = lane_arg;
+  self.warp.width = width;
+  self.warp.op = op;
+  self.warp.value = value;
   self.state = FiberState::kAtWarpOp;
   ++block->at_warp_op;
   leave_fiber(*block, self);
