@@ -174,6 +174,9 @@ struct BlockFibers {
   const void* scheduler_stack_bottom = nullptr;  // for AddressSanitizer
   std::size_t scheduler_stack_bytes = 0;
   bool retiring = false;  // the launch is over: a resumed finished fiber leaves for good
+  // Whether the round's stacks may have left L1 (the first round of a warp after the scheduler or
+  // a barrier): then each switch asks for the next fiber's stack a step ahead (leave_fiber).
+  bool prefetch = true;
 };
 thread_local BlockFibers* g_block TL_EMU_TLS_MODEL = nullptr;
 // Set when a barrier-free launch reaches __syncthreads() or a warp operation.
@@ -214,6 +217,7 @@ std::size_t release_whole_warp(Fiber* lanes);
   if (block.at_warp_op != 0) {
     if (block.chain_end - base == 32 && release_whole_warp(fibers + base) == 32) {
       block.at_warp_op -= 32;
+      block.prefetch = false;  // the warp's 32 stacks were all touched in the round just ended
       return base;
     }
     return block.chain_end;
@@ -224,6 +228,7 @@ std::size_t release_whole_warp(Fiber* lanes);
       if (fibers[i].state == FiberState::kRunnable) {
         block.chain_base = warp;
         block.chain_end = end;
+        block.prefetch = true;
         return i;
       }
     }
@@ -258,7 +263,7 @@ std::size_t release_whole_warp(Fiber* lanes);
     threadIdx = target.thread;
     // The fiber after the target most likely runs next: ask for the top of its stack (the saved
     // registers and the frames it returns into) a whole step ahead.
-    if (next + 1 < block.chain_end) {
+    if (block.prefetch && next + 1 < block.chain_end) {
       const char* top = static_cast<const char*>(fibers[next + 1].context);
       __builtin_prefetch(top);
       __builtin_prefetch(top + 64);
@@ -350,6 +355,7 @@ void set_thread_index(std::uint64_t linear, const dim3& block) {
 // Runs one round from fiber `first` (runnable): until every runnable fiber has run to its next
 // barrier or its end, or, without chaining, until that one fiber has.
 void run_round_from(BlockFibers& block, std::size_t first) {
+  block.prefetch = true;
   Fiber& fiber = block.fibers[first];
   block.current = first;
   threadIdx = fiber.thread;
