@@ -161,15 +161,16 @@ struct Fiber {
 // With a step callback (the mapping probe) every fiber returns to the scheduler instead, which
 // calls it in between.
 struct BlockFibers {
-  Fiber* fibers = nullptr;  // the block's, in thread order
-  std::size_t current = 0;  // index of the fiber running now
+  Fiber* fibers = nullptr;   // the block's, in thread order
+  Fiber* running = nullptr;  // the fiber running now
   fctx::fcontext_t scheduler = nullptr;
-  bool chain = true;           // false: every fiber returns to the scheduler after each step
-  std::size_t chain_base = 0;  // the first fiber of the warp a chained round runs
-  std::size_t chain_end = 0;   // a chained round goes on up to this fiber (the end of a warp)
-  std::size_t count = 0;       // the block's threads
-  std::size_t finished = 0;    // fibers that have run to their end
-  std::size_t at_warp_op = 0;  // fibers waiting at a warp operation
+  bool chain = true;            // false: every fiber returns to the scheduler after each step
+  std::size_t chain_base = 0;   // the first fiber of the warp a chained round runs
+  std::size_t chain_end = 0;    // a chained round goes on up to this fiber (the end of a warp)
+  Fiber* chain_stop = nullptr;  // fibers + chain_end (set_chain_end keeps the two together)
+  std::size_t count = 0;        // the block's threads
+  std::size_t finished = 0;     // fibers that have run to their end
+  std::size_t at_warp_op = 0;   // fibers waiting at a warp operation
   const std::function<void()>* body = nullptr;
   const void* scheduler_stack_bottom = nullptr;  // for AddressSanitizer
   std::size_t scheduler_stack_bytes = 0;
@@ -202,6 +203,11 @@ void after_switch([[maybe_unused]] void* save, [[maybe_unused]] const void** old
 
 std::size_t release_whole_warp(Fiber* lanes);
 
+void set_chain_end(BlockFibers& block, std::size_t end) {
+  block.chain_end = end;
+  block.chain_stop = block.fibers + end;
+}
+
 // At the end of a chained warp's round (no runnable lane left in it), what the scheduler would do
 // next when that is one of its two common cases, done here on the last lane's stack instead of
 // switching to the scheduler and from it to the next lane: every lane of a full warp waits at the
@@ -227,7 +233,7 @@ std::size_t release_whole_warp(Fiber* lanes);
     for (std::size_t i = warp; i < end; ++i) {
       if (fibers[i].state == FiberState::kRunnable) {
         block.chain_base = warp;
-        block.chain_end = end;
+        set_chain_end(block, end);
         block.prefetch = true;
         return i;
       }
@@ -249,33 +255,31 @@ std::size_t release_whole_warp(Fiber* lanes);
 // for the scheduler at the end of the round. Returns when `self` is resumed: a finished fiber, to
 // run the worker's next block, or to retire.
 [[gnu::always_inline]] inline void leave_fiber(BlockFibers& block, Fiber& self) {
-  Fiber* const fibers = block.fibers;
-  std::size_t next = block.current + 1;
+  Fiber* next = &self + 1;
   // Most often the next lane of the warp runs next; anything else is decided out of line.
   // (Without chaining, each round's chain_end is the one fiber it runs.)
-  if (next >= block.chain_end || fibers[next].state != FiberState::kRunnable) [[unlikely]] {
-    next = next_in_round(block, next);
+  if (next >= block.chain_stop || next->state != FiberState::kRunnable) [[unlikely]] {
+    next = block.fibers + next_in_round(block, static_cast<std::size_t>(next - block.fibers));
   }
   [[maybe_unused]] void* save = nullptr;
-  if (next < block.chain_end) {
-    Fiber& target = fibers[next];
-    block.current = next;
-    threadIdx = target.thread;
+  if (next < block.chain_stop) {
+    block.running = next;
+    threadIdx = next->thread;
     // The fiber after the target most likely runs next: ask for the top of its stack (the saved
     // registers and the frames it returns into) a whole step ahead.
-    if (block.prefetch && next + 1 < block.chain_end) {
-      const char* top = static_cast<const char*>(fibers[next + 1].context);
+    if (block.prefetch && next + 1 < block.chain_stop) {
+      const char* top = static_cast<const char*>(next[1].context);
       __builtin_prefetch(top);
       __builtin_prefetch(top + 64);
       __builtin_prefetch(top + 128);
     }
-    before_switch(&save, target.stack_bottom, kFiberStackBytes);
-    switch_context(&self.context, target.context);
+    before_switch(&save, next->stack_bottom, kFiberStackBytes);
+    switch_context(&self.context, next->context);
   } else {
     before_switch(&save, block.scheduler_stack_bottom, block.scheduler_stack_bytes);
     switch_context(&self.context, block.scheduler);
   }
-  // Resumed: by the scheduler or by the fiber before this one, which set current and threadIdx.
+  // Resumed: by the scheduler or by the fiber before this one, which set running and threadIdx.
   after_switch(save, nullptr, nullptr);
 }
 
@@ -298,7 +302,7 @@ void fiber_entry(fctx::transfer_t from) {
   }
   while (true) {
     (*block.body)();
-    Fiber& self = block.fibers[block.current];
+    Fiber& self = *block.running;
     self.state = FiberState::kFinished;
     ++block.finished;
     leave_fiber(block, self);
@@ -307,7 +311,7 @@ void fiber_entry(fctx::transfer_t from) {
       before_switch(nullptr, block.scheduler_stack_bottom, block.scheduler_stack_bytes);
       switch_context(&self.context, block.scheduler);
     }
-    // Resumed for the worker's next block, with current and threadIdx set.
+    // Resumed for the worker's next block, with running and threadIdx set.
   }
 }
 
@@ -357,7 +361,7 @@ void set_thread_index(std::uint64_t linear, const dim3& block) {
 void run_round_from(BlockFibers& block, std::size_t first) {
   block.prefetch = true;
   Fiber& fiber = block.fibers[first];
-  block.current = first;
+  block.running = &fiber;
   threadIdx = fiber.thread;
   [[maybe_unused]] void* save = nullptr;
   before_switch(&save, fiber.stack_bottom, kFiberStackBytes);
@@ -863,12 +867,12 @@ std::string run_block_as_fibers(BlockFibers& block, std::vector<Fiber>& fibers,
   block.at_warp_op = 0;
   block.count = count;
   block.chain_base = 0;
-  block.chain_end = count;
+  set_chain_end(block, count);
   // With a step callback: every runnable thread in thread order, each back to the scheduler.
   auto run_round_stepping = [&] {
     for (std::size_t i = 0; i < count; ++i) {
       if (fibers[i].state != FiberState::kRunnable) continue;
-      block.chain_end = i + 1;
+      set_chain_end(block, i + 1);
       run_round_from(block, i);
       after_step(block_index, static_cast<std::uint32_t>(i));
     }
@@ -890,7 +894,7 @@ std::string run_block_as_fibers(BlockFibers& block, std::vector<Fiber>& fibers,
       while (true) {
         std::size_t base = block.chain_base;
         const std::size_t end = std::min(count, base + 32);
-        block.chain_end = end;
+        set_chain_end(block, end);
         std::size_t first = base;
         while (first < end && fibers[first].state != FiberState::kRunnable) ++first;
         if (first == end) break;
@@ -899,7 +903,7 @@ std::string run_block_as_fibers(BlockFibers& block, std::vector<Fiber>& fibers,
         if (block.at_warp_op == 0) break;
         auto released = release_warp_groups(fibers, base);
         if (std::holds_alternative<std::string>(released)) {
-          block.chain_end = count;
+          set_chain_end(block, count);
           return std::get<std::string>(std::move(released));
         }
         const std::size_t lanes = std::get<std::size_t>(released);
@@ -907,7 +911,7 @@ std::string run_block_as_fibers(BlockFibers& block, std::vector<Fiber>& fibers,
         block.at_warp_op -= lanes;
       }
     }
-    block.chain_end = count;
+    set_chain_end(block, count);
     return {};
   };
   std::string error;
@@ -1002,7 +1006,7 @@ void syncthreads() {
     syncthreads_outside_fibers();
     return;
   }
-  Fiber& self = block->fibers[block->current];
+  Fiber& self = *block->running;
   self.state = FiberState::kAtBarrier;
   leave_fiber(*block, self);
   // Resumed in a later round, with threadIdx already restored.
@@ -1016,7 +1020,7 @@ std::uint64_t warp_operation(WarpOp op, unsigned mask, std::uint64_t value, int 
   BlockFibers* block = g_block;
   if (block == nullptr) [[unlikely]]
     return warp_operation_outside_fibers(op, value);
-  Fiber& self = block->fibers[block->current];
+  Fiber& self = *block->running;
   // Field by field: the request's unused bytes stay zero from the fiber's making, and its result
   // is written when its group is released.
   self.warp.mask = mask;
