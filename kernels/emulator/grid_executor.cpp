@@ -216,7 +216,7 @@ void set_chain_end(BlockFibers& block, std::size_t end) {
 // operation, and the round goes on with the next warp that has a runnable lane. Returns the fiber
 // to run next, with chain_base and chain_end set for its warp, or chain_end: back to the
 // scheduler, which decides everything else (partial groups, __activemask, errors, the barrier)
-// exactly as before. Lesson 6's sum ends 9 rounds per warp per block so.
+// exactly as before. Each warp of lesson 6's sum ends 9 rounds per block here.
 [[gnu::noinline]] std::size_t continue_chain(BlockFibers& block) {
   Fiber* const fibers = block.fibers;
   const std::size_t base = block.chain_base;
