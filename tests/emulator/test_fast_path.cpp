@@ -74,6 +74,32 @@ __global__ void lane_dependent_shuffles(const float* in, float* out, tl::Traced 
   out[5 * i + 4] = __shfl_down_sync(0xffffffffu, v, 3u, 16);
   trace.wrote(static_cast<unsigned long long>(i));
 }
+// Shuffles whose arguments are the same in every lane, at the edges of their ranges (no move, the
+// farthest move, a delta of a whole warp, a source lane past the warp) and with widths below 32,
+// and the votes: each result in an array of its own (kEdgeResults per thread).
+constexpr int kEdgeResults = 14;
+__global__ void uniform_edge_warp_operations(const float* in, float* out, tl::Traced trace) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const float v = in[i];
+  float* mine = out + kEdgeResults * i;
+  mine[0] = __shfl_down_sync(0xffffffffu, v, 0u);
+  mine[1] = __shfl_down_sync(0xffffffffu, v, 31u);
+  mine[2] = __shfl_down_sync(0xffffffffu, v, 32u);
+  mine[3] = __shfl_up_sync(0xffffffffu, v, 0u);
+  mine[4] = __shfl_up_sync(0xffffffffu, v, 31u);
+  mine[5] = __shfl_up_sync(0xffffffffu, v, 32u);
+  mine[6] = __shfl_xor_sync(0xffffffffu, v, 0);
+  mine[7] = __shfl_xor_sync(0xffffffffu, v, 31);
+  mine[8] = __shfl_sync(0xffffffffu, v, 33);
+  mine[9] = __shfl_sync(0xffffffffu, v, 31);
+  mine[10] = __shfl_down_sync(0xffffffffu, v, 3u, 8);
+  mine[11] = __shfl_xor_sync(0xffffffffu, v, 3, 4);
+  mine[12] = static_cast<float>(__all_sync(0xffffffffu, v > -1000.0f) +
+                                2 * __any_sync(0xffffffffu, v > 1000.0f));
+  __syncwarp();
+  mine[13] = static_cast<float>(__ballot_sync(0xffffffffu, v > 0.0f) & 0xffffu);
+  trace.wrote(static_cast<unsigned long long>(i));
+}
 // Each thread takes the next number of its block's counter: the order the threads of a block ran
 // in (one worker runs a whole block, so the counter needs no atomic).
 __global__ void thread_order(unsigned* counters, unsigned* order, tl::Traced trace) {
@@ -300,6 +326,57 @@ TEST(EmulatorFastPath, LaneDependentShufflesGiveCudasValuesInEitherFiberOrder) {
     const tl::Traced traced{trace.data()};
     ASSERT_TRUE(run(way, config, [&] {
                   k::lane_dependent_shuffles(in.data(), out.data(), traced);
+                }).is_ok());
+    EXPECT_TRUE(same_bytes(out, expected)) << static_cast<int>(way);
+    if (first_trace.empty()) {
+      first_trace = trace;
+    } else {
+      EXPECT_TRUE(same_bytes(trace, first_trace));
+    }
+  }
+}
+
+// Shuffles and votes whose arguments are the same in every lane (the chained order releases them
+// with sources known per operation, the stepping order with the general formula) give CUDA's
+// values at the edges of their ranges, and the same bits either way.
+TEST(EmulatorFastPath, UniformWarpOperationsAtTheirEdgesGiveCudasValuesInEitherFiberOrder) {
+  const int n = 2 * 64;
+  const std::vector<float> in = values(n, 9);
+  const LaunchConfig config{{2, 1, 1}, {64, 1, 1}};
+  std::vector<float> expected(k::kEdgeResults * n);
+  for (int i = 0; i < n; ++i) {
+    const float* warp = &in[i - i % 32];
+    const int lane = i % 32;
+    float* e = &expected[k::kEdgeResults * i];
+    e[0] = warp[lane];
+    e[1] = shuffled(warp, lane, lane + 31, 32);
+    e[2] = warp[lane];
+    e[3] = warp[lane];
+    e[4] = shuffled(warp, lane, lane - 31, 32);
+    e[5] = warp[lane];
+    e[6] = warp[lane];
+    e[7] = warp[lane ^ 31];
+    e[8] = warp[1];
+    e[9] = warp[31];
+    e[10] = shuffled(warp, lane, lane + 3, 8);
+    e[11] = shuffled(warp, lane, lane ^ 3, 4);
+    bool all = true, any = false;
+    unsigned ballot = 0;
+    for (int l = 0; l < 32; ++l) {
+      all = all && warp[l] > -1000.0f;
+      any = any || warp[l] > 1000.0f;
+      if (warp[l] > 0.0f) ballot |= 1u << l;
+    }
+    e[12] = static_cast<float>((all ? 1 : 0) + 2 * (any ? 1 : 0));
+    e[13] = static_cast<float>(ballot & 0xffffu);
+  }
+  std::vector<TraceRecord> first_trace;
+  for (const Way way : kFiberWays) {
+    std::vector<float> out(k::kEdgeResults * n, 0.0f);
+    std::vector<TraceRecord> trace(n, TraceRecord{});
+    const tl::Traced traced{trace.data()};
+    ASSERT_TRUE(run(way, config, [&] {
+                  k::uniform_edge_warp_operations(in.data(), out.data(), traced);
                 }).is_ok());
     EXPECT_TRUE(same_bytes(out, expected)) << static_cast<int>(way);
     if (first_trace.empty()) {
