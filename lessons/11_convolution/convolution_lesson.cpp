@@ -520,15 +520,13 @@ class ConvolutionLesson final : public ParameterizedLesson,
   // atomics, as a timed run may note it on a worker thread while the window asks for the launch.
   mutable std::atomic<int> target_multiprocessors_{0};
   mutable std::atomic<std::uint64_t> target_shared_optin_{0};
-  mutable std::atomic<bool> target_wgmma_{false};
   void note_target(const Device& device) const {
     const ConvTarget target = conv_target(device);
     target_multiprocessors_ = target.multiprocessors;
     target_shared_optin_ = target.shared_per_block_optin;
-    target_wgmma_ = target.wgmma;
   }
   [[nodiscard]] ConvTarget target() const {
-    return {target_multiprocessors_.load(), target_shared_optin_.load(), target_wgmma_.load()};
+    return {target_multiprocessors_.load(), target_shared_optin_.load()};
   }
 };
 

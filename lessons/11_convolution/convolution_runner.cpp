@@ -264,26 +264,15 @@ ConvTarget conv_target(const Device& device) {
       info.shared_memory_per_multiprocessor > info.reserved_shared_memory_per_block
           ? info.shared_memory_per_multiprocessor - info.reserved_shared_memory_per_block
           : 0;
-  const bool hopper = info.compute_major == 9 && info.compute_minor == 0;
-  return {info.multiprocessors, optin,
-          hopper && device.kernels().get<kernels::ConvolutionKernels>().tensor_has_wgmma};
+  return {info.multiprocessors, optin};
 }
-
-namespace {
-bool conv_tensor_wgmma(const ConvShape& shape, const ConvTarget& target) {
-  return target.multiprocessors > 0 && target.wgmma &&
-         kernels::conv_wgmma_applies(shape.dims(), target.shared_per_block_optin, 90);
-}
-}  // namespace
 
 bool conv_tensor_resident(const ConvShape& shape, const ConvTarget& target) {
-  return conv_tensor_wgmma(shape, target) ||
-         (target.multiprocessors > 0 &&
-          kernels::conv_resident_applies(shape.dims(), target.shared_per_block_optin));
+  return target.multiprocessors > 0 &&
+         kernels::conv_resident_applies(shape.dims(), target.shared_per_block_optin);
 }
 
 std::string conv_tensor_kernel(const ConvShape& shape, const ConvTarget& target) {
-  if (conv_tensor_wgmma(shape, target)) return "conv_implicit_gemm_fp16_wgmma";
   if (conv_tensor_resident(shape, target)) return "conv_implicit_gemm_fp16_resident";
   // 3 × 3 filters over 64 channels launch the tile compiled for that shape.
   return shape.r == 3 && shape.s == 3 && shape.c == 64 ? "conv_implicit_gemm_fp16_3x3x64"

@@ -21,14 +21,12 @@ namespace tl::compute {
 struct ConvTarget {
   int multiprocessors = 0;
   std::uint64_t shared_per_block_optin = 0;
-  // A GPU of compute capability 9.0 with a build that has the wgmma form (sm_90a).
-  bool wgmma = false;
   friend bool operator==(const ConvTarget&, const ConvTarget&) = default;
 };
 [[nodiscard]] ConvTarget conv_target(const Device& device);
-// Whether the tensor rung launches one of its resident forms for `shape` on `target` (the wgmma
-// form on Hopper, lessons/11_convolution/kernels/convolution_wgmma.cuh, or the WMMA one,
-// convolution_resident.cuh; both one block per multiprocessor); otherwise its tile.
+// Whether the tensor rung launches its resident form (lessons/11_convolution/kernels/
+// convolution_resident.cuh, one block per multiprocessor) for `shape` on `target`; otherwise its
+// tile.
 [[nodiscard]] bool conv_tensor_resident(const lessons::ConvShape& shape, const ConvTarget& target);
 // The name of the kernel the tensor rung launches, as the occupancy view and the listing know it.
 [[nodiscard]] std::string conv_tensor_kernel(const lessons::ConvShape& shape,

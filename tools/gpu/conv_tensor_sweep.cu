@@ -30,8 +30,8 @@ namespace tl::gpu {
 #include "lessons/11_convolution/kernels/convolution.cuh"
 #include "lessons/11_convolution/kernels/convolution_resident.cuh"
 #include "lessons/11_convolution/kernels/convolution_tensor.cuh"
-#include "lessons/11_convolution/kernels/convolution_wgmma.cuh"
 #include "tools/gpu/conv_halo_candidate.cuh"
+#include "tools/gpu/conv_wgmma_candidate.cuh"
 }  // namespace tl::gpu
 
 namespace {
@@ -172,24 +172,24 @@ Result run_resident(const char* name, const Layer& l, const __half* in, const __
   });
 }
 
-// The resident form on wgmma (lessons/11_convolution/kernels/convolution_wgmma.cuh); needs sm_90a.
+// The resident form on wgmma (tools/gpu/conv_wgmma_candidate.cuh); needs sm_90a.
 Result run_wgmma(const char* name, const Layer& l, const __half* in, const __half* wg, float* out,
                  const std::vector<__half>& host_in, const std::vector<__half>& host_wg) {
   auto* kernel = tl::gpu::conv_implicit_gemm_fp16_wgmma<tl::Untraced>;
   const Conv c = l.shape();
   const tl::kernels::ConvDims d{c.n, c.c, c.h, c.w, c.k, c.r, c.s, c.stride, c.pad, c.p, c.q, 1};
-  const long long shared = tl::kernels::conv_wgmma_shared_bytes(d);
+  const long long shared = tl::gpu::conv_wgmma_shared_bytes(d);
   CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   static_cast<int>(shared)));
   int sms = 0;
   CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  const long long tiles = tl::kernels::conv_wgmma_tiles(d);
-  const int patch_pixels = tl::kernels::conv_wgmma_patch_pixels(d);
+  const long long tiles = tl::gpu::conv_wgmma_tiles(d);
+  const int patch_pixels = tl::gpu::conv_wgmma_patch_pixels(d);
   const auto grid = tl::kernels::conv_resident_grid(d, sms);
   std::printf("%s: %lld tiles of 64 pixels on %u x %u blocks, %lld bytes of shared memory\n", name,
               tiles, grid.x, grid.y, shared);
   return check_and_time(name, l, out, host_in, host_wg, [&] {
-    kernel<<<dim3(grid.x, grid.y), tl::kernels::kConvWgmmaThreads, shared>>>(
+    kernel<<<dim3(grid.x, grid.y), tl::gpu::kConvWgmmaThreads, shared>>>(
         in, wg, out, l.n, l.h, l.w, l.k, l.pad, tiles, patch_pixels, tl::Untraced{});
   });
 }

@@ -12,9 +12,6 @@
 #include "kernels/gpu/gpu_launch.cuh"
 #include "kernels/kernel_registry.hpp"
 #include "lessons/11_convolution/kernels/convolution_kernels.hpp"
-#if defined(THREADLAB_HAVE_SM90A)
-#include "lessons/11_convolution/kernels/convolution_wgmma_gpu.hpp"
-#endif
 
 namespace tl::gpu {
 #include "kernels/cp_async.cuh"
@@ -142,19 +139,13 @@ Status conv_tensor_gpu(const LaunchConfig& config, ConvDims d, const void* in, c
   }
   const auto* in16 = static_cast<const __half*>(in);
   const auto* w16 = static_cast<const __half*>(wg);
-  // The fastest form that this GPU, this build and the shape allow: wgmma on Hopper, else the
-  // resident WMMA form where its shared memory fits, else the tile (conv_tensor_kernel in
-  // lessons/11_convolution/convolution_runner.cpp names the same choice).
+  // The resident form where the shape and its shared memory allow, else the tile
+  // (conv_tensor_kernel in lessons/11_convolution/convolution_runner.cpp names the same choice).
   int optin = 0;
   if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) !=
       cudaSuccess) {
     optin = 0;
   }
-#if defined(THREADLAB_HAVE_SM90A)
-  if (conv_wgmma_applies(d, static_cast<unsigned long long>(optin), major * 10 + minor)) {
-    return conv_wgmma_gpu(config, d, in, wg, out, trace);
-  }
-#endif
   if (conv_resident_applies(d, static_cast<unsigned long long>(optin))) {
     return trace == nullptr ? launch_resident(config, d, in16, w16, out, tl::Untraced{})
                             : launch_resident(config, d, in16, w16, out, tl::Traced{trace});
@@ -190,9 +181,6 @@ std::span<const KernelSymbol> convolution_gpu_symbols() {
                     "conv_implicit_gemm_fp16<ConvTensorTile<128, 64, 32, 4, 3, 3, 3, 64>>"));
     all.push_back(gpu::symbol(gpu::kTensorResident, nullptr,
                               "conv_implicit_gemm_fp16_resident<3, 3, 64, 8, 2>"));
-#if defined(THREADLAB_HAVE_SM90A)
-    all.push_back(conv_wgmma_gpu_symbol());
-#endif
     return all;
   }();
   return kAll;
@@ -205,9 +193,6 @@ KernelSetEntry convolution_gpu() {
   static const ConvolutionKernels kTable = [] {
     ConvolutionKernels table = gpu::convolution_kernels();
     table.tensor = conv_tensor_gpu;
-#if defined(THREADLAB_HAVE_SM90A)
-    table.tensor_has_wgmma = true;
-#endif
     return table;
   }();
   return register_set("convolution", "11_convolution", kTable, &convolution_gpu_symbols);

@@ -34,9 +34,6 @@ struct ConvolutionKernels {
   // refuses with the reason (kConvTensorNotEmulated).
   Status (*tensor)(const LaunchConfig& config, ConvDims d, const void* in, const void* wg,
                    float* out, TraceRecord* trace);
-  // Whether this build has the tensor rung's wgmma form (compiled for sm_90a, where the build
-  // targets compute capability 9.0): lessons/11_convolution/kernels/convolution_wgmma.cuh.
-  bool tensor_has_wgmma = false;
 };
 
 inline constexpr const char* kConvTensorNotEmulated =

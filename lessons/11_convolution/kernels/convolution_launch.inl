@@ -62,8 +62,7 @@ inline kernels::ConvolutionKernels convolution_kernels() {
           launch_im2col,
           launch_implicit_gemm<kImplicitGemm>,
           launch_implicit_gemm<kImplicitGemmTraced>,
-          nullptr,
-          false};
+          nullptr};
 }
 
 // The timed kernels, for the occupancy view (the lesson's occupancy_kernel() names one).

@@ -125,33 +125,4 @@ inline ConvResidentGrid conv_resident_grid(const ConvDims& d, int multiprocessor
   return {static_cast<unsigned>(x), slices};
 }
 
-// The resident form on Hopper's wgmma (lessons/11_convolution/kernels/convolution_wgmma.cuh, sm_90a
-// alone): the same shapes as conv_resident_applies on a GPU of compute capability 9.0. Two
-// warpgroups; a chunk is 4 tiles of 64 pixels; the patch is stored without padding (wgmma's
-// unswizzled layout), the weights transposed to K-major.
-inline constexpr int kConvWgmmaThreads = 256;
-inline constexpr int kConvWgmmaChunkTiles = 4;
-inline constexpr unsigned kConvWgmmaWeightBytes =
-    2u * kResidentR * kResidentS * kResidentC * kResidentFilters;
-// One chunk's input, in pixels: its 256 and the rows and columns the filter reaches beyond them.
-inline int conv_wgmma_patch_pixels(const ConvDims& d) {
-  return kConvWgmmaChunkTiles * 64 + (kResidentR - 1) * (d.w + 2 * d.pad) + (kResidentS - 1);
-}
-inline long long conv_wgmma_shared_bytes(const ConvDims& d) {
-  return kConvWgmmaWeightBytes + 2LL * conv_wgmma_patch_pixels(d) * kResidentC * 2;
-}
-// Tiles of 64 pixels of the flattened output, padding included.
-inline long long conv_wgmma_tiles(const ConvDims& d) {
-  return (conv_resident_rows(d) * 16 + 63) / 64;
-}
-inline bool conv_wgmma_applies(const ConvDims& d, unsigned long long shared_per_block_optin,
-                               int compute_capability) {
-  return compute_capability == 90 && d.nhwc && d.stride == 1 && d.r == kResidentR &&
-         d.s == kResidentS && d.c == kResidentC && d.k % 8 == 0 && d.p > 0 && d.q > 0 &&
-         static_cast<unsigned long long>(conv_wgmma_shared_bytes(d)) <= shared_per_block_optin;
-}
-// Its grid is conv_resident_grid's: a chunk is 256 pixels in both forms.
-static_assert(kConvWgmmaChunkTiles * 64 == kResidentWarps * kResidentRowsPerWarp * 16,
-              "the two resident forms share out the output in the same chunks");
-
 }  // namespace tl::kernels

@@ -205,11 +205,9 @@ lessons::ConvShape resnet_nhwc() {
   return s;
 }
 
-// Hopper's and the data-centre Blackwells' 227 KiB a block; the A100's 163 KiB. kHopper stands for
-// a build without the sm_90a form (or a Blackwell), kHopperWgmma for one with it.
-constexpr ConvTarget kHopper{132, 232448, false};
-constexpr ConvTarget kHopperWgmma{132, 232448, true};
-constexpr ConvTarget kA100{108, 166912, false};
+// Hopper's and the data-centre Blackwells' 227 KiB a block; the A100's 163 KiB.
+constexpr ConvTarget kHopper{132, 232448};
+constexpr ConvTarget kA100{108, 166912};
 
 TEST(ConvolutionResidentForm, TakesTheResNetLayerOnHopperAndNotWhereItsSharedMemoryDoesNotFit) {
   const lessons::ConvShape s = resnet_nhwc();
@@ -244,28 +242,6 @@ TEST(ConvolutionResidentForm, TakesTheResNetLayerOnHopperAndNotWhereItsSharedMem
   lessons::ConvShape other = s;
   other.c = 32;
   EXPECT_EQ(conv_tensor_kernel(other, kHopper), "conv_implicit_gemm_fp16");
-}
-
-TEST(ConvolutionResidentForm, TheWgmmaFormTakesHopperAndWiderImagesThanTheWmmaForm) {
-  const lessons::ConvShape s = resnet_nhwc();
-  // The weights' 3·3·64 × 64 halves, unpadded (wgmma's layout), and two chunks of 374 pixels of
-  // 128 bytes.
-  EXPECT_EQ(kernels::conv_wgmma_shared_bytes(s.dims()), 73728 + 2 * 374 * 128);
-  EXPECT_EQ(kernels::conv_wgmma_tiles(s.dims()), (31LL * 58 * 58 + 56 * 58 + 63) / 64);
-  EXPECT_EQ(conv_tensor_kernel(s, kHopperWgmma), "conv_implicit_gemm_fp16_wgmma");
-  EXPECT_EQ(conv_tensor_kernel(s, kHopper), "conv_implicit_gemm_fp16_resident");
-  // Compute capability 9.0 alone: the sm_90a instructions run nowhere else.
-  EXPECT_FALSE(kernels::conv_wgmma_applies(s.dims(), 232448, 100));
-  // 120 pixels wide: the WMMA form's padded chunks no longer fit, the wgmma form's do; at 224
-  // neither does, and the tile runs.
-  lessons::ConvShape wider = s;
-  wider.w = 120;
-  EXPECT_EQ(conv_tensor_kernel(wider, kHopper), "conv_implicit_gemm_fp16_3x3x64");
-  EXPECT_EQ(conv_tensor_kernel(wider, kHopperWgmma), "conv_implicit_gemm_fp16_wgmma");
-  EXPECT_EQ(conv_launch_config(wider, lessons::ConvRung::kTensorFp16, {}, kHopperWgmma).grid,
-            (Dim3{132, 1, 1}));
-  wider.w = 224;
-  EXPECT_EQ(conv_tensor_kernel(wider, kHopperWgmma), "conv_implicit_gemm_fp16_3x3x64");
 }
 
 TEST(ConvolutionResidentForm, RunsOneBlockPerMultiprocessorSharedAmongTheFilterSlices) {

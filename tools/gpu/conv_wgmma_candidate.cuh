@@ -1,7 +1,22 @@
-// Lesson 11, rung 5 on Hopper (sm_90a only): the resident form of convolution_resident.cuh with
-// wgmma, the warpgroup instruction of lesson 4's rung 13, instead of WMMA. FP16 inputs, FP32
-// accumulation and output, NHWC, stride 1, 3 × 3 filters over 64 channels (the host decides with
-// kernels::conv_wgmma_applies, and falls back to the WMMA forms elsewhere).
+// A candidate for lesson 11's tensor rung on Hopper (sm_90a only), timed by tools/gpu/
+// conv_tensor_sweep.cu and not yet in the app: the resident form of lessons/11_convolution/
+// kernels/convolution_resident.cuh with wgmma, the warpgroup instruction of lesson 4's rung 13,
+// instead of WMMA.
+//
+// Where it stands (H100, 2026-12-08 01:11 UTC, the sweep): right against float64 on the ResNet
+// layer and on odd shapes (136 filters in three slices, no padding, a 3 × 3 image), memcheck and
+// racecheck clean, 0.0501 ms against the WMMA resident form's 0.0470 — with a weight transpose of
+// 8 scalar loads per piece that costs several microseconds per block (the form's time on a
+// 3-image layer was 17–21 µs against the WMMA form's 11–13). This version loads the weights 16
+// bytes at a time and stores the first tile's results while the second's wgmmas run; it has not
+// run on a GPU yet (no device was lent for the rest of that session), and ptxas says it would
+// serialize its wgmmas (C7520: "program dependence on compiler-inserted WG.AR in divergent path"):
+// the warpgroup's choice of one or two tiles, and the stores between the two tiles' waits, are
+// branches it cannot prove uniform. The next version: both tiles' wgmmas always issued (a missing
+// tile multiplies a patch of zeros and stores nothing), the stores after one wait. It goes into the
+// app (an SM90A source of lesson 11) once the sweep shows it right and faster. FP16 inputs, FP32
+// accumulation and output, NHWC, stride 1, 3 × 3 filters over 64 channels (conv_wgmma_applies
+// below says where it would apply).
 //
 // Same idea as the resident form: the image padded and flattened so that each filter position's
 // inputs are the outputs' own pixels shifted by r·L + s, the weights' 64-filter slice resident in
@@ -28,9 +43,41 @@
 // straight from the accumulators to global memory: in wgmma's output layout a thread holds pairs
 // of adjacent filters, and 4 lanes hold 32 contiguous bytes of one pixel's row.
 //
-// Launch: kernels::kConvWgmmaThreads threads, grid kernels::conv_wgmma_grid, dynamic shared memory
-// kernels::conv_wgmma_shared_bytes; `tiles` = kernels::conv_wgmma_tiles, `patch_pixels` =
-// kernels::conv_wgmma_patch_pixels, computed by the host. Compiled for sm_90a alone.
+// Launch: kConvWgmmaThreads threads, grid kernels::conv_resident_grid (a chunk is 256 pixels in
+// both forms), dynamic shared memory conv_wgmma_shared_bytes; `tiles` = conv_wgmma_tiles,
+// `patch_pixels` = conv_wgmma_patch_pixels, computed by the host. Compiled for sm_90a alone.
+
+// The resident form on Hopper's wgmma (lessons/11_convolution/kernels/convolution_wgmma.cuh, sm_90a
+// alone): the same shapes as conv_resident_applies on a GPU of compute capability 9.0. Two
+// warpgroups; a chunk is 4 tiles of 64 pixels; the patch is stored without padding (wgmma's
+// unswizzled layout), the weights transposed to K-major.
+inline constexpr int kConvWgmmaThreads = 256;
+inline constexpr int kConvWgmmaChunkTiles = 4;
+inline constexpr unsigned kConvWgmmaWeightBytes = 2u * kernels::kResidentR * kernels::kResidentS *
+                                                  kernels::kResidentC * kernels::kResidentFilters;
+// One chunk's input, in pixels: its 256 and the rows and columns the filter reaches beyond them.
+inline int conv_wgmma_patch_pixels(const kernels::ConvDims& d) {
+  return kConvWgmmaChunkTiles * 64 + (kernels::kResidentR - 1) * (d.w + 2 * d.pad) +
+         (kernels::kResidentS - 1);
+}
+inline long long conv_wgmma_shared_bytes(const kernels::ConvDims& d) {
+  return kConvWgmmaWeightBytes + 2LL * conv_wgmma_patch_pixels(d) * kernels::kResidentC * 2;
+}
+// Tiles of 64 pixels of the flattened output, padding included.
+inline long long conv_wgmma_tiles(const kernels::ConvDims& d) {
+  return (kernels::conv_resident_rows(d) * 16 + 63) / 64;
+}
+inline bool conv_wgmma_applies(const kernels::ConvDims& d,
+                               unsigned long long shared_per_block_optin, int compute_capability) {
+  return compute_capability == 90 && d.nhwc && d.stride == 1 && d.r == kernels::kResidentR &&
+         d.s == kernels::kResidentS && d.c == kernels::kResidentC && d.k % 8 == 0 && d.p > 0 &&
+         d.q > 0 &&
+         static_cast<unsigned long long>(conv_wgmma_shared_bytes(d)) <= shared_per_block_optin;
+}
+// Its grid is conv_resident_grid's: a chunk is 256 pixels in both forms.
+static_assert(kConvWgmmaChunkTiles * 64 ==
+                  kernels::kResidentWarps * kernels::kResidentRowsPerWarp * 16,
+              "the two resident forms share out the output in the same chunks");
 
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define THREADLAB_CONV_WGMMA_DEVICE 1
@@ -67,7 +114,7 @@ __device__ __forceinline__ void conv_wgmma_m64n64k16(float (&d)[32], unsigned lo
 #endif
 
 template <class Trace>
-__global__ void __launch_bounds__(kernels::kConvWgmmaThreads, 1)
+__global__ void __launch_bounds__(kConvWgmmaThreads, 1)
     conv_implicit_gemm_fp16_wgmma(const __half* in, const __half* wg, float* out, int batch,
                                   int height, int width, int filters, int pad, long long tiles,
                                   int patch_pixels, Trace trace) {
@@ -75,10 +122,10 @@ __global__ void __launch_bounds__(kernels::kConvWgmmaThreads, 1)
   constexpr int kR = kernels::kResidentR, kS = kernels::kResidentS, kC = kernels::kResidentC;
   constexpr int kGroups = kC / 8;  // 16-byte channel groups per pixel
   constexpr int kFilters = kernels::kResidentFilters;
-  constexpr int kThreads = kernels::kConvWgmmaThreads;
-  constexpr int kTile = 64;                                   // pixels per wgmma
-  constexpr int kChunkTiles = kernels::kConvWgmmaChunkTiles;  // 2 per warpgroup
-  constexpr unsigned kWeightBytes = kernels::kConvWgmmaWeightBytes;
+  constexpr int kThreads = kConvWgmmaThreads;
+  constexpr int kTile = 64;                          // pixels per wgmma
+  constexpr int kChunkTiles = kConvWgmmaChunkTiles;  // 2 per warpgroup
+  constexpr unsigned kWeightBytes = kConvWgmmaWeightBytes;
   static_assert(kThreads == 256 && kChunkTiles == 4, "two warpgroups, two tiles each");
 
   const int row_pitch = width + 2 * pad;  // L
