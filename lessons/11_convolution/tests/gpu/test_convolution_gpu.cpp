@@ -66,6 +66,17 @@ class ConvolutionGpu : public GpuTest {
                                         << ": " << result.check->describe();
     }
   }
+  // The tensor rung ran on `s` and passed its check against the FP16 reference.
+  void expect_tensor_rung_passes(const ConvShape& s, const compute::ConvReport& report) {
+    bool ran = false;
+    for (const compute::ConvRungResult& result : report.rungs) {
+      if (result.rung != ConvRung::kTensorFp16) continue;
+      ran = true;
+      ASSERT_TRUE(result.check.has_value());
+      EXPECT_TRUE(result.check->passed) << s.describe() << ": " << result.check->describe();
+    }
+    EXPECT_TRUE(ran) << "the tensor rung was left out of " << s.describe();
+  }
   bool has_tensor_cores() {
     return device().info().compute_major * 10 + device().info().compute_minor >= 80;
   }
@@ -88,15 +99,7 @@ TEST_F(ConvolutionGpu, TensorRungRunsWhereItShouldAndMatchesTheFp16Reference) {
   for (const ConvShape& s :
        {shape(2, 8, 15, 13, 8, 3, 1, 1, true), shape(3, 16, 31, 29, 72, 3, 2, 1, true),
         shape(2, 24, 33, 35, 40, 5, 1, 2, true), shape(1, 64, 7, 9, 136, 1, 1, 0, true)}) {
-    const compute::ConvReport report = run(s, false);
-    bool ran = false;
-    for (const compute::ConvRungResult& result : report.rungs) {
-      if (result.rung != ConvRung::kTensorFp16) continue;
-      ran = true;
-      ASSERT_TRUE(result.check.has_value());
-      EXPECT_TRUE(result.check->passed) << s.describe() << ": " << result.check->describe();
-    }
-    EXPECT_TRUE(ran) << "the tensor rung was left out of " << s.describe();
+    expect_tensor_rung_passes(s, run(s, false));
   }
   // NCHW, or channels that are no multiple of 8: left out with the reason.
   EXPECT_NE(compute::conv_rung_unavailable(device(), shape(1, 8, 8, 8, 8, 3, 1, 1, false),
@@ -128,15 +131,7 @@ TEST_F(ConvolutionGpu, TheResidentFormRunsWhereItFitsAndMatchesTheFp16Reference)
         shape(2, 64, 12, 230, 16, 3, 1, 1, true)}) {
     const bool resident = compute::conv_tensor_resident(s, target);
     EXPECT_EQ(resident, s.w != 230) << s.describe();
-    const compute::ConvReport report = run(s, false);
-    bool ran = false;
-    for (const compute::ConvRungResult& result : report.rungs) {
-      if (result.rung != ConvRung::kTensorFp16) continue;
-      ran = true;
-      ASSERT_TRUE(result.check.has_value());
-      EXPECT_TRUE(result.check->passed) << s.describe() << ": " << result.check->describe();
-    }
-    EXPECT_TRUE(ran) << "the tensor rung was left out of " << s.describe();
+    expect_tensor_rung_passes(s, run(s, false));
 
     compute::HostTraceSink sink;
     auto check = compute::trace_convolution(device(), s, ConvRung::kTensorFp16,
