@@ -8,13 +8,11 @@
 // racecheck clean, 0.0501 ms against the WMMA resident form's 0.0470 — with a weight transpose of
 // 8 scalar loads per piece that costs several microseconds per block (the form's time on a
 // 3-image layer was 17–21 µs against the WMMA form's 11–13). This version loads the weights 16
-// bytes at a time and stores the first tile's results while the second's wgmmas run; it has not
-// run on a GPU yet (no device was lent for the rest of that session), and ptxas says it would
-// serialize its wgmmas (C7520: "program dependence on compiler-inserted WG.AR in divergent path"):
-// the warpgroup's choice of one or two tiles, and the stores between the two tiles' waits, are
-// branches it cannot prove uniform. The next version: both tiles' wgmmas always issued (a missing
-// tile multiplies a patch of zeros and stores nothing), the stores after one wait. It goes into the
-// app (an SM90A source of lesson 11) once the sweep shows it right and faster. FP16 inputs, FP32
+// bytes at a time. A version that also stored one tile while the other's wgmmas ran made ptxas
+// serialize them (C7520: "program dependence on compiler-inserted WG.AR in divergent path"), so
+// here every warpgroup issues both tiles' wgmmas and stores after one wait. Neither has run on a
+// GPU yet (no device was lent for the rest of that session). It goes into the app (an SM90A source
+// of lesson 11) once the sweep shows it right and faster. FP16 inputs, FP32
 // accumulation and output, NHWC, stride 1, 3 × 3 filters over 64 channels (conv_wgmma_applies
 // below says where it would apply).
 //
@@ -265,22 +263,17 @@ __global__ void __launch_bounds__(kConvWgmmaThreads, 1)
       asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
     };
 
+    // Both tiles' wgmmas are issued whatever this warpgroup's share (a tile past the chunk's end
+    // multiplies input that is there, and nothing of it is stored), and the stores wait for all of
+    // them: a branch between wgmmas, or a store between their waits that the compiler cannot prove
+    // uniform, makes ptxas serialize them (its warning C7520).
     float d0[32], d1[32];
-    if (mine > 0) {
-      asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-      multiply_tile(0, d0);
-      if (mine == 2) {
-        multiply_tile(1, d1);
-        // The first tile's results go out while the tensor cores work on the second.
-        asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
-        store_tile(0, d0);
-        asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-        store_tile(1, d1);
-      } else {
-        asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-        store_tile(0, d0);
-      }
-    }
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+    multiply_tile(0, d0);
+    multiply_tile(1, d1);
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    if (mine > 0) store_tile(0, d0);
+    if (mine > 1) store_tile(1, d1);
 
     asm volatile("cp.async.wait_group 0;\n" ::: "memory");
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
